@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   make run    install what is missing, build, start the app
+#   make check  install what is missing, build, run the whole test suite
+#   make bench  build and run the benchmarks (they print figures)
+
+BUILDDIR ?= build
+MESON_TEST_ARGS ?=
+
+# Debian 12 packages the build, the tests and the benchmarks need.
+DEB_PACKAGES = \
+	meson ninja-build pkg-config gcc gettext appstream desktop-file-utils \
+	libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libadwaita-1-dev \
+	libjson-glib-dev libsoup-3.0-dev libyajl-dev zlib1g-dev \
+	libunwind-dev libdw-dev libelf-dev \
+	xvfb xauth
+
+.PHONY: all deps build run check bench clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing:$$missing"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; \
+	  else \
+	    echo "Flamecast needs these Debian packages. Run:"; \
+	    echo "  sudo apt-get install$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+$(BUILDDIR)/build.ninja:
+	meson setup $(BUILDDIR)
+
+build: deps $(BUILDDIR)/build.ninja
+	meson compile -C $(BUILDDIR)
+
+run: build
+	./$(BUILDDIR)/app/flamecast $(FILE)
+
+check: build
+	xvfb-run -a -s "-screen 0 1280x800x24" meson test -C $(BUILDDIR) --print-errorlogs $(MESON_TEST_ARGS)
+
+bench: build
+	meson compile -C $(BUILDDIR) benchmarks
+	./bench/run-all.sh $(BUILDDIR)
+
+clean:
+	rm -rf $(BUILDDIR)

@@ -1,0 +1,213 @@
+/* fc-profile.h - the in-memory profile model shared by readers, writers, sampler and views
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/*
+ * The model is columnar and interned:
+ *
+ *  - strings are interned into ids (guint32, 0 means "absent");
+ *  - frames are de-duplicated by content (FcFrame, ids 0..n_frames-1);
+ *  - stacks form a prefix tree rooted at FC_STACK_EMPTY: a stack id names a
+ *    node (parent stack, frame), parent being the caller side, so equal
+ *    stacks share one id and a stack's callers are its ancestors;
+ *  - samples are an array of FcSample (timestamp in ns since the Unix epoch,
+ *    thread index, stack id);
+ *  - threads are a table of FcThread (thread id string, name, priority).
+ *
+ * Everything in the payload that the model does not interpret is kept as
+ * JSON so that a read -> write round trip loses nothing: top-level keys in
+ * the "meta" object, unknown keys of profile{} in "profile-extra", and
+ * unknown keys of frames, samples and thread_metadata entries as compact
+ * JSON object text in an interned string ("extra").
+ *
+ * An FcProfile is not thread-safe: one thread builds it (a reader on a
+ * worker, or the main thread appending live batches) and hands it over.
+ */
+
+#define FC_STRING_NONE 0u
+#define FC_STACK_EMPTY 0u
+#define FC_LINE_NONE   (-1)
+
+typedef enum {
+  FC_FORMAT_UNKNOWN = 0,
+  FC_FORMAT_V1,       /* Sample Format V1: transaction profile */
+  FC_FORMAT_V2,       /* Sample Format V2: continuous profiling chunk */
+} FcFormat;
+
+typedef enum {
+  FC_IN_APP_UNKNOWN = -1,
+  FC_IN_APP_NO      = 0,
+  FC_IN_APP_YES     = 1,
+} FcInApp;
+
+typedef struct {
+  guint32  function;          /* string ids, FC_STRING_NONE when absent */
+  guint32  module;
+  guint32  package;
+  guint32  filename;
+  guint32  abs_path;
+  guint32  platform;
+  guint32  extra;             /* compact JSON object of uninterpreted keys */
+  gint32   lineno;            /* FC_LINE_NONE when absent */
+  gint32   colno;             /* FC_LINE_NONE when absent */
+  gint8    in_app;            /* FcInApp */
+  guint8   has_instruction_addr;
+  guint8   _pad[2];
+  guint64  instruction_addr;
+} FcFrame;
+
+typedef struct {
+  guint32 parent;             /* caller-side stack id; FC_STACK_EMPTY at the root */
+  guint32 frame;              /* frame id of this node (meaningless for FC_STACK_EMPTY) */
+  guint32 depth;              /* number of frames in this stack; 0 for FC_STACK_EMPTY */
+} FcStackNode;
+
+typedef struct {
+  gint64  timestamp_ns;       /* Unix epoch, nanoseconds */
+  guint32 thread;             /* index into the thread table */
+  guint32 stack;              /* stack id */
+  guint32 extra;              /* compact JSON object of uninterpreted sample keys */
+  guint32 _pad;
+} FcSample;
+
+typedef struct {
+  guint32 tid;                /* string id of the thread id as written ("12345", "0x...") */
+  guint32 name;               /* string id, FC_STRING_NONE when unnamed */
+  gint32  priority;           /* -1 when absent */
+  guint32 extra;              /* uninterpreted thread_metadata keys */
+  gboolean has_metadata;      /* listed in thread_metadata */
+  guint32 n_samples;
+  gint64  first_ns;           /* G_MAXINT64 / G_MININT64 while there are no samples */
+  gint64  last_ns;
+} FcThread;
+
+#define FC_TYPE_PROFILE (fc_profile_get_type ())
+G_DECLARE_FINAL_TYPE (FcProfile, fc_profile, FC, PROFILE, GObject)
+
+FcProfile         *fc_profile_new                  (FcFormat           format);
+FcFormat           fc_profile_get_format           (FcProfile         *self);
+void               fc_profile_set_format           (FcProfile         *self,
+                                                    FcFormat           format);
+
+/* strings */
+guint32            fc_profile_intern               (FcProfile         *self,
+                                                    const char        *str);
+guint32            fc_profile_intern_len           (FcProfile         *self,
+                                                    const char        *str,
+                                                    gsize              len);
+const char        *fc_profile_string               (FcProfile         *self,
+                                                    guint32            id);
+guint              fc_profile_get_n_strings        (FcProfile         *self);
+
+/* frames */
+void               fc_frame_init                   (FcFrame           *frame);
+guint32            fc_profile_intern_frame         (FcProfile         *self,
+                                                    const FcFrame     *frame);
+guint              fc_profile_get_n_frames         (FcProfile         *self);
+const FcFrame     *fc_profile_get_frame            (FcProfile         *self,
+                                                    guint32            frame_id);
+const char        *fc_profile_frame_label          (FcProfile         *self,
+                                                    guint32            frame_id,
+                                                    char              *buf,
+                                                    gsize              buf_len);
+
+/* stacks */
+guint32            fc_profile_intern_stack         (FcProfile         *self,
+                                                    guint32            parent,
+                                                    guint32            frame_id);
+guint32            fc_profile_intern_stack_frames  (FcProfile         *self,
+                                                    const guint32     *frames_leaf_first,
+                                                    guint              n_frames);
+guint              fc_profile_get_n_stacks         (FcProfile         *self);
+const FcStackNode *fc_profile_get_stack            (FcProfile         *self,
+                                                    guint32            stack_id);
+guint              fc_profile_stack_frames         (FcProfile         *self,
+                                                    guint32            stack_id,
+                                                    guint32           *frames_leaf_first,
+                                                    guint              max_frames);
+
+/* threads */
+guint32            fc_profile_ensure_thread        (FcProfile         *self,
+                                                    const char        *tid);
+gboolean           fc_profile_lookup_thread        (FcProfile         *self,
+                                                    const char        *tid,
+                                                    guint32           *thread_index);
+void               fc_profile_set_thread_name      (FcProfile         *self,
+                                                    guint32            thread_index,
+                                                    const char        *name);
+FcThread          *fc_profile_get_thread_mut       (FcProfile         *self,
+                                                    guint32            thread_index);
+guint              fc_profile_get_n_threads        (FcProfile         *self);
+const FcThread    *fc_profile_get_thread           (FcProfile         *self,
+                                                    guint32            thread_index);
+
+/* samples */
+void               fc_profile_append_sample        (FcProfile         *self,
+                                                    gint64             timestamp_ns,
+                                                    guint32            thread_index,
+                                                    guint32            stack_id,
+                                                    guint32            extra);
+guint              fc_profile_get_n_samples        (FcProfile         *self);
+const FcSample    *fc_profile_get_samples          (FcProfile         *self,
+                                                    guint             *n_samples);
+void               fc_profile_sort_samples         (FcProfile         *self);
+const guint32     *fc_profile_get_thread_samples   (FcProfile         *self,
+                                                    guint32            thread_index,
+                                                    guint             *n_samples);
+void               fc_profile_get_time_range       (FcProfile         *self,
+                                                    gint64            *first_ns,
+                                                    gint64            *last_ns);
+void               fc_profile_find_range           (FcProfile         *self,
+                                                    guint32            thread_index,
+                                                    gint64             begin_ns,
+                                                    gint64             end_ns,
+                                                    guint             *first,
+                                                    guint             *last);
+
+/* metadata: every top-level key other than "profile", kept as JSON */
+JsonObject        *fc_profile_get_meta             (FcProfile         *self);
+JsonObject        *fc_profile_get_profile_extra    (FcProfile         *self);
+const char        *fc_profile_get_meta_string      (FcProfile         *self,
+                                                    const char        *key);
+void               fc_profile_set_meta_string      (FcProfile         *self,
+                                                    const char        *key,
+                                                    const char        *value);
+const char        *fc_profile_get_platform         (FcProfile         *self);
+const char        *fc_profile_get_release          (FcProfile         *self);
+const char        *fc_profile_get_environment      (FcProfile         *self);
+const char        *fc_profile_get_profiler_id      (FcProfile         *self);
+const char        *fc_profile_get_chunk_id         (FcProfile         *self);
+const char        *fc_profile_get_event_id         (FcProfile         *self);
+JsonObject        *fc_profile_get_transaction      (FcProfile         *self);
+gint64             fc_profile_get_start_ns         (FcProfile         *self);
+void               fc_profile_set_start_ns         (FcProfile         *self,
+                                                    gint64             start_ns);
+const char        *fc_profile_get_active_thread_id (FcProfile         *self);
+
+/* the transaction event linked to this profile (from an envelope), or NULL */
+JsonObject        *fc_profile_get_linked_event     (FcProfile         *self);
+void               fc_profile_set_linked_event     (FcProfile         *self,
+                                                    JsonObject        *event);
+
+/* size in bytes of the JSON payload this profile was read from (0 if built in memory) */
+gsize              fc_profile_get_source_size      (FcProfile         *self);
+void               fc_profile_set_source_size      (FcProfile         *self,
+                                                    gsize              size);
+
+/* whole-model helpers */
+FcProfile         *fc_profile_copy_range          (FcProfile         *self,
+                                                    gint64             begin_ns,
+                                                    gint64             end_ns);
+gboolean           fc_profile_equal_samples        (FcProfile         *a,
+                                                    FcProfile         *b,
+                                                    GString           *why);
+
+G_END_DECLS
