@@ -203,9 +203,20 @@ void               fc_profile_set_source_size      (FcProfile         *self,
                                                     gsize              size);
 
 /* whole-model helpers */
-FcProfile         *fc_profile_copy_range          (FcProfile         *self,
+/* a new profile of the same format and metadata holding the samples in
+ * [begin_ns, end_ns) (end_ns <= begin_ns: all samples) */
+FcProfile         *fc_profile_copy_range           (FcProfile         *self,
                                                     gint64             begin_ns,
                                                     gint64             end_ns);
+/* append the samples of @src in [begin_ns, end_ns) (end_ns <= begin_ns: all),
+ * re-interning their threads, stacks, frames and strings into @self */
+void               fc_profile_import               (FcProfile         *self,
+                                                    FcProfile         *src,
+                                                    gint64             begin_ns,
+                                                    gint64             end_ns);
+/* TRUE when both have the same samples in the same order: same thread id,
+ * same timestamp to the microsecond, same frame sequence (by content);
+ * otherwise @why (if not NULL) says where they first differ */
 gboolean           fc_profile_equal_samples        (FcProfile         *a,
                                                     FcProfile         *b,
                                                     GString           *why);

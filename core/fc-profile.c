@@ -1,0 +1,1287 @@
+/* fc-profile.c - the interned, columnar profile model
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include "fc-profile.h"
+
+G_STATIC_ASSERT (sizeof (gpointer) == 8);
+
+/* Open addressing over frame ids: frames are hashed by content, and the
+ * table only stores ids so that the frame array can grow freely. */
+typedef struct {
+  guint32 *slots;     /* frame id + 1, 0 = empty */
+  guint    mask;
+  guint    used;
+} FrameTable;
+
+struct _FcProfile
+{
+  GObject       parent_instance;
+
+  FcFormat      format;
+
+  GStringChunk *string_chunk;
+  GPtrArray    *strings;       /* id -> const char* (in string_chunk); [0] = NULL */
+  GHashTable   *string_ids;    /* const char* -> id */
+
+  GArray       *frames;        /* FcFrame */
+  FrameTable    frame_table;
+
+  GArray       *stacks;        /* FcStackNode; [0] = FC_STACK_EMPTY */
+  GHashTable   *stack_ids;     /* (parent << 32 | frame) -> id */
+
+  GArray       *threads;       /* FcThread */
+  GHashTable   *thread_ids;    /* tid string id -> thread index + 1 */
+
+  GArray       *samples;       /* FcSample */
+  gboolean      sorted;
+  GPtrArray    *thread_index;  /* per thread GArray of guint32 sample indexes, or NULL when stale */
+
+  JsonObject   *meta;
+  JsonObject   *profile_extra;
+  JsonObject   *linked_event;
+  gint64        start_ns;
+  gboolean      has_start;
+  gsize         source_size;
+};
+
+G_DEFINE_FINAL_TYPE (FcProfile, fc_profile, G_TYPE_OBJECT)
+
+static void
+fc_profile_finalize (GObject *object)
+{
+  FcProfile *self = (FcProfile *)object;
+
+  g_clear_pointer (&self->string_chunk, g_string_chunk_free);
+  g_clear_pointer (&self->strings, g_ptr_array_unref);
+  g_clear_pointer (&self->string_ids, g_hash_table_unref);
+  g_clear_pointer (&self->frames, g_array_unref);
+  g_clear_pointer (&self->frame_table.slots, g_free);
+  g_clear_pointer (&self->stacks, g_array_unref);
+  g_clear_pointer (&self->stack_ids, g_hash_table_unref);
+  g_clear_pointer (&self->threads, g_array_unref);
+  g_clear_pointer (&self->thread_ids, g_hash_table_unref);
+  g_clear_pointer (&self->samples, g_array_unref);
+  g_clear_pointer (&self->thread_index, g_ptr_array_unref);
+  g_clear_pointer (&self->meta, json_object_unref);
+  g_clear_pointer (&self->profile_extra, json_object_unref);
+  g_clear_pointer (&self->linked_event, json_object_unref);
+
+  G_OBJECT_CLASS (fc_profile_parent_class)->finalize (object);
+}
+
+static void
+fc_profile_class_init (FcProfileClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = fc_profile_finalize;
+}
+
+static guint
+stack_key_hash (gconstpointer key)
+{
+  guint64 k = (guint64)GPOINTER_TO_SIZE (key);
+
+  k ^= k >> 33;
+  k *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  k ^= k >> 33;
+  return (guint)k;
+}
+
+static void
+fc_profile_init (FcProfile *self)
+{
+  FcStackNode root = { FC_STACK_EMPTY, 0, 0 };
+
+  self->string_chunk = g_string_chunk_new (64 * 1024);
+  self->strings = g_ptr_array_new ();
+  g_ptr_array_add (self->strings, NULL);
+  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+
+  self->frames = g_array_new (FALSE, TRUE, sizeof (FcFrame));
+  self->frame_table.mask = 255;
+  self->frame_table.slots = g_new0 (guint32, self->frame_table.mask + 1);
+
+  self->stacks = g_array_new (FALSE, TRUE, sizeof (FcStackNode));
+  g_array_append_val (self->stacks, root);
+  self->stack_ids = g_hash_table_new (stack_key_hash, NULL);
+
+  self->threads = g_array_new (FALSE, TRUE, sizeof (FcThread));
+  self->thread_ids = g_hash_table_new (NULL, NULL);
+
+  self->samples = g_array_new (FALSE, FALSE, sizeof (FcSample));
+  self->sorted = TRUE;
+
+  self->meta = json_object_new ();
+  self->profile_extra = json_object_new ();
+}
+
+/**
+ * fc_profile_new:
+ * @format: the Sample Format the profile follows
+ *
+ * Returns: (transfer full): an empty profile
+ */
+FcProfile *
+fc_profile_new (FcFormat format)
+{
+  FcProfile *self = g_object_new (FC_TYPE_PROFILE, NULL);
+
+  self->format = format;
+  return self;
+}
+
+FcFormat
+fc_profile_get_format (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), FC_FORMAT_UNKNOWN);
+  return self->format;
+}
+
+void
+fc_profile_set_format (FcProfile *self,
+                       FcFormat   format)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+  self->format = format;
+}
+
+/* ---- strings ---- */
+
+guint32
+fc_profile_intern (FcProfile  *self,
+                   const char *str)
+{
+  gpointer id;
+  const char *copy;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), FC_STRING_NONE);
+
+  if (str == NULL)
+    return FC_STRING_NONE;
+
+  if (g_hash_table_lookup_extended (self->string_ids, str, NULL, &id))
+    return GPOINTER_TO_UINT (id);
+
+  copy = g_string_chunk_insert (self->string_chunk, str);
+  g_ptr_array_add (self->strings, (gpointer)copy);
+  g_hash_table_insert (self->string_ids, (gpointer)copy, GUINT_TO_POINTER (self->strings->len - 1));
+
+  return self->strings->len - 1;
+}
+
+guint32
+fc_profile_intern_len (FcProfile  *self,
+                       const char *str,
+                       gsize       len)
+{
+  char stack_buf[256];
+  g_autofree char *heap_buf = NULL;
+  char *buf;
+
+  if (str == NULL)
+    return FC_STRING_NONE;
+
+  if (len < sizeof stack_buf)
+    buf = stack_buf;
+  else
+    buf = heap_buf = g_malloc (len + 1);
+
+  memcpy (buf, str, len);
+  buf[len] = '\0';
+
+  return fc_profile_intern (self, buf);
+}
+
+const char *
+fc_profile_string (FcProfile *self,
+                   guint32    id)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  if (id >= self->strings->len)
+    return NULL;
+  return g_ptr_array_index (self->strings, id);
+}
+
+guint
+fc_profile_get_n_strings (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), 0);
+  return self->strings->len;
+}
+
+/* ---- frames ---- */
+
+void
+fc_frame_init (FcFrame *frame)
+{
+  memset (frame, 0, sizeof *frame);
+  frame->lineno = FC_LINE_NONE;
+  frame->colno = FC_LINE_NONE;
+  frame->in_app = FC_IN_APP_UNKNOWN;
+}
+
+static guint
+frame_hash (const FcFrame *frame)
+{
+  const guint8 *p = (const guint8 *)frame;
+  guint32 h = 2166136261u;
+
+  for (gsize i = 0; i < sizeof *frame; i++)
+    h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
+static void
+frame_table_grow (FcProfile *self)
+{
+  FrameTable *t = &self->frame_table;
+  guint new_mask = (t->mask << 1) | 1;
+  guint32 *slots = g_new0 (guint32, new_mask + 1);
+
+  for (guint i = 0; i < self->frames->len; i++)
+    {
+      guint pos = frame_hash (&g_array_index (self->frames, FcFrame, i)) & new_mask;
+
+      while (slots[pos] != 0)
+        pos = (pos + 1) & new_mask;
+      slots[pos] = i + 1;
+    }
+
+  g_free (t->slots);
+  t->slots = slots;
+  t->mask = new_mask;
+}
+
+guint32
+fc_profile_intern_frame (FcProfile     *self,
+                         const FcFrame *frame)
+{
+  FrameTable *t;
+  FcFrame key;
+  guint pos;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), 0);
+  g_return_val_if_fail (frame != NULL, 0);
+
+  /* Copy field by field so padding never makes equal frames differ. */
+  fc_frame_init (&key);
+  key.function = frame->function;
+  key.module = frame->module;
+  key.package = frame->package;
+  key.filename = frame->filename;
+  key.abs_path = frame->abs_path;
+  key.platform = frame->platform;
+  key.extra = frame->extra;
+  key.lineno = frame->lineno;
+  key.colno = frame->colno;
+  key.in_app = frame->in_app;
+  key.has_instruction_addr = frame->has_instruction_addr != 0;
+  key.instruction_addr = key.has_instruction_addr ? frame->instruction_addr : 0;
+
+  t = &self->frame_table;
+  pos = frame_hash (&key) & t->mask;
+
+  while (t->slots[pos] != 0)
+    {
+      guint32 id = t->slots[pos] - 1;
+
+      if (memcmp (&g_array_index (self->frames, FcFrame, id), &key, sizeof key) == 0)
+        return id;
+      pos = (pos + 1) & t->mask;
+    }
+
+  g_array_append_val (self->frames, key);
+  t->slots[pos] = self->frames->len;
+  t->used++;
+
+  if (t->used * 2 > t->mask)
+    frame_table_grow (self);
+
+  return self->frames->len - 1;
+}
+
+guint
+fc_profile_get_n_frames (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), 0);
+  return self->frames->len;
+}
+
+const FcFrame *
+fc_profile_get_frame (FcProfile *self,
+                      guint32    frame_id)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (frame_id < self->frames->len, NULL);
+
+  return &g_array_index (self->frames, FcFrame, frame_id);
+}
+
+/**
+ * fc_profile_frame_label:
+ *
+ * The name a view shows for a frame: its function, else module+offset-less
+ * address, else "<unknown>". Never empty: anonymous functions with an empty
+ * name get "<anonymous>".
+ */
+const char *
+fc_profile_frame_label (FcProfile *self,
+                        guint32    frame_id,
+                        char      *buf,
+                        gsize      buf_len)
+{
+  const FcFrame *frame = fc_profile_get_frame (self, frame_id);
+  const char *function;
+  const char *where;
+
+  if (frame == NULL)
+    return "<invalid frame>";
+
+  function = fc_profile_string (self, frame->function);
+  if (function != NULL && function[0] != '\0')
+    return function;
+
+  where = fc_profile_string (self, frame->module);
+  if (where == NULL || where[0] == '\0')
+    where = fc_profile_string (self, frame->package);
+  if (where != NULL && where[0] != '\0')
+    {
+      const char *base = strrchr (where, '/');
+
+      if (base != NULL && base[1] != '\0')
+        where = base + 1;
+    }
+
+  if (frame->has_instruction_addr && buf != NULL && buf_len > 0)
+    {
+      if (where != NULL && where[0] != '\0')
+        g_snprintf (buf, buf_len, "%s@0x%" G_GINT64_MODIFIER "x", where, frame->instruction_addr);
+      else
+        g_snprintf (buf, buf_len, "0x%" G_GINT64_MODIFIER "x", frame->instruction_addr);
+      return buf;
+    }
+
+  if (function != NULL)
+    return "<anonymous>";
+  if (where != NULL && where[0] != '\0')
+    return where;
+  return "<unknown>";
+}
+
+/* ---- stacks ---- */
+
+guint32
+fc_profile_intern_stack (FcProfile *self,
+                         guint32    parent,
+                         guint32    frame_id)
+{
+  gpointer key;
+  gpointer id;
+  FcStackNode node;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), FC_STACK_EMPTY);
+  g_return_val_if_fail (parent < self->stacks->len, FC_STACK_EMPTY);
+  g_return_val_if_fail (frame_id < self->frames->len, FC_STACK_EMPTY);
+
+  key = GSIZE_TO_POINTER (((guint64)parent << 32) | frame_id);
+  if (g_hash_table_lookup_extended (self->stack_ids, key, NULL, &id))
+    return GPOINTER_TO_UINT (id);
+
+  node.parent = parent;
+  node.frame = frame_id;
+  node.depth = g_array_index (self->stacks, FcStackNode, parent).depth + 1;
+  g_array_append_val (self->stacks, node);
+  g_hash_table_insert (self->stack_ids, key, GUINT_TO_POINTER (self->stacks->len - 1));
+
+  return self->stacks->len - 1;
+}
+
+guint32
+fc_profile_intern_stack_frames (FcProfile     *self,
+                                const guint32 *frames_leaf_first,
+                                guint          n_frames)
+{
+  guint32 stack = FC_STACK_EMPTY;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), FC_STACK_EMPTY);
+
+  for (guint i = n_frames; i > 0; i--)
+    stack = fc_profile_intern_stack (self, stack, frames_leaf_first[i - 1]);
+
+  return stack;
+}
+
+guint
+fc_profile_get_n_stacks (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), 0);
+  return self->stacks->len;
+}
+
+const FcStackNode *
+fc_profile_get_stack (FcProfile *self,
+                      guint32    stack_id)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (stack_id < self->stacks->len, NULL);
+
+  return &g_array_index (self->stacks, FcStackNode, stack_id);
+}
+
+/**
+ * fc_profile_stack_frames:
+ *
+ * Fills @frames_leaf_first with at most @max_frames frames of @stack_id,
+ * leaf first. Returns the stack's full depth, which may exceed @max_frames.
+ */
+guint
+fc_profile_stack_frames (FcProfile *self,
+                         guint32    stack_id,
+                         guint32   *frames_leaf_first,
+                         guint      max_frames)
+{
+  const FcStackNode *node;
+  guint depth;
+  guint i = 0;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), 0);
+  g_return_val_if_fail (stack_id < self->stacks->len, 0);
+
+  node = &g_array_index (self->stacks, FcStackNode, stack_id);
+  depth = node->depth;
+
+  while (stack_id != FC_STACK_EMPTY && i < max_frames)
+    {
+      node = &g_array_index (self->stacks, FcStackNode, stack_id);
+      frames_leaf_first[i++] = node->frame;
+      stack_id = node->parent;
+    }
+
+  return depth;
+}
+
+/* ---- threads ---- */
+
+guint32
+fc_profile_ensure_thread (FcProfile  *self,
+                          const char *tid)
+{
+  guint32 tid_id;
+  gpointer index;
+  FcThread thread = { 0 };
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), 0);
+  g_return_val_if_fail (tid != NULL, 0);
+
+  tid_id = fc_profile_intern (self, tid);
+  index = g_hash_table_lookup (self->thread_ids, GUINT_TO_POINTER (tid_id));
+  if (index != NULL)
+    return GPOINTER_TO_UINT (index) - 1;
+
+  thread.tid = tid_id;
+  thread.priority = -1;
+  thread.first_ns = G_MAXINT64;
+  thread.last_ns = G_MININT64;
+  g_array_append_val (self->threads, thread);
+  g_hash_table_insert (self->thread_ids, GUINT_TO_POINTER (tid_id), GUINT_TO_POINTER (self->threads->len));
+
+  if (self->thread_index != NULL)
+    g_ptr_array_add (self->thread_index, g_array_new (FALSE, FALSE, sizeof (guint32)));
+
+  return self->threads->len - 1;
+}
+
+gboolean
+fc_profile_lookup_thread (FcProfile  *self,
+                          const char *tid,
+                          guint32    *thread_index)
+{
+  gpointer id;
+  gpointer index;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), FALSE);
+
+  if (tid == NULL || !g_hash_table_lookup_extended (self->string_ids, tid, NULL, &id))
+    return FALSE;
+
+  index = g_hash_table_lookup (self->thread_ids, id);
+  if (index == NULL)
+    return FALSE;
+
+  if (thread_index != NULL)
+    *thread_index = GPOINTER_TO_UINT (index) - 1;
+  return TRUE;
+}
+
+void
+fc_profile_set_thread_name (FcProfile  *self,
+                            guint32     thread_index,
+                            const char *name)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (thread_index < self->threads->len);
+
+  g_array_index (self->threads, FcThread, thread_index).name = fc_profile_intern (self, name);
+}
+
+FcThread *
+fc_profile_get_thread_mut (FcProfile *self,
+                           guint32    thread_index)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (thread_index < self->threads->len, NULL);
+
+  return &g_array_index (self->threads, FcThread, thread_index);
+}
+
+guint
+fc_profile_get_n_threads (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), 0);
+  return self->threads->len;
+}
+
+const FcThread *
+fc_profile_get_thread (FcProfile *self,
+                       guint32    thread_index)
+{
+  return fc_profile_get_thread_mut (self, thread_index);
+}
+
+/* ---- samples ---- */
+
+void
+fc_profile_append_sample (FcProfile *self,
+                          gint64     timestamp_ns,
+                          guint32    thread_index,
+                          guint32    stack_id,
+                          guint32    extra)
+{
+  FcSample sample = { timestamp_ns, thread_index, stack_id, extra, 0 };
+  FcThread *thread;
+
+  g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (thread_index < self->threads->len);
+  g_return_if_fail (stack_id < self->stacks->len);
+
+  if (self->samples->len > 0 &&
+      timestamp_ns < g_array_index (self->samples, FcSample, self->samples->len - 1).timestamp_ns)
+    {
+      self->sorted = FALSE;
+      g_clear_pointer (&self->thread_index, g_ptr_array_unref);
+    }
+
+  g_array_append_val (self->samples, sample);
+
+  thread = &g_array_index (self->threads, FcThread, thread_index);
+  thread->n_samples++;
+  thread->first_ns = MIN (thread->first_ns, timestamp_ns);
+  thread->last_ns = MAX (thread->last_ns, timestamp_ns);
+
+  if (self->thread_index != NULL)
+    {
+      guint32 index = self->samples->len - 1;
+      g_array_append_val (g_ptr_array_index (self->thread_index, thread_index), index);
+    }
+}
+
+static gint
+sample_compare (gconstpointer a,
+                gconstpointer b,
+                gpointer      user_data)
+{
+  const FcSample *sa = a;
+  const FcSample *sb = b;
+
+  return (sa->timestamp_ns > sb->timestamp_ns) - (sa->timestamp_ns < sb->timestamp_ns);
+}
+
+/**
+ * fc_profile_sort_samples:
+ *
+ * Orders samples by time. The sort is stable, so samples with equal
+ * timestamps keep the order they were appended in.
+ */
+void
+fc_profile_sort_samples (FcProfile *self)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+
+  if (self->sorted)
+    return;
+
+  g_qsort_with_data (self->samples->data, self->samples->len, sizeof (FcSample), sample_compare, NULL);
+  self->sorted = TRUE;
+  g_clear_pointer (&self->thread_index, g_ptr_array_unref);
+}
+
+guint
+fc_profile_get_n_samples (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), 0);
+  return self->samples->len;
+}
+
+const FcSample *
+fc_profile_get_samples (FcProfile *self,
+                        guint     *n_samples)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  fc_profile_sort_samples (self);
+  if (n_samples != NULL)
+    *n_samples = self->samples->len;
+  return (const FcSample *)(gpointer)self->samples->data;
+}
+
+static void
+ensure_thread_index (FcProfile *self)
+{
+  fc_profile_sort_samples (self);
+
+  if (self->thread_index != NULL)
+    return;
+
+  self->thread_index = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
+  for (guint i = 0; i < self->threads->len; i++)
+    {
+      const FcThread *thread = &g_array_index (self->threads, FcThread, i);
+      GArray *indexes = g_array_sized_new (FALSE, FALSE, sizeof (guint32), thread->n_samples);
+
+      g_ptr_array_add (self->thread_index, indexes);
+    }
+
+  for (guint32 i = 0; i < self->samples->len; i++)
+    {
+      const FcSample *sample = &g_array_index (self->samples, FcSample, i);
+      g_array_append_val (g_ptr_array_index (self->thread_index, sample->thread), i);
+    }
+}
+
+/**
+ * fc_profile_get_thread_samples:
+ *
+ * Returns: (transfer none): the indexes into fc_profile_get_samples() of the
+ * samples of @thread_index, in time order. Valid until the next append.
+ */
+const guint32 *
+fc_profile_get_thread_samples (FcProfile *self,
+                               guint32    thread_index,
+                               guint     *n_samples)
+{
+  GArray *indexes;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (thread_index < self->threads->len, NULL);
+
+  ensure_thread_index (self);
+  indexes = g_ptr_array_index (self->thread_index, thread_index);
+  if (n_samples != NULL)
+    *n_samples = indexes->len;
+  return (const guint32 *)(gpointer)indexes->data;
+}
+
+void
+fc_profile_get_time_range (FcProfile *self,
+                           gint64    *first_ns,
+                           gint64    *last_ns)
+{
+  gint64 first = 0;
+  gint64 last = 0;
+
+  g_return_if_fail (FC_IS_PROFILE (self));
+
+  fc_profile_sort_samples (self);
+  if (self->samples->len > 0)
+    {
+      first = g_array_index (self->samples, FcSample, 0).timestamp_ns;
+      last = g_array_index (self->samples, FcSample, self->samples->len - 1).timestamp_ns;
+    }
+
+  if (first_ns != NULL)
+    *first_ns = first;
+  if (last_ns != NULL)
+    *last_ns = last;
+}
+
+static guint
+lower_bound (FcProfile     *self,
+             const guint32 *indexes,
+             guint          n,
+             gint64         ts)
+{
+  const FcSample *samples = (const FcSample *)(gpointer)self->samples->data;
+  guint lo = 0;
+  guint hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      guint32 index = indexes != NULL ? indexes[mid] : mid;
+
+      if (samples[index].timestamp_ns < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+/**
+ * fc_profile_find_range:
+ * @thread_index: a thread, or G_MAXUINT32 for all samples
+ *
+ * Finds the samples with @begin_ns <= timestamp < @end_ns: positions
+ * [*first, *last) in fc_profile_get_thread_samples() of the thread, or in
+ * fc_profile_get_samples() for G_MAXUINT32.
+ */
+void
+fc_profile_find_range (FcProfile *self,
+                       guint32    thread_index,
+                       gint64     begin_ns,
+                       gint64     end_ns,
+                       guint     *first,
+                       guint     *last)
+{
+  const guint32 *indexes = NULL;
+  guint n;
+
+  g_return_if_fail (FC_IS_PROFILE (self));
+
+  if (thread_index == G_MAXUINT32)
+    fc_profile_get_samples (self, &n);
+  else
+    indexes = fc_profile_get_thread_samples (self, thread_index, &n);
+
+  *first = lower_bound (self, indexes, n, begin_ns);
+  *last = MAX (*first, lower_bound (self, indexes, n, end_ns));
+}
+
+/* ---- metadata ---- */
+
+JsonObject *
+fc_profile_get_meta (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  return self->meta;
+}
+
+JsonObject *
+fc_profile_get_profile_extra (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  return self->profile_extra;
+}
+
+static const char *
+object_get_string (JsonObject *object,
+                   const char *key)
+{
+  JsonNode *node;
+
+  if (object == NULL)
+    return NULL;
+
+  node = json_object_get_member (object, key);
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+const char *
+fc_profile_get_meta_string (FcProfile  *self,
+                            const char *key)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  return object_get_string (self->meta, key);
+}
+
+void
+fc_profile_set_meta_string (FcProfile  *self,
+                            const char *key,
+                            const char *value)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+
+  if (value == NULL)
+    json_object_remove_member (self->meta, key);
+  else
+    json_object_set_string_member (self->meta, key, value);
+}
+
+const char *
+fc_profile_get_platform (FcProfile *self)
+{
+  return fc_profile_get_meta_string (self, "platform");
+}
+
+const char *
+fc_profile_get_release (FcProfile *self)
+{
+  return fc_profile_get_meta_string (self, "release");
+}
+
+const char *
+fc_profile_get_environment (FcProfile *self)
+{
+  return fc_profile_get_meta_string (self, "environment");
+}
+
+const char *
+fc_profile_get_profiler_id (FcProfile *self)
+{
+  return fc_profile_get_meta_string (self, "profiler_id");
+}
+
+const char *
+fc_profile_get_chunk_id (FcProfile *self)
+{
+  return fc_profile_get_meta_string (self, "chunk_id");
+}
+
+const char *
+fc_profile_get_event_id (FcProfile *self)
+{
+  return fc_profile_get_meta_string (self, "event_id");
+}
+
+/**
+ * fc_profile_get_transaction:
+ *
+ * Returns: (transfer none) (nullable): the V1 `transaction` object, or the
+ * first of a `transactions` list.
+ */
+JsonObject *
+fc_profile_get_transaction (FcProfile *self)
+{
+  JsonNode *node;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  node = json_object_get_member (self->meta, "transaction");
+  if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    return json_node_get_object (node);
+
+  node = json_object_get_member (self->meta, "transactions");
+  if (node != NULL && JSON_NODE_HOLDS_ARRAY (node) && json_array_get_length (json_node_get_array (node)) > 0)
+    {
+      JsonNode *first = json_array_get_element (json_node_get_array (node), 0);
+
+      if (JSON_NODE_HOLDS_OBJECT (first))
+        return json_node_get_object (first);
+    }
+
+  return NULL;
+}
+
+gint64
+fc_profile_get_start_ns (FcProfile *self)
+{
+  gint64 first;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), 0);
+
+  if (self->has_start)
+    return self->start_ns;
+
+  fc_profile_get_time_range (self, &first, NULL);
+  return first;
+}
+
+void
+fc_profile_set_start_ns (FcProfile *self,
+                         gint64     start_ns)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+
+  self->start_ns = start_ns;
+  self->has_start = TRUE;
+}
+
+/**
+ * fc_profile_get_active_thread_id:
+ *
+ * Returns: (nullable): the V1 transaction's `active_thread_id` as a decimal
+ * string (SDKs send a string or a number), or NULL.
+ */
+const char *
+fc_profile_get_active_thread_id (FcProfile *self)
+{
+  JsonObject *transaction;
+  JsonNode *node;
+  char buf[32];
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  transaction = fc_profile_get_transaction (self);
+  if (transaction == NULL)
+    return NULL;
+
+  node = json_object_get_member (transaction, "active_thread_id");
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return NULL;
+
+  if (json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
+    {
+      g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, json_node_get_int (node));
+      return fc_profile_string (self, fc_profile_intern (self, buf));
+    }
+
+  return NULL;
+}
+
+JsonObject *
+fc_profile_get_linked_event (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  return self->linked_event;
+}
+
+void
+fc_profile_set_linked_event (FcProfile  *self,
+                             JsonObject *event)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+
+  if (event == self->linked_event)
+    return;
+  if (event != NULL)
+    json_object_ref (event);
+  g_clear_pointer (&self->linked_event, json_object_unref);
+  self->linked_event = event;
+}
+
+gsize
+fc_profile_get_source_size (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), 0);
+  return self->source_size;
+}
+
+void
+fc_profile_set_source_size (FcProfile *self,
+                            gsize      size)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+  self->source_size = size;
+}
+
+/* ---- whole-model helpers ---- */
+
+typedef struct {
+  FcProfile *dst;
+  FcProfile *src;
+  GArray    *strings;  /* src string id -> dst string id + 1, 0 = not mapped yet */
+  GArray    *frames;   /* src frame id -> dst frame id + 1 */
+  GArray    *stacks;   /* src stack id -> dst stack id + 1 */
+  GArray    *threads;  /* src thread -> dst thread + 1 */
+} Importer;
+
+static void
+importer_init (Importer  *imp,
+               FcProfile *dst,
+               FcProfile *src)
+{
+  imp->dst = dst;
+  imp->src = src;
+  imp->strings = g_array_sized_new (FALSE, TRUE, sizeof (guint32), src->strings->len);
+  g_array_set_size (imp->strings, src->strings->len);
+  imp->frames = g_array_sized_new (FALSE, TRUE, sizeof (guint32), src->frames->len);
+  g_array_set_size (imp->frames, src->frames->len);
+  imp->stacks = g_array_sized_new (FALSE, TRUE, sizeof (guint32), src->stacks->len);
+  g_array_set_size (imp->stacks, src->stacks->len);
+  imp->threads = g_array_sized_new (FALSE, TRUE, sizeof (guint32), src->threads->len);
+  g_array_set_size (imp->threads, src->threads->len);
+}
+
+static void
+importer_clear (Importer *imp)
+{
+  g_array_unref (imp->strings);
+  g_array_unref (imp->frames);
+  g_array_unref (imp->stacks);
+  g_array_unref (imp->threads);
+}
+
+static guint32
+import_string (Importer *imp,
+               guint32   id)
+{
+  guint32 *slot;
+
+  if (id == FC_STRING_NONE)
+    return FC_STRING_NONE;
+
+  slot = &g_array_index (imp->strings, guint32, id);
+  if (*slot == 0)
+    *slot = fc_profile_intern (imp->dst, fc_profile_string (imp->src, id)) + 1;
+  return *slot - 1;
+}
+
+static guint32
+import_frame (Importer *imp,
+              guint32   id)
+{
+  guint32 *slot = &g_array_index (imp->frames, guint32, id);
+
+  if (*slot == 0)
+    {
+      FcFrame frame = g_array_index (imp->src->frames, FcFrame, id);
+
+      frame.function = import_string (imp, frame.function);
+      frame.module = import_string (imp, frame.module);
+      frame.package = import_string (imp, frame.package);
+      frame.filename = import_string (imp, frame.filename);
+      frame.abs_path = import_string (imp, frame.abs_path);
+      frame.platform = import_string (imp, frame.platform);
+      frame.extra = import_string (imp, frame.extra);
+      *slot = fc_profile_intern_frame (imp->dst, &frame) + 1;
+    }
+
+  return *slot - 1;
+}
+
+static guint32
+import_stack (Importer *imp,
+              guint32   id)
+{
+  guint32 *slot;
+  const FcStackNode *node;
+  guint32 parent;
+
+  if (id == FC_STACK_EMPTY)
+    return FC_STACK_EMPTY;
+
+  slot = &g_array_index (imp->stacks, guint32, id);
+  if (*slot != 0)
+    return *slot - 1;
+
+  /* Stacks can be thousands deep: no recursion. Walk up to the first mapped
+   * ancestor, then map back down. */
+  {
+    g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+    guint32 cur = id;
+
+    while (cur != FC_STACK_EMPTY && g_array_index (imp->stacks, guint32, cur) == 0)
+      {
+        g_array_append_val (chain, cur);
+        cur = g_array_index (imp->src->stacks, FcStackNode, cur).parent;
+      }
+
+    parent = cur == FC_STACK_EMPTY ? FC_STACK_EMPTY : g_array_index (imp->stacks, guint32, cur) - 1;
+
+    for (guint i = chain->len; i > 0; i--)
+      {
+        guint32 src_id = g_array_index (chain, guint32, i - 1);
+
+        node = &g_array_index (imp->src->stacks, FcStackNode, src_id);
+        parent = fc_profile_intern_stack (imp->dst, parent, import_frame (imp, node->frame));
+        g_array_index (imp->stacks, guint32, src_id) = parent + 1;
+      }
+  }
+
+  return parent;
+}
+
+static guint32
+import_thread (Importer *imp,
+               guint32   index)
+{
+  guint32 *slot = &g_array_index (imp->threads, guint32, index);
+
+  if (*slot == 0)
+    {
+      const FcThread *src = &g_array_index (imp->src->threads, FcThread, index);
+      guint32 dst_index = fc_profile_ensure_thread (imp->dst, fc_profile_string (imp->src, src->tid));
+      FcThread *dst = fc_profile_get_thread_mut (imp->dst, dst_index);
+
+      if (dst->name == FC_STRING_NONE)
+        dst->name = import_string (imp, src->name);
+      if (dst->priority < 0)
+        dst->priority = src->priority;
+      if (dst->extra == FC_STRING_NONE)
+        dst->extra = import_string (imp, src->extra);
+      dst->has_metadata |= src->has_metadata;
+      *slot = dst_index + 1;
+    }
+
+  return *slot - 1;
+}
+
+void
+fc_profile_import (FcProfile *self,
+                   FcProfile *src,
+                   gint64     begin_ns,
+                   gint64     end_ns)
+{
+  Importer imp;
+  const FcSample *samples;
+  guint n;
+
+  g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (FC_IS_PROFILE (src));
+  g_return_if_fail (self != src);
+
+  importer_init (&imp, self, src);
+  samples = fc_profile_get_samples (src, &n);
+
+  /* Threads listed in thread_metadata keep their names even without samples. */
+  if (end_ns <= begin_ns)
+    for (guint32 t = 0; t < src->threads->len; t++)
+      import_thread (&imp, t);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const FcSample *s = &samples[i];
+
+      if (end_ns > begin_ns && (s->timestamp_ns < begin_ns || s->timestamp_ns >= end_ns))
+        continue;
+
+      fc_profile_append_sample (self,
+                                s->timestamp_ns,
+                                import_thread (&imp, s->thread),
+                                import_stack (&imp, s->stack),
+                                import_string (&imp, s->extra));
+    }
+
+  importer_clear (&imp);
+}
+
+static JsonObject *
+object_copy (JsonObject *object)
+{
+  g_autoptr(JsonNode) node = json_node_alloc ();
+  g_autoptr(JsonNode) copy = NULL;
+
+  json_node_init_object (node, object);
+  copy = json_node_copy (node);
+  return json_object_ref (json_node_get_object (copy));
+}
+
+FcProfile *
+fc_profile_copy_range (FcProfile *self,
+                       gint64     begin_ns,
+                       gint64     end_ns)
+{
+  FcProfile *copy;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  copy = fc_profile_new (self->format);
+  g_clear_pointer (&copy->meta, json_object_unref);
+  copy->meta = object_copy (self->meta);
+  g_clear_pointer (&copy->profile_extra, json_object_unref);
+  copy->profile_extra = object_copy (self->profile_extra);
+  fc_profile_set_linked_event (copy, self->linked_event);
+  copy->start_ns = self->start_ns;
+  copy->has_start = self->has_start;
+
+  fc_profile_import (copy, self, begin_ns, end_ns);
+  return copy;
+}
+
+static gboolean
+frames_equal (FcProfile *a,
+              guint32    fa,
+              FcProfile *b,
+              guint32    fb)
+{
+  const FcFrame *x = fc_profile_get_frame (a, fa);
+  const FcFrame *y = fc_profile_get_frame (b, fb);
+
+  return g_strcmp0 (fc_profile_string (a, x->function), fc_profile_string (b, y->function)) == 0 &&
+         g_strcmp0 (fc_profile_string (a, x->module), fc_profile_string (b, y->module)) == 0 &&
+         g_strcmp0 (fc_profile_string (a, x->package), fc_profile_string (b, y->package)) == 0 &&
+         g_strcmp0 (fc_profile_string (a, x->filename), fc_profile_string (b, y->filename)) == 0 &&
+         g_strcmp0 (fc_profile_string (a, x->abs_path), fc_profile_string (b, y->abs_path)) == 0 &&
+         x->lineno == y->lineno &&
+         x->colno == y->colno &&
+         x->in_app == y->in_app &&
+         x->has_instruction_addr == y->has_instruction_addr &&
+         x->instruction_addr == y->instruction_addr;
+}
+
+gboolean
+fc_profile_equal_samples (FcProfile *a,
+                          FcProfile *b,
+                          GString   *why)
+{
+  const FcSample *sa;
+  const FcSample *sb;
+  guint na, nb;
+
+  g_return_val_if_fail (FC_IS_PROFILE (a), FALSE);
+  g_return_val_if_fail (FC_IS_PROFILE (b), FALSE);
+
+  sa = fc_profile_get_samples (a, &na);
+  sb = fc_profile_get_samples (b, &nb);
+
+  if (na != nb)
+    {
+      if (why != NULL)
+        g_string_printf (why, "%u samples vs %u samples", na, nb);
+      return FALSE;
+    }
+
+  for (guint i = 0; i < na; i++)
+    {
+      const char *ta = fc_profile_string (a, fc_profile_get_thread (a, sa[i].thread)->tid);
+      const char *tb = fc_profile_string (b, fc_profile_get_thread (b, sb[i].thread)->tid);
+      guint32 ia = sa[i].stack;
+      guint32 ib = sb[i].stack;
+
+      if (sa[i].timestamp_ns / 1000 != sb[i].timestamp_ns / 1000)
+        {
+          if (why != NULL)
+            g_string_printf (why, "sample %u: timestamp %" G_GINT64_FORMAT " ns vs %" G_GINT64_FORMAT " ns",
+                             i, sa[i].timestamp_ns, sb[i].timestamp_ns);
+          return FALSE;
+        }
+
+      if (g_strcmp0 (ta, tb) != 0)
+        {
+          if (why != NULL)
+            g_string_printf (why, "sample %u: thread %s vs %s", i, ta, tb);
+          return FALSE;
+        }
+
+      if (fc_profile_get_stack (a, ia)->depth != fc_profile_get_stack (b, ib)->depth)
+        {
+          if (why != NULL)
+            g_string_printf (why, "sample %u: stack depth %u vs %u", i,
+                             fc_profile_get_stack (a, ia)->depth, fc_profile_get_stack (b, ib)->depth);
+          return FALSE;
+        }
+
+      for (guint depth = 0; ia != FC_STACK_EMPTY; depth++)
+        {
+          const FcStackNode *na_ = fc_profile_get_stack (a, ia);
+          const FcStackNode *nb_ = fc_profile_get_stack (b, ib);
+
+          if (!frames_equal (a, na_->frame, b, nb_->frame))
+            {
+              char buf_a[128], buf_b[128];
+
+              if (why != NULL)
+                g_string_printf (why, "sample %u: frame %u from the leaf: %s vs %s", i, depth,
+                                 fc_profile_frame_label (a, na_->frame, buf_a, sizeof buf_a),
+                                 fc_profile_frame_label (b, nb_->frame, buf_b, sizeof buf_b));
+              return FALSE;
+            }
+
+          ia = na_->parent;
+          ib = nb_->parent;
+        }
+    }
+
+  return TRUE;
+}

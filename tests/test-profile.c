@@ -1,0 +1,245 @@
+/* test-profile.c - the interned profile model
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "flamecast.h"
+
+static guint32
+add_frame (FcProfile  *p,
+           const char *function)
+{
+  FcFrame frame;
+
+  fc_frame_init (&frame);
+  frame.function = fc_profile_intern (p, function);
+  return fc_profile_intern_frame (p, &frame);
+}
+
+static void
+test_intern_strings_frames (void)
+{
+  g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V2);
+  FcFrame frame;
+  guint32 a, b, c;
+
+  g_assert_cmpuint (fc_profile_intern (p, NULL), ==, FC_STRING_NONE);
+  a = fc_profile_intern (p, "main");
+  g_assert_cmpuint (a, !=, FC_STRING_NONE);
+  g_assert_cmpuint (fc_profile_intern (p, "main"), ==, a);
+  g_assert_cmpuint (fc_profile_intern_len (p, "mainly", 4), ==, a);
+  g_assert_cmpstr (fc_profile_string (p, a), ==, "main");
+
+  a = add_frame (p, "main");
+  b = add_frame (p, "work");
+  g_assert_cmpuint (a, !=, b);
+  g_assert_cmpuint (add_frame (p, "main"), ==, a);
+
+  /* Same function, another line: another frame. */
+  fc_frame_init (&frame);
+  frame.function = fc_profile_intern (p, "main");
+  frame.lineno = 12;
+  c = fc_profile_intern_frame (p, &frame);
+  g_assert_cmpuint (c, !=, a);
+  g_assert_cmpuint (fc_profile_get_n_frames (p), ==, 3);
+
+  /* Enough frames to grow the table several times, all still found. */
+  for (guint i = 0; i < 5000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+      guint32 id = add_frame (p, name);
+
+      g_assert_cmpuint (add_frame (p, name), ==, id);
+    }
+  g_assert_cmpuint (fc_profile_get_n_frames (p), ==, 5003);
+}
+
+static void
+test_stacks_prefix_tree (void)
+{
+  g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V2);
+  guint32 main_ = add_frame (p, "main");
+  guint32 work = add_frame (p, "work");
+  guint32 leaf = add_frame (p, "leaf");
+  guint32 s1[] = { leaf, work, main_ };
+  guint32 s2[] = { work, main_ };
+  guint32 out[8];
+  guint32 id1, id2;
+
+  id1 = fc_profile_intern_stack_frames (p, s1, 3);
+  id2 = fc_profile_intern_stack_frames (p, s2, 2);
+  g_assert_cmpuint (fc_profile_get_stack (p, id1)->parent, ==, id2);
+  g_assert_cmpuint (fc_profile_get_stack (p, id1)->depth, ==, 3);
+  g_assert_cmpuint (fc_profile_intern_stack_frames (p, s1, 3), ==, id1);
+  g_assert_cmpuint (fc_profile_intern_stack_frames (p, NULL, 0), ==, FC_STACK_EMPTY);
+  /* root + main + work + leaf */
+  g_assert_cmpuint (fc_profile_get_n_stacks (p), ==, 4);
+
+  g_assert_cmpuint (fc_profile_stack_frames (p, id1, out, G_N_ELEMENTS (out)), ==, 3);
+  g_assert_cmpuint (out[0], ==, leaf);
+  g_assert_cmpuint (out[2], ==, main_);
+  /* truncated copy still reports the full depth */
+  g_assert_cmpuint (fc_profile_stack_frames (p, id1, out, 1), ==, 3);
+  g_assert_cmpuint (out[0], ==, leaf);
+}
+
+static void
+test_samples_threads_ranges (void)
+{
+  g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V2);
+  guint32 f = add_frame (p, "main");
+  guint32 stack = fc_profile_intern_stack (p, FC_STACK_EMPTY, f);
+  guint32 t1 = fc_profile_ensure_thread (p, "100");
+  guint32 t2 = fc_profile_ensure_thread (p, "200");
+  const guint32 *idx;
+  const FcSample *samples;
+  guint n, first, last;
+  gint64 lo, hi;
+
+  g_assert_cmpuint (fc_profile_ensure_thread (p, "100"), ==, t1);
+  g_assert_true (fc_profile_lookup_thread (p, "200", &n));
+  g_assert_cmpuint (n, ==, t2);
+  g_assert_false (fc_profile_lookup_thread (p, "300", NULL));
+  fc_profile_set_thread_name (p, t1, "main");
+  g_assert_cmpstr (fc_profile_string (p, fc_profile_get_thread (p, t1)->name), ==, "main");
+
+  /* out of order on purpose */
+  fc_profile_append_sample (p, 3000, t1, stack, 0);
+  fc_profile_append_sample (p, 1000, t1, stack, 0);
+  fc_profile_append_sample (p, 2000, t2, FC_STACK_EMPTY, 0);
+  fc_profile_append_sample (p, 4000, t2, stack, 0);
+
+  samples = fc_profile_get_samples (p, &n);
+  g_assert_cmpuint (n, ==, 4);
+  for (guint i = 1; i < n; i++)
+    g_assert_cmpint (samples[i - 1].timestamp_ns, <=, samples[i].timestamp_ns);
+
+  idx = fc_profile_get_thread_samples (p, t2, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (samples[idx[0]].timestamp_ns, ==, 2000);
+  g_assert_cmpint (fc_profile_get_thread (p, t1)->first_ns, ==, 1000);
+  g_assert_cmpint (fc_profile_get_thread (p, t1)->last_ns, ==, 3000);
+
+  fc_profile_find_range (p, t1, 1500, 3001, &first, &last);
+  g_assert_cmpuint (first, ==, 1);
+  g_assert_cmpuint (last, ==, 2);
+  fc_profile_find_range (p, G_MAXUINT32, 0, 2500, &first, &last);
+  g_assert_cmpuint (first, ==, 0);
+  g_assert_cmpuint (last, ==, 2);
+
+  /* appending in order keeps the per-thread index live */
+  fc_profile_append_sample (p, 5000, t1, stack, 0);
+  idx = fc_profile_get_thread_samples (p, t1, &n);
+  g_assert_cmpuint (n, ==, 3);
+  samples = fc_profile_get_samples (p, NULL);
+  g_assert_cmpint (samples[idx[2]].timestamp_ns, ==, 5000);
+
+  fc_profile_get_time_range (p, &lo, &hi);
+  g_assert_cmpint (lo, ==, 1000);
+  g_assert_cmpint (hi, ==, 5000);
+}
+
+static FcProfile *
+make_profile (void)
+{
+  FcProfile *p = fc_profile_new (FC_FORMAT_V2);
+  guint32 a = add_frame (p, "a");
+  guint32 b = add_frame (p, "b");
+  guint32 sa[] = { b, a };
+  guint32 stack = fc_profile_intern_stack_frames (p, sa, 2);
+  guint32 t = fc_profile_ensure_thread (p, "1");
+
+  fc_profile_set_meta_string (p, "platform", "native");
+  fc_profile_set_meta_string (p, "release", "1.0");
+  for (guint i = 0; i < 10; i++)
+    fc_profile_append_sample (p, 1000000000 + i * 10000000, t, i % 2 ? stack : fc_profile_get_stack (p, stack)->parent, 0);
+  return p;
+}
+
+static void
+test_copy_import_equal (void)
+{
+  g_autoptr(FcProfile) p = make_profile ();
+  g_autoptr(FcProfile) all = fc_profile_copy_range (p, 0, 0);
+  g_autoptr(FcProfile) part = fc_profile_copy_range (p, 1000000000, 1050000000);
+  g_autoptr(FcProfile) merged = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(GString) why = g_string_new (NULL);
+
+  g_assert_true (fc_profile_equal_samples (p, all, why));
+  g_assert_cmpstr (fc_profile_get_platform (all), ==, "native");
+  g_assert_cmpuint (fc_profile_get_n_samples (part), ==, 5);
+  g_assert_false (fc_profile_equal_samples (p, part, why));
+  g_assert_nonnull (strstr (why->str, "10 samples vs 5"));
+
+  fc_profile_import (merged, part, 0, 0);
+  fc_profile_import (merged, p, 1050000000, 2000000000);
+  g_assert_true (fc_profile_equal_samples (p, merged, why));
+  /* the same frames, not copies of them */
+  g_assert_cmpuint (fc_profile_get_n_frames (merged), ==, 2);
+  g_assert_cmpuint (fc_profile_get_n_stacks (merged), ==, 3);
+}
+
+static void
+test_metadata (void)
+{
+  g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V1);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *root;
+  GList *members;
+
+  g_assert_true (json_parser_load_from_data (parser,
+    "{\"platform\":\"python\",\"transactions\":[{\"id\":\"x\",\"active_thread_id\":259}],\"zzz\":[1,2]}", -1, NULL));
+  root = json_node_get_object (json_parser_get_root (parser));
+  members = json_object_get_members (root);
+  for (GList *l = members; l != NULL; l = l->next)
+    json_object_set_member (fc_profile_get_meta (p), l->data,
+                            json_node_copy (json_object_get_member (root, l->data)));
+  g_list_free (members);
+
+  g_assert_cmpstr (fc_profile_get_platform (p), ==, "python");
+  g_assert_null (fc_profile_get_release (p));
+  g_assert_nonnull (fc_profile_get_transaction (p));
+  g_assert_cmpstr (fc_profile_get_active_thread_id (p), ==, "259");
+  g_assert_true (json_object_has_member (fc_profile_get_meta (p), "zzz"));
+
+  fc_profile_set_start_ns (p, 42);
+  g_assert_cmpint (fc_profile_get_start_ns (p), ==, 42);
+}
+
+static void
+test_document_merge (void)
+{
+  g_autoptr(FcDocument) doc = fc_document_new (FC_DOCUMENT_ENVELOPE);
+  g_autoptr(FcProfile) p = make_profile ();
+  g_autoptr(FcProfile) early = fc_profile_copy_range (p, 0, 1050000000);
+  g_autoptr(FcProfile) late = fc_profile_copy_range (p, 1050000000, G_MAXINT64);
+  g_autoptr(FcProfile) merged = NULL;
+
+  fc_document_add_profile (doc, late);
+  fc_document_add_profile (doc, early);
+  merged = fc_document_dup_merged_profile (doc);
+  g_assert_true (fc_profile_equal_samples (p, merged, NULL));
+  g_assert_cmpstr (fc_document_kind_to_string (fc_document_get_kind (doc)), ==, "envelope");
+
+  fc_document_add_problem (doc, fc_problem_new (FC_PROBLEM_ERROR, "profile.samples[3]", "bad %d", 3));
+  {
+    g_autofree char *s = fc_problem_to_string (g_ptr_array_index (fc_document_get_problems (doc), 0));
+    g_assert_cmpstr (s, ==, "error: profile.samples[3]: bad 3");
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/core/profile/intern", test_intern_strings_frames);
+  g_test_add_func ("/core/profile/stacks", test_stacks_prefix_tree);
+  g_test_add_func ("/core/profile/samples", test_samples_threads_ranges);
+  g_test_add_func ("/core/profile/copy-import", test_copy_import_equal);
+  g_test_add_func ("/core/profile/metadata", test_metadata);
+  g_test_add_func ("/core/document/merge", test_document_merge);
+
+  return g_test_run ();
+}
