@@ -1,0 +1,647 @@
+/* fc-call-tree.c - samples aggregated into a tree of call paths
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "fc-call-tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fc-sample-weights.h"
+
+struct _FcCallTreeNode
+{
+  const FcCallTreeNode  *parent;
+  const FcCallTreeNode **children;
+  guint                  n_children;
+  guint                  index;
+  guint32                frame;
+  guint                  depth;
+  guint64                self;
+  guint64                total;
+  gint64                 self_ns;
+  gint64                 total_ns;
+};
+
+struct _FcCallTree
+{
+  gatomicrefcount        ref_count;
+  FcProfile             *profile;
+  gint                   thread;
+  gint64                 begin_ns;
+  gint64                 end_ns;
+  gboolean               bottom_up;
+  guint                  max_depth;
+  FcCallTreeNode        *nodes;
+  guint                  n_nodes;
+  const FcCallTreeNode **children;
+};
+
+G_DEFINE_BOXED_TYPE (FcCallTree, fc_call_tree, fc_call_tree_ref, fc_call_tree_unref)
+
+#define UNSET G_MAXUINT32
+
+typedef struct {
+  guint32 parent;
+  guint32 frame;
+  guint32 depth;
+  guint32 n_children;
+  guint64 self;
+  guint64 total;
+  gint64  self_ns;
+  gint64  total_ns;
+} BuildNode;
+
+/* (parent node, frame) -> child node, open addressing; only bottom-up trees
+ * need it, top-down nodes map one to one onto the profile's stack nodes. */
+typedef struct {
+  guint64 *keys;
+  guint32 *values;
+  gsize    mask;
+  gsize    n_used;
+} ChildIndex;
+
+static inline guint64
+child_key (guint32 parent,
+           guint32 frame)
+{
+  return ((guint64) parent << 32) | frame;
+}
+
+static inline gsize
+child_hash (guint64 key)
+{
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  key ^= key >> 33;
+  return (gsize) key;
+}
+
+static void
+child_index_init (ChildIndex *index,
+                  gsize       capacity)
+{
+  gsize size = 64;
+
+  while (size < capacity * 2)
+    size <<= 1;
+  index->keys = g_new (guint64, size);
+  index->values = g_new (guint32, size);
+  memset (index->keys, 0xff, sizeof (guint64) * size);
+  index->mask = size - 1;
+  index->n_used = 0;
+}
+
+static void
+child_index_clear (ChildIndex *index)
+{
+  g_clear_pointer (&index->keys, g_free);
+  g_clear_pointer (&index->values, g_free);
+}
+
+static void child_index_insert (ChildIndex *index, guint64 key, guint32 value);
+
+static void
+child_index_grow (ChildIndex *index)
+{
+  ChildIndex bigger;
+  gsize old_size = index->mask + 1;
+
+  child_index_init (&bigger, old_size);
+  for (gsize i = 0; i < old_size; i++)
+    if (index->keys[i] != G_MAXUINT64)
+      child_index_insert (&bigger, index->keys[i], index->values[i]);
+  child_index_clear (index);
+  *index = bigger;
+}
+
+static void
+child_index_insert (ChildIndex *index,
+                    guint64     key,
+                    guint32     value)
+{
+  gsize i;
+
+  if ((index->n_used + 1) * 2 > index->mask + 1)
+    child_index_grow (index);
+
+  for (i = child_hash (key) & index->mask; index->keys[i] != G_MAXUINT64; i = (i + 1) & index->mask)
+    ;
+  index->keys[i] = key;
+  index->values[i] = value;
+  index->n_used++;
+}
+
+static guint32
+child_index_lookup (const ChildIndex *index,
+                    guint64           key)
+{
+  for (gsize i = child_hash (key) & index->mask; index->keys[i] != G_MAXUINT64; i = (i + 1) & index->mask)
+    if (index->keys[i] == key)
+      return index->values[i];
+  return UNSET;
+}
+
+static guint32
+add_node (GArray  *nodes,
+          guint32  parent,
+          guint32  frame)
+{
+  BuildNode node = { 0 };
+  BuildNode *p = &g_array_index (nodes, BuildNode, parent);
+
+  node.parent = parent;
+  node.frame = frame;
+  node.depth = p->depth + 1;
+  p->n_children++;
+  g_array_append_val (nodes, node);
+  return nodes->len - 1;
+}
+
+static void
+accumulate_thread (FcProfile *profile,
+                   guint32    thread,
+                   gint64     begin_ns,
+                   gint64     end_ns,
+                   guint64   *stack_samples,
+                   gint64    *stack_ns)
+{
+  g_autoptr(FcSampleWeights) weights = fc_sample_weights_new (profile, thread);
+  const FcSample *samples = fc_profile_get_samples (profile, NULL);
+  guint first = 0;
+  guint last = weights->n_samples;
+
+  if (begin_ns < end_ns)
+    {
+      first = fc_sample_weights_lower_bound (weights, begin_ns);
+      last = fc_sample_weights_lower_bound (weights, end_ns);
+    }
+
+  for (guint i = first; i < last; i++)
+    {
+      guint32 stack = samples[weights->samples[i]].stack;
+
+      stack_samples[stack]++;
+      stack_ns[stack] += weights->durations_ns[i];
+    }
+}
+
+static int
+compare_children (const void *a,
+                  const void *b)
+{
+  const FcCallTreeNode *x = *(const FcCallTreeNode * const *) a;
+  const FcCallTreeNode *y = *(const FcCallTreeNode * const *) b;
+
+  if (x->total_ns != y->total_ns)
+    return x->total_ns > y->total_ns ? -1 : 1;
+  if (x->total != y->total)
+    return x->total > y->total ? -1 : 1;
+  return (x->frame > y->frame) - (x->frame < y->frame);
+}
+
+static void
+build_top_down (FcProfile     *profile,
+                GArray        *nodes,
+                const guint64 *stack_samples,
+                const gint64  *stack_ns,
+                guint          n_stacks)
+{
+  g_autofree guint32 *node_of_stack = g_new (guint32, n_stacks);
+  g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  memset (node_of_stack, 0xff, sizeof (guint32) * n_stacks);
+  node_of_stack[FC_STACK_EMPTY] = 0;
+
+  for (guint32 s = 0; s < n_stacks; s++)
+    {
+      BuildNode *node;
+      guint32 cursor;
+
+      if (stack_samples[s] == 0)
+        continue;
+
+      /* Create the missing ancestors outermost first, without recursion:
+       * recursive programs make stacks thousands of frames deep. */
+      g_array_set_size (pending, 0);
+      for (cursor = s; node_of_stack[cursor] == UNSET; cursor = fc_profile_get_stack (profile, cursor)->parent)
+        g_array_append_val (pending, cursor);
+      for (guint i = pending->len; i > 0; i--)
+        {
+          guint32 stack = g_array_index (pending, guint32, i - 1);
+          const FcStackNode *sn = fc_profile_get_stack (profile, stack);
+
+          node_of_stack[stack] = add_node (nodes, node_of_stack[sn->parent], sn->frame);
+        }
+
+      node = &g_array_index (nodes, BuildNode, node_of_stack[s]);
+      node->self += stack_samples[s];
+      node->self_ns += stack_ns[s];
+    }
+
+  /* Children come after their parents: one backward pass sums the totals. */
+  for (guint i = nodes->len; i > 0; i--)
+    {
+      BuildNode *node = &g_array_index (nodes, BuildNode, i - 1);
+
+      node->total += node->self;
+      node->total_ns += node->self_ns;
+      if (i - 1 > 0)
+        {
+          BuildNode *parent = &g_array_index (nodes, BuildNode, node->parent);
+
+          parent->total += node->total;
+          parent->total_ns += node->total_ns;
+        }
+    }
+}
+
+static void
+build_bottom_up (FcProfile     *profile,
+                 GArray        *nodes,
+                 const guint64 *stack_samples,
+                 const gint64  *stack_ns,
+                 guint          n_stacks)
+{
+  ChildIndex index;
+  g_autofree guint32 *frames = NULL;
+  guint frames_len = 0;
+  BuildNode *root;
+
+  child_index_init (&index, 1024);
+
+  for (guint32 s = 0; s < n_stacks; s++)
+    {
+      guint32 cursor = 0;
+      guint depth;
+
+      if (stack_samples[s] == 0)
+        continue;
+
+      root = &g_array_index (nodes, BuildNode, 0);
+      root->total += stack_samples[s];
+      root->total_ns += stack_ns[s];
+      if (s == FC_STACK_EMPTY)
+        {
+          root->self += stack_samples[s];
+          root->self_ns += stack_ns[s];
+          continue;
+        }
+
+      depth = fc_profile_get_stack (profile, s)->depth;
+      if (depth > frames_len)
+        {
+          frames_len = MAX (depth, frames_len * 2);
+          g_free (frames);
+          frames = g_new (guint32, frames_len);
+        }
+      depth = fc_profile_stack_frames (profile, s, frames, frames_len);
+
+      for (guint i = 0; i < depth; i++)
+        {
+          guint64 key = child_key (cursor, frames[i]);
+          guint32 child = child_index_lookup (&index, key);
+          BuildNode *node;
+
+          if (child == UNSET)
+            {
+              child = add_node (nodes, cursor, frames[i]);
+              child_index_insert (&index, key, child);
+            }
+          node = &g_array_index (nodes, BuildNode, child);
+          node->self += stack_samples[s];
+          node->self_ns += stack_ns[s];
+          node->total += stack_samples[s];
+          node->total_ns += stack_ns[s];
+          cursor = child;
+        }
+    }
+
+  child_index_clear (&index);
+}
+
+FcCallTree *
+fc_call_tree_new (FcProfile *profile,
+                  gint       thread,
+                  gint64     begin_ns,
+                  gint64     end_ns,
+                  gboolean   bottom_up)
+{
+  FcCallTree *self;
+  g_autoptr(GArray) nodes = NULL;
+  g_autofree guint64 *stack_samples = NULL;
+  g_autofree gint64 *stack_ns = NULL;
+  g_autofree guint *child_offset = NULL;
+  guint n_stacks;
+  guint n_threads;
+  BuildNode root = { 0 };
+
+  g_return_val_if_fail (FC_IS_PROFILE (profile), NULL);
+
+  self = g_new0 (FcCallTree, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->profile = g_object_ref (profile);
+  self->thread = thread < 0 ? -1 : thread;
+  self->begin_ns = begin_ns;
+  self->end_ns = end_ns;
+  self->bottom_up = !!bottom_up;
+
+  n_stacks = MAX (1, fc_profile_get_n_stacks (profile));
+  n_threads = fc_profile_get_n_threads (profile);
+  stack_samples = g_new0 (guint64, n_stacks);
+  stack_ns = g_new0 (gint64, n_stacks);
+
+  if (thread < 0)
+    {
+      for (guint t = 0; t < n_threads; t++)
+        accumulate_thread (profile, t, begin_ns, end_ns, stack_samples, stack_ns);
+    }
+  else if ((guint) thread < n_threads)
+    accumulate_thread (profile, thread, begin_ns, end_ns, stack_samples, stack_ns);
+
+  nodes = g_array_new (FALSE, FALSE, sizeof (BuildNode));
+  root.parent = UNSET;
+  root.frame = FC_CALL_TREE_ROOT_FRAME;
+  g_array_append_val (nodes, root);
+
+  if (bottom_up)
+    build_bottom_up (profile, nodes, stack_samples, stack_ns, n_stacks);
+  else
+    build_top_down (profile, nodes, stack_samples, stack_ns, n_stacks);
+
+  self->n_nodes = nodes->len;
+  self->nodes = g_new0 (FcCallTreeNode, nodes->len);
+  self->children = g_new (const FcCallTreeNode *, MAX (1, nodes->len - 1));
+  child_offset = g_new (guint, nodes->len);
+
+  for (guint i = 0, offset = 0; i < nodes->len; i++)
+    {
+      const BuildNode *bn = &g_array_index (nodes, BuildNode, i);
+      FcCallTreeNode *node = &self->nodes[i];
+
+      node->parent = i == 0 ? NULL : &self->nodes[bn->parent];
+      node->children = &self->children[offset];
+      node->index = i;
+      node->frame = bn->frame;
+      node->depth = bn->depth;
+      node->self = bn->self;
+      node->total = bn->total;
+      node->self_ns = bn->self_ns;
+      node->total_ns = bn->total_ns;
+      child_offset[i] = offset;
+      offset += bn->n_children;
+      self->max_depth = MAX (self->max_depth, bn->depth);
+    }
+
+  for (guint i = 1; i < nodes->len; i++)
+    {
+      FcCallTreeNode *parent = (FcCallTreeNode *) self->nodes[i].parent;
+
+      self->children[child_offset[parent->index] + parent->n_children++] = &self->nodes[i];
+    }
+
+  for (guint i = 0; i < nodes->len; i++)
+    if (self->nodes[i].n_children > 1)
+      qsort ((gpointer) self->nodes[i].children, self->nodes[i].n_children,
+             sizeof (FcCallTreeNode *), compare_children);
+
+  return self;
+}
+
+typedef struct {
+  FcProfile *profile;
+  gint       thread;
+  gint64     begin_ns;
+  gint64     end_ns;
+  gboolean   bottom_up;
+} BuildData;
+
+static void
+build_data_free (BuildData *data)
+{
+  g_clear_object (&data->profile);
+  g_free (data);
+}
+
+static void
+build_in_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  BuildData *data = task_data;
+
+  g_task_return_pointer (task,
+                         fc_call_tree_new (data->profile, data->thread, data->begin_ns,
+                                           data->end_ns, data->bottom_up),
+                         (GDestroyNotify) fc_call_tree_unref);
+}
+
+/**
+ * fc_call_tree_new_async:
+ *
+ * Builds the tree on a worker thread. @profile must not change until the
+ * callback runs.
+ */
+void
+fc_call_tree_new_async (FcProfile           *profile,
+                        gint                 thread,
+                        gint64               begin_ns,
+                        gint64               end_ns,
+                        gboolean             bottom_up,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  BuildData *data;
+
+  g_return_if_fail (FC_IS_PROFILE (profile));
+
+  data = g_new0 (BuildData, 1);
+  data->profile = g_object_ref (profile);
+  data->thread = thread;
+  data->begin_ns = begin_ns;
+  data->end_ns = end_ns;
+  data->bottom_up = bottom_up;
+
+  /* The profile sorts and indexes its samples lazily on first read: do it
+   * here, so the worker only reads. */
+  if (fc_profile_get_n_threads (profile) > 0)
+    fc_profile_get_thread_samples (profile, 0, NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fc_call_tree_new_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) build_data_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, build_in_thread);
+}
+
+FcCallTree *
+fc_call_tree_new_finish (GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+FcCallTree *
+fc_call_tree_ref (FcCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+fc_call_tree_unref (FcCallTree *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_clear_object (&self->profile);
+  g_free (self->nodes);
+  g_free (self->children);
+  g_free (self);
+}
+
+FcProfile *
+fc_call_tree_get_profile (FcCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->profile;
+}
+
+gint
+fc_call_tree_get_thread (FcCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, -1);
+  return self->thread;
+}
+
+gboolean
+fc_call_tree_is_bottom_up (FcCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->bottom_up;
+}
+
+void
+fc_call_tree_get_range (FcCallTree *self,
+                        gint64     *begin_ns,
+                        gint64     *end_ns)
+{
+  g_return_if_fail (self != NULL);
+
+  if (begin_ns != NULL)
+    *begin_ns = self->begin_ns;
+  if (end_ns != NULL)
+    *end_ns = self->end_ns;
+}
+
+guint
+fc_call_tree_get_n_nodes (FcCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_nodes;
+}
+
+guint
+fc_call_tree_get_max_depth (FcCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->max_depth;
+}
+
+const FcCallTreeNode *
+fc_call_tree_get_root (FcCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return &self->nodes[0];
+}
+
+const FcCallTreeNode *
+fc_call_tree_get_node (FcCallTree *self,
+                       guint       index)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (index < self->n_nodes, NULL);
+  return &self->nodes[index];
+}
+
+guint
+fc_call_tree_node_get_index (const FcCallTreeNode *node)
+{
+  g_return_val_if_fail (node != NULL, 0);
+  return node->index;
+}
+
+guint
+fc_call_tree_node_get_n_children (const FcCallTreeNode *node)
+{
+  g_return_val_if_fail (node != NULL, 0);
+  return node->n_children;
+}
+
+const FcCallTreeNode *
+fc_call_tree_node_get_child (const FcCallTreeNode *node,
+                             guint                 index)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  g_return_val_if_fail (index < node->n_children, NULL);
+  return node->children[index];
+}
+
+const FcCallTreeNode *
+fc_call_tree_node_get_parent (const FcCallTreeNode *node)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  return node->parent;
+}
+
+guint32
+fc_call_tree_node_get_frame (const FcCallTreeNode *node)
+{
+  g_return_val_if_fail (node != NULL, FC_CALL_TREE_ROOT_FRAME);
+  return node->frame;
+}
+
+guint
+fc_call_tree_node_get_depth (const FcCallTreeNode *node)
+{
+  g_return_val_if_fail (node != NULL, 0);
+  return node->depth;
+}
+
+guint64
+fc_call_tree_node_get_self (const FcCallTreeNode *node)
+{
+  g_return_val_if_fail (node != NULL, 0);
+  return node->self;
+}
+
+guint64
+fc_call_tree_node_get_total (const FcCallTreeNode *node)
+{
+  g_return_val_if_fail (node != NULL, 0);
+  return node->total;
+}
+
+gint64
+fc_call_tree_node_get_self_ns (const FcCallTreeNode *node)
+{
+  g_return_val_if_fail (node != NULL, 0);
+  return node->self_ns;
+}
+
+gint64
+fc_call_tree_node_get_total_ns (const FcCallTreeNode *node)
+{
+  g_return_val_if_fail (node != NULL, 0);
+  return node->total_ns;
+}

@@ -1,0 +1,446 @@
+/* fc-flame-layout.c - flamechart boxes: runs of one frame at one depth over time
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "fc-flame-layout.h"
+
+#include "fc-sample-weights.h"
+
+struct _FcFlameLayout
+{
+  gatomicrefcount  ref_count;
+  FcProfile       *profile;
+  gint             thread;
+  gint64           begin_ns;
+  gint64           end_ns;
+  FcFlameBox      *boxes;
+  guint            n_boxes;
+  guint           *row_offsets;     /* n_rows + 1 */
+  guint            n_rows;
+  FcFlameLane     *lanes;
+  guint            n_lanes;
+};
+
+G_DEFINE_BOXED_TYPE (FcFlameLayout, fc_flame_layout, fc_flame_layout_ref, fc_flame_layout_unref)
+
+typedef struct {
+  guint32 stack;
+  gint64  begin_ns;
+  guint   first_sample;
+} OpenRun;
+
+typedef struct {
+  FcProfile *profile;
+  guint16    lane;
+  GPtrArray *rows;          /* GArray of FcFlameBox per depth */
+  GArray    *open;          /* OpenRun per depth */
+  gint64     begin_ns;      /* first sample to the end of the last one */
+  gint64     end_ns;
+  gboolean   has_samples;
+} LaneBuilder;
+
+static void
+close_runs (LaneBuilder *b,
+            guint        keep,
+            gint64       end_ns,
+            guint        sample)
+{
+  while (b->open->len > keep)
+    {
+      guint d = b->open->len - 1;
+      const OpenRun *run = &g_array_index (b->open, OpenRun, d);
+      FcFlameBox box = { 0 };
+
+      box.begin_ns = run->begin_ns;
+      box.end_ns = MAX (end_ns, run->begin_ns);
+      box.frame = fc_profile_get_stack (b->profile, run->stack)->frame;
+      box.stack = run->stack;
+      box.depth = MIN (d, G_MAXUINT16);
+      box.lane = b->lane;
+      box.n_samples = sample - run->first_sample;
+
+      while (b->rows->len <= d)
+        g_ptr_array_add (b->rows, g_array_new (FALSE, FALSE, sizeof (FcFlameBox)));
+      g_array_append_val (g_ptr_array_index (b->rows, d), box);
+      g_array_set_size (b->open, d);
+    }
+}
+
+static void
+build_lane (LaneBuilder *b,
+            guint32      thread)
+{
+  g_autoptr(FcSampleWeights) weights = fc_sample_weights_new (b->profile, thread);
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const FcSample *samples = fc_profile_get_samples (b->profile, NULL);
+  guint32 prev_stack = G_MAXUINT32;
+  gint64 prev_end = 0;
+
+  for (guint i = 0; i < weights->n_samples; i++)
+    {
+      gint64 t = weights->timestamps_ns[i];
+      guint32 stack = samples[weights->samples[i]].stack;
+      guint depth;
+      guint keep;
+
+      /* A pause in sampling: what ran in between is unknown. */
+      if (i > 0 && t > prev_end)
+        {
+          close_runs (b, 0, prev_end, i);
+          prev_stack = G_MAXUINT32;
+        }
+
+      if (stack != prev_stack)
+        {
+          depth = fc_profile_get_stack (b->profile, stack)->depth;
+          g_array_set_size (chain, depth);
+          for (guint32 s = stack, d = depth; d > 0; s = fc_profile_get_stack (b->profile, s)->parent, d--)
+            g_array_index (chain, guint32, d - 1) = s;
+
+          for (keep = 0; keep < b->open->len && keep < depth; keep++)
+            if (g_array_index (b->open, OpenRun, keep).stack != g_array_index (chain, guint32, keep))
+              break;
+
+          close_runs (b, keep, prev_end, i);
+          for (guint d = keep; d < depth; d++)
+            {
+              OpenRun run = { g_array_index (chain, guint32, d), t, i };
+
+              g_array_append_val (b->open, run);
+            }
+          prev_stack = stack;
+        }
+
+      prev_end = t + weights->durations_ns[i];
+    }
+
+  close_runs (b, 0, prev_end, weights->n_samples);
+
+  if (weights->n_samples > 0)
+    {
+      b->has_samples = TRUE;
+      b->begin_ns = weights->timestamps_ns[0];
+      b->end_ns = prev_end;
+    }
+}
+
+FcFlameLayout *
+fc_flame_layout_new (FcProfile *profile,
+                     gint       thread)
+{
+  FcFlameLayout *self;
+  g_autoptr(GArray) lanes = g_array_new (FALSE, FALSE, sizeof (FcFlameLane));
+  g_autoptr(GPtrArray) lane_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  guint n_threads;
+  guint next_row = 0;
+  gboolean have_extent = FALSE;
+
+  g_return_val_if_fail (FC_IS_PROFILE (profile), NULL);
+
+  self = g_new0 (FcFlameLayout, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->profile = g_object_ref (profile);
+  self->thread = thread < 0 ? -1 : thread;
+
+  n_threads = fc_profile_get_n_threads (profile);
+  for (guint t = 0; t < n_threads; t++)
+    {
+      guint n_thread_samples = 0;
+      g_autoptr(GArray) open = NULL;
+      LaneBuilder b = { 0 };
+      FcFlameLane lane;
+
+      if (thread >= 0 && (guint) thread != t)
+        continue;
+      /* All threads: only those that ran; one thread: always a lane. */
+      fc_profile_get_thread_samples (profile, t, &n_thread_samples);
+      if (thread < 0 && n_thread_samples == 0)
+        continue;
+
+      open = g_array_new (FALSE, FALSE, sizeof (OpenRun));
+      b.profile = profile;
+      b.lane = MIN (lanes->len, G_MAXUINT16);
+      b.rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      b.open = open;
+      build_lane (&b, t);
+
+      if (b.has_samples)
+        {
+          if (!have_extent)
+            {
+              self->begin_ns = b.begin_ns;
+              self->end_ns = b.end_ns;
+              have_extent = TRUE;
+            }
+          self->begin_ns = MIN (self->begin_ns, b.begin_ns);
+          self->end_ns = MAX (self->end_ns, b.end_ns);
+        }
+
+      if (lanes->len > 0)
+        next_row++;
+      lane.thread = t;
+      lane.first_row = next_row;
+      lane.n_rows = b.rows->len;
+      next_row += lane.n_rows;
+      g_array_append_val (lanes, lane);
+      g_ptr_array_add (lane_rows, b.rows);
+    }
+
+  self->n_rows = next_row;
+  self->row_offsets = g_new0 (guint, self->n_rows + 1);
+  for (guint l = 0; l < lanes->len; l++)
+    {
+      const FcFlameLane *lane = &g_array_index (lanes, FcFlameLane, l);
+      GPtrArray *rows = g_ptr_array_index (lane_rows, l);
+
+      for (guint d = 0; d < rows->len; d++)
+        {
+          GArray *row = g_ptr_array_index (rows, d);
+
+          self->row_offsets[lane->first_row + d + 1] = row->len;
+          self->n_boxes += row->len;
+        }
+    }
+  for (guint r = 0; r < self->n_rows; r++)
+    self->row_offsets[r + 1] += self->row_offsets[r];
+
+  self->boxes = g_new (FcFlameBox, MAX (1, self->n_boxes));
+  for (guint l = 0; l < lanes->len; l++)
+    {
+      const FcFlameLane *lane = &g_array_index (lanes, FcFlameLane, l);
+      GPtrArray *rows = g_ptr_array_index (lane_rows, l);
+
+      for (guint d = 0; d < rows->len; d++)
+        {
+          GArray *row = g_ptr_array_index (rows, d);
+          FcFlameBox *dest = &self->boxes[self->row_offsets[lane->first_row + d]];
+
+          for (guint i = 0; i < row->len; i++)
+            {
+              dest[i] = g_array_index (row, FcFlameBox, i);
+              dest[i].row = lane->first_row + d;
+            }
+        }
+    }
+
+  self->n_lanes = lanes->len;
+  self->lanes = (FcFlameLane *) g_array_free (g_steal_pointer (&lanes), FALSE);
+
+  return self;
+}
+
+typedef struct {
+  FcProfile *profile;
+  gint       thread;
+} BuildData;
+
+static void
+build_data_free (BuildData *data)
+{
+  g_clear_object (&data->profile);
+  g_free (data);
+}
+
+static void
+build_in_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  BuildData *data = task_data;
+
+  g_task_return_pointer (task,
+                         fc_flame_layout_new (data->profile, data->thread),
+                         (GDestroyNotify) fc_flame_layout_unref);
+}
+
+/**
+ * fc_flame_layout_new_async:
+ *
+ * Lays out on a worker thread. @profile must not change until the callback
+ * runs.
+ */
+void
+fc_flame_layout_new_async (FcProfile           *profile,
+                           gint                 thread,
+                           GCancellable        *cancellable,
+                           GAsyncReadyCallback  callback,
+                           gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  BuildData *data;
+
+  g_return_if_fail (FC_IS_PROFILE (profile));
+
+  data = g_new0 (BuildData, 1);
+  data->profile = g_object_ref (profile);
+  data->thread = thread;
+
+  /* The profile sorts and indexes its samples lazily on first read: do it
+   * here, so the worker only reads. */
+  if (fc_profile_get_n_threads (profile) > 0)
+    fc_profile_get_thread_samples (profile, 0, NULL);
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fc_flame_layout_new_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) build_data_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, build_in_thread);
+}
+
+FcFlameLayout *
+fc_flame_layout_new_finish (GAsyncResult  *result,
+                            GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+FcFlameLayout *
+fc_flame_layout_ref (FcFlameLayout *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+fc_flame_layout_unref (FcFlameLayout *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  g_clear_object (&self->profile);
+  g_free (self->boxes);
+  g_free (self->row_offsets);
+  g_free (self->lanes);
+  g_free (self);
+}
+
+FcProfile *
+fc_flame_layout_get_profile (FcFlameLayout *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->profile;
+}
+
+gint
+fc_flame_layout_get_thread (FcFlameLayout *self)
+{
+  g_return_val_if_fail (self != NULL, -1);
+  return self->thread;
+}
+
+void
+fc_flame_layout_get_extent (FcFlameLayout *self,
+                            gint64        *begin_ns,
+                            gint64        *end_ns)
+{
+  g_return_if_fail (self != NULL);
+
+  if (begin_ns != NULL)
+    *begin_ns = self->begin_ns;
+  if (end_ns != NULL)
+    *end_ns = self->end_ns;
+}
+
+const FcFlameBox *
+fc_flame_layout_get_boxes (FcFlameLayout *self,
+                           guint         *n_boxes)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (n_boxes != NULL)
+    *n_boxes = self->n_boxes;
+  return self->boxes;
+}
+
+guint
+fc_flame_layout_get_n_rows (FcFlameLayout *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_rows;
+}
+
+const FcFlameBox *
+fc_flame_layout_get_row (FcFlameLayout *self,
+                         guint          row,
+                         guint         *n_boxes)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (row >= self->n_rows)
+    {
+      if (n_boxes != NULL)
+        *n_boxes = 0;
+      return NULL;
+    }
+
+  if (n_boxes != NULL)
+    *n_boxes = self->row_offsets[row + 1] - self->row_offsets[row];
+  return &self->boxes[self->row_offsets[row]];
+}
+
+guint
+fc_flame_layout_get_n_lanes (FcFlameLayout *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_lanes;
+}
+
+const FcFlameLane *
+fc_flame_layout_get_lane (FcFlameLayout *self,
+                          guint          lane)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (lane < self->n_lanes, NULL);
+  return &self->lanes[lane];
+}
+
+guint
+fc_flame_layout_row_lower_bound (FcFlameLayout *self,
+                                 guint          row,
+                                 gint64         t)
+{
+  const FcFlameBox *boxes;
+  guint lo = 0;
+  guint hi = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  boxes = fc_flame_layout_get_row (self, row, &hi);
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (boxes[mid].end_ns <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+
+  return lo;
+}
+
+const FcFlameBox *
+fc_flame_layout_hit_test (FcFlameLayout *self,
+                          guint          row,
+                          gint64         t)
+{
+  const FcFlameBox *boxes;
+  guint n = 0;
+  guint i;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  boxes = fc_flame_layout_get_row (self, row, &n);
+  i = fc_flame_layout_row_lower_bound (self, row, t);
+  if (i < n && boxes[i].begin_ns <= t)
+    return &boxes[i];
+  return NULL;
+}
