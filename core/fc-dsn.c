@@ -1,0 +1,395 @@
+/* fc-dsn.c - parse a Sentry DSN, derive the envelope URL and the auth header
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include "fc-dsn.h"
+#include "fc-error.h"
+
+#ifndef FC_VERSION
+# define FC_VERSION "0"
+#endif
+
+struct _FcDsn
+{
+  char *scheme;
+  char *public_key;
+  char *secret_key;
+  char *host;
+  int   port;
+  char *path;
+  char *project_id;
+};
+
+static void
+fc_dsn_clear (gpointer data)
+{
+  FcDsn *self = data;
+
+  g_free (self->scheme);
+  g_free (self->public_key);
+  g_free (self->secret_key);
+  g_free (self->host);
+  g_free (self->path);
+  g_free (self->project_id);
+}
+
+FcDsn *
+fc_dsn_ref (FcDsn *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+fc_dsn_unref (FcDsn *self)
+{
+  g_return_if_fail (self != NULL);
+  g_atomic_rc_box_release_full (self, fc_dsn_clear);
+}
+
+G_DEFINE_BOXED_TYPE (FcDsn, fc_dsn, fc_dsn_ref, fc_dsn_unref)
+
+static gboolean
+is_all_digits (const char *s)
+{
+  if (s == NULL || *s == '\0')
+    return FALSE;
+  for (; *s; s++)
+    if (!g_ascii_isdigit (*s))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+invalid (GError     **error,
+         const char  *text,
+         const char  *problem)
+{
+  g_autofree char *masked = fc_dsn_mask_text (text);
+
+  g_set_error (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID_DSN,
+               "Invalid DSN “%s”: %s (expected https://KEY@HOST/PROJECT_ID)", masked, problem);
+  return FALSE;
+}
+
+/**
+ * fc_dsn_parse:
+ * @text: a DSN such as `https://KEY@o1.ingest.sentry.io/42`
+ * @error: return location for an %FC_TRANSPORT_ERROR_INVALID_DSN error
+ *
+ * Returns: (transfer full): the parsed DSN, or %NULL. Error messages show
+ *   the DSN with its keys masked.
+ */
+FcDsn *
+fc_dsn_parse (const char  *text,
+              GError     **error)
+{
+  g_autofree char *copy = NULL;
+  g_autofree char *authority = NULL;
+  g_autofree char *userinfo = NULL;
+  g_autofree char *hostport = NULL;
+  g_autofree char *path = NULL;
+  FcDsn *self;
+  const char *sep;
+  const char *rest;
+  const char *end;
+  const char *at;
+  const char *colon;
+  const char *last_slash;
+  char *scheme;
+  int port = -1;
+
+  if (text == NULL || *text == '\0')
+    {
+      g_set_error_literal (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID_DSN,
+                           "No DSN given (expected https://KEY@HOST/PROJECT_ID)");
+      return NULL;
+    }
+
+  copy = g_strstrip (g_strdup (text));
+
+  for (const char *p = copy; *p; p++)
+    if (g_ascii_isspace (*p) || g_ascii_iscntrl (*p))
+      return invalid (error, copy, "it contains white space or control characters"), NULL;
+
+  sep = strstr (copy, "://");
+  if (sep == NULL)
+    return invalid (error, copy, "no scheme"), NULL;
+
+  scheme = g_ascii_strdown (copy, sep - copy);
+  if (strcmp (scheme, "http") != 0 && strcmp (scheme, "https") != 0)
+    {
+      g_autofree char *msg = g_strdup_printf ("scheme “%s” is not http or https", scheme);
+      g_free (scheme);
+      return invalid (error, copy, msg), NULL;
+    }
+
+  rest = sep + 3;
+  /* A query or fragment has no meaning for the envelope endpoint. */
+  end = rest + strcspn (rest, "?#");
+  authority = g_strndup (rest, strcspn (rest, "/?#"));
+  path = g_strndup (rest + strlen (authority), end - (rest + strlen (authority)));
+
+  at = strrchr (authority, '@');
+  if (at == NULL)
+    {
+      g_free (scheme);
+      return invalid (error, copy, "no public key (KEY@ before the host)"), NULL;
+    }
+
+  userinfo = g_strndup (authority, at - authority);
+  hostport = g_strdup (at + 1);
+
+  self = g_atomic_rc_box_new0 (FcDsn);
+  self->scheme = scheme;
+
+  colon = strchr (userinfo, ':');
+  if (colon != NULL)
+    {
+      self->public_key = g_strndup (userinfo, colon - userinfo);
+      if (colon[1] != '\0')
+        self->secret_key = g_strdup (colon + 1);
+    }
+  else
+    self->public_key = g_strdup (userinfo);
+
+  if (self->public_key[0] == '\0')
+    {
+      fc_dsn_unref (self);
+      return invalid (error, copy, "the public key is empty"), NULL;
+    }
+
+  if (hostport[0] == '[')
+    {
+      const char *close = strchr (hostport, ']');
+
+      if (close == NULL)
+        {
+          fc_dsn_unref (self);
+          return invalid (error, copy, "unterminated IPv6 address"), NULL;
+        }
+      self->host = g_strndup (hostport, close - hostport + 1);
+      colon = close[1] == ':' ? close + 1 : NULL;
+      if (close[1] != '\0' && colon == NULL)
+        {
+          fc_dsn_unref (self);
+          return invalid (error, copy, "unexpected characters after the IPv6 address"), NULL;
+        }
+    }
+  else
+    {
+      colon = strchr (hostport, ':');
+      self->host = colon ? g_strndup (hostport, colon - hostport) : g_strdup (hostport);
+    }
+
+  if (self->host[0] == '\0')
+    {
+      fc_dsn_unref (self);
+      return invalid (error, copy, "no host"), NULL;
+    }
+
+  if (colon != NULL)
+    {
+      guint64 value = 0;
+
+      if (!is_all_digits (colon + 1) ||
+          !g_ascii_string_to_unsigned (colon + 1, 10, 1, 65535, &value, NULL))
+        {
+          g_autofree char *msg = g_strdup_printf ("port “%s” is not a number from 1 to 65535", colon + 1);
+          fc_dsn_unref (self);
+          return invalid (error, copy, msg), NULL;
+        }
+      port = (int) value;
+    }
+  self->port = port;
+
+  /* Trailing slashes are common when DSNs are pasted from URLs. */
+  while (path[0] != '\0' && path[strlen (path) - 1] == '/')
+    path[strlen (path) - 1] = '\0';
+
+  last_slash = strrchr (path, '/');
+  if (last_slash == NULL || last_slash[1] == '\0')
+    {
+      fc_dsn_unref (self);
+      return invalid (error, copy, "no project id after the host"), NULL;
+    }
+
+  if (!is_all_digits (last_slash + 1))
+    {
+      g_autofree char *msg = g_strdup_printf ("project id “%s” is not a number", last_slash + 1);
+      fc_dsn_unref (self);
+      return invalid (error, copy, msg), NULL;
+    }
+
+  self->project_id = g_strdup (last_slash + 1);
+  self->path = g_strndup (path, last_slash - path);
+
+  return self;
+}
+
+const char *
+fc_dsn_get_scheme (const FcDsn *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->scheme;
+}
+
+const char *
+fc_dsn_get_public_key (const FcDsn *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->public_key;
+}
+
+const char *
+fc_dsn_get_secret_key (const FcDsn *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->secret_key;
+}
+
+const char *
+fc_dsn_get_host (const FcDsn *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->host;
+}
+
+int
+fc_dsn_get_port (const FcDsn *self)
+{
+  g_return_val_if_fail (self != NULL, -1);
+  return self->port;
+}
+
+const char *
+fc_dsn_get_path (const FcDsn *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->path;
+}
+
+const char *
+fc_dsn_get_project_id (const FcDsn *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->project_id;
+}
+
+static char *
+dup_base (const FcDsn *self,
+          const char  *userinfo)
+{
+  GString *s = g_string_new (self->scheme);
+
+  g_string_append (s, "://");
+  if (userinfo != NULL)
+    {
+      g_string_append (s, userinfo);
+      g_string_append_c (s, '@');
+    }
+  g_string_append (s, self->host);
+  if (self->port > 0)
+    g_string_append_printf (s, ":%d", self->port);
+  g_string_append (s, self->path);
+  return g_string_free (s, FALSE);
+}
+
+char *
+fc_dsn_dup_envelope_url (const FcDsn *self)
+{
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  base = dup_base (self, NULL);
+  return g_strdup_printf ("%s/api/%s/envelope/", base, self->project_id);
+}
+
+char *
+fc_dsn_dup_auth_header (const FcDsn *self)
+{
+  GString *s;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  s = g_string_new ("Sentry sentry_key=");
+  g_string_append (s, self->public_key);
+  g_string_append (s, ", sentry_version=7, sentry_client=flamecast/" FC_VERSION);
+  if (self->secret_key != NULL)
+    g_string_append_printf (s, ", sentry_secret=%s", self->secret_key);
+  return g_string_free (s, FALSE);
+}
+
+static char *
+mask_key (const char *key)
+{
+  /* Real keys are 32 hex digits; a short prefix lets users tell DSNs apart
+   * without making the key usable. */
+  if (strlen (key) >= 16)
+    return g_strdup_printf ("%.4s***", key);
+  return g_strdup ("***");
+}
+
+char *
+fc_dsn_dup_masked (const FcDsn *self)
+{
+  g_autofree char *key = NULL;
+  g_autofree char *userinfo = NULL;
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  key = mask_key (self->public_key);
+  userinfo = self->secret_key ? g_strdup_printf ("%s:***", key) : g_strdup (key);
+  base = dup_base (self, userinfo);
+  return g_strdup_printf ("%s/%s", base, self->project_id);
+}
+
+char *
+fc_dsn_mask_text (const char *text)
+{
+  const char *sep;
+  const char *start;
+  const char *auth_end;
+  const char *at = NULL;
+  g_autofree char *key = NULL;
+  GString *s;
+
+  if (text == NULL)
+    return g_strdup ("");
+
+  sep = strstr (text, "://");
+  start = sep ? sep + 3 : text;
+  auth_end = start + strcspn (start, "/?#");
+  for (const char *p = start; p < auth_end; p++)
+    if (*p == '@')
+      at = p;
+
+  if (at == NULL)
+    {
+      /* Without '@' there is no key to hide, unless the whole text is one. */
+      if (sep == NULL && strchr (text, '/') == NULL)
+        return g_strdup ("***");
+      return g_strdup (text);
+    }
+
+  {
+    g_autofree char *userinfo = g_strndup (start, at - start);
+    char *colon = strchr (userinfo, ':');
+
+    if (colon != NULL)
+      *colon = '\0';
+    key = mask_key (userinfo);
+    s = g_string_new_len (text, start - text);
+    g_string_append (s, key);
+    if (colon != NULL)
+      g_string_append (s, ":***");
+    g_string_append (s, at);
+  }
+
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,353 @@
+/* fc-outbox.c - envelopes waiting to be delivered, on disk so nothing is lost
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "fc-outbox.h"
+
+#define ENVELOPE_SUFFIX ".envelope"
+#define NOTE_SUFFIX     ".note"
+#define REASON_SUFFIX   ".reason"
+
+struct _FcOutbox
+{
+  GObject  parent_instance;
+
+  char    *dir;
+  char    *rejected_dir;
+  guint    counter;
+};
+
+G_DEFINE_FINAL_TYPE (FcOutbox, fc_outbox, G_TYPE_OBJECT)
+
+static void
+fc_outbox_finalize (GObject *object)
+{
+  FcOutbox *self = (FcOutbox *)object;
+
+  g_clear_pointer (&self->dir, g_free);
+  g_clear_pointer (&self->rejected_dir, g_free);
+
+  G_OBJECT_CLASS (fc_outbox_parent_class)->finalize (object);
+}
+
+static void
+fc_outbox_class_init (FcOutboxClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = fc_outbox_finalize;
+}
+
+static void
+fc_outbox_init (FcOutbox *self)
+{
+}
+
+FcOutbox *
+fc_outbox_new (const char *dir)
+{
+  FcOutbox *self = g_object_new (FC_TYPE_OUTBOX, NULL);
+
+  if (dir != NULL)
+    self->dir = g_strdup (dir);
+  else
+    self->dir = g_build_filename (g_get_user_state_dir (), "flamecast", "outbox", NULL);
+  self->rejected_dir = g_build_filename (self->dir, "rejected", NULL);
+
+  return self;
+}
+
+const char *
+fc_outbox_get_dir (FcOutbox *self)
+{
+  g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
+  return self->dir;
+}
+
+char *
+fc_outbox_dup_rejected_dir (FcOutbox *self)
+{
+  g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
+  return g_strdup (self->rejected_dir);
+}
+
+static gboolean
+valid_id (const char *id)
+{
+  if (id == NULL || *id == '\0' || *id == '.')
+    return FALSE;
+  for (const char *p = id; *p; p++)
+    if (!(g_ascii_isalnum (*p) || *p == '-' || *p == '_'))
+      return FALSE;
+  return TRUE;
+}
+
+static char *
+path_for (const char *dir,
+          const char *id,
+          const char *suffix)
+{
+  g_autofree char *name = g_strconcat (id, suffix, NULL);
+  return g_build_filename (dir, name, NULL);
+}
+
+static gboolean
+ensure_dir (const char  *dir,
+            GError     **error)
+{
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "Cannot create the outbox directory %s: %s", dir, g_strerror (errsv));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+fc_outbox_add (FcOutbox  *self,
+               GBytes    *envelope,
+               GError   **error)
+{
+  g_autofree char *id = NULL;
+  g_autofree char *path = NULL;
+  gconstpointer data;
+  gsize len;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
+  g_return_val_if_fail (envelope != NULL, NULL);
+
+  if (!ensure_dir (self->dir, error))
+    return NULL;
+
+  /* Fixed-width wall-clock time first so that names sort oldest first,
+   * then a counter and randomness so parallel writers never collide. */
+  do
+    {
+      g_clear_pointer (&id, g_free);
+      g_clear_pointer (&path, g_free);
+      id = g_strdup_printf ("%016" G_GINT64_FORMAT "-%06u-%08x",
+                            g_get_real_time (), ++self->counter, g_random_int ());
+      path = path_for (self->dir, id, ENVELOPE_SUFFIX);
+    }
+  while (g_file_test (path, G_FILE_TEST_EXISTS));
+
+  data = g_bytes_get_data (envelope, &len);
+  if (!g_file_set_contents_full (path, data, len,
+                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                 0600, error))
+    {
+      g_prefix_error (error, "Cannot store the envelope in the outbox: ");
+      return NULL;
+    }
+
+  return g_steal_pointer (&id);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+static GPtrArray *
+list_dir (const char *dir)
+{
+  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (d == NULL)
+    return ids;
+
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      /* Skips g_file_set_contents() temporaries ("NAME.envelope.XXXXXX"). */
+      if (g_str_has_suffix (name, ENVELOPE_SUFFIX))
+        g_ptr_array_add (ids, g_strndup (name, strlen (name) - strlen (ENVELOPE_SUFFIX)));
+    }
+
+  g_ptr_array_sort (ids, compare_strings);
+  return ids;
+}
+
+GPtrArray *
+fc_outbox_list (FcOutbox *self)
+{
+  g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
+  return list_dir (self->dir);
+}
+
+GPtrArray *
+fc_outbox_list_rejected (FcOutbox *self)
+{
+  g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
+  return list_dir (self->rejected_dir);
+}
+
+static gboolean
+check_id (const char  *id,
+          GError     **error)
+{
+  if (!valid_id (id))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "“%s” is not an outbox entry", id ? id : "(null)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+GBytes *
+fc_outbox_load (FcOutbox    *self,
+                const char  *id,
+                GError     **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
+
+  if (!check_id (id, error))
+    return NULL;
+
+  path = path_for (self->dir, id, ENVELOPE_SUFFIX);
+  if (!g_file_get_contents (path, &contents, &len, error))
+    return NULL;
+
+  return g_bytes_new_take (g_steal_pointer (&contents), len);
+}
+
+static gboolean
+unlink_if_exists (const char  *path,
+                  GError     **error)
+{
+  if (g_unlink (path) != 0 && errno != ENOENT)
+    {
+      int errsv = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "Cannot remove %s: %s", path, g_strerror (errsv));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+fc_outbox_remove (FcOutbox    *self,
+                  const char  *id,
+                  GError     **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *note = NULL;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), FALSE);
+
+  if (!check_id (id, error))
+    return FALSE;
+
+  path = path_for (self->dir, id, ENVELOPE_SUFFIX);
+  note = path_for (self->dir, id, NOTE_SUFFIX);
+
+  /* The envelope goes first: a stale note is harmless, a stale envelope is sent twice. */
+  return unlink_if_exists (path, error) && unlink_if_exists (note, error);
+}
+
+gboolean
+fc_outbox_reject (FcOutbox    *self,
+                  const char  *id,
+                  const char  *reason,
+                  GError     **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *dest = NULL;
+  g_autofree char *reason_path = NULL;
+  g_autofree char *note = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), FALSE);
+
+  if (!check_id (id, error) || !ensure_dir (self->rejected_dir, error))
+    return FALSE;
+
+  path = path_for (self->dir, id, ENVELOPE_SUFFIX);
+  dest = path_for (self->rejected_dir, id, ENVELOPE_SUFFIX);
+  reason_path = path_for (self->rejected_dir, id, REASON_SUFFIX);
+  note = path_for (self->dir, id, NOTE_SUFFIX);
+
+  /* The reason is written first so a rejected envelope never lacks one. */
+  text = g_strdup_printf ("%s\n", reason ? reason : "rejected");
+  if (!g_file_set_contents_full (reason_path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+    return FALSE;
+
+  if (g_rename (path, dest) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "Cannot move %s to %s: %s", path, dest, g_strerror (errsv));
+      return FALSE;
+    }
+
+  return unlink_if_exists (note, error);
+}
+
+void
+fc_outbox_set_note (FcOutbox   *self,
+                    const char *id,
+                    const char *note)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (FC_IS_OUTBOX (self));
+  g_return_if_fail (valid_id (id));
+
+  path = path_for (self->dir, id, NOTE_SUFFIX);
+
+  if (note == NULL)
+    unlink_if_exists (path, NULL);
+  else if (!g_file_set_contents_full (path, note, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
+    g_debug ("Cannot write outbox note %s: %s", path, error->message);
+}
+
+static char *
+read_text (const char *path)
+{
+  g_autofree char *contents = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return NULL;
+  return g_strdup (g_strstrip (contents));
+}
+
+char *
+fc_outbox_dup_note (FcOutbox   *self,
+                    const char *id)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
+  g_return_val_if_fail (valid_id (id), NULL);
+
+  path = path_for (self->dir, id, NOTE_SUFFIX);
+  return read_text (path);
+}
+
+char *
+fc_outbox_dup_rejected_reason (FcOutbox   *self,
+                               const char *id)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
+  g_return_val_if_fail (valid_id (id), NULL);
+
+  path = path_for (self->rejected_dir, id, REASON_SUFFIX);
+  return read_text (path);
+}

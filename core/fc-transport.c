@@ -1,0 +1,885 @@
+/* fc-transport.c - deliver envelopes to Sentry through the outbox, honouring rate limits
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+#include "fc-error.h"
+#include "fc-transport.h"
+
+#define DEFAULT_MAX_ATTEMPTS   3
+#define DEFAULT_FIRST_DELAY_MS 1000
+#define DEFAULT_TIMEOUT_S      30
+#define MAX_DELAY_MS           (60 * 1000)
+
+typedef struct _Flush Flush;
+
+struct _FcTransport
+{
+  GObject       parent_instance;
+
+  /* owned */
+  FcDsn        *dsn;
+  FcOutbox     *outbox;
+  FcRateLimits *rate_limits;
+
+  guint         max_attempts;
+  guint         first_delay_ms;
+  guint         timeout_s;
+  FcClockFunc   clock;
+  gpointer      clock_data;
+
+  /* borrowed: the flush in progress, which holds a reference on us */
+  Flush        *flush;
+};
+
+G_DEFINE_FINAL_TYPE (FcTransport, fc_transport, G_TYPE_OBJECT)
+
+/* -- flush report -- */
+
+static void
+fc_flush_report_clear (gpointer data)
+{
+  FcFlushReport *report = data;
+  g_clear_pointer (&report->messages, g_ptr_array_unref);
+}
+
+static FcFlushReport *
+fc_flush_report_new (void)
+{
+  FcFlushReport *report = g_rc_box_new0 (FcFlushReport);
+  report->messages = g_ptr_array_new_with_free_func (g_free);
+  return report;
+}
+
+FcFlushReport *
+fc_flush_report_ref (FcFlushReport *report)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+  return g_rc_box_acquire (report);
+}
+
+void
+fc_flush_report_unref (FcFlushReport *report)
+{
+  g_return_if_fail (report != NULL);
+  g_rc_box_release_full (report, fc_flush_report_clear);
+}
+
+G_DEFINE_BOXED_TYPE (FcFlushReport, fc_flush_report, fc_flush_report_ref, fc_flush_report_unref)
+
+gboolean
+fc_flush_report_all_delivered (const FcFlushReport *report)
+{
+  g_return_val_if_fail (report != NULL, FALSE);
+  return report->rejected == 0 && report->waiting == 0;
+}
+
+/* -- envelope framing, just enough to know what is inside -- */
+
+static JsonObject *
+parse_header_line (const char  *line,
+                   gsize        len,
+                   const char  *what,
+                   GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+
+  if (!json_parser_load_from_data (parser, line, len, &local_error))
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
+                   "%s is not JSON: %s", what, local_error->message);
+      return NULL;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
+                   "%s is not a JSON object", what);
+      return NULL;
+    }
+
+  return json_object_ref (json_node_get_object (root));
+}
+
+GPtrArray *
+fc_envelope_dup_categories (GBytes  *envelope,
+                            GError **error)
+{
+  g_autoptr(GPtrArray) categories = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(JsonObject) header = NULL;
+  const char *data;
+  const char *nl;
+  gsize len;
+  gsize pos;
+  guint n_items = 0;
+
+  g_return_val_if_fail (envelope != NULL, NULL);
+
+  data = g_bytes_get_data (envelope, &len);
+  nl = len ? memchr (data, '\n', len) : NULL;
+  header = parse_header_line (data, nl ? (gsize)(nl - data) : len, "the envelope header", error);
+  if (header == NULL)
+    return NULL;
+
+  pos = nl ? (gsize)(nl - data) + 1 : len;
+  while (pos < len)
+    {
+      g_autoptr(JsonObject) item = NULL;
+      g_autofree char *what = NULL;
+      const char *type;
+      const char *platform;
+      const char *category;
+      gsize line_end;
+
+      /* Only a final newline may follow the last item. */
+      if (pos + 1 == len && data[pos] == '\n')
+        break;
+
+      nl = memchr (data + pos, '\n', len - pos);
+      line_end = nl ? (gsize)(nl - data) : len;
+      what = g_strdup_printf ("the header of item %u (byte %" G_GSIZE_FORMAT ")", n_items + 1, pos);
+      item = parse_header_line (data + pos, line_end - pos, what, error);
+      if (item == NULL)
+        return NULL;
+
+      type = json_object_get_string_member_with_default (item, "type", NULL);
+      if (type == NULL || *type == '\0')
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
+                       "item %u has no type", n_items + 1);
+          return NULL;
+        }
+
+      pos = line_end < len ? line_end + 1 : len;
+
+      if (json_object_has_member (item, "length"))
+        {
+          gint64 length = json_object_get_int_member_with_default (item, "length", -1);
+
+          if (length < 0 || (guint64)length > len - pos)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
+                           "item %u (%s): length %" G_GINT64_FORMAT " but %" G_GSIZE_FORMAT " bytes are left",
+                           n_items + 1, type, length, len - pos);
+              return NULL;
+            }
+          pos += length;
+          if (pos < len)
+            {
+              if (data[pos] != '\n')
+                {
+                  g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
+                               "item %u (%s): byte %" G_GSIZE_FORMAT " after the payload is not a newline",
+                               n_items + 1, type, pos);
+                  return NULL;
+                }
+              pos++;
+            }
+        }
+      else
+        {
+          nl = pos < len ? memchr (data + pos, '\n', len - pos) : NULL;
+          pos = nl ? (gsize)(nl - data) + 1 : len;
+        }
+
+      n_items++;
+      platform = json_object_get_string_member_with_default (item, "platform", NULL);
+      category = fc_rate_limits_category_for_item (type, platform);
+      if (!g_ptr_array_find_with_equal_func (categories, category, g_str_equal, NULL))
+        g_ptr_array_add (categories, g_strdup (category));
+    }
+
+  if (n_items == 0)
+    {
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE, "the envelope has no items");
+      return NULL;
+    }
+
+  return g_steal_pointer (&categories);
+}
+
+/* -- the transport object -- */
+
+static gint64
+default_clock (gpointer user_data)
+{
+  return g_get_real_time ();
+}
+
+static gint64
+transport_now (FcTransport *self)
+{
+  return self->clock (self->clock_data);
+}
+
+static void
+fc_transport_finalize (GObject *object)
+{
+  FcTransport *self = (FcTransport *)object;
+
+  g_assert (self->flush == NULL);
+
+  g_clear_pointer (&self->dsn, fc_dsn_unref);
+  g_clear_object (&self->outbox);
+  g_clear_object (&self->rate_limits);
+
+  G_OBJECT_CLASS (fc_transport_parent_class)->finalize (object);
+}
+
+static void
+fc_transport_class_init (FcTransportClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = fc_transport_finalize;
+}
+
+static void
+fc_transport_init (FcTransport *self)
+{
+  self->max_attempts = DEFAULT_MAX_ATTEMPTS;
+  self->first_delay_ms = DEFAULT_FIRST_DELAY_MS;
+  self->timeout_s = DEFAULT_TIMEOUT_S;
+  self->clock = default_clock;
+}
+
+FcTransport *
+fc_transport_new (FcDsn        *dsn,
+                  FcOutbox     *outbox,
+                  FcRateLimits *rate_limits)
+{
+  FcTransport *self;
+
+  g_return_val_if_fail (dsn != NULL, NULL);
+  g_return_val_if_fail (outbox == NULL || FC_IS_OUTBOX (outbox), NULL);
+  g_return_val_if_fail (rate_limits == NULL || FC_IS_RATE_LIMITS (rate_limits), NULL);
+
+  self = g_object_new (FC_TYPE_TRANSPORT, NULL);
+  self->dsn = fc_dsn_ref (dsn);
+  self->outbox = outbox ? g_object_ref (outbox) : fc_outbox_new (NULL);
+  self->rate_limits = rate_limits ? g_object_ref (rate_limits) : fc_rate_limits_new (NULL);
+
+  return self;
+}
+
+FcDsn *
+fc_transport_get_dsn (FcTransport *self)
+{
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+  return self->dsn;
+}
+
+FcOutbox *
+fc_transport_get_outbox (FcTransport *self)
+{
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+  return self->outbox;
+}
+
+FcRateLimits *
+fc_transport_get_rate_limits (FcTransport *self)
+{
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+  return self->rate_limits;
+}
+
+void
+fc_transport_set_retry_policy (FcTransport *self,
+                               guint        max_attempts,
+                               guint        first_delay_ms)
+{
+  g_return_if_fail (FC_IS_TRANSPORT (self));
+  g_return_if_fail (max_attempts >= 1);
+
+  self->max_attempts = max_attempts;
+  self->first_delay_ms = first_delay_ms;
+}
+
+void
+fc_transport_set_timeout (FcTransport *self,
+                          guint        seconds)
+{
+  g_return_if_fail (FC_IS_TRANSPORT (self));
+  self->timeout_s = seconds;
+}
+
+void
+fc_transport_set_clock (FcTransport *self,
+                        FcClockFunc  clock,
+                        gpointer     user_data)
+{
+  g_return_if_fail (FC_IS_TRANSPORT (self));
+
+  self->clock = clock ? clock : default_clock;
+  self->clock_data = clock ? user_data : NULL;
+}
+
+char *
+fc_transport_enqueue (FcTransport  *self,
+                      GBytes       *envelope,
+                      GError      **error)
+{
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+  g_return_val_if_fail (envelope != NULL, NULL);
+
+  return fc_outbox_add (self->outbox, envelope, error);
+}
+
+/* -- one flush of the outbox -- */
+
+struct _Flush
+{
+  FcTransport   *self;
+  GMainContext  *context;
+  GCancellable  *cancellable;
+  SoupSession   *session;
+  char          *url;
+  char          *auth;
+  GPtrArray     *tasks;        /* GTask*: everyone waiting for this flush */
+  GHashTable    *seen;         /* outbox IDs already handled */
+  GPtrArray     *queue;        /* outbox IDs, oldest first */
+  guint          next;
+  FcFlushReport *report;
+
+  /* the envelope in flight */
+  char          *id;
+  GBytes        *body;
+  gboolean       gzipped;
+  guint          attempt;
+  SoupMessage   *message;
+  GSource       *retry_source;
+
+  /* set when the server cannot be reached: the rest waits for the next flush */
+  char          *stop_reason;
+};
+
+static void flush_next (Flush *f);
+
+static void
+flush_free (Flush *f)
+{
+  if (f->retry_source != NULL)
+    {
+      g_source_destroy (f->retry_source);
+      g_source_unref (f->retry_source);
+    }
+  g_clear_object (&f->message);
+  g_clear_pointer (&f->body, g_bytes_unref);
+  g_clear_pointer (&f->id, g_free);
+  g_clear_pointer (&f->stop_reason, g_free);
+  g_clear_pointer (&f->report, fc_flush_report_unref);
+  g_clear_pointer (&f->queue, g_ptr_array_unref);
+  g_clear_pointer (&f->seen, g_hash_table_unref);
+  g_clear_pointer (&f->tasks, g_ptr_array_unref);
+  g_clear_pointer (&f->auth, g_free);
+  g_clear_pointer (&f->url, g_free);
+  g_clear_object (&f->session);
+  g_clear_object (&f->cancellable);
+  g_clear_pointer (&f->context, g_main_context_unref);
+  g_clear_object (&f->self);
+  g_free (f);
+}
+
+static void
+flush_complete (Flush  *f,
+                GError *error)
+{
+  g_autoptr(GPtrArray) tasks = g_steal_pointer (&f->tasks);
+
+  g_assert (f->self->flush == f);
+  f->self->flush = NULL;
+
+  for (guint i = 0; i < tasks->len; i++)
+    {
+      GTask *task = g_ptr_array_index (tasks, i);
+
+      if (error != NULL)
+        g_task_return_error (task, g_error_copy (error));
+      else
+        g_task_return_pointer (task, fc_flush_report_ref (f->report),
+                               (GDestroyNotify) fc_flush_report_unref);
+    }
+
+  flush_free (f);
+}
+
+static void
+add_message (Flush      *f,
+             const char *id,
+             const char *why)
+{
+  g_ptr_array_add (f->report->messages, g_strdup_printf ("%s: %s", id, why));
+}
+
+static void
+mark_waiting (Flush      *f,
+              const char *why)
+{
+  f->report->waiting++;
+  fc_outbox_set_note (f->self->outbox, f->id, why);
+  add_message (f, f->id, why);
+}
+
+static void
+mark_rejected (Flush      *f,
+               const char *why)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!fc_outbox_reject (f->self->outbox, f->id, why, &error))
+    {
+      /* It stays in the outbox; retrying it is better than losing it. */
+      g_autofree char *msg = g_strdup_printf ("%s (and it could not be moved aside: %s)", why, error->message);
+      mark_waiting (f, msg);
+      return;
+    }
+
+  f->report->rejected++;
+  add_message (f, f->id, why);
+}
+
+static char *
+format_time (gint64 wall_us)
+{
+  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (wall_us / G_USEC_PER_SEC);
+  return dt ? g_date_time_format (dt, "%H:%M:%S") : g_strdup ("later");
+}
+
+static GBytes *
+gzip_bytes (GBytes *input)
+{
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, -1);
+  g_autoptr(GOutputStream) memory = g_memory_output_stream_new_resizable ();
+  g_autoptr(GOutputStream) stream = g_converter_output_stream_new (memory, G_CONVERTER (compressor));
+  gconstpointer data;
+  gsize len;
+
+  data = g_bytes_get_data (input, &len);
+  /* Writing to memory cannot fail short of running out of it. */
+  if (!g_output_stream_write_all (stream, data, len, NULL, NULL, NULL) ||
+      !g_output_stream_close (stream, NULL, NULL))
+    return NULL;
+
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
+}
+
+static char *
+response_reason (SoupMessage *message,
+                 GBytes      *body)
+{
+  SoupMessageHeaders *headers = soup_message_get_response_headers (message);
+  const char *header = soup_message_headers_get_one (headers, "X-Sentry-Error");
+  const char *phrase = soup_message_get_reason_phrase (message);
+  const char *data;
+  gsize len = 0;
+
+  if (header != NULL && *header != '\0')
+    return g_strdup (header);
+
+  data = body ? g_bytes_get_data (body, &len) : NULL;
+  if (len > 0)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+      g_autofree char *text = NULL;
+
+      /* Relay answers {"detail": "...", "causes": [...]} */
+      if (json_parser_load_from_data (parser, data, len, NULL))
+        {
+          JsonNode *root = json_parser_get_root (parser);
+
+          if (root && JSON_NODE_HOLDS_OBJECT (root))
+            {
+              JsonObject *obj = json_node_get_object (root);
+              const char *detail = json_object_get_string_member_with_default (obj, "detail", NULL);
+
+              if (detail != NULL)
+                {
+                  GString *s = g_string_new (detail);
+                  JsonNode *causes_node = json_object_get_member (obj, "causes");
+                  JsonArray *causes = causes_node && JSON_NODE_HOLDS_ARRAY (causes_node)
+                                      ? json_node_get_array (causes_node) : NULL;
+
+                  for (guint i = 0; causes && i < json_array_get_length (causes); i++)
+                    {
+                      JsonNode *node = json_array_get_element (causes, i);
+                      const char *cause = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
+                      if (cause)
+                        g_string_append_printf (s, ": %s", cause);
+                    }
+                  return g_string_free (s, FALSE);
+                }
+            }
+        }
+
+      text = g_utf8_make_valid (data, MIN (len, 300));
+      g_strdelimit (text, "\r\n\t", ' ');
+      return g_strdup (g_strstrip (text));
+    }
+
+  return g_strdup (phrase && *phrase ? phrase : "no reason given");
+}
+
+static gboolean
+retry_cb (gpointer data);
+
+static void
+flush_retry_or_wait (Flush      *f,
+                     const char *why)
+{
+  if (f->attempt < f->self->max_attempts)
+    {
+      guint64 delay = (guint64) f->self->first_delay_ms << MIN (f->attempt - 1, 20u);
+
+      g_debug ("Attempt %u of %s failed (%s), retrying in %" G_GUINT64_FORMAT " ms",
+               f->attempt, f->id, why, delay);
+      f->retry_source = g_timeout_source_new (MIN (delay, MAX_DELAY_MS));
+      g_source_set_callback (f->retry_source, retry_cb, f, NULL);
+      g_source_set_static_name (f->retry_source, "[flamecast] transport retry");
+      g_source_attach (f->retry_source, f->context);
+      return;
+    }
+
+  {
+    g_autofree char *msg = g_strdup_printf ("%s (%u attempt%s)", why, f->attempt, f->attempt == 1 ? "" : "s");
+    mark_waiting (f, msg);
+    f->stop_reason = g_strdup_printf ("not attempted: %s", why);
+  }
+  flush_next (f);
+}
+
+static void
+on_response_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Flush *f = user_data;
+  g_autoptr(SoupMessage) message = g_steal_pointer (&f->message);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *why = NULL;
+  SoupMessageHeaders *headers;
+  guint status;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+
+  if (error != NULL)
+    {
+      if (g_cancellable_is_cancelled (f->cancellable))
+        {
+          flush_complete (f, error);
+          return;
+        }
+
+      why = g_strdup_printf ("network error: %s", error->message);
+      flush_retry_or_wait (f, why);
+      return;
+    }
+
+  status = soup_message_get_status (message);
+  headers = soup_message_get_response_headers (message);
+
+  /* Every answer may carry limits, a 200 included. */
+  fc_rate_limits_update (f->self->rate_limits, status,
+                         soup_message_headers_get_one (headers, "X-Sentry-Rate-Limits"),
+                         soup_message_headers_get_one (headers, "Retry-After"),
+                         transport_now (f->self));
+
+  if (SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      g_autoptr(GError) remove_error = NULL;
+
+      f->report->delivered++;
+      if (!fc_outbox_remove (f->self->outbox, f->id, &remove_error))
+        add_message (f, f->id, remove_error->message);
+      flush_next (f);
+      return;
+    }
+
+  reason = response_reason (message, body);
+
+  if (status == 429)
+    {
+      gint64 until = fc_rate_limits_get_limited_until (f->self->rate_limits, NULL, transport_now (f->self));
+      g_autofree char *when = until ? format_time (until) : NULL;
+
+      why = when ? g_strdup_printf ("rate limited by Sentry (HTTP 429: %s), retry after %s", reason, when)
+                 : g_strdup_printf ("rate limited by Sentry (HTTP 429: %s)", reason);
+      mark_waiting (f, why);
+      flush_next (f);
+    }
+  else if (status == 400 || status == 403 || status == 413)
+    {
+      why = g_strdup_printf ("rejected by Sentry (HTTP %u: %s)", status, reason);
+      mark_rejected (f, why);
+      flush_next (f);
+    }
+  else if (SOUP_STATUS_IS_SERVER_ERROR (status))
+    {
+      why = g_strdup_printf ("Sentry is unavailable (HTTP %u: %s)", status, reason);
+      flush_retry_or_wait (f, why);
+    }
+  else
+    {
+      /* 401, 404, redirects...: most likely a wrong DSN, so stop here and keep everything. */
+      why = g_strdup_printf ("unexpected answer (HTTP %u: %s); check the DSN", status, reason);
+      mark_waiting (f, why);
+      f->stop_reason = g_strdup_printf ("not attempted: %s", why);
+      flush_next (f);
+    }
+}
+
+static void
+flush_send_current (Flush *f)
+{
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(GError) error = NULL;
+  SoupMessageHeaders *headers;
+
+  f->attempt++;
+  f->report->attempts++;
+
+  uri = g_uri_parse (f->url, SOUP_HTTP_URI_FLAGS, &error);
+  if (uri == NULL)
+    {
+      g_autofree char *masked = fc_dsn_dup_masked (f->self->dsn);
+      g_autofree char *why = g_strdup_printf ("the DSN %s gives no valid URL: %s", masked, error->message);
+
+      mark_waiting (f, why);
+      f->stop_reason = g_strdup_printf ("not attempted: %s", why);
+      flush_next (f);
+      return;
+    }
+
+  f->message = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
+  headers = soup_message_get_request_headers (f->message);
+  soup_message_headers_replace (headers, "X-Sentry-Auth", f->auth);
+  if (f->gzipped)
+    soup_message_headers_replace (headers, "Content-Encoding", "gzip");
+  soup_message_set_request_body_from_bytes (f->message, "application/x-sentry-envelope", f->body);
+
+  soup_session_send_and_read_async (f->session, f->message, G_PRIORITY_DEFAULT,
+                                    f->cancellable, on_response_cb, f);
+}
+
+static gboolean
+retry_cb (gpointer data)
+{
+  Flush *f = data;
+
+  g_clear_pointer (&f->retry_source, g_source_unref);
+  flush_send_current (f);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+flush_relist (Flush *f)
+{
+  g_autoptr(GPtrArray) ids = fc_outbox_list (f->self->outbox);
+
+  /* Envelopes enqueued while we were busy join this flush. */
+  for (guint i = 0; i < ids->len; i++)
+    {
+      const char *id = g_ptr_array_index (ids, i);
+
+      if (!g_hash_table_contains (f->seen, id))
+        {
+          g_hash_table_add (f->seen, g_strdup (id));
+          g_ptr_array_add (f->queue, g_strdup (id));
+        }
+    }
+}
+
+static void
+flush_next (Flush *f)
+{
+  g_clear_pointer (&f->id, g_free);
+  g_clear_pointer (&f->body, g_bytes_unref);
+  f->attempt = 0;
+  f->gzipped = FALSE;
+
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(GPtrArray) categories = NULL;
+      gint64 now;
+
+      if (g_cancellable_set_error_if_cancelled (f->cancellable, &error))
+        {
+          flush_complete (f, error);
+          return;
+        }
+
+      if (f->next >= f->queue->len)
+        {
+          flush_relist (f);
+          if (f->next >= f->queue->len)
+            {
+              flush_complete (f, NULL);
+              return;
+            }
+        }
+
+      g_free (f->id);
+      f->id = g_strdup (g_ptr_array_index (f->queue, f->next++));
+
+      if (f->stop_reason != NULL)
+        {
+          mark_waiting (f, f->stop_reason);
+          continue;
+        }
+
+      bytes = fc_outbox_load (f->self->outbox, f->id, &error);
+      if (bytes == NULL)
+        {
+          /* Gone: another flush (in the app or the CLI) delivered it. */
+          g_debug ("Skipping outbox entry %s: %s", f->id, error->message);
+          continue;
+        }
+
+      categories = fc_envelope_dup_categories (bytes, &error);
+      if (categories == NULL)
+        {
+          g_autofree char *why = g_strdup_printf ("not sent, malformed envelope: %s", error->message);
+          mark_rejected (f, why);
+          continue;
+        }
+
+      now = transport_now (f->self);
+      {
+        gint64 until = 0;
+        const char *limited = NULL;
+
+        for (guint i = 0; i < categories->len; i++)
+          {
+            const char *category = g_ptr_array_index (categories, i);
+            gint64 u = fc_rate_limits_get_limited_until (f->self->rate_limits, category, now);
+
+            if (u > until)
+              {
+                until = u;
+                limited = category;
+              }
+          }
+
+        if (limited != NULL)
+          {
+            g_autofree char *when = format_time (until);
+            g_autofree char *why = g_strdup_printf ("rate limited by Sentry for “%s” until %s", limited, when);
+
+            mark_waiting (f, why);
+            continue;
+          }
+      }
+
+      if (g_bytes_get_size (bytes) > FC_TRANSPORT_GZIP_THRESHOLD)
+        f->body = gzip_bytes (bytes);
+      f->gzipped = f->body != NULL;
+      if (f->body == NULL)
+        f->body = g_bytes_ref (bytes);
+
+      flush_send_current (f);
+      return;
+    }
+}
+
+void
+fc_transport_flush_async (FcTransport         *self,
+                          GCancellable        *cancellable,
+                          GAsyncReadyCallback  callback,
+                          gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GMainContext) context = NULL;
+  Flush *f;
+
+  g_return_if_fail (FC_IS_TRANSPORT (self));
+  g_return_if_fail (!cancellable || G_IS_CANCELLABLE (cancellable));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fc_transport_flush_async);
+  context = g_main_context_ref_thread_default ();
+
+  if (self->flush != NULL)
+    {
+      if (self->flush->context == context)
+        {
+          g_ptr_array_add (self->flush->tasks, g_steal_pointer (&task));
+          return;
+        }
+
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING,
+                               "The outbox is already being sent from another thread");
+      return;
+    }
+
+  f = g_new0 (Flush, 1);
+  f->self = g_object_ref (self);
+  f->context = g_steal_pointer (&context);
+  f->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+  f->url = fc_dsn_dup_envelope_url (self->dsn);
+  f->auth = fc_dsn_dup_auth_header (self->dsn);
+  f->tasks = g_ptr_array_new_with_free_func (g_object_unref);
+  f->seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  f->queue = g_ptr_array_new_with_free_func (g_free);
+  f->report = fc_flush_report_new ();
+  g_ptr_array_add (f->tasks, g_steal_pointer (&task));
+
+  /* A session per flush: it belongs to the caller's main context, so the
+   * blocking flush can run the same code on a private one. TLS certificates
+   * are verified (libsoup's default); proxies come from the environment. */
+  f->session = soup_session_new_with_options ("user-agent", "flamecast/" FC_VERSION,
+                                              "timeout", self->timeout_s,
+                                              "proxy-resolver", g_proxy_resolver_get_default (),
+                                              NULL);
+
+  self->flush = f;
+  flush_next (f);
+}
+
+FcFlushReport *
+fc_transport_flush_finish (FcTransport   *self,
+                           GAsyncResult  *result,
+                           GError       **error)
+{
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+flush_sync_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+  *out = g_object_ref (result);
+}
+
+FcFlushReport *
+fc_transport_flush (FcTransport   *self,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+
+  g_main_context_push_thread_default (context);
+  fc_transport_flush_async (self, cancellable, flush_sync_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (context, TRUE);
+  g_main_context_pop_thread_default (context);
+
+  return fc_transport_flush_finish (self, result, error);
+}

@@ -1,0 +1,88 @@
+/* fc-transport.h - deliver envelopes to Sentry through the outbox, honouring rate limits
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "fc-dsn.h"
+#include "fc-outbox.h"
+#include "fc-rate-limits.h"
+
+G_BEGIN_DECLS
+
+/* Bodies above this size are sent gzip-compressed (like profiling-node). */
+#define FC_TRANSPORT_GZIP_THRESHOLD (32 * 1024)
+
+/* What one flush of the outbox did. */
+typedef struct
+{
+  guint      delivered;   /* 2xx: removed from the outbox */
+  guint      rejected;    /* 400/403/413 or malformed: moved to outbox/rejected/ */
+  guint      waiting;     /* still in the outbox: rate limited, server or network down */
+  guint      attempts;    /* HTTP requests made, retries included */
+  GPtrArray *messages;    /* char*, one line per envelope not delivered: "ID: why" */
+} FcFlushReport;
+
+#define FC_TYPE_FLUSH_REPORT (fc_flush_report_get_type ())
+GType          fc_flush_report_get_type        (void) G_GNUC_CONST;
+FcFlushReport *fc_flush_report_ref             (FcFlushReport *report);
+void           fc_flush_report_unref           (FcFlushReport *report);
+gboolean       fc_flush_report_all_delivered   (const FcFlushReport *report);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcFlushReport, fc_flush_report_unref)
+
+/* Wall-clock microseconds, replaceable by tests. */
+typedef gint64 (*FcClockFunc) (gpointer user_data);
+
+#define FC_TYPE_TRANSPORT (fc_transport_get_type ())
+G_DECLARE_FINAL_TYPE (FcTransport, fc_transport, FC, TRANSPORT, GObject)
+
+/* @outbox, @rate_limits: NULL for the defaults in the user's state dir */
+FcTransport   *fc_transport_new                (FcDsn          *dsn,
+                                                FcOutbox       *outbox,
+                                                FcRateLimits   *rate_limits);
+FcDsn         *fc_transport_get_dsn            (FcTransport    *self);
+FcOutbox      *fc_transport_get_outbox         (FcTransport    *self);
+FcRateLimits  *fc_transport_get_rate_limits    (FcTransport    *self);
+
+/* Up to @max_attempts requests per envelope for 5xx and network errors,
+ * waiting @first_delay_ms, then twice as long each time (default 3, 1000 ms). */
+void           fc_transport_set_retry_policy   (FcTransport    *self,
+                                                guint           max_attempts,
+                                                guint           first_delay_ms);
+/* Seconds before a request without an answer counts as a network error (default 30). */
+void           fc_transport_set_timeout        (FcTransport    *self,
+                                                guint           seconds);
+void           fc_transport_set_clock          (FcTransport    *self,
+                                                FcClockFunc     clock,
+                                                gpointer        user_data);
+
+/* Writes @envelope to the outbox; it is sent by the next flush. Returns its outbox ID. */
+char          *fc_transport_enqueue            (FcTransport    *self,
+                                                GBytes         *envelope,
+                                                GError        **error);
+
+/* Delivers what waits in the outbox, oldest first. Envelopes added while a
+ * flush runs are included; a second call while one runs joins it. Fails
+ * only when cancelled or when the outbox cannot be read: delivery problems
+ * are in the report. */
+void           fc_transport_flush_async        (FcTransport    *self,
+                                                GCancellable   *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer        user_data);
+FcFlushReport *fc_transport_flush_finish       (FcTransport    *self,
+                                                GAsyncResult   *result,
+                                                GError        **error);
+/* Blocking: the same asynchronous path, run on a private main context. */
+FcFlushReport *fc_transport_flush              (FcTransport    *self,
+                                                GCancellable   *cancellable,
+                                                GError        **error);
+
+/* Rate-limit categories of an envelope's items (deduplicated, char*), or
+ * NULL with FC_FORMAT_ERROR_ENVELOPE when its framing is broken. */
+GPtrArray     *fc_envelope_dup_categories      (GBytes         *envelope,
+                                                GError        **error);
+
+G_END_DECLS
