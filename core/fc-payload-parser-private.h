@@ -1,0 +1,38 @@
+/* fc-payload-parser-private.h - push parser for one V1/V2 JSON payload (yajl events -> FcProfile)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "fc-reader.h"
+
+G_BEGIN_DECLS
+
+typedef struct _FcPayloadParser FcPayloadParser;
+
+/* @where prefixes every error message and problem location ("envelope item 2: "), may be NULL */
+FcPayloadParser *fc_payload_parser_new    (FcReadFlags       flags,
+                                           const char       *where);
+/* Feed the payload in pieces of any size; FALSE and @error at the first problem. */
+gboolean         fc_payload_parser_feed   (FcPayloadParser  *self,
+                                           const guint8     *data,
+                                           gsize             len,
+                                           GError          **error);
+/* Ends the payload, resolves stack and frame references and returns the
+ * profile; problems found in lenient mode are appended to @problems. */
+FcProfile       *fc_payload_parser_finish (FcPayloadParser  *self,
+                                           GPtrArray        *problems,
+                                           GError          **error);
+guint64          fc_payload_parser_get_n_bytes (FcPayloadParser *self);
+void             fc_payload_parser_free   (FcPayloadParser  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcPayloadParser, fc_payload_parser_free)
+
+/* Seconds as a JSON number text ("1724762625.5756555", "1.7e9") -> ns, exactly
+ * (no double rounding); FALSE when negative, not a number or beyond year 2200. */
+gboolean         fc_parse_seconds_ns      (const char       *text,
+                                           gsize             len,
+                                           gint64           *out_ns);
+
+G_END_DECLS

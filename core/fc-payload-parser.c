@@ -1,0 +1,1906 @@
+/* fc-payload-parser.c - push parser for one V1/V2 JSON payload (yajl events -> FcProfile)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <yajl/yajl_gen.h>
+#include <yajl/yajl_parse.h>
+
+#include "fc-error.h"
+#include "fc-payload-parser-private.h"
+#include "fc-problem.h"
+
+/*
+ * The payload is tokenized by yajl and interpreted on the fly: strings,
+ * frames and threads go straight into the FcProfile, so memory stays close to
+ * the size of the model. Stacks and samples refer to frames and stacks by
+ * index, and key order is free in JSON ("samples" may come before "stacks",
+ * "version" after "profile"), so they are kept as file indexes and resolved
+ * once the payload is complete.
+ *
+ * Values the model does not interpret are captured: top-level keys and
+ * unknown keys of "profile" become JsonNodes (JsonBuilder) in the meta and
+ * profile-extra objects; unknown keys of samples, frames and thread_metadata
+ * entries are regenerated with yajl_gen as compact JSON object text.
+ */
+
+#define MAX_PROBLEMS      100
+#define MAX_TIMESTAMP_S   G_GINT64_CONSTANT (7258118400)   /* 2200-01-01 */
+#define MAX_ELAPSED_NS    (G_GINT64_CONSTANT (1) << 62)
+#define MAX_LEVELS        8
+
+typedef enum {
+  CTX_TOP,
+  CTX_ROOT,
+  CTX_PROFILE,
+  CTX_SAMPLES,
+  CTX_SAMPLE,
+  CTX_STACKS,
+  CTX_STACK,
+  CTX_FRAMES,
+  CTX_FRAME,
+  CTX_THREADS,
+  CTX_THREAD,
+} Ctx;
+
+typedef enum {
+  KEY_OTHER = 0,
+  KEY_PROFILE,
+  KEY_SAMPLES,
+  KEY_STACKS,
+  KEY_FRAMES,
+  KEY_THREAD_METADATA,
+  KEY_STACK_ID,
+  KEY_THREAD_ID,
+  KEY_TIMESTAMP,
+  KEY_ELAPSED,
+  KEY_FUNCTION,
+  KEY_MODULE,
+  KEY_PACKAGE,
+  KEY_FILENAME,
+  KEY_ABS_PATH,
+  KEY_PLATFORM,
+  KEY_LINENO,
+  KEY_COLNO,
+  KEY_IN_APP,
+  KEY_INSTRUCTION_ADDR,
+  KEY_NAME,
+  KEY_PRIORITY,
+} Key;
+
+typedef enum {
+  VAL_NULL,
+  VAL_BOOL,
+  VAL_NUMBER,
+  VAL_STRING,
+  VAL_OBJECT,
+  VAL_ARRAY,
+} ValKind;
+
+typedef enum {
+  CAP_META,
+  CAP_PROFILE_EXTRA,
+  CAP_EXTRA,
+} CapDest;
+
+enum {
+  SEEN_PROFILE  = 1 << 0,
+  SEEN_SAMPLES  = 1 << 1,
+  SEEN_STACKS   = 1 << 2,
+  SEEN_FRAMES   = 1 << 3,
+  SEEN_THREADS  = 1 << 4,
+  SEEN_ROOT     = 1 << 5,
+};
+
+enum {
+  SAMPLE_HAS_STACK   = 1 << 0,
+  SAMPLE_HAS_THREAD  = 1 << 1,
+  SAMPLE_HAS_TS      = 1 << 2,
+  SAMPLE_HAS_ELAPSED = 1 << 3,
+};
+
+typedef struct {
+  Ctx     ctx;
+  Key     key;        /* in objects: the key whose value comes next */
+  guint32 index;      /* in arrays: the index of the next element */
+  char    name[40];   /* in objects: that key, for messages (truncated) */
+} Level;
+
+typedef struct {
+  gint64  ts_ns;
+  gint64  elapsed_ns;
+  guint32 thread;
+  guint32 stack;      /* index into the file's stacks */
+  guint32 extra;
+  guint32 has;
+} TempSample;
+
+struct _FcPayloadParser
+{
+  FcReadFlags  flags;
+  char        *where;
+  yajl_handle  yajl;
+  FcProfile   *profile;
+  GError      *error;
+  guint64      n_bytes;
+  guint32      seen;
+
+  Level        levels[MAX_LEVELS];
+  guint        n_levels;
+  guint        depth;
+
+  /* an uninterpreted value being captured */
+  gboolean     capturing;
+  guint        capture_depth;
+  CapDest      capture_dest;
+  JsonBuilder *builder;
+  yajl_gen     extra_gen;
+  gboolean     extra_open;
+
+  /* the object being read */
+  TempSample   sample;
+  FcFrame      frame;
+  guint32      thread_index;
+
+  /* file indexes, resolved in finish */
+  GArray      *samples;       /* TempSample */
+  GArray      *frame_ids;     /* file frame -> model frame id */
+  GArray      *stack_frames;  /* file frame indexes of every stack, leaf first */
+  GArray      *stack_starts;  /* offset of each stack in stack_frames */
+
+  gboolean     profile_is_string;
+  guint        n_numeric_tids;
+  guint        first_numeric_tid;
+  gboolean     any_elapsed;
+
+  GString     *last_tid;
+  guint32      last_tid_index;
+  GString     *scratch;
+
+  GPtrArray   *problems;
+  guint        n_suppressed;
+};
+
+/* ---- numbers ---- */
+
+typedef enum {
+  INT_OK,
+  INT_NOT_INTEGER,
+  INT_NEGATIVE,
+  INT_TOO_LARGE,
+} IntStatus;
+
+static IntStatus
+parse_uint (const char *s,
+            gsize       len,
+            guint64     max,
+            guint64    *out)
+{
+  guint64 v = 0;
+  gboolean negative = FALSE;
+  gsize i = 0;
+
+  if (len > 0 && s[0] == '-')
+    {
+      negative = TRUE;
+      i = 1;
+    }
+  if (i == len)
+    return INT_NOT_INTEGER;
+
+  for (; i < len; i++)
+    {
+      guint d;
+
+      if (!g_ascii_isdigit (s[i]))
+        return negative ? INT_NEGATIVE : INT_NOT_INTEGER;
+      d = s[i] - '0';
+      if (v > (max - d) / 10)
+        return negative ? INT_NEGATIVE : INT_TOO_LARGE;
+      v = v * 10 + d;
+    }
+
+  if (negative && v != 0)
+    return INT_NEGATIVE;
+
+  *out = v;
+  return INT_OK;
+}
+
+gboolean
+fc_parse_seconds_ns (const char *s,
+                     gsize       len,
+                     gint64     *out_ns)
+{
+  char digits[64];
+  gsize n_digits = 0;
+  gsize n_int = 0;
+  gint64 exp = 0;
+  gint64 point;
+  gsize i = 0;
+  gsize first = 0;
+  guint64 ns = 0;
+
+  if (len == 0 || s[0] == '-')
+    return FALSE;
+
+  /* Digits of the mantissa; only the first few dozen can matter. */
+  for (; i < len && g_ascii_isdigit (s[i]); i++, n_int++)
+    if (n_digits < sizeof digits)
+      digits[n_digits++] = s[i];
+  if (n_int == 0)
+    return FALSE;
+  if (n_int > sizeof digits)
+    return FALSE;
+
+  if (i < len && s[i] == '.')
+    {
+      for (i++; i < len && g_ascii_isdigit (s[i]); i++)
+        if (n_digits < sizeof digits)
+          digits[n_digits++] = s[i];
+    }
+
+  if (i < len && (s[i] == 'e' || s[i] == 'E'))
+    {
+      gboolean neg = FALSE;
+
+      i++;
+      if (i < len && (s[i] == '+' || s[i] == '-'))
+        neg = s[i++] == '-';
+      if (i == len)
+        return FALSE;
+      for (; i < len && g_ascii_isdigit (s[i]); i++)
+        {
+          if (exp < 100000)
+            exp = exp * 10 + (s[i] - '0');
+        }
+      if (neg)
+        exp = -exp;
+    }
+
+  if (i != len)
+    return FALSE;
+
+  /* Position of the decimal point in digits[] once scaled to nanoseconds. */
+  point = (gint64)n_int + exp + 9;
+
+  while (first < n_digits && digits[first] == '0')
+    {
+      first++;
+      point--;
+    }
+
+  if (first == n_digits || point < 0)
+    {
+      *out_ns = 0;
+      return TRUE;
+    }
+
+  if (point > 19)
+    return FALSE;
+
+  for (gint64 k = 0; k < point; k++)
+    {
+      gsize pos = first + k;
+      guint d = pos < n_digits ? digits[pos] - '0' : 0;
+
+      ns = ns * 10 + d;
+    }
+
+  if (first + point < n_digits && digits[first + point] >= '5')
+    ns++;
+
+  if (ns > (guint64)MAX_TIMESTAMP_S * G_GINT64_CONSTANT (1000000000))
+    return FALSE;
+
+  *out_ns = (gint64)ns;
+  return TRUE;
+}
+
+/* ---- errors and problems ---- */
+
+static const char *
+kind_name (ValKind kind)
+{
+  switch (kind)
+    {
+    case VAL_NULL: return "null";
+    case VAL_BOOL: return "a boolean";
+    case VAL_NUMBER: return "a number";
+    case VAL_STRING: return "a string";
+    case VAL_OBJECT: return "an object";
+    case VAL_ARRAY: return "an array";
+    default: return "a value";
+    }
+}
+
+static void
+append_path (FcPayloadParser *self,
+             GString         *s)
+{
+  for (guint i = 1; i < self->n_levels; i++)
+    {
+      const Level *l = &self->levels[i];
+
+      switch (l->ctx)
+        {
+        case CTX_SAMPLES:
+        case CTX_STACKS:
+        case CTX_STACK:
+        case CTX_FRAMES:
+          g_string_append_printf (s, "[%u]", l->index);
+          break;
+
+        case CTX_TOP:
+        case CTX_ROOT:
+        case CTX_PROFILE:
+        case CTX_SAMPLE:
+        case CTX_FRAME:
+        case CTX_THREADS:
+        case CTX_THREAD:
+        default:
+          if (l->name[0] != '\0')
+            {
+              if (s->len > 0)
+                g_string_append_c (s, '.');
+              g_string_append (s, l->name);
+            }
+          break;
+        }
+    }
+}
+
+static char *
+current_path (FcPayloadParser *self)
+{
+  GString *s = g_string_new (NULL);
+
+  append_path (self, s);
+  return g_string_free (s, FALSE);
+}
+
+static int fail (FcPayloadParser *self,
+                 FcFormatError    code,
+                 const char      *format,
+                 ...) G_GNUC_PRINTF (3, 4);
+
+/* Returns 0 so that yajl callbacks can `return fail (...)` to stop. */
+static int
+fail (FcPayloadParser *self,
+      FcFormatError    code,
+      const char      *format,
+      ...)
+{
+  g_autoptr(GString) s = NULL;
+  va_list args;
+
+  if (self->error != NULL)
+    return 0;
+
+  s = g_string_new (self->where);
+  {
+    gsize before = s->len;
+
+    append_path (self, s);
+    if (s->len > before)
+      g_string_append (s, ": ");
+  }
+  va_start (args, format);
+  g_string_append_vprintf (s, format, args);
+  va_end (args);
+
+  self->error = g_error_new_literal (FC_FORMAT_ERROR, code, s->str);
+  return 0;
+}
+
+static void fail_at (FcPayloadParser *self,
+                     FcFormatError    code,
+                     const char      *location,
+                     const char      *format,
+                     ...) G_GNUC_PRINTF (4, 5);
+
+static void
+fail_at (FcPayloadParser *self,
+         FcFormatError    code,
+         const char      *location,
+         const char      *format,
+         ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  if (self->error != NULL)
+    return;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  self->error = g_error_new (FC_FORMAT_ERROR, code, "%s%s%s%s",
+                             self->where ? self->where : "",
+                             location ? location : "",
+                             location ? ": " : "",
+                             message);
+}
+
+static void add_problem (FcPayloadParser   *self,
+                         FcProblemSeverity  severity,
+                         const char        *location,
+                         const char        *format,
+                         ...) G_GNUC_PRINTF (4, 5);
+
+static void
+add_problem (FcPayloadParser   *self,
+             FcProblemSeverity  severity,
+             const char        *location,
+             const char        *format,
+             ...)
+{
+  g_autofree char *message = NULL;
+  g_autofree char *full_location = NULL;
+  va_list args;
+
+  if (self->problems->len >= MAX_PROBLEMS)
+    {
+      self->n_suppressed++;
+      return;
+    }
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  full_location = g_strconcat (self->where ? self->where : "", location, NULL);
+  g_ptr_array_add (self->problems, fc_problem_new (severity, full_location, "%s", message));
+}
+
+/* ---- capture of uninterpreted values ---- */
+
+static gboolean
+is_key (const unsigned char *key,
+        size_t               len,
+        const char          *literal)
+{
+  return strlen (literal) == len && memcmp (key, literal, len) == 0;
+}
+
+static void
+builder_add_number (JsonBuilder *builder,
+                    const char  *text,
+                    gsize        len)
+{
+  char buf[64];
+  g_autofree char *heap = NULL;
+  char *str = buf;
+  gboolean is_int = TRUE;
+
+  if (len >= sizeof buf)
+    str = heap = g_malloc (len + 1);
+  memcpy (str, text, len);
+  str[len] = '\0';
+
+  for (gsize i = 0; i < len; i++)
+    if (str[i] == '.' || str[i] == 'e' || str[i] == 'E')
+      is_int = FALSE;
+
+  if (is_int)
+    {
+      char *end = NULL;
+      gint64 v;
+
+      errno = 0;
+      v = g_ascii_strtoll (str, &end, 10);
+      if (errno == 0 && end != NULL && *end == '\0')
+        {
+          json_builder_add_int_value (builder, v);
+          return;
+        }
+    }
+
+  json_builder_add_double_value (builder, g_ascii_strtod (str, NULL));
+}
+
+static void
+begin_capture (FcPayloadParser     *self,
+               CapDest              dest,
+               const unsigned char *key,
+               size_t               len)
+{
+  self->capturing = TRUE;
+  self->capture_depth = 0;
+  self->capture_dest = dest;
+
+  if (dest == CAP_EXTRA)
+    {
+      if (!self->extra_open)
+        {
+          yajl_gen_map_open (self->extra_gen);
+          self->extra_open = TRUE;
+        }
+      yajl_gen_string (self->extra_gen, key, len);
+    }
+  else
+    {
+      g_autofree char *name = g_strndup ((const char *)key, len);
+
+      json_builder_reset (self->builder);
+      json_builder_begin_object (self->builder);
+      json_builder_set_member_name (self->builder, name);
+    }
+}
+
+static void
+end_capture (FcPayloadParser *self)
+{
+  self->capturing = FALSE;
+
+  if (self->capture_dest != CAP_EXTRA)
+    {
+      g_autoptr(JsonNode) root = NULL;
+      JsonObject *dest;
+      JsonObject *object;
+      g_autoptr(GList) members = NULL;
+
+      json_builder_end_object (self->builder);
+      root = json_builder_get_root (self->builder);
+      object = json_node_get_object (root);
+      members = json_object_get_members (object);
+
+      dest = self->capture_dest == CAP_META
+        ? fc_profile_get_meta (self->profile)
+        : fc_profile_get_profile_extra (self->profile);
+
+      for (const GList *l = members; l != NULL; l = l->next)
+        json_object_set_member (dest, l->data, json_node_copy (json_object_get_member (object, l->data)));
+
+      json_builder_reset (self->builder);
+    }
+}
+
+static guint32
+take_extra (FcPayloadParser *self)
+{
+  const unsigned char *buf = NULL;
+  size_t len = 0;
+  guint32 id;
+
+  if (!self->extra_open)
+    return FC_STRING_NONE;
+
+  yajl_gen_map_close (self->extra_gen);
+  yajl_gen_get_buf (self->extra_gen, &buf, &len);
+  id = fc_profile_intern_len (self->profile, (const char *)buf, len);
+  yajl_gen_clear (self->extra_gen);
+  yajl_gen_reset (self->extra_gen, NULL);
+  self->extra_open = FALSE;
+
+  return id;
+}
+
+/* A known key with a null value is kept verbatim, so `"in_app": null` survives a round trip. */
+static void
+extra_put_null (FcPayloadParser *self,
+                const char      *key)
+{
+  if (!self->extra_open)
+    {
+      yajl_gen_map_open (self->extra_gen);
+      self->extra_open = TRUE;
+    }
+  yajl_gen_string (self->extra_gen, (const unsigned char *)key, strlen (key));
+  yajl_gen_null (self->extra_gen);
+}
+
+static void
+capture_scalar (FcPayloadParser *self,
+                ValKind          kind,
+                const char      *text,
+                gsize            len,
+                gboolean         boolean)
+{
+  if (self->capture_dest == CAP_EXTRA)
+    {
+      yajl_gen g = self->extra_gen;
+
+      switch (kind)
+        {
+        case VAL_NULL: yajl_gen_null (g); break;
+        case VAL_BOOL: yajl_gen_bool (g, boolean); break;
+        case VAL_NUMBER: yajl_gen_number (g, text, len); break;
+        case VAL_STRING: yajl_gen_string (g, (const unsigned char *)text, len); break;
+        case VAL_OBJECT:
+        case VAL_ARRAY:
+        default: g_assert_not_reached ();
+        }
+    }
+  else
+    {
+      JsonBuilder *b = self->builder;
+
+      switch (kind)
+        {
+        case VAL_NULL: json_builder_add_null_value (b); break;
+        case VAL_BOOL: json_builder_add_boolean_value (b, boolean); break;
+        case VAL_NUMBER: builder_add_number (b, text, len); break;
+        case VAL_STRING:
+          {
+            g_autofree char *str = g_strndup (text, len);
+            json_builder_add_string_value (b, str);
+          }
+          break;
+        case VAL_OBJECT:
+        case VAL_ARRAY:
+        default: g_assert_not_reached ();
+        }
+    }
+
+  if (self->capture_depth == 0)
+    end_capture (self);
+}
+
+/* ---- levels ---- */
+
+static Level *
+top (FcPayloadParser *self)
+{
+  return &self->levels[self->n_levels - 1];
+}
+
+static void
+push (FcPayloadParser *self,
+      Ctx              ctx)
+{
+  Level *l;
+
+  g_assert (self->n_levels < MAX_LEVELS);
+  l = &self->levels[self->n_levels++];
+  l->ctx = ctx;
+  l->key = KEY_OTHER;
+  l->index = 0;
+  l->name[0] = '\0';
+}
+
+static void
+after_value (FcPayloadParser *self)
+{
+  Level *l = top (self);
+
+  switch (l->ctx)
+    {
+    case CTX_SAMPLES:
+    case CTX_STACKS:
+    case CTX_STACK:
+    case CTX_FRAMES:
+      l->index++;
+      break;
+    case CTX_TOP:
+    case CTX_ROOT:
+    case CTX_PROFILE:
+    case CTX_SAMPLE:
+    case CTX_FRAME:
+    case CTX_THREADS:
+    case CTX_THREAD:
+    default:
+      break;
+    }
+}
+
+static const char *
+expected_of (Ctx ctx,
+             Key key)
+{
+  switch (ctx)
+    {
+    case CTX_TOP: return "a JSON object at the top level";
+    case CTX_ROOT: return "an object";
+    case CTX_PROFILE:
+      return key == KEY_THREAD_METADATA ? "an object" : "an array";
+    case CTX_SAMPLES: return "an object (a sample)";
+    case CTX_STACKS: return "an array of frame indexes (a stack)";
+    case CTX_STACK: return "a frame index (an integer)";
+    case CTX_FRAMES: return "an object (a frame)";
+    case CTX_THREADS: return "an object (thread metadata)";
+    case CTX_SAMPLE:
+    case CTX_FRAME:
+    case CTX_THREAD:
+    default:
+      return "a scalar";
+    }
+}
+
+/* ---- interpreted scalars ---- */
+
+static guint32
+ensure_thread_len (FcPayloadParser *self,
+                   const char      *tid,
+                   gsize            len)
+{
+  if (self->last_tid->len == len && len > 0 && memcmp (self->last_tid->str, tid, len) == 0)
+    return self->last_tid_index;
+
+  g_string_truncate (self->last_tid, 0);
+  g_string_append_len (self->last_tid, tid, len);
+  self->last_tid_index = fc_profile_ensure_thread (self->profile, self->last_tid->str);
+  return self->last_tid_index;
+}
+
+static int
+int_error (FcPayloadParser *self,
+           IntStatus        status,
+           const char      *text,
+           gsize            len,
+           guint64          max)
+{
+  switch (status)
+    {
+    case INT_NOT_INTEGER:
+      return fail (self, FC_FORMAT_ERROR_TYPE, "expected an integer, got %.*s", (int)MIN (len, 40), text);
+    case INT_NEGATIVE:
+      return fail (self, FC_FORMAT_ERROR_RANGE, "negative value %.*s", (int)MIN (len, 40), text);
+    case INT_TOO_LARGE:
+      return fail (self, FC_FORMAT_ERROR_RANGE, "%.*s is out of range (at most %" G_GUINT64_FORMAT ")",
+                   (int)MIN (len, 40), text, max);
+    case INT_OK:
+    default:
+      return 1;
+    }
+}
+
+static int
+sample_scalar (FcPayloadParser *self,
+               Key              key,
+               ValKind          kind,
+               const char      *text,
+               gsize            len)
+{
+  TempSample *s = &self->sample;
+  guint64 v = 0;
+  IntStatus st;
+
+  switch (key)
+    {
+    case KEY_STACK_ID:
+      if (kind != VAL_NUMBER)
+        return fail (self, FC_FORMAT_ERROR_TYPE, "expected an integer, got %s", kind_name (kind));
+      st = parse_uint (text, len, G_MAXUINT32 - 1, &v);
+      if (st != INT_OK)
+        return int_error (self, st, text, len, G_MAXUINT32 - 1);
+      s->stack = (guint32)v;
+      s->has |= SAMPLE_HAS_STACK;
+      return 1;
+
+    case KEY_THREAD_ID:
+      if (kind == VAL_STRING)
+        {
+          if (len == 0)
+            return fail (self, FC_FORMAT_ERROR_RANGE, "empty thread id");
+          s->thread = ensure_thread_len (self, text, len);
+        }
+      else if (kind == VAL_NUMBER)
+        {
+          st = parse_uint (text, len, G_MAXUINT64, &v);
+          if (st != INT_OK)
+            return int_error (self, st, text, len, G_MAXUINT64);
+          if (self->n_numeric_tids++ == 0)
+            self->first_numeric_tid = self->samples->len;
+          s->thread = ensure_thread_len (self, text, len);
+        }
+      else
+        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a string, got %s", kind_name (kind));
+      s->has |= SAMPLE_HAS_THREAD;
+      return 1;
+
+    case KEY_TIMESTAMP:
+      if (kind != VAL_NUMBER)
+        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a number of seconds, got %s", kind_name (kind));
+      if (!fc_parse_seconds_ns (text, len, &s->ts_ns))
+        return fail (self, FC_FORMAT_ERROR_RANGE, "absurd timestamp %.*s (seconds since 1970, before 2200)",
+                     (int)MIN (len, 40), text);
+      s->has |= SAMPLE_HAS_TS;
+      return 1;
+
+    case KEY_ELAPSED:
+      if (kind != VAL_NUMBER && kind != VAL_STRING)
+        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a decimal string, got %s", kind_name (kind));
+      st = parse_uint (text, len, MAX_ELAPSED_NS, &v);
+      if (st != INT_OK)
+        return int_error (self, st, text, len, MAX_ELAPSED_NS);
+      s->elapsed_ns = (gint64)v;
+      s->has |= SAMPLE_HAS_ELAPSED;
+      self->any_elapsed = TRUE;
+      return 1;
+
+    case KEY_OTHER:
+    default:
+      g_assert_not_reached ();
+      return 0;
+    }
+}
+
+static gboolean
+parse_hex_addr (const char *text,
+                gsize       len,
+                guint64    *out)
+{
+  guint64 v = 0;
+
+  if (len < 3 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X'))
+    return FALSE;
+  if (len - 2 > 16)
+    {
+      /* Leading zeros are fine ("0x0000000102adc700" is 18 characters). */
+      gsize extra = len - 2 - 16;
+      for (gsize i = 0; i < extra; i++)
+        if (text[2 + i] != '0')
+          return FALSE;
+      text += extra;
+      len -= extra;
+    }
+
+  for (gsize i = 2; i < len; i++)
+    {
+      int d = g_ascii_xdigit_value (text[i]);
+
+      if (d < 0)
+        return FALSE;
+      v = (v << 4) | (guint)d;
+    }
+
+  *out = v;
+  return TRUE;
+}
+
+static int
+frame_scalar (FcPayloadParser *self,
+              Key              key,
+              const char      *name,
+              ValKind          kind,
+              const char      *text,
+              gsize            len,
+              gboolean         boolean)
+{
+  FcFrame *f = &self->frame;
+  guint32 *str_field = NULL;
+  guint64 v = 0;
+  IntStatus st;
+
+  if (kind == VAL_NULL)
+    {
+      extra_put_null (self, name);
+      return 1;
+    }
+
+  switch (key)
+    {
+    case KEY_FUNCTION: str_field = &f->function; break;
+    case KEY_MODULE: str_field = &f->module; break;
+    case KEY_PACKAGE: str_field = &f->package; break;
+    case KEY_FILENAME: str_field = &f->filename; break;
+    case KEY_ABS_PATH: str_field = &f->abs_path; break;
+    case KEY_PLATFORM: str_field = &f->platform; break;
+
+    case KEY_LINENO:
+    case KEY_COLNO:
+      if (kind != VAL_NUMBER)
+        return fail (self, FC_FORMAT_ERROR_TYPE, "expected an integer, got %s", kind_name (kind));
+      st = parse_uint (text, len, G_MAXINT32, &v);
+      if (st != INT_OK)
+        return int_error (self, st, text, len, G_MAXINT32);
+      if (key == KEY_LINENO)
+        f->lineno = (gint32)v;
+      else
+        f->colno = (gint32)v;
+      return 1;
+
+    case KEY_IN_APP:
+      if (kind != VAL_BOOL)
+        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a boolean, got %s", kind_name (kind));
+      f->in_app = boolean ? FC_IN_APP_YES : FC_IN_APP_NO;
+      return 1;
+
+    case KEY_INSTRUCTION_ADDR:
+      if (kind == VAL_STRING)
+        {
+          if (!parse_hex_addr (text, len, &v))
+            return fail (self, FC_FORMAT_ERROR_TYPE, "expected a hex address \"0x...\", got \"%.*s\"",
+                         (int)MIN (len, 40), text);
+        }
+      else if (kind == VAL_NUMBER)
+        {
+          st = parse_uint (text, len, G_MAXUINT64, &v);
+          if (st != INT_OK)
+            return int_error (self, st, text, len, G_MAXUINT64);
+        }
+      else
+        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a hex address string, got %s", kind_name (kind));
+      f->instruction_addr = v;
+      f->has_instruction_addr = TRUE;
+      return 1;
+
+    case KEY_OTHER:
+    default:
+      g_assert_not_reached ();
+      return 0;
+    }
+
+  if (kind != VAL_STRING)
+    return fail (self, FC_FORMAT_ERROR_TYPE, "expected a string, got %s", kind_name (kind));
+  *str_field = fc_profile_intern_len (self->profile, text, len);
+  return 1;
+}
+
+static int
+thread_scalar (FcPayloadParser *self,
+               Key              key,
+               const char      *name,
+               ValKind          kind,
+               const char      *text,
+               gsize            len)
+{
+  FcThread *thread = fc_profile_get_thread_mut (self->profile, self->thread_index);
+  guint64 v = 0;
+  IntStatus st;
+
+  if (kind == VAL_NULL)
+    {
+      extra_put_null (self, name);
+      return 1;
+    }
+
+  if (key == KEY_NAME)
+    {
+      if (kind != VAL_STRING)
+        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a string, got %s", kind_name (kind));
+      thread->name = fc_profile_intern_len (self->profile, text, len);
+      return 1;
+    }
+
+  g_assert (key == KEY_PRIORITY);
+  if (kind != VAL_NUMBER)
+    return fail (self, FC_FORMAT_ERROR_TYPE, "expected an integer, got %s", kind_name (kind));
+  st = parse_uint (text, len, G_MAXINT32, &v);
+  if (st != INT_OK)
+    return int_error (self, st, text, len, G_MAXINT32);
+  thread->priority = (gint32)v;
+  return 1;
+}
+
+static int
+on_scalar (FcPayloadParser *self,
+           ValKind          kind,
+           const char      *text,
+           gsize            len,
+           gboolean         boolean)
+{
+  Level *l;
+  int ret = 1;
+
+  if (self->capturing)
+    {
+      capture_scalar (self, kind, text, len, boolean);
+      return 1;
+    }
+
+  l = top (self);
+  switch (l->ctx)
+    {
+    case CTX_ROOT:
+      g_assert (l->key == KEY_PROFILE);
+      if (kind == VAL_STRING)
+        {
+          /* The legacy (pre-V1) format; reported once the version is known. */
+          self->profile_is_string = TRUE;
+          self->seen |= SEEN_PROFILE;
+          return 1;
+        }
+      return fail (self, FC_FORMAT_ERROR_TYPE, "expected an object, got %s", kind_name (kind));
+
+    case CTX_PROFILE:
+      if (l->key == KEY_THREAD_METADATA && kind == VAL_NULL)
+        return 1;
+      return fail (self, FC_FORMAT_ERROR_TYPE, "expected %s, got %s", expected_of (l->ctx, l->key), kind_name (kind));
+
+    case CTX_STACK:
+      {
+        guint64 v = 0;
+        IntStatus st;
+        guint32 frame;
+
+        if (kind != VAL_NUMBER)
+          return fail (self, FC_FORMAT_ERROR_TYPE, "expected a frame index (an integer), got %s", kind_name (kind));
+        st = parse_uint (text, len, G_MAXUINT32 - 1, &v);
+        if (st != INT_OK)
+          return int_error (self, st, text, len, G_MAXUINT32 - 1);
+        frame = (guint32)v;
+        g_array_append_val (self->stack_frames, frame);
+      }
+      break;
+
+    case CTX_SAMPLE:
+      ret = sample_scalar (self, l->key, kind, text, len);
+      break;
+
+    case CTX_FRAME:
+      ret = frame_scalar (self, l->key, l->name, kind, text, len, boolean);
+      break;
+
+    case CTX_THREAD:
+      ret = thread_scalar (self, l->key, l->name, kind, text, len);
+      break;
+
+    case CTX_TOP:
+    case CTX_SAMPLES:
+    case CTX_STACKS:
+    case CTX_FRAMES:
+    case CTX_THREADS:
+    default:
+      return fail (self, FC_FORMAT_ERROR_TYPE, "expected %s, got %s", expected_of (l->ctx, l->key), kind_name (kind));
+    }
+
+  if (ret)
+    after_value (self);
+  return ret;
+}
+
+/* ---- yajl callbacks ---- */
+
+static int
+cb_null (void *ctx)
+{
+  return on_scalar (ctx, VAL_NULL, NULL, 0, FALSE);
+}
+
+static int
+cb_boolean (void *ctx,
+            int   value)
+{
+  return on_scalar (ctx, VAL_BOOL, NULL, 0, value != 0);
+}
+
+static int
+cb_number (void       *ctx,
+           const char *text,
+           size_t      len)
+{
+  return on_scalar (ctx, VAL_NUMBER, text, len, FALSE);
+}
+
+static int
+cb_string (void                *ctx,
+           const unsigned char *text,
+           size_t               len)
+{
+  return on_scalar (ctx, VAL_STRING, (const char *)text, len, FALSE);
+}
+
+static int
+enter (FcPayloadParser *self)
+{
+  if (++self->depth > FC_READER_MAX_DEPTH)
+    return fail (self, FC_FORMAT_ERROR_SYNTAX, "nested deeper than %d levels", FC_READER_MAX_DEPTH);
+  return 1;
+}
+
+static int
+cb_start_map (void *ctx)
+{
+  FcPayloadParser *self = ctx;
+  Level *l;
+
+  if (!enter (self))
+    return 0;
+
+  if (self->capturing)
+    {
+      if (self->capture_dest == CAP_EXTRA)
+        yajl_gen_map_open (self->extra_gen);
+      else
+        json_builder_begin_object (self->builder);
+      self->capture_depth++;
+      return 1;
+    }
+
+  l = top (self);
+  switch (l->ctx)
+    {
+    case CTX_TOP:
+      if (self->seen & SEEN_ROOT)
+        return fail (self, FC_FORMAT_ERROR_SYNTAX, "more than one JSON value");
+      self->seen |= SEEN_ROOT;
+      push (self, CTX_ROOT);
+      return 1;
+
+    case CTX_ROOT:
+      g_assert (l->key == KEY_PROFILE);
+      push (self, CTX_PROFILE);
+      return 1;
+
+    case CTX_PROFILE:
+      if (l->key != KEY_THREAD_METADATA)
+        break;
+      push (self, CTX_THREADS);
+      return 1;
+
+    case CTX_SAMPLES:
+      memset (&self->sample, 0, sizeof self->sample);
+      push (self, CTX_SAMPLE);
+      return 1;
+
+    case CTX_FRAMES:
+      fc_frame_init (&self->frame);
+      push (self, CTX_FRAME);
+      return 1;
+
+    case CTX_THREADS:
+      push (self, CTX_THREAD);
+      return 1;
+
+    case CTX_SAMPLE:
+    case CTX_FRAME:
+    case CTX_THREAD:
+    case CTX_STACKS:
+    case CTX_STACK:
+    default:
+      break;
+    }
+
+  return fail (self, FC_FORMAT_ERROR_TYPE, "expected %s, got an object", expected_of (l->ctx, l->key));
+}
+
+static int
+cb_start_array (void *ctx)
+{
+  FcPayloadParser *self = ctx;
+  Level *l;
+
+  if (!enter (self))
+    return 0;
+
+  if (self->capturing)
+    {
+      if (self->capture_dest == CAP_EXTRA)
+        yajl_gen_array_open (self->extra_gen);
+      else
+        json_builder_begin_array (self->builder);
+      self->capture_depth++;
+      return 1;
+    }
+
+  l = top (self);
+  switch (l->ctx)
+    {
+    case CTX_PROFILE:
+      if (l->key == KEY_SAMPLES)
+        push (self, CTX_SAMPLES);
+      else if (l->key == KEY_STACKS)
+        push (self, CTX_STACKS);
+      else if (l->key == KEY_FRAMES)
+        push (self, CTX_FRAMES);
+      else
+        break;
+      return 1;
+
+    case CTX_STACKS:
+      {
+        guint32 start = self->stack_frames->len;
+
+        g_array_append_val (self->stack_starts, start);
+        push (self, CTX_STACK);
+      }
+      return 1;
+
+    case CTX_TOP:
+    case CTX_ROOT:
+    case CTX_SAMPLES:
+    case CTX_SAMPLE:
+    case CTX_STACK:
+    case CTX_FRAMES:
+    case CTX_FRAME:
+    case CTX_THREADS:
+    case CTX_THREAD:
+    default:
+      break;
+    }
+
+  return fail (self, FC_FORMAT_ERROR_TYPE, "expected %s, got an array", expected_of (l->ctx, l->key));
+}
+
+static int
+end_sample (FcPayloadParser *self)
+{
+  TempSample *s = &self->sample;
+
+  if (!(s->has & SAMPLE_HAS_STACK))
+    return fail (self, FC_FORMAT_ERROR_MISSING, "missing \"stack_id\"");
+  if (!(s->has & SAMPLE_HAS_THREAD))
+    return fail (self, FC_FORMAT_ERROR_MISSING, "missing \"thread_id\"");
+  if (!(s->has & (SAMPLE_HAS_TS | SAMPLE_HAS_ELAPSED)))
+    return fail (self, FC_FORMAT_ERROR_MISSING, "missing \"timestamp\" (V2) or \"elapsed_since_start_ns\" (V1)");
+
+  s->extra = take_extra (self);
+  g_array_append_val (self->samples, *s);
+  return 1;
+}
+
+static int
+cb_end_container (void *ctx)
+{
+  FcPayloadParser *self = ctx;
+  Ctx ctx_done;
+
+  self->depth--;
+
+  ctx_done = top (self)->ctx;
+  self->n_levels--;
+
+  switch (ctx_done)
+    {
+    case CTX_SAMPLE:
+      if (!end_sample (self))
+        return 0;
+      break;
+
+    case CTX_FRAME:
+      {
+        guint32 id;
+
+        self->frame.extra = take_extra (self);
+        id = fc_profile_intern_frame (self->profile, &self->frame);
+        g_array_append_val (self->frame_ids, id);
+      }
+      break;
+
+    case CTX_THREAD:
+      {
+        FcThread *thread = fc_profile_get_thread_mut (self->profile, self->thread_index);
+
+        thread->extra = take_extra (self);
+        thread->has_metadata = TRUE;
+      }
+      break;
+
+    case CTX_TOP:
+    case CTX_ROOT:
+    case CTX_PROFILE:
+    case CTX_SAMPLES:
+    case CTX_STACKS:
+    case CTX_STACK:
+    case CTX_FRAMES:
+    case CTX_THREADS:
+    default:
+      break;
+    }
+
+  after_value (self);
+  return 1;
+}
+
+/* Containers inside a capture close here, with the matching closing token. */
+static int
+cb_end_map (void *ctx)
+{
+  FcPayloadParser *self = ctx;
+
+  if (self->capturing)
+    {
+      self->depth--;
+      if (self->capture_dest == CAP_EXTRA)
+        yajl_gen_map_close (self->extra_gen);
+      else
+        json_builder_end_object (self->builder);
+      if (--self->capture_depth == 0)
+        end_capture (self);
+      return 1;
+    }
+
+  return cb_end_container (ctx);
+}
+
+static int
+cb_end_array (void *ctx)
+{
+  FcPayloadParser *self = ctx;
+
+  if (self->capturing)
+    {
+      self->depth--;
+      if (self->capture_dest == CAP_EXTRA)
+        yajl_gen_array_close (self->extra_gen);
+      else
+        json_builder_end_array (self->builder);
+      if (--self->capture_depth == 0)
+        end_capture (self);
+      return 1;
+    }
+
+  return cb_end_container (ctx);
+}
+
+static Key
+match_key (Ctx                  ctx,
+           const unsigned char *key,
+           size_t               len)
+{
+  switch (ctx)
+    {
+    case CTX_ROOT:
+      if (is_key (key, len, "profile")) return KEY_PROFILE;
+      break;
+
+    case CTX_PROFILE:
+      if (is_key (key, len, "samples")) return KEY_SAMPLES;
+      if (is_key (key, len, "stacks")) return KEY_STACKS;
+      if (is_key (key, len, "frames")) return KEY_FRAMES;
+      if (is_key (key, len, "thread_metadata")) return KEY_THREAD_METADATA;
+      break;
+
+    case CTX_SAMPLE:
+      if (is_key (key, len, "stack_id")) return KEY_STACK_ID;
+      if (is_key (key, len, "thread_id")) return KEY_THREAD_ID;
+      if (is_key (key, len, "timestamp")) return KEY_TIMESTAMP;
+      if (is_key (key, len, "elapsed_since_start_ns")) return KEY_ELAPSED;
+      break;
+
+    case CTX_FRAME:
+      if (len < 3)
+        break;
+      switch (key[0])
+        {
+        case 'f':
+          if (is_key (key, len, "function")) return KEY_FUNCTION;
+          if (is_key (key, len, "filename")) return KEY_FILENAME;
+          break;
+        case 'm':
+          if (is_key (key, len, "module")) return KEY_MODULE;
+          break;
+        case 'p':
+          if (is_key (key, len, "package")) return KEY_PACKAGE;
+          if (is_key (key, len, "platform")) return KEY_PLATFORM;
+          break;
+        case 'a':
+          if (is_key (key, len, "abs_path")) return KEY_ABS_PATH;
+          break;
+        case 'l':
+          if (is_key (key, len, "lineno")) return KEY_LINENO;
+          break;
+        case 'c':
+          if (is_key (key, len, "colno")) return KEY_COLNO;
+          break;
+        case 'i':
+          if (is_key (key, len, "in_app")) return KEY_IN_APP;
+          if (is_key (key, len, "instruction_addr")) return KEY_INSTRUCTION_ADDR;
+          break;
+        default:
+          break;
+        }
+      break;
+
+    case CTX_THREAD:
+      if (is_key (key, len, "name")) return KEY_NAME;
+      if (is_key (key, len, "priority")) return KEY_PRIORITY;
+      break;
+
+    case CTX_TOP:
+    case CTX_SAMPLES:
+    case CTX_STACKS:
+    case CTX_STACK:
+    case CTX_FRAMES:
+    case CTX_THREADS:
+    default:
+      break;
+    }
+
+  return KEY_OTHER;
+}
+
+static int
+cb_map_key (void                *ctx,
+            const unsigned char *key,
+            size_t               len)
+{
+  FcPayloadParser *self = ctx;
+  Level *l;
+  gsize n;
+
+  if (self->capturing)
+    {
+      if (self->capture_dest == CAP_EXTRA)
+        yajl_gen_string (self->extra_gen, key, len);
+      else
+        {
+          g_autofree char *name = g_strndup ((const char *)key, len);
+          json_builder_set_member_name (self->builder, name);
+        }
+      return 1;
+    }
+
+  l = top (self);
+  n = MIN (len, sizeof l->name - 1);
+  memcpy (l->name, key, n);
+  l->name[n] = '\0';
+  l->key = match_key (l->ctx, key, len);
+
+  switch (l->ctx)
+    {
+    case CTX_ROOT:
+      if (l->key == KEY_PROFILE)
+        {
+          if (self->seen & SEEN_PROFILE)
+            return fail (self, FC_FORMAT_ERROR_SYNTAX, "duplicate key");
+          self->seen |= SEEN_PROFILE;
+        }
+      else
+        begin_capture (self, CAP_META, key, len);
+      break;
+
+    case CTX_PROFILE:
+      {
+        guint32 bit = 0;
+
+        switch (l->key)
+          {
+          case KEY_SAMPLES: bit = SEEN_SAMPLES; break;
+          case KEY_STACKS: bit = SEEN_STACKS; break;
+          case KEY_FRAMES: bit = SEEN_FRAMES; break;
+          case KEY_THREAD_METADATA: bit = SEEN_THREADS; break;
+          default:
+            begin_capture (self, CAP_PROFILE_EXTRA, key, len);
+            break;
+          }
+        if (bit != 0)
+          {
+            if (self->seen & bit)
+              return fail (self, FC_FORMAT_ERROR_SYNTAX, "duplicate key");
+            self->seen |= bit;
+          }
+      }
+      break;
+
+    case CTX_SAMPLE:
+    case CTX_FRAME:
+    case CTX_THREAD:
+      if (l->key == KEY_OTHER)
+        begin_capture (self, CAP_EXTRA, key, len);
+      break;
+
+    case CTX_THREADS:
+      if (len == 0)
+        return fail (self, FC_FORMAT_ERROR_RANGE, "empty thread id");
+      self->thread_index = ensure_thread_len (self, (const char *)key, len);
+      break;
+
+    case CTX_TOP:
+    case CTX_SAMPLES:
+    case CTX_STACKS:
+    case CTX_STACK:
+    case CTX_FRAMES:
+    default:
+      g_assert_not_reached ();
+      break;
+    }
+
+  return 1;
+}
+
+static const yajl_callbacks callbacks = {
+  .yajl_null = cb_null,
+  .yajl_boolean = cb_boolean,
+  .yajl_number = cb_number,
+  .yajl_string = cb_string,
+  .yajl_start_map = cb_start_map,
+  .yajl_map_key = cb_map_key,
+  .yajl_end_map = cb_end_map,
+  .yajl_start_array = cb_start_array,
+  .yajl_end_array = cb_end_array,
+};
+
+/* ---- public ---- */
+
+FcPayloadParser *
+fc_payload_parser_new (FcReadFlags  flags,
+                       const char  *where)
+{
+  FcPayloadParser *self = g_new0 (FcPayloadParser, 1);
+
+  self->flags = flags;
+  self->where = g_strdup (where ? where : "");
+  self->yajl = yajl_alloc (&callbacks, NULL, self);
+  self->profile = fc_profile_new (FC_FORMAT_UNKNOWN);
+  self->builder = json_builder_new ();
+  self->extra_gen = yajl_gen_alloc (NULL);
+  self->samples = g_array_new (FALSE, FALSE, sizeof (TempSample));
+  self->frame_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->stack_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->stack_starts = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->last_tid = g_string_new (NULL);
+  self->scratch = g_string_new (NULL);
+  self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify)fc_problem_free);
+
+  push (self, CTX_TOP);
+
+  return self;
+}
+
+void
+fc_payload_parser_free (FcPayloadParser *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_pointer (&self->yajl, yajl_free);
+  g_clear_pointer (&self->extra_gen, yajl_gen_free);
+  g_clear_object (&self->builder);
+  g_clear_object (&self->profile);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->samples, g_array_unref);
+  g_clear_pointer (&self->frame_ids, g_array_unref);
+  g_clear_pointer (&self->stack_frames, g_array_unref);
+  g_clear_pointer (&self->stack_starts, g_array_unref);
+  g_string_free (self->last_tid, TRUE);
+  g_string_free (self->scratch, TRUE);
+  g_clear_pointer (&self->problems, g_ptr_array_unref);
+  g_free (self->where);
+  g_free (self);
+}
+
+guint64
+fc_payload_parser_get_n_bytes (FcPayloadParser *self)
+{
+  return self->n_bytes;
+}
+
+static void
+set_syntax_error (FcPayloadParser *self,
+                  const guint8    *data,
+                  gsize            len,
+                  guint64          offset)
+{
+  unsigned char *msg = yajl_get_error (self->yajl, 0, data, len);
+  g_autofree char *text = g_strstrip (g_strdup ((const char *)msg));
+  g_autofree char *path = current_path (self);
+
+  yajl_free_error (self->yajl, msg);
+
+  self->error = g_error_new (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
+                             "%sinvalid JSON at byte %" G_GUINT64_FORMAT "%s%s: %s",
+                             self->where, offset,
+                             path[0] ? " in " : "", path, text);
+}
+
+gboolean
+fc_payload_parser_feed (FcPayloadParser  *self,
+                        const guint8     *data,
+                        gsize             len,
+                        GError          **error)
+{
+  yajl_status st;
+  guint64 before = self->n_bytes;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->error == NULL && len > 0)
+    {
+      st = yajl_parse (self->yajl, data, len);
+      self->n_bytes += len;
+
+      if (st == yajl_status_error && self->error == NULL)
+        set_syntax_error (self, data, len, before + yajl_get_bytes_consumed (self->yajl));
+      else if (st == yajl_status_client_canceled && self->error == NULL)
+        fail (self, FC_FORMAT_ERROR_SYNTAX, "parsing stopped");
+    }
+
+  if (self->error != NULL)
+    {
+      if (error != NULL)
+        *error = g_error_copy (self->error);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+detect_format (FcPayloadParser *self,
+               FcFormat        *format)
+{
+  JsonObject *meta = fc_profile_get_meta (self->profile);
+  JsonObject *extra = fc_profile_get_profile_extra (self->profile);
+  JsonNode *version = json_object_get_member (meta, "version");
+
+  if (version == NULL)
+    {
+      if (self->profile_is_string)
+        {
+          fail_at (self, FC_FORMAT_ERROR_UNSUPPORTED, NULL,
+                   "unsupported format: a legacy (pre-V1) profile whose \"profile\" is a JSON string; "
+                   "Flamecast reads Sample Format V1 and V2");
+          return FALSE;
+        }
+      if (!(self->seen & SEEN_PROFILE))
+        {
+          fail_at (self, FC_FORMAT_ERROR_UNSUPPORTED, NULL,
+                   "unsupported format: not a Sentry profile (no \"version\" and no \"profile\" object)");
+          return FALSE;
+        }
+      if (!(self->seen & SEEN_SAMPLES) &&
+          (json_object_has_member (extra, "methods") || json_object_has_member (extra, "events")))
+        {
+          fail_at (self, FC_FORMAT_ERROR_UNSUPPORTED, NULL,
+                   "unsupported format: an Android trace chunk (profile.methods/profile.events), "
+                   "not the sample format; Flamecast reads Sample Format V1 and V2");
+          return FALSE;
+        }
+      if (self->any_elapsed)
+        {
+          *format = FC_FORMAT_V1;
+          return TRUE;
+        }
+      fail_at (self, FC_FORMAT_ERROR_UNSUPPORTED, NULL,
+               "unsupported format: no \"version\" and no profile.samples[].elapsed_since_start_ns "
+               "(neither Sample Format V1 nor V2)");
+      return FALSE;
+    }
+
+  if (!JSON_NODE_HOLDS_VALUE (version) || json_node_get_value_type (version) != G_TYPE_STRING)
+    {
+      fail_at (self, FC_FORMAT_ERROR_TYPE, "version", "expected the string \"1\" or \"2\"");
+      return FALSE;
+    }
+
+  if (g_strcmp0 (json_node_get_string (version), "2") == 0)
+    *format = FC_FORMAT_V2;
+  else if (g_strcmp0 (json_node_get_string (version), "1") == 0)
+    *format = FC_FORMAT_V1;
+  else
+    {
+      fail_at (self, FC_FORMAT_ERROR_UNSUPPORTED, "version",
+               "unsupported format: version \"%s\" (Flamecast reads Sample Format \"1\" and \"2\")",
+               json_node_get_string (version));
+      return FALSE;
+    }
+
+  if (self->profile_is_string)
+    {
+      fail_at (self, FC_FORMAT_ERROR_TYPE, "profile", "expected an object, got a string");
+      return FALSE;
+    }
+  if (!(self->seen & SEEN_PROFILE))
+    {
+      fail_at (self, FC_FORMAT_ERROR_MISSING, NULL, "missing the \"profile\" object");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+resolve (FcPayloadParser *self,
+         FcFormat         format)
+{
+  FcProfile *profile = self->profile;
+  gboolean lenient = (self->flags & FC_READ_LENIENT) != 0;
+  guint n_frames = self->frame_ids->len;
+  guint n_stacks = self->stack_starts->len;
+  g_autoptr(GArray) stack_map = NULL;
+  g_autoptr(GArray) mapped = NULL;
+  g_autoptr(GHashTable) missing = NULL;
+  gint64 start_ns = 0;
+  guint n_dropped = 0;
+
+  if (!(self->seen & SEEN_SAMPLES))
+    {
+      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile", "missing \"samples\"");
+      return FALSE;
+    }
+  if (!(self->seen & SEEN_STACKS))
+    {
+      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile", "missing \"stacks\"");
+      return FALSE;
+    }
+  if (!(self->seen & SEEN_FRAMES))
+    {
+      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile", "missing \"frames\"");
+      return FALSE;
+    }
+  if (self->samples->len == 0 && !lenient)
+    {
+      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile.samples", "empty array: a profile needs samples");
+      return FALSE;
+    }
+
+  if (format == FC_FORMAT_V2 && self->n_numeric_tids > 0)
+    {
+      g_autofree char *where = g_strdup_printf ("profile.samples[%u].thread_id", self->first_numeric_tid);
+
+      if (!lenient)
+        {
+          fail_at (self, FC_FORMAT_ERROR_TYPE, where,
+                   "a number, but V2 thread ids are strings (%u samples like this)", self->n_numeric_tids);
+          return FALSE;
+        }
+      add_problem (self, FC_PROBLEM_ERROR, where,
+                   "a number, but V2 thread ids are strings; Relay rejects the chunk (%u samples like this)",
+                   self->n_numeric_tids);
+    }
+
+  if (format == FC_FORMAT_V1)
+    {
+      const char *ts = fc_profile_get_meta_string (profile, "timestamp");
+
+      if (ts == NULL || !fc_reader_parse_rfc3339 (ts, &start_ns))
+        {
+          const char *what = ts == NULL ? "missing" : "not an RFC 3339 date-time";
+
+          if (!lenient)
+            {
+              fail_at (self, ts == NULL ? FC_FORMAT_ERROR_MISSING : FC_FORMAT_ERROR_TYPE, "timestamp",
+                       "%s; V1 sample times are relative to it", what);
+              return FALSE;
+            }
+          add_problem (self, FC_PROBLEM_ERROR, "timestamp", "%s; sample times start at the epoch", what);
+          start_ns = 0;
+        }
+      fc_profile_set_start_ns (profile, start_ns);
+    }
+
+  /* stacks: file frame indexes -> model frames, then interned as a prefix tree */
+  stack_map = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_stacks);
+  mapped = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint s = 0; s < n_stacks; s++)
+    {
+      guint32 begin = g_array_index (self->stack_starts, guint32, s);
+      guint32 end = s + 1 < n_stacks ? g_array_index (self->stack_starts, guint32, s + 1) : self->stack_frames->len;
+      guint32 stack_id;
+
+      g_array_set_size (mapped, end - begin);
+      for (guint32 j = begin; j < end; j++)
+        {
+          guint32 f = g_array_index (self->stack_frames, guint32, j);
+          guint32 id;
+
+          if (f < n_frames)
+            id = g_array_index (self->frame_ids, guint32, f);
+          else
+            {
+              g_autofree char *where = g_strdup_printf ("profile.stacks[%u][%u]", s, j - begin);
+              gpointer found;
+
+              if (!lenient)
+                {
+                  fail_at (self, FC_FORMAT_ERROR_RANGE, where, "frame %u but only %u frames", f, n_frames);
+                  return FALSE;
+                }
+              add_problem (self, FC_PROBLEM_ERROR, where, "frame %u but only %u frames", f, n_frames);
+
+              if (missing == NULL)
+                missing = g_hash_table_new (NULL, NULL);
+              if (g_hash_table_lookup_extended (missing, GUINT_TO_POINTER (f), NULL, &found))
+                id = GPOINTER_TO_UINT (found);
+              else
+                {
+                  FcFrame placeholder;
+                  g_autofree char *label = g_strdup_printf ("<missing frame %u>", f);
+
+                  fc_frame_init (&placeholder);
+                  placeholder.function = fc_profile_intern (profile, label);
+                  id = fc_profile_intern_frame (profile, &placeholder);
+                  g_hash_table_insert (missing, GUINT_TO_POINTER (f), GUINT_TO_POINTER (id));
+                }
+            }
+          g_array_index (mapped, guint32, j - begin) = id;
+        }
+
+      stack_id = fc_profile_intern_stack_frames (profile, (const guint32 *)(gpointer)mapped->data, mapped->len);
+      g_array_append_val (stack_map, stack_id);
+    }
+
+  g_clear_pointer (&self->stack_frames, g_array_unref);
+  g_clear_pointer (&self->stack_starts, g_array_unref);
+
+  /* samples */
+  for (guint i = 0; i < self->samples->len; i++)
+    {
+      const TempSample *s = &g_array_index (self->samples, TempSample, i);
+      gint64 ts;
+
+      if (format == FC_FORMAT_V2)
+        {
+          if (!(s->has & SAMPLE_HAS_TS))
+            {
+              g_autofree char *where = g_strdup_printf ("profile.samples[%u]", i);
+              fail_at (self, FC_FORMAT_ERROR_MISSING, where, "missing \"timestamp\"");
+              return FALSE;
+            }
+          ts = s->ts_ns;
+        }
+      else
+        {
+          if (!(s->has & SAMPLE_HAS_ELAPSED))
+            {
+              g_autofree char *where = g_strdup_printf ("profile.samples[%u]", i);
+              fail_at (self, FC_FORMAT_ERROR_MISSING, where, "missing \"elapsed_since_start_ns\"");
+              return FALSE;
+            }
+          ts = start_ns + s->elapsed_ns;
+        }
+
+      if (s->stack >= n_stacks)
+        {
+          g_autofree char *where = g_strdup_printf ("profile.samples[%u].stack_id", i);
+
+          if (!lenient)
+            {
+              fail_at (self, FC_FORMAT_ERROR_RANGE, where, "%u but only %u stacks", s->stack, n_stacks);
+              return FALSE;
+            }
+          add_problem (self, FC_PROBLEM_ERROR, where, "%u but only %u stacks; sample dropped", s->stack, n_stacks);
+          n_dropped++;
+          continue;
+        }
+
+      fc_profile_append_sample (profile, ts, s->thread, g_array_index (stack_map, guint32, s->stack), s->extra);
+    }
+
+  if (self->n_suppressed > 0)
+    {
+      g_ptr_array_add (self->problems,
+                       fc_problem_new (FC_PROBLEM_ERROR, self->where[0] ? self->where : "profile",
+                                       "%u more problems like the ones above", self->n_suppressed));
+    }
+
+  g_clear_pointer (&self->samples, g_array_unref);
+  g_clear_pointer (&self->frame_ids, g_array_unref);
+
+  fc_profile_set_format (profile, format);
+  fc_profile_sort_samples (profile);
+  fc_profile_set_source_size (profile, self->n_bytes);
+
+  return TRUE;
+}
+
+FcProfile *
+fc_payload_parser_finish (FcPayloadParser  *self,
+                          GPtrArray        *problems,
+                          GError          **error)
+{
+  FcFormat format = FC_FORMAT_UNKNOWN;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->error == NULL)
+    {
+      yajl_status st = yajl_complete_parse (self->yajl);
+
+      if (st == yajl_status_error && self->error == NULL)
+        {
+          g_autofree char *path = current_path (self);
+
+          self->error = g_error_new (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
+                                     "%struncated JSON: the data ends after %" G_GUINT64_FORMAT " bytes%s%s",
+                                     self->where, self->n_bytes, path[0] ? " inside " : "", path);
+        }
+      else if (st == yajl_status_client_canceled && self->error == NULL)
+        fail (self, FC_FORMAT_ERROR_SYNTAX, "parsing stopped");
+    }
+
+  if (self->error == NULL && !(self->seen & SEEN_ROOT))
+    fail_at (self, FC_FORMAT_ERROR_SYNTAX, NULL, "no JSON data");
+
+  if (self->error == NULL && detect_format (self, &format))
+    resolve (self, format);
+
+  if (self->error != NULL)
+    {
+      if (error != NULL)
+        *error = g_error_copy (self->error);
+      return NULL;
+    }
+
+  while (problems != NULL && self->problems->len > 0)
+    g_ptr_array_add (problems, g_ptr_array_steal_index (self->problems, 0));
+
+  return g_steal_pointer (&self->profile);
+}
