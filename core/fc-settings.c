@@ -1,0 +1,585 @@
+/* fc-settings.c - what the user chose: sampling, lifecycle, where and how to send
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+#include "fc-error.h"
+#include "fc-settings.h"
+
+#define GROUP "flamecast"
+
+struct _FcSettings
+{
+  GObject             parent_instance;
+
+  int                 frequency;
+  double              profile_session_sample_rate;
+  FcProfileLifecycle  profile_lifecycle;
+  double              traces_sample_rate;
+  int                 chunk_duration;
+  char               *dsn;
+  char               *release;
+  char               *environment;
+};
+
+enum {
+  PROP_0,
+  PROP_FREQUENCY,
+  PROP_PROFILE_SESSION_SAMPLE_RATE,
+  PROP_PROFILE_LIFECYCLE,
+  PROP_TRACES_SAMPLE_RATE,
+  PROP_CHUNK_DURATION,
+  PROP_DSN,
+  PROP_RELEASE,
+  PROP_ENVIRONMENT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_ENUM_TYPE (FcProfileLifecycle, fc_profile_lifecycle,
+                    G_DEFINE_ENUM_VALUE (FC_PROFILE_LIFECYCLE_MANUAL, "manual"),
+                    G_DEFINE_ENUM_VALUE (FC_PROFILE_LIFECYCLE_TRACE, "trace"))
+
+G_DEFINE_FINAL_TYPE (FcSettings, fc_settings, G_TYPE_OBJECT)
+
+const char *
+fc_profile_lifecycle_to_string (FcProfileLifecycle lifecycle)
+{
+  switch (lifecycle)
+    {
+    case FC_PROFILE_LIFECYCLE_MANUAL: return "manual";
+    case FC_PROFILE_LIFECYCLE_TRACE: return "trace";
+    default: g_return_val_if_reached ("manual");
+    }
+}
+
+gboolean
+fc_profile_lifecycle_from_string (const char          *text,
+                                  FcProfileLifecycle  *lifecycle,
+                                  GError             **error)
+{
+  g_return_val_if_fail (lifecycle != NULL, FALSE);
+
+  if (g_strcmp0 (text, "manual") == 0)
+    *lifecycle = FC_PROFILE_LIFECYCLE_MANUAL;
+  else if (g_strcmp0 (text, "trace") == 0)
+    *lifecycle = FC_PROFILE_LIFECYCLE_TRACE;
+  else
+    {
+      g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
+                   "Profile lifecycle “%s” is neither “manual” nor “trace”", text ? text : "");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+fc_settings_finalize (GObject *object)
+{
+  FcSettings *self = (FcSettings *)object;
+
+  g_clear_pointer (&self->dsn, g_free);
+  g_clear_pointer (&self->release, g_free);
+  g_clear_pointer (&self->environment, g_free);
+
+  G_OBJECT_CLASS (fc_settings_parent_class)->finalize (object);
+}
+
+static void
+fc_settings_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  FcSettings *self = FC_SETTINGS (object);
+
+  switch (prop_id)
+    {
+    case PROP_FREQUENCY:
+      g_value_set_int (value, self->frequency);
+      break;
+    case PROP_PROFILE_SESSION_SAMPLE_RATE:
+      g_value_set_double (value, self->profile_session_sample_rate);
+      break;
+    case PROP_PROFILE_LIFECYCLE:
+      g_value_set_enum (value, self->profile_lifecycle);
+      break;
+    case PROP_TRACES_SAMPLE_RATE:
+      g_value_set_double (value, self->traces_sample_rate);
+      break;
+    case PROP_CHUNK_DURATION:
+      g_value_set_int (value, self->chunk_duration);
+      break;
+    case PROP_DSN:
+      g_value_set_string (value, self->dsn);
+      break;
+    case PROP_RELEASE:
+      g_value_set_string (value, self->release);
+      break;
+    case PROP_ENVIRONMENT:
+      g_value_set_string (value, self->environment);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_settings_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  FcSettings *self = FC_SETTINGS (object);
+
+  switch (prop_id)
+    {
+    case PROP_FREQUENCY:
+      fc_settings_set_frequency (self, g_value_get_int (value));
+      break;
+    case PROP_PROFILE_SESSION_SAMPLE_RATE:
+      fc_settings_set_profile_session_sample_rate (self, g_value_get_double (value));
+      break;
+    case PROP_PROFILE_LIFECYCLE:
+      fc_settings_set_profile_lifecycle (self, g_value_get_enum (value));
+      break;
+    case PROP_TRACES_SAMPLE_RATE:
+      fc_settings_set_traces_sample_rate (self, g_value_get_double (value));
+      break;
+    case PROP_CHUNK_DURATION:
+      fc_settings_set_chunk_duration (self, g_value_get_int (value));
+      break;
+    case PROP_DSN:
+      fc_settings_set_dsn (self, g_value_get_string (value));
+      break;
+    case PROP_RELEASE:
+      fc_settings_set_release (self, g_value_get_string (value));
+      break;
+    case PROP_ENVIRONMENT:
+      fc_settings_set_environment (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_settings_class_init (FcSettingsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->finalize = fc_settings_finalize;
+  object_class->get_property = fc_settings_get_property;
+  object_class->set_property = fc_settings_set_property;
+
+  properties[PROP_FREQUENCY] =
+    g_param_spec_int ("frequency", NULL, NULL, 1, 1000, FC_SETTINGS_DEFAULT_FREQUENCY, flags);
+  properties[PROP_PROFILE_SESSION_SAMPLE_RATE] =
+    g_param_spec_double ("profile-session-sample-rate", NULL, NULL, 0.0, 1.0, 1.0, flags);
+  properties[PROP_PROFILE_LIFECYCLE] =
+    g_param_spec_enum ("profile-lifecycle", NULL, NULL,
+                       FC_TYPE_PROFILE_LIFECYCLE, FC_PROFILE_LIFECYCLE_MANUAL, flags);
+  properties[PROP_TRACES_SAMPLE_RATE] =
+    g_param_spec_double ("traces-sample-rate", NULL, NULL, 0.0, 1.0, 1.0, flags);
+  properties[PROP_CHUNK_DURATION] =
+    g_param_spec_int ("chunk-duration", NULL, NULL, 1, 3600, FC_SETTINGS_DEFAULT_CHUNK_DURATION, flags);
+  properties[PROP_DSN] = g_param_spec_string ("dsn", NULL, NULL, "", flags);
+  properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, "", flags);
+  properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, "production", flags);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+fc_settings_init (FcSettings *self)
+{
+  self->frequency = FC_SETTINGS_DEFAULT_FREQUENCY;
+  self->profile_session_sample_rate = 1.0;
+  self->profile_lifecycle = FC_PROFILE_LIFECYCLE_MANUAL;
+  self->traces_sample_rate = 1.0;
+  self->chunk_duration = FC_SETTINGS_DEFAULT_CHUNK_DURATION;
+  self->dsn = g_strdup ("");
+  self->release = g_strdup ("");
+  self->environment = g_strdup ("production");
+}
+
+FcSettings *
+fc_settings_new (void)
+{
+  return g_object_new (FC_TYPE_SETTINGS, NULL);
+}
+
+int
+fc_settings_get_frequency (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), FC_SETTINGS_DEFAULT_FREQUENCY);
+  return self->frequency;
+}
+
+void
+fc_settings_set_frequency (FcSettings *self,
+                           int         frequency)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  frequency = CLAMP (frequency, 1, 1000);
+  if (self->frequency == frequency)
+    return;
+  self->frequency = frequency;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FREQUENCY]);
+}
+
+double
+fc_settings_get_profile_session_sample_rate (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), 0.0);
+  return self->profile_session_sample_rate;
+}
+
+static double
+normalize_rate (double rate)
+{
+  return isnan (rate) ? 0.0 : CLAMP (rate, 0.0, 1.0);
+}
+
+void
+fc_settings_set_profile_session_sample_rate (FcSettings *self,
+                                             double      rate)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  rate = normalize_rate (rate);
+  if (self->profile_session_sample_rate == rate)
+    return;
+  self->profile_session_sample_rate = rate;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE_SESSION_SAMPLE_RATE]);
+}
+
+FcProfileLifecycle
+fc_settings_get_profile_lifecycle (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), FC_PROFILE_LIFECYCLE_MANUAL);
+  return self->profile_lifecycle;
+}
+
+void
+fc_settings_set_profile_lifecycle (FcSettings         *self,
+                                   FcProfileLifecycle  lifecycle)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+  g_return_if_fail (lifecycle == FC_PROFILE_LIFECYCLE_MANUAL || lifecycle == FC_PROFILE_LIFECYCLE_TRACE);
+
+  if (self->profile_lifecycle == lifecycle)
+    return;
+  self->profile_lifecycle = lifecycle;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE_LIFECYCLE]);
+}
+
+double
+fc_settings_get_traces_sample_rate (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), 0.0);
+  return self->traces_sample_rate;
+}
+
+void
+fc_settings_set_traces_sample_rate (FcSettings *self,
+                                    double      rate)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  rate = normalize_rate (rate);
+  if (self->traces_sample_rate == rate)
+    return;
+  self->traces_sample_rate = rate;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TRACES_SAMPLE_RATE]);
+}
+
+int
+fc_settings_get_chunk_duration (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), FC_SETTINGS_DEFAULT_CHUNK_DURATION);
+  return self->chunk_duration;
+}
+
+void
+fc_settings_set_chunk_duration (FcSettings *self,
+                                int         seconds)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  seconds = CLAMP (seconds, 1, 3600);
+  if (self->chunk_duration == seconds)
+    return;
+  self->chunk_duration = seconds;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHUNK_DURATION]);
+}
+
+static gboolean
+set_string (char       **field,
+            const char  *value)
+{
+  if (value == NULL)
+    value = "";
+  if (g_strcmp0 (*field, value) == 0)
+    return FALSE;
+  g_free (*field);
+  *field = g_strdup (value);
+  return TRUE;
+}
+
+const char *
+fc_settings_get_dsn (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), NULL);
+  return self->dsn;
+}
+
+void
+fc_settings_set_dsn (FcSettings *self,
+                     const char *dsn)
+{
+  g_autofree char *stripped = NULL;
+
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  /* DSNs are pasted; stray white space would make them invalid. */
+  stripped = g_strstrip (g_strdup (dsn ? dsn : ""));
+  if (set_string (&self->dsn, stripped))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DSN]);
+}
+
+const char *
+fc_settings_get_release (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), NULL);
+  return self->release;
+}
+
+void
+fc_settings_set_release (FcSettings *self,
+                         const char *release)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  if (set_string (&self->release, release))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RELEASE]);
+}
+
+const char *
+fc_settings_get_environment (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), NULL);
+  return self->environment;
+}
+
+void
+fc_settings_set_environment (FcSettings *self,
+                             const char *environment)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  if (set_string (&self->environment, environment))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENVIRONMENT]);
+}
+
+char *
+fc_settings_dup_default_path (void)
+{
+  return g_build_filename (g_get_user_config_dir (), "flamecast", "settings.ini", NULL);
+}
+
+static gboolean
+invalid_value (GError     **error,
+               const char  *path,
+               const char  *key,
+               const char  *value,
+               const char  *expected)
+{
+  g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
+               "%s: “%s = %s” is invalid: expected %s", path, key, value, expected);
+  return FALSE;
+}
+
+/* Parses one key into @value (initialized to the property's type). The
+ * DSN's value is never echoed in errors. */
+static gboolean
+parse_key (GParamSpec  *pspec,
+           const char  *text,
+           GValue      *value,
+           const char  *path,
+           GError     **error)
+{
+  const char *key = pspec->name;
+  const char *shown = strcmp (key, "dsn") == 0 ? "***" : text;
+
+  if (G_IS_PARAM_SPEC_INT (pspec))
+    {
+      GParamSpecInt *ispec = G_PARAM_SPEC_INT (pspec);
+      gint64 v;
+      g_autofree char *expected = g_strdup_printf ("an integer from %d to %d", ispec->minimum, ispec->maximum);
+
+      if (!g_ascii_string_to_signed (text, 10, ispec->minimum, ispec->maximum, &v, NULL))
+        return invalid_value (error, path, key, shown, expected);
+      g_value_set_int (value, (int) v);
+    }
+  else if (G_IS_PARAM_SPEC_DOUBLE (pspec))
+    {
+      char *end = NULL;
+      double v = g_ascii_strtod (text, &end);
+
+      if (end == text || *end != '\0' || isnan (v) || v < 0.0 || v > 1.0)
+        return invalid_value (error, path, key, shown, "a number from 0.0 to 1.0");
+      g_value_set_double (value, v);
+    }
+  else if (G_IS_PARAM_SPEC_ENUM (pspec))
+    {
+      FcProfileLifecycle lifecycle;
+
+      if (!fc_profile_lifecycle_from_string (text, &lifecycle, NULL))
+        return invalid_value (error, path, key, shown, "“manual” or “trace”");
+      g_value_set_enum (value, lifecycle);
+    }
+  else if (G_IS_PARAM_SPEC_STRING (pspec))
+    g_value_set_string (value, text);
+  else
+    g_assert_not_reached ();
+
+  return TRUE;
+}
+
+gboolean
+fc_settings_load (FcSettings  *self,
+                  const char  *path,
+                  GError     **error)
+{
+  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *default_path = NULL;
+
+  g_return_val_if_fail (FC_IS_SETTINGS (self), FALSE);
+
+  if (path == NULL)
+    path = default_path = fc_settings_dup_default_path ();
+
+  if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, &local_error))
+    {
+      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return TRUE;
+      g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
+                   "Cannot read settings from %s: %s", path, local_error->message);
+      return FALSE;
+    }
+
+  /* Validate everything before applying anything: a bad file changes nothing. */
+  {
+    g_autoptr(GArray) values = g_array_new (FALSE, TRUE, sizeof (GValue));
+    g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+    g_array_set_clear_func (values, (GDestroyNotify) g_value_unset);
+
+    for (guint i = 1; i < N_PROPS; i++)
+      {
+        g_autofree char *text = NULL;
+        GValue value = G_VALUE_INIT;
+
+        text = g_key_file_get_string (keyfile, GROUP, properties[i]->name, NULL);
+        if (text == NULL)
+          continue;
+
+        g_strstrip (text);
+        g_value_init (&value, properties[i]->value_type);
+        if (!parse_key (properties[i], text, &value, path, error))
+          {
+            g_value_unset (&value);
+            return FALSE;
+          }
+        g_array_append_val (values, value);
+        g_ptr_array_add (names, (gpointer) properties[i]->name);
+      }
+
+    g_object_freeze_notify (G_OBJECT (self));
+    for (guint i = 0; i < names->len; i++)
+      g_object_set_property (G_OBJECT (self), g_ptr_array_index (names, i),
+                             &g_array_index (values, GValue, i));
+    g_object_thaw_notify (G_OBJECT (self));
+  }
+
+  return TRUE;
+}
+
+gboolean
+fc_settings_save (FcSettings  *self,
+                  const char  *path,
+                  GError     **error)
+{
+  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+  g_autofree char *default_path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *data = NULL;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gsize len;
+
+  g_return_val_if_fail (FC_IS_SETTINGS (self), FALSE);
+
+  if (path == NULL)
+    path = default_path = fc_settings_dup_default_path ();
+
+  /* Keep keys and comments we do not know about. */
+  g_key_file_load_from_file (keyfile, path, G_KEY_FILE_KEEP_COMMENTS, NULL);
+
+  g_key_file_set_integer (keyfile, GROUP, "frequency", self->frequency);
+  g_key_file_set_value (keyfile, GROUP, "profile-session-sample-rate",
+                        g_ascii_dtostr (buf, sizeof buf, self->profile_session_sample_rate));
+  g_key_file_set_value (keyfile, GROUP, "profile-lifecycle",
+                        fc_profile_lifecycle_to_string (self->profile_lifecycle));
+  g_key_file_set_value (keyfile, GROUP, "traces-sample-rate",
+                        g_ascii_dtostr (buf, sizeof buf, self->traces_sample_rate));
+  g_key_file_set_integer (keyfile, GROUP, "chunk-duration", self->chunk_duration);
+  g_key_file_set_string (keyfile, GROUP, "dsn", self->dsn);
+  g_key_file_set_string (keyfile, GROUP, "release", self->release);
+  g_key_file_set_string (keyfile, GROUP, "environment", self->environment);
+
+  dir = g_path_get_dirname (path);
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "Cannot create %s: %s", dir, g_strerror (errsv));
+      return FALSE;
+    }
+
+  data = g_key_file_to_data (keyfile, &len, NULL);
+  /* 0600: the file holds the DSN. */
+  return g_file_set_contents_full (path, data, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+}
+
+char *
+fc_settings_dup_effective_dsn (FcSettings *self,
+                               const char *explicit_dsn)
+{
+  const char *env;
+
+  g_return_val_if_fail (self == NULL || FC_IS_SETTINGS (self), NULL);
+
+  if (explicit_dsn != NULL && *explicit_dsn != '\0')
+    return g_strdup (explicit_dsn);
+
+  env = g_getenv ("SENTRY_DSN");
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+
+  if (self != NULL && self->dsn[0] != '\0')
+    return g_strdup (self->dsn);
+
+  return NULL;
+}

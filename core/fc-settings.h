@@ -1,0 +1,85 @@
+/* fc-settings.h - what the user chose: sampling, lifecycle, where and how to send
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FC_PROFILE_LIFECYCLE_MANUAL, /*< nick=manual >*/
+  FC_PROFILE_LIFECYCLE_TRACE,  /*< nick=trace >*/
+} FcProfileLifecycle;
+
+#define FC_TYPE_PROFILE_LIFECYCLE (fc_profile_lifecycle_get_type ())
+GType fc_profile_lifecycle_get_type (void) G_GNUC_CONST;
+
+#define FC_SETTINGS_DEFAULT_FREQUENCY      101
+#define FC_SETTINGS_DEFAULT_CHUNK_DURATION 60
+
+/*
+ * Properties, named like the GSettings keys of io.github.flamecast.Flamecast
+ * so the app can g_settings_bind() them one to one:
+ *   frequency                    int, Hz, 1..1000, default 101
+ *   profile-session-sample-rate  double, 0..1, default 1.0
+ *   profile-lifecycle            FcProfileLifecycle ("manual" | "trace"), default manual
+ *   traces-sample-rate           double, 0..1, default 1.0
+ *   chunk-duration               int, seconds, 1..3600, default 60
+ *   dsn, release                 string, default ""
+ *   environment                  string, default "production"
+ */
+#define FC_TYPE_SETTINGS (fc_settings_get_type ())
+G_DECLARE_FINAL_TYPE (FcSettings, fc_settings, FC, SETTINGS, GObject)
+
+FcSettings         *fc_settings_new                        (void);
+
+int                 fc_settings_get_frequency              (FcSettings         *self);
+void                fc_settings_set_frequency              (FcSettings         *self,
+                                                            int                 frequency);
+double              fc_settings_get_profile_session_sample_rate (FcSettings    *self);
+void                fc_settings_set_profile_session_sample_rate (FcSettings    *self,
+                                                                 double         rate);
+FcProfileLifecycle  fc_settings_get_profile_lifecycle      (FcSettings         *self);
+void                fc_settings_set_profile_lifecycle      (FcSettings         *self,
+                                                            FcProfileLifecycle  lifecycle);
+double              fc_settings_get_traces_sample_rate     (FcSettings         *self);
+void                fc_settings_set_traces_sample_rate     (FcSettings         *self,
+                                                            double              rate);
+int                 fc_settings_get_chunk_duration         (FcSettings         *self);
+void                fc_settings_set_chunk_duration         (FcSettings         *self,
+                                                            int                 seconds);
+const char         *fc_settings_get_dsn                    (FcSettings         *self);
+void                fc_settings_set_dsn                    (FcSettings         *self,
+                                                            const char         *dsn);
+const char         *fc_settings_get_release                (FcSettings         *self);
+void                fc_settings_set_release                (FcSettings         *self,
+                                                            const char         *release);
+const char         *fc_settings_get_environment            (FcSettings         *self);
+void                fc_settings_set_environment            (FcSettings         *self,
+                                                            const char         *environment);
+
+/* "manual" / "trace" */
+const char         *fc_profile_lifecycle_to_string         (FcProfileLifecycle  lifecycle);
+gboolean            fc_profile_lifecycle_from_string       (const char         *text,
+                                                            FcProfileLifecycle *lifecycle,
+                                                            GError            **error);
+
+/* The CLI's keyfile; @path NULL for g_get_user_config_dir()/flamecast/settings.ini.
+ * A missing file is not an error (defaults stay). */
+char               *fc_settings_dup_default_path           (void);
+gboolean            fc_settings_load                       (FcSettings         *self,
+                                                            const char         *path,
+                                                            GError            **error);
+gboolean            fc_settings_save                       (FcSettings         *self,
+                                                            const char         *path,
+                                                            GError            **error);
+
+/* The DSN to use: @explicit_dsn (a --dsn flag) if set, then $SENTRY_DSN, then
+ * the "dsn" property; NULL when none is set. */
+char               *fc_settings_dup_effective_dsn          (FcSettings         *self,
+                                                            const char         *explicit_dsn);
+
+G_END_DECLS

@@ -1,0 +1,183 @@
+/* test-outbox.c - the on-disk outbox: order, durability, rejection, notes
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fc-outbox.h"
+
+static GBytes *
+envelope_n (guint n)
+{
+  g_autofree char *text = g_strdup_printf ("{}\n{\"type\":\"profile_chunk\",\"platform\":\"native\"}\n{\"n\":%u}\n", n);
+  return g_bytes_new (text, strlen (text));
+}
+
+static void
+test_outbox_order (void)
+{
+  g_autoptr(FcOutbox) outbox = fc_outbox_new (NULL);
+  g_autoptr(FcOutbox) again = NULL;
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) listed = NULL;
+  g_autoptr(GPtrArray) listed_again = NULL;
+  g_autofree char *expected_dir = g_build_filename (g_get_user_state_dir (), "flamecast", "outbox", NULL);
+
+  g_assert_cmpstr (fc_outbox_get_dir (outbox), ==, expected_dir);
+
+  listed = fc_outbox_list (outbox);
+  g_assert_cmpuint (listed->len, ==, 0);
+  g_clear_pointer (&listed, g_ptr_array_unref);
+
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autoptr(GBytes) env = envelope_n (i);
+      g_autoptr(GError) error = NULL;
+      char *id = fc_outbox_add (outbox, env, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (id);
+      g_ptr_array_add (ids, id);
+    }
+
+  /* Oldest first, and the same for the next run. */
+  listed = fc_outbox_list (outbox);
+  again = fc_outbox_new (NULL);
+  listed_again = fc_outbox_list (again);
+  g_assert_cmpuint (listed->len, ==, 20);
+  g_assert_cmpuint (listed_again->len, ==, 20);
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autoptr(GBytes) expected = envelope_n (i);
+      g_autoptr(GBytes) loaded = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *path = NULL;
+      g_autofree char *name = NULL;
+      struct stat st;
+
+      g_assert_cmpstr (g_ptr_array_index (listed, i), ==, g_ptr_array_index (ids, i));
+      g_assert_cmpstr (g_ptr_array_index (listed_again, i), ==, g_ptr_array_index (ids, i));
+
+      loaded = fc_outbox_load (again, g_ptr_array_index (ids, i), &error);
+      g_assert_no_error (error);
+      g_assert_true (g_bytes_equal (loaded, expected));
+
+      name = g_strconcat (g_ptr_array_index (ids, i), ".envelope", NULL);
+      path = g_build_filename (expected_dir, name, NULL);
+      g_assert_cmpint (stat (path, &st), ==, 0);
+      g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+    }
+}
+
+static void
+test_outbox_remove_and_reject (void)
+{
+  g_autoptr(FcOutbox) outbox = fc_outbox_new (NULL);
+  g_autoptr(GBytes) e1 = envelope_n (1);
+  g_autoptr(GBytes) e2 = envelope_n (2);
+  g_autoptr(GBytes) e3 = envelope_n (3);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id1 = fc_outbox_add (outbox, e1, NULL);
+  g_autofree char *id2 = fc_outbox_add (outbox, e2, NULL);
+  g_autofree char *id3 = fc_outbox_add (outbox, e3, NULL);
+  g_autoptr(GPtrArray) waiting = NULL;
+  g_autoptr(GPtrArray) rejected = NULL;
+  g_autoptr(GBytes) kept = NULL;
+  g_autofree char *note = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *rejected_dir = NULL;
+  g_autofree char *kept_path = NULL;
+  g_autofree char *kept_name = NULL;
+  gsize kept_len;
+  g_autofree char *kept_data = NULL;
+
+  fc_outbox_set_note (outbox, id1, "Sentry is unavailable (HTTP 503)");
+  note = fc_outbox_dup_note (outbox, id1);
+  g_assert_cmpstr (note, ==, "Sentry is unavailable (HTTP 503)");
+
+  g_assert_true (fc_outbox_remove (outbox, id1, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&note, g_free);
+  note = fc_outbox_dup_note (outbox, id1);
+  g_assert_null (note);
+  /* Removing twice is harmless: another process may have delivered it. */
+  g_assert_true (fc_outbox_remove (outbox, id1, &error));
+
+  g_assert_true (fc_outbox_reject (outbox, id2, "rejected by Sentry (HTTP 413: too large)", &error));
+  g_assert_no_error (error);
+
+  waiting = fc_outbox_list (outbox);
+  g_assert_cmpuint (waiting->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (waiting, 0), ==, id3);
+
+  rejected = fc_outbox_list_rejected (outbox);
+  g_assert_cmpuint (rejected->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (rejected, 0), ==, id2);
+  reason = fc_outbox_dup_rejected_reason (outbox, id2);
+  g_assert_cmpstr (reason, ==, "rejected by Sentry (HTTP 413: too large)");
+
+  /* The rejected envelope is kept byte for byte. */
+  rejected_dir = fc_outbox_dup_rejected_dir (outbox);
+  kept_name = g_strconcat (id2, ".envelope", NULL);
+  kept_path = g_build_filename (rejected_dir, kept_name, NULL);
+  g_assert_true (g_file_get_contents (kept_path, &kept_data, &kept_len, NULL));
+  kept = g_bytes_new (kept_data, kept_len);
+  g_assert_true (g_bytes_equal (kept, e2));
+
+  /* Gone from the outbox: loading it fails cleanly. */
+  g_assert_null (fc_outbox_load (outbox, id2, &error));
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
+static void
+test_outbox_ignores_strangers (void)
+{
+  g_autoptr(FcOutbox) outbox = fc_outbox_new (NULL);
+  g_autoptr(GBytes) env = envelope_n (7);
+  g_autofree char *id = fc_outbox_add (outbox, env, NULL);
+  g_autofree char *tmp = g_build_filename (fc_outbox_get_dir (outbox), "0000000000000001-000001-00000000.envelope.AB12CD", NULL);
+  g_autofree char *other = g_build_filename (fc_outbox_get_dir (outbox), "README", NULL);
+  g_autoptr(GPtrArray) listed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* A half-written file from a crashed writer and unrelated files are not envelopes. */
+  g_assert_true (g_file_set_contents (tmp, "{}\n{\"ty", -1, NULL));
+  g_assert_true (g_file_set_contents (other, "hello", -1, NULL));
+
+  listed = fc_outbox_list (outbox);
+  g_assert_cmpuint (listed->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (listed, 0), ==, id);
+
+  g_assert_null (fc_outbox_load (outbox, "../../etc/passwd", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+}
+
+static void
+test_outbox_custom_dir (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "elsewhere", "box", NULL);
+  g_autoptr(FcOutbox) outbox = fc_outbox_new (dir);
+  g_autoptr(GBytes) env = envelope_n (9);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = fc_outbox_add (outbox, env, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (dir, G_FILE_TEST_IS_DIR));
+  g_assert_nonnull (id);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/core/outbox/order", test_outbox_order);
+  g_test_add_func ("/core/outbox/remove-and-reject", test_outbox_remove_and_reject);
+  g_test_add_func ("/core/outbox/ignores-strangers", test_outbox_ignores_strangers);
+  g_test_add_func ("/core/outbox/custom-dir", test_outbox_custom_dir);
+
+  return g_test_run ();
+}
