@@ -4,6 +4,7 @@
  */
 
 #include <locale.h>
+#include <stdio.h>
 #include <string.h>
 #include <glib/gi18n.h>
 

@@ -1,0 +1,29 @@
+/* fc-json-util.h - typed reads of the JSON metadata kept in the model
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* the member as a string, or NULL when absent or not a string */
+const char *fc_json_get_string  (JsonObject  *object,
+                                 const char  *key);
+/* the member as an object, or NULL */
+JsonObject *fc_json_get_object  (JsonObject  *object,
+                                 const char  *key);
+/* an integer given as a JSON integer, an integral double or a decimal
+ * string (SDKs send both); FALSE when absent or not such a value */
+gboolean    fc_json_get_int64   (JsonObject  *object,
+                                 const char  *key,
+                                 gint64      *value);
+/* a string, or an integer printed in decimal; NULL otherwise */
+char       *fc_json_dup_id      (JsonObject  *object,
+                                 const char  *key);
+/* TRUE when @str is a non-empty run of decimal digits */
+gboolean    fc_str_is_decimal   (const char  *str);
+
+G_END_DECLS
