@@ -1,0 +1,137 @@
+/* fc-colors.c - frame colours for the flame views
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "fc-colors.h"
+
+/* Soft, distinct hues that keep black labels readable. */
+static const char * const palette[] = {
+  "#8fb4f0", "#f5b27d", "#9ad99a", "#e99ac0", "#c7a8f0", "#f0d77c",
+  "#7fd3d0", "#f09a8f", "#b5d67f", "#a9b9d6", "#e3b6e8", "#d6c3a1",
+};
+
+/* Application frames blue-violet, system frames sand, like Sentry's split. */
+static const char * const app_palette[] = { "#7ea6f2", "#92b3f4", "#a49ef0", "#89c0ee" };
+static const char * const system_palette[] = { "#e9c58f", "#e1b98a", "#edcf9e", "#d9bf95" };
+static const char * const unknown_color = "#c9c9c9";
+
+guint32
+fc_colors_stable_hash (const char *str)
+{
+  /* FNV-1a */
+  guint32 hash = 2166136261u;
+
+  if (str == NULL)
+    return 0;
+  for (const guchar *p = (const guchar *) str; *p != '\0'; p++)
+    {
+      hash ^= *p;
+      hash *= 16777619u;
+    }
+  return hash;
+}
+
+static const char *
+non_empty (const char *str)
+{
+  return str != NULL && str[0] != '\0' ? str : NULL;
+}
+
+void
+fc_colors_for_frame (FcProfile   *profile,
+                     guint32      frame_id,
+                     FcColorMode  mode,
+                     GdkRGBA     *color)
+{
+  const FcFrame *frame;
+  const char *key = NULL;
+  const char *spec;
+  char buf[64];
+
+  g_return_if_fail (FC_IS_PROFILE (profile));
+  g_return_if_fail (color != NULL);
+
+  frame = frame_id < fc_profile_get_n_frames (profile) ? fc_profile_get_frame (profile, frame_id) : NULL;
+  if (frame == NULL)
+    {
+      gdk_rgba_parse (color, unknown_color);
+      return;
+    }
+
+  switch (mode)
+    {
+    case FC_COLOR_MODE_PACKAGE:
+      key = non_empty (fc_profile_string (profile, frame->package));
+      if (key == NULL)
+        key = non_empty (fc_profile_string (profile, frame->module));
+      if (key == NULL)
+        key = non_empty (fc_profile_string (profile, frame->filename));
+      spec = key != NULL ? palette[fc_colors_stable_hash (key) % G_N_ELEMENTS (palette)] : unknown_color;
+      break;
+
+    case FC_COLOR_MODE_FUNCTION:
+      key = fc_profile_frame_label (profile, frame_id, buf, sizeof buf);
+      spec = palette[fc_colors_stable_hash (key) % G_N_ELEMENTS (palette)];
+      break;
+
+    case FC_COLOR_MODE_IN_APP:
+    default:
+      key = fc_profile_frame_label (profile, frame_id, buf, sizeof buf);
+      if (frame->in_app == FC_IN_APP_YES)
+        spec = app_palette[fc_colors_stable_hash (key) % G_N_ELEMENTS (app_palette)];
+      else if (frame->in_app == FC_IN_APP_NO)
+        spec = system_palette[fc_colors_stable_hash (key) % G_N_ELEMENTS (system_palette)];
+      else
+        spec = unknown_color;
+      break;
+    }
+
+  gdk_rgba_parse (color, spec);
+}
+
+GdkRGBA *
+fc_colors_for_profile (FcProfile   *profile,
+                       FcColorMode  mode,
+                       guint       *n_colors)
+{
+  guint n;
+  GdkRGBA *colors;
+
+  g_return_val_if_fail (FC_IS_PROFILE (profile), NULL);
+
+  n = fc_profile_get_n_frames (profile);
+  colors = g_new (GdkRGBA, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    fc_colors_for_frame (profile, i, mode, &colors[i]);
+
+  if (n_colors != NULL)
+    *n_colors = n;
+  return colors;
+}
+
+void
+fc_colors_dim (const GdkRGBA *color,
+               gboolean       dark,
+               GdkRGBA       *dimmed)
+{
+  float grey = 0.3f * color->red + 0.59f * color->green + 0.11f * color->blue;
+  float toward = dark ? 0.25f : 0.92f;
+
+  dimmed->red = toward + (grey - toward) * 0.25f;
+  dimmed->green = dimmed->red;
+  dimmed->blue = dimmed->red;
+  dimmed->alpha = 1.0f;
+}
+
+void
+fc_colors_text_for (const GdkRGBA *background,
+                    GdkRGBA       *text)
+{
+  float luma = 0.299f * background->red + 0.587f * background->green + 0.114f * background->blue;
+
+  if (luma > 0.5f)
+    *text = (GdkRGBA) { 0.1f, 0.1f, 0.12f, 1.0f };
+  else
+    *text = (GdkRGBA) { 1.0f, 1.0f, 1.0f, 1.0f };
+}

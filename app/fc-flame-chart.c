@@ -1,0 +1,1367 @@
+/* fc-flame-chart.c - time on x, stack depth on y
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "fc-colors.h"
+#include "fc-flame-chart.h"
+#include "fc-layout-cache.h"
+#include "fc-view-util.h"
+
+#define ROW_HEIGHT        FC_FLAME_CHART_ROW_HEIGHT
+#define RULER_HEIGHT      FC_FLAME_CHART_RULER_HEIGHT
+#define MIN_LABEL_WIDTH   28.0
+#define LABEL_PADDING     4.0
+#define CULL_WIDTH        0.25
+#define ZOOM_STEP         1.25
+#define PAN_FRACTION      0.1
+#define WHEEL_PIXELS      50.0
+#define TICK_SPACING      110.0
+#define NO_BOX            G_MAXUINT
+
+struct _FcFlameChart
+{
+  GtkWidget       parent_instance;
+
+  /* owned */
+  FcSession      *session;
+  GSignalGroup   *session_signals;
+  GCancellable   *cancellable;
+  FcFlameLayout  *layout;
+  GdkRGBA        *colors;          /* per frame, by colour mode */
+  GdkRGBA        *draw_colors;     /* per frame, dimmed where the search does not match */
+  guint           n_colors;
+  guint8         *search_match;    /* per frame; NULL without search */
+  GArray         *matches;         /* guint box indexes, by time */
+  GskRenderNode  *scene;
+  PangoLayout    *pango;
+
+  /* what the cached scene was drawn for */
+  int             scene_width;
+  int             scene_height;
+  gint64          scene_begin_ns;
+  gint64          scene_end_ns;
+  double          scene_scroll_y;
+  guint           n_drawn_boxes;
+
+  /* view state that is not the session's */
+  double          scroll_y;
+  guint           hover_box;
+  guint           selected_box;
+  guint           current_match;
+  int             text_height;
+  gboolean        dark;
+  double          pointer_x;
+
+  /* gestures */
+  gint64          drag_begin_ns;
+  gint64          drag_end_ns;
+  double          drag_scroll_y;
+  double          drag_start_x;
+  gboolean        drag_selecting;
+  gint64          pinch_begin_ns;
+  gint64          pinch_end_ns;
+};
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_LAYOUT,
+  PROP_N_MATCHES,
+  PROP_CURRENT_MATCH,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (FcFlameChart, fc_flame_chart, GTK_TYPE_WIDGET)
+
+/* ---- geometry ---- */
+
+static void
+get_visible (FcFlameChart *self,
+             gint64       *begin_ns,
+             gint64       *end_ns)
+{
+  gint64 b = 0, e = 0;
+
+  if (self->session != NULL)
+    {
+      b = fc_session_get_visible_begin_ns (self->session);
+      e = fc_session_get_visible_end_ns (self->session);
+    }
+  if (e <= b && self->layout != NULL)
+    fc_flame_layout_get_extent (self->layout, &b, &e);
+  if (e <= b)
+    e = b + 1;
+
+  *begin_ns = b;
+  *end_ns = e;
+}
+
+static double
+content_height (FcFlameChart *self)
+{
+  if (self->layout == NULL)
+    return 0;
+  return fc_flame_layout_get_n_rows (self->layout) * (double) ROW_HEIGHT;
+}
+
+static double
+max_scroll (FcFlameChart *self)
+{
+  double view = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT;
+
+  return MAX (0.0, content_height (self) - view + ROW_HEIGHT);
+}
+
+static void
+set_scroll_y (FcFlameChart *self,
+              double        scroll_y)
+{
+  scroll_y = CLAMP (scroll_y, 0.0, max_scroll (self));
+  if (scroll_y == self->scroll_y)
+    return;
+  self->scroll_y = scroll_y;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gint64
+time_at (FcFlameChart *self,
+         double        x)
+{
+  gint64 b, e;
+  int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
+
+  get_visible (self, &b, &e);
+  return b + (gint64) ((double) (e - b) * x / width);
+}
+
+static guint
+box_index (FcFlameChart     *self,
+           const FcFlameBox *box)
+{
+  const FcFlameBox *boxes = fc_flame_layout_get_boxes (self->layout, NULL);
+
+  return box == NULL ? NO_BOX : (guint) (box - boxes);
+}
+
+static const FcFlameBox *
+box_at_index (FcFlameChart *self,
+              guint         index)
+{
+  guint n = 0;
+  const FcFlameBox *boxes;
+
+  if (self->layout == NULL || index == NO_BOX)
+    return NULL;
+  boxes = fc_flame_layout_get_boxes (self->layout, &n);
+  return index < n ? &boxes[index] : NULL;
+}
+
+const FcFlameBox *
+fc_flame_chart_box_at (FcFlameChart *self,
+                       double        x,
+                       double        y)
+{
+  double row;
+
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
+
+  if (self->layout == NULL || y < RULER_HEIGHT || x < 0)
+    return NULL;
+
+  row = floor ((y - RULER_HEIGHT + self->scroll_y) / ROW_HEIGHT);
+  if (row < 0 || row >= fc_flame_layout_get_n_rows (self->layout))
+    return NULL;
+
+  return fc_flame_layout_hit_test (self->layout, (guint) row, time_at (self, x));
+}
+
+static void
+box_bounds (const FcFlameBox *box,
+            gint64            begin_ns,
+            double            px_per_ns,
+            double            scroll_y,
+            graphene_rect_t  *bounds)
+{
+  double x0 = (double) (box->begin_ns - begin_ns) * px_per_ns;
+  double x1 = (double) (box->end_ns - begin_ns) * px_per_ns;
+
+  graphene_rect_init (bounds, x0, RULER_HEIGHT + box->row * (double) ROW_HEIGHT - scroll_y,
+                      x1 - x0, ROW_HEIGHT);
+}
+
+void
+fc_flame_chart_get_box_bounds (FcFlameChart     *self,
+                               const FcFlameBox *box,
+                               graphene_rect_t  *bounds)
+{
+  gint64 b, e;
+  int width;
+
+  g_return_if_fail (FC_IS_FLAME_CHART (self));
+  g_return_if_fail (box != NULL && bounds != NULL);
+
+  width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
+  get_visible (self, &b, &e);
+  box_bounds (box, b, (double) width / (double) (e - b), self->scroll_y, bounds);
+}
+
+/* ---- state that follows the session ---- */
+
+static void
+invalidate_scene (FcFlameChart *self)
+{
+  g_clear_pointer (&self->scene, gsk_render_node_unref);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+update_draw_colors (FcFlameChart *self)
+{
+  g_clear_pointer (&self->draw_colors, g_free);
+  if (self->colors == NULL)
+    return;
+
+  self->draw_colors = g_memdup2 (self->colors, sizeof (GdkRGBA) * MAX (self->n_colors, 1));
+  if (self->search_match != NULL)
+    for (guint i = 0; i < self->n_colors; i++)
+      if (!self->search_match[i])
+        fc_colors_dim (&self->colors[i], self->dark, &self->draw_colors[i]);
+}
+
+static void
+update_colors (FcFlameChart *self)
+{
+  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
+
+  g_clear_pointer (&self->colors, g_free);
+  self->n_colors = 0;
+  if (profile != NULL)
+    self->colors = fc_colors_for_profile (profile, fc_session_get_color_mode (self->session),
+                                          &self->n_colors);
+  update_draw_colors (self);
+  invalidate_scene (self);
+}
+
+static void
+set_current_match (FcFlameChart *self,
+                   guint         current)
+{
+  if (current == self->current_match)
+    return;
+  self->current_match = current;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_MATCH]);
+}
+
+static void
+update_search (FcFlameChart *self)
+{
+  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
+  guint old_n = self->matches->len;
+
+  g_clear_pointer (&self->search_match, g_free);
+  g_array_set_size (self->matches, 0);
+
+  if (profile != NULL)
+    self->search_match = fc_view_search_frames (profile, fc_session_get_search_text (self->session), NULL);
+
+  if (self->search_match != NULL && self->layout != NULL)
+    {
+      guint n = 0;
+      const FcFlameBox *boxes = fc_flame_layout_get_boxes (self->layout, &n);
+      g_autoptr(GArray) by_time = g_array_new (FALSE, FALSE, sizeof (guint));
+
+      /* Boxes are row by row; matches are stepped through in time order,
+       * outermost first at equal times. */
+      for (guint i = 0; i < n; i++)
+        if (boxes[i].frame < self->n_colors && self->search_match[boxes[i].frame])
+          g_array_append_val (self->matches, i);
+
+      if (self->matches->len > 1)
+        {
+          guint *m = (guint *) (gpointer) self->matches->data;
+          g_autofree guint *tmp = g_new (guint, self->matches->len);
+
+          /* merge sort by (begin, row), stable and allocation-light */
+          for (guint width = 1; width < self->matches->len; width *= 2)
+            {
+              for (guint lo = 0; lo < self->matches->len; lo += 2 * width)
+                {
+                  guint mid = MIN (lo + width, self->matches->len);
+                  guint hi = MIN (lo + 2 * width, self->matches->len);
+                  guint a = lo, b = mid, k = lo;
+
+                  while (a < mid && b < hi)
+                    {
+                      const FcFlameBox *x = &boxes[m[a]];
+                      const FcFlameBox *y = &boxes[m[b]];
+
+                      if (y->begin_ns < x->begin_ns || (y->begin_ns == x->begin_ns && y->row < x->row))
+                        tmp[k++] = m[b++];
+                      else
+                        tmp[k++] = m[a++];
+                    }
+                  while (a < mid)
+                    tmp[k++] = m[a++];
+                  while (b < hi)
+                    tmp[k++] = m[b++];
+                }
+              memcpy (m, tmp, sizeof (guint) * self->matches->len);
+            }
+        }
+    }
+
+  update_draw_colors (self);
+  set_current_match (self, 0);
+  if (old_n != self->matches->len)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_MATCHES]);
+  invalidate_scene (self);
+}
+
+static void
+set_layout (FcFlameChart  *self,
+            FcFlameLayout *layout)
+{
+  if (layout == self->layout)
+    return;
+
+  g_clear_pointer (&self->layout, fc_flame_layout_unref);
+  if (layout != NULL)
+    self->layout = fc_flame_layout_ref (layout);
+
+  self->hover_box = NO_BOX;
+  self->selected_box = NO_BOX;
+  self->scroll_y = 0;
+  update_search (self);
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAYOUT]);
+}
+
+static void
+layout_ready_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GWeakRef *weak = user_data;
+  g_autoptr(FcFlameChart) self = g_weak_ref_get (weak);
+  g_autoptr(FcFlameLayout) layout = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_weak_ref_clear (weak);
+  g_free (weak);
+
+  layout = fc_layout_cache_request_finish (result, &error);
+  /* A widget gone while its layout was computed has nothing to update. */
+  if (self == NULL)
+    return;
+  if (error != NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Could not lay out the flamechart: %s", error->message);
+      return;
+    }
+
+  /* A newer request replaced this one. */
+  if (source != G_OBJECT (self->session) || g_cancellable_is_cancelled (self->cancellable))
+    return;
+
+  set_layout (self, layout);
+}
+
+static void
+reload_cb (FcFlameChart *self)
+{
+  GWeakRef *weak;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  set_layout (self, NULL);
+  update_colors (self);
+
+  if (self->session == NULL || fc_session_get_profile (self->session) == NULL)
+    return;
+
+  self->cancellable = g_cancellable_new ();
+  weak = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (weak, self);
+  fc_layout_cache_request (self->session, self->cancellable, layout_ready_cb, weak);
+}
+
+static void
+visible_changed_cb (FcFlameChart *self)
+{
+  invalidate_scene (self);
+}
+
+static void
+overlay_changed_cb (FcFlameChart *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+selected_frame_changed_cb (FcFlameChart *self)
+{
+  const FcFlameBox *box = box_at_index (self, self->selected_box);
+
+  /* Someone else (the call tree, the details panel) picked another frame:
+   * our box no longer stands for the selection. */
+  if (box != NULL && box->frame != fc_session_get_selected_frame (self->session))
+    self->selected_box = NO_BOX;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* ---- navigation ---- */
+
+static void
+zoom_around (FcFlameChart *self,
+             double        fraction,
+             double        factor)
+{
+  gint64 b, e;
+  double width, anchor, new_width;
+
+  if (self->session == NULL)
+    return;
+
+  get_visible (self, &b, &e);
+  width = (double) (e - b);
+  anchor = (double) b + fraction * width;
+  new_width = width * factor;
+  fc_session_zoom_to (self->session,
+                      (gint64) (anchor - fraction * new_width),
+                      (gint64) (anchor - fraction * new_width + new_width));
+}
+
+static void
+pan_by_ns (FcFlameChart *self,
+           gint64        delta)
+{
+  gint64 b, e;
+
+  if (self->session == NULL)
+    return;
+  get_visible (self, &b, &e);
+  fc_session_zoom_to (self->session, b + delta, e + delta);
+}
+
+static void
+pan_by_pixels (FcFlameChart *self,
+               double        dx)
+{
+  gint64 b, e;
+  int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
+
+  get_visible (self, &b, &e);
+  pan_by_ns (self, (gint64) (dx * (double) (e - b) / width));
+}
+
+static void
+reveal_row (FcFlameChart *self,
+            guint         row)
+{
+  double top = row * (double) ROW_HEIGHT;
+  double view = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT;
+
+  if (top < self->scroll_y)
+    set_scroll_y (self, top);
+  else if (top + ROW_HEIGHT > self->scroll_y + view)
+    set_scroll_y (self, top + ROW_HEIGHT - view);
+}
+
+static void
+zoom_to_box (FcFlameChart     *self,
+             const FcFlameBox *box)
+{
+  gint64 pad = MAX ((box->end_ns - box->begin_ns) / 20, 1);
+
+  fc_session_zoom_to (self->session, box->begin_ns - pad, box->end_ns + pad);
+  reveal_row (self, box->row);
+}
+
+static void
+select_box (FcFlameChart     *self,
+            const FcFlameBox *box)
+{
+  self->selected_box = box ? box_index (self, box) : NO_BOX;
+  if (self->session != NULL)
+    fc_session_set_selected_frame (self->session, box ? box->frame : FC_SESSION_NO_FRAME);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+go_to_match (FcFlameChart *self,
+             gint          step)
+{
+  guint n = self->matches->len;
+  guint current;
+  const FcFlameBox *box;
+
+  if (n == 0 || self->session == NULL)
+    return;
+
+  if (self->current_match == 0)
+    current = step > 0 ? 1 : n;
+  else if (step > 0)
+    current = self->current_match % n + 1;
+  else
+    current = self->current_match == 1 ? n : self->current_match - 1;
+
+  box = box_at_index (self, g_array_index (self->matches, guint, current - 1));
+  set_current_match (self, current);
+  zoom_to_box (self, box);
+  select_box (self, box);
+}
+
+static void
+action_cb (GtkWidget  *widget,
+           const char *action_name,
+           GVariant   *parameter)
+{
+  FcFlameChart *self = FC_FLAME_CHART (widget);
+  gint64 b, e;
+
+  if (self->session == NULL)
+    return;
+
+  get_visible (self, &b, &e);
+
+  if (g_str_equal (action_name, "flamechart.zoom-in"))
+    zoom_around (self, 0.5, 1.0 / ZOOM_STEP);
+  else if (g_str_equal (action_name, "flamechart.zoom-out"))
+    zoom_around (self, 0.5, ZOOM_STEP);
+  else if (g_str_equal (action_name, "flamechart.zoom-reset"))
+    {
+      fc_session_reset_view (self->session);
+      set_scroll_y (self, 0);
+    }
+  else if (g_str_equal (action_name, "flamechart.pan-left"))
+    pan_by_ns (self, -(gint64) ((e - b) * PAN_FRACTION));
+  else if (g_str_equal (action_name, "flamechart.pan-right"))
+    pan_by_ns (self, (gint64) ((e - b) * PAN_FRACTION));
+  else if (g_str_equal (action_name, "flamechart.pan-up"))
+    set_scroll_y (self, self->scroll_y - ROW_HEIGHT * 3);
+  else if (g_str_equal (action_name, "flamechart.pan-down"))
+    set_scroll_y (self, self->scroll_y + ROW_HEIGHT * 3);
+  else if (g_str_equal (action_name, "flamechart.search-next"))
+    go_to_match (self, 1);
+  else if (g_str_equal (action_name, "flamechart.search-previous"))
+    go_to_match (self, -1);
+  else if (g_str_equal (action_name, "flamechart.clear-selection"))
+    fc_session_set_selection (self->session, 0, 0);
+}
+
+/* ---- input ---- */
+
+static gboolean
+scroll_cb (FcFlameChart             *self,
+           double                    dx,
+           double                    dy,
+           GtkEventControllerScroll *controller)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  double unit = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL ? WHEEL_PIXELS : 1.0;
+  int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
+
+  if (state & GDK_CONTROL_MASK)
+    {
+      double steps = unit == 1.0 ? dy / 20.0 : dy;
+
+      zoom_around (self, CLAMP (self->pointer_x / width, 0.0, 1.0), pow (ZOOM_STEP, steps));
+      return TRUE;
+    }
+
+  if (state & GDK_SHIFT_MASK)
+    {
+      pan_by_pixels (self, (dx + dy) * unit);
+      return TRUE;
+    }
+
+  if (dx != 0)
+    pan_by_pixels (self, dx * unit);
+  if (dy != 0)
+    set_scroll_y (self, self->scroll_y + dy * unit);
+  return TRUE;
+}
+
+static void
+motion_cb (FcFlameChart *self,
+           double        x,
+           double        y)
+{
+  guint hover = NO_BOX;
+
+  self->pointer_x = x;
+  if (self->layout != NULL)
+    hover = box_index (self, fc_flame_chart_box_at (self, x, y));
+  if (hover != self->hover_box)
+    {
+      self->hover_box = hover;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+leave_cb (FcFlameChart *self)
+{
+  if (self->hover_box != NO_BOX)
+    {
+      self->hover_box = NO_BOX;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
+}
+
+static void
+pressed_cb (FcFlameChart    *self,
+            int              n_press,
+            double           x,
+            double           y,
+            GtkGestureClick *gesture)
+{
+  const FcFlameBox *box = fc_flame_chart_box_at (self, x, y);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+
+  if (n_press == 2 && box != NULL)
+    zoom_to_box (self, box);
+}
+
+/* Selecting on release: a press that turns into a drag pans instead. */
+static void
+released_cb (FcFlameChart    *self,
+             int              n_press,
+             double           x,
+             double           y,
+             GtkGestureClick *gesture)
+{
+  if (n_press == 1)
+    select_box (self, fc_flame_chart_box_at (self, x, y));
+}
+
+static void
+drag_begin_cb (FcFlameChart   *self,
+               double          x,
+               double          y,
+               GtkGestureDrag *gesture)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  get_visible (self, &self->drag_begin_ns, &self->drag_end_ns);
+  self->drag_scroll_y = self->scroll_y;
+  self->drag_start_x = x;
+  self->drag_selecting = (state & GDK_SHIFT_MASK) != 0;
+}
+
+static void
+drag_update_cb (FcFlameChart   *self,
+                double          offset_x,
+                double          offset_y,
+                GtkGestureDrag *gesture)
+{
+  int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
+  double ns_per_px = (double) (self->drag_end_ns - self->drag_begin_ns) / width;
+
+  if (self->session == NULL)
+    return;
+
+  if (self->drag_selecting)
+    {
+      gint64 a = self->drag_begin_ns + (gint64) (self->drag_start_x * ns_per_px);
+      gint64 b = self->drag_begin_ns + (gint64) ((self->drag_start_x + offset_x) * ns_per_px);
+
+      fc_session_set_selection (self->session, a, b);
+      return;
+    }
+
+  if (offset_x != 0)
+    {
+      gint64 delta = (gint64) (-offset_x * ns_per_px);
+
+      fc_session_zoom_to (self->session, self->drag_begin_ns + delta, self->drag_end_ns + delta);
+    }
+  set_scroll_y (self, self->drag_scroll_y - offset_y);
+}
+
+static void
+pinch_begin_cb (FcFlameChart *self,
+                GdkEventSequence *sequence,
+                GtkGesture   *gesture)
+{
+  get_visible (self, &self->pinch_begin_ns, &self->pinch_end_ns);
+}
+
+static void
+pinch_scale_cb (FcFlameChart   *self,
+                double          scale,
+                GtkGestureZoom *gesture)
+{
+  double cx = 0, cy = 0;
+  int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
+  double fraction, old_width, new_width, anchor;
+
+  if (self->session == NULL || scale <= 0)
+    return;
+
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
+    cx = width / 2.0;
+  fraction = CLAMP (cx / width, 0.0, 1.0);
+  old_width = (double) (self->pinch_end_ns - self->pinch_begin_ns);
+  anchor = self->pinch_begin_ns + fraction * old_width;
+  new_width = old_width / scale;
+  fc_session_zoom_to (self->session,
+                      (gint64) (anchor - fraction * new_width),
+                      (gint64) (anchor - fraction * new_width + new_width));
+}
+
+static gboolean
+fc_flame_chart_query_tooltip (GtkWidget  *widget,
+                              int         x,
+                              int         y,
+                              gboolean    keyboard,
+                              GtkTooltip *tooltip)
+{
+  FcFlameChart *self = FC_FLAME_CHART (widget);
+  const FcFlameBox *box = fc_flame_chart_box_at (self, x, y);
+  g_autofree char *markup = NULL;
+  gint64 b, e;
+
+  if (box == NULL)
+    return FALSE;
+
+  get_visible (self, &b, &e);
+  markup = fc_view_frame_tooltip (fc_flame_layout_get_profile (self->layout), box->frame,
+                                  box->end_ns - box->begin_ns, e - b, _("of the visible range"));
+  if (markup == NULL)
+    return FALSE;
+  gtk_tooltip_set_markup (tooltip, markup);
+  return TRUE;
+}
+
+/* ---- drawing ---- */
+
+static void
+ensure_pango (FcFlameChart *self)
+{
+  if (self->pango != NULL)
+    return;
+
+  self->pango = gtk_widget_create_pango_layout (GTK_WIDGET (self), "Ag");
+  pango_layout_get_pixel_size (self->pango, NULL, &self->text_height);
+  pango_layout_set_ellipsize (self->pango, PANGO_ELLIPSIZE_END);
+  pango_layout_set_single_paragraph_mode (self->pango, TRUE);
+}
+
+static gint64
+nice_step (double ns_per_tick)
+{
+  gint64 step = 1;
+
+  while ((double) step * 10 <= ns_per_tick && step < G_MAXINT64 / 10)
+    step *= 10;
+  if ((double) step * 2 >= ns_per_tick)
+    return step * 2;
+  if ((double) step * 5 >= ns_per_tick)
+    return step * 5;
+  return step * 10;
+}
+
+static void
+draw_label (FcFlameChart  *self,
+            GtkSnapshot   *snapshot,
+            const char    *text,
+            double         x,
+            double         y,
+            double         width,
+            const GdkRGBA *color)
+{
+  pango_layout_set_text (self->pango, text, -1);
+  pango_layout_set_width (self->pango, (int) (width * PANGO_SCALE));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
+  gtk_snapshot_append_layout (snapshot, self->pango, color);
+  gtk_snapshot_restore (snapshot);
+}
+
+static void
+draw_ruler (FcFlameChart *self,
+            GtkSnapshot  *snapshot,
+            int           width,
+            int           height,
+            gint64        begin_ns,
+            gint64        end_ns)
+{
+  GdkRGBA strip = self->dark ? (GdkRGBA) { 1, 1, 1, 0.06f } : (GdkRGBA) { 0, 0, 0, 0.04f };
+  GdkRGBA tick = self->dark ? (GdkRGBA) { 1, 1, 1, 0.35f } : (GdkRGBA) { 0, 0, 0, 0.3f };
+  GdkRGBA grid = self->dark ? (GdkRGBA) { 1, 1, 1, 0.07f } : (GdkRGBA) { 0, 0, 0, 0.06f };
+  GdkRGBA text = self->dark ? (GdkRGBA) { 1, 1, 1, 0.8f } : (GdkRGBA) { 0, 0, 0, 0.7f };
+  double px_per_ns = (double) width / (double) (end_ns - begin_ns);
+  gint64 origin = begin_ns;
+  gint64 step;
+  gint64 first;
+
+  if (self->session != NULL)
+    {
+      gint64 range_end;
+
+      fc_session_get_thread_range (self->session, &origin, &range_end);
+    }
+
+  gtk_snapshot_append_color (snapshot, &strip, &GRAPHENE_RECT_INIT (0, 0, width, RULER_HEIGHT));
+
+  step = nice_step (TICK_SPACING / px_per_ns);
+  /* ticks at multiples of the step counted from the thread's start */
+  first = origin + ((begin_ns - origin) / step) * step;
+  if (first < begin_ns)
+    first += step;
+
+  for (gint64 t = first; t < end_ns; t += step)
+    {
+      double x = floor ((double) (t - begin_ns) * px_per_ns);
+      g_autofree char *label = fc_view_format_duration (t - origin);
+
+      gtk_snapshot_append_color (snapshot, &tick, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT - 6, 1, 6));
+      gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT, 1, height - RULER_HEIGHT));
+      draw_label (self, snapshot, label, x + 3, (RULER_HEIGHT - self->text_height) / 2.0 - 1,
+                  TICK_SPACING - 6, &text);
+    }
+}
+
+/* the first box of @boxes[lo..n) beginning at or after @t */
+static guint
+first_beginning_at (const FcFlameBox *boxes,
+                    guint             lo,
+                    guint             n,
+                    gint64            t)
+{
+  guint hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (boxes[mid].begin_ns < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+draw_boxes (FcFlameChart *self,
+            GtkSnapshot  *snapshot,
+            int           width,
+            int           height,
+            gint64        begin_ns,
+            gint64        end_ns)
+{
+  FcProfile *profile = fc_flame_layout_get_profile (self->layout);
+  double px_per_ns = (double) width / (double) (end_ns - begin_ns);
+  guint n_rows = fc_flame_layout_get_n_rows (self->layout);
+  guint first_row = (guint) MAX (0.0, floor (self->scroll_y / ROW_HEIGHT));
+  guint last_row = (guint) MAX (0.0, ceil ((self->scroll_y + height - RULER_HEIGHT) / ROW_HEIGHT));
+  GdkRGBA fallback = { 0.8f, 0.8f, 0.8f, 1.0f };
+  guint drawn = 0;
+
+  last_row = MIN (last_row + 1, n_rows);
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, height - RULER_HEIGHT));
+
+  for (guint row = first_row; row < last_row; row++)
+    {
+      guint n = 0;
+      const FcFlameBox *boxes = fc_flame_layout_get_row (self->layout, row, &n);
+      double y = RULER_HEIGHT + row * (double) ROW_HEIGHT - self->scroll_y;
+      guint i = fc_flame_layout_row_lower_bound (self->layout, row, begin_ns);
+
+      while (i < n && boxes[i].begin_ns < end_ns)
+        {
+          const FcFlameBox *box = &boxes[i];
+          const GdkRGBA *color = box->frame < self->n_colors ? &self->draw_colors[box->frame] : &fallback;
+          double x0 = (double) (box->begin_ns - begin_ns) * px_per_ns;
+          double x1 = (double) (box->end_ns - begin_ns) * px_per_ns;
+
+          if (x1 - x0 >= 1.0)
+            {
+              double cx0 = MAX (x0, -1.0);
+              double cx1 = MIN (x1, width + 1.0);
+
+              gtk_snapshot_append_color (snapshot, color,
+                                         &GRAPHENE_RECT_INIT (cx0, y, MAX (cx1 - cx0 - 1.0, 1.0), ROW_HEIGHT - 1));
+              drawn++;
+
+              if (cx1 - cx0 >= MIN_LABEL_WIDTH)
+                {
+                  char buf[64];
+                  GdkRGBA text;
+                  double lx0 = MAX (x0, 0.0);
+                  double lx1 = MIN (x1, (double) width);
+
+                  if (lx1 - lx0 >= MIN_LABEL_WIDTH)
+                    {
+                      fc_colors_text_for (color, &text);
+                      draw_label (self, snapshot, fc_profile_frame_label (profile, box->frame, buf, sizeof buf),
+                                  lx0 + LABEL_PADDING, y + (ROW_HEIGHT - 1 - self->text_height) / 2.0,
+                                  lx1 - lx0 - 2 * LABEL_PADDING, &text);
+                    }
+                }
+              i++;
+            }
+          else
+            {
+              /* Many boxes share this pixel: draw what they cover as one
+               * strip in the first one's colour, or nothing when they
+               * cover less than a quarter pixel, then jump to the next
+               * pixel with a binary search. */
+              double px = floor (x0);
+              gint64 boundary = begin_ns + (gint64) ceil ((px + 1.0) / px_per_ns);
+              guint j = first_beginning_at (boxes, i + 1, n, boundary);
+              const FcFlameBox *last = &boxes[j - 1];
+              double covered = (double) (MIN (last->end_ns, boundary) - box->begin_ns) * px_per_ns;
+
+              if (covered >= CULL_WIDTH)
+                {
+                  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x0, y, MAX (covered, 1.0), ROW_HEIGHT - 1));
+                  drawn++;
+                }
+
+              /* a wide box starting inside this pixel is drawn on its own */
+              if (j - 1 > i && (double) (last->end_ns - last->begin_ns) * px_per_ns >= 1.0)
+                i = j - 1;
+              else
+                i = j;
+            }
+        }
+    }
+
+  gtk_snapshot_pop (snapshot);
+  self->n_drawn_boxes = drawn;
+}
+
+static void
+draw_scene (FcFlameChart *self,
+            GtkSnapshot  *snapshot,
+            int           width,
+            int           height)
+{
+  gint64 b, e;
+
+  ensure_pango (self);
+  get_visible (self, &b, &e);
+
+  draw_ruler (self, snapshot, width, height, b, e);
+  if (self->layout != NULL && self->draw_colors != NULL)
+    draw_boxes (self, snapshot, width, height, b, e);
+}
+
+GskRenderNode *
+fc_flame_chart_render_scene (FcFlameChart *self,
+                             int           width,
+                             int           height)
+{
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
+  g_return_val_if_fail (width > 0 && height > 0, NULL);
+
+  snapshot = gtk_snapshot_new ();
+  draw_scene (self, snapshot, width, height);
+  return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+}
+
+static void
+draw_outline (GtkSnapshot           *snapshot,
+              const graphene_rect_t *bounds,
+              const GdkRGBA         *color,
+              float                  thickness)
+{
+  GskRoundedRect outline;
+  const float widths[4] = { thickness, thickness, thickness, thickness };
+  const GdkRGBA colors[4] = { *color, *color, *color, *color };
+
+  gsk_rounded_rect_init_from_rect (&outline, bounds, 0);
+  gtk_snapshot_append_border (snapshot, &outline, widths, colors);
+}
+
+static void
+fc_flame_chart_snapshot (GtkWidget   *widget,
+                         GtkSnapshot *snapshot)
+{
+  FcFlameChart *self = FC_FLAME_CHART (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  gint64 b, e;
+  double px_per_ns;
+  gboolean dark;
+
+  if (width <= 0 || height <= 0)
+    return;
+
+  dark = fc_view_is_dark (widget);
+  if (dark != self->dark)
+    {
+      self->dark = dark;
+      update_draw_colors (self);
+      g_clear_pointer (&self->scene, gsk_render_node_unref);
+    }
+
+  get_visible (self, &b, &e);
+  px_per_ns = (double) width / (double) (e - b);
+
+  if (self->scene == NULL ||
+      self->scene_width != width || self->scene_height != height ||
+      self->scene_begin_ns != b || self->scene_end_ns != e ||
+      self->scene_scroll_y != self->scroll_y)
+    {
+      g_clear_pointer (&self->scene, gsk_render_node_unref);
+      self->scene = fc_flame_chart_render_scene (self, width, height);
+      self->scene_width = width;
+      self->scene_height = height;
+      self->scene_begin_ns = b;
+      self->scene_end_ns = e;
+      self->scene_scroll_y = self->scroll_y;
+    }
+
+  if (self->scene != NULL)
+    gtk_snapshot_append_node (snapshot, self->scene);
+
+  /* the time selection, over the whole height */
+  if (self->session != NULL && fc_session_has_selection (self->session))
+    {
+      double x0 = (fc_session_get_selection_begin_ns (self->session) - b) * px_per_ns;
+      double x1 = (fc_session_get_selection_end_ns (self->session) - b) * px_per_ns;
+      GdkRGBA shade = { 0.21f, 0.52f, 0.89f, 0.18f };
+      GdkRGBA edge = { 0.21f, 0.52f, 0.89f, 0.9f };
+
+      x0 = CLAMP (x0, -2.0, width + 2.0);
+      x1 = CLAMP (x1, -2.0, width + 2.0);
+      gtk_snapshot_append_color (snapshot, &shade, &GRAPHENE_RECT_INIT (x0, 0, MAX (x1 - x0, 1), height));
+      gtk_snapshot_append_color (snapshot, &edge, &GRAPHENE_RECT_INIT (x0, 0, 1, height));
+      gtk_snapshot_append_color (snapshot, &edge, &GRAPHENE_RECT_INIT (x1 - 1, 0, 1, height));
+    }
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, height - RULER_HEIGHT));
+  {
+    const FcFlameBox *hover = box_at_index (self, self->hover_box);
+    const FcFlameBox *selected = box_at_index (self, self->selected_box);
+    graphene_rect_t bounds;
+
+    if (hover != NULL)
+      {
+        GdkRGBA color = self->dark ? (GdkRGBA) { 1, 1, 1, 0.9f } : (GdkRGBA) { 0, 0, 0, 0.75f };
+
+        box_bounds (hover, b, px_per_ns, self->scroll_y, &bounds);
+        bounds.size.height -= 1;
+        draw_outline (snapshot, &bounds, &color, 1);
+      }
+    if (selected != NULL)
+      {
+        GdkRGBA color = { 0.21f, 0.52f, 0.89f, 1.0f };
+
+        box_bounds (selected, b, px_per_ns, self->scroll_y, &bounds);
+        bounds.size.height -= 1;
+        draw_outline (snapshot, &bounds, &color, 2);
+      }
+  }
+  gtk_snapshot_pop (snapshot);
+}
+
+static void
+fc_flame_chart_measure (GtkWidget      *widget,
+                        GtkOrientation  orientation,
+                        int             for_size,
+                        int            *minimum,
+                        int            *natural,
+                        int            *minimum_baseline,
+                        int            *natural_baseline)
+{
+  FcFlameChart *self = FC_FLAME_CHART (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = 100;
+      *natural = 800;
+    }
+  else
+    {
+      *minimum = RULER_HEIGHT + 3 * ROW_HEIGHT;
+      *natural = RULER_HEIGHT + (int) MIN (content_height (self), 2000.0) + ROW_HEIGHT;
+      *natural = MAX (*natural, *minimum);
+    }
+}
+
+static void
+fc_flame_chart_size_allocate (GtkWidget *widget,
+                              int        width,
+                              int        height,
+                              int        baseline)
+{
+  FcFlameChart *self = FC_FLAME_CHART (widget);
+
+  self->scroll_y = CLAMP (self->scroll_y, 0.0, max_scroll (self));
+}
+
+static void
+fc_flame_chart_css_changed (GtkWidget         *widget,
+                            GtkCssStyleChange *change)
+{
+  FcFlameChart *self = FC_FLAME_CHART (widget);
+
+  GTK_WIDGET_CLASS (fc_flame_chart_parent_class)->css_changed (widget, change);
+
+  /* fonts or colours may have changed */
+  g_clear_object (&self->pango);
+  invalidate_scene (self);
+}
+
+/* ---- GObject ---- */
+
+GtkWidget *
+fc_flame_chart_new (void)
+{
+  return g_object_new (FC_TYPE_FLAME_CHART, NULL);
+}
+
+FcSession *
+fc_flame_chart_get_session (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
+  return self->session;
+}
+
+void
+fc_flame_chart_set_session (FcFlameChart *self,
+                            FcSession    *session)
+{
+  g_return_if_fail (FC_IS_FLAME_CHART (self));
+  g_return_if_fail (!session || FC_IS_SESSION (session));
+
+  if (!g_set_object (&self->session, session))
+    return;
+
+  g_signal_group_set_target (self->session_signals, session);
+  reload_cb (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+FcFlameLayout *
+fc_flame_chart_get_layout (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
+  return self->layout;
+}
+
+guint
+fc_flame_chart_get_n_matches (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), 0);
+  return self->matches->len;
+}
+
+guint
+fc_flame_chart_get_current_match (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), 0);
+  return self->current_match;
+}
+
+guint
+fc_flame_chart_get_n_drawn_boxes (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), 0);
+  return self->n_drawn_boxes;
+}
+
+static void
+fc_flame_chart_dispose (GObject *object)
+{
+  FcFlameChart *self = FC_FLAME_CHART (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->session_signals != NULL)
+    g_signal_group_set_target (self->session_signals, NULL);
+  g_clear_object (&self->session_signals);
+  g_clear_object (&self->session);
+  g_clear_pointer (&self->layout, fc_flame_layout_unref);
+  g_clear_pointer (&self->scene, gsk_render_node_unref);
+  g_clear_object (&self->pango);
+
+  G_OBJECT_CLASS (fc_flame_chart_parent_class)->dispose (object);
+}
+
+static void
+fc_flame_chart_finalize (GObject *object)
+{
+  FcFlameChart *self = FC_FLAME_CHART (object);
+
+  g_clear_pointer (&self->colors, g_free);
+  g_clear_pointer (&self->draw_colors, g_free);
+  g_clear_pointer (&self->search_match, g_free);
+  g_clear_pointer (&self->matches, g_array_unref);
+
+  G_OBJECT_CLASS (fc_flame_chart_parent_class)->finalize (object);
+}
+
+static void
+fc_flame_chart_get_property (GObject    *object,
+                             guint       prop_id,
+                             GValue     *value,
+                             GParamSpec *pspec)
+{
+  FcFlameChart *self = FC_FLAME_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, self->session);
+      break;
+    case PROP_LAYOUT:
+      g_value_set_boxed (value, self->layout);
+      break;
+    case PROP_N_MATCHES:
+      g_value_set_uint (value, self->matches->len);
+      break;
+    case PROP_CURRENT_MATCH:
+      g_value_set_uint (value, self->current_match);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_flame_chart_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  FcFlameChart *self = FC_FLAME_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      fc_flame_chart_set_session (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_flame_chart_class_init (FcFlameChartClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  static const char * const actions[] = {
+    "flamechart.zoom-in", "flamechart.zoom-out", "flamechart.zoom-reset",
+    "flamechart.pan-left", "flamechart.pan-right", "flamechart.pan-up", "flamechart.pan-down",
+    "flamechart.search-next", "flamechart.search-previous", "flamechart.clear-selection",
+  };
+
+  object_class->dispose = fc_flame_chart_dispose;
+  object_class->finalize = fc_flame_chart_finalize;
+  object_class->get_property = fc_flame_chart_get_property;
+  object_class->set_property = fc_flame_chart_set_property;
+
+  widget_class->snapshot = fc_flame_chart_snapshot;
+  widget_class->measure = fc_flame_chart_measure;
+  widget_class->size_allocate = fc_flame_chart_size_allocate;
+  widget_class->query_tooltip = fc_flame_chart_query_tooltip;
+  widget_class->css_changed = fc_flame_chart_css_changed;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         FC_TYPE_SESSION,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_LAYOUT] =
+    g_param_spec_boxed ("layout", NULL, NULL,
+                        FC_TYPE_FLAME_LAYOUT,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_N_MATCHES] =
+    g_param_spec_uint ("n-matches", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_CURRENT_MATCH] =
+    g_param_spec_uint ("current-match", NULL, NULL,
+                       0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    gtk_widget_class_install_action (widget_class, actions[i], NULL, action_cb);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "flamechart.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "flamechart.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "flamechart.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "flamechart.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "flamechart.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "flamechart.zoom-reset", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "flamechart.zoom-reset", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "flamechart.pan-left", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "flamechart.pan-right", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "flamechart.pan-up", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Down, 0, "flamechart.pan-down", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flamechart.clear-selection", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "flamechart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+fc_flame_chart_init (FcFlameChart *self)
+{
+  GtkEventController *controller;
+  GtkGesture *gesture;
+
+  self->hover_box = NO_BOX;
+  self->selected_box = NO_BOX;
+  self->matches = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+  gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "default");
+
+  self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (reload_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::thread", G_CALLBACK (reload_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::visible-begin-ns", G_CALLBACK (visible_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::visible-end-ns", G_CALLBACK (visible_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::search-text", G_CALLBACK (update_search), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::color-mode", G_CALLBACK (update_colors), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selection-begin-ns", G_CALLBACK (overlay_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selection-end-ns", G_CALLBACK (overlay_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-frame", G_CALLBACK (selected_frame_changed_cb), self);
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect_swapped (controller, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect_swapped (controller, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  gesture = gtk_gesture_click_new ();
+  g_signal_connect_swapped (gesture, "pressed", G_CALLBACK (pressed_cb), self);
+  g_signal_connect_swapped (gesture, "released", G_CALLBACK (released_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_drag_new ();
+  g_signal_connect_swapped (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect_swapped (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_zoom_new ();
+  g_signal_connect_swapped (gesture, "begin", G_CALLBACK (pinch_begin_cb), self);
+  g_signal_connect_swapped (gesture, "scale-changed", G_CALLBACK (pinch_scale_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+}

@@ -1,0 +1,46 @@
+/* fc-flame-chart.h - time on x, stack depth on y
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "fc-flame-layout.h"
+#include "fc-session.h"
+
+G_BEGIN_DECLS
+
+#define FC_FLAME_CHART_ROW_HEIGHT   20
+#define FC_FLAME_CHART_RULER_HEIGHT 22
+
+#define FC_TYPE_FLAME_CHART (fc_flame_chart_get_type ())
+G_DECLARE_FINAL_TYPE (FcFlameChart, fc_flame_chart, FC, FLAME_CHART, GtkWidget)
+
+GtkWidget        *fc_flame_chart_new               (void);
+FcSession        *fc_flame_chart_get_session       (FcFlameChart          *self);
+void              fc_flame_chart_set_session       (FcFlameChart          *self,
+                                                    FcSession             *session);
+/* NULL until laid out (big profiles are laid out on a worker thread) */
+FcFlameLayout    *fc_flame_chart_get_layout        (FcFlameChart          *self);
+guint             fc_flame_chart_get_n_matches     (FcFlameChart          *self);
+/* 1-based index of the match search-next/previous went to; 0 for none */
+guint             fc_flame_chart_get_current_match (FcFlameChart          *self);
+/* the box under widget coordinates @x, @y, or NULL */
+const FcFlameBox *fc_flame_chart_box_at            (FcFlameChart          *self,
+                                                    double                 x,
+                                                    double                 y);
+/* where @box is drawn at the current zoom and scroll */
+void              fc_flame_chart_get_box_bounds    (FcFlameChart          *self,
+                                                    const FcFlameBox      *box,
+                                                    graphene_rect_t       *bounds);
+/* the scene (boxes, labels, ruler) at a size, as the widget would cache it;
+ * for benchmarks and tests */
+GskRenderNode    *fc_flame_chart_render_scene      (FcFlameChart          *self,
+                                                    int                    width,
+                                                    int                    height);
+/* how many boxes the last scene drew (after culling and merging) */
+guint             fc_flame_chart_get_n_drawn_boxes (FcFlameChart          *self);
+
+G_END_DECLS

@@ -1,0 +1,343 @@
+/* test-flame-chart.c - the flamechart widget driven through its actions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gtk/gtk.h>
+
+#include "fc-flame-chart.h"
+#include "fc-session.h"
+#include "fc-test-profiles.h"
+
+#define AT(ms) (FC_TEST_BASE_NS + (gint64) ((ms) * FC_TEST_MS))
+#define WIDTH  800
+#define HEIGHT 300
+
+typedef struct {
+  FcSession    *session;
+  GtkWidget    *window;
+  FcFlameChart *chart;
+} Fixture;
+
+static FcSession *
+session_for (FcProfile *profile)
+{
+  g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
+  FcSession *session = fc_session_new ();
+
+  fc_document_add_profile (document, profile);
+  fc_session_set_document (session, document);
+  return session;
+}
+
+static void
+wait_for_layout (FcFlameChart *chart)
+{
+  while (fc_flame_chart_get_layout (chart) == NULL ||
+         gtk_widget_get_width (GTK_WIDGET (chart)) != WIDTH)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+
+  f->session = session_for (profile);
+  f->chart = FC_FLAME_CHART (fc_flame_chart_new ());
+  g_object_ref_sink (f->chart);
+  fc_flame_chart_set_session (f->chart, f->session);
+
+  f->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (f->window), WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (f->window), GTK_WIDGET (f->chart));
+  gtk_window_present (GTK_WINDOW (f->window));
+  wait_for_layout (f->chart);
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (f->window));
+  g_assert_finalize_object (f->chart);
+  g_assert_finalize_object (f->session);
+}
+
+static void
+assert_visible (FcSession *session,
+                double     begin_ms,
+                double     end_ms)
+{
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, AT (begin_ms));
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, AT (end_ms));
+}
+
+static void
+test_layout_and_bounds (Fixture       *f,
+                        gconstpointer  data)
+{
+  FcFlameLayout *layout = fc_flame_chart_get_layout (f->chart);
+  const FcFlameBox *row;
+  graphene_rect_t bounds;
+  guint n = 0;
+
+  /* the session's default thread is the busiest, thread 0 */
+  g_assert_cmpint (fc_session_get_thread (f->session), ==, 0);
+  assert_visible (f->session, 0, 200);
+  g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 3);
+
+  row = fc_flame_layout_get_row (layout, 1, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (row[0].frame, ==, FC_TEST_FOO);
+  g_assert_cmpint (row[0].begin_ns, ==, AT (0));
+  g_assert_cmpint (row[0].end_ns, ==, AT (30));
+  g_assert_cmpuint (row[0].n_samples, ==, 3);
+
+  /* 200 ms over 800 px: 4 px per ms */
+  fc_flame_chart_get_box_bounds (f->chart, &row[1], &bounds);
+  g_assert_cmpfloat_with_epsilon (bounds.origin.x, 120.0, 0.001);
+  g_assert_cmpfloat_with_epsilon (bounds.size.width, 40.0, 0.001);
+  g_assert_cmpfloat_with_epsilon (bounds.origin.y, FC_FLAME_CHART_RULER_HEIGHT + FC_FLAME_CHART_ROW_HEIGHT, 0.001);
+  g_assert_cmpfloat_with_epsilon (bounds.size.height, FC_FLAME_CHART_ROW_HEIGHT, 0.001);
+}
+
+static void
+test_hit_testing (Fixture       *f,
+                  gconstpointer  data)
+{
+  const double row0 = FC_FLAME_CHART_RULER_HEIGHT + 5;
+  const double row1 = row0 + FC_FLAME_CHART_ROW_HEIGHT;
+  const double row2 = row1 + FC_FLAME_CHART_ROW_HEIGHT;
+  const FcFlameBox *box;
+
+  box = fc_flame_chart_box_at (f->chart, 100, row1);     /* 25 ms */
+  g_assert_nonnull (box);
+  g_assert_cmpuint (box->frame, ==, FC_TEST_FOO);
+  box = fc_flame_chart_box_at (f->chart, 130, row1);     /* 32.5 ms */
+  g_assert_cmpuint (box->frame, ==, FC_TEST_BAZ);
+  box = fc_flame_chart_box_at (f->chart, 40, row2);      /* 10 ms */
+  g_assert_cmpuint (box->frame, ==, FC_TEST_BAR);
+  box = fc_flame_chart_box_at (f->chart, 799, row0);     /* 199.75 ms, in the pause */
+  g_assert_null (box);
+  g_assert_null (fc_flame_chart_box_at (f->chart, 100, row2));
+  g_assert_null (fc_flame_chart_box_at (f->chart, 100, 3));   /* the ruler */
+  g_assert_null (fc_flame_chart_box_at (f->chart, 100, row2 + 3 * FC_FLAME_CHART_ROW_HEIGHT));
+}
+
+static void
+test_zoom_and_pan (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkWidget *widget = GTK_WIDGET (f->chart);
+  const FcFlameBox *box;
+
+  g_assert_true (gtk_widget_activate_action (widget, "flamechart.zoom-in", NULL));
+  assert_visible (f->session, 20, 180);         /* 200 / 1.25 around the middle */
+
+  /* the hit-test follows the zoom: 25 ms is now at 20 px */
+  box = fc_flame_chart_box_at (f->chart, 25, FC_FLAME_CHART_RULER_HEIGHT + FC_FLAME_CHART_ROW_HEIGHT + 5);
+  g_assert_nonnull (box);
+  g_assert_cmpuint (box->frame, ==, FC_TEST_FOO);
+  box = fc_flame_chart_box_at (f->chart, 55, FC_FLAME_CHART_RULER_HEIGHT + FC_FLAME_CHART_ROW_HEIGHT + 5);
+  g_assert_cmpuint (box->frame, ==, FC_TEST_BAZ);
+
+  gtk_widget_activate_action (widget, "flamechart.pan-right", NULL);
+  assert_visible (f->session, 36, 196);         /* a tenth of the width */
+  gtk_widget_activate_action (widget, "flamechart.pan-right", NULL);
+  assert_visible (f->session, 40, 200);         /* stops at the end of the thread */
+  gtk_widget_activate_action (widget, "flamechart.pan-left", NULL);
+  assert_visible (f->session, 24, 184);
+
+  gtk_widget_activate_action (widget, "flamechart.zoom-out", NULL);
+  assert_visible (f->session, 0, 200);          /* clamped to the thread */
+
+  gtk_widget_activate_action (widget, "flamechart.zoom-in", NULL);
+  gtk_widget_activate_action (widget, "flamechart.zoom-in", NULL);
+  assert_visible (f->session, 36, 164);
+  gtk_widget_activate_action (widget, "flamechart.zoom-reset", NULL);
+  assert_visible (f->session, 0, 200);
+}
+
+static void
+test_search (Fixture       *f,
+             gconstpointer  data)
+{
+  GtkWidget *widget = GTK_WIDGET (f->chart);
+  guint n_matches = 0;
+
+  g_assert_cmpuint (fc_flame_chart_get_n_matches (f->chart), ==, 0);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (f->chart), ==, 0);
+
+  fc_session_set_search_text (f->session, "BAR");
+  g_object_get (f->chart, "n-matches", &n_matches, NULL);
+  g_assert_cmpuint (n_matches, ==, 2);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (f->chart), ==, 0);
+
+  /* each match zoomed to with a twentieth of its width on both sides */
+  gtk_widget_activate_action (widget, "flamechart.search-next", NULL);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (f->chart), ==, 1);
+  assert_visible (f->session, 0, 22);           /* [0, 20) padded, moved inside */
+  g_assert_cmpuint (fc_session_get_selected_frame (f->session), ==, FC_TEST_BAR);
+
+  gtk_widget_activate_action (widget, "flamechart.search-next", NULL);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (f->chart), ==, 2);
+  assert_visible (f->session, 39.5, 50.5);
+
+  gtk_widget_activate_action (widget, "flamechart.search-next", NULL);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (f->chart), ==, 1);
+  gtk_widget_activate_action (widget, "flamechart.search-previous", NULL);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (f->chart), ==, 2);
+  assert_visible (f->session, 39.5, 50.5);
+
+  /* modules match too, case-insensitively: baz lives in libz */
+  fc_session_set_search_text (f->session, "LibZ");
+  g_assert_cmpuint (fc_flame_chart_get_n_matches (f->chart), ==, 2);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (f->chart), ==, 0);
+  gtk_widget_activate_action (widget, "flamechart.search-previous", NULL);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (f->chart), ==, 2);
+  g_assert_cmpuint (fc_session_get_selected_frame (f->session), ==, FC_TEST_BAZ);
+  assert_visible (f->session, 189, 200);        /* [199.5, 210.5] moved inside */
+
+  fc_session_set_search_text (f->session, "no such function");
+  g_assert_cmpuint (fc_flame_chart_get_n_matches (f->chart), ==, 0);
+  gtk_widget_activate_action (widget, "flamechart.search-next", NULL);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (f->chart), ==, 0);
+
+  fc_session_set_search_text (f->session, "");
+  g_assert_cmpuint (fc_flame_chart_get_n_matches (f->chart), ==, 0);
+}
+
+static void
+test_render (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderNode) wide = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GskRenderNode) widget_node = NULL;
+  graphene_rect_t bounds;
+
+  node = fc_flame_chart_render_scene (f->chart, WIDTH, HEIGHT);
+  g_assert_nonnull (node);
+  /* all boxes are wider than a pixel; the two of the last sample start
+   * where the session's range (first to last timestamp) ends */
+  g_assert_cmpuint (fc_flame_chart_get_n_drawn_boxes (f->chart), ==, 6);
+  gsk_render_node_get_bounds (node, &bounds);
+  g_assert_cmpfloat (bounds.size.width, >=, WIDTH - 1);
+
+  /* 100 s on 800 px: each row's boxes before the pause merge into one
+   * 0.4 px strip, the 10 ms boxes after it (0.08 px) are culled */
+  fc_session_set_visible_range (f->session, AT (0), AT (100000));
+  wide = fc_flame_chart_render_scene (f->chart, WIDTH, HEIGHT);
+  g_assert_nonnull (wide);
+  g_assert_cmpuint (fc_flame_chart_get_n_drawn_boxes (f->chart), ==, 3);
+
+  /* the widget itself, as GTK draws it in its window */
+  fc_session_reset_view (f->session);
+  while (fc_flame_chart_get_n_drawn_boxes (f->chart) != 6)
+    g_main_context_iteration (NULL, TRUE);
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (f->chart));
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, WIDTH, HEIGHT);
+  widget_node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (widget_node);
+  g_assert_cmpuint (fc_flame_chart_get_n_drawn_boxes (f->chart), ==, 6);
+}
+
+static void
+test_thread_switch (Fixture       *f,
+                    gconstpointer  data)
+{
+  FcFlameLayout *layout;
+
+  fc_session_set_thread (f->session, 1);
+  wait_for_layout (f->chart);
+  layout = fc_flame_chart_get_layout (f->chart);
+  g_assert_cmpint (fc_flame_layout_get_thread (layout), ==, 1);
+  g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 2);
+  assert_visible (f->session, 0, 5);
+
+  fc_session_set_thread (f->session, FC_SESSION_ALL_THREADS);
+  wait_for_layout (f->chart);
+  layout = fc_flame_chart_get_layout (f->chart);
+  g_assert_cmpuint (fc_flame_layout_get_n_lanes (layout), ==, 2);
+  g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 6);
+
+  /* a time selection survives until cleared */
+  fc_session_set_selection (f->session, AT (10), AT (20));
+  g_assert_true (fc_session_has_selection (f->session));
+  gtk_widget_activate_action (GTK_WIDGET (f->chart), "flamechart.clear-selection", NULL);
+  g_assert_false (fc_session_has_selection (f->session));
+}
+
+static void
+test_async_layout (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcSession) session = NULL;
+  FcFlameChart *chart;
+  guint32 frames[3];
+  guint32 thread = fc_profile_ensure_thread (profile, "1");
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+
+      frames[i] = fc_test_frame (profile, name, "m", TRUE);
+    }
+  /* enough samples to be laid out on a worker thread */
+  for (guint i = 0; i < 30000; i++)
+    {
+      guint depth = 1 + (i / 100) % 3;
+      guint32 leaf_first[3];
+
+      for (guint d = 0; d < depth; d++)
+        leaf_first[d] = frames[depth - 1 - d];
+      fc_profile_append_sample (profile, FC_TEST_BASE_NS + i * FC_TEST_MS, thread,
+                                fc_profile_intern_stack_frames (profile, leaf_first, depth), 0);
+    }
+
+  session = session_for (profile);
+  chart = FC_FLAME_CHART (g_object_ref_sink (fc_flame_chart_new ()));
+  fc_flame_chart_set_session (chart, session);
+  g_assert_null (fc_flame_chart_get_layout (chart));
+  while (fc_flame_chart_get_layout (chart) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  /* depth cycles 1, 2, 3 every 100 samples under one root: one run at
+   * depth 0, one per cycle deeper */
+  fc_flame_layout_get_row (fc_flame_chart_get_layout (chart), 0, &n);
+  g_assert_cmpuint (n, ==, 1);
+  fc_flame_layout_get_row (fc_flame_chart_get_layout (chart), 2, &n);
+  g_assert_cmpuint (n, ==, 100);
+
+  /* dropping the session while a layout is under way is safe */
+  fc_session_set_thread (session, FC_SESSION_ALL_THREADS);
+  fc_flame_chart_set_session (chart, NULL);
+  g_assert_null (fc_flame_chart_get_layout (chart));
+  g_assert_finalize_object (chart);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/app/flame-chart/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
+  ADD ("layout-and-bounds", test_layout_and_bounds);
+  ADD ("hit-testing", test_hit_testing);
+  ADD ("zoom-and-pan", test_zoom_and_pan);
+  ADD ("search", test_search);
+  ADD ("render", test_render);
+  ADD ("thread-switch", test_thread_switch);
+#undef ADD
+  g_test_add_func ("/app/flame-chart/async-layout", test_async_layout);
+
+  return g_test_run ();
+}
