@@ -791,6 +791,51 @@ flush_next (Flush *f)
     }
 }
 
+static const char *
+getenv_either (const char *lower,
+               const char *upper)
+{
+  const char *value = g_getenv (lower);
+
+  if (value == NULL || *value == '\0')
+    value = g_getenv (upper);
+  return value != NULL && *value != '\0' ? value : NULL;
+}
+
+/* Proxy variables in the environment win, as in curl and the Sentry SDKs;
+ * without them, the desktop's proxy settings (GIO's default resolver). */
+static GProxyResolver *
+dup_proxy_resolver (const char *scheme)
+{
+  const char *proxy = NULL;
+
+  if (g_strcmp0 (scheme, "https") == 0)
+    proxy = getenv_either ("https_proxy", "HTTPS_PROXY");
+  else
+    proxy = getenv_either ("http_proxy", "HTTP_PROXY");
+  if (proxy == NULL)
+    proxy = getenv_either ("all_proxy", "ALL_PROXY");
+
+  if (proxy != NULL)
+    {
+      const char *no_proxy = getenv_either ("no_proxy", "NO_PROXY");
+      g_auto(GStrv) ignore = g_strsplit (no_proxy ? no_proxy : "", ",", -1);
+      g_autoptr(GStrvBuilder) hosts = g_strv_builder_new ();
+      g_auto(GStrv) ignore_hosts = NULL;
+
+      for (guint i = 0; ignore[i] != NULL; i++)
+        {
+          g_strstrip (ignore[i]);
+          if (ignore[i][0] != '\0')
+            g_strv_builder_add (hosts, ignore[i]);
+        }
+      ignore_hosts = g_strv_builder_end (hosts);
+      return g_simple_proxy_resolver_new (proxy, ignore_hosts);
+    }
+
+  return g_object_ref (g_proxy_resolver_get_default ());
+}
+
 void
 fc_transport_flush_async (FcTransport         *self,
                           GCancellable        *cancellable,
@@ -836,10 +881,14 @@ fc_transport_flush_async (FcTransport         *self,
   /* A session per flush: it belongs to the caller's main context, so the
    * blocking flush can run the same code on a private one. TLS certificates
    * are verified (libsoup's default); proxies come from the environment. */
-  f->session = soup_session_new_with_options ("user-agent", "flamecast/" FC_VERSION,
-                                              "timeout", self->timeout_s,
-                                              "proxy-resolver", g_proxy_resolver_get_default (),
-                                              NULL);
+  {
+    g_autoptr(GProxyResolver) resolver = dup_proxy_resolver (fc_dsn_get_scheme (self->dsn));
+
+    f->session = soup_session_new_with_options ("user-agent", "flamecast/" FC_VERSION,
+                                                "timeout", self->timeout_s,
+                                                "proxy-resolver", resolver,
+                                                NULL);
+  }
 
   self->flush = f;
   flush_next (f);

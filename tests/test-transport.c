@@ -1,0 +1,1101 @@
+/* test-transport.c - the transport against a fake Relay (SoupServer on 127.0.0.1)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The fake Relay runs in its own thread with its own main context, so both
+ * the asynchronous flush (driven by this thread's main context) and the
+ * blocking flush (a private context) can talk to it. It checks the path,
+ * the auth header and the framing of every envelope, and answers from a
+ * script: 200, 400 with a reason, 403, 413, 429 with limits, 500, 503, a
+ * dropped connection, a slow answer, an answer slower than the timeout.
+ */
+
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+#include "fc-error.h"
+#include "fc-transport.h"
+
+#define KEY     "0123456789abcdef0123456789abcdef"
+#define PROJECT "42"
+
+typedef enum {
+  REPLY_OK,
+  REPLY_OK_WITH_LIMITS,   /* 200 + X-Sentry-Rate-Limits: 30:profile_chunk:key */
+  REPLY_400,
+  REPLY_403,
+  REPLY_413,
+  REPLY_429_LIMITS,       /* 429 + X-Sentry-Rate-Limits: 60:profile_chunk;profile:key */
+  REPLY_429_RETRY_AFTER,  /* 429 + Retry-After: 30 */
+  REPLY_500,
+  REPLY_503,
+  REPLY_DROP,             /* close the connection without an answer */
+  REPLY_SLOW,             /* 200 after 300 ms */
+  REPLY_TOO_SLOW,         /* 200 after 2.5 s, beyond a 1 s client timeout */
+} Reply;
+
+typedef struct {
+  GMutex        mutex;
+  GCond         cond;
+  GThread      *thread;
+  GMainContext *context;
+  GMainLoop    *loop;
+  SoupServer   *server;
+  guint         port;
+  gboolean      ready;
+
+  /* guarded by mutex */
+  GQueue        script;       /* Reply, GINT_TO_POINTER; REPLY_OK when empty */
+  GPtrArray    *requests;     /* GBytes*: every envelope received, decompressed */
+  GPtrArray    *delivered;    /* GBytes*: envelopes answered with a 2xx */
+  GPtrArray    *problems;     /* char*: protocol violations */
+  guint         n_gzipped;
+} Relay;
+
+/* -- the fake Relay's envelope parser: strict, as Relay is -- */
+
+static JsonNode *
+parse_json (const char *data,
+            gsize       len)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  if (!json_parser_load_from_data (parser, data, len, NULL) || json_parser_get_root (parser) == NULL)
+    return NULL;
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static char *
+check_envelope (GBytes *bytes)
+{
+  const char *data;
+  const char *nl;
+  gsize len, pos;
+  guint n_items = 0;
+  g_autoptr(JsonNode) header = NULL;
+
+  data = g_bytes_get_data (bytes, &len);
+  nl = memchr (data, '\n', len);
+  if (nl == NULL)
+    return g_strdup ("no envelope header line");
+  header = parse_json (data, nl - data);
+  if (header == NULL || !JSON_NODE_HOLDS_OBJECT (header))
+    return g_strdup ("envelope header is not a JSON object");
+
+  pos = nl - data + 1;
+  while (pos < len)
+    {
+      g_autoptr(JsonNode) item = NULL;
+      g_autoptr(JsonNode) payload = NULL;
+      JsonObject *obj;
+      gsize start;
+      gsize plen;
+
+      nl = memchr (data + pos, '\n', len - pos);
+      if (nl == NULL)
+        return g_strdup_printf ("item %u: header without payload", n_items);
+      item = parse_json (data + pos, nl - (data + pos));
+      if (item == NULL || !JSON_NODE_HOLDS_OBJECT (item))
+        return g_strdup_printf ("item %u: header is not a JSON object", n_items);
+      obj = json_node_get_object (item);
+      if (!json_object_has_member (obj, "type"))
+        return g_strdup_printf ("item %u: no type", n_items);
+
+      start = nl - data + 1;
+      if (json_object_has_member (obj, "length"))
+        {
+          plen = json_object_get_int_member (obj, "length");
+          if (start + plen > len)
+            return g_strdup_printf ("item %u: length runs past the end", n_items);
+          if (start + plen < len && data[start + plen] != '\n')
+            return g_strdup_printf ("item %u: no newline after the payload", n_items);
+        }
+      else
+        {
+          const char *end = memchr (data + start, '\n', len - start);
+          plen = end ? (gsize)(end - (data + start)) : len - start;
+        }
+
+      payload = parse_json (data + start, plen);
+      if (payload == NULL)
+        return g_strdup_printf ("item %u: payload is not JSON", n_items);
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (obj, "type", ""), "profile_chunk") == 0 &&
+          !json_object_has_member (obj, "platform"))
+        return g_strdup_printf ("item %u: profile_chunk without platform", n_items);
+
+      pos = start + plen + 1;
+      n_items++;
+    }
+
+  if (n_items == 0)
+    return g_strdup ("envelope without items");
+  return NULL;
+}
+
+static GBytes *
+gunzip (GBytes *bytes)
+{
+  g_autoptr(GZlibDecompressor) decompressor = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GInputStream) memory = g_memory_input_stream_new_from_bytes (bytes);
+  g_autoptr(GInputStream) stream = g_converter_input_stream_new (memory, G_CONVERTER (decompressor));
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+
+  if (g_output_stream_splice (out, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, NULL) < 0)
+    return NULL;
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+typedef struct {
+  SoupServerMessage *msg;
+  Relay             *relay;
+  GBytes            *body;
+} Delayed;
+
+static gboolean
+delayed_answer_cb (gpointer data)
+{
+  Delayed *d = data;
+
+  soup_server_message_set_status (d->msg, 200, NULL);
+  soup_server_message_set_response (d->msg, "application/json", SOUP_MEMORY_STATIC, "{}", 2);
+  g_mutex_lock (&d->relay->mutex);
+  g_ptr_array_add (d->relay->delivered, g_bytes_ref (d->body));
+  g_mutex_unlock (&d->relay->mutex);
+  soup_server_message_unpause (d->msg);
+
+  g_object_unref (d->msg);
+  g_bytes_unref (d->body);
+  g_free (d);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+relay_problem (Relay      *relay,
+               const char *format,
+               ...) G_GNUC_PRINTF (2, 3);
+
+static void
+relay_problem (Relay      *relay,
+               const char *format,
+               ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (relay->problems, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+static void
+relay_handler (SoupServer        *server,
+               SoupServerMessage *msg,
+               const char        *path,
+               GHashTable        *query,
+               gpointer           user_data)
+{
+  Relay *relay = user_data;
+  SoupMessageHeaders *req = soup_server_message_get_request_headers (msg);
+  SoupMessageHeaders *resp = soup_server_message_get_response_headers (msg);
+  SoupMessageBody *request_body = soup_server_message_get_request_body (msg);
+  g_autoptr(GBytes) raw = soup_message_body_flatten (request_body);
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *problem = NULL;
+  const char *encoding;
+  Reply reply;
+
+  g_mutex_lock (&relay->mutex);
+
+  if (strcmp (soup_server_message_get_method (msg), "POST") != 0)
+    relay_problem (relay, "method %s", soup_server_message_get_method (msg));
+  if (strcmp (path, "/api/" PROJECT "/envelope/") != 0)
+    relay_problem (relay, "path %s", path);
+  if (g_strcmp0 (soup_message_headers_get_one (req, "X-Sentry-Auth"),
+                 "Sentry sentry_key=" KEY ", sentry_version=7, sentry_client=flamecast/" FC_VERSION) != 0)
+    relay_problem (relay, "auth %s", soup_message_headers_get_one (req, "X-Sentry-Auth"));
+  if (g_strcmp0 (soup_message_headers_get_content_type (req, NULL), "application/x-sentry-envelope") != 0)
+    relay_problem (relay, "content type %s", soup_message_headers_get_content_type (req, NULL));
+  if (g_strcmp0 (soup_message_headers_get_one (req, "User-Agent"), "flamecast/" FC_VERSION) != 0)
+    relay_problem (relay, "user agent %s", soup_message_headers_get_one (req, "User-Agent"));
+
+  encoding = soup_message_headers_get_one (req, "Content-Encoding");
+  if (g_strcmp0 (encoding, "gzip") == 0)
+    {
+      relay->n_gzipped++;
+      body = gunzip (raw);
+      if (body == NULL)
+        {
+          relay_problem (relay, "bad gzip body");
+          body = g_bytes_ref (raw);
+        }
+    }
+  else
+    {
+      if (encoding != NULL)
+        relay_problem (relay, "content encoding %s", encoding);
+      body = g_bytes_ref (raw);
+    }
+
+  if ((problem = check_envelope (body)))
+    relay_problem (relay, "envelope: %s", problem);
+
+  g_ptr_array_add (relay->requests, g_bytes_ref (body));
+  reply = g_queue_is_empty (&relay->script) ? REPLY_OK : GPOINTER_TO_INT (g_queue_pop_head (&relay->script));
+
+  switch (reply)
+    {
+    case REPLY_OK:
+    case REPLY_OK_WITH_LIMITS:
+      if (reply == REPLY_OK_WITH_LIMITS)
+        soup_message_headers_replace (resp, "X-Sentry-Rate-Limits", "30:profile_chunk:key");
+      soup_server_message_set_status (msg, 200, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, "{}", 2);
+      g_ptr_array_add (relay->delivered, g_bytes_ref (body));
+      break;
+
+    case REPLY_400:
+      {
+        static const char detail[] = "{\"detail\":\"invalid envelope\",\"causes\":[\"EOF while parsing a value\"]}";
+        soup_server_message_set_status (msg, 400, NULL);
+        soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, detail, strlen (detail));
+      }
+      break;
+
+    case REPLY_403:
+      soup_message_headers_replace (resp, "X-Sentry-Error", "event submission rejected with_reason: ProjectId");
+      soup_server_message_set_status (msg, 403, NULL);
+      break;
+
+    case REPLY_413:
+      {
+        static const char detail[] = "{\"detail\":\"envelope exceeded size limits\"}";
+        soup_server_message_set_status (msg, 413, NULL);
+        soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, detail, strlen (detail));
+      }
+      break;
+
+    case REPLY_429_LIMITS:
+      soup_message_headers_replace (resp, "X-Sentry-Rate-Limits", "60:profile_chunk;profile:key:quota");
+      soup_message_headers_replace (resp, "Retry-After", "5");
+      soup_server_message_set_status (msg, 429, NULL);
+      break;
+
+    case REPLY_429_RETRY_AFTER:
+      soup_message_headers_replace (resp, "Retry-After", "30");
+      soup_server_message_set_status (msg, 429, NULL);
+      break;
+
+    case REPLY_500:
+      soup_server_message_set_status (msg, 500, NULL);
+      break;
+
+    case REPLY_503:
+      soup_server_message_set_status (msg, 503, NULL);
+      break;
+
+    case REPLY_DROP:
+      {
+        GIOStream *stream = soup_server_message_steal_connection (msg);
+        g_io_stream_close (stream, NULL, NULL);
+        g_object_unref (stream);
+      }
+      break;
+
+    case REPLY_SLOW:
+    case REPLY_TOO_SLOW:
+      {
+        Delayed *d = g_new0 (Delayed, 1);
+        GSource *source = g_timeout_source_new (reply == REPLY_SLOW ? 300 : 2500);
+
+        d->msg = g_object_ref (msg);
+        d->relay = relay;
+        d->body = g_bytes_ref (body);
+        soup_server_message_pause (msg);
+        g_source_set_callback (source, delayed_answer_cb, d, NULL);
+        g_source_attach (source, relay->context);
+        g_source_unref (source);
+      }
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  g_mutex_unlock (&relay->mutex);
+}
+
+static gpointer
+relay_thread (gpointer data)
+{
+  Relay *relay = data;
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  g_main_context_push_thread_default (relay->context);
+
+  relay->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (relay->server, NULL, relay_handler, relay, NULL);
+  soup_server_listen_local (relay->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (relay->server);
+  g_assert_nonnull (uris);
+
+  g_mutex_lock (&relay->mutex);
+  relay->port = g_uri_get_port (uris->data);
+  relay->ready = TRUE;
+  g_cond_signal (&relay->cond);
+  g_mutex_unlock (&relay->mutex);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  g_main_loop_run (relay->loop);
+
+  soup_server_disconnect (relay->server);
+  g_clear_object (&relay->server);
+  /* Let delayed answers and closed connections clean up. */
+  while (g_main_context_iteration (relay->context, FALSE))
+    ;
+  g_main_context_pop_thread_default (relay->context);
+  return NULL;
+}
+
+static Relay *
+relay_new (void)
+{
+  Relay *relay = g_new0 (Relay, 1);
+
+  g_mutex_init (&relay->mutex);
+  g_cond_init (&relay->cond);
+  g_queue_init (&relay->script);
+  relay->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  relay->delivered = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  relay->problems = g_ptr_array_new_with_free_func (g_free);
+  relay->context = g_main_context_new ();
+  relay->loop = g_main_loop_new (relay->context, FALSE);
+  relay->thread = g_thread_new ("fake-relay", relay_thread, relay);
+
+  g_mutex_lock (&relay->mutex);
+  while (!relay->ready)
+    g_cond_wait (&relay->cond, &relay->mutex);
+  g_mutex_unlock (&relay->mutex);
+
+  return relay;
+}
+
+static gboolean
+quit_cb (gpointer data)
+{
+  g_main_loop_quit (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+relay_free (Relay *relay)
+{
+  g_main_context_invoke (relay->context, quit_cb, relay->loop);
+  g_thread_join (relay->thread);
+
+  /* Every envelope the transport sent was well-formed and authenticated. */
+  for (guint i = 0; i < relay->problems->len; i++)
+    g_test_message ("relay: %s", (char *) g_ptr_array_index (relay->problems, i));
+  g_assert_cmpuint (relay->problems->len, ==, 0);
+
+  g_queue_clear (&relay->script);
+  g_ptr_array_unref (relay->requests);
+  g_ptr_array_unref (relay->delivered);
+  g_ptr_array_unref (relay->problems);
+  g_main_loop_unref (relay->loop);
+  g_main_context_unref (relay->context);
+  g_mutex_clear (&relay->mutex);
+  g_cond_clear (&relay->cond);
+  g_free (relay);
+}
+
+static void
+relay_script (Relay *relay,
+              ...)
+{
+  va_list args;
+  int reply;
+
+  g_mutex_lock (&relay->mutex);
+  va_start (args, relay);
+  while ((reply = va_arg (args, int)) >= 0)
+    g_queue_push_tail (&relay->script, GINT_TO_POINTER (reply));
+  va_end (args);
+  g_mutex_unlock (&relay->mutex);
+}
+
+static guint
+relay_n_requests (Relay *relay)
+{
+  guint n;
+
+  g_mutex_lock (&relay->mutex);
+  n = relay->requests->len;
+  g_mutex_unlock (&relay->mutex);
+  return n;
+}
+
+static FcDsn *
+relay_dsn (Relay *relay)
+{
+  g_autofree char *text = g_strdup_printf ("http://" KEY "@127.0.0.1:%u/" PROJECT, relay->port);
+  return fc_dsn_parse (text, NULL);
+}
+
+/* -- envelopes and helpers -- */
+
+/* A one-item envelope whose payload carries @n, padded to about @pad bytes. */
+static GBytes *
+make_envelope (const char *type,
+               guint       n,
+               gsize       pad)
+{
+  g_autofree char *filler = g_strnfill (pad, 'x');
+  g_autofree char *payload = g_strdup_printf ("{\"n\":%u,\"pad\":\"%s\"}", n, filler);
+  g_autofree char *item = NULL;
+  char *text;
+
+  if (strcmp (type, "profile_chunk") == 0)
+    item = g_strdup_printf ("{\"type\":\"profile_chunk\",\"platform\":\"native\",\"length\":%zu}", strlen (payload));
+  else
+    item = g_strdup_printf ("{\"type\":\"%s\",\"length\":%zu,\"content_type\":\"application/json\"}",
+                            type, strlen (payload));
+  text = g_strdup_printf ("{\"sent_at\":\"2026-01-01T00:00:00Z\"}\n%s\n%s\n", item, payload);
+  return g_bytes_new_take (text, strlen (text));
+}
+
+/* The @n of an envelope made by make_envelope(). */
+static guint
+envelope_n (GBytes *bytes)
+{
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+  g_autofree char *copy = g_strndup (data, len);
+  const char *p = strstr (copy, "{\"n\":");
+
+  g_assert_nonnull (p);
+  return (guint) g_ascii_strtoull (p + 5, NULL, 10);
+}
+
+static char *
+enqueue (FcTransport *transport,
+         const char  *type,
+         guint        n)
+{
+  g_autoptr(GBytes) env = make_envelope (type, n, 64);
+  g_autoptr(GError) error = NULL;
+  char *id = fc_transport_enqueue (transport, env, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (id);
+  return id;
+}
+
+static guint
+outbox_len (FcTransport *transport)
+{
+  g_autoptr(GPtrArray) ids = fc_outbox_list (fc_transport_get_outbox (transport));
+  return ids->len;
+}
+
+static guint
+rejected_len (FcTransport *transport)
+{
+  g_autoptr(GPtrArray) ids = fc_outbox_list_rejected (fc_transport_get_outbox (transport));
+  return ids->len;
+}
+
+/* A clock tests move by hand. */
+static gint64 fake_now = (gint64) 1700000000 * G_USEC_PER_SEC;
+
+static gint64
+fake_clock (gpointer data)
+{
+  return fake_now;
+}
+
+static FcTransport *
+transport_new (Relay *relay)
+{
+  g_autoptr(FcDsn) dsn = relay_dsn (relay);
+  FcTransport *transport = fc_transport_new (dsn, NULL, NULL);
+
+  /* Backoff stays real but short: tests never sleep for minutes. */
+  fc_transport_set_retry_policy (transport, 3, 5);
+  fc_transport_set_clock (transport, fake_clock, NULL);
+  return transport;
+}
+
+static void
+flush_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+  *out = g_object_ref (result);
+}
+
+static gboolean
+tick_cb (gpointer data)
+{
+  (*(guint *) data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the asynchronous flush on this thread's main context, counting
+ * main-loop ticks meanwhile to show the flush never blocks it. */
+static FcFlushReport *
+flush_async_and_wait (FcTransport *transport,
+                      guint       *ticks)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  FcFlushReport *report;
+  guint dummy = 0;
+  guint ticker;
+
+  ticker = g_timeout_add (10, tick_cb, ticks ? ticks : &dummy);
+  fc_transport_flush_async (transport, NULL, flush_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (ticker);
+
+  report = fc_transport_flush_finish (transport, result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (report);
+  for (guint i = 0; i < report->messages->len; i++)
+    {
+      const char *msg = g_ptr_array_index (report->messages, i);
+      g_test_message ("report: %s", msg);
+      /* Secrets never reach messages. */
+      g_assert_null (strstr (msg, KEY));
+    }
+  return report;
+}
+
+/* -- tests -- */
+
+static void
+test_transport_deliver (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+
+  for (guint i = 0; i < 5; i++)
+    g_free (enqueue (transport, i % 2 ? "transaction" : "profile_chunk", i));
+
+  /* In the outbox before the first attempt. */
+  g_assert_cmpuint (outbox_len (transport), ==, 5);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 0);
+
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 5);
+  g_assert_cmpuint (report->attempts, ==, 5);
+  g_assert_true (fc_flush_report_all_delivered (report));
+  g_assert_cmpuint (outbox_len (transport), ==, 0);
+
+  /* Oldest first, each exactly once. */
+  g_assert_cmpuint (relay->delivered->len, ==, 5);
+  for (guint i = 0; i < 5; i++)
+    g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, i)), ==, i);
+  g_assert_cmpuint (relay->n_gzipped, ==, 0);
+
+  /* Nothing left: a second flush sends nothing. */
+  g_clear_pointer (&report, fc_flush_report_unref);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->attempts, ==, 0);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 5);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_gzip (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autoptr(GBytes) big = make_envelope ("profile_chunk", 1, 200 * 1024);
+  g_autoptr(GBytes) small = make_envelope ("profile_chunk", 2, 30 * 1024);
+  g_autofree char *id1 = fc_transport_enqueue (transport, big, NULL);
+  g_autofree char *id2 = fc_transport_enqueue (transport, small, NULL);
+
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 2);
+  /* Only the one above 32 KiB is compressed, and it arrives intact. */
+  g_assert_cmpuint (relay->n_gzipped, ==, 1);
+  g_assert_true (g_bytes_equal (g_ptr_array_index (relay->delivered, 0), big));
+  g_assert_true (g_bytes_equal (g_ptr_array_index (relay->delivered, 1), small));
+
+  relay_free (relay);
+}
+
+static void
+test_transport_rejected (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autofree char *id400 = enqueue (transport, "profile_chunk", 0);
+  g_autofree char *id413 = enqueue (transport, "profile_chunk", 1);
+  g_autofree char *id403 = enqueue (transport, "profile_chunk", 2);
+  g_autofree char *idok = enqueue (transport, "profile_chunk", 3);
+  g_autofree char *r400 = NULL;
+  g_autofree char *r413 = NULL;
+  g_autofree char *r403 = NULL;
+  FcOutbox *outbox = fc_transport_get_outbox (transport);
+
+  relay_script (relay, REPLY_400, REPLY_413, REPLY_403, -1);
+  report = flush_async_and_wait (transport, NULL);
+
+  /* Permanent: not retried, kept aside with the server's reason. */
+  g_assert_cmpuint (report->rejected, ==, 3);
+  g_assert_cmpuint (report->delivered, ==, 1);
+  g_assert_cmpuint (report->attempts, ==, 4);
+  g_assert_false (fc_flush_report_all_delivered (report));
+  g_assert_cmpuint (relay_n_requests (relay), ==, 4);
+  g_assert_cmpuint (outbox_len (transport), ==, 0);
+  g_assert_cmpuint (rejected_len (transport), ==, 3);
+
+  r400 = fc_outbox_dup_rejected_reason (outbox, id400);
+  r413 = fc_outbox_dup_rejected_reason (outbox, id413);
+  r403 = fc_outbox_dup_rejected_reason (outbox, id403);
+  g_assert_cmpstr (r400, ==, "rejected by Sentry (HTTP 400: invalid envelope: EOF while parsing a value)");
+  g_assert_cmpstr (r413, ==, "rejected by Sentry (HTTP 413: envelope exceeded size limits)");
+  g_assert_cmpstr (r403, ==, "rejected by Sentry (HTTP 403: event submission rejected with_reason: ProjectId)");
+  g_assert_cmpuint (report->messages->len, ==, 3);
+  g_assert_nonnull (strstr (g_ptr_array_index (report->messages, 0), "invalid envelope"));
+
+  /* A later flush does not retry them blindly. */
+  g_clear_pointer (&report, fc_flush_report_unref);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->attempts, ==, 0);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_retry (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+
+  g_free (enqueue (transport, "profile_chunk", 7));
+  relay_script (relay, REPLY_500, REPLY_DROP, -1);
+  report = flush_async_and_wait (transport, NULL);
+
+  /* 500, dropped connection, then 200: delivered once. */
+  g_assert_cmpuint (report->delivered, ==, 1);
+  g_assert_cmpuint (report->attempts, ==, 3);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 3);
+  g_assert_cmpuint (relay->delivered->len, ==, 1);
+  g_assert_cmpuint (outbox_len (transport), ==, 0);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_retry_exhausted (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autofree char *first = enqueue (transport, "profile_chunk", 0);
+  g_autofree char *second = enqueue (transport, "profile_chunk", 1);
+  g_autofree char *note = NULL;
+  g_autofree char *note2 = NULL;
+
+  relay_script (relay, REPLY_503, REPLY_503, REPLY_503, -1);
+  report = flush_async_and_wait (transport, NULL);
+
+  /* Three attempts on the oldest, then the server counts as down: the
+   * second is not tried, both stay in the outbox with the reason. */
+  g_assert_cmpuint (report->delivered, ==, 0);
+  g_assert_cmpuint (report->waiting, ==, 2);
+  g_assert_cmpuint (report->attempts, ==, 3);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 3);
+  g_assert_cmpuint (outbox_len (transport), ==, 2);
+  note = fc_outbox_dup_note (fc_transport_get_outbox (transport), first);
+  note2 = fc_outbox_dup_note (fc_transport_get_outbox (transport), second);
+  g_assert_cmpstr (note, ==, "Sentry is unavailable (HTTP 503: Service Unavailable) (3 attempts)");
+  g_assert_cmpstr (note2, ==, "not attempted: Sentry is unavailable (HTTP 503: Service Unavailable)");
+
+  /* The server is back: the next flush delivers both, oldest first, once. */
+  g_clear_pointer (&report, fc_flush_report_unref);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 2);
+  g_assert_cmpuint (outbox_len (transport), ==, 0);
+  g_assert_cmpuint (relay->delivered->len, ==, 2);
+  g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 0)), ==, 0);
+  g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 1)), ==, 1);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_slow (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  guint ticks = 0;
+
+  g_free (enqueue (transport, "profile_chunk", 0));
+  relay_script (relay, REPLY_SLOW, -1);
+  report = flush_async_and_wait (transport, &ticks);
+
+  g_assert_cmpuint (report->delivered, ==, 1);
+  g_assert_cmpuint (report->attempts, ==, 1);
+  /* The main loop kept running while the answer took its time. */
+  g_assert_cmpuint (ticks, >, 0);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_timeout (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+
+  fc_transport_set_timeout (transport, 1);
+  g_free (enqueue (transport, "profile_chunk", 0));
+  relay_script (relay, REPLY_TOO_SLOW, -1);
+  report = flush_async_and_wait (transport, NULL);
+
+  /* No answer within the timeout counts as a network error: retried. */
+  g_assert_cmpuint (report->delivered, ==, 1);
+  g_assert_cmpuint (report->attempts, ==, 2);
+  g_assert_cmpuint (outbox_len (transport), ==, 0);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_rate_limited (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autoptr(FcRateLimits) next_run = NULL;
+  g_autofree char *chunk_a = enqueue (transport, "profile_chunk", 0);
+  g_autofree char *note = NULL;
+
+  fake_now = (gint64) 1700000000 * G_USEC_PER_SEC;
+
+  relay_script (relay, REPLY_429_LIMITS, -1);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->waiting, ==, 1);
+  g_assert_cmpuint (report->attempts, ==, 1);
+  note = fc_outbox_dup_note (fc_transport_get_outbox (transport), chunk_a);
+  g_assert_true (g_str_has_prefix (note, "rate limited by Sentry (HTTP 429"));
+
+  /* Chunks and profiles are silenced; a transaction still goes. */
+  g_free (enqueue (transport, "profile_chunk", 1));
+  g_free (enqueue (transport, "profile", 2));
+  g_free (enqueue (transport, "transaction", 3));
+  fake_now += 59 * G_USEC_PER_SEC;
+  g_clear_pointer (&report, fc_flush_report_unref);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 1);
+  g_assert_cmpuint (report->waiting, ==, 3);
+  g_assert_cmpuint (report->attempts, ==, 1);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 2);
+  g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 0)), ==, 3);
+  g_assert_nonnull (strstr (g_ptr_array_index (report->messages, 0), "rate limited by Sentry for “profile_chunk”"));
+
+  /* The next run of the app or the CLI knows about the limit. */
+  next_run = fc_rate_limits_new (NULL);
+  g_assert_true (fc_rate_limits_is_limited (next_run, "profile_chunk", fake_now));
+  g_assert_false (fc_rate_limits_is_limited (next_run, "transaction", fake_now));
+
+  /* Time is up: everything goes, oldest first, exactly once. */
+  fake_now += 2 * G_USEC_PER_SEC;
+  g_clear_pointer (&report, fc_flush_report_unref);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 3);
+  g_assert_cmpuint (outbox_len (transport), ==, 0);
+  g_assert_cmpuint (relay->delivered->len, ==, 4);
+  g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 1)), ==, 0);
+  g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 2)), ==, 1);
+  g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 3)), ==, 2);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_limits_on_200 (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+
+  fake_now = (gint64) 1700000000 * G_USEC_PER_SEC;
+  g_free (enqueue (transport, "profile_chunk", 0));
+  g_free (enqueue (transport, "profile_chunk", 1));
+  g_free (enqueue (transport, "transaction", 2));
+  relay_script (relay, REPLY_OK_WITH_LIMITS, -1);
+
+  report = flush_async_and_wait (transport, NULL);
+  /* The 200 delivered the first and limited the second. */
+  g_assert_cmpuint (report->delivered, ==, 2);
+  g_assert_cmpuint (report->waiting, ==, 1);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 2);
+  g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 1)), ==, 2);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_retry_after (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+
+  fake_now = (gint64) 1700000000 * G_USEC_PER_SEC;
+  g_free (enqueue (transport, "profile_chunk", 0));
+  g_free (enqueue (transport, "transaction", 1));
+  relay_script (relay, REPLY_429_RETRY_AFTER, -1);
+
+  /* A 429 without X-Sentry-Rate-Limits silences every category. */
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->waiting, ==, 2);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 1);
+
+  fake_now += 31 * G_USEC_PER_SEC;
+  g_clear_pointer (&report, fc_flush_report_unref);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 2);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_sync (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_free (enqueue (transport, "profile_chunk", 0));
+  g_free (enqueue (transport, "profile_chunk", 1));
+  relay_script (relay, REPLY_503, -1);
+
+  /* The blocking flush runs the same code on a private context. */
+  report = fc_transport_flush (transport, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (report->delivered, ==, 2);
+  g_assert_cmpuint (report->attempts, ==, 3);
+  g_assert_cmpuint (relay->delivered->len, ==, 2);
+  g_assert_cmpuint (outbox_len (transport), ==, 0);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_malformed_entry (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autoptr(GBytes) broken = g_bytes_new_static ("{}\n{\"type\":\"profile_chunk\",\"length\":999}\n{}", 43);
+  g_autofree char *id = fc_transport_enqueue (transport, broken, NULL);
+  g_autofree char *reason = NULL;
+
+  report = flush_async_and_wait (transport, NULL);
+
+  /* Never sent: moved aside with the framing problem. */
+  g_assert_cmpuint (relay_n_requests (relay), ==, 0);
+  g_assert_cmpuint (report->rejected, ==, 1);
+  reason = fc_outbox_dup_rejected_reason (fc_transport_get_outbox (transport), id);
+  g_assert_nonnull (strstr (reason, "malformed envelope"));
+  g_assert_nonnull (strstr (reason, "length 999"));
+
+  relay_free (relay);
+}
+
+typedef struct {
+  FcTransport   *transport;
+  GAsyncResult  *joined;
+  gboolean       added;
+} DuringFlush;
+
+static gboolean
+add_during_flush_cb (gpointer data)
+{
+  DuringFlush *d = data;
+
+  g_free (enqueue (d->transport, "profile_chunk", 99));
+  fc_transport_flush_async (d->transport, NULL, flush_done_cb, &d->joined);
+  d->added = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_transport_enqueue_during_flush (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autoptr(FcFlushReport) joined = NULL;
+  DuringFlush d = { transport, NULL, FALSE };
+
+  g_free (enqueue (transport, "profile_chunk", 0));
+  relay_script (relay, REPLY_SLOW, -1);
+  g_timeout_add (100, add_during_flush_cb, &d);
+
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_true (d.added);
+  /* The envelope added meanwhile went in the same flush, and the second
+   * caller got the same report. */
+  g_assert_cmpuint (report->delivered, ==, 2);
+  while (d.joined == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  joined = fc_transport_flush_finish (transport, d.joined, NULL);
+  g_assert_true (joined == report);
+  g_object_unref (d.joined);
+  g_assert_cmpuint (relay->delivered->len, ==, 2);
+  g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 1)), ==, 99);
+
+  relay_free (relay);
+}
+
+static void
+test_transport_network_down (void)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GSocketAddress) address = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(FcDsn) dsn = NULL;
+  g_autoptr(FcTransport) transport = NULL;
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *note = NULL;
+  guint16 port;
+
+  /* A port nothing listens on: bound but not listening refuses connections. */
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  address = g_inet_socket_address_new (loopback, 0);
+  g_assert_true (g_socket_bind (socket, address, FALSE, NULL));
+  bound = g_socket_get_local_address (socket, NULL);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+
+  text = g_strdup_printf ("http://" KEY "@127.0.0.1:%u/" PROJECT, port);
+  dsn = fc_dsn_parse (text, NULL);
+  transport = fc_transport_new (dsn, NULL, NULL);
+  fc_transport_set_retry_policy (transport, 2, 1);
+  id = enqueue (transport, "profile_chunk", 0);
+
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->waiting, ==, 1);
+  g_assert_cmpuint (report->attempts, ==, 2);
+  note = fc_outbox_dup_note (fc_transport_get_outbox (transport), id);
+  g_assert_true (g_str_has_prefix (note, "network error: "));
+  g_assert_null (strstr (note, KEY));
+  g_assert_cmpuint (outbox_len (transport), ==, 1);
+}
+
+static void
+test_transport_cancel (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FcFlushReport) report = NULL;
+
+  g_free (enqueue (transport, "profile_chunk", 0));
+  relay_script (relay, REPLY_TOO_SLOW, -1);
+  fc_transport_flush_async (transport, cancellable, flush_done_cb, &result);
+  while (relay_n_requests (relay) == 0)
+    g_main_context_iteration (NULL, FALSE);
+  g_cancellable_cancel (cancellable);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  report = fc_transport_flush_finish (transport, result, &error);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (report);
+  /* Cancelled means not known to be delivered: it stays. */
+  g_assert_cmpuint (outbox_len (transport), ==, 1);
+
+  relay_free (relay);
+}
+
+static void
+test_envelope_categories (void)
+{
+  static const char v1[] =
+    "{\"event_id\":\"a\"}\n"
+    "{\"type\":\"transaction\",\"length\":2}\n{}\n"
+    "{\"type\":\"profile\"}\n{\"x\":1}";
+  static const char ui[] = "{}\n{\"type\":\"profile_chunk\",\"platform\":\"cocoa\",\"length\":2}\n{}\n";
+  static const char bad_newline[] = "{}\n{\"type\":\"profile\",\"length\":2}\n{}X";
+  static const char no_items[] = "{}\n";
+  g_autoptr(GBytes) b1 = g_bytes_new_static (v1, strlen (v1));
+  g_autoptr(GBytes) b2 = g_bytes_new_static (ui, strlen (ui));
+  g_autoptr(GBytes) b3 = g_bytes_new_static (bad_newline, strlen (bad_newline));
+  g_autoptr(GBytes) b4 = g_bytes_new_static (no_items, strlen (no_items));
+  g_autoptr(GPtrArray) c1 = fc_envelope_dup_categories (b1, NULL);
+  g_autoptr(GPtrArray) c2 = fc_envelope_dup_categories (b2, NULL);
+  g_autoptr(GError) e3 = NULL;
+  g_autoptr(GError) e4 = NULL;
+  g_autoptr(GPtrArray) c3 = fc_envelope_dup_categories (b3, &e3);
+  g_autoptr(GPtrArray) c4 = fc_envelope_dup_categories (b4, &e4);
+
+  g_assert_cmpuint (c1->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (c1, 0), ==, "transaction");
+  g_assert_cmpstr (g_ptr_array_index (c1, 1), ==, "profile");
+  g_assert_cmpuint (c2->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (c2, 0), ==, "profile_chunk_ui");
+  g_assert_null (c3);
+  g_assert_error (e3, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE);
+  g_assert_null (c4);
+  g_assert_error (e4, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  /* The environment of a developer or CI must not route 127.0.0.1 elsewhere. */
+  g_unsetenv ("http_proxy");
+  g_unsetenv ("HTTP_PROXY");
+  g_unsetenv ("all_proxy");
+  g_unsetenv ("ALL_PROXY");
+  /* With isolated dirs there are no GSettings schemas for the desktop's
+   * proxy resolver, which aborts without them. */
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+
+  g_test_add_func ("/core/transport/envelope-categories", test_envelope_categories);
+  g_test_add_func ("/core/transport/deliver", test_transport_deliver);
+  g_test_add_func ("/core/transport/gzip", test_transport_gzip);
+  g_test_add_func ("/core/transport/rejected", test_transport_rejected);
+  g_test_add_func ("/core/transport/retry", test_transport_retry);
+  g_test_add_func ("/core/transport/retry-exhausted", test_transport_retry_exhausted);
+  g_test_add_func ("/core/transport/slow", test_transport_slow);
+  g_test_add_func ("/core/transport/timeout", test_transport_timeout);
+  g_test_add_func ("/core/transport/rate-limited", test_transport_rate_limited);
+  g_test_add_func ("/core/transport/limits-on-200", test_transport_limits_on_200);
+  g_test_add_func ("/core/transport/retry-after", test_transport_retry_after);
+  g_test_add_func ("/core/transport/sync", test_transport_sync);
+  g_test_add_func ("/core/transport/malformed-entry", test_transport_malformed_entry);
+  g_test_add_func ("/core/transport/enqueue-during-flush", test_transport_enqueue_during_flush);
+  g_test_add_func ("/core/transport/network-down", test_transport_network_down);
+  g_test_add_func ("/core/transport/cancel", test_transport_cancel);
+
+  return g_test_run ();
+}
