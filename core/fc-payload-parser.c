@@ -321,6 +321,8 @@ static void
 append_path (FcPayloadParser *self,
              GString         *s)
 {
+  gsize base = s->len;
+
   for (guint i = 1; i < self->n_levels; i++)
     {
       const Level *l = &self->levels[i];
@@ -344,7 +346,7 @@ append_path (FcPayloadParser *self,
         default:
           if (l->name[0] != '\0')
             {
-              if (s->len > 0)
+              if (s->len > base)
                 g_string_append_c (s, '.');
               g_string_append (s, l->name);
             }

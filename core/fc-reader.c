@@ -26,6 +26,7 @@ typedef struct {
   gsize         pos;
   gsize         end;
   gboolean      eof;
+  gboolean      compressed;
   guint64       total;
 } Input;
 
@@ -41,10 +42,29 @@ input_clear (Input *in)
   g_clear_pointer (&in->buf, g_free);
 }
 
+/* Broken compressed data is broken input, not an I/O failure. */
+static void
+propagate_gzip_error (GError  **error,
+                      GError   *local_error,
+                      guint64   offset)
+{
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) ||
+      g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
+                   "corrupt or truncated gzip data after %" G_GUINT64_FORMAT " uncompressed bytes: %s",
+                   offset, local_error->message);
+      g_error_free (local_error);
+    }
+  else
+    g_propagate_error (error, local_error);
+}
+
 static gboolean
 input_read_more (Input   *in,
                  GError **error)
 {
+  g_autoptr(GError) local_error = NULL;
   gssize n;
 
   if (in->eof)
@@ -60,9 +80,15 @@ input_read_more (Input   *in,
   if (in->end == BLOCK_SIZE)
     return TRUE;
 
-  n = g_input_stream_read (in->stream, in->buf + in->end, BLOCK_SIZE - in->end, in->cancellable, error);
+  n = g_input_stream_read (in->stream, in->buf + in->end, BLOCK_SIZE - in->end, in->cancellable, &local_error);
   if (n < 0)
-    return FALSE;
+    {
+      if (in->compressed)
+        propagate_gzip_error (error, g_steal_pointer (&local_error), in->total);
+      else
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
   if (n == 0)
     {
       in->eof = TRUE;
@@ -660,6 +686,7 @@ sniff_envelope_header (Input *in)
 
 static GInputStream *
 maybe_decompress (GInputStream  *base,
+                  gboolean      *compressed,
                   GCancellable  *cancellable,
                   GError       **error)
 {
@@ -675,10 +702,18 @@ maybe_decompress (GInputStream  *base,
 
       while ((avail = g_buffered_input_stream_get_available (G_BUFFERED_INPUT_STREAM (buffered))) < 2)
         {
-          gssize n = g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), 2 - avail, cancellable, error);
+          g_autoptr(GError) local_error = NULL;
+          gssize n = g_buffered_input_stream_fill (G_BUFFERED_INPUT_STREAM (buffered), 2 - avail,
+                                                   cancellable, &local_error);
 
           if (n < 0)
-            return NULL;
+            {
+              if (*compressed)
+                propagate_gzip_error (error, g_steal_pointer (&local_error), 0);
+              else
+                g_propagate_error (error, g_steal_pointer (&local_error));
+              return NULL;
+            }
           if (n == 0)
             break;
         }
@@ -690,6 +725,7 @@ maybe_decompress (GInputStream  *base,
       decompressor = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
       g_clear_object (&stream);
       stream = g_converter_input_stream_new (buffered, G_CONVERTER (decompressor));
+      *compressed = TRUE;
     }
 
   return g_steal_pointer (&stream);
@@ -717,7 +753,7 @@ fc_reader_load_stream (GInputStream  *stream,
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  in.stream = maybe_decompress (stream, cancellable, error);
+  in.stream = maybe_decompress (stream, &in.compressed, cancellable, error);
   if (in.stream == NULL)
     return NULL;
   in.cancellable = cancellable;
