@@ -314,7 +314,8 @@ check_samples_per_thread (Report    *r,
                    non_empty[t]);
         }
 
-      if (!thread->has_metadata)
+      /* a named thread gets its thread_metadata entry when written */
+      if (!thread->has_metadata && thread->name == FC_STRING_NONE && thread->priority < 0)
         WARNING (r, where, "has samples but no thread_metadata entry");
       else if (thread->name == FC_STRING_NONE)
         WARNING (r, where, "has no name in thread_metadata");

@@ -1,0 +1,400 @@
+/* test-validate.c - Relay's rules on the fixtures and on hand-made payloads
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include "flamecast.h"
+#include "fc-reader.h"
+#include "fc-transaction.h"
+#include "fc-validate.h"
+#include "fc-test-fixtures.h"
+#include "fc-test-profiles.h"
+
+#define E FC_PROBLEM_ERROR
+#define W FC_PROBLEM_WARNING
+
+static GPtrArray *
+validate_fixture (const char *name)
+{
+  g_autoptr(FcDocument) document = fc_test_load_fixture (name);
+  GPtrArray *problems = fc_validate_document (document);
+
+  g_test_message ("%s:", name);
+  fc_test_print_problems (problems);
+  return problems;
+}
+
+/* What an SDK sends: Relay accepts both. */
+static void
+test_relay_fixtures (void)
+{
+  g_autoptr(GPtrArray) v2 = validate_fixture ("relay/sample/v2/valid.json");
+  g_autoptr(GPtrArray) v1 = validate_fixture ("relay/sample/v1/valid.json");
+
+  g_assert_false (fc_problems_has_errors (v2));
+  fc_test_assert_problem (v2, W, "platform", "cocoa");
+  fc_test_assert_problem (v2, W, "environment", "missing");
+
+  g_assert_false (fc_problems_has_errors (v1));
+  fc_test_assert_problem (v1, W, "platform", "cocoa");
+  /* the transaction ran on thread 259, the samples are of thread 1 */
+  fc_test_assert_problem (v1, W, "transactions[0].active_thread_id", "thread 259 has no samples");
+  fc_test_assert_no_problem (v1, W, "transactions[0].segment_id", NULL);
+  fc_test_assert_no_problem (v1, W, "transactions[0].relative_start_ns", NULL);
+}
+
+/* After-Relay files: complete ones pass, cut-down ones fail where they are
+ * incomplete. */
+static void
+test_vroom_fixtures (void)
+{
+  g_autoptr(GPtrArray) node = validate_fixture ("vroom/test/data/node.json");
+  g_autoptr(GPtrArray) cocoa2 = validate_fixture ("vroomrs/sample/v2/valid_cocoa.json");
+  g_autoptr(GPtrArray) android = validate_fixture ("vroomrs/sample/v2/valid_android.json");
+  g_autoptr(GPtrArray) python2 = validate_fixture ("vroomrs/sample/v2/valid_python.json");
+  g_autoptr(GPtrArray) python1 = validate_fixture ("vroomrs/sample/v1/valid_python.json");
+  g_autoptr(GPtrArray) cocoa1 = validate_fixture ("vroomrs/sample/v1/valid_cocoa.json");
+
+  /* node: complete, only the span id of the transaction is not there */
+  g_assert_false (fc_problems_has_errors (node));
+  fc_test_assert_problem (node, W, "transactions[0].segment_id", "missing");
+
+  /* cocoa chunk: complete; measurements in hz are a known unit */
+  g_assert_false (fc_problems_has_errors (cocoa2));
+  fc_test_assert_no_problem (cocoa2, E, "measurements.cpu.unit", NULL);
+
+  /* android sample-format chunk: accepted, but the platform misroutes it */
+  g_assert_false (fc_problems_has_errors (android));
+  fc_test_assert_problem (android, W, "platform", "Android trace");
+
+  /* python chunk: one sample, and its stack points at frames 1..6 of 1 */
+  g_assert_true (fc_problems_has_errors (python2));
+  fc_test_assert_problem (python2, E, "profile.samples", "not enough samples");
+  fc_test_assert_problem (python2, E, "profile.stacks[0][1]", "frame 1");
+  fc_test_assert_problem (python2, E, "profile.stacks[0][6]", "frame 6");
+  fc_test_assert_problem (python2, W, "thread 6154596352", "Relay drops this thread");
+
+  /* python V1: four threads with one sample each, stacks beyond the frames */
+  g_assert_true (fc_problems_has_errors (python1));
+  fc_test_assert_problem (python1, E, "profile.samples", "not enough samples");
+  fc_test_assert_problem (python1, E, "profile.stacks[2][0]", "frame 8");
+  fc_test_assert_problem (python1, W, "thread 133875912132288", "no thread_metadata");
+  fc_test_assert_problem (python1, W, "transaction.relative_start_ns", "missing");
+  fc_test_assert_no_problem (python1, E, "device.architecture", NULL);
+  fc_test_assert_no_problem (python1, E, "timestamp", NULL);
+
+  /* cocoa V1: frames 7..512 of 7, and a sample on stack 4 of 4 */
+  g_assert_true (fc_problems_has_errors (cocoa1));
+  fc_test_assert_problem (cocoa1, E, "profile.stacks[3][0]", "frame 512");
+  fc_test_assert_problem (cocoa1, E, "profile.samples[3].stack_id", "only 4 stacks");
+  fc_test_assert_no_problem (cocoa1, E, "transaction.active_thread_id", NULL);
+}
+
+/* A V2 chunk that passes, to break one rule at a time. */
+static FcProfile *
+good_chunk (void)
+{
+  FcProfile *profile = fc_test_profile_new ();
+  JsonObject *meta = fc_profile_get_meta (profile);
+  JsonObject *sdk = json_object_new ();
+
+  json_object_set_string_member (meta, "version", "2");
+  json_object_set_string_member (meta, "chunk_id", "0432a0a4c25f4697bf9f0a2fcbe6a814");
+  json_object_set_string_member (meta, "profiler_id", "4d229f1d3807421ba62a5f8bc295d836");
+  json_object_set_string_member (meta, "platform", "native");
+  json_object_set_string_member (meta, "release", "app@1.0");
+  json_object_set_string_member (meta, "environment", "production");
+  json_object_set_string_member (sdk, "name", "flamecast");
+  json_object_set_string_member (sdk, "version", "0.1.0");
+  json_object_set_object_member (meta, "client_sdk", sdk);
+  fc_profile_set_thread_name (profile, 1, "worker");
+  return profile;
+}
+
+static void
+test_good_chunk (void)
+{
+  g_autoptr(FcProfile) profile = good_chunk ();
+  g_autoptr(GPtrArray) problems = fc_validate_profile (profile);
+
+  fc_test_print_problems (problems);
+  g_assert_cmpuint (problems->len, ==, 0);
+}
+
+static void
+test_chunk_ids_and_header (void)
+{
+  g_autoptr(FcProfile) profile = good_chunk ();
+  JsonObject *meta = fc_profile_get_meta (profile);
+  g_autoptr(GPtrArray) problems = NULL;
+
+  json_object_set_int_member (meta, "version", 2);
+  json_object_set_string_member (meta, "chunk_id", "not-a-uuid");
+  json_object_set_string_member (meta, "profiler_id", "4D229F1D-3807-421B-A62A-5F8BC295D836");
+  json_object_remove_member (meta, "platform");
+  json_object_remove_member (meta, "environment");
+  json_object_set_object_member (meta, "client_sdk", json_object_new ());
+
+  problems = fc_validate_profile (profile);
+  fc_test_assert_problem (problems, E, "version", "\"2\"");
+  fc_test_assert_problem (problems, E, "chunk_id", "not a UUID");
+  fc_test_assert_problem (problems, W, "profiler_id", "lowercase");
+  fc_test_assert_no_problem (problems, E, "profiler_id", NULL);
+  fc_test_assert_problem (problems, E, "platform", "missing");
+  fc_test_assert_problem (problems, E, "client_sdk.name", NULL);
+  fc_test_assert_problem (problems, E, "client_sdk.version", NULL);
+  fc_test_assert_problem (problems, W, "environment", "recommended");
+}
+
+static void
+test_chunk_debug_images_measurements (void)
+{
+  g_autoptr(FcProfile) profile = good_chunk ();
+  JsonObject *meta = fc_profile_get_meta (profile);
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *extra;
+
+  json_parser_load_from_data (parser,
+                              "{\"debug_meta\":{\"images\":[{\"type\":\"symbolic\"},{\"type\":\"elf\"},{}]},"
+                              " \"measurements\":{\"cpu\":{\"unit\":\"hz\",\"values\":[{\"timestamp\":1.5,\"value\":3}]},"
+                              "   \"mem\":{\"unit\":\"megabyte\",\"values\":[{\"value\":3}]}}}", -1, &error);
+  g_assert_no_error (error);
+  extra = json_node_get_object (json_parser_get_root (parser));
+  json_object_set_member (meta, "debug_meta", json_node_copy (json_object_get_member (extra, "debug_meta")));
+  json_object_set_member (meta, "measurements", json_node_copy (json_object_get_member (extra, "measurements")));
+
+  problems = fc_validate_profile (profile);
+  fc_test_assert_no_problem (problems, E, "debug_meta.images[0].type", NULL);
+  fc_test_assert_problem (problems, E, "debug_meta.images[1].type", "use \"symbolic\"");
+  fc_test_assert_problem (problems, E, "debug_meta.images[2].type", "missing");
+  fc_test_assert_no_problem (problems, E, "measurements.cpu.unit", NULL);
+  fc_test_assert_problem (problems, E, "measurements.mem.unit", "megabyte");
+  fc_test_assert_problem (problems, E, "measurements.mem.values[0]", "timestamp missing");
+}
+
+static void
+test_chunk_samples (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcProfile) empty = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GPtrArray) none = NULL;
+  FcFrame frame;
+  guint32 f, stack, t0, t1;
+
+  fc_frame_init (&frame);
+  frame.function = fc_profile_intern (profile, "work");
+  f = fc_profile_intern_frame (profile, &frame);
+  stack = fc_profile_intern_stack_frames (profile, &f, 1);
+  t0 = fc_profile_ensure_thread (profile, "1");
+  t1 = fc_profile_ensure_thread (profile, "2");
+  /* thread 1: one non-empty sample and empty ones; thread 2: two samples 70 s apart */
+  fc_profile_append_sample (profile, FC_TEST_BASE_NS, t0, stack, 0);
+  fc_profile_append_sample (profile, FC_TEST_BASE_NS + FC_TEST_MS, t0, FC_STACK_EMPTY, 0);
+  fc_profile_append_sample (profile, FC_TEST_BASE_NS + 2 * FC_TEST_MS, t0, FC_STACK_EMPTY, 0);
+  fc_profile_append_sample (profile, FC_TEST_BASE_NS, t1, stack, 0);
+  fc_profile_append_sample (profile, FC_TEST_BASE_NS + 70000 * FC_TEST_MS, t1, stack, 0);
+
+  problems = fc_validate_profile (profile);
+  fc_test_assert_problem (problems, W, "thread 1", "1 sample(s) with a non-empty stack");
+  fc_test_assert_no_problem (problems, W, "thread 2", "Relay drops");
+  fc_test_assert_no_problem (problems, E, "profile.samples", "not enough samples");
+  fc_test_assert_problem (problems, E, "profile.samples", "70.000 s");
+  fc_test_assert_problem (problems, W, "thread 2", "no thread_metadata");
+
+  none = fc_validate_profile (empty);
+  fc_test_assert_problem (none, E, "profile.samples", "empty");
+}
+
+static FcProfile *
+good_v1 (void)
+{
+  FcProfile *profile = good_chunk ();
+  JsonObject *meta = fc_profile_get_meta (profile);
+  JsonObject *device = json_object_new ();
+  JsonObject *os = json_object_new ();
+  JsonObject *txn = json_object_new ();
+
+  fc_profile_set_format (profile, FC_FORMAT_V1);
+  fc_profile_set_start_ns (profile, FC_TEST_BASE_NS);
+  json_object_remove_member (meta, "chunk_id");
+  json_object_remove_member (meta, "profiler_id");
+  json_object_set_string_member (meta, "version", "1");
+  json_object_set_string_member (meta, "event_id", "41fed0925670468bb0457f61a74688ec");
+  json_object_set_string_member (meta, "timestamp", "2023-11-14T22:13:20Z");
+  json_object_set_string_member (device, "architecture", "x86_64");
+  json_object_set_object_member (meta, "device", device);
+  json_object_set_string_member (os, "name", "Linux");
+  json_object_set_string_member (os, "version", "6.1");
+  json_object_set_object_member (meta, "os", os);
+  json_object_set_string_member (txn, "id", "30976f2ddbe04ac9b6bffe6e35d4710c");
+  json_object_set_string_member (txn, "name", "work");
+  json_object_set_string_member (txn, "trace_id", "4b25bc58f14243d8b208d1e22a054164");
+  json_object_set_string_member (txn, "active_thread_id", "1");
+  json_object_set_string_member (txn, "relative_start_ns", "0");
+  json_object_set_string_member (txn, "relative_end_ns", "200000000");
+  json_object_set_string_member (txn, "segment_id", "bd2eb23da2beb459");
+  json_object_set_object_member (meta, "transaction", txn);
+  return profile;
+}
+
+static void
+test_good_v1 (void)
+{
+  g_autoptr(FcProfile) profile = good_v1 ();
+  g_autoptr(GPtrArray) problems = fc_validate_profile (profile);
+
+  fc_test_print_problems (problems);
+  g_assert_cmpuint (problems->len, ==, 0);
+}
+
+static void
+test_v1_required (void)
+{
+  g_autoptr(FcProfile) profile = good_v1 ();
+  JsonObject *meta = fc_profile_get_meta (profile);
+  JsonObject *txn = fc_profile_get_transaction (profile);
+  g_autoptr(GPtrArray) problems = NULL;
+
+  json_object_set_string_member (meta, "timestamp", "14/11/2023");
+  json_object_set_object_member (meta, "device", json_object_new ());
+  json_object_remove_member (json_object_get_object_member (meta, "os"), "version");
+  json_object_remove_member (meta, "event_id");
+  json_object_set_string_member (txn, "active_thread_id", "0x1f");
+  json_object_remove_member (txn, "trace_id");
+  json_object_set_string_member (txn, "relative_end_ns", "0");
+  json_object_set_string_member (txn, "segment_id", "xyz");
+
+  problems = fc_validate_profile (profile);
+  fc_test_assert_problem (problems, E, "timestamp", "RFC 3339");
+  fc_test_assert_problem (problems, E, "device.architecture", NULL);
+  fc_test_assert_problem (problems, E, "os.version", NULL);
+  fc_test_assert_no_problem (problems, E, "os.name", NULL);
+  fc_test_assert_problem (problems, E, "event_id", "missing");
+  fc_test_assert_problem (problems, E, "transaction.active_thread_id", "decimal");
+  fc_test_assert_problem (problems, E, "transaction.trace_id", "missing");
+  fc_test_assert_problem (problems, W, "transaction.relative_end_ns", "not after");
+  fc_test_assert_problem (problems, W, "transaction.segment_id", "16-hex-digit");
+
+  json_object_remove_member (meta, "transaction");
+  g_clear_pointer (&problems, g_ptr_array_unref);
+  problems = fc_validate_profile (profile);
+  fc_test_assert_problem (problems, E, "transaction", "missing");
+}
+
+static void
+test_v1_samples (void)
+{
+  g_autoptr(FcProfile) profile = good_v1 ();
+  g_autoptr(FcProfile) hex = fc_profile_new (FC_FORMAT_V1);
+  g_autoptr(GPtrArray) problems = NULL;
+  FcFrame frame;
+  guint32 f, t;
+
+  /* 31 s after the start: Relay's 30 s limit */
+  fc_test_sample (profile, 0, 31000, 1, FC_TEST_MAIN);
+  problems = fc_validate_profile (profile);
+  fc_test_assert_problem (problems, E, "profile.samples", "longer than 30 s");
+  g_clear_pointer (&problems, g_ptr_array_unref);
+
+  /* a sample before the timestamp */
+  fc_profile_set_start_ns (profile, FC_TEST_BASE_NS + FC_TEST_MS);
+  problems = fc_validate_profile (profile);
+  fc_test_assert_problem (problems, E, "profile.samples", "before the profile timestamp");
+  g_clear_pointer (&problems, g_ptr_array_unref);
+
+  /* hex thread ids and a single sample */
+  fc_frame_init (&frame);
+  frame.function = fc_profile_intern (hex, "work");
+  f = fc_profile_intern_frame (hex, &frame);
+  t = fc_profile_ensure_thread (hex, "0x7f00");
+  fc_profile_set_start_ns (hex, FC_TEST_BASE_NS);
+  fc_profile_append_sample (hex, FC_TEST_BASE_NS, t, fc_profile_intern_stack_frames (hex, &f, 1), 0);
+  problems = fc_validate_profile (hex);
+  fc_test_assert_problem (problems, E, "thread 0x7f00", "decimal");
+  fc_test_assert_problem (problems, E, "profile.samples", "at least 2");
+}
+
+static void
+test_envelope_rules (void)
+{
+  g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_ENVELOPE);
+  g_autoptr(FcProfile) v1 = good_v1 ();
+  g_autoptr(FcProfile) chunk = good_chunk ();
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(JsonObject) event = NULL;
+  g_autoptr(JsonObject) header = json_object_new ();
+
+  json_object_set_string_member (header, "sent_at", "yesterday");
+  fc_document_set_envelope_header (document, header);
+  fc_document_add_profile (document, v1);
+  fc_document_add_profile (document, chunk);
+
+  problems = fc_validate_document (document);
+  fc_test_assert_problem (problems, E, "envelope", "at most one");
+  fc_test_assert_problem (problems, E, "envelope", "0 transaction items");
+  fc_test_assert_problem (problems, W, "envelope header.sent_at", "RFC 3339");
+  /* each profile's problems are prefixed with its index */
+  fc_test_assert_no_problem (problems, E, "profile 0: version", NULL);
+  g_clear_pointer (&problems, g_ptr_array_unref);
+
+  /* a proper pair: the transaction event made for the profile */
+  g_clear_object (&document);
+  document = fc_document_new (FC_DOCUMENT_ENVELOPE);
+  fc_document_add_profile (document, v1);
+  event = fc_transaction_event_new_for_profile (v1);
+  fc_document_add_transaction (document, event);
+  problems = fc_validate_document (document);
+  fc_test_print_problems (problems);
+  g_assert_false (fc_problems_has_errors (problems));
+  fc_test_assert_no_problem (problems, W, "transaction.id", NULL);
+  g_clear_pointer (&problems, g_ptr_array_unref);
+
+  /* a transaction without sdk or span id, whose id is not the profile's */
+  json_object_remove_member (event, "sdk");
+  json_object_set_string_member (json_object_get_object_member (json_object_get_object_member (event, "contexts"),
+                                                                "trace"), "span_id", "123");
+  json_object_set_string_member (event, "event_id", "ffffffffffffffffffffffffffffffff");
+  json_object_set_double_member (event, "start_timestamp", 2e9);
+  problems = fc_validate_document (document);
+  fc_test_assert_problem (problems, E, "transaction 0: sdk", NULL);
+  fc_test_assert_problem (problems, E, "transaction 0: contexts.trace.span_id", "16 hex");
+  fc_test_assert_problem (problems, E, "transaction 0: timestamp", "before start_timestamp");
+  fc_test_assert_problem (problems, W, "transaction.id", "does not match");
+}
+
+static void
+test_size_limit (void)
+{
+  g_autoptr(FcProfile) profile = good_chunk ();
+  g_autoptr(GPtrArray) problems = NULL;
+
+  fc_profile_set_source_size (profile, FC_VALIDATE_MAX_PAYLOAD_SIZE + 1);
+  problems = fc_validate_profile (profile);
+  fc_test_assert_problem (problems, E, "profile", "50 MiB");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/core/validate/relay-fixtures", test_relay_fixtures);
+  g_test_add_func ("/core/validate/vroom-fixtures", test_vroom_fixtures);
+  g_test_add_func ("/core/validate/good-chunk", test_good_chunk);
+  g_test_add_func ("/core/validate/chunk-ids-and-header", test_chunk_ids_and_header);
+  g_test_add_func ("/core/validate/chunk-debug-images-measurements", test_chunk_debug_images_measurements);
+  g_test_add_func ("/core/validate/chunk-samples", test_chunk_samples);
+  g_test_add_func ("/core/validate/good-v1", test_good_v1);
+  g_test_add_func ("/core/validate/v1-required", test_v1_required);
+  g_test_add_func ("/core/validate/v1-samples", test_v1_samples);
+  g_test_add_func ("/core/validate/envelope-rules", test_envelope_rules);
+  g_test_add_func ("/core/validate/size-limit", test_size_limit);
+
+  return g_test_run ();
+}
