@@ -3,14 +3,312 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "fc-cli.h"
+#include "fc-convert.h"
+#include "fc-error.h"
+#include "fc-recorder.h"
+#include "fc-writer.h"
+
+typedef struct {
+  GMainLoop  *loop;
+  FcRecorder *recorder;
+  char       *output;
+  gboolean    v1;
+  guint       n_files;
+  guint       n_chunks;
+  gboolean    write_failed;
+  gboolean    interrupted;
+  gboolean    tty;
+  gint64      started_us;
+  guint       status_width;
+} Record;
+
+static gboolean
+write_file (Record     *rec,
+            const char *kind,
+            GBytes     *bytes)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_strdup_printf ("%s-%03u.%s", kind, rec->n_files + 1, rec->v1 ? "envelope" : "json");
+  g_autofree char *path = g_build_filename (rec->output, name, NULL);
+
+  if (!g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error))
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", error->message);
+      rec->write_failed = TRUE;
+      return FALSE;
+    }
+  rec->n_files++;
+  return TRUE;
+}
+
+static void
+chunk_ready_cb (FcRecorder *recorder,
+                FcProfile  *chunk,
+                Record     *rec)
+{
+  g_autoptr(GError) error = NULL;
+
+  rec->n_chunks++;
+  if (!rec->v1)
+    {
+      g_autoptr(GBytes) bytes = fc_writer_write_profile (chunk, &error);
+      if (bytes == NULL)
+        {
+          fprintf (stderr, "flamecast-cli record: chunk %u: %s\n", rec->n_chunks, error->message);
+          rec->write_failed = TRUE;
+          return;
+        }
+      write_file (rec, "chunk", bytes);
+    }
+  else
+    {
+      /* V1 profiles cover at most 30 s: one envelope (transaction + profile) per window */
+      g_autoptr(GPtrArray) profiles = fc_convert_v2_to_v1 (chunk, NULL, TRUE, &error);
+      if (profiles == NULL)
+        {
+          fprintf (stderr, "flamecast-cli record: chunk %u: %s\n", rec->n_chunks, error->message);
+          rec->write_failed = TRUE;
+          return;
+        }
+      for (guint i = 0; i < profiles->len; i++)
+        {
+          FcProfile *v1 = g_ptr_array_index (profiles, i);
+          g_autoptr(GBytes) bytes = fc_writer_write_v1_envelope (v1, fc_profile_get_linked_event (v1), &error);
+          if (bytes == NULL)
+            {
+              fprintf (stderr, "flamecast-cli record: profile %u: %s\n", i + 1, error->message);
+              g_clear_error (&error);
+              rec->write_failed = TRUE;
+              continue;
+            }
+          write_file (rec, "profile", bytes);
+        }
+    }
+}
+
+static void
+target_exited_cb (FcRecorder *recorder,
+                  int         status,
+                  Record     *rec)
+{
+  g_main_loop_quit (rec->loop);
+}
+
+static gboolean
+quit_cb (gpointer user_data)
+{
+  Record *rec = user_data;
+  rec->interrupted = TRUE;
+  g_main_loop_quit (rec->loop);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+duration_cb (gpointer user_data)
+{
+  Record *rec = user_data;
+  g_main_loop_quit (rec->loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+clear_status (Record *rec)
+{
+  if (rec->tty && rec->status_width > 0)
+    {
+      fprintf (stderr, "\r%*s\r", rec->status_width, "");
+      rec->status_width = 0;
+    }
+}
+
+static gboolean
+status_cb (gpointer user_data)
+{
+  Record *rec = user_data;
+  FcSamplerStats stats;
+  double elapsed = (g_get_monotonic_time () - rec->started_us) / 1e6;
+  int n;
+
+  fc_recorder_get_sampler_stats (rec->recorder, &stats);
+  n = fprintf (stderr, "\r%.1f s  %u samples  %u threads  stop %.0f us  dropped %" G_GUINT64_FORMAT "   ",
+               elapsed, fc_recorder_get_n_samples (rec->recorder), stats.n_threads,
+               stats.median_stop_us, stats.dropped_ticks);
+  rec->status_width = MAX (rec->status_width, (guint) MAX (n, 0));
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+exit_code_for_status (int status)
+{
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  if (WIFSIGNALED (status))
+    return 128 + WTERMSIG (status);
+  return 1;
+}
 
 int
-fc_cli_record (int argc, char **argv)
+fc_cli_record (int    argc,
+               char **argv)
 {
-  fprintf (stderr, "flamecast-cli record: not implemented yet\n");
-  return 2;
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FcRecorder) recorder = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_auto(GStrv) command = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *mode = NULL;
+  g_autofree char *format = NULL;
+  g_autofree char *release = NULL;
+  g_autofree char *environment = NULL;
+  g_autofree char *platform = NULL;
+  int pid = 0, frequency = 101, exit_code = 0, status = -1;
+  double duration = 0;
+  guint sigint_id, sigterm_id, status_id = 0, duration_id = 0;
+  FcSamplerStats stats;
+  FcUnwindStats ustats;
+  Record rec = { 0 };
+  GOptionEntry entries[] = {
+    { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, N_("Profile the running process PID"), "PID" },
+    { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, N_("Stop after SECONDS (default: until the target exits or Ctrl-C)"), "SECONDS" },
+    { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, N_("Samples per second per thread, 1 to 1000 (default 101)"), "HZ" },
+    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not; default) or cpu (on-CPU time, perf events)"), "MODE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Directory for the chunk files (default: .)"), "DIR" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, N_("v2: one chunk file per chunk (default); v1: one envelope per 30 s"), "v2|v1" },
+    { "release", 'r', 0, G_OPTION_ARG_STRING, &release, N_("Release of the profiled program"), "R" },
+    { "environment", 'e', 0, G_OPTION_ARG_STRING, &environment, N_("Environment, e.g. production"), "E" },
+    { "platform", 0, 0, G_OPTION_ARG_STRING, &platform, N_("Platform of the chunks (default native)"), "P" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, NULL },
+    { NULL }
+  };
+
+  context = g_option_context_new (_("(--pid PID | -- COMMAND [ARGS...]) - profile a process"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_strict_posix (context, TRUE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", error->message);
+      return 2;
+    }
+  if ((pid > 0) == (command != NULL && command[0] != NULL))
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", _("give either --pid PID or -- COMMAND [ARGS...]"));
+      return 2;
+    }
+  if (frequency < 1 || frequency > 1000)
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", _("--frequency must be between 1 and 1000"));
+      return 2;
+    }
+  if (mode != NULL && strcmp (mode, "wall") != 0 && strcmp (mode, "cpu") != 0)
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", _("--mode must be wall or cpu"));
+      return 2;
+    }
+  if (format != NULL && strcmp (format, "v1") != 0 && strcmp (format, "v2") != 0)
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", _("--format must be v2 or v1"));
+      return 2;
+    }
+
+  rec.output = output ? output : (char *) ".";
+  if (g_mkdir_with_parents (rec.output, 0755) != 0)
+    {
+      fprintf (stderr, "flamecast-cli record: cannot create %s: %s\n", rec.output, g_strerror (errno));
+      return 1;
+    }
+  rec.v1 = g_strcmp0 (format, "v1") == 0;
+  rec.tty = isatty (STDERR_FILENO);
+
+  recorder = fc_recorder_new ();
+  rec.recorder = recorder;
+  g_object_set (recorder,
+                "frequency", (guint) frequency,
+                "mode", g_strcmp0 (mode, "cpu") == 0 ? FC_SAMPLER_MODE_CPU : FC_SAMPLER_MODE_WALL,
+                "release", release,
+                "environment", environment,
+                NULL);
+  if (platform != NULL)
+    fc_recorder_set_platform (recorder, platform);
+
+  loop = g_main_loop_new (NULL, FALSE);
+  rec.loop = loop;
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &rec);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &rec);
+
+  /* Ctrl-C and SIGTERM stop the recording cleanly: the target is released and everything written */
+  sigint_id = g_unix_signal_add (SIGINT, quit_cb, &rec);
+  sigterm_id = g_unix_signal_add (SIGTERM, quit_cb, &rec);
+
+  if (pid > 0 ? !fc_recorder_attach (recorder, pid, &error)
+              : !fc_recorder_spawn (recorder, (const char * const *) command, &error))
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", error->message);
+      g_source_remove (sigint_id);
+      g_source_remove (sigterm_id);
+      return g_error_matches (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED) && pid == 0 ? 127 : 1;
+    }
+  if (!fc_recorder_start (recorder, &error))
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", error->message);
+      fc_recorder_detach (recorder);
+      exit_code = 1;
+      goto out;
+    }
+
+  rec.started_us = g_get_monotonic_time ();
+  if (rec.tty)
+    status_id = g_timeout_add (250, status_cb, &rec);
+  if (duration > 0)
+    duration_id = g_timeout_add ((guint) (duration * 1000), duration_cb, &rec);
+
+  if (!fc_recorder_get_target_exited (recorder, NULL))
+    g_main_loop_run (loop);
+
+  g_clear_handle_id (&status_id, g_source_remove);
+  g_clear_handle_id (&duration_id, g_source_remove);
+  clear_status (&rec);
+
+  fc_recorder_stop (recorder);
+  fc_recorder_get_sampler_stats (recorder, &stats);
+  fc_recorder_get_unwind_stats (recorder, &ustats);
+  fc_recorder_detach (recorder);
+
+  /* a launched command keeps running after the recording ends; its exit status is ours */
+  if (pid == 0)
+    {
+      if (!fc_recorder_get_target_exited (recorder, &status))
+        {
+          if (rec.tty)
+            fprintf (stderr, _("Recording stopped; waiting for %s to exit\n"), command[0]);
+          while (!fc_recorder_get_target_exited (recorder, &status))
+            g_main_context_iteration (NULL, TRUE);
+        }
+      exit_code = status >= 0 ? exit_code_for_status (status) : 1;
+    }
+
+  fprintf (stderr,
+           _("flamecast: %u samples of %u threads, %.1f%% of stacks complete, median stop %.0f us, "
+             "%" G_GUINT64_FORMAT " dropped ticks; %u %s in %s (profiler_id %s)\n"),
+           fc_recorder_get_n_samples (recorder), stats.n_threads,
+           ustats.n_unwound ? 100.0 * ustats.n_complete / ustats.n_unwound : 100.0,
+           stats.median_stop_us, stats.dropped_ticks, rec.n_files,
+           rec.v1 ? (rec.n_files == 1 ? "envelope" : "envelopes") : (rec.n_files == 1 ? "chunk file" : "chunk files"),
+           rec.output, fc_recorder_get_profiler_id (recorder));
+  if (rec.write_failed && exit_code == 0)
+    exit_code = 1;
+
+out:
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
+  return exit_code;
 }

@@ -1,0 +1,236 @@
+/* fc-perf.c - per-thread perf_event sampling with user registers and stack copies
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <asm/perf_regs.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libunwind.h>
+
+#include "fc-error.h"
+#include "fc-perf.h"
+
+/* 1 MiB of ring per thread holds ~30 samples with 32 KiB stacks: the sampler drains every 10 ms. */
+#define RING_PAGES 256
+
+struct _FcPerfStream {
+  int    fd;
+  int    tid;
+  void  *base;
+  gsize  map_size;
+  gsize  page_size;
+};
+
+/* perf register numbers in the order of the bits of sample_regs_user, mapped to libunwind's */
+static const struct { int perf; int unw; } reg_map[] = {
+  { PERF_REG_X86_AX, UNW_X86_64_RAX }, { PERF_REG_X86_BX, UNW_X86_64_RBX },
+  { PERF_REG_X86_CX, UNW_X86_64_RCX }, { PERF_REG_X86_DX, UNW_X86_64_RDX },
+  { PERF_REG_X86_SI, UNW_X86_64_RSI }, { PERF_REG_X86_DI, UNW_X86_64_RDI },
+  { PERF_REG_X86_BP, UNW_X86_64_RBP }, { PERF_REG_X86_SP, UNW_X86_64_RSP },
+  { PERF_REG_X86_IP, UNW_X86_64_RIP },
+  { PERF_REG_X86_R8, UNW_X86_64_R8 }, { PERF_REG_X86_R9, UNW_X86_64_R9 },
+  { PERF_REG_X86_R10, UNW_X86_64_R10 }, { PERF_REG_X86_R11, UNW_X86_64_R11 },
+  { PERF_REG_X86_R12, UNW_X86_64_R12 }, { PERF_REG_X86_R13, UNW_X86_64_R13 },
+  { PERF_REG_X86_R14, UNW_X86_64_R14 }, { PERF_REG_X86_R15, UNW_X86_64_R15 },
+};
+
+static guint64
+regs_mask (void)
+{
+  guint64 mask = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (reg_map); i++)
+    mask |= G_GUINT64_CONSTANT (1) << reg_map[i].perf;
+  return mask;
+}
+
+FcPerfStream *
+fc_perf_stream_open (int        tid,
+                     guint      frequency,
+                     guint      stack_size,
+                     gboolean   enable_on_exec,
+                     GError   **error)
+{
+  struct perf_event_attr attr;
+  FcPerfStream *self;
+  int fd;
+
+  memset (&attr, 0, sizeof attr);
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  /* task-clock counts nanoseconds this thread ran: a period of 1e9/HZ samples on-CPU time */
+  attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  attr.sample_period = FC_NSEC_PER_SEC / MAX (frequency, 1);
+  attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+  attr.sample_regs_user = regs_mask ();
+  attr.sample_stack_user = (stack_size + 7) & ~7u;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  attr.disabled = 1;
+  attr.enable_on_exec = enable_on_exec ? 1 : 0;
+  attr.use_clockid = 1;
+  attr.clockid = CLOCK_MONOTONIC;
+  attr.wakeup_events = 1;
+
+  fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0)
+    {
+      int err = errno;
+      if (err == ESRCH)
+        g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
+                     "Thread %d exited before perf events could be opened on it", tid);
+      else
+        fc_sampler_set_attach_error (error, tid, err, "perf_event_open");
+      return NULL;
+    }
+
+  self = g_new0 (FcPerfStream, 1);
+  self->fd = fd;
+  self->tid = tid;
+  self->page_size = sysconf (_SC_PAGESIZE);
+  self->map_size = (RING_PAGES + 1) * self->page_size;
+  self->base = mmap (NULL, self->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (self->base == MAP_FAILED)
+    {
+      int err = errno;
+      close (fd);
+      g_free (self);
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
+                   "Cannot map the perf ring buffer of thread %d: %s (raise /proc/sys/kernel/perf_event_mlock_kb, "
+                   "or use wall mode)", tid, g_strerror (err));
+      return NULL;
+    }
+  if (!enable_on_exec)
+    fc_perf_stream_enable (self, TRUE);
+  return self;
+}
+
+void
+fc_perf_stream_free (FcPerfStream *self)
+{
+  if (self == NULL)
+    return;
+  ioctl (self->fd, PERF_EVENT_IOC_DISABLE, 0);
+  munmap (self->base, self->map_size);
+  close (self->fd);
+  g_free (self);
+}
+
+int
+fc_perf_stream_get_tid (FcPerfStream *self)
+{
+  return self->tid;
+}
+
+void
+fc_perf_stream_enable (FcPerfStream *self,
+                       gboolean      enable)
+{
+  ioctl (self->fd, enable ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0);
+}
+
+static void
+ring_copy (const guint8 *data,
+           gsize         data_size,
+           guint64       pos,
+           void         *dest,
+           gsize         len)
+{
+  gsize off = pos % data_size;
+  gsize first = MIN (len, data_size - off);
+
+  memcpy (dest, data + off, first);
+  if (first < len)
+    memcpy ((guint8 *) dest + first, data, len - first);
+}
+
+guint
+fc_perf_stream_drain (FcPerfStream   *self,
+                      FcSnapshotSink  sink,
+                      gpointer        sink_data,
+                      guint64        *lost)
+{
+  struct perf_event_mmap_page *meta = self->base;
+  const guint8 *data = (const guint8 *) self->base + self->page_size;
+  gsize data_size = RING_PAGES * self->page_size;
+  guint64 head, tail;
+  guint n = 0;
+
+  head = __atomic_load_n (&meta->data_head, __ATOMIC_ACQUIRE);
+  tail = meta->data_tail;
+
+  while (tail + sizeof (struct perf_event_header) <= head)
+    {
+      struct perf_event_header hdr;
+
+      ring_copy (data, data_size, tail, &hdr, sizeof hdr);
+      if (hdr.size < sizeof hdr || tail + hdr.size > head)
+        break;
+
+      if (hdr.type == PERF_RECORD_SAMPLE)
+        {
+          g_autofree guint8 *rec = g_malloc (hdr.size);
+          const guint8 *p, *end;
+          guint32 pid_tid[2];
+          guint64 time, abi, size = 0, dyn_size = 0;
+          guint64 regs[G_N_ELEMENTS (reg_map)];
+
+          ring_copy (data, data_size, tail, rec, hdr.size);
+          p = rec + sizeof hdr;
+          end = rec + hdr.size;
+          if (p + 24 > end)
+            goto next;
+          memcpy (pid_tid, p, 8); p += 8;
+          memcpy (&time, p, 8); p += 8;
+          memcpy (&abi, p, 8); p += 8;
+          if (abi != PERF_SAMPLE_REGS_ABI_NONE)
+            {
+              if (p + sizeof regs > end)
+                goto next;
+              memcpy (regs, p, sizeof regs);
+              p += sizeof regs;
+            }
+          else
+            goto next;  /* a sample taken in a kernel thread context: no user state */
+          if (p + 8 > end)
+            goto next;
+          memcpy (&size, p, 8); p += 8;
+          if (size > 0 && p + size + 8 <= end)
+            memcpy (&dyn_size, p + size, 8);
+          dyn_size = MIN (dyn_size, size);
+
+          {
+            FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, pid_tid[1], dyn_size);
+            snap->time_ns = time;
+            /* regs arrive in ascending perf register number order, the order of reg_map sorted by perf */
+            for (guint i = 0, k = 0; i <= PERF_REG_X86_R15; i++)
+              for (guint j = 0; j < G_N_ELEMENTS (reg_map); j++)
+                if (reg_map[j].perf == (int) i)
+                  snap->regs[reg_map[j].unw] = regs[k++];
+            snap->stack_addr = snap->regs[UNW_X86_64_RSP];
+            if (dyn_size > 0)
+              memcpy (snap->stack, p, dyn_size);
+            sink (snap, sink_data);
+            n++;
+          }
+        }
+      else if (hdr.type == PERF_RECORD_LOST && lost != NULL)
+        {
+          guint64 rec[3];
+          ring_copy (data, data_size, tail, rec, MIN (sizeof rec, hdr.size));
+          *lost += rec[2];
+        }
+    next:
+      tail += hdr.size;
+    }
+
+  __atomic_store_n (&meta->data_tail, tail, __ATOMIC_RELEASE);
+  return n;
+}

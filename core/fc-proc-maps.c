@@ -1,0 +1,545 @@
+/* fc-proc-maps.c - a target's mapped ELF modules, from /proc/PID/maps
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "fc-error.h"
+#include "fc-proc-maps.h"
+
+struct _FcProcMaps {
+  gatomicrefcount ref_count;
+  GPid            pid;
+  guint           generation;
+  char           *exe;
+  GPtrArray      *all;       /* FcModule*, owned; never shrinks so pointers stay valid */
+  GPtrArray      *active;    /* FcModule*, borrowed, sorted by start */
+  gint64          last_reload_us;
+};
+
+static const char * const system_dirs[] = {
+  "/lib/", "/lib32/", "/lib64/", "/usr/lib/", "/usr/lib32/", "/usr/lib64/", "/usr/libexec/",
+  "/usr/local/lib/", "/snap/", "/app/lib/", "/nix/store/", "/gnu/store/",
+};
+
+gboolean
+fc_path_is_system_library (const char *path)
+{
+  if (path == NULL || path[0] == '[')
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (system_dirs); i++)
+    if (g_str_has_prefix (path, system_dirs[i]))
+      return TRUE;
+  return FALSE;
+}
+
+char *
+fc_build_id_to_debug_id (const char *build_id_hex)
+{
+  guint8 b[16] = { 0 };
+  gsize len;
+
+  if (build_id_hex == NULL)
+    return NULL;
+  len = strlen (build_id_hex) / 2;
+  for (gsize i = 0; i < len && i < 16; i++)
+    {
+      int hi = g_ascii_xdigit_value (build_id_hex[2 * i]);
+      int lo = g_ascii_xdigit_value (build_id_hex[2 * i + 1]);
+      if (hi < 0 || lo < 0)
+        return NULL;
+      b[i] = (guint8) (hi << 4 | lo);
+    }
+  /* Sentry reads the first 16 bytes as a little-endian GUID */
+  return g_strdup_printf ("%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                          b[3], b[2], b[1], b[0], b[5], b[4], b[7], b[6],
+                          b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+char *
+fc_module_debug_id (const FcModule *module)
+{
+  return fc_build_id_to_debug_id (module->build_id);
+}
+
+static void
+fc_module_free (FcModule *m)
+{
+  if (m->data != NULL)
+    {
+      if (m->path[0] == '[')
+        g_free ((gpointer) m->data);
+      else
+        munmap ((gpointer) m->data, m->size);
+    }
+  g_free (m->loads);
+  g_free (m->build_id);
+  g_free (m->path);
+  g_free (m);
+}
+
+gboolean
+fc_module_read (const FcModule *m,
+                guint64         addr,
+                void           *buf,
+                gsize           len)
+{
+  guint64 vaddr = addr - m->bias;
+
+  for (guint i = 0; i < m->n_loads; i++)
+    {
+      const guint64 *l = &m->loads[4 * i];
+      if (vaddr >= l[0] && vaddr + len <= l[0] + l[3])
+        {
+          guint64 off = l[2] + (vaddr - l[0]);
+          if (off + len > m->size)
+            return FALSE;
+          memcpy (buf, m->data + off, len);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Reads program headers, build-id and .eh_frame_hdr of an ELF image. */
+static gboolean
+fc_module_parse (FcModule *m)
+{
+  Elf *elf;
+  GElf_Ehdr ehdr;
+  size_t phnum = 0;
+  guint64 hdr_vaddr = 0;
+  gboolean ok = FALSE;
+  guint64 lo = G_MAXUINT64;
+
+  elf_version (EV_CURRENT);
+  elf = elf_memory ((char *) m->data, m->size);
+  if (elf == NULL)
+    return FALSE;
+  if (elf_kind (elf) != ELF_K_ELF || gelf_getehdr (elf, &ehdr) == NULL || elf_getphdrnum (elf, &phnum) != 0)
+    goto out;
+
+  m->loads = g_new0 (guint64, 4 * MAX (phnum, 1));
+  for (size_t i = 0; i < phnum; i++)
+    {
+      GElf_Phdr ph;
+      if (gelf_getphdr (elf, i, &ph) == NULL)
+        continue;
+      if (ph.p_type == PT_LOAD)
+        {
+          guint64 *l = &m->loads[4 * m->n_loads++];
+          l[0] = ph.p_vaddr;
+          l[1] = ph.p_memsz;
+          l[2] = ph.p_offset;
+          l[3] = ph.p_filesz;
+          lo = MIN (lo, ph.p_vaddr & ~(guint64) 0xfff);
+          if (ph.p_flags & PF_X)
+            {
+              m->exec_start = ph.p_vaddr;
+              m->exec_end = ph.p_vaddr + ph.p_memsz;
+            }
+        }
+      else if (ph.p_type == PT_GNU_EH_FRAME)
+        hdr_vaddr = ph.p_vaddr;
+      else if (ph.p_type == PT_NOTE && m->build_id == NULL && ph.p_offset + ph.p_filesz <= m->size)
+        {
+          const guint8 *p = m->data + ph.p_offset;
+          const guint8 *end = p + ph.p_filesz;
+          while (p + 12 <= end)
+            {
+              guint32 namesz, descsz, type;
+              memcpy (&namesz, p, 4);
+              memcpy (&descsz, p + 4, 4);
+              memcpy (&type, p + 8, 4);
+              const guint8 *name = p + 12;
+              const guint8 *desc = name + ((namesz + 3) & ~3u);
+              if (desc + descsz > end)
+                break;
+              if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp (name, "GNU", 4) == 0)
+                {
+                  GString *hex = g_string_new (NULL);
+                  for (guint32 k = 0; k < descsz; k++)
+                    g_string_append_printf (hex, "%02x", desc[k]);
+                  m->build_id = g_string_free (hex, FALSE);
+                  break;
+                }
+              p = desc + ((descsz + 3) & ~3u);
+            }
+        }
+    }
+  m->vmaddr = lo == G_MAXUINT64 ? 0 : lo;
+  m->eh_frame_hdr = hdr_vaddr;
+  ok = m->n_loads > 0;
+
+out:
+  elf_end (elf);
+  return ok;
+}
+
+/* Resolves the parsed vaddrs to target addresses once the bias is known. */
+static void
+fc_module_apply_bias (FcModule *m)
+{
+  guint8 hdr[12];
+
+  m->exec_start += m->bias;
+  m->exec_end += m->bias;
+  if (m->eh_frame_hdr == 0)
+    return;
+  m->eh_frame_hdr += m->bias;
+  /* version 1, eh_frame_ptr sdata4, fde_count udata4, table datarel|sdata4: what every toolchain writes */
+  if (!fc_module_read (m, m->eh_frame_hdr, hdr, sizeof hdr) ||
+      hdr[0] != 1 || (hdr[1] & 0x0f) != 0x0b || hdr[2] != 0x03 || hdr[3] != 0x3b)
+    {
+      m->eh_frame_hdr = 0;
+      return;
+    }
+  guint32 count;
+  memcpy (&count, hdr + 8, 4);
+  m->eh_fde_count = count;
+  m->eh_table = m->eh_frame_hdr + 12;
+}
+
+static FcModule *
+fc_module_open_file (const char *path,
+                     dev_t       dev,
+                     ino_t       ino)
+{
+  g_autofree char *proc_path = NULL;
+  struct stat st;
+  void *data;
+  int fd;
+  FcModule *m;
+
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < 64)
+    {
+      close (fd);
+      return NULL;
+    }
+  data = mmap (NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close (fd);
+  if (data == MAP_FAILED)
+    return NULL;
+  if (memcmp (data, ELFMAG, SELFMAG) != 0)
+    {
+      munmap (data, st.st_size);
+      return NULL;
+    }
+
+  m = g_new0 (FcModule, 1);
+  m->path = g_strdup (path);
+  m->data = data;
+  m->size = st.st_size;
+  m->dev = dev;
+  m->ino = ino;
+  if (!fc_module_parse (m))
+    {
+      fc_module_free (m);
+      return NULL;
+    }
+  return m;
+}
+
+static FcModule *
+fc_module_open_memory (GPid        pid,
+                       const char *name,
+                       guint64     start,
+                       guint64     end)
+{
+  gsize len = end - start;
+  guint8 *buf;
+  struct iovec local, remote;
+  FcModule *m;
+
+  if (len == 0 || len > 64 * 1024 * 1024)
+    return NULL;
+  buf = g_malloc (len);
+  local.iov_base = buf;
+  local.iov_len = len;
+  remote.iov_base = GSIZE_TO_POINTER (start);
+  remote.iov_len = len;
+  if (process_vm_readv (pid, &local, 1, &remote, 1, 0) != (ssize_t) len || memcmp (buf, ELFMAG, SELFMAG) != 0)
+    {
+      g_free (buf);
+      return NULL;
+    }
+  m = g_new0 (FcModule, 1);
+  m->path = g_strdup (name);
+  m->data = buf;
+  m->size = len;
+  if (!fc_module_parse (m))
+    {
+      fc_module_free (m);
+      return NULL;
+    }
+  /* an in-memory image is laid out by vaddr, not by file offset */
+  for (guint i = 0; i < m->n_loads; i++)
+    {
+      m->loads[4 * i + 2] = m->loads[4 * i] - m->vmaddr;
+      m->loads[4 * i + 3] = m->loads[4 * i + 1];
+    }
+  m->bias = start - m->vmaddr;
+  m->start = start;
+  m->end = end;
+  return m;
+}
+
+FcProcMaps *
+fc_proc_maps_new (GPid pid)
+{
+  FcProcMaps *self = g_new0 (FcProcMaps, 1);
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->pid = pid;
+  self->all = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_module_free);
+  self->active = g_ptr_array_new ();
+  return self;
+}
+
+FcProcMaps *
+fc_proc_maps_ref (FcProcMaps *self)
+{
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+fc_proc_maps_unref (FcProcMaps *self)
+{
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  g_ptr_array_unref (self->active);
+  g_ptr_array_unref (self->all);
+  g_free (self->exe);
+  g_free (self);
+}
+
+GPid
+fc_proc_maps_get_pid (FcProcMaps *self)
+{
+  return self->pid;
+}
+
+guint
+fc_proc_maps_get_generation (FcProcMaps *self)
+{
+  return self->generation;
+}
+
+/* After an exec the old modules are gone; their structs stay allocated (callers may hold pointers). */
+void
+fc_proc_maps_forget (FcProcMaps *self)
+{
+  g_ptr_array_set_size (self->active, 0);
+  g_clear_pointer (&self->exe, g_free);
+  self->generation++;
+}
+
+static int
+compare_start (gconstpointer a,
+               gconstpointer b)
+{
+  const FcModule *ma = *(FcModule * const *) a;
+  const FcModule *mb = *(FcModule * const *) b;
+  return ma->start < mb->start ? -1 : ma->start > mb->start;
+}
+
+typedef struct {
+  char    *path;
+  guint64  start, end;
+  guint64  first_start, first_offset;
+  dev_t    dev;
+  ino_t    ino;
+} MapGroup;
+
+static void
+map_group_free (MapGroup *g)
+{
+  g_free (g->path);
+  g_free (g);
+}
+
+gboolean
+fc_proc_maps_reload (FcProcMaps *self,
+                     GError    **error)
+{
+  g_autofree char *maps_path = g_strdup_printf ("/proc/%d/maps", self->pid);
+  g_autofree char *exe_link = g_strdup_printf ("/proc/%d/exe", self->pid);
+  g_autofree char *contents = NULL;
+  g_autoptr(GHashTable) groups = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GPtrArray) order = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  self->last_reload_us = g_get_monotonic_time ();
+  if (!g_file_get_contents (maps_path, &contents, NULL, &local_error))
+    {
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
+                   "Cannot read %s: %s", maps_path, local_error->message);
+      return FALSE;
+    }
+  if (self->exe == NULL)
+    self->exe = g_file_read_link (exe_link, NULL);
+
+  groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) map_group_free);
+  order = g_ptr_array_new ();
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      unsigned long long start, end, offset, inode;
+      unsigned int major, minor;
+      char perms[8];
+      int path_at = 0;
+      const char *path;
+      MapGroup *g;
+
+      if (sscanf (lines[i], "%llx-%llx %7s %llx %x:%x %llu %n",
+                  &start, &end, perms, &offset, &major, &minor, &inode, &path_at) < 7 || path_at == 0)
+        continue;
+      path = lines[i] + path_at;
+      if (path[0] != '/' && strcmp (path, "[vdso]") != 0)
+        continue;
+      if (g_str_has_suffix (path, " (deleted)"))
+        continue;
+      g = g_hash_table_lookup (groups, path);
+      if (g == NULL)
+        {
+          g = g_new0 (MapGroup, 1);
+          g->path = g_strdup (path);
+          g->start = start;
+          g->end = end;
+          g->first_start = start;
+          g->first_offset = offset;
+          g->dev = makedev (major, minor);
+          g->ino = inode;
+          g_hash_table_insert (groups, g->path, g);
+          g_ptr_array_add (order, g);
+        }
+      g->start = MIN (g->start, start);
+      g->end = MAX (g->end, end);
+    }
+
+  g_ptr_array_set_size (self->active, 0);
+  for (guint i = 0; i < order->len; i++)
+    {
+      MapGroup *g = g_ptr_array_index (order, i);
+      FcModule *m = NULL;
+
+      for (guint k = 0; k < self->all->len; k++)
+        {
+          FcModule *old = g_ptr_array_index (self->all, k);
+          if (old->start == g->start && old->end == g->end && old->ino == g->ino && strcmp (old->path, g->path) == 0)
+            {
+              m = old;
+              break;
+            }
+        }
+
+      if (m == NULL)
+        {
+          if (g->path[0] == '[')
+            m = fc_module_open_memory (self->pid, g->path, g->start, g->end);
+          else
+            {
+              m = fc_module_open_file (g->path, g->dev, g->ino);
+              if (m != NULL)
+                {
+                  /* the segment holding the first mapped page tells the load bias */
+                  m->bias = g->first_start - g->first_offset - m->vmaddr;
+                  for (guint k = 0; k < m->n_loads; k++)
+                    {
+                      const guint64 *l = &m->loads[4 * k];
+                      guint64 off_page = l[2] & ~(guint64) 0xfff;
+                      if (g->first_offset >= off_page && g->first_offset < l[2] + l[3])
+                        {
+                          m->bias = g->first_start - (l[0] & ~(guint64) 0xfff) - (g->first_offset - off_page);
+                          break;
+                        }
+                    }
+                  m->start = g->start;
+                  m->end = g->end;
+                }
+            }
+          if (m == NULL)
+            continue;
+          fc_module_apply_bias (m);
+          m->is_main = self->exe != NULL && strcmp (self->exe, m->path) == 0;
+          m->in_app = m->is_main || !fc_path_is_system_library (m->path);
+          g_ptr_array_add (self->all, m);
+        }
+      g_ptr_array_add (self->active, m);
+    }
+  g_ptr_array_sort (self->active, compare_start);
+  self->generation++;
+  return TRUE;
+}
+
+const FcModule *
+fc_proc_maps_find (FcProcMaps *self,
+                   guint64     addr)
+{
+  guint lo = 0, hi = self->active->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      const FcModule *m = g_ptr_array_index (self->active, mid);
+      if (addr < m->start)
+        hi = mid;
+      else if (addr >= m->end)
+        lo = mid + 1;
+      else
+        return m;
+    }
+  return NULL;
+}
+
+/* An address outside every known module may be in a library dlopen()ed since
+ * the last read; re-read the maps, but not more than 20 times a second. */
+const FcModule *
+fc_proc_maps_find_or_reload (FcProcMaps *self,
+                             guint64     addr)
+{
+  const FcModule *m = fc_proc_maps_find (self, addr);
+
+  if (m != NULL || addr < 4096)
+    return m;
+  if (g_get_monotonic_time () - self->last_reload_us < G_USEC_PER_SEC / 20)
+    return NULL;
+  if (!fc_proc_maps_reload (self, NULL))
+    return NULL;
+  return fc_proc_maps_find (self, addr);
+}
+
+gboolean
+fc_proc_maps_read (FcProcMaps *self,
+                   guint64     addr,
+                   void       *buf,
+                   gsize       len)
+{
+  const FcModule *m = fc_proc_maps_find (self, addr);
+  struct iovec local, remote;
+
+  if (m != NULL && fc_module_read (m, addr, buf, len))
+    return TRUE;
+  /* writable data (e.g. a relocated GOT) is not in the file: ask the target */
+  local.iov_base = buf;
+  local.iov_len = len;
+  remote.iov_base = GSIZE_TO_POINTER (addr);
+  remote.iov_len = len;
+  return process_vm_readv (self->pid, &local, 1, &remote, 1, 0) == (ssize_t) len;
+}

@@ -1,0 +1,68 @@
+/* fc-proc-maps.h - a target's mapped ELF modules, from /proc/PID/maps
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* One ELF file mapped into the target. Everything the unwinder and the
+ * symbolizer need is read once from the file (not from the target), so a
+ * module stays usable after the target has exited. */
+typedef struct {
+  char     *path;            /* as in /proc/PID/maps, e.g. "/usr/lib/x86_64-linux-gnu/libc.so.6" */
+  char     *build_id;        /* lowercase hex, NULL if the file has none */
+  guint64   start;           /* lowest mapped address of the module in the target */
+  guint64   end;             /* highest mapped address + 1 */
+  guint64   bias;            /* target address = ELF vaddr + bias */
+  guint64   vmaddr;          /* lowest PT_LOAD vaddr, page aligned (0 for PIE and shared objects) */
+  guint64   exec_start;      /* executable PT_LOAD range in target addresses */
+  guint64   exec_end;
+  guint64   eh_frame_hdr;    /* target address of .eh_frame_hdr, 0 if none */
+  guint64   eh_table;        /* target address of its binary search table */
+  guint64   eh_fde_count;
+  dev_t     dev;
+  ino_t     ino;
+  gboolean  is_main;         /* the target's executable */
+  gboolean  in_app;          /* main executable or outside the system library directories */
+  /* private: the file mapped read-only, to serve reads of code and unwind tables */
+  const guint8 *data;
+  gsize     size;
+  /* PT_LOAD segments: vaddr, memsz, offset, filesz (4 per segment) */
+  guint64  *loads;
+  guint     n_loads;
+} FcModule;
+
+typedef struct _FcProcMaps FcProcMaps;
+
+FcProcMaps     *fc_proc_maps_new             (GPid         pid);
+FcProcMaps     *fc_proc_maps_ref             (FcProcMaps  *self);
+void            fc_proc_maps_unref           (FcProcMaps  *self);
+gboolean        fc_proc_maps_reload          (FcProcMaps  *self,
+                                              GError     **error);
+void            fc_proc_maps_forget          (FcProcMaps  *self);
+const FcModule *fc_proc_maps_find            (FcProcMaps  *self,
+                                              guint64      addr);
+const FcModule *fc_proc_maps_find_or_reload  (FcProcMaps  *self,
+                                              guint64      addr);
+gboolean        fc_proc_maps_read            (FcProcMaps  *self,
+                                              guint64      addr,
+                                              void        *buf,
+                                              gsize        len);
+guint           fc_proc_maps_get_generation  (FcProcMaps  *self);
+GPid            fc_proc_maps_get_pid         (FcProcMaps  *self);
+
+gboolean        fc_module_read               (const FcModule *module,
+                                              guint64         addr,
+                                              void           *buf,
+                                              gsize           len);
+char           *fc_module_debug_id           (const FcModule *module);
+gboolean        fc_path_is_system_library    (const char     *path);
+char           *fc_build_id_to_debug_id      (const char     *build_id_hex);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcProcMaps, fc_proc_maps_unref)
+
+G_END_DECLS

@@ -1,0 +1,1015 @@
+/* fc-recorder.c - records a target into profile chunks: sampler + unwinder + symbolizer
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Three threads, data flowing one way:
+ *   sampler thread  -> snapshots (registers + stack bytes) -> queue
+ *   worker thread   -> unwinds and symbolizes each snapshot -> pending batch
+ *   main context    -> appends batches to the live chunk, rotates chunks, emits signals
+ * The sampler never waits for the others: the queue is unbounded and the
+ * batch is handed over under a short lock.
+ */
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "fc-error.h"
+#include "fc-proc-maps.h"
+#include "fc-recorder.h"
+#include "fc-symbolizer.h"
+#include "fc-unwinder.h"
+
+#define MAX_FRAMES 256
+#define DELIVERY_INTERVAL_MS 50
+
+typedef enum {
+  ITEM_SAMPLE,
+  ITEM_EXIT,
+  ITEM_FLUSH,
+} ItemKind;
+
+/* one unwound, symbolized sample handed from the worker to the main context */
+typedef struct {
+  ItemKind         kind;
+  int              tid;
+  int              status;
+  int              priority;
+  gint64           time_ns;     /* Unix epoch */
+  char            *thread_name; /* GRefString */
+  guint            n_frames;
+  guint64         *ips;         /* leaf first */
+  const FcSymbol **symbols;
+} Item;
+
+typedef struct {
+  guint64         *ips;
+  const FcSymbol **symbols;
+  guint            n;
+  char            *name;        /* GRefString */
+  int              priority;
+  gint64           name_read_us;
+} ThreadState;
+
+struct _FcRecorder {
+  GObject        parent_instance;
+
+  /* settings */
+  guint          frequency;
+  FcSamplerMode  mode;
+  guint          chunk_duration_ms;
+  guint          stack_size;
+  char          *platform;
+  char          *release;
+  char          *environment;
+
+  /* owned */
+  GMainContext  *context;
+  FcSampler     *sampler;
+  GAsyncQueue   *queue;          /* FcSnapshot* from the sampler, or the QUIT marker */
+  GThread       *worker;
+  FcProcMaps    *maps;
+  FcUnwinder    *unwinder;       /* worker thread only */
+  FcSymbolizer  *symbolizer;     /* worker thread only */
+  GHashTable    *thread_states;  /* worker thread only: tid -> ThreadState */
+
+  GMutex         lock;
+  GCond          cond;
+  GPtrArray     *pending;        /* Item*, protected by lock */
+  GSource       *delivery;       /* protected by lock */
+  guint          flushes_seen;   /* protected by lock */
+  FcUnwindStats  unwind_stats;   /* protected by lock */
+
+  /* main context */
+  char          *profiler_id;
+  FcProfile     *live;
+  GHashTable    *frame_cache;    /* lookup key -> frame id + 1, for the live chunk */
+  GHashTable    *images;         /* FcModule* seen in the live chunk's stacks */
+  gint64         chunk_start_ns;
+  guint          n_samples;
+  gint64         realtime_offset_ns;
+  GPid           pid;
+  gboolean       spawned;
+  gboolean       exited;
+  int            exit_status;
+  GSource       *child_watch;
+};
+
+enum {
+  PROP_0,
+  PROP_FREQUENCY,
+  PROP_MODE,
+  PROP_CHUNK_DURATION_MS,
+  PROP_STACK_SIZE,
+  PROP_PLATFORM,
+  PROP_RELEASE,
+  PROP_ENVIRONMENT,
+  PROP_PROFILER_ID,
+  PROP_N_SAMPLES,
+  PROP_N_THREADS,
+  PROP_DROPPED_TICKS,
+  PROP_MEDIAN_STOP_US,
+  N_PROPS
+};
+
+enum {
+  SAMPLES_ADDED,
+  CHUNK_READY,
+  TARGET_EXITED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+/* pushed to the queue to end the worker */
+static FcSnapshot quit_marker;
+
+G_DEFINE_FINAL_TYPE (FcRecorder, fc_recorder, G_TYPE_OBJECT)
+
+static void
+item_free (Item *item)
+{
+  if (item->thread_name)
+    g_ref_string_release (item->thread_name);
+  g_free (item->ips);
+  g_free (item->symbols);
+  g_free (item);
+}
+
+static void
+thread_state_free (ThreadState *ts)
+{
+  if (ts->name)
+    g_ref_string_release (ts->name);
+  g_free (ts->ips);
+  g_free (ts->symbols);
+  g_free (ts);
+}
+
+static char *
+new_uuid_hex (void)
+{
+  g_autofree char *uuid = g_uuid_string_random ();
+  GString *s = g_string_new (NULL);
+
+  for (const char *p = uuid; *p; p++)
+    if (*p != '-')
+      g_string_append_c (s, g_ascii_tolower (*p));
+  return g_string_free (s, FALSE);
+}
+
+/* ---- worker thread ---- */
+
+static void
+refresh_thread_info (FcRecorder  *self,
+                     ThreadState *ts,
+                     int          tid)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *comm = NULL;
+  g_autofree char *stat = NULL;
+  gint64 now = g_get_monotonic_time ();
+
+  /* threads often name themselves just after they start: look again now and then */
+  if (ts->name != NULL && now - ts->name_read_us < G_USEC_PER_SEC / 2)
+    return;
+  ts->name_read_us = now;
+
+  path = g_strdup_printf ("/proc/%d/task/%d/comm", self->pid, tid);
+  if (g_file_get_contents (path, &comm, NULL, NULL))
+    {
+      g_strchomp (comm);
+      if (ts->name == NULL || strcmp (ts->name, comm) != 0)
+        {
+          if (ts->name)
+            g_ref_string_release (ts->name);
+          ts->name = g_ref_string_new (comm);
+        }
+    }
+  g_free (path);
+  path = g_strdup_printf ("/proc/%d/task/%d/stat", self->pid, tid);
+  if (g_file_get_contents (path, &stat, NULL, NULL))
+    {
+      /* field 18, counted after the ")" that ends the command name */
+      const char *p = strrchr (stat, ')');
+      int field = 2;
+      while (p != NULL && *p && field < 18)
+        {
+          p = strchr (p + 1, ' ');
+          if (p == NULL)
+            break;
+          field++;
+        }
+      if (p != NULL)
+        ts->priority = atoi (p + 1);
+    }
+}
+
+static void
+push_item (FcRecorder *self,
+           Item       *item);
+
+static void
+worker_sample (FcRecorder       *self,
+               const FcSnapshot *snap)
+{
+  ThreadState *ts = g_hash_table_lookup (self->thread_states, GINT_TO_POINTER (snap->tid));
+  Item *item;
+
+  if (ts == NULL)
+    {
+      ts = g_new0 (ThreadState, 1);
+      ts->priority = -1;
+      g_hash_table_insert (self->thread_states, GINT_TO_POINTER (snap->tid), ts);
+    }
+  refresh_thread_info (self, ts, snap->tid);
+
+  if (snap->kind == FC_SNAPSHOT_SAMPLE)
+    {
+      guint64 ips[MAX_FRAMES];
+      gboolean complete = FALSE;
+      gint64 t0 = g_get_monotonic_time (), t1, t2;
+      guint n;
+
+      n = fc_unwinder_unwind (self->unwinder, snap, ips, MAX_FRAMES, &complete);
+      t1 = g_get_monotonic_time ();
+      g_free (ts->ips);
+      g_free (ts->symbols);
+      ts->n = n;
+      ts->ips = g_memdup2 (ips, n * sizeof (guint64));
+      ts->symbols = g_new (const FcSymbol *, MAX (n, 1));
+      for (guint i = 0; i < n; i++)
+        ts->symbols[i] = fc_symbolizer_lookup (self->symbolizer, ips[i], i > 0);
+      t2 = g_get_monotonic_time ();
+
+      g_mutex_lock (&self->lock);
+      self->unwind_stats.n_unwound++;
+      self->unwind_stats.n_complete += complete ? 1 : 0;
+      self->unwind_stats.unwind_ns += (t1 - t0) * 1000;
+      self->unwind_stats.symbolize_ns += (t2 - t1) * 1000;
+      g_mutex_unlock (&self->lock);
+    }
+  else if (ts->ips == NULL)
+    return;  /* nothing to reuse yet */
+
+  item = g_new0 (Item, 1);
+  item->kind = ITEM_SAMPLE;
+  item->tid = snap->tid;
+  item->time_ns = snap->time_ns + self->realtime_offset_ns;
+  item->thread_name = ts->name ? g_ref_string_acquire (ts->name) : NULL;
+  item->priority = ts->priority;
+  item->n_frames = ts->n;
+  item->ips = g_memdup2 (ts->ips, ts->n * sizeof (guint64));
+  item->symbols = g_memdup2 (ts->symbols, ts->n * sizeof (const FcSymbol *));
+  push_item (self, item);
+}
+
+static gpointer
+worker_thread (gpointer data)
+{
+  FcRecorder *self = data;
+
+  for (;;)
+    {
+      FcSnapshot *snap = g_async_queue_pop (self->queue);
+      Item *item;
+
+      if (snap == &quit_marker)
+        break;
+
+      switch (snap->kind)
+        {
+        case FC_SNAPSHOT_SAMPLE:
+        case FC_SNAPSHOT_REUSE:
+          worker_sample (self, snap);
+          break;
+        case FC_SNAPSHOT_EXEC:
+          /* a new program: new modules, stale unwind rules and stale per-thread stacks */
+          fc_proc_maps_forget (self->maps);
+          fc_proc_maps_reload (self->maps, NULL);
+          fc_unwinder_flush (self->unwinder);
+          g_hash_table_remove_all (self->thread_states);
+          break;
+        case FC_SNAPSHOT_TARGET_EXIT:
+          item = g_new0 (Item, 1);
+          item->kind = ITEM_EXIT;
+          item->status = snap->status;
+          push_item (self, item);
+          break;
+        case FC_SNAPSHOT_FLUSH:
+          item = g_new0 (Item, 1);
+          item->kind = ITEM_FLUSH;
+          push_item (self, item);
+          g_mutex_lock (&self->lock);
+          self->flushes_seen++;
+          g_cond_broadcast (&self->cond);
+          g_mutex_unlock (&self->lock);
+          break;
+        default:
+          break;
+        }
+      g_free (snap);
+    }
+  return NULL;
+}
+
+static void
+sink_cb (FcSnapshot *snapshot,
+         gpointer    user_data)
+{
+  FcRecorder *self = user_data;
+  g_async_queue_push (self->queue, snapshot);
+}
+
+/* ---- main context ---- */
+
+static void flush_pending (FcRecorder *self);
+
+static gboolean
+delivery_cb (gpointer user_data)
+{
+  FcRecorder *self = user_data;
+
+  g_mutex_lock (&self->lock);
+  g_clear_pointer (&self->delivery, g_source_unref);
+  g_mutex_unlock (&self->lock);
+  flush_pending (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+push_item (FcRecorder *self,
+           Item       *item)
+{
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->pending, item);
+  if (self->delivery == NULL)
+    {
+      /* one delivery per interval however many samples arrive: at most 50 ms late */
+      self->delivery = g_timeout_source_new (item->kind == ITEM_SAMPLE ? DELIVERY_INTERVAL_MS : 0);
+      g_source_set_static_name (self->delivery, "[flamecast] recorder delivery");
+      g_source_set_callback (self->delivery, delivery_cb, self, NULL);
+      g_source_attach (self->delivery, self->context);
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+new_live_profile (FcRecorder *self)
+{
+  g_autofree char *chunk_id = new_uuid_hex ();
+  JsonObject *meta;
+  JsonObject *sdk;
+
+  g_clear_object (&self->live);
+  self->live = fc_profile_new (FC_FORMAT_V2);
+  fc_profile_set_meta_string (self->live, "version", "2");
+  fc_profile_set_meta_string (self->live, "profiler_id", self->profiler_id);
+  fc_profile_set_meta_string (self->live, "chunk_id", chunk_id);
+  fc_profile_set_meta_string (self->live, "platform", self->platform);
+  fc_profile_set_meta_string (self->live, "release", self->release);
+  fc_profile_set_meta_string (self->live, "environment", self->environment);
+  meta = fc_profile_get_meta (self->live);
+  sdk = json_object_new ();
+  json_object_set_string_member (sdk, "name", "flamecast");
+  json_object_set_string_member (sdk, "version", FC_VERSION);
+  json_object_set_object_member (meta, "client_sdk", sdk);
+  g_hash_table_remove_all (self->frame_cache);
+  g_hash_table_remove_all (self->images);
+  self->chunk_start_ns = 0;
+}
+
+static void
+set_debug_meta (FcRecorder *self)
+{
+  JsonObject *meta = fc_profile_get_meta (self->live);
+  JsonObject *debug_meta = json_object_new ();
+  JsonArray *images = json_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, self->images);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const FcModule *m = key;
+      JsonObject *image = json_object_new ();
+      g_autofree char *debug_id = fc_module_debug_id (m);
+      char buf[32];
+
+      json_object_set_string_member (image, "type", "symbolic");
+      json_object_set_string_member (image, "code_file", m->path);
+      if (m->build_id != NULL)
+        json_object_set_string_member (image, "code_id", m->build_id);
+      if (debug_id != NULL)
+        json_object_set_string_member (image, "debug_id", debug_id);
+      g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", m->start);
+      json_object_set_string_member (image, "image_addr", buf);
+      json_object_set_int_member (image, "image_size", (gint64) (m->end - m->start));
+      g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", m->vmaddr);
+      json_object_set_string_member (image, "image_vmaddr", buf);
+      json_array_add_object_element (images, image);
+    }
+  json_object_set_array_member (debug_meta, "images", images);
+  json_object_set_object_member (meta, "debug_meta", debug_meta);
+}
+
+static void
+finish_chunk (FcRecorder *self)
+{
+  g_autoptr(FcProfile) chunk = NULL;
+
+  if (self->live == NULL || fc_profile_get_n_samples (self->live) == 0)
+    return;
+  set_debug_meta (self);
+  fc_profile_sort_samples (self->live);
+  chunk = g_object_ref (self->live);
+  new_live_profile (self);
+  g_signal_emit (self, signals[CHUNK_READY], 0, chunk);
+}
+
+static guint32
+intern_frame (FcRecorder     *self,
+              guint64         addr,
+              const FcSymbol *sym,
+              gboolean        is_return)
+{
+  gpointer key = GSIZE_TO_POINTER ((gsize) addr ^ (is_return ? G_GUINT64_CONSTANT (1) << 63 : 0));
+  gpointer value = g_hash_table_lookup (self->frame_cache, key);
+  FcFrame frame;
+  guint32 id;
+
+  if (value != NULL)
+    return GPOINTER_TO_UINT (value) - 1;
+
+  fc_frame_init (&frame);
+  frame.function = fc_profile_intern (self->live, sym->function);
+  if (sym->module != NULL)
+    {
+      frame.module = fc_profile_intern (self->live, sym->module->path);
+      frame.package = frame.module;
+      g_hash_table_add (self->images, (gpointer) sym->module);
+    }
+  if (sym->abs_path != NULL)
+    {
+      frame.abs_path = fc_profile_intern (self->live, sym->abs_path);
+      frame.filename = fc_profile_intern (self->live, sym->filename);
+    }
+  frame.lineno = sym->lineno > 0 ? sym->lineno : FC_LINE_NONE;
+  frame.in_app = sym->in_app ? FC_IN_APP_YES : FC_IN_APP_NO;
+  frame.has_instruction_addr = TRUE;
+  frame.instruction_addr = addr;
+  id = fc_profile_intern_frame (self->live, &frame);
+  g_hash_table_insert (self->frame_cache, key, GUINT_TO_POINTER (id + 1));
+  return id;
+}
+
+static void
+append_item (FcRecorder *self,
+             Item       *item)
+{
+  guint32 frames[MAX_FRAMES];
+  guint32 thread, stack;
+  char tid[16];
+  FcThread *t;
+
+  if (self->chunk_start_ns == 0)
+    self->chunk_start_ns = item->time_ns;
+
+  for (guint i = 0; i < item->n_frames; i++)
+    frames[i] = intern_frame (self, item->ips[i], item->symbols[i], i > 0);
+  stack = fc_profile_intern_stack_frames (self->live, frames, item->n_frames);
+
+  g_snprintf (tid, sizeof tid, "%d", item->tid);
+  thread = fc_profile_ensure_thread (self->live, tid);
+  t = fc_profile_get_thread_mut (self->live, thread);
+  t->has_metadata = TRUE;
+  if (item->priority >= 0)
+    t->priority = item->priority;
+  if (item->thread_name != NULL)
+    fc_profile_set_thread_name (self->live, thread, item->thread_name);
+  fc_profile_append_sample (self->live, item->time_ns, thread, stack, FC_STRING_NONE);
+  self->n_samples++;
+}
+
+static void
+flush_pending (FcRecorder *self)
+{
+  g_autoptr(GPtrArray) batch = NULL;
+  gboolean exited = FALSE;
+  int status = -1;
+  guint first, added = 0;
+
+  g_mutex_lock (&self->lock);
+  batch = g_steal_pointer (&self->pending);
+  self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
+  g_mutex_unlock (&self->lock);
+
+  if (self->live == NULL)
+    new_live_profile (self);
+  first = fc_profile_get_n_samples (self->live);
+
+  for (guint i = 0; i < batch->len; i++)
+    {
+      Item *item = g_ptr_array_index (batch, i);
+
+      if (item->kind == ITEM_EXIT)
+        {
+          exited = TRUE;
+          status = item->status;
+          continue;
+        }
+      if (item->kind != ITEM_SAMPLE)
+        continue;
+
+      if (self->chunk_start_ns != 0 &&
+          item->time_ns - self->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000)
+        {
+          if (added > 0)
+            g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, added);
+          finish_chunk (self);
+          first = 0;
+          added = 0;
+        }
+      append_item (self, item);
+      added++;
+    }
+
+  if (added > 0)
+    {
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SAMPLES]);
+      g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, added);
+    }
+
+  if (exited && !self->exited)
+    {
+      self->exited = TRUE;
+      self->exit_status = status;
+      g_signal_emit (self, signals[TARGET_EXITED], 0, status);
+    }
+}
+
+/* ---- lifecycle ---- */
+
+static void
+stop_worker (FcRecorder *self)
+{
+  if (self->worker == NULL)
+    return;
+  g_async_queue_push (self->queue, &quit_marker);
+  g_thread_join (self->worker);
+  self->worker = NULL;
+  g_clear_pointer (&self->unwinder, fc_unwinder_free);
+  g_clear_pointer (&self->symbolizer, fc_symbolizer_free);
+  g_hash_table_remove_all (self->thread_states);
+}
+
+static gboolean
+prepare_target (FcRecorder *self,
+                GError    **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  self->pid = fc_sampler_get_pid (self->sampler);
+  self->spawned = fc_sampler_is_spawned (self->sampler);
+  self->exited = FALSE;
+  self->exit_status = -1;
+  g_clear_pointer (&self->maps, fc_proc_maps_unref);
+  self->maps = fc_proc_maps_new (self->pid);
+  if (!fc_proc_maps_reload (self->maps, &local_error))
+    g_debug ("%s", local_error->message);   /* the target may have exited already; samples will tell */
+  self->unwinder = fc_unwinder_new (self->maps);
+  self->symbolizer = fc_symbolizer_new (self->maps);
+  self->worker = g_thread_new ("fc-unwinder", worker_thread, self);
+  return TRUE;
+}
+
+gboolean
+fc_recorder_attach (FcRecorder *self,
+                    GPid        pid,
+                    GError    **error)
+{
+  g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
+
+  fc_recorder_detach (self);
+  if (!fc_sampler_attach (self->sampler, pid, self->mode, error))
+    return FALSE;
+  return prepare_target (self, error);
+}
+
+gboolean
+fc_recorder_spawn (FcRecorder         *self,
+                   const char * const *argv,
+                   GError            **error)
+{
+  g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
+
+  fc_recorder_detach (self);
+  if (!fc_sampler_spawn (self->sampler, argv, self->mode, error))
+    return FALSE;
+  return prepare_target (self, error);
+}
+
+gboolean
+fc_recorder_start (FcRecorder *self,
+                   GError    **error)
+{
+  g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
+
+  if (self->worker == NULL)
+    {
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
+                   "Nothing to record: attach to a process or launch a command first");
+      return FALSE;
+    }
+  if (self->profiler_id == NULL)
+    {
+      self->profiler_id = new_uuid_hex ();
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILER_ID]);
+    }
+  self->realtime_offset_ns = g_get_real_time () * 1000 - g_get_monotonic_time () * 1000;
+  if (self->live == NULL)
+    new_live_profile (self);
+  return fc_sampler_start (self->sampler, self->frequency, self->stack_size, error);
+}
+
+void
+fc_recorder_stop (FcRecorder *self)
+{
+  guint seen;
+
+  g_return_if_fail (FC_IS_RECORDER (self));
+
+  if (self->worker == NULL)
+    return;
+  g_mutex_lock (&self->lock);
+  seen = self->flushes_seen;
+  g_mutex_unlock (&self->lock);
+
+  fc_sampler_stop (self->sampler);
+
+  /* wait until the worker has handed over everything captured before the stop */
+  g_mutex_lock (&self->lock);
+  {
+    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    while (self->flushes_seen == seen)
+      if (!g_cond_wait_until (&self->cond, &self->lock, deadline))
+        break;
+  }
+  g_mutex_unlock (&self->lock);
+
+  flush_pending (self);
+  finish_chunk (self);
+}
+
+static void
+child_exited_cb (GPid     pid,
+                 int      status,
+                 gpointer user_data)
+{
+  FcRecorder *self = user_data;
+
+  g_clear_pointer (&self->child_watch, g_source_unref);
+  if (!self->exited)
+    {
+      self->exited = TRUE;
+      self->exit_status = status;
+      g_signal_emit (self, signals[TARGET_EXITED], 0, status);
+    }
+}
+
+void
+fc_recorder_detach (FcRecorder *self)
+{
+  g_return_if_fail (FC_IS_RECORDER (self));
+
+  if (self->worker == NULL)
+    return;
+  fc_sampler_detach (self->sampler);
+  stop_worker (self);
+  flush_pending (self);
+
+  /* a launched command outlives the recording; its exit status still matters to the caller */
+  if (self->spawned && !self->exited && self->child_watch == NULL)
+    {
+      self->child_watch = g_child_watch_source_new (self->pid);
+      g_source_set_callback (self->child_watch, (GSourceFunc) (void (*) (void)) child_exited_cb, self, NULL);
+      g_source_attach (self->child_watch, self->context);
+    }
+}
+
+FcProfile *
+fc_recorder_get_live_profile (FcRecorder *self)
+{
+  g_return_val_if_fail (FC_IS_RECORDER (self), NULL);
+
+  if (self->live == NULL)
+    new_live_profile (self);
+  return self->live;
+}
+
+/* ---- GObject ---- */
+
+static void
+fc_recorder_dispose (GObject *object)
+{
+  FcRecorder *self = FC_RECORDER (object);
+
+  if (self->sampler != NULL)
+    {
+      fc_sampler_detach (self->sampler);
+      stop_worker (self);
+      g_clear_pointer (&self->sampler, fc_sampler_free);
+    }
+  if (self->child_watch != NULL)
+    {
+      g_source_destroy (self->child_watch);
+      g_clear_pointer (&self->child_watch, g_source_unref);
+    }
+  g_mutex_lock (&self->lock);
+  if (self->delivery != NULL)
+    {
+      g_source_destroy (self->delivery);
+      g_clear_pointer (&self->delivery, g_source_unref);
+    }
+  g_mutex_unlock (&self->lock);
+  g_clear_object (&self->live);
+
+  G_OBJECT_CLASS (fc_recorder_parent_class)->dispose (object);
+}
+
+static void
+fc_recorder_finalize (GObject *object)
+{
+  FcRecorder *self = FC_RECORDER (object);
+  FcSnapshot *snap;
+
+  while ((snap = g_async_queue_try_pop (self->queue)) != NULL)
+    if (snap != &quit_marker)
+      g_free (snap);
+  g_async_queue_unref (self->queue);
+  g_clear_pointer (&self->maps, fc_proc_maps_unref);
+  g_hash_table_unref (self->thread_states);
+  g_hash_table_unref (self->frame_cache);
+  g_hash_table_unref (self->images);
+  g_ptr_array_unref (self->pending);
+  g_main_context_unref (self->context);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  g_free (self->platform);
+  g_free (self->release);
+  g_free (self->environment);
+  g_free (self->profiler_id);
+
+  G_OBJECT_CLASS (fc_recorder_parent_class)->finalize (object);
+}
+
+static void
+fc_recorder_get_property (GObject    *object,
+                          guint       prop_id,
+                          GValue     *value,
+                          GParamSpec *pspec)
+{
+  FcRecorder *self = FC_RECORDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_FREQUENCY: g_value_set_uint (value, self->frequency); break;
+    case PROP_MODE: g_value_set_enum (value, self->mode); break;
+    case PROP_CHUNK_DURATION_MS: g_value_set_uint (value, self->chunk_duration_ms); break;
+    case PROP_STACK_SIZE: g_value_set_uint (value, self->stack_size); break;
+    case PROP_PLATFORM: g_value_set_string (value, self->platform); break;
+    case PROP_RELEASE: g_value_set_string (value, self->release); break;
+    case PROP_ENVIRONMENT: g_value_set_string (value, self->environment); break;
+    case PROP_PROFILER_ID: g_value_set_string (value, self->profiler_id); break;
+    case PROP_N_SAMPLES: g_value_set_uint (value, self->n_samples); break;
+    case PROP_N_THREADS: g_value_set_uint (value, fc_recorder_get_n_threads (self)); break;
+    case PROP_DROPPED_TICKS: g_value_set_uint64 (value, fc_recorder_get_dropped_ticks (self)); break;
+    case PROP_MEDIAN_STOP_US: g_value_set_double (value, fc_recorder_get_median_stop_us (self)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_recorder_set_property (GObject      *object,
+                          guint         prop_id,
+                          const GValue *value,
+                          GParamSpec   *pspec)
+{
+  FcRecorder *self = FC_RECORDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_FREQUENCY: fc_recorder_set_frequency (self, g_value_get_uint (value)); break;
+    case PROP_MODE: fc_recorder_set_mode (self, g_value_get_enum (value)); break;
+    case PROP_CHUNK_DURATION_MS: fc_recorder_set_chunk_duration_ms (self, g_value_get_uint (value)); break;
+    case PROP_STACK_SIZE:
+      if (self->stack_size != g_value_get_uint (value))
+        {
+          self->stack_size = g_value_get_uint (value);
+          g_object_notify_by_pspec (object, pspec);
+        }
+      break;
+    case PROP_PLATFORM: fc_recorder_set_platform (self, g_value_get_string (value)); break;
+    case PROP_RELEASE: fc_recorder_set_release (self, g_value_get_string (value)); break;
+    case PROP_ENVIRONMENT: fc_recorder_set_environment (self, g_value_get_string (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_recorder_class_init (FcRecorderClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+  GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+
+  object_class->dispose = fc_recorder_dispose;
+  object_class->finalize = fc_recorder_finalize;
+  object_class->get_property = fc_recorder_get_property;
+  object_class->set_property = fc_recorder_set_property;
+
+  properties[PROP_FREQUENCY] = g_param_spec_uint ("frequency", NULL, NULL, 1, 1000, 101, rw);
+  properties[PROP_MODE] = g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_SAMPLER_MODE_WALL, rw);
+  properties[PROP_CHUNK_DURATION_MS] = g_param_spec_uint ("chunk-duration-ms", NULL, NULL, 100, 66000, 60000, rw);
+  properties[PROP_STACK_SIZE] = g_param_spec_uint ("stack-size", NULL, NULL, 1024, 65528, 32768, rw);
+  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, "native", rw);
+  properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, NULL, rw);
+  properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, NULL, rw);
+  properties[PROP_PROFILER_ID] = g_param_spec_string ("profiler-id", NULL, NULL, NULL, ro);
+  properties[PROP_N_SAMPLES] = g_param_spec_uint ("n-samples", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_N_THREADS] = g_param_spec_uint ("n-threads", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_DROPPED_TICKS] = g_param_spec_uint64 ("dropped-ticks", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  properties[PROP_MEDIAN_STOP_US] = g_param_spec_double ("median-stop-us", NULL, NULL, 0, G_MAXDOUBLE, 0, ro);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SAMPLES_ADDED] = g_signal_new ("samples-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                         0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+  signals[CHUNK_READY] = g_signal_new ("chunk-ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                       0, NULL, NULL, NULL, G_TYPE_NONE, 1, FC_TYPE_PROFILE);
+  signals[TARGET_EXITED] = g_signal_new ("target-exited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                         0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+}
+
+static void
+fc_recorder_init (FcRecorder *self)
+{
+  self->frequency = 101;
+  self->mode = FC_SAMPLER_MODE_WALL;
+  self->chunk_duration_ms = 60000;
+  self->stack_size = 32768;
+  self->platform = g_strdup ("native");
+  self->context = g_main_context_ref_thread_default ();
+  self->queue = g_async_queue_new ();
+  self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
+  self->thread_states = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) thread_state_free);
+  self->frame_cache = g_hash_table_new (NULL, NULL);
+  self->images = g_hash_table_new (NULL, NULL);
+  self->exit_status = -1;
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  self->sampler = fc_sampler_new (sink_cb, self);
+}
+
+FcRecorder *
+fc_recorder_new (void)
+{
+  return g_object_new (FC_TYPE_RECORDER, NULL);
+}
+
+/* ---- accessors ---- */
+
+GPid
+fc_recorder_get_pid (FcRecorder *self)
+{
+  return self->pid;
+}
+
+gboolean
+fc_recorder_get_target_exited (FcRecorder *self,
+                               int        *status)
+{
+  if (status != NULL)
+    *status = self->exit_status;
+  return self->exited;
+}
+
+guint
+fc_recorder_get_frequency (FcRecorder *self)
+{
+  return self->frequency;
+}
+
+void
+fc_recorder_set_frequency (FcRecorder *self,
+                           guint       frequency)
+{
+  frequency = CLAMP (frequency, 1, 1000);
+  if (self->frequency == frequency)
+    return;
+  self->frequency = frequency;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FREQUENCY]);
+}
+
+FcSamplerMode
+fc_recorder_get_mode (FcRecorder *self)
+{
+  return self->mode;
+}
+
+void
+fc_recorder_set_mode (FcRecorder    *self,
+                      FcSamplerMode  mode)
+{
+  if (self->mode == mode)
+    return;
+  self->mode = mode;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
+}
+
+guint
+fc_recorder_get_chunk_duration_ms (FcRecorder *self)
+{
+  return self->chunk_duration_ms;
+}
+
+void
+fc_recorder_set_chunk_duration_ms (FcRecorder *self,
+                                   guint       ms)
+{
+  ms = CLAMP (ms, 100, 66000);
+  if (self->chunk_duration_ms == ms)
+    return;
+  self->chunk_duration_ms = ms;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHUNK_DURATION_MS]);
+}
+
+#define STRING_SETTER(name, field, prop)                                   \
+  const char *fc_recorder_get_##name (FcRecorder *self) { return self->field; } \
+  void                                                                     \
+  fc_recorder_set_##name (FcRecorder *self, const char *value)             \
+  {                                                                        \
+    if (g_strcmp0 (self->field, value) == 0)                               \
+      return;                                                              \
+    g_free (self->field);                                                  \
+    self->field = g_strdup (value);                                        \
+    if (self->live != NULL)                                                \
+      fc_profile_set_meta_string (self->live, #name, value);              \
+    g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);          \
+  }
+
+STRING_SETTER (platform, platform, PROP_PLATFORM)
+STRING_SETTER (release, release, PROP_RELEASE)
+STRING_SETTER (environment, environment, PROP_ENVIRONMENT)
+
+const char *
+fc_recorder_get_profiler_id (FcRecorder *self)
+{
+  return self->profiler_id;
+}
+
+guint
+fc_recorder_get_n_samples (FcRecorder *self)
+{
+  return self->n_samples;
+}
+
+void
+fc_recorder_get_sampler_stats (FcRecorder     *self,
+                               FcSamplerStats *stats)
+{
+  fc_sampler_get_stats (self->sampler, stats);
+}
+
+guint
+fc_recorder_get_n_threads (FcRecorder *self)
+{
+  FcSamplerStats stats;
+  fc_sampler_get_stats (self->sampler, &stats);
+  return stats.n_threads;
+}
+
+guint64
+fc_recorder_get_dropped_ticks (FcRecorder *self)
+{
+  FcSamplerStats stats;
+  fc_sampler_get_stats (self->sampler, &stats);
+  return stats.dropped_ticks;
+}
+
+double
+fc_recorder_get_median_stop_us (FcRecorder *self)
+{
+  FcSamplerStats stats;
+  fc_sampler_get_stats (self->sampler, &stats);
+  return stats.median_stop_us;
+}
+
+void
+fc_recorder_get_unwind_stats (FcRecorder    *self,
+                              FcUnwindStats *stats)
+{
+  g_mutex_lock (&self->lock);
+  *stats = self->unwind_stats;
+  g_mutex_unlock (&self->lock);
+}

@@ -1,0 +1,81 @@
+/* fc-recorder.h - records a target into profile chunks: sampler + unwinder + symbolizer
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+
+#include "fc-profile.h"
+#include "fc-sampler.h"
+
+G_BEGIN_DECLS
+
+#define FC_TYPE_RECORDER (fc_recorder_get_type ())
+G_DECLARE_FINAL_TYPE (FcRecorder, fc_recorder, FC, RECORDER, GObject)
+
+/*
+ * Properties: frequency (1..1000 Hz, default 101), mode (FcSamplerMode, default wall; read when
+ * attaching), chunk-duration-ms (default 60000), stack-size (bytes copied per sample, default
+ * 32768), platform (default "native"), release, environment; read-only: profiler-id, n-samples,
+ * n-threads, dropped-ticks, median-stop-us.
+ *
+ * Signals, all emitted on the main context that was the thread default when the recorder was
+ * created: "samples-added" (guint first, guint n) for samples appended to the live profile, at
+ * least 10 times a second while sampling; "chunk-ready" (FcProfile *chunk) when a chunk is complete
+ * (every chunk-duration-ms and at stop); "target-exited" (int wait status, -1 if unknown).
+ */
+
+typedef struct {
+  guint64 n_unwound;        /* snapshots unwound */
+  guint64 n_complete;       /* reached the outermost frame */
+  guint64 unwind_ns;        /* total time spent in libunwind */
+  guint64 symbolize_ns;     /* total time spent symbolizing */
+} FcUnwindStats;
+
+FcRecorder *fc_recorder_new                (void);
+gboolean    fc_recorder_attach             (FcRecorder          *self,
+                                            GPid                 pid,
+                                            GError             **error);
+gboolean    fc_recorder_spawn              (FcRecorder          *self,
+                                            const char * const  *argv,
+                                            GError             **error);
+gboolean    fc_recorder_start              (FcRecorder          *self,
+                                            GError             **error);
+void        fc_recorder_stop               (FcRecorder          *self);
+void        fc_recorder_detach             (FcRecorder          *self);
+FcProfile  *fc_recorder_get_live_profile   (FcRecorder          *self);
+
+GPid        fc_recorder_get_pid            (FcRecorder          *self);
+gboolean    fc_recorder_get_target_exited  (FcRecorder          *self,
+                                            int                 *status);
+guint       fc_recorder_get_frequency      (FcRecorder          *self);
+void        fc_recorder_set_frequency      (FcRecorder          *self,
+                                            guint                frequency);
+FcSamplerMode fc_recorder_get_mode         (FcRecorder          *self);
+void        fc_recorder_set_mode           (FcRecorder          *self,
+                                            FcSamplerMode        mode);
+guint       fc_recorder_get_chunk_duration_ms (FcRecorder       *self);
+void        fc_recorder_set_chunk_duration_ms (FcRecorder       *self,
+                                            guint                ms);
+const char *fc_recorder_get_platform       (FcRecorder          *self);
+void        fc_recorder_set_platform       (FcRecorder          *self,
+                                            const char          *platform);
+const char *fc_recorder_get_release        (FcRecorder          *self);
+void        fc_recorder_set_release        (FcRecorder          *self,
+                                            const char          *release);
+const char *fc_recorder_get_environment    (FcRecorder          *self);
+void        fc_recorder_set_environment    (FcRecorder          *self,
+                                            const char          *environment);
+const char *fc_recorder_get_profiler_id    (FcRecorder          *self);
+guint       fc_recorder_get_n_samples      (FcRecorder          *self);
+guint       fc_recorder_get_n_threads      (FcRecorder          *self);
+guint64     fc_recorder_get_dropped_ticks  (FcRecorder          *self);
+double      fc_recorder_get_median_stop_us (FcRecorder          *self);
+void        fc_recorder_get_sampler_stats  (FcRecorder          *self,
+                                            FcSamplerStats      *stats);
+void        fc_recorder_get_unwind_stats   (FcRecorder          *self,
+                                            FcUnwindStats       *stats);
+
+G_END_DECLS

@@ -1,0 +1,1408 @@
+/* fc-sampler.c - captures registers and stack bytes of a target's threads
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One thread, the sampler thread, owns the target: it alone issues ptrace
+ * requests (the kernel binds tracees to the thread that seized them) and
+ * reads the perf ring buffers. It does the least possible while a thread is
+ * held: PTRACE_GETREGSET, one process_vm_readv of the top of the stack, and
+ * PTRACE_CONT. Unwinding happens later, on the recorder's worker.
+ *
+ * Safety. Tracees are seized with PTRACE_SEIZE, so when the profiler dies
+ * the kernel detaches them (exit_ptrace), clearing any pending
+ * PTRACE_INTERRUPT trap, and wakes those held in a ptrace-stop; a thread the
+ * user stopped (group-stop) stays stopped, as it would without us. Spawned
+ * commands get no PR_SET_PDEATHSIG: they must outlive a crashed profiler.
+ * Signals that arrive while seized are re-injected at once, and group-stops
+ * are honoured with PTRACE_LISTEN.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <elf.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libunwind.h>
+
+#include "fc-error.h"
+#include "fc-perf.h"
+#include "fc-sampler.h"
+
+#ifndef PTRACE_EVENT_STOP
+# define PTRACE_EVENT_STOP 128
+#endif
+
+G_DEFINE_ENUM_TYPE (FcSamplerMode, fc_sampler_mode,
+                    G_DEFINE_ENUM_VALUE (FC_SAMPLER_MODE_WALL, "wall"),
+                    G_DEFINE_ENUM_VALUE (FC_SAMPLER_MODE_CPU, "cpu"))
+
+typedef struct {
+  int           tid;
+  int           schedstat_fd;
+  guint64       last_runtime;
+  gint64        interrupt_ns;
+  FcPerfStream *perf;
+  guint         interrupt_pending : 1;
+  guint         group_stopped : 1;
+  guint         have_sample : 1;      /* a previous sample exists to reuse */
+  guint         stopped_by_us : 1;    /* our previous stop made it run a little */
+  guint         detaching : 1;
+} Task;
+
+typedef enum {
+  CMD_ATTACH,
+  CMD_SPAWN,
+  CMD_START,
+  CMD_STOP,
+  CMD_DETACH,
+  CMD_QUIT,
+} CommandKind;
+
+typedef struct {
+  CommandKind         kind;
+  GPid                pid;
+  FcSamplerMode       mode;
+  const char * const *argv;
+  guint               frequency;
+  guint               stack_size;
+  GError             *error;
+  gboolean            ok;
+  gboolean            done;
+} Command;
+
+struct _FcSampler {
+  FcSnapshotSink  sink;
+  gpointer        sink_data;
+  GThread        *thread;
+  int             wake_fd;
+  int             nice;           /* of the process, restored in spawned commands */
+
+  GMutex          lock;
+  GCond           cond;
+  Command        *command;        /* protected by lock */
+  FcSamplerStats  stats;          /* protected by lock */
+  GArray         *stop_times;     /* protected by lock: recent hold times in us, a ring */
+  guint           stop_times_pos;
+
+  /* sampler thread only */
+  GHashTable     *tasks;          /* tid -> Task* */
+  GPid            pid;
+  FcSamplerMode   mode;
+  gboolean        attached;
+  gboolean        spawned;
+  gboolean        sampling;
+  gboolean        exited;
+  int             timer_fd;
+  int             pidfd;
+  guint           frequency;
+  guint           stack_size;
+  guint           pending;        /* interrupts sent, stops not yet seen */
+  gint64          last_rescan_us;
+};
+
+FcSnapshot *
+fc_snapshot_new (FcSnapshotKind kind,
+                 int            tid,
+                 gsize          stack_len)
+{
+  FcSnapshot *snap = g_malloc (sizeof (FcSnapshot) + stack_len);
+
+  memset (snap, 0, sizeof *snap);
+  snap->kind = kind;
+  snap->tid = tid;
+  snap->stack_len = stack_len;
+  return snap;
+}
+
+static gint64
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * FC_NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static char *
+read_proc_line (GPid        pid,
+                const char *file,
+                const char *key)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/%s", pid, file);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return NULL;
+  if (key == NULL)
+    return g_strdup (g_strstrip (contents));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], key))
+      return g_strdup (g_strstrip (lines[i] + strlen (key)));
+  return NULL;
+}
+
+void
+fc_sampler_set_attach_error (GError    **error,
+                             GPid        pid,
+                             int         err,
+                             const char *what)
+{
+  g_autofree char *tracer = NULL;
+  g_autofree char *scope = NULL;
+  g_autofree char *uid_line = NULL;
+  g_autofree char *paranoid = NULL;
+
+  if (err == ESRCH || err == ENOENT)
+    {
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
+                   "No process %d (it may have exited)", pid);
+      return;
+    }
+
+  if (g_strcmp0 (what, "perf_event_open") == 0)
+    {
+      paranoid = read_proc_line (0, "sys/kernel/perf_event_paranoid", NULL);
+      if (paranoid == NULL)
+        {
+          g_autofree char *p = NULL;
+          g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &p, NULL, NULL);
+          paranoid = g_strdup (p ? g_strstrip (p) : "?");
+        }
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
+                   "perf events are not available for process %d (%s; kernel.perf_event_paranoid is %s). "
+                   "Use wall mode (--mode wall), or allow perf events: "
+                   "sudo sysctl kernel.perf_event_paranoid=2, or run with CAP_PERFMON "
+                   "(containers often block perf_event_open with seccomp)",
+                   pid, g_strerror (err), paranoid);
+      return;
+    }
+
+  if (err != EPERM && err != EACCES)
+    {
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
+                   "%s on process %d failed: %s", what, pid, g_strerror (err));
+      return;
+    }
+
+  tracer = read_proc_line (pid, "status", "TracerPid:");
+  if (tracer != NULL && atoi (tracer) != 0)
+    {
+      g_autofree char *comm = read_proc_line (atoi (tracer), "comm", NULL);
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                   "Process %d is already traced by process %s (%s); only one tracer at a time. "
+                   "Stop that debugger or profiler first",
+                   pid, tracer, comm ? comm : "unknown");
+      return;
+    }
+
+  uid_line = read_proc_line (pid, "status", "Uid:");
+  if (uid_line != NULL && (uid_t) atoi (uid_line) != geteuid () && geteuid () != 0)
+    {
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                   "Process %d belongs to another user (uid %d); run the profiler as that user or as root",
+                   pid, atoi (uid_line));
+      return;
+    }
+
+  if (g_file_get_contents ("/proc/sys/kernel/yama/ptrace_scope", &scope, NULL, NULL) && atoi (scope) > 0)
+    {
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                   "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d. "
+                   "Launch the program through the profiler instead (flamecast-cli record -- COMMAND), "
+                   "run as root, or: sudo sysctl kernel.yama.ptrace_scope=0",
+                   pid, atoi (scope));
+      return;
+    }
+
+  g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+               "Not allowed to trace process %d (%s). In a container the profiler needs CAP_SYS_PTRACE "
+               "(docker run --cap-add=SYS_PTRACE) and a seccomp profile that allows ptrace",
+               pid, g_strerror (err));
+}
+
+static void
+task_free (Task *task)
+{
+  if (task->schedstat_fd >= 0)
+    close (task->schedstat_fd);
+  fc_perf_stream_free (task->perf);
+  g_free (task);
+}
+
+static Task *
+task_add (FcSampler *self,
+          int        tid)
+{
+  Task *task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
+  g_autofree char *path = NULL;
+
+  if (task != NULL)
+    return task;
+  task = g_new0 (Task, 1);
+  task->tid = tid;
+  path = g_strdup_printf ("/proc/%d/task/%d/schedstat", self->pid, tid);
+  task->schedstat_fd = open (path, O_RDONLY | O_CLOEXEC);
+  g_hash_table_insert (self->tasks, GINT_TO_POINTER (tid), task);
+  return task;
+}
+
+static guint64
+task_runtime (Task *task)
+{
+  char buf[128];
+  ssize_t n;
+
+  if (task->schedstat_fd < 0)
+    return G_MAXUINT64;
+  n = pread (task->schedstat_fd, buf, sizeof buf - 1, 0);
+  if (n <= 0)
+    return G_MAXUINT64;
+  buf[n] = 0;
+  return g_ascii_strtoull (buf, NULL, 10);
+}
+
+static void
+emit (FcSampler  *self,
+      FcSnapshot *snap)
+{
+  self->sink (snap, self->sink_data);
+}
+
+static void
+record_stop_time (FcSampler *self,
+                  double     us)
+{
+  g_mutex_lock (&self->lock);
+  if (self->stop_times->len < 4096)
+    g_array_append_val (self->stop_times, us);
+  else
+    {
+      g_array_index (self->stop_times, double, self->stop_times_pos) = us;
+      self->stop_times_pos = (self->stop_times_pos + 1) % 4096;
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+/* Copies registers and the stack from SP up, page by page, so an unmapped
+ * page ends the copy instead of failing it. */
+static void
+capture (FcSampler *self,
+         Task      *task)
+{
+  struct user_regs_struct r;
+  struct iovec io = { &r, sizeof r };
+  struct iovec local[10], remote[10];
+  FcSnapshot *snap;
+  guint64 sp, addr;
+  gsize want, got_total = 0;
+  guint n = 0;
+  ssize_t got;
+
+  if (ptrace (PTRACE_GETREGSET, task->tid, (void *) NT_PRSTATUS, &io) != 0)
+    return;
+  sp = r.rsp;
+  want = self->stack_size;
+  snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, task->tid, want);
+  addr = sp;
+  while (got_total < want && n < G_N_ELEMENTS (remote))
+    {
+      gsize chunk = MIN (want - got_total, 4096 - (addr & 4095));
+      local[n].iov_base = snap->stack + got_total;
+      local[n].iov_len = chunk;
+      remote[n].iov_base = GSIZE_TO_POINTER (addr);
+      remote[n].iov_len = chunk;
+      addr += chunk;
+      got_total += chunk;
+      n++;
+    }
+  got = process_vm_readv (task->tid, local, n, remote, n, 0);
+  snap->stack_len = got > 0 ? got : 0;
+  snap->stack_addr = sp;
+  snap->time_ns = now_ns ();
+
+  snap->regs[UNW_X86_64_RAX] = r.rax;
+  snap->regs[UNW_X86_64_RDX] = r.rdx;
+  snap->regs[UNW_X86_64_RCX] = r.rcx;
+  snap->regs[UNW_X86_64_RBX] = r.rbx;
+  snap->regs[UNW_X86_64_RSI] = r.rsi;
+  snap->regs[UNW_X86_64_RDI] = r.rdi;
+  snap->regs[UNW_X86_64_RBP] = r.rbp;
+  snap->regs[UNW_X86_64_RSP] = r.rsp;
+  snap->regs[UNW_X86_64_R8] = r.r8;
+  snap->regs[UNW_X86_64_R9] = r.r9;
+  snap->regs[UNW_X86_64_R10] = r.r10;
+  snap->regs[UNW_X86_64_R11] = r.r11;
+  snap->regs[UNW_X86_64_R12] = r.r12;
+  snap->regs[UNW_X86_64_R13] = r.r13;
+  snap->regs[UNW_X86_64_R14] = r.r14;
+  snap->regs[UNW_X86_64_R15] = r.r15;
+  snap->regs[UNW_X86_64_RIP] = r.rip;
+
+  /* the snapshot is complete: release the thread before anything else */
+  ptrace (PTRACE_CONT, task->tid, NULL, NULL);
+  record_stop_time (self, (now_ns () - task->interrupt_ns) / 1000.0);
+
+  task->have_sample = TRUE;
+  task->stopped_by_us = TRUE;
+  emit (self, snap);
+}
+
+static void
+target_exited (FcSampler *self,
+               int        status)
+{
+  FcSnapshot *snap;
+
+  if (self->exited)
+    return;
+  self->exited = TRUE;
+  snap = fc_snapshot_new (FC_SNAPSHOT_TARGET_EXIT, self->pid, 0);
+  snap->status = status;
+  snap->time_ns = now_ns ();
+  emit (self, snap);
+}
+
+static void
+task_gone (FcSampler *self,
+           int        tid,
+           int        status)
+{
+  Task *task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
+
+  if (task != NULL)
+    {
+      if (task->interrupt_pending && self->pending > 0)
+        self->pending--;
+      g_hash_table_remove (self->tasks, GINT_TO_POINTER (tid));
+    }
+  if (tid == self->pid)
+    {
+      /* The leader's exit is reported last, once the whole group is gone */
+      g_hash_table_remove_all (self->tasks);
+      self->pending = 0;
+      self->attached = FALSE;
+      target_exited (self, status);
+    }
+}
+
+/* Handles one wait status of a tracee. While detaching, every stop ends in PTRACE_DETACH. */
+static void
+handle_wait_status (FcSampler *self,
+                    int        tid,
+                    int        status,
+                    gboolean   detaching)
+{
+  Task *task;
+  int sig, event;
+
+  if (WIFEXITED (status) || WIFSIGNALED (status))
+    {
+      task_gone (self, tid, status);
+      return;
+    }
+  if (!WIFSTOPPED (status))
+    return;
+
+  sig = WSTOPSIG (status);
+  event = status >> 16;
+  task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
+  if (task == NULL)
+    task = task_add (self, tid);   /* a new thread's first stop can come before its parent's clone event */
+
+  if (event == PTRACE_EVENT_CLONE)
+    {
+      unsigned long new_tid = 0;
+      if (ptrace (PTRACE_GETEVENTMSG, tid, NULL, &new_tid) == 0 && new_tid > 0)
+        task_add (self, new_tid);
+      if (detaching && task->detaching)
+        {
+          ptrace (PTRACE_DETACH, tid, NULL, NULL);
+          task->detaching = FALSE;
+          task_gone (self, tid, 0);
+        }
+      else
+        ptrace (PTRACE_CONT, tid, NULL, NULL);
+      return;
+    }
+
+  if (event == PTRACE_EVENT_EXEC)
+    {
+      unsigned long old_tid = 0;
+      GHashTableIter iter;
+      gpointer key;
+
+      /* every other thread is gone and the execing one now has the leader's tid */
+      ptrace (PTRACE_GETEVENTMSG, tid, NULL, &old_tid);
+      g_hash_table_iter_init (&iter, self->tasks);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        if (GPOINTER_TO_INT (key) != tid)
+          g_hash_table_iter_remove (&iter);
+      self->pending = 0;
+      task->interrupt_pending = FALSE;
+      task->have_sample = FALSE;
+      if (!detaching)
+        {
+          FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_EXEC, tid, 0);
+          snap->time_ns = now_ns ();
+          emit (self, snap);
+        }
+      if (detaching && task->detaching)
+        {
+          ptrace (PTRACE_DETACH, tid, NULL, NULL);
+          task_gone (self, tid, 0);
+        }
+      else
+        ptrace (PTRACE_CONT, tid, NULL, NULL);
+      return;
+    }
+
+  if (event == PTRACE_EVENT_STOP)
+    {
+      gboolean was_pending = task->interrupt_pending;
+
+      if (was_pending)
+        {
+          task->interrupt_pending = FALSE;
+          if (self->pending > 0)
+            self->pending--;
+        }
+
+      if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+        {
+          /* group-stop: the user stopped the program; keep it stopped without holding it in ptrace */
+          task->group_stopped = TRUE;
+          if (detaching)
+            {
+              ptrace (PTRACE_DETACH, tid, NULL, NULL);
+              task_gone (self, tid, 0);
+            }
+          else
+            ptrace (PTRACE_LISTEN, tid, NULL, NULL);
+          return;
+        }
+
+      task->group_stopped = FALSE;
+      if (detaching)
+        {
+          ptrace (PTRACE_DETACH, tid, NULL, NULL);
+          task_gone (self, tid, 0);
+        }
+      else if (was_pending && self->sampling)
+        capture (self, task);
+      else
+        ptrace (PTRACE_CONT, tid, NULL, NULL);
+      return;
+    }
+
+  /* signal-delivery-stop: hand the signal on, unchanged */
+  if (detaching)
+    {
+      ptrace (PTRACE_DETACH, tid, NULL, GINT_TO_POINTER (sig));
+      task->interrupt_pending = FALSE;
+      task_gone (self, tid, 0);
+    }
+  else
+    {
+      if (sig == SIGCONT)
+        task->group_stopped = FALSE;
+      ptrace (PTRACE_CONT, tid, NULL, GINT_TO_POINTER (sig));
+    }
+}
+
+static void
+collect_events (FcSampler *self,
+                gboolean   block_for_pending,
+                gboolean   detaching)
+{
+  for (;;)
+    {
+      int status;
+      int flags = __WALL | __WNOTHREAD;
+      pid_t tid;
+
+      if (!(block_for_pending && self->pending > 0))
+        flags |= WNOHANG;
+      tid = waitpid (-1, &status, flags);
+      if (tid < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          /* nothing left to wait for: every tracee is gone */
+          if (errno == ECHILD && self->attached)
+            {
+              self->pending = 0;
+              if (self->mode == FC_SAMPLER_MODE_WALL)
+                {
+                  g_hash_table_remove_all (self->tasks);
+                  self->attached = FALSE;
+                  target_exited (self, -1);
+                }
+            }
+          return;
+        }
+      if (tid == 0)
+        return;
+      if (self->mode == FC_SAMPLER_MODE_CPU)
+        {
+          /* our spawned child in cpu mode is not traced: only its exit can arrive here */
+          if (tid == self->pid && (WIFEXITED (status) || WIFSIGNALED (status)))
+            {
+              g_hash_table_remove_all (self->tasks);
+              self->attached = FALSE;
+              target_exited (self, status);
+            }
+          continue;
+        }
+      handle_wait_status (self, tid, status, detaching);
+    }
+}
+
+static GArray *
+list_tasks (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/task", pid);
+  GArray *tids = g_array_new (FALSE, FALSE, sizeof (int));
+  DIR *dir = opendir (path);
+  struct dirent *de;
+
+  if (dir == NULL)
+    return tids;
+  while ((de = readdir (dir)) != NULL)
+    {
+      int tid = atoi (de->d_name);
+      if (tid > 0)
+        g_array_append_val (tids, tid);
+    }
+  closedir (dir);
+  return tids;
+}
+
+static gboolean
+seize_all (FcSampler *self,
+           GError   **error)
+{
+  gboolean changed = TRUE;
+
+  /* threads created while we seize are caught by the rescan or by TRACECLONE */
+  for (guint round = 0; changed && round < 100; round++)
+    {
+      g_autoptr(GArray) tids = list_tasks (self->pid);
+      changed = FALSE;
+      if (tids->len == 0 && round == 0)
+        {
+          fc_sampler_set_attach_error (error, self->pid, ESRCH, "PTRACE_SEIZE");
+          return FALSE;
+        }
+      for (guint i = 0; i < tids->len; i++)
+        {
+          int tid = g_array_index (tids, int, i);
+          if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (tid)))
+            continue;
+          if (ptrace (PTRACE_SEIZE, tid, NULL,
+                      (void *) (long) (PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC)) != 0)
+            {
+              int err = errno;
+              if (err == ESRCH && tid != self->pid)
+                continue;   /* the thread exited meanwhile */
+              if (g_hash_table_size (self->tasks) == 0)
+                {
+                  fc_sampler_set_attach_error (error, self->pid, err, "PTRACE_SEIZE");
+                  return FALSE;
+                }
+              continue;
+            }
+          task_add (self, tid);
+          changed = TRUE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+perf_open_all (FcSampler *self,
+               gboolean   enable_on_exec,
+               GError   **error)
+{
+  g_autoptr(GArray) tids = list_tasks (self->pid);
+
+  if (tids->len == 0)
+    {
+      fc_sampler_set_attach_error (error, self->pid, ESRCH, "perf_event_open");
+      return FALSE;
+    }
+  for (guint i = 0; i < tids->len; i++)
+    {
+      int tid = g_array_index (tids, int, i);
+      g_autoptr(GError) local_error = NULL;
+      Task *task;
+
+      if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (tid)))
+        continue;
+      task = task_add (self, tid);
+      task->perf = fc_perf_stream_open (tid, self->frequency ? self->frequency : 101, self->stack_size,
+                                        enable_on_exec, &local_error);
+      if (task->perf == NULL)
+        {
+          g_hash_table_remove (self->tasks, GINT_TO_POINTER (tid));
+          if (g_error_matches (local_error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS) && tid != self->pid)
+            continue;
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      if (!enable_on_exec)
+        fc_perf_stream_enable (task->perf, self->sampling);
+    }
+  return TRUE;
+}
+
+static int
+open_pidfd (GPid pid)
+{
+#ifdef SYS_pidfd_open
+  return syscall (SYS_pidfd_open, pid, 0);
+#else
+  return -1;
+#endif
+}
+
+static void
+reset_target (FcSampler *self)
+{
+  g_hash_table_remove_all (self->tasks);
+  if (self->pidfd >= 0)
+    close (self->pidfd);
+  self->pidfd = -1;
+  self->attached = FALSE;
+  self->spawned = FALSE;
+  self->exited = FALSE;
+  self->pending = 0;
+  self->pid = 0;
+}
+
+static void do_detach_all (FcSampler *self);
+
+static gboolean
+do_attach (FcSampler *self,
+           Command   *cmd)
+{
+  reset_target (self);
+  self->pid = cmd->pid;
+  self->mode = cmd->mode;
+  if (kill (cmd->pid, 0) != 0 && errno == ESRCH)
+    {
+      fc_sampler_set_attach_error (&cmd->error, cmd->pid, ESRCH, "attach");
+      return FALSE;
+    }
+  if (cmd->mode == FC_SAMPLER_MODE_WALL)
+    {
+      if (!seize_all (self, &cmd->error))
+        {
+          self->attached = TRUE;
+          do_detach_all (self);
+          return FALSE;
+        }
+    }
+  else
+    {
+      if (!perf_open_all (self, FALSE, &cmd->error))
+        {
+          reset_target (self);
+          return FALSE;
+        }
+    }
+  self->pidfd = open_pidfd (cmd->pid);
+  self->attached = TRUE;
+  self->last_rescan_us = g_get_monotonic_time ();
+  return TRUE;
+}
+
+static gboolean
+do_spawn (FcSampler *self,
+          Command   *cmd)
+{
+  int go[2], err_pipe[2];
+  pid_t child;
+  int child_errno = 0;
+  ssize_t n;
+
+  reset_target (self);
+  self->mode = cmd->mode;
+  if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err_pipe, O_CLOEXEC) != 0)
+    {
+      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, "pipe: %s", g_strerror (errno));
+      return FALSE;
+    }
+  child = fork ();
+  if (child < 0)
+    {
+      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, "fork: %s", g_strerror (errno));
+      return FALSE;
+    }
+  if (child == 0)
+    {
+      char c;
+      sigset_t all;
+      /* the sampler thread blocks signals; the command must start with a clean mask */
+      sigemptyset (&all);
+      sigprocmask (SIG_SETMASK, &all, NULL);
+      /* nor inherit the sampler thread's raised priority */
+      setpriority (PRIO_PROCESS, 0, self->nice);
+      close (go[1]);
+      close (err_pipe[0]);
+      while (read (go[0], &c, 1) < 0 && errno == EINTR)
+        ;
+      execvp (cmd->argv[0], (char * const *) cmd->argv);
+      child_errno = errno;
+      (void) !write (err_pipe[1], &child_errno, sizeof child_errno);
+      _exit (127);
+    }
+
+  close (go[0]);
+  close (err_pipe[1]);
+  self->pid = child;
+  self->spawned = TRUE;
+
+  if (cmd->mode == FC_SAMPLER_MODE_WALL)
+    {
+      if (ptrace (PTRACE_SEIZE, child, NULL, (void *) (long) (PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC)) != 0)
+        {
+          fc_sampler_set_attach_error (&cmd->error, child, errno, "PTRACE_SEIZE");
+          close (go[1]);
+          close (err_pipe[0]);
+          waitpid (child, NULL, 0);
+          reset_target (self);
+          return FALSE;
+        }
+      task_add (self, child);
+    }
+  else
+    {
+      if (!perf_open_all (self, TRUE, &cmd->error))
+        {
+          kill (child, SIGKILL);
+          close (go[1]);
+          close (err_pipe[0]);
+          waitpid (child, NULL, 0);
+          reset_target (self);
+          return FALSE;
+        }
+    }
+
+  (void) !write (go[1], "x", 1);
+  close (go[1]);
+  do
+    n = read (err_pipe[0], &child_errno, sizeof child_errno);
+  while (n < 0 && errno == EINTR);
+  close (err_pipe[0]);
+
+  if (n == sizeof child_errno)
+    {
+      int status;
+      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
+                   "Cannot run %s: %s", cmd->argv[0], g_strerror (child_errno));
+      /* the child exits 127; collect it (and its ptrace stops) */
+      while (waitpid (child, &status, __WALL) == child)
+        {
+          if (WIFEXITED (status) || WIFSIGNALED (status))
+            break;
+          ptrace (PTRACE_CONT, child, NULL, NULL);
+        }
+      reset_target (self);
+      return FALSE;
+    }
+
+  self->attached = TRUE;
+  self->pidfd = open_pidfd (child);
+  /* in wall mode the exec event stop is handled by the event loop */
+  return TRUE;
+}
+
+static void
+interrupt_tick (FcSampler *self)
+{
+  GHashTableIter iter;
+  Task *task;
+  gint64 t = now_ns ();
+
+  g_hash_table_iter_init (&iter, self->tasks);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+    {
+      guint64 runtime;
+
+      if (task->interrupt_pending)
+        continue;
+      if (task->group_stopped)
+        {
+          /* a stopped thread's stack does not change */
+          if (task->have_sample)
+            {
+              FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_REUSE, task->tid, 0);
+              snap->time_ns = t;
+              emit (self, snap);
+              g_mutex_lock (&self->lock);
+              self->stats.n_reused++;
+              self->stats.n_samples++;
+              g_mutex_unlock (&self->lock);
+            }
+          continue;
+        }
+
+      runtime = task_runtime (task);
+      if (task->have_sample && runtime != G_MAXUINT64)
+        {
+          /* our own previous stop made the thread run briefly (trap, return to its wait); allow for that once */
+          guint64 slack = task->stopped_by_us ? 200 * 1000 : 0;
+          if (runtime >= task->last_runtime && runtime - task->last_runtime <= slack)
+            {
+              FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_REUSE, task->tid, 0);
+              snap->time_ns = t;
+              task->last_runtime = runtime;
+              task->stopped_by_us = FALSE;
+              emit (self, snap);
+              g_mutex_lock (&self->lock);
+              self->stats.n_reused++;
+              self->stats.n_samples++;
+              g_mutex_unlock (&self->lock);
+              continue;
+            }
+        }
+      task->last_runtime = runtime;
+      task->interrupt_ns = now_ns ();
+      if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) == 0)
+        {
+          task->interrupt_pending = TRUE;
+          self->pending++;
+          g_mutex_lock (&self->lock);
+          self->stats.n_samples++;
+          g_mutex_unlock (&self->lock);
+        }
+    }
+
+  /* capture each thread as its stop arrives */
+  collect_events (self, TRUE, FALSE);
+}
+
+static void
+perf_rescan (FcSampler *self)
+{
+  g_autoptr(GError) error = NULL;
+  GHashTableIter iter;
+  Task *task;
+
+  /* drop threads that exited, open events on new ones */
+  g_hash_table_iter_init (&iter, self->tasks);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+    {
+      char path[64];
+      g_snprintf (path, sizeof path, "/proc/%d/task/%d", self->pid, task->tid);
+      if (access (path, F_OK) != 0)
+        {
+          guint64 lost = 0;
+          fc_perf_stream_drain (task->perf, self->sink, self->sink_data, &lost);
+          g_hash_table_iter_remove (&iter);
+        }
+    }
+  perf_open_all (self, FALSE, &error);
+}
+
+static void
+perf_drain_all (FcSampler *self)
+{
+  GHashTableIter iter;
+  Task *task;
+  guint64 lost = 0;
+  guint n = 0;
+
+  g_hash_table_iter_init (&iter, self->tasks);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+    if (task->perf != NULL)
+      n += fc_perf_stream_drain (task->perf, self->sink, self->sink_data, &lost);
+  g_mutex_lock (&self->lock);
+  self->stats.n_samples += n;
+  self->stats.lost_samples += lost;
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+arm_timer (FcSampler *self,
+           gboolean   on)
+{
+  struct itimerspec its = { 0 };
+
+  if (on)
+    {
+      /* cpu mode polls the ring buffers every 10 ms; wall mode ticks at the sampling rate */
+      gint64 period_ns = self->mode == FC_SAMPLER_MODE_CPU ? 10 * 1000 * 1000 : FC_NSEC_PER_SEC / self->frequency;
+      its.it_interval.tv_sec = period_ns / FC_NSEC_PER_SEC;
+      its.it_interval.tv_nsec = period_ns % FC_NSEC_PER_SEC;
+      its.it_value = its.it_interval;
+    }
+  timerfd_settime (self->timer_fd, 0, &its, NULL);
+}
+
+static void
+do_detach_all (FcSampler *self)
+{
+  GHashTableIter iter;
+  Task *task;
+
+  if (!self->attached)
+    {
+      reset_target (self);
+      return;
+    }
+  if (self->mode == FC_SAMPLER_MODE_CPU)
+    {
+      perf_drain_all (self);
+      reset_target (self);
+      return;
+    }
+
+  /* PTRACE_DETACH needs a ptrace-stop: interrupt every thread, detach each as it stops */
+  self->pending = 0;
+  g_hash_table_iter_init (&iter, self->tasks);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+    {
+      task->detaching = TRUE;
+      if (!task->interrupt_pending)
+        {
+          if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) != 0)
+            continue;
+          task->interrupt_pending = TRUE;
+        }
+      self->pending++;
+    }
+  while (g_hash_table_size (self->tasks) > 0 && self->attached)
+    {
+      int status;
+      pid_t tid = waitpid (-1, &status, __WALL | __WNOTHREAD);
+      if (tid < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          break;
+        }
+      handle_wait_status (self, tid, status, TRUE);
+      /* threads born during the detach are still attached: stop and detach them too */
+      g_hash_table_iter_init (&iter, self->tasks);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+        if (!task->detaching)
+          {
+            task->detaching = TRUE;
+            if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) == 0)
+              task->interrupt_pending = TRUE;
+          }
+    }
+  reset_target (self);
+}
+
+static void
+finish_command (FcSampler *self,
+                Command   *cmd,
+                gboolean   ok)
+{
+  g_mutex_lock (&self->lock);
+  cmd->ok = ok;
+  cmd->done = TRUE;
+  self->command = NULL;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+}
+
+static gpointer
+sampler_thread (gpointer data)
+{
+  FcSampler *self = data;
+  sigset_t all;
+  gboolean quit = FALSE;
+
+  /* profiler signals (SIGINT of the CLI, SIGCHLD) are for other threads */
+  sigfillset (&all);
+  pthread_sigmask (SIG_BLOCK, &all, NULL);
+
+  /* a slightly higher priority keeps hold times short when cores are busy (SAMPLING.md, point 8) */
+  setpriority (PRIO_PROCESS, syscall (SYS_gettid), -5);
+
+  while (!quit)
+    {
+      struct pollfd fds[3];
+      int nfds = 0, timeout;
+      Command *cmd;
+
+      fds[nfds].fd = self->wake_fd; fds[nfds++].events = POLLIN;
+      fds[nfds].fd = self->timer_fd; fds[nfds++].events = POLLIN;
+      if (self->pidfd >= 0 && self->attached)
+        {
+          fds[nfds].fd = self->pidfd;
+          fds[nfds++].events = POLLIN;
+        }
+      /* ptrace stops are not pollable: look every 2 ms so a signal is handed on quickly */
+      timeout = (self->attached && self->mode == FC_SAMPLER_MODE_WALL) ? 2 : -1;
+      if (poll (fds, nfds, timeout) < 0 && errno != EINTR)
+        break;
+
+      if (self->attached && self->mode == FC_SAMPLER_MODE_WALL)
+        collect_events (self, FALSE, FALSE);
+
+      if (fds[1].revents & POLLIN)
+        {
+          guint64 expirations = 0;
+          if (read (self->timer_fd, &expirations, sizeof expirations) == sizeof expirations && self->attached)
+            {
+              g_mutex_lock (&self->lock);
+              self->stats.n_ticks++;
+              if (expirations > 1)
+                self->stats.dropped_ticks += expirations - 1;   /* late: skip, never burst */
+              g_mutex_unlock (&self->lock);
+              if (self->sampling && self->mode == FC_SAMPLER_MODE_WALL)
+                interrupt_tick (self);
+              else if (self->mode == FC_SAMPLER_MODE_CPU)
+                {
+                  perf_drain_all (self);
+                  if (g_get_monotonic_time () - self->last_rescan_us > G_USEC_PER_SEC / 10)
+                    {
+                      self->last_rescan_us = g_get_monotonic_time ();
+                      perf_rescan (self);
+                    }
+                }
+            }
+        }
+
+      if (nfds > 2 && (fds[2].revents & POLLIN) && self->attached)
+        {
+          if (self->mode == FC_SAMPLER_MODE_CPU)
+            {
+              int status = -1;
+              perf_drain_all (self);
+              if (self->spawned)
+                waitpid (self->pid, &status, 0);
+              g_hash_table_remove_all (self->tasks);
+              self->attached = FALSE;
+              target_exited (self, status);
+            }
+          else
+            collect_events (self, FALSE, FALSE);
+        }
+
+      g_mutex_lock (&self->lock);
+      cmd = self->command;
+      g_mutex_unlock (&self->lock);
+      if (cmd == NULL || cmd->done)
+        continue;
+
+      {
+        guint64 v;
+        (void) !read (self->wake_fd, &v, sizeof v);
+      }
+
+      switch (cmd->kind)
+        {
+        case CMD_ATTACH:
+          finish_command (self, cmd, do_attach (self, cmd));
+          break;
+        case CMD_SPAWN:
+          finish_command (self, cmd, do_spawn (self, cmd));
+          break;
+        case CMD_START:
+          if (!self->attached)
+            {
+              g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
+                           "No target to sample: attach to a process or launch one first%s",
+                           self->exited ? " (the target has exited)" : "");
+              finish_command (self, cmd, FALSE);
+              break;
+            }
+          self->frequency = CLAMP (cmd->frequency, 1, 1000);
+          self->stack_size = CLAMP (cmd->stack_size, 1024, 65528);
+          self->sampling = TRUE;
+          if (self->mode == FC_SAMPLER_MODE_CPU)
+            {
+              GHashTableIter iter;
+              Task *task;
+              g_hash_table_iter_init (&iter, self->tasks);
+              while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+                if (task->perf)
+                  fc_perf_stream_enable (task->perf, TRUE);
+            }
+          arm_timer (self, TRUE);
+          finish_command (self, cmd, TRUE);
+          break;
+        case CMD_STOP:
+          if (self->sampling)
+            {
+              FcSnapshot *snap;
+              self->sampling = FALSE;
+              if (self->mode == FC_SAMPLER_MODE_CPU)
+                {
+                  GHashTableIter iter;
+                  Task *task;
+                  g_hash_table_iter_init (&iter, self->tasks);
+                  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+                    if (task->perf)
+                      fc_perf_stream_enable (task->perf, FALSE);
+                  perf_drain_all (self);
+                  arm_timer (self, FALSE);
+                }
+              else
+                {
+                  /* keep polling for ptrace events, but take no more samples */
+                  collect_events (self, TRUE, FALSE);
+                  arm_timer (self, FALSE);
+                }
+              snap = fc_snapshot_new (FC_SNAPSHOT_FLUSH, 0, 0);
+              snap->time_ns = now_ns ();
+              emit (self, snap);
+            }
+          finish_command (self, cmd, TRUE);
+          break;
+        case CMD_DETACH:
+          self->sampling = FALSE;
+          arm_timer (self, FALSE);
+          do_detach_all (self);
+          finish_command (self, cmd, TRUE);
+          break;
+        case CMD_QUIT:
+          self->sampling = FALSE;
+          do_detach_all (self);
+          quit = TRUE;
+          finish_command (self, cmd, TRUE);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+      g_mutex_lock (&self->lock);
+      self->stats.n_threads = g_hash_table_size (self->tasks);
+      g_mutex_unlock (&self->lock);
+    }
+  return NULL;
+}
+
+static gboolean
+run_command (FcSampler *self,
+             Command   *cmd,
+             GError   **error)
+{
+  guint64 one = 1;
+
+  g_mutex_lock (&self->lock);
+  while (self->command != NULL)
+    g_cond_wait (&self->cond, &self->lock);
+  self->command = cmd;
+  g_mutex_unlock (&self->lock);
+
+  (void) !write (self->wake_fd, &one, sizeof one);
+
+  g_mutex_lock (&self->lock);
+  while (!cmd->done)
+    g_cond_wait (&self->cond, &self->lock);
+  g_mutex_unlock (&self->lock);
+
+  if (cmd->error != NULL)
+    g_propagate_error (error, g_steal_pointer (&cmd->error));
+  return cmd->ok;
+}
+
+FcSampler *
+fc_sampler_new (FcSnapshotSink sink,
+                gpointer       sink_data)
+{
+  FcSampler *self = g_new0 (FcSampler, 1);
+
+  self->sink = sink;
+  self->sink_data = sink_data;
+  self->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  errno = 0;
+  self->nice = getpriority (PRIO_PROCESS, 0);
+  self->timer_fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  self->pidfd = -1;
+  self->frequency = 101;
+  self->stack_size = 32 * 1024;
+  self->tasks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) task_free);
+  self->stop_times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->cond);
+  self->thread = g_thread_new ("fc-sampler", sampler_thread, self);
+  return self;
+}
+
+void
+fc_sampler_free (FcSampler *self)
+{
+  Command cmd = { .kind = CMD_QUIT };
+
+  if (self == NULL)
+    return;
+  run_command (self, &cmd, NULL);
+  g_thread_join (self->thread);
+  g_hash_table_unref (self->tasks);
+  g_array_unref (self->stop_times);
+  close (self->wake_fd);
+  close (self->timer_fd);
+  if (self->pidfd >= 0)
+    close (self->pidfd);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->cond);
+  g_free (self);
+}
+
+gboolean
+fc_sampler_attach (FcSampler     *self,
+                   GPid           pid,
+                   FcSamplerMode  mode,
+                   GError       **error)
+{
+  Command cmd = { .kind = CMD_ATTACH, .pid = pid, .mode = mode };
+
+  if (pid <= 0)
+    {
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS, "Invalid process id %d", pid);
+      return FALSE;
+    }
+  return run_command (self, &cmd, error);
+}
+
+gboolean
+fc_sampler_spawn (FcSampler          *self,
+                  const char * const *argv,
+                  FcSamplerMode       mode,
+                  GError            **error)
+{
+  Command cmd = { .kind = CMD_SPAWN, .argv = argv, .mode = mode };
+
+  if (argv == NULL || argv[0] == NULL)
+    {
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, "No command to launch");
+      return FALSE;
+    }
+  return run_command (self, &cmd, error);
+}
+
+gboolean
+fc_sampler_start (FcSampler *self,
+                  guint      frequency,
+                  guint      stack_size,
+                  GError   **error)
+{
+  Command cmd = { .kind = CMD_START, .frequency = frequency, .stack_size = stack_size };
+  return run_command (self, &cmd, error);
+}
+
+void
+fc_sampler_stop (FcSampler *self)
+{
+  Command cmd = { .kind = CMD_STOP };
+  run_command (self, &cmd, NULL);
+}
+
+void
+fc_sampler_detach (FcSampler *self)
+{
+  Command cmd = { .kind = CMD_DETACH };
+
+  /* called on the sampler thread itself when attaching fails half way */
+  if (g_thread_self () == self->thread)
+    {
+      do_detach_all (self);
+      return;
+    }
+  run_command (self, &cmd, NULL);
+}
+
+GPid
+fc_sampler_get_pid (FcSampler *self)
+{
+  return self->pid;
+}
+
+gboolean
+fc_sampler_is_spawned (FcSampler *self)
+{
+  return self->spawned;
+}
+
+gboolean
+fc_sampler_is_attached (FcSampler *self)
+{
+  return self->attached;
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+void
+fc_sampler_get_stats (FcSampler      *self,
+                      FcSamplerStats *stats)
+{
+  g_autoptr(GArray) sorted = NULL;
+
+  g_mutex_lock (&self->lock);
+  *stats = self->stats;
+  sorted = g_array_copy (self->stop_times);
+  g_mutex_unlock (&self->lock);
+
+  g_array_sort (sorted, compare_double);
+  stats->median_stop_us = sorted->len ? g_array_index (sorted, double, sorted->len / 2) : 0;
+  stats->p99_stop_us = sorted->len ? g_array_index (sorted, double, MIN (sorted->len - 1, sorted->len * 99 / 100)) : 0;
+}
+
+gboolean
+fc_sampler_measure_interrupt (GPid     pid,
+                              guint    n,
+                              double  *median_us,
+                              double  *p99_us,
+                              GError **error)
+{
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  int status;
+
+  if (ptrace (PTRACE_SEIZE, pid, NULL, NULL) != 0)
+    {
+      fc_sampler_set_attach_error (error, pid, errno, "PTRACE_SEIZE");
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 t0 = now_ns ();
+      if (ptrace (PTRACE_INTERRUPT, pid, NULL, NULL) != 0)
+        break;
+      if (waitpid (pid, &status, __WALL) != pid || !WIFSTOPPED (status))
+        break;
+      ptrace (PTRACE_CONT, pid, NULL, (status >> 16) == 0 ? GINT_TO_POINTER (WSTOPSIG (status)) : NULL);
+      double us = (now_ns () - t0) / 1000.0;
+      g_array_append_val (times, us);
+      g_usleep (G_USEC_PER_SEC / 101);
+    }
+  ptrace (PTRACE_INTERRUPT, pid, NULL, NULL);
+  while (waitpid (pid, &status, __WALL) == pid && WIFSTOPPED (status))
+    {
+      if ((status >> 16) == PTRACE_EVENT_STOP)
+        {
+          ptrace (PTRACE_DETACH, pid, NULL, NULL);
+          break;
+        }
+      ptrace (PTRACE_CONT, pid, NULL, GINT_TO_POINTER (WSTOPSIG (status)));
+    }
+  g_array_sort (times, compare_double);
+  *median_us = times->len ? g_array_index (times, double, times->len / 2) : 0;
+  *p99_us = times->len ? g_array_index (times, double, MIN (times->len - 1, times->len * 99 / 100)) : 0;
+  return times->len > 0;
+}

@@ -1,0 +1,232 @@
+/* fc-symbolizer.c - addresses to function, file and line with elfutils
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Modules are reported to libdwfl from our own view of /proc/PID/maps (not
+ * dwfl_linux_proc_report) so symbolizing keeps working after the target
+ * has exited. Debug info is found the standard way (.gnu_debuglink,
+ * /usr/lib/debug/.build-id); without it the symbol table names the
+ * function, and without that "module+0xoffset" does.
+ */
+
+#include <dlfcn.h>
+#include <string.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "fc-symbolizer.h"
+
+struct _FcSymbolizer {
+  FcProcMaps *maps;
+  Dwfl       *dwfl;
+  GHashTable *reported;   /* FcModule* -> Dwfl_Module* */
+  GHashTable *cache;      /* lookup address -> FcSymbol* */
+  GHashTable *unknown_cache; /* lookup address -> FcSymbol* of addresses in no module (yet) */
+  GHashTable *unknown_gen;   /* lookup address -> maps generation + 1 when it was looked up */
+};
+
+static char *debuginfo_path = NULL;
+
+static const Dwfl_Callbacks callbacks = {
+  .find_elf = dwfl_linux_proc_find_elf,
+  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .section_address = dwfl_offline_section_address,
+  .debuginfo_path = &debuginfo_path,
+};
+
+typedef char *(*CxaDemangle) (const char *mangled, char *buf, size_t *len, int *status);
+
+static CxaDemangle
+get_demangler (void)
+{
+  static gsize once = 0;
+  static CxaDemangle func = NULL;
+
+  if (g_once_init_enter (&once))
+    {
+      void *handle = dlopen ("libstdc++.so.6", RTLD_LAZY | RTLD_NOLOAD);
+      if (handle == NULL)
+        handle = dlopen ("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+      if (handle != NULL)
+        func = (CxaDemangle) dlsym (handle, "__cxa_demangle");
+      g_once_init_leave (&once, 1);
+    }
+  return func;
+}
+
+gboolean
+fc_symbolizer_can_demangle (void)
+{
+  return get_demangler () != NULL;
+}
+
+char *
+fc_symbolizer_demangle (const char *name)
+{
+  CxaDemangle demangle;
+  char *out;
+  char *ret;
+  int status = -1;
+
+  if (name == NULL)
+    return NULL;
+  if (!g_str_has_prefix (name, "_Z") || (demangle = get_demangler ()) == NULL)
+    return g_strdup (name);
+  out = demangle (name, NULL, NULL, &status);
+  if (out == NULL || status != 0)
+    {
+      free (out);
+      return g_strdup (name);
+    }
+  ret = g_strdup (out);
+  free (out);
+  /* legacy Rust mangling ends with ::h<16 hex digits>: not part of the name */
+  {
+    char *h = g_strrstr (ret, "::h");
+    if (h != NULL && strlen (h) == 19)
+      *h = 0;
+  }
+  return ret;
+}
+
+static void
+symbol_free (FcSymbol *sym)
+{
+  g_free (sym->function);
+  g_free (sym->abs_path);
+  g_free (sym->filename);
+  g_free (sym);
+}
+
+FcSymbolizer *
+fc_symbolizer_new (FcProcMaps *maps)
+{
+  FcSymbolizer *self = g_new0 (FcSymbolizer, 1);
+
+  self->maps = fc_proc_maps_ref (maps);
+  self->dwfl = dwfl_begin (&callbacks);
+  self->reported = g_hash_table_new (NULL, NULL);
+  self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
+  self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
+  self->unknown_gen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  return self;
+}
+
+void
+fc_symbolizer_free (FcSymbolizer *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->cache);
+  g_hash_table_unref (self->unknown_gen);
+  g_hash_table_unref (self->unknown_cache);
+  g_hash_table_unref (self->reported);
+  dwfl_end (self->dwfl);
+  fc_proc_maps_unref (self->maps);
+  g_free (self);
+}
+
+static Dwfl_Module *
+ensure_reported (FcSymbolizer   *self,
+                 const FcModule *m)
+{
+  Dwfl_Module *mod;
+
+  if (g_hash_table_lookup_extended (self->reported, m, NULL, (gpointer *) &mod))
+    return mod;
+  mod = NULL;
+  if (m->path[0] == '/')
+    {
+      g_autofree char *name = g_path_get_basename (m->path);
+      dwfl_report_begin_add (self->dwfl);
+      /* base is the load bias: dwfl adds the first PT_LOAD's p_vaddr itself */
+      mod = dwfl_report_elf (self->dwfl, name, m->path, -1, m->bias, true);
+      dwfl_report_end (self->dwfl, NULL, NULL);
+    }
+  g_hash_table_insert (self->reported, (gpointer) m, mod);
+  return mod;
+}
+
+const FcSymbol *
+fc_symbolizer_lookup (FcSymbolizer *self,
+                      guint64       addr,
+                      gboolean      is_return_address)
+{
+  gint64 key = (gint64) (is_return_address && addr > 0 ? addr - 1 : addr);
+  FcSymbol *sym = g_hash_table_lookup (self->cache, &key);
+  const FcModule *m;
+  Dwfl_Module *mod = NULL;
+  const char *name = NULL;
+
+  if (sym != NULL)
+    return sym;
+
+  /* an address in no module is looked up again only after the maps changed */
+  sym = g_hash_table_lookup (self->unknown_cache, &key);
+  if (sym != NULL && GPOINTER_TO_UINT (g_hash_table_lookup (self->unknown_gen, &key)) ==
+                     fc_proc_maps_get_generation (self->maps) + 1)
+    return sym;
+  if (sym != NULL)
+    {
+      if (fc_proc_maps_find_or_reload (self->maps, key) == NULL)
+        {
+          g_hash_table_insert (self->unknown_gen, g_memdup2 (&key, sizeof key),
+                               GUINT_TO_POINTER (fc_proc_maps_get_generation (self->maps) + 1));
+          return sym;
+        }
+    }
+
+  sym = g_new0 (FcSymbol, 1);
+  sym->lineno = -1;
+  m = fc_proc_maps_find_or_reload (self->maps, key);
+  sym->module = m;
+  sym->in_app = m != NULL ? m->in_app : FALSE;
+
+  if (m != NULL)
+    mod = ensure_reported (self, m);
+  if (mod != NULL)
+    {
+      GElf_Off offset = 0;
+      GElf_Sym elf_sym;
+      Dwfl_Line *line;
+
+      name = dwfl_module_addrinfo (mod, key, &offset, &elf_sym, NULL, NULL, NULL);
+      line = dwfl_module_getsrc (mod, key);
+      if (line != NULL)
+        {
+          int lineno = -1;
+          const char *src = dwfl_lineinfo (line, NULL, &lineno, NULL, NULL, NULL);
+          if (src != NULL)
+            {
+              sym->abs_path = g_strdup (src);
+              sym->filename = g_path_get_basename (src);
+              sym->lineno = lineno > 0 ? lineno : -1;
+            }
+        }
+    }
+
+  if (name != NULL && name[0] != 0)
+    {
+      /* "__libc_start_main@@GLIBC_2.34": the symbol version is not part of the name */
+      g_autofree char *plain = g_strndup (name, strcspn (name, "@"));
+      sym->function = fc_symbolizer_demangle (plain[0] ? plain : name);
+    }
+  else if (m != NULL)
+    {
+      g_autofree char *base = g_path_get_basename (m->path);
+      sym->function = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, (guint64) key - m->bias);
+    }
+  else
+    sym->function = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) key);
+
+  if (m == NULL)
+    {
+      /* maybe a library mapped since the last look at the maps: try again next time */
+      g_hash_table_insert (self->unknown_cache, g_memdup2 (&key, sizeof key), sym);
+      g_hash_table_insert (self->unknown_gen, g_memdup2 (&key, sizeof key),
+                           GUINT_TO_POINTER (fc_proc_maps_get_generation (self->maps) + 1));
+      return sym;
+    }
+  g_hash_table_insert (self->cache, g_memdup2 (&key, sizeof key), sym);
+  return sym;
+}

@@ -1,0 +1,36 @@
+/* fc-symbolizer.h - addresses to function, file and line with elfutils
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "fc-proc-maps.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char           *function;   /* never NULL: demangled, symbol table, or "module+0xoffset" */
+  char           *abs_path;   /* source file, NULL without debug info */
+  char           *filename;   /* its basename */
+  int             lineno;     /* -1 when unknown */
+  const FcModule *module;     /* NULL when the address is in no known module */
+  gboolean        in_app;
+} FcSymbol;
+
+typedef struct _FcSymbolizer FcSymbolizer;
+
+FcSymbolizer   *fc_symbolizer_new            (FcProcMaps    *maps);
+void            fc_symbolizer_free           (FcSymbolizer  *self);
+/* A caller frame's address is a return address: it is looked up at addr - 1 so that file, line
+ * and function are those of the call. The result is owned by the symbolizer and lives as long. */
+const FcSymbol *fc_symbolizer_lookup         (FcSymbolizer  *self,
+                                              guint64        addr,
+                                              gboolean       is_return_address);
+/* Demangles C++ (and legacy Rust) names when libstdc++'s __cxa_demangle is available; else a copy. */
+char           *fc_symbolizer_demangle       (const char    *name);
+gboolean        fc_symbolizer_can_demangle   (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcSymbolizer, fc_symbolizer_free)
+
+G_END_DECLS

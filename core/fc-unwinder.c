@@ -1,0 +1,256 @@
+/* fc-unwinder.c - walks captured stacks with libunwind and DWARF CFI
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A remote libunwind address space whose accessors never touch the live
+ * target for the stack: registers and stack words come from the snapshot,
+ * code and unwind tables (.eh_frame_hdr, .eh_frame) from the module's ELF
+ * file, mapped once. Only other memory (rarely needed) is read from the
+ * target. Caching is on: libunwind remembers the register rules per IP.
+ */
+
+#include <string.h>
+
+#include <libunwind.h>
+
+#include "fc-unwinder.h"
+
+#define STACK_GUARD (8 * 1024 * 1024)
+
+extern int UNW_OBJ (dwarf_search_unwind_table) (unw_addr_space_t  as,
+                                                unw_word_t        ip,
+                                                unw_dyn_info_t   *di,
+                                                unw_proc_info_t  *pi,
+                                                int               need_unwind_info,
+                                                void             *arg);
+
+struct _FcUnwinder {
+  FcProcMaps       *maps;
+  unw_addr_space_t  as;
+  guint             generation;
+};
+
+typedef struct {
+  FcUnwinder       *self;
+  const FcSnapshot *snap;
+} Context;
+
+static int
+find_proc_info_cb (unw_addr_space_t  as,
+                   unw_word_t        ip,
+                   unw_proc_info_t  *pi,
+                   int               need_unwind_info,
+                   void             *arg)
+{
+  Context *ctx = arg;
+  const FcModule *m = fc_proc_maps_find_or_reload (ctx->self->maps, ip);
+  unw_dyn_info_t di;
+
+  if (m == NULL || m->eh_frame_hdr == 0)
+    return -UNW_ENOINFO;
+
+  memset (&di, 0, sizeof di);
+  di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
+  di.start_ip = m->start;
+  di.end_ip = m->end;
+  di.u.rti.segbase = m->eh_frame_hdr;
+  di.u.rti.table_data = m->eh_table;
+  /* each table entry is two 32-bit words: initial location, FDE address */
+  di.u.rti.table_len = m->eh_fde_count * 8 / sizeof (unw_word_t);
+  return UNW_OBJ (dwarf_search_unwind_table) (as, ip, &di, pi, need_unwind_info, arg);
+}
+
+static void
+put_unwind_info_cb (unw_addr_space_t  as,
+                    unw_proc_info_t  *pi,
+                    void             *arg)
+{
+  /* libunwind frees the FDE info it allocated from its own pool */
+}
+
+static int
+get_dyn_info_list_addr_cb (unw_addr_space_t  as,
+                           unw_word_t       *dilap,
+                           void             *arg)
+{
+  return -UNW_ENOINFO;
+}
+
+static int
+access_mem_cb (unw_addr_space_t  as,
+               unw_word_t        addr,
+               unw_word_t       *valp,
+               int               write,
+               void             *arg)
+{
+  Context *ctx = arg;
+  const FcSnapshot *snap = ctx->snap;
+
+  if (write)
+    return -UNW_EINVAL;
+
+  if (addr >= snap->stack_addr && addr < snap->stack_addr + snap->stack_len)
+    {
+      if (addr + sizeof (unw_word_t) <= snap->stack_addr + snap->stack_len)
+        {
+          memcpy (valp, snap->stack + (addr - snap->stack_addr), sizeof (unw_word_t));
+          return 0;
+        }
+    }
+  /* thread stacks sit next to libraries: what is in a module is not stack */
+  if (fc_proc_maps_find (ctx->self->maps, addr) == NULL &&
+      addr >= snap->stack_addr && addr < snap->stack_addr + STACK_GUARD)
+    {
+      /* the stack: only what was captured; the live stack has moved on */
+      if (addr + sizeof (unw_word_t) > snap->stack_addr + snap->stack_len)
+        {
+          if (g_getenv ("FC_DEBUG_UNWIND"))
+            g_printerr ("stack read at +0x%" G_GINT64_MODIFIER "x beyond %u captured\n",
+                        addr - snap->stack_addr, snap->stack_len);
+          return -UNW_EINVAL;
+        }
+      memcpy (valp, snap->stack + (addr - snap->stack_addr), sizeof (unw_word_t));
+      return 0;
+    }
+
+  if (fc_proc_maps_read (ctx->self->maps, addr, valp, sizeof (unw_word_t)))
+    return 0;
+  if (g_getenv ("FC_DEBUG_UNWIND"))
+    g_printerr ("read at 0x%" G_GINT64_MODIFIER "x failed (sp 0x%" G_GINT64_MODIFIER "x)\n", addr, snap->stack_addr);
+  return -UNW_EINVAL;
+}
+
+static int
+access_reg_cb (unw_addr_space_t  as,
+               unw_regnum_t      reg,
+               unw_word_t       *valp,
+               int               write,
+               void             *arg)
+{
+  Context *ctx = arg;
+
+  if (write || reg < 0 || reg >= FC_SNAPSHOT_N_REGS)
+    return -UNW_EBADREG;
+  *valp = ctx->snap->regs[reg];
+  return 0;
+}
+
+static int
+access_fpreg_cb (unw_addr_space_t  as,
+                 unw_regnum_t      reg,
+                 unw_fpreg_t      *val,
+                 int               write,
+                 void             *arg)
+{
+  return -UNW_EBADREG;
+}
+
+static int
+resume_cb (unw_addr_space_t  as,
+           unw_cursor_t     *cursor,
+           void             *arg)
+{
+  return -UNW_EINVAL;
+}
+
+static int
+get_proc_name_cb (unw_addr_space_t  as,
+                  unw_word_t        addr,
+                  char             *buf,
+                  size_t            len,
+                  unw_word_t       *offp,
+                  void             *arg)
+{
+  return -UNW_ENOINFO;
+}
+
+static unw_accessors_t accessors = {
+  .find_proc_info = find_proc_info_cb,
+  .put_unwind_info = put_unwind_info_cb,
+  .get_dyn_info_list_addr = get_dyn_info_list_addr_cb,
+  .access_mem = access_mem_cb,
+  .access_reg = access_reg_cb,
+  .access_fpreg = access_fpreg_cb,
+  .resume = resume_cb,
+  .get_proc_name = get_proc_name_cb,
+};
+
+FcUnwinder *
+fc_unwinder_new (FcProcMaps *maps)
+{
+  FcUnwinder *self = g_new0 (FcUnwinder, 1);
+
+  self->maps = fc_proc_maps_ref (maps);
+  self->as = unw_create_addr_space (&accessors, 0);
+  unw_set_caching_policy (self->as, UNW_CACHE_GLOBAL);
+  self->generation = fc_proc_maps_get_generation (maps);
+  return self;
+}
+
+void
+fc_unwinder_free (FcUnwinder *self)
+{
+  if (self == NULL)
+    return;
+  unw_destroy_addr_space (self->as);
+  fc_proc_maps_unref (self->maps);
+  g_free (self);
+}
+
+void
+fc_unwinder_flush (FcUnwinder *self)
+{
+  unw_flush_cache (self->as, 0, 0);
+}
+
+guint
+fc_unwinder_unwind (FcUnwinder       *self,
+                    const FcSnapshot *snapshot,
+                    guint64          *ips,
+                    guint             max_ips,
+                    gboolean         *complete)
+{
+  Context ctx = { self, snapshot };
+  unw_cursor_t cursor;
+  guint n = 0;
+  int ret;
+
+  *complete = FALSE;
+  if (max_ips == 0)
+    return 0;
+
+  ips[n++] = snapshot->regs[UNW_X86_64_RIP];
+  if (unw_init_remote (&cursor, self->as, &ctx) != 0)
+    return n;
+
+  while (n < max_ips)
+    {
+      unw_word_t ip = 0, sp = 0, prev_sp = 0;
+
+      unw_get_reg (&cursor, UNW_REG_SP, &prev_sp);
+      ret = unw_step (&cursor);
+      if (ret == 0)
+        {
+          *complete = TRUE;
+          break;
+        }
+      if (ret < 0)
+        {
+          if (g_getenv ("FC_DEBUG_UNWIND"))
+            g_printerr ("unwind tid %d: step %u failed (%d) at ip 0x%" G_GINT64_MODIFIER "x\n",
+                        snapshot->tid, n, ret, ips[n - 1]);
+          break;
+        }
+      if (unw_get_reg (&cursor, UNW_REG_IP, &ip) != 0 || ip == 0)
+        {
+          /* glibc's outermost frames end with a zero return address */
+          *complete = ip == 0;
+          break;
+        }
+      unw_get_reg (&cursor, UNW_REG_SP, &sp);
+      ips[n++] = ip;
+      if (sp == prev_sp && n > 2 && ips[n - 1] == ips[n - 2])
+        break;   /* no progress: broken CFI */
+    }
+  return n;
+}
