@@ -118,6 +118,12 @@ typedef struct {
   guint32 has;
 } TempSample;
 
+typedef struct {
+  char    tid[40];
+  gsize   len;
+  guint32 index;
+} TidCache;
+
 struct _FcPayloadParser
 {
   FcReadFlags  flags;
@@ -157,7 +163,8 @@ struct _FcPayloadParser
   gboolean     any_elapsed;
 
   GString     *last_tid;
-  guint32      last_tid_index;
+  TidCache     tid_cache[8];
+  guint        tid_cache_next;
   GString     *scratch;
 
   GPtrArray   *problems;
@@ -715,18 +722,36 @@ expected_of (Ctx ctx,
 
 /* ---- interpreted scalars ---- */
 
+/* Samples of a few threads interleave: a tiny cache of recent thread ids
+ * saves two hash lookups per sample. */
 static guint32
 ensure_thread_len (FcPayloadParser *self,
                    const char      *tid,
                    gsize            len)
 {
-  if (self->last_tid->len == len && len > 0 && memcmp (self->last_tid->str, tid, len) == 0)
-    return self->last_tid_index;
+  TidCache *slot;
+  guint32 index;
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->tid_cache); i++)
+    {
+      slot = &self->tid_cache[i];
+      if (slot->len == len && len > 0 && memcmp (slot->tid, tid, len) == 0)
+        return slot->index;
+    }
 
   g_string_truncate (self->last_tid, 0);
   g_string_append_len (self->last_tid, tid, len);
-  self->last_tid_index = fc_profile_ensure_thread (self->profile, self->last_tid->str);
-  return self->last_tid_index;
+  index = fc_profile_ensure_thread (self->profile, self->last_tid->str);
+
+  if (len < sizeof slot->tid)
+    {
+      slot = &self->tid_cache[self->tid_cache_next++ % G_N_ELEMENTS (self->tid_cache)];
+      memcpy (slot->tid, tid, len);
+      slot->len = len;
+      slot->index = index;
+    }
+
+  return index;
 }
 
 static int
