@@ -1715,7 +1715,8 @@ resolve (FcPayloadParser *self,
   g_autoptr(GArray) mapped = NULL;
   g_autoptr(GHashTable) missing = NULL;
   gint64 start_ns = 0;
-  guint n_dropped = 0;
+  gint64 prev_elapsed = 0;
+  gboolean reported_order = FALSE;
 
   if (!(self->seen & SEEN_SAMPLES))
     {
@@ -1852,6 +1853,18 @@ resolve (FcPayloadParser *self,
               return FALSE;
             }
           ts = start_ns + s->elapsed_ns;
+
+          /* The model keeps samples in time order, so array order is only seen here. */
+          if (i > 0 && s->elapsed_ns < prev_elapsed && !reported_order)
+            {
+              g_autofree char *where = g_strdup_printf ("profile.samples[%u].elapsed_since_start_ns", i);
+
+              add_problem (self, FC_PROBLEM_WARNING, where,
+                           "goes back in time (%" G_GINT64_FORMAT " after %" G_GINT64_FORMAT "); Relay checks "
+                           "the duration on the last sample in array order", s->elapsed_ns, prev_elapsed);
+              reported_order = TRUE;
+            }
+          prev_elapsed = s->elapsed_ns;
         }
 
       if (s->stack >= n_stacks)
@@ -1864,7 +1877,6 @@ resolve (FcPayloadParser *self,
               return FALSE;
             }
           add_problem (self, FC_PROBLEM_ERROR, where, "%u but only %u stacks; sample dropped", s->stack, n_stacks);
-          n_dropped++;
           continue;
         }
 

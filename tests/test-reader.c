@@ -511,6 +511,33 @@ test_key_order (void)
   g_assert_cmpstr (fc_profile_get_meta_string (profile, "version"), ==, "2");
 }
 
+static void
+test_v1_unordered (void)
+{
+  g_autofree char *path = data_path ("good/v1-unordered.json");
+  g_autoptr(FcDocument) doc = load_ok (path, FC_READ_FLAGS_NONE);
+  FcProfile *profile = fc_document_get_profile (doc, 0);
+  const FcSample *s;
+  GPtrArray *problems;
+  guint n;
+
+  s = fc_profile_get_samples (profile, &n);
+  g_assert_cmpuint (n, ==, 3);
+  /* 2024-08-27T12:43:45.575655Z + 10, 20, 30 ms */
+  g_assert_cmpint (s[0].timestamp_ns, ==, G_GINT64_CONSTANT (1724762625585655000));
+  g_assert_cmpint (s[1].timestamp_ns, ==, G_GINT64_CONSTANT (1724762625595655000));
+  g_assert_cmpint (s[2].timestamp_ns, ==, G_GINT64_CONSTANT (1724762625605655000));
+  g_assert_cmpuint (fc_profile_get_n_threads (profile), ==, 2);
+  g_assert_cmpstr (thread_name_of (profile, "7"), ==, "main");
+  g_assert_cmpstr (thread_name_of (profile, "8"), ==, NULL);
+
+  /* array order is gone from the model, so the reader reports it */
+  problems = fc_document_get_problems (doc);
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_cmpint (((FcProblem *)g_ptr_array_index (problems, 0))->severity, ==, FC_PROBLEM_WARNING);
+  g_assert_true (has_problem (doc, "profile.samples[1].elapsed_since_start_ns", "goes back in time"));
+}
+
 /* ---- broken inputs ---- */
 
 typedef struct {
@@ -873,6 +900,7 @@ main (int   argc,
   g_test_add_func ("/core/reader/envelope-node", test_envelope_node);
   g_test_add_func ("/core/reader/envelope-length-no-final-newline", test_envelope_length_no_final_newline);
   g_test_add_func ("/core/reader/compact-payload", test_compact_payload);
+  g_test_add_func ("/core/reader/v1-unordered", test_v1_unordered);
   g_test_add_func ("/core/reader/key-order", test_key_order);
   g_test_add_func ("/core/reader/broken-corpus", test_broken_corpus);
   g_test_add_func ("/core/reader/lenient-recovery", test_lenient_recovery);

@@ -145,6 +145,14 @@ def good():
            'client_sdk': {'name': 'flamecast', 'version': '0.1.0'}, 'measurements': {}}
     write(os.path.join(GOOD, 'key-order.json'), json.dumps(odd, indent=2))
 
+    # V1 as SDKs really send it: elapsed as string or integer, numeric thread ids, out of order
+    unordered = v1(samples=[
+        {'stack_id': 0, 'thread_id': 7, 'elapsed_since_start_ns': 20000000},
+        {'stack_id': 0, 'thread_id': '7', 'elapsed_since_start_ns': '10000000'},
+        {'stack_id': 0, 'thread_id': 8, 'elapsed_since_start_ns': '30000000'}])
+    unordered['profile']['thread_metadata'] = {'7': {'name': 'main'}}
+    write(os.path.join(GOOD, 'v1-unordered.json'), json.dumps(unordered, indent=2))
+
 
 def broken():
     files = {}
