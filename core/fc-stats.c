@@ -156,10 +156,13 @@ fc_stats_top_functions (FcProfile *profile,
         }
     }
 
-  /* drop functions no sample of this thread touched */
+  /* drop functions no sample of this thread touched (by self: that was
+   * never a leaf) */
   for (guint i = stats->len; i > 0; i--)
     {
-      if (g_array_index (stats, FcFunctionStat, i - 1).total == 0)
+      const FcFunctionStat *st = &g_array_index (stats, FcFunctionStat, i - 1);
+
+      if ((by_self ? st->self : st->total) == 0)
         g_array_remove_index_fast (stats, i - 1);
     }
 

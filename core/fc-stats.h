@@ -21,7 +21,8 @@ typedef struct {
 } FcFunctionStat;
 
 /* The top @limit functions (0: all) of @thread (-1: all threads) by self or
- * by total samples, most first; ties by the other count, then by label. */
+ * by total samples, most first; ties by the other count, then by label.
+ * Functions with no sample of the kind asked for are left out. */
 GArray     *fc_stats_top_functions  (FcProfile *profile,
                                      gint       thread,
                                      gboolean   by_self,

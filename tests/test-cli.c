@@ -1,0 +1,395 @@
+/* test-cli.c - the built flamecast-cli on the fixtures: exit codes, output, --json keys
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "flamecast.h"
+#include "fc-writer.h"
+#include "fc-test-fixtures.h"
+#include "fc-test-profiles.h"
+
+typedef struct {
+  int   status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+/* runs flamecast-cli with the arguments, NULL-terminated; fixture names
+ * starting with "@" are resolved in FC_FIXTURES_DIR */
+static void
+run_cli (Run        *run,
+         const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("FC_CLI");
+  va_list args;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (argv, g_strdup (cli));
+  va_start (args, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (argv, arg[0] == '@' ? fc_test_fixture_path (arg + 1) : g_strdup (arg));
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  run->status = g_subprocess_get_exit_status (process);
+  g_test_message ("$ %s ... -> %d\n%s%s", cli, run->status, run->out, run->err);
+}
+
+static void
+test_validate_fixtures (void)
+{
+  static const struct {
+    const char *fixture;
+    int         status;
+    const char *line;         /* a line validate must print */
+  } cases[] = {
+    { "@relay/sample/v2/valid.json", 0, "ok (2 warnings)" },
+    { "@relay/sample/v1/valid.json", 0, "warning: transactions[0].active_thread_id" },
+    { "@vroom/test/data/node.json", 0, "ok (" },
+    { "@vroomrs/sample/v2/valid_cocoa.json", 0, "ok (" },
+    { "@vroomrs/sample/v2/valid_android.json", 0, "warning: platform" },
+    { "@vroomrs/sample/v2/valid_python.json", 1, "error: profile.samples: not enough samples" },
+    { "@vroomrs/sample/v1/valid_python.json", 1, "error: profile.stacks[0][4]: frame 4 but only 4 frames" },
+    { "@vroomrs/sample/v1/valid_cocoa.json", 1, "error: profile.samples[3].stack_id" },
+    { "@vroomrs/android/chunk/valid.json", 2, "Android trace" },
+    { "@vroom/test/data/cocoa.json", 2, "legacy" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(Run) run = { 0 };
+
+      run_cli (&run, "validate", cases[i].fixture, NULL);
+      g_assert_cmpint (run.status, ==, cases[i].status);
+      g_assert_nonnull (strstr (run.out, cases[i].line));
+    }
+}
+
+static void
+test_validate_several (void)
+{
+  g_auto(Run) good = { 0 };
+  g_auto(Run) mixed = { 0 };
+  g_auto(Run) unreadable = { 0 };
+  g_auto(Run) missing = { 0 };
+  g_auto(Run) quiet = { 0 };
+
+  run_cli (&good, "validate", "@relay/sample/v2/valid.json", "@vroom/test/data/node.json", NULL);
+  g_assert_cmpint (good.status, ==, 0);
+
+  run_cli (&mixed, "validate", "@relay/sample/v2/valid.json", "@vroomrs/sample/v2/valid_python.json", NULL);
+  g_assert_cmpint (mixed.status, ==, 1);
+  g_assert_nonnull (strstr (mixed.out, "valid_python.json: rejected (7 errors, 1 warning)"));
+
+  run_cli (&unreadable, "validate", "@vroomrs/sample/v2/valid_python.json", "/nonexistent/x.json", NULL);
+  g_assert_cmpint (unreadable.status, ==, 2);
+  g_assert_nonnull (strstr (unreadable.out, "/nonexistent/x.json: cannot read"));
+
+  run_cli (&missing, "validate", NULL);
+  g_assert_cmpint (missing.status, ==, 2);
+
+  run_cli (&quiet, "validate", "--quiet", "@relay/sample/v2/valid.json", NULL);
+  g_assert_cmpint (quiet.status, ==, 0);
+  g_assert_null (strstr (quiet.out, "warning:"));
+}
+
+static JsonObject *
+parse_json (const char *text)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static void
+assert_inspect_keys (JsonObject *root)
+{
+  static const char * const keys[] = {
+    "format", "platform", "samples", "stacks", "frames", "duration_ns", "threads", "top_self", "top_total",
+  };
+  static const char * const tops[] = { "top_self", "top_total" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_assert_true (json_object_has_member (root, keys[i]));
+
+  for (guint i = 0; i < json_array_get_length (json_object_get_array_member (root, "threads")); i++)
+    {
+      JsonObject *t = json_array_get_object_element (json_object_get_array_member (root, "threads"), i);
+
+      g_assert_true (json_object_has_member (t, "id"));
+      g_assert_true (json_object_has_member (t, "name"));
+      g_assert_true (json_object_has_member (t, "samples"));
+    }
+  for (guint k = 0; k < G_N_ELEMENTS (tops); k++)
+    {
+      JsonArray *top = json_object_get_array_member (root, tops[k]);
+
+      g_assert_cmpuint (json_array_get_length (top), <=, 10);
+      for (guint i = 0; i < json_array_get_length (top); i++)
+        {
+          JsonObject *f = json_array_get_object_element (top, i);
+
+          g_assert_nonnull (json_object_get_string_member (f, "function"));
+          g_assert_cmpint (json_object_get_int_member (f, "samples"), >, 0);
+        }
+    }
+}
+
+static void
+test_inspect_json (void)
+{
+  g_auto(Run) run = { 0 };
+  g_autoptr(JsonObject) root = NULL;
+  JsonObject *thread;
+  JsonObject *top;
+
+  run_cli (&run, "inspect", "--json", "@vroom/test/data/node.json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  root = parse_json (run.out);
+  assert_inspect_keys (root);
+
+  g_assert_cmpstr (json_object_get_string_member (root, "format"), ==, "v1");
+  g_assert_cmpstr (json_object_get_string_member (root, "platform"), ==, "node");
+  g_assert_cmpint (json_object_get_int_member (root, "samples"), ==, 44);
+  g_assert_cmpint (json_object_get_int_member (root, "stacks"), ==, 38);
+  /* last minus first sample: 484554000 - 55000 ns */
+  g_assert_cmpint (json_object_get_int_member (root, "duration_ns"), ==, 484499000);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "threads")), ==, 1);
+  thread = json_array_get_object_element (json_object_get_array_member (root, "threads"), 0);
+  g_assert_cmpstr (json_object_get_string_member (thread, "id"), ==, "0");
+  g_assert_cmpstr (json_object_get_string_member (thread, "name"), ==, "main");
+  g_assert_cmpint (json_object_get_int_member (thread, "samples"), ==, 44);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (root, "top_self")), ==, 10);
+  top = json_array_get_object_element (json_object_get_array_member (root, "top_total"), 0);
+  g_assert_cmpstr (json_object_get_string_member (top, "function"), ==, "(root)");
+  g_assert_cmpint (json_object_get_int_member (top, "samples"), ==, 44);
+}
+
+/* inspect works on every readable fixture, and refuses the two others */
+static void
+test_inspect_fixtures (void)
+{
+  g_auto(Run) android = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fc_test_readable_fixtures); i++)
+    {
+      g_autofree char *arg = g_strconcat ("@", fc_test_readable_fixtures[i], NULL);
+      g_auto(Run) json = { 0 };
+      g_auto(Run) text = { 0 };
+      g_autoptr(JsonObject) root = NULL;
+
+      run_cli (&json, "inspect", "--json", arg, NULL);
+      g_assert_cmpint (json.status, ==, 0);
+      root = parse_json (json.out);
+      assert_inspect_keys (root);
+      g_assert_cmpint (json_object_get_int_member (root, "samples"), >, 0);
+
+      run_cli (&text, "inspect", arg, NULL);
+      g_assert_cmpint (text.status, ==, 0);
+      g_assert_nonnull (strstr (text.out, "Top functions by self samples:"));
+      g_assert_nonnull (strstr (text.out, "Top functions by total samples:"));
+    }
+
+  run_cli (&android, "inspect", "@vroomrs/android/chunk/valid.json", NULL);
+  g_assert_cmpint (android.status, ==, 2);
+  g_assert_nonnull (strstr (android.err, "unsupported format"));
+}
+
+static void
+test_inspect_text (void)
+{
+  g_auto(Run) run = { 0 };
+  g_auto(Run) lenient = { 0 };
+
+  run_cli (&run, "inspect", "@relay/sample/v2/valid.json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "Format:       v2 (1 profile)"));
+  g_assert_nonnull (strstr (run.out, "Platform:     cocoa"));
+  g_assert_nonnull (strstr (run.out, "Chunk id:     0432a0a4c25f4697bf9f0a2fcbe6a814"));
+  g_assert_nonnull (strstr (run.out, "Duration:     0.030000 s"));
+  g_assert_nonnull (strstr (run.out, "0x0000000102adc700"));
+  g_assert_nonnull (strstr (run.out, "com.apple.main-thread"));
+
+  /* the lenient reader's problems are shown, the summary still printed */
+  run_cli (&lenient, "inspect", "@vroomrs/sample/v2/valid_python.json", NULL);
+  g_assert_cmpint (lenient.status, ==, 0);
+  g_assert_nonnull (strstr (lenient.err, "profile.stacks[0][1]"));
+  g_assert_nonnull (strstr (lenient.out, "Samples:      1"));
+}
+
+static char *
+write_long_chunk (const char *dir)
+{
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  JsonObject *meta = fc_profile_get_meta (profile);
+  char *path = g_build_filename (dir, "long.json", NULL);
+
+  for (gint64 ms = 300; ms < 45000; ms += 100)
+    fc_test_sample (profile, 0, ms, 2, FC_TEST_MAIN, FC_TEST_FOO);
+  json_object_set_string_member (meta, "platform", "native");
+  json_object_set_string_member (meta, "release", "app@1");
+  json_object_set_string_member (meta, "environment", "test");
+  json_object_set_string_member (meta, "chunk_id", "0432a0a4c25f4697bf9f0a2fcbe6a814");
+  json_object_set_string_member (meta, "profiler_id", "4d229f1d3807421ba62a5f8bc295d836");
+  bytes = fc_writer_write_v2 (profile, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+test_convert (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("flamecast-cli-XXXXXX", &error);
+  g_autofree char *chunk = NULL;
+  g_autofree char *v1 = NULL;
+  g_autofree char *v1_2 = NULL;
+  g_autofree char *v1_3 = NULL;
+  g_autofree char *v2 = NULL;
+  g_autofree char *envelope = NULL;
+  g_auto(Run) refused = { 0 };
+  g_auto(Run) split = { 0 };
+  g_auto(Run) check = { 0 };
+  g_auto(Run) to_v2 = { 0 };
+  g_auto(Run) to_env = { 0 };
+  g_auto(Run) inspect = { 0 };
+  g_auto(Run) bad = { 0 };
+  g_auto(Run) no_out = { 0 };
+  g_autoptr(JsonObject) root = NULL;
+
+  g_assert_no_error (error);
+  chunk = write_long_chunk (dir);
+  v1 = g_build_filename (dir, "long-v1.json", NULL);
+
+  /* 45 s do not fit a V1 profile */
+  run_cli (&refused, "convert", chunk, "-o", v1, "--to", "v1", "--transaction-name", "boot", NULL);
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_nonnull (strstr (refused.err, "at most 30 s"));
+  g_assert_false (g_file_test (v1, G_FILE_TEST_EXISTS));
+
+  run_cli (&split, "convert", chunk, "-o", v1, "--to", "v1", "--transaction-name", "boot", "--split", NULL);
+  g_assert_cmpint (split.status, ==, 0);
+  g_free (v1);
+  v1 = g_build_filename (dir, "long-v1.1.json", NULL);
+  v1_2 = g_build_filename (dir, "long-v1.2.json", NULL);
+  v1_3 = g_build_filename (dir, "long-v1.3.json", NULL);
+  g_assert_true (g_file_test (v1, G_FILE_TEST_EXISTS));
+  g_assert_true (g_file_test (v1_2, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (v1_3, G_FILE_TEST_EXISTS));
+  run_cli (&check, "validate", v1, v1_2, NULL);
+  g_assert_cmpint (check.status, ==, 0);
+
+  /* and back to a chunk, then into an envelope */
+  v2 = g_build_filename (dir, "again.json", NULL);
+  run_cli (&to_v2, "convert", v1, "-o", v2, "--to", "v2", NULL);
+  g_assert_cmpint (to_v2.status, ==, 0);
+  envelope = g_build_filename (dir, "again.envelope", NULL);
+  run_cli (&to_env, "convert", v2, "-o", envelope, "--to", "envelope", NULL);
+  g_assert_cmpint (to_env.status, ==, 0);
+  run_cli (&inspect, "inspect", "--json", envelope, NULL);
+  g_assert_cmpint (inspect.status, ==, 0);
+  root = parse_json (inspect.out);
+  g_assert_cmpstr (json_object_get_string_member (root, "format"), ==, "envelope");
+  g_assert_cmpstr (json_object_get_string_member (root, "platform"), ==, "native");
+
+  run_cli (&bad, "convert", chunk, "-o", v2, "--to", "v3", NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+  run_cli (&no_out, "convert", chunk, "--to", "v2", NULL);
+  g_assert_cmpint (no_out.status, ==, 2);
+
+  g_unlink (chunk);
+  g_unlink (v1);
+  g_unlink (v1_2);
+  g_unlink (v2);
+  g_unlink (envelope);
+  g_rmdir (dir);
+}
+
+/* a V1 fixture into its envelope: transaction + profile, accepted */
+static void
+test_convert_v1_envelope (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("flamecast-cli-XXXXXX", &error);
+  g_autofree char *out = g_build_filename (dir, "node.envelope", NULL);
+  g_autofree char *text = NULL;
+  g_auto(Run) convert = { 0 };
+  g_auto(Run) check = { 0 };
+
+  g_assert_no_error (error);
+  run_cli (&convert, "convert", "@vroom/test/data/node.json", "-o", out, "--to", "envelope", NULL);
+  g_assert_cmpint (convert.status, ==, 0);
+  g_file_get_contents (out, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "\"type\":\"transaction\""));
+  g_assert_nonnull (strstr (text, "\"type\":\"profile\""));
+  run_cli (&check, "validate", out, NULL);
+  g_assert_cmpint (check.status, ==, 0);
+
+  g_unlink (out);
+  g_rmdir (dir);
+}
+
+static void
+test_help (void)
+{
+  static const char * const commands[] = { "inspect", "validate", "convert" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_auto(Run) run = { 0 };
+
+      run_cli (&run, commands[i], "--help", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_nonnull (strstr (run.out, "Usage:"));
+      g_assert_nonnull (strstr (run.out, "Exit status"));
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/cli/validate/fixtures", test_validate_fixtures);
+  g_test_add_func ("/cli/validate/several", test_validate_several);
+  g_test_add_func ("/cli/inspect/json", test_inspect_json);
+  g_test_add_func ("/cli/inspect/fixtures", test_inspect_fixtures);
+  g_test_add_func ("/cli/inspect/text", test_inspect_text);
+  g_test_add_func ("/cli/convert/split-and-back", test_convert);
+  g_test_add_func ("/cli/convert/v1-envelope", test_convert_v1_envelope);
+  g_test_add_func ("/cli/help", test_help);
+
+  return g_test_run ();
+}
