@@ -1,0 +1,133 @@
+/* test-flame-graph.c - the aggregated flamegraph: geometry, focus, range, search
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <gtk/gtk.h>
+
+#include "fc-flame-graph.h"
+#include "fc-session.h"
+#include "fc-test-profiles.h"
+
+#define AT(ms) (FC_TEST_BASE_NS + (gint64) ((ms) * FC_TEST_MS))
+#define WIDTH  800
+#define HEIGHT 200
+#define ROW(r) ((r) * FC_FLAME_GRAPH_ROW_HEIGHT + 5.0)
+
+static guint32
+frame_at (FcFlameGraph *graph,
+          double        x,
+          double        y)
+{
+  const FcCallTreeNode *node = fc_flame_graph_node_at (graph, x, y);
+
+  return node ? fc_call_tree_node_get_frame (node) : G_MAXUINT32;
+}
+
+static void
+test_flame_graph (void)
+{
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+  g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
+  g_autoptr(GskRenderNode) node = NULL;
+  FcSession *session = fc_session_new ();
+  FcFlameGraph *graph;
+  const FcCallTreeNode *foo;
+  GtkWidget *window;
+  graphene_rect_t bounds;
+  FcCallTree *tree;
+
+  fc_document_add_profile (document, profile);
+  fc_session_set_document (session, document);
+
+  graph = FC_FLAME_GRAPH (g_object_ref_sink (fc_flame_graph_new ()));
+  fc_flame_graph_set_session (graph, session);
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (graph));
+  gtk_window_present (GTK_WINDOW (window));
+  while (fc_flame_graph_get_tree (graph) == NULL || gtk_widget_get_width (GTK_WIDGET (graph)) != WIDTH)
+    g_main_context_iteration (NULL, TRUE);
+
+  /* thread 0 weighs 80 ms: 10 px per ms. main 60 ms (the empty sample's
+   * 20 ms stay blank on the right), under it foo 40 ms left of baz 20 ms,
+   * under foo bar 30 ms */
+  tree = fc_flame_graph_get_tree (graph);
+  g_assert_cmpint (fc_call_tree_node_get_total_ns (fc_call_tree_get_root (tree)), ==, 80 * FC_TEST_MS);
+  g_assert_cmpuint (frame_at (graph, 10, ROW (0)), ==, FC_TEST_MAIN);
+  g_assert_cmpuint (frame_at (graph, 599, ROW (0)), ==, FC_TEST_MAIN);
+  g_assert_cmpuint (frame_at (graph, 601, ROW (0)), ==, G_MAXUINT32);
+  g_assert_cmpuint (frame_at (graph, 350, ROW (1)), ==, FC_TEST_FOO);
+  g_assert_cmpuint (frame_at (graph, 450, ROW (1)), ==, FC_TEST_BAZ);
+  g_assert_cmpuint (frame_at (graph, 250, ROW (2)), ==, FC_TEST_BAR);
+  g_assert_cmpuint (frame_at (graph, 350, ROW (2)), ==, G_MAXUINT32);
+  g_assert_cmpuint (frame_at (graph, 250, ROW (3)), ==, G_MAXUINT32);
+
+  fc_flame_graph_get_node_bounds (graph, fc_flame_graph_node_at (graph, 450, ROW (1)), &bounds);
+  g_assert_cmpfloat_with_epsilon (bounds.origin.x, 400, 0.001);
+  g_assert_cmpfloat_with_epsilon (bounds.size.width, 200, 0.001);
+  g_assert_cmpfloat_with_epsilon (bounds.origin.y, FC_FLAME_GRAPH_ROW_HEIGHT, 0.001);
+
+  node = fc_flame_graph_render_scene (graph, WIDTH, HEIGHT);
+  g_assert_nonnull (node);
+  g_assert_cmpuint (fc_flame_graph_get_n_drawn_boxes (graph), ==, 4);
+  g_clear_pointer (&node, gsk_render_node_unref);
+
+  /* focus on foo: its 40 ms fill the width, baz leaves the view */
+  foo = fc_flame_graph_node_at (graph, 350, ROW (1));
+  fc_flame_graph_set_focus (graph, foo);
+  g_assert_true (fc_flame_graph_get_focus (graph) == foo);
+  g_assert_cmpuint (frame_at (graph, 790, ROW (1)), ==, FC_TEST_FOO);
+  g_assert_cmpuint (frame_at (graph, 590, ROW (2)), ==, FC_TEST_BAR);
+  g_assert_cmpuint (frame_at (graph, 610, ROW (2)), ==, G_MAXUINT32);
+  node = fc_flame_graph_render_scene (graph, WIDTH, HEIGHT);
+  g_assert_cmpuint (fc_flame_graph_get_n_drawn_boxes (graph), ==, 3);
+  g_clear_pointer (&node, gsk_render_node_unref);
+
+  gtk_widget_activate_action (GTK_WIDGET (graph), "flamegraph.zoom-out", NULL);
+  g_assert_cmpuint (fc_call_tree_node_get_frame (fc_flame_graph_get_focus (graph)), ==, FC_TEST_MAIN);
+  gtk_widget_activate_action (GTK_WIDGET (graph), "flamegraph.zoom-reset", NULL);
+  g_assert_true (fc_flame_graph_get_focus (graph) == fc_call_tree_get_root (fc_flame_graph_get_tree (graph)));
+
+  /* a time selection filters the graph: [10, 40) holds the samples at
+   * 10 (main>foo>bar), 20 (main>foo) and 30 (main>baz) */
+  fc_session_set_selection (session, AT (10), AT (40));
+  tree = fc_flame_graph_get_tree (graph);
+  g_assert_cmpuint (fc_call_tree_node_get_total (fc_call_tree_get_root (tree)), ==, 3);
+  /* 30 ms over 800 px: foo 20 ms, baz 10 ms */
+  g_assert_cmpuint (frame_at (graph, 530, ROW (1)), ==, FC_TEST_FOO);
+  g_assert_cmpuint (frame_at (graph, 540, ROW (1)), ==, FC_TEST_BAZ);
+  fc_session_set_selection (session, 0, 0);
+  g_assert_cmpuint (fc_call_tree_node_get_total (fc_call_tree_get_root (fc_flame_graph_get_tree (graph))), ==, 7);
+
+  /* search: matching nodes counted, the others dimmed */
+  fc_session_set_search_text (session, "ba");
+  g_assert_cmpuint (fc_flame_graph_get_n_matches (graph), ==, 2);
+  fc_session_set_search_text (session, NULL);
+  g_assert_cmpuint (fc_flame_graph_get_n_matches (graph), ==, 0);
+
+  /* another thread: thread 1 is main>baz twice, 5 ms each */
+  fc_session_set_thread (session, 1);
+  tree = fc_flame_graph_get_tree (graph);
+  g_assert_cmpint (fc_call_tree_get_thread (tree), ==, 1);
+  g_assert_cmpuint (frame_at (graph, 790, ROW (1)), ==, FC_TEST_BAZ);
+
+  fc_session_set_color_mode (session, FC_COLOR_MODE_PACKAGE);
+  node = fc_flame_graph_render_scene (graph, WIDTH, HEIGHT);
+  g_assert_cmpuint (fc_flame_graph_get_n_drawn_boxes (graph), ==, 2);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (graph);
+  g_assert_finalize_object (session);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/app/flame-graph/geometry-focus-range-search", test_flame_graph);
+
+  return g_test_run ();
+}
