@@ -324,9 +324,9 @@ fc_profile_get_frame (FcProfile *self,
 /**
  * fc_profile_frame_label:
  *
- * The name a view shows for a frame: its function, else module+offset-less
- * address, else "<unknown>". Never empty: anonymous functions with an empty
- * name get "<anonymous>".
+ * The name a view shows for a frame: its function, else module@address,
+ * else "<anonymous> file:line", else "<unknown>". Never empty. @buf backs
+ * the composed forms.
  */
 const char *
 fc_profile_frame_label (FcProfile *self,
@@ -364,6 +364,26 @@ fc_profile_frame_label (FcProfile *self,
         g_snprintf (buf, buf_len, "0x%" G_GINT64_MODIFIER "x", frame->instruction_addr);
       return buf;
     }
+
+  /* JavaScript and Python frames often carry only a file and a line. */
+  {
+    const char *file = fc_profile_string (self, frame->filename);
+
+    if (file == NULL || file[0] == '\0')
+      file = fc_profile_string (self, frame->abs_path);
+    if (file != NULL && file[0] != '\0' && buf != NULL && buf_len > 0)
+      {
+        const char *base = strrchr (file, '/');
+
+        if (base != NULL && base[1] != '\0')
+          file = base + 1;
+        if (frame->lineno >= 0)
+          g_snprintf (buf, buf_len, "<anonymous> %s:%d", file, frame->lineno);
+        else
+          g_snprintf (buf, buf_len, "<anonymous> %s", file);
+        return buf;
+      }
+  }
 
   if (function != NULL)
     return "<anonymous>";
