@@ -399,6 +399,18 @@ task_gone (FcSampler *self,
     }
 }
 
+/* A detached thread: no longer ours, but not gone. */
+static void
+task_forget (FcSampler *self,
+             int        tid)
+{
+  Task *task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
+
+  if (task != NULL && task->interrupt_pending && self->pending > 0)
+    self->pending--;
+  g_hash_table_remove (self->tasks, GINT_TO_POINTER (tid));
+}
+
 /* Handles one wait status of a tracee. While detaching, every stop ends in PTRACE_DETACH. */
 static void
 handle_wait_status (FcSampler *self,
@@ -432,7 +444,7 @@ handle_wait_status (FcSampler *self,
         {
           ptrace (PTRACE_DETACH, tid, NULL, NULL);
           task->detaching = FALSE;
-          task_gone (self, tid, 0);
+          task_forget (self, tid);
         }
       else
         ptrace (PTRACE_CONT, tid, NULL, NULL);
@@ -463,7 +475,7 @@ handle_wait_status (FcSampler *self,
       if (detaching && task->detaching)
         {
           ptrace (PTRACE_DETACH, tid, NULL, NULL);
-          task_gone (self, tid, 0);
+          task_forget (self, tid);
         }
       else
         ptrace (PTRACE_CONT, tid, NULL, NULL);
@@ -488,7 +500,7 @@ handle_wait_status (FcSampler *self,
           if (detaching)
             {
               ptrace (PTRACE_DETACH, tid, NULL, NULL);
-              task_gone (self, tid, 0);
+              task_forget (self, tid);
             }
           else
             ptrace (PTRACE_LISTEN, tid, NULL, NULL);
@@ -499,7 +511,7 @@ handle_wait_status (FcSampler *self,
       if (detaching)
         {
           ptrace (PTRACE_DETACH, tid, NULL, NULL);
-          task_gone (self, tid, 0);
+          task_forget (self, tid);
         }
       else if (was_pending && self->sampling)
         capture (self, task);
@@ -513,7 +525,7 @@ handle_wait_status (FcSampler *self,
     {
       ptrace (PTRACE_DETACH, tid, NULL, GINT_TO_POINTER (sig));
       task->interrupt_pending = FALSE;
-      task_gone (self, tid, 0);
+      task_forget (self, tid);
     }
   else
     {
@@ -994,8 +1006,12 @@ do_detach_all (FcSampler *self)
         {
           if (errno == EINTR)
             continue;
+          if (g_getenv ("FC_DEBUG_SAMPLER"))
+            g_printerr ("detach: waitpid: %s\n", g_strerror (errno));
           break;
         }
+      if (g_getenv ("FC_DEBUG_SAMPLER"))
+        g_printerr ("detach: tid %d status 0x%x, %u tasks left\n", tid, status, g_hash_table_size (self->tasks));
       handle_wait_status (self, tid, status, TRUE);
       /* threads born during the detach are still attached: stop and detach them too */
       g_hash_table_iter_init (&iter, self->tasks);

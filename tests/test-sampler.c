@@ -1,13 +1,517 @@
-/* test-sampler.c - placeholder while the tests are written
+/* test-sampler.c - the sampler on real child programs: safety, signals, threads, errors
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <glib.h>
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fc-error.h"
+#include "fc-sampler.h"
+
+typedef struct {
+  GMutex      lock;
+  GCond       cond;
+  GHashTable *tids;        /* tids with at least one snapshot */
+  guint       n_samples;
+  guint       n_reused;
+  guint       n_exec;
+  guint       n_flush;
+  gboolean    exited;
+  int         exit_status;
+} Sink;
+
+static void
+sink_cb (FcSnapshot *snap,
+         gpointer    user_data)
+{
+  Sink *sink = user_data;
+
+  g_mutex_lock (&sink->lock);
+  switch (snap->kind)
+    {
+    case FC_SNAPSHOT_SAMPLE:
+      sink->n_samples++;
+      g_hash_table_add (sink->tids, GINT_TO_POINTER (snap->tid));
+      g_assert_cmpuint (snap->regs[16], !=, 0);   /* RIP */
+      break;
+    case FC_SNAPSHOT_REUSE:
+      sink->n_reused++;
+      g_hash_table_add (sink->tids, GINT_TO_POINTER (snap->tid));
+      break;
+    case FC_SNAPSHOT_EXEC:
+      sink->n_exec++;
+      break;
+    case FC_SNAPSHOT_FLUSH:
+      sink->n_flush++;
+      break;
+    case FC_SNAPSHOT_TARGET_EXIT:
+      sink->exited = TRUE;
+      sink->exit_status = snap->status;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  g_cond_broadcast (&sink->cond);
+  g_mutex_unlock (&sink->lock);
+  g_free (snap);
+}
+
+static void
+sink_init (Sink *sink)
+{
+  memset (sink, 0, sizeof *sink);
+  g_mutex_init (&sink->lock);
+  g_cond_init (&sink->cond);
+  sink->tids = g_hash_table_new (NULL, NULL);
+  sink->exit_status = -2;
+}
+
+static void
+sink_clear (Sink *sink)
+{
+  g_hash_table_unref (sink->tids);
+  g_mutex_clear (&sink->lock);
+  g_cond_clear (&sink->cond);
+}
+
+static char *
+target_path (const char *name)
+{
+  const char *dir = g_getenv ("FC_TARGETS_DIR");
+  g_assert_nonnull (dir);
+  return g_strdup_printf ("%s/fc-target-%s", dir, name);
+}
+
+typedef struct {
+  GPid  pid;
+  int   out_fd;
+} Child;
+
+/* Starts a target with its stdout on a pipe and waits for its "ready" line. */
+static Child
+child_start (const char * const *argv)
+{
+  g_autoptr(GError) error = NULL;
+  Child child = { 0 };
+  char buf[6] = { 0 };
+  gsize got = 0;
+
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                            &child.pid, NULL, &child.out_fd, NULL, &error);
+  g_assert_no_error (error);
+  while (got < 6)
+    {
+      ssize_t n = read (child.out_fd, buf + got, 6 - got);
+      g_assert_cmpint (n, >, 0);
+      got += n;
+    }
+  g_assert_cmpmem (buf, 6, "ready\n", 6);
+  return child;
+}
+
+static char *
+child_finish (Child *child,
+              int   *status)
+{
+  GString *out = g_string_new (NULL);
+  char buf[256];
+  ssize_t n;
+
+  while ((n = read (child->out_fd, buf, sizeof buf)) > 0)
+    g_string_append_len (out, buf, n);
+  close (child->out_fd);
+  g_assert_cmpint (waitpid (child->pid, status, 0), ==, child->pid);
+  return g_string_free (out, FALSE);
+}
+
+static char
+task_state (GPid pid,
+            int  tid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/task/%d/stat", pid, tid);
+  g_autofree char *stat = NULL;
+  const char *p;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL))
+    return 0;
+  p = strrchr (stat, ')');
+  return p && p[1] && p[2] ? p[2] : 0;
+}
+
+static char
+process_state (GPid pid)
+{
+  return task_state (pid, pid);
+}
+
+/* After a detach no task may be stopped or traced. */
+static void
+assert_released (GPid pid)
+{
+  g_autofree char *dir_path = g_strdup_printf ("/proc/%d/task", pid);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      int tid = atoi (name);
+      g_autofree char *status_path = g_strdup_printf ("/proc/%d/task/%d/status", pid, tid);
+      g_autofree char *status = NULL;
+      char state = task_state (pid, tid);
+
+      if (state == 0)
+        continue;   /* exited meanwhile */
+      g_assert_cmpint (state, !=, 't');
+      g_assert_cmpint (state, !=, 'T');
+      if (g_file_get_contents (status_path, &status, NULL, NULL) && strstr (status, "\nTracerPid:\t0\n") == NULL)
+        g_error ("task %d of %d is still traced (state %c):\n%s", tid, pid, state, status);
+      n++;
+    }
+  g_assert_cmpuint (n, >, 0);
+}
+
+static guint64
+run_time_ns (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/schedstat", pid);
+  g_autofree char *contents = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  return g_ascii_strtoull (contents, NULL, 10);
+}
+
+/* Stopped means: in a stop state ('T', or 't' while traced) and not running for a while. */
+static void
+wait_for_state (GPid     pid,
+                gboolean stopped)
+{
+  for (guint i = 0; i < 400; i++)
+    {
+      char s = process_state (pid);
+      if ((s == 'T' || s == 't') == stopped)
+        {
+          guint64 before = run_time_ns (pid);
+          g_usleep (50 * 1000);
+          if ((run_time_ns (pid) == before) == stopped)
+            return;
+        }
+      g_usleep (5000);
+    }
+  g_error ("process %d did not %s", pid, stopped ? "stop" : "continue");
+}
+
+static void
+test_no_process (void)
+{
+  g_autoptr(GError) error = NULL;
+  Sink sink;
+  FcSampler *sampler;
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    _exit (0);
+  waitpid (pid, NULL, 0);
+
+  sink_init (&sink);
+  sampler = fc_sampler_new (sink_cb, &sink);
+  g_assert_false (fc_sampler_attach (sampler, pid, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS);
+  g_clear_error (&error);
+  g_assert_false (fc_sampler_attach (sampler, pid, FC_SAMPLER_MODE_CPU, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS);
+  g_clear_error (&error);
+  g_assert_false (fc_sampler_start (sampler, 101, 32768, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS);
+  fc_sampler_free (sampler);
+  sink_clear (&sink);
+}
+
+static void
+test_already_traced (void)
+{
+  g_autofree char *threads = target_path ("threads");
+  const char *argv[] = { threads, "1", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  Child child = child_start (argv);
+  Sink sink;
+  FcSampler *first, *second;
+  int status;
+
+  sink_init (&sink);
+  first = fc_sampler_new (sink_cb, &sink);
+  second = fc_sampler_new (sink_cb, &sink);
+  g_assert_true (fc_sampler_attach (first, child.pid, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_no_error (error);
+
+  g_assert_false (fc_sampler_attach (second, child.pid, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION);
+  /* the message names the tracer */
+  g_assert_nonnull (strstr (error->message, "already traced by process"));
+  g_assert_nonnull (strstr (error->message, "fc-sampler"));
+
+  fc_sampler_free (second);
+  fc_sampler_detach (first);
+  assert_released (child.pid);
+  fc_sampler_free (first);
+
+  out = child_finish (&child, &status);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_cmpstr (out, ==, "threads done\n");
+  sink_clear (&sink);
+}
+
+static void
+test_attach_detach (void)
+{
+  g_autofree char *threads = target_path ("threads");
+  const char *argv[] = { threads, "1.2", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  Child child = child_start (argv);
+  FcSamplerStats stats;
+  FcSampler *sampler;
+  Sink sink;
+  int status;
+
+  sink_init (&sink);
+  sampler = fc_sampler_new (sink_cb, &sink);
+  g_assert_true (fc_sampler_attach (sampler, child.pid, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_sampler_start (sampler, 200, 32768, &error));
+  g_assert_no_error (error);
+  g_usleep (500 * 1000);
+  fc_sampler_stop (sampler);
+  fc_sampler_get_stats (sampler, &stats);
+  fc_sampler_detach (sampler);
+  assert_released (child.pid);
+
+  g_mutex_lock (&sink.lock);
+  /* main, two workers and the sleeper all sampled */
+  g_assert_cmpuint (g_hash_table_size (sink.tids), ==, 4);
+  g_assert_cmpuint (sink.n_samples, >, 10);
+  /* the sleeper and main mostly wait: their stacks are reused without stopping them */
+  g_assert_cmpuint (sink.n_reused, >, 0);
+  g_assert_cmpuint (sink.n_flush, ==, 1);
+  g_assert_false (sink.exited);
+  g_mutex_unlock (&sink.lock);
+  g_assert_cmpuint (stats.n_samples, ==, sink.n_samples + sink.n_reused);
+  g_assert_cmpfloat (stats.median_stop_us, >, 0);
+
+  fc_sampler_free (sampler);
+  out = child_finish (&child, &status);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_cmpstr (out, ==, "threads done\n");
+  sink_clear (&sink);
+}
+
+static void
+test_signals (void)
+{
+  g_autofree char *signals = target_path ("signals");
+  const char *argv[] = { signals, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *expected = NULL;
+  Child child = child_start (argv);
+  FcSampler *sampler;
+  Sink sink;
+  int status;
+  const guint n_rt = 200;
+
+  sink_init (&sink);
+  sampler = fc_sampler_new (sink_cb, &sink);
+  g_assert_true (fc_sampler_attach (sampler, child.pid, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_sampler_start (sampler, 500, 32768, &error));
+  g_assert_no_error (error);
+
+  /* real-time signals queue: every one must arrive, re-injected by the sampler */
+  for (guint i = 0; i < n_rt; i++)
+    {
+      union sigval v = { .sival_int = i };
+      g_assert_cmpint (sigqueue (child.pid, SIGRTMIN + 1, v), ==, 0);
+      if (i % 20 == 0)
+        g_usleep (2000);
+    }
+  g_assert_cmpint (kill (child.pid, SIGUSR1), ==, 0);
+
+  /* job control is respected: a stopped target stays stopped while sampled, then continues */
+  g_assert_cmpint (kill (child.pid, SIGSTOP), ==, 0);
+  wait_for_state (child.pid, TRUE);
+  {
+    guint64 before = run_time_ns (child.pid);
+    g_usleep (150 * 1000);
+    g_assert_cmpuint (run_time_ns (child.pid), ==, before);
+  }
+  g_assert_cmpint (kill (child.pid, SIGCONT), ==, 0);
+  wait_for_state (child.pid, FALSE);
+  g_usleep (100 * 1000);
+
+  fc_sampler_stop (sampler);
+  fc_sampler_detach (sampler);
+  assert_released (child.pid);
+  fc_sampler_free (sampler);
+
+  g_assert_cmpint (kill (child.pid, SIGUSR2), ==, 0);
+  out = child_finish (&child, &status);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  expected = g_strdup_printf ("usr1 1 rt %u\n", n_rt);
+  g_assert_cmpstr (out, ==, expected);
+  g_assert_cmpuint (sink.n_samples, >, 0);
+  sink_clear (&sink);
+}
+
+static void
+test_thread_churn (void)
+{
+  g_autofree char *churn = target_path ("churn");
+  const char *argv[] = { churn, "1.2", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  Child child = child_start (argv);
+  FcSampler *sampler;
+  Sink sink;
+  int status;
+
+  sink_init (&sink);
+  sampler = fc_sampler_new (sink_cb, &sink);
+  g_assert_true (fc_sampler_attach (sampler, child.pid, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_sampler_start (sampler, 300, 32768, &error));
+  g_assert_no_error (error);
+  g_usleep (700 * 1000);
+  fc_sampler_stop (sampler);
+  fc_sampler_detach (sampler);
+  assert_released (child.pid);
+  fc_sampler_free (sampler);
+
+  /* threads born after the attach were followed */
+  g_assert_cmpuint (g_hash_table_size (sink.tids), >, 5);
+  out = child_finish (&child, &status);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "churn ran "));
+  sink_clear (&sink);
+}
+
+static void
+test_spawn_exit_status (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  g_autofree char *script = g_strdup_printf ("exec '%s' -s 0.4 -t 2 -x 7 > /dev/null", burner);
+  const char *argv[] = { "/bin/sh", "-c", script, NULL };
+  g_autoptr(GError) error = NULL;
+  FcSampler *sampler;
+  Sink sink;
+
+  sink_init (&sink);
+  sampler = fc_sampler_new (sink_cb, &sink);
+  g_assert_true (fc_sampler_spawn (sampler, argv, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_sampler_is_spawned (sampler));
+  g_assert_true (fc_sampler_start (sampler, 200, 32768, &error));
+  g_assert_no_error (error);
+
+  g_mutex_lock (&sink.lock);
+  while (!sink.exited)
+    g_cond_wait (&sink.cond, &sink.lock);
+  g_mutex_unlock (&sink.lock);
+
+  /* sh, then the burner: the exit status passes through the exec */
+  g_assert_true (WIFEXITED (sink.exit_status));
+  g_assert_cmpint (WEXITSTATUS (sink.exit_status), ==, 7);
+  g_assert_cmpuint (sink.n_exec, >=, 2);
+  g_assert_cmpuint (sink.n_samples, >, 20);
+  g_assert_cmpuint (g_hash_table_size (sink.tids), >=, 2);
+  g_assert_false (fc_sampler_is_attached (sampler));
+  fc_sampler_stop (sampler);
+  fc_sampler_free (sampler);
+  sink_clear (&sink);
+}
+
+static void
+test_spawn_missing (void)
+{
+  const char *argv[] = { "/nonexistent/flamecast-no-such-command", NULL };
+  g_autoptr(GError) error = NULL;
+  FcSampler *sampler;
+  Sink sink;
+
+  sink_init (&sink);
+  sampler = fc_sampler_new (sink_cb, &sink);
+  g_assert_false (fc_sampler_spawn (sampler, argv, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "No such file"));
+  fc_sampler_free (sampler);
+  sink_clear (&sink);
+}
+
+static void
+test_cpu_mode (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  const char *argv[] = { burner, "-s", "0.6", "-x", "0", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  FcSampler *sampler;
+  Sink sink;
+  GPid pid;
+  int status;
+
+  sink_init (&sink);
+  sampler = fc_sampler_new (sink_cb, &sink);
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                            NULL, NULL, &pid, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  if (!fc_sampler_attach (sampler, pid, FC_SAMPLER_MODE_CPU, &error))
+    {
+      /* where perf events are not permitted the error says so and points to wall mode */
+      g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED);
+      g_assert_nonnull (strstr (error->message, "wall mode"));
+    }
+  else
+    {
+      g_assert_true (fc_sampler_start (sampler, 1000, 16384, &error));
+      g_assert_no_error (error);
+      g_usleep (300 * 1000);
+      fc_sampler_stop (sampler);
+      fc_sampler_detach (sampler);
+      g_assert_cmpuint (sink.n_samples, >, 10);
+      /* perf never stops the target */
+      assert_released (pid);
+    }
+  fc_sampler_free (sampler);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  sink_clear (&sink);
+}
 
 int
-main (int argc, char **argv)
+main (int    argc,
+      char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/core/sampler/no-process", test_no_process);
+  g_test_add_func ("/core/sampler/already-traced", test_already_traced);
+  g_test_add_func ("/core/sampler/attach-detach", test_attach_detach);
+  g_test_add_func ("/core/sampler/signals", test_signals);
+  g_test_add_func ("/core/sampler/thread-churn", test_thread_churn);
+  g_test_add_func ("/core/sampler/spawn-exit-status", test_spawn_exit_status);
+  g_test_add_func ("/core/sampler/spawn-missing", test_spawn_missing);
+  g_test_add_func ("/core/sampler/cpu-mode", test_cpu_mode);
+
   return g_test_run ();
 }

@@ -1,13 +1,175 @@
-/* test-symbolizer.c - placeholder while the tests are written
+/* test-symbolizer.c - module maps, debug ids and symbolization of our own process
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <glib.h>
+#include <dlfcn.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fc-proc-maps.h"
+#include "fc-symbolizer.h"
+
+/* a function of this test with a known name and file; kept out of line */
+G_GNUC_NO_INLINE int fc_test_symbolizer_marker (int x);
+
+G_GNUC_NO_INLINE int
+fc_test_symbolizer_marker (int x)
+{
+  return x * 3 + 1;
+}
+
+static void
+test_debug_id (void)
+{
+  g_autofree char *id = fc_build_id_to_debug_id ("f1c3bcc0279865fe3058404b2831d9e64135386c");
+  g_autofree char *short_id = fc_build_id_to_debug_id ("0102");
+  g_autofree char *bad = fc_build_id_to_debug_id ("zz");
+
+  /* the recipe in PROTOCOL.md: first 16 bytes, bytes 0-3, 4-5 and 6-7 reversed */
+  g_assert_cmpstr (id, ==, "c0bcc3f1-9827-fe65-3058-404b2831d9e6");
+  /* shorter build-ids are zero padded */
+  g_assert_cmpstr (short_id, ==, "00000201-0000-0000-0000-000000000000");
+  g_assert_null (bad);
+}
+
+static void
+test_system_dirs (void)
+{
+  g_assert_true (fc_path_is_system_library ("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+  g_assert_true (fc_path_is_system_library ("/lib64/ld-linux-x86-64.so.2"));
+  g_assert_true (fc_path_is_system_library ("[vdso]"));
+  g_assert_false (fc_path_is_system_library ("/home/user/project/libfoo.so"));
+  g_assert_false (fc_path_is_system_library ("/opt/app/bin/app"));
+}
+
+static void
+test_maps_self (void)
+{
+  g_autoptr(FcProcMaps) maps = fc_proc_maps_new (getpid ());
+  g_autoptr(GError) error = NULL;
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  const FcModule *m;
+  guint8 code[16];
+
+  g_assert_true (fc_proc_maps_reload (maps, &error));
+  g_assert_no_error (error);
+
+  m = fc_proc_maps_find (maps, GPOINTER_TO_SIZE (fc_test_symbolizer_marker));
+  g_assert_nonnull (m);
+  g_assert_cmpstr (m->path, ==, exe);
+  g_assert_true (m->is_main);
+  g_assert_true (m->in_app);
+  g_assert_nonnull (m->build_id);
+  g_assert_cmpuint (m->eh_frame_hdr, !=, 0);
+  g_assert_cmpuint (m->eh_fde_count, >, 0);
+
+  /* the module's file serves the same bytes as our memory */
+  g_assert_true (fc_module_read (m, GPOINTER_TO_SIZE (fc_test_symbolizer_marker), code, sizeof code));
+  g_assert_cmpmem (code, sizeof code, (const void *) fc_test_symbolizer_marker, sizeof code);
+
+  m = fc_proc_maps_find (maps, GPOINTER_TO_SIZE (dlsym (RTLD_DEFAULT, "getpid")));
+  g_assert_nonnull (m);
+  g_assert_true (strstr (m->path, "libc") != NULL);
+  g_assert_false (m->in_app);
+  g_assert_false (m->is_main);
+
+  g_assert_null (fc_proc_maps_find (maps, 16));
+}
+
+static void
+test_lookup_self (void)
+{
+  g_autoptr(FcProcMaps) maps = fc_proc_maps_new (getpid ());
+  g_autoptr(FcSymbolizer) symbolizer = NULL;
+  guint64 addr = GPOINTER_TO_SIZE (fc_test_symbolizer_marker);
+  const FcSymbol *sym, *again, *libc, *unknown;
+
+  g_assert_true (fc_proc_maps_reload (maps, NULL));
+  symbolizer = fc_symbolizer_new (maps);
+
+  sym = fc_symbolizer_lookup (symbolizer, addr + 1, FALSE);
+  g_assert_cmpstr (sym->function, ==, "fc_test_symbolizer_marker");
+  g_assert_cmpstr (sym->filename, ==, "test-symbolizer.c");
+  g_assert_true (g_str_has_suffix (sym->abs_path, "test-symbolizer.c"));
+  g_assert_cmpint (sym->lineno, >=, 17);
+  g_assert_cmpint (sym->lineno, <=, 21);
+  g_assert_true (sym->in_app);
+  g_assert_nonnull (sym->module);
+
+  /* a return address is looked up at addr - 1: the same function */
+  again = fc_symbolizer_lookup (symbolizer, addr + 2, TRUE);
+  g_assert_cmpstr (again->function, ==, "fc_test_symbolizer_marker");
+  /* and cached */
+  g_assert_true (fc_symbolizer_lookup (symbolizer, addr + 1, FALSE) == sym);
+
+  libc = fc_symbolizer_lookup (symbolizer, GPOINTER_TO_SIZE (dlsym (RTLD_DEFAULT, "getpid")), FALSE);
+  g_assert_true (strstr (libc->function, "getpid") != NULL);
+  g_assert_false (libc->in_app);
+
+  /* never an empty frame: no module gives the address */
+  unknown = fc_symbolizer_lookup (symbolizer, 0x10, FALSE);
+  g_assert_cmpstr (unknown->function, ==, "0x10");
+  g_assert_null (unknown->module);
+  g_assert_false (unknown->in_app);
+}
+
+static void
+test_lookup_no_symbol (void)
+{
+  g_autoptr(FcProcMaps) maps = fc_proc_maps_new (getpid ());
+  g_autoptr(FcSymbolizer) symbolizer = NULL;
+  const FcModule *m;
+  const FcSymbol *sym;
+  g_autofree char *base = NULL;
+  g_autofree char *expected = NULL;
+
+  g_assert_true (fc_proc_maps_reload (maps, NULL));
+  symbolizer = fc_symbolizer_new (maps);
+  m = fc_proc_maps_find (maps, GPOINTER_TO_SIZE (fc_test_symbolizer_marker));
+  g_assert_nonnull (m);
+
+  /* the ELF header is mapped but no symbol covers it: "module+0xoffset" */
+  sym = fc_symbolizer_lookup (symbolizer, m->start + 0x10, FALSE);
+  base = g_path_get_basename (m->path);
+  expected = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, m->start + 0x10 - m->bias);
+  g_assert_cmpstr (sym->function, ==, expected);
+  g_assert_true (sym->in_app);
+}
+
+static void
+test_demangle (void)
+{
+  g_autofree char *plain = fc_symbolizer_demangle ("main");
+
+  g_assert_cmpstr (plain, ==, "main");
+  if (fc_symbolizer_can_demangle ())
+    {
+      g_autofree char *cxx = fc_symbolizer_demangle ("_ZN3foo3barEi");
+      g_autofree char *rust = fc_symbolizer_demangle ("_ZN4core3ptr13drop_in_place17h0123456789abcdefE");
+      g_assert_cmpstr (cxx, ==, "foo::bar(int)");
+      g_assert_cmpstr (rust, ==, "core::ptr::drop_in_place");
+    }
+  else
+    {
+      /* without libstdc++ names stay mangled, never lost */
+      g_autofree char *cxx = fc_symbolizer_demangle ("_ZN3foo3barEi");
+      g_assert_cmpstr (cxx, ==, "_ZN3foo3barEi");
+    }
+}
 
 int
-main (int argc, char **argv)
+main (int    argc,
+      char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/core/symbolizer/debug-id", test_debug_id);
+  g_test_add_func ("/core/symbolizer/system-dirs", test_system_dirs);
+  g_test_add_func ("/core/symbolizer/maps-self", test_maps_self);
+  g_test_add_func ("/core/symbolizer/lookup-self", test_lookup_self);
+  g_test_add_func ("/core/symbolizer/lookup-no-symbol", test_lookup_no_symbol);
+  g_test_add_func ("/core/symbolizer/demangle", test_demangle);
+
   return g_test_run ();
 }
