@@ -638,11 +638,132 @@ write_thread_field (Out      *out,
     out_int (out, ctx->thread->priority);
 }
 
+/*
+ * Samples and stacks are most of a chunk's bytes. Between yajl's "[" and
+ * "]" of these arrays the elements are appended directly: yajl only needs to
+ * know that an array was opened and closed, and the elements have a fixed
+ * shape whose only free text, the thread ids, is escaped once per thread.
+ */
+static inline void
+raw (Out        *out,
+     const char *text,
+     gsize       len)
+{
+  g_byte_array_append (out->buf, (const guint8 *) text, len);
+}
+
+static inline gsize
+format_uint (guint64  value,
+             char    *buf)
+{
+  char tmp[24];
+  gsize n = 0;
+
+  do
+    {
+      tmp[n++] = '0' + value % 10;
+      value /= 10;
+    }
+  while (value != 0);
+  for (gsize i = 0; i < n; i++)
+    buf[i] = tmp[n - 1 - i];
+  return n;
+}
+
+/* the thread ids as quoted JSON strings, or NULL if one cannot be written */
+static GPtrArray *
+quote_thread_ids (Ctx *ctx)
+{
+  g_autoptr(GPtrArray) quoted = g_ptr_array_new_with_free_func (g_free);
+  guint n_threads = fc_profile_get_n_threads (ctx->profile);
+
+  for (guint t = 0; t < n_threads; t++)
+    {
+      const char *tid = fc_profile_string (ctx->profile, fc_profile_get_thread (ctx->profile, t)->tid);
+      g_autoptr(GByteArray) buf = g_byte_array_new ();
+      Out q;
+      gboolean ok;
+
+      out_init (&q, buf);
+      out_string (&q, tid != NULL ? tid : "");
+      ok = !q.failed;
+      out_clear (&q);
+      if (!ok)
+        return NULL;
+      g_byte_array_append (buf, (const guint8 *) "", 1);
+      g_ptr_array_add (quoted, g_byte_array_free (g_steal_pointer (&buf), FALSE));
+    }
+  return g_steal_pointer (&quoted);
+}
+
+static gboolean
+write_samples_fast (Out *out,
+                    Ctx *ctx)
+{
+  g_autoptr(GPtrArray) quoted = NULL;
+  gboolean v1 = ctx->format == FC_FORMAT_V1;
+  char buf[128];
+
+  for (guint i = 0; i < ctx->n_samples; i++)
+    {
+      if (ctx->samples[i].extra != FC_STRING_NONE)
+        return FALSE;
+    }
+  quoted = quote_thread_ids (ctx);
+  if (quoted == NULL)
+    return FALSE;
+
+  out_array_open (out);
+  for (guint i = 0; i < ctx->n_samples; i++)
+    {
+      const FcSample *s = &ctx->samples[ctx->order[i]];
+      const char *tid = g_ptr_array_index (quoted, s->thread);
+      gsize n = 0;
+
+      if (i > 0)
+        buf[n++] = ',';
+      if (v1)
+        {
+          memcpy (buf + n, "{\"elapsed_since_start_ns\":\"", 27);
+          n += 27;
+          n += format_uint ((guint64) (s->timestamp_ns - ctx->start_ns), buf + n);
+          memcpy (buf + n, "\",\"stack_id\":", 13);
+          n += 13;
+          n += format_uint (ctx->stack_map[s->stack], buf + n);
+          memcpy (buf + n, ",\"thread_id\":", 13);
+          n += 13;
+          raw (out, buf, n);
+          raw (out, tid, strlen (tid));
+          raw (out, "}", 1);
+        }
+      else
+        {
+          memcpy (buf + n, "{\"stack_id\":", 12);
+          n += 12;
+          n += format_uint (ctx->stack_map[s->stack], buf + n);
+          memcpy (buf + n, ",\"thread_id\":", 13);
+          n += 13;
+          raw (out, buf, n);
+          raw (out, tid, strlen (tid));
+          memcpy (buf, ",\"timestamp\":", 13);
+          fc_writer_format_seconds (s->timestamp_ns, buf + 13, sizeof buf - 14);
+          n = strlen (buf);
+          buf[n++] = '}';
+          raw (out, buf, n);
+        }
+    }
+  out_array_close (out);
+  return TRUE;
+}
+
 static void
 write_samples (Out *out,
                Ctx *ctx)
 {
   const Field *fields = ctx->format == FC_FORMAT_V1 ? v1_sample_fields : v2_sample_fields;
+
+  if (write_samples_fast (out, ctx))
+    return;
 
   out_array_open (out);
   for (guint i = 0; i < ctx->n_samples; i++)
@@ -659,21 +780,29 @@ static void
 write_stacks (Out *out,
               Ctx *ctx)
 {
+  char buf[24];
+
   out_array_open (out);
   for (guint i = 0; i < ctx->out_stacks->len; i++)
     {
       guint32 stack = g_array_index (ctx->out_stacks, guint32, i);
+      gboolean first = TRUE;
 
-      out_array_open (out);
+      raw (out, i > 0 ? ",[" : "[", i > 0 ? 2 : 1);
       /* leaf first: the node itself, then its callers */
       while (stack != FC_STACK_EMPTY)
         {
           const FcStackNode *node = fc_profile_get_stack (ctx->profile, stack);
+          gsize n = 0;
 
-          out_int (out, ctx->frame_map[node->frame]);
+          if (!first)
+            buf[n++] = ',';
+          first = FALSE;
+          n += format_uint (ctx->frame_map[node->frame], buf + n);
+          raw (out, buf, n);
           stack = node->parent;
         }
-      out_array_close (out);
+      raw (out, "]", 1);
     }
   out_array_close (out);
 }
