@@ -7,10 +7,159 @@
 #include <stdio.h>
 
 #include "fc-cli.h"
+#include "fc-dsn.h"
+#include "fc-error.h"
+#include "fc-reader.h"
+#include "fc-sender.h"
+#include "fc-settings.h"
+#include "fc-transport.h"
 
-int
-fc_cli_send (int argc, char **argv)
+/* Settings, then the DSN: --dsn, $SENTRY_DSN, the saved settings. */
+static FcTransport *
+transport_from_options (const char  *dsn_option,
+                        GError     **error)
 {
-  fprintf (stderr, "flamecast-cli send: not implemented yet\n");
-  return 2;
+  g_autoptr(FcSettings) settings = fc_settings_new ();
+  g_autofree char *settings_path = fc_settings_dup_default_path ();
+  g_autofree char *text = NULL;
+  g_autoptr(FcDsn) dsn = NULL;
+
+  if (!fc_settings_load (settings, NULL, error))
+    return NULL;
+
+  text = fc_settings_dup_effective_dsn (settings, dsn_option);
+  if (text == NULL)
+    {
+      g_set_error (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID_DSN,
+                   _("No DSN: pass --dsn, set SENTRY_DSN, or set “dsn” in %s"), settings_path);
+      return NULL;
+    }
+
+  if (!(dsn = fc_dsn_parse (text, error)))
+    return NULL;
+
+  return fc_transport_new (dsn, NULL, NULL);
+}
+
+/* 0: everything delivered; 1: something invalid, rejected or still waiting; 2: usage, DSN or I/O error */
+int
+fc_cli_send (int    argc,
+             char **argv)
+{
+  g_autofree char *dsn_option = NULL;
+  gboolean flush = FALSE;
+  int retries = 3;
+  int timeout = 30;
+  g_auto(GStrv) files = NULL;
+  const GOptionEntry entries[] = {
+    { "dsn", 0, 0, G_OPTION_ARG_STRING, &dsn_option,
+      N_("Sentry DSN (default: $SENTRY_DSN, then the saved settings)"), "DSN" },
+    { "flush", 0, 0, G_OPTION_ARG_NONE, &flush, N_("Deliver what is waiting in the outbox"), NULL },
+    { "attempts", 0, 0, G_OPTION_ARG_INT, &retries,
+      N_("Requests per envelope when Sentry is unavailable (default 3)"), "N" },
+    { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, N_("Seconds to wait for an answer (default 30)"), "S" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE...") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("[FILE...] - send profiles to Sentry"));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FcTransport) transport = NULL;
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autofree char *masked = NULL;
+  gboolean invalid = FALSE;
+
+  g_option_context_set_summary (context,
+                                _("Sends V2 chunks, V1 profiles and envelopes to Sentry. A bare chunk or\n"
+                                  "V1 profile is wrapped into the right envelope, an envelope goes as it\n"
+                                  "is. Everything is validated first; what Relay would reject is not sent.\n"
+                                  "Envelopes go through an outbox in $XDG_STATE_HOME/flamecast/outbox:\n"
+                                  "what cannot be delivered now (network, server, rate limits) waits there\n"
+                                  "for the next send or for --flush.\n"
+                                  "\n"
+                                  "Exit status: 0 when everything was delivered, 1 when something was\n"
+                                  "invalid, rejected or is still waiting, 2 on usage or DSN errors."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "flamecast-cli send: %s\n", error->message);
+      return 2;
+    }
+  if ((files == NULL || files[0] == NULL) && !flush)
+    {
+      fprintf (stderr, "flamecast-cli send: %s\n", _("expected FILE... or --flush (see --help)"));
+      return 2;
+    }
+  if (retries < 1 || timeout < 1)
+    {
+      fprintf (stderr, "flamecast-cli send: %s\n", _("--attempts and --timeout must be at least 1"));
+      return 2;
+    }
+
+  if (!(transport = transport_from_options (dsn_option, &error)))
+    {
+      fprintf (stderr, "flamecast-cli send: %s\n", error->message);
+      return 2;
+    }
+  fc_transport_set_retry_policy (transport, retries, 1000);
+  fc_transport_set_timeout (transport, timeout);
+
+  masked = fc_dsn_dup_masked (fc_transport_get_dsn (transport));
+  printf (_("Sending to %s\n"), masked);
+
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (files[i]);
+      g_autoptr(GError) local_error = NULL;
+      g_autoptr(FcDocument) document = NULL;
+      g_autoptr(GBytes) original = NULL;
+      g_autoptr(GPtrArray) envelopes = NULL;
+
+      original = g_file_load_bytes (file, NULL, NULL, &local_error);
+      if (original != NULL)
+        document = fc_reader_load_bytes (original, FC_READ_LENIENT, &local_error);
+      if (document == NULL)
+        {
+          printf ("%s: %s: %s\n", files[i], _("cannot read"), local_error->message);
+          invalid = TRUE;
+          continue;
+        }
+
+      envelopes = fc_sender_envelopes_for_document (document, original, &local_error);
+      if (envelopes == NULL)
+        {
+          printf ("%s: %s\n", files[i], local_error->message);
+          invalid = TRUE;
+          continue;
+        }
+
+      for (guint e = 0; e < envelopes->len; e++)
+        {
+          g_autofree char *id = fc_transport_enqueue (transport, g_ptr_array_index (envelopes, e), &local_error);
+
+          if (id == NULL)
+            {
+              fprintf (stderr, "flamecast-cli send: %s\n", local_error->message);
+              return 2;
+            }
+        }
+      printf (ngettext ("%s: %u envelope queued\n", "%s: %u envelopes queued\n", envelopes->len),
+              files[i], envelopes->len);
+    }
+
+  report = fc_transport_flush (transport, NULL, &error);
+  if (report == NULL)
+    {
+      fprintf (stderr, "flamecast-cli send: %s\n", error->message);
+      return 2;
+    }
+
+  {
+    g_autofree char *text = fc_transport_describe_report (transport, report);
+    fputs (text, stdout);
+  }
+
+  if (!fc_flush_report_all_delivered (report) || invalid)
+    return 1;
+
+  return 0;
 }

@@ -473,7 +473,9 @@ fc_settings_load (FcSettings  *self,
 
   if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, &local_error))
     {
-      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+      /* No file (or no config dir at all, e.g. HOME=/dev/null): defaults. */
+      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
+          g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
         return TRUE;
       g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
                    "Cannot read settings from %s: %s", path, local_error->message);

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
@@ -469,6 +470,26 @@ gzip_bytes (GBytes *input)
   return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (memory));
 }
 
+static const char *
+status_text (guint status)
+{
+  /* libsoup 3.2 calls some of Relay's answers "Unknown Error". */
+  switch (status)
+    {
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 413: return "Payload Too Large";
+    case 429: return "Too Many Requests";
+    case 500: return "Internal Server Error";
+    case 502: return "Bad Gateway";
+    case 503: return "Service Unavailable";
+    case 504: return "Gateway Timeout";
+    default:  return "no reason given";
+    }
+}
+
 static char *
 response_reason (SoupMessage *message,
                  GBytes      *body)
@@ -476,6 +497,7 @@ response_reason (SoupMessage *message,
   SoupMessageHeaders *headers = soup_message_get_response_headers (message);
   const char *header = soup_message_headers_get_one (headers, "X-Sentry-Error");
   const char *phrase = soup_message_get_reason_phrase (message);
+  guint status = soup_message_get_status (message);
   const char *data;
   gsize len = 0;
 
@@ -515,6 +537,9 @@ response_reason (SoupMessage *message,
                   return g_string_free (s, FALSE);
                 }
             }
+
+          /* JSON without a detail ("{}") says nothing: use the status text. */
+          return g_strdup (status_text (status));
         }
 
       text = g_utf8_make_valid (data, MIN (len, 300));
@@ -522,7 +547,9 @@ response_reason (SoupMessage *message,
       return g_strdup (g_strstrip (text));
     }
 
-  return g_strdup (phrase && *phrase ? phrase : "no reason given");
+  if (phrase != NULL && *phrase != '\0' && strcmp (phrase, "Unknown Error") != 0)
+    return g_strdup (phrase);
+  return g_strdup (status_text (status));
 }
 
 static gboolean
@@ -773,7 +800,12 @@ flush_next (Flush *f)
         if (limited != NULL)
           {
             g_autofree char *when = format_time (until);
-            g_autofree char *why = g_strdup_printf ("rate limited by Sentry for “%s” until %s", limited, when);
+            g_autofree char *why = NULL;
+
+            if (fc_rate_limits_get_limited_until (f->self->rate_limits, NULL, now) == until)
+              why = g_strdup_printf ("rate limited by Sentry (all categories) until %s", when);
+            else
+              why = g_strdup_printf ("rate limited by Sentry for “%s” until %s", limited, when);
 
             mark_waiting (f, why);
             continue;
@@ -931,4 +963,37 @@ fc_transport_flush (FcTransport   *self,
   g_main_context_pop_thread_default (context);
 
   return fc_transport_flush_finish (self, result, error);
+}
+
+char *
+fc_transport_describe_report (FcTransport         *self,
+                              const FcFlushReport *report)
+{
+  g_autofree char *rejected_dir = NULL;
+  GString *s;
+
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+  g_return_val_if_fail (report != NULL, NULL);
+
+  rejected_dir = fc_outbox_dup_rejected_dir (self->outbox);
+  s = g_string_new (NULL);
+
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "Delivered %u envelope.\n",
+                                          "Delivered %u envelopes.\n", report->delivered),
+                          report->delivered);
+  if (report->rejected > 0)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u envelope was not accepted and is kept in %s:\n",
+                                            "%u envelopes were not accepted and are kept in %s:\n",
+                                            report->rejected),
+                            report->rejected, rejected_dir);
+  if (report->waiting > 0)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u envelope is waiting in the outbox %s:\n",
+                                            "%u envelopes are waiting in the outbox %s:\n", report->waiting),
+                            report->waiting, fc_outbox_get_dir (self->outbox));
+  for (guint i = 0; i < report->messages->len; i++)
+    g_string_append_printf (s, "  %s\n", (const char *) g_ptr_array_index (report->messages, i));
+  if (report->waiting > 0)
+    g_string_append (s, g_dgettext (GETTEXT_PACKAGE, "Run “flamecast-cli send --flush” to try again.\n"));
+
+  return g_string_free (s, FALSE);
 }

@@ -80,6 +80,11 @@ FcFlushReport *fc_transport_flush              (FcTransport    *self,
                                                 GCancellable   *cancellable,
                                                 GError        **error);
 
+/* What a flush did, for people: delivered, rejected (and where they are
+ * kept), waiting (and why), one line each, ending with a newline. */
+char          *fc_transport_describe_report    (FcTransport         *self,
+                                                const FcFlushReport *report);
+
 /* Rate-limit categories of an envelope's items (deduplicated, char*), or
  * NULL with FC_FORMAT_ERROR_ENVELOPE when its framing is broken. */
 GPtrArray     *fc_envelope_dup_categories      (GBytes         *envelope,

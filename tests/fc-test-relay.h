@@ -1,0 +1,63 @@
+/* fc-test-relay.h - a fake Relay for transport tests: SoupServer on 127.0.0.1 in its own thread
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The fake Relay runs in its own thread with its own main context, so both
+ * the asynchronous flush (driven by the test's main context) and the
+ * blocking flush (a private context) can talk to it. It checks the path,
+ * the auth header and the framing of every envelope, and answers from a
+ * script: 200, 400 with a reason, 403, 413, 429 with limits, 500, 503, a
+ * dropped connection, a slow answer, an answer slower than a 1 s timeout.
+ * relay_free() fails the test if any request broke the protocol.
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+#include <libsoup/soup.h>
+
+#include "fc-dsn.h"
+
+#define KEY     "0123456789abcdef0123456789abcdef"
+#define PROJECT "42"
+
+typedef enum {
+  REPLY_OK,
+  REPLY_OK_WITH_LIMITS,   /* 200 + X-Sentry-Rate-Limits: 30:profile_chunk:key */
+  REPLY_400,
+  REPLY_403,
+  REPLY_413,
+  REPLY_429_LIMITS,       /* 429 + X-Sentry-Rate-Limits: 60:profile_chunk;profile:key */
+  REPLY_429_RETRY_AFTER,  /* 429 + Retry-After: 30 */
+  REPLY_500,
+  REPLY_503,
+  REPLY_DROP,             /* close the connection without an answer */
+  REPLY_SLOW,             /* 200 after 300 ms */
+  REPLY_TOO_SLOW,         /* 200 after 2.5 s, beyond a 1 s client timeout */
+} Reply;
+
+typedef struct {
+  GMutex        mutex;
+  GCond         cond;
+  GThread      *thread;
+  GMainContext *context;
+  GMainLoop    *loop;
+  SoupServer   *server;
+  guint         port;
+  gboolean      ready;
+
+  /* guarded by mutex */
+  GQueue        script;       /* Reply, GINT_TO_POINTER; REPLY_OK when empty */
+  GPtrArray    *requests;     /* GBytes*: every envelope received, decompressed */
+  GPtrArray    *delivered;    /* GBytes*: envelopes answered with a 2xx */
+  GPtrArray    *problems;     /* char*: protocol violations */
+  guint         n_gzipped;
+} Relay;
+
+Relay  *relay_new        (void);
+void    relay_free       (Relay *relay);
+/* Replies for the next requests, ended by -1; REPLY_OK once they run out. */
+void    relay_script     (Relay *relay,
+                          ...);
+guint   relay_n_requests (Relay *relay);
+FcDsn  *relay_dsn        (Relay *relay);
