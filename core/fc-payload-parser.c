@@ -1782,9 +1782,6 @@ resolve (FcPayloadParser *self,
       guint32 begin = g_array_index (self->stack_starts, guint32, s);
       guint32 end = s + 1 < n_stacks ? g_array_index (self->stack_starts, guint32, s + 1) : self->stack_frames->len;
       guint32 stack_id;
-      guint n_dangling = 0;
-      guint32 first_dangling = 0;
-      guint32 first_dangling_frame = 0;
 
       g_array_set_size (mapped, end - begin);
       for (guint32 j = begin; j < end; j++)
@@ -1796,20 +1793,15 @@ resolve (FcPayloadParser *self,
             id = g_array_index (self->frame_ids, guint32, f);
           else
             {
+              g_autofree char *where = g_strdup_printf ("profile.stacks[%u][%u]", s, j - begin);
               gpointer found;
 
               if (!lenient)
                 {
-                  g_autofree char *where = g_strdup_printf ("profile.stacks[%u][%u]", s, j - begin);
-
                   fail_at (self, FC_FORMAT_ERROR_RANGE, where, "frame %u but only %u frames", f, n_frames);
                   return FALSE;
                 }
-              if (n_dangling++ == 0)
-                {
-                  first_dangling = j - begin;
-                  first_dangling_frame = f;
-                }
+              add_problem (self, FC_PROBLEM_ERROR, where, "frame %u but only %u frames", f, n_frames);
 
               if (missing == NULL)
                 missing = g_hash_table_new (NULL, NULL);
@@ -1827,19 +1819,6 @@ resolve (FcPayloadParser *self,
                 }
             }
           g_array_index (mapped, guint32, j - begin) = id;
-        }
-
-      /* One problem per stack keeps `validate` readable when a whole frame table is missing. */
-      if (n_dangling > 0)
-        {
-          g_autofree char *where = g_strdup_printf ("profile.stacks[%u][%u]", s, first_dangling);
-
-          if (n_dangling == 1)
-            add_problem (self, FC_PROBLEM_ERROR, where, "frame %u but only %u frames",
-                         first_dangling_frame, n_frames);
-          else
-            add_problem (self, FC_PROBLEM_ERROR, where, "frame %u but only %u frames (and %u more in this stack)",
-                         first_dangling_frame, n_frames, n_dangling - 1);
         }
 
       stack_id = fc_profile_intern_stack_frames (profile, (const guint32 *)(gpointer)mapped->data, mapped->len);

@@ -266,8 +266,8 @@ test_valid_python_lenient (void)
   guint n, depth;
   char buf[64];
 
-  g_assert_true (has_problem (doc, "profile.stacks[0][1]", "frame 1 but only 1 frames (and 5 more in this stack)"));
-  g_assert_cmpuint (fc_document_get_problems (doc)->len, ==, 1);
+  g_assert_true (has_problem (doc, "profile.stacks[0][1]", "frame 1 but only 1 frames"));
+  g_assert_true (has_problem (doc, "profile.stacks[0][6]", "frame 6 but only 1 frames"));
   g_assert_cmpint (((FcProblem *)g_ptr_array_index (fc_document_get_problems (doc), 0))->severity, ==,
                    FC_PROBLEM_ERROR);
 
