@@ -108,6 +108,68 @@ test_round_trip_fixtures (void)
     }
 }
 
+/* A bigger random model, with thread ids that need escaping: both formats
+ * read back equal (the fast path for samples and stacks) and, with one
+ * sample carrying extras (the general path), still equal. */
+static void
+test_random_round_trip (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  static const char * const tids[] = { "1", "0x7f00", "tab\there \"quoted\" \\ é", "4294967296" };
+  guint32 threads[G_N_ELEMENTS (tids)];
+  guint32 frames[40];
+  FcFormat formats[] = { FC_FORMAT_V2, FC_FORMAT_V1 };
+
+  for (guint t = 0; t < G_N_ELEMENTS (tids); t++)
+    threads[t] = fc_profile_ensure_thread (profile, tids[t]);
+  for (guint i = 0; i < 5000; i++)
+    {
+      guint depth = g_rand_int_range (rand, 0, G_N_ELEMENTS (frames));
+
+      for (guint d = 0; d < depth; d++)
+        {
+          g_autofree char *name = g_strdup_printf ("f%d", g_rand_int_range (rand, 0, 300));
+          FcFrame frame;
+
+          fc_frame_init (&frame);
+          frame.function = fc_profile_intern (profile, name);
+          frame.lineno = g_rand_int_range (rand, -1, 3);
+          frame.in_app = g_rand_int_range (rand, -1, 2);
+          frame.has_instruction_addr = g_rand_boolean (rand);
+          frame.instruction_addr = frame.has_instruction_addr ? g_rand_int (rand) * G_GUINT64_CONSTANT (4096) : 0;
+          frames[d] = fc_profile_intern_frame (profile, &frame);
+        }
+      fc_profile_append_sample (profile, FC_TEST_BASE_NS + g_rand_int_range (rand, 0, 20000) * G_GINT64_CONSTANT (1001),
+                                threads[g_rand_int_range (rand, 0, G_N_ELEMENTS (threads))],
+                                fc_profile_intern_stack_frames (profile, frames, depth), 0);
+    }
+  fc_profile_set_start_ns (profile, FC_TEST_BASE_NS);
+
+  for (guint round = 0; round < 2; round++)
+    {
+      if (round == 1)
+        fc_profile_append_sample (profile, FC_TEST_BASE_NS + 5, threads[2], FC_STACK_EMPTY,
+                                  fc_profile_intern (profile, "{\"state\":\"running\"}"));
+
+      for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(GBytes) bytes = NULL;
+          g_autoptr(FcProfile) reread = NULL;
+          g_autoptr(GString) why = g_string_new (NULL);
+
+          fc_profile_set_format (profile, formats[f]);
+          bytes = fc_writer_write_profile (profile, &error);
+          g_assert_no_error (error);
+          reread = reread_single (bytes);
+          if (!fc_profile_equal_samples (profile, reread, why))
+            g_error ("round %u, format %d: %s", round, formats[f], why->str);
+          g_assert_true (fc_profile_lookup_thread (reread, tids[2], NULL));
+        }
+    }
+}
+
 static void
 test_stable_bytes (void)
 {
@@ -508,6 +570,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/core/writer/round-trip-fixtures", test_round_trip_fixtures);
+  g_test_add_func ("/core/writer/random-round-trip", test_random_round_trip);
   g_test_add_func ("/core/writer/stable-bytes", test_stable_bytes);
   g_test_add_func ("/core/writer/v2-shape", test_v2_shape);
   g_test_add_func ("/core/writer/v1-shape", test_v1_shape);
