@@ -14,7 +14,10 @@
 #include "fc-cli.h"
 #include "fc-convert.h"
 #include "fc-error.h"
+#include "fc-lifecycle-control.h"
 #include "fc-recorder.h"
+#include "fc-sender.h"
+#include "fc-settings.h"
 #include "fc-writer.h"
 
 typedef struct {
@@ -29,6 +32,10 @@ typedef struct {
   gboolean    tty;
   gint64      started_us;
   guint       status_width;
+  /* lifecycle and sending (--lifecycle, --control, --send) */
+  FcSender   *sender;
+  gboolean    recording;
+  GError     *start_error;
 } Record;
 
 static gboolean
@@ -58,6 +65,12 @@ chunk_ready_cb (FcRecorder *recorder,
   g_autoptr(GError) error = NULL;
 
   rec->n_chunks++;
+  if (rec->sender != NULL && !fc_sender_add_chunk (rec->sender, chunk, &error))
+    {
+      /* Not sent (invalid, or the outbox cannot be written); the file is still written. */
+      fprintf (stderr, "flamecast-cli record: chunk %u: %s\n", rec->n_chunks, error->message);
+      g_clear_error (&error);
+    }
   if (!rec->v1)
     {
       g_autoptr(GBytes) bytes = fc_writer_write_profile (chunk, &error);
@@ -93,6 +106,43 @@ chunk_ready_cb (FcRecorder *recorder,
           write_file (rec, "profile", bytes);
         }
     }
+}
+
+/* The lifecycle decides when to record; these carry it out. */
+static void
+start_profiling_cb (FcLifecycle *lifecycle,
+                    Record      *rec)
+{
+  if (rec->recording || rec->start_error != NULL)
+    return;
+  if (!fc_recorder_start (rec->recorder, &rec->start_error))
+    {
+      g_main_loop_quit (rec->loop);
+      return;
+    }
+  rec->recording = TRUE;
+}
+
+static void
+stop_profiling_cb (FcLifecycle *lifecycle,
+                   Record      *rec)
+{
+  if (!rec->recording)
+    return;
+  rec->recording = FALSE;
+  /* Finishes the chunk in progress (chunk-ready, then sent). */
+  fc_recorder_stop (rec->recorder);
+}
+
+static void
+root_span_ended_cb (FcLifecycle      *lifecycle,
+                    const FcRootSpan *span,
+                    Record           *rec)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (rec->sender != NULL && !fc_sender_add_root_span (rec->sender, span, &error))
+    fprintf (stderr, "flamecast-cli record: span “%s”: %s\n", span->name, error->message);
 }
 
 static void
@@ -171,6 +221,15 @@ fc_cli_record (int    argc,
   g_autofree char *release = NULL;
   g_autofree char *environment = NULL;
   g_autofree char *platform = NULL;
+  g_autofree char *lifecycle_name = NULL;
+  g_autofree char *control_path = NULL;
+  g_autofree char *dsn_option = NULL;
+  g_autoptr(FcSettings) settings = fc_settings_new ();
+  g_autoptr(FcLifecycle) lifecycle = NULL;
+  g_autoptr(FcLifecycleControl) control = NULL;
+  g_autoptr(FcSender) sender = NULL;
+  FcProfileLifecycle lifecycle_mode;
+  gboolean send = FALSE;
   int pid = 0, frequency = 101, exit_code = 0, status = -1;
   double duration = 0;
   guint sigint_id, sigterm_id, status_id = 0, duration_id = 0;
@@ -187,6 +246,10 @@ fc_cli_record (int    argc,
     { "release", 'r', 0, G_OPTION_ARG_STRING, &release, N_("Release of the profiled program"), "R" },
     { "environment", 'e', 0, G_OPTION_ARG_STRING, &environment, N_("Environment, e.g. production"), "E" },
     { "platform", 0, 0, G_OPTION_ARG_STRING, &platform, N_("Platform of the chunks (default native)"), "P" },
+    { "lifecycle", 0, 0, G_OPTION_ARG_STRING, &lifecycle_name, N_("manual: record from start to end (default); trace: record while a root span is active"), "manual|trace" },
+    { "control", 0, 0, G_OPTION_ARG_FILENAME, &control_path, N_("FIFO of span commands: lines “begin NAME”, “end NAME”, “start”, “stop”"), "PATH" },
+    { "send", 0, 0, G_OPTION_ARG_NONE, &send, N_("Send each chunk to Sentry as it is ready"), NULL },
+    { "dsn", 0, 0, G_OPTION_ARG_STRING, &dsn_option, N_("Sentry DSN for --send (default: $SENTRY_DSN, then the saved settings)"), "DSN" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, NULL },
     { NULL }
   };
@@ -218,6 +281,41 @@ fc_cli_record (int    argc,
     {
       fprintf (stderr, "flamecast-cli record: %s\n", _("--format must be v2 or v1"));
       return 2;
+    }
+
+  /* Lifecycle, sample rates and DSN default to the saved settings. */
+  if (!fc_settings_load (settings, NULL, &error))
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", error->message);
+      return 2;
+    }
+  lifecycle_mode = fc_settings_get_profile_lifecycle (settings);
+  if (lifecycle_name != NULL && !fc_profile_lifecycle_from_string (lifecycle_name, &lifecycle_mode, &error))
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", error->message);
+      return 2;
+    }
+  if (send)
+    {
+      g_autofree char *dsn_text = fc_settings_dup_effective_dsn (settings, dsn_option);
+      g_autoptr(FcDsn) dsn = NULL;
+      g_autoptr(FcTransport) transport = NULL;
+
+      if (dsn_text == NULL)
+        {
+          fprintf (stderr, "flamecast-cli record: %s\n", _("--send needs a DSN: pass --dsn, set SENTRY_DSN, or save one in the settings"));
+          return 2;
+        }
+      if (!(dsn = fc_dsn_parse (dsn_text, &error)))
+        {
+          fprintf (stderr, "flamecast-cli record: %s\n", error->message);
+          return 2;
+        }
+      transport = fc_transport_new (dsn, NULL, NULL);
+      sender = fc_sender_new (transport);
+      if (g_strcmp0 (format, "v1") == 0)
+        fc_sender_set_format (sender, FC_FORMAT_V1, TRUE, NULL);
+      rec.sender = sender;
     }
 
   rec.output = output ? output : (char *) ".";
@@ -257,9 +355,27 @@ fc_cli_record (int    argc,
       g_source_remove (sigterm_id);
       return g_error_matches (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED) && pid == 0 ? 127 : 1;
     }
-  if (!fc_recorder_start (recorder, &error))
+  lifecycle = fc_lifecycle_new (lifecycle_mode,
+                                fc_settings_get_profile_session_sample_rate (settings),
+                                fc_settings_get_traces_sample_rate (settings));
+  g_signal_connect (lifecycle, "start-profiling", G_CALLBACK (start_profiling_cb), &rec);
+  g_signal_connect (lifecycle, "stop-profiling", G_CALLBACK (stop_profiling_cb), &rec);
+  g_signal_connect (lifecycle, "root-span-ended", G_CALLBACK (root_span_ended_cb), &rec);
+  if (control_path != NULL && !(control = fc_lifecycle_control_new (lifecycle, control_path, &error)))
     {
       fprintf (stderr, "flamecast-cli record: %s\n", error->message);
+      fc_recorder_detach (recorder);
+      exit_code = 2;
+      goto out;
+    }
+  /* Manual: from now on (a no-op with a warning when the session is not
+   * sampled). Trace: the control FIFO's spans start and stop recording. */
+  if (lifecycle_mode == FC_PROFILE_LIFECYCLE_MANUAL)
+    fc_lifecycle_start_profiler (lifecycle);
+  if (rec.start_error != NULL)
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", rec.start_error->message);
+      g_clear_error (&rec.start_error);
       fc_recorder_detach (recorder);
       exit_code = 1;
       goto out;
@@ -278,7 +394,17 @@ fc_cli_record (int    argc,
   g_clear_handle_id (&duration_id, g_source_remove);
   clear_status (&rec);
 
-  fc_recorder_stop (recorder);
+  /* Open spans end with the recording; the profiler stops with the last one. */
+  g_clear_object (&control);
+  fc_lifecycle_end_all (lifecycle);
+  if (lifecycle_mode == FC_PROFILE_LIFECYCLE_MANUAL && fc_lifecycle_get_running (lifecycle))
+    fc_lifecycle_stop_profiler (lifecycle);
+  if (rec.recording)
+    {
+      rec.recording = FALSE;
+      fc_recorder_stop (recorder);
+    }
+  g_clear_error (&rec.start_error);
   fc_recorder_get_sampler_stats (recorder, &stats);
   fc_recorder_get_unwind_stats (recorder, &ustats);
   fc_recorder_detach (recorder);
@@ -306,6 +432,26 @@ fc_cli_record (int    argc,
            rec.output, fc_recorder_get_profiler_id (recorder));
   if (rec.write_failed && exit_code == 0)
     exit_code = 1;
+
+  /* Deliver what the recording queued; what cannot go now waits in the outbox. */
+  if (sender != NULL)
+    {
+      g_autoptr(FcFlushReport) report = fc_sender_finish (sender, &error);
+
+      if (report == NULL)
+        {
+          fprintf (stderr, "flamecast-cli record: %s\n", error->message);
+          exit_code = exit_code ? exit_code : 1;
+        }
+      else
+        {
+          g_autofree char *text = fc_transport_describe_report (fc_sender_get_transport (sender), report);
+
+          fputs (text, stderr);
+          if (!fc_flush_report_all_delivered (report) && exit_code == 0)
+            exit_code = 1;
+        }
+    }
 
 out:
   g_source_remove (sigint_id);

@@ -3,9 +3,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
 
 #include "fc-lifecycle.h"
+#include "fc-lifecycle-control.h"
 
 #define DOMAIN "flamecast-lifecycle"
 
@@ -318,6 +325,113 @@ test_lifecycle_from_settings (void)
   g_assert_false (fc_lifecycle_get_session_sampled (lifecycle));
 }
 
+static void
+write_all (int         fd,
+           const char *text)
+{
+  gsize len = strlen (text);
+
+  while (len > 0)
+    {
+      gssize n = write (fd, text, len);
+
+      g_assert_cmpint (n, >, 0);
+      text += n;
+      len -= n;
+    }
+}
+
+static void
+test_lifecycle_control_fifo (void)
+{
+  g_autoptr(FcLifecycle) lifecycle = fc_lifecycle_new (FC_PROFILE_LIFECYCLE_TRACE, 1.0, 1.0);
+  g_autoptr(FcLifecycleControl) control = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("fc-control-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "control", NULL);
+  Recorder rec;
+  struct stat st;
+  int fd;
+
+  recorder_connect (&rec, lifecycle);
+
+  control = fc_lifecycle_control_new (lifecycle, path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+
+  /* A script brackets its scenarios; it may close and reopen the FIFO. */
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  write_all (fd, "begin checkout\nbegin search\n# a comment\n\n");
+  close (fd);
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  write_all (fd, "end checkout\nend search\n");
+  close (fd);
+
+  while (rec.ended < 2)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (rec.log->str, ==, "START ended:checkout(p) STOP ended:search(p) ");
+  g_assert_cmpuint (fc_lifecycle_control_get_n_commands (control), ==, 4);
+
+  /* Mistakes are reported, not fatal. */
+  g_test_expect_message (DOMAIN, G_LOG_LEVEL_WARNING, "*unknown command “dance”*");
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  write_all (fd, "dance\nbegin again\n");
+  close (fd);
+  while (rec.starts < 2)
+    g_main_context_iteration (NULL, TRUE);
+  g_test_assert_expected_messages ();
+
+  /* The FIFO it created goes away with it. */
+  g_clear_object (&control);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+
+  recorder_clear (&rec);
+}
+
+static void
+test_lifecycle_control_commands (void)
+{
+  g_autoptr(FcLifecycle) lifecycle = fc_lifecycle_new (FC_PROFILE_LIFECYCLE_MANUAL, 1.0, 1.0);
+  g_autofree char *dir = g_dir_make_tmp ("fc-control-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "control", NULL);
+  g_autofree char *plain = g_build_filename (dir, "plain", NULL);
+  g_autoptr(FcLifecycleControl) control = NULL;
+  g_autoptr(FcLifecycleControl) not_fifo = NULL;
+  g_autoptr(GError) error = NULL;
+
+  control = fc_lifecycle_control_new (lifecycle, path, &error);
+  g_assert_no_error (error);
+
+  g_assert_true (fc_lifecycle_control_handle_line (control, "start", &error));
+  g_assert_true (fc_lifecycle_get_running (lifecycle));
+  g_assert_true (fc_lifecycle_control_handle_line (control, "  stop  ", &error));
+  g_assert_false (fc_lifecycle_get_running (lifecycle));
+
+  g_assert_false (fc_lifecycle_control_handle_line (control, "end nothing", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (fc_lifecycle_control_handle_line (control, "begin", &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_clear_error (&error);
+
+  /* A span name may contain spaces. */
+  g_assert_true (fc_lifecycle_control_handle_line (control, "begin GET /api/items", &error));
+  g_assert_cmpuint (fc_lifecycle_find_root_span (lifecycle, "GET /api/items"), !=, 0);
+
+  /* A regular file is refused with advice. */
+  g_assert_true (g_file_set_contents (plain, "", 0, NULL));
+  not_fifo = fc_lifecycle_control_new (lifecycle, plain, &error);
+  g_assert_null (not_fifo);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+
+  g_clear_object (&control);
+  g_unlink (plain);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -333,6 +447,8 @@ main (int   argc,
   g_test_add_func ("/core/lifecycle/trace-needs-tracing", test_lifecycle_trace_needs_tracing);
   g_test_add_func ("/core/lifecycle/find-by-name", test_lifecycle_find_by_name);
   g_test_add_func ("/core/lifecycle/from-settings", test_lifecycle_from_settings);
+  g_test_add_func ("/core/lifecycle/control-fifo", test_lifecycle_control_fifo);
+  g_test_add_func ("/core/lifecycle/control-commands", test_lifecycle_control_commands);
 
   return g_test_run ();
 }
