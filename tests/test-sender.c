@@ -329,24 +329,23 @@ test_sender_live (void)
 /* -- the CLI -- */
 
 static int
-run_cli (char       **out,
-         const char  *first,
-         ...)
+run_cli_command (char       **out,
+                 char       **err_out,
+                 const char  *command,
+                 const char  *first,
+                 va_list      args)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *err = NULL;
   g_auto(GStrv) envp = NULL;
   const char *arg;
-  va_list args;
   int status;
 
   g_ptr_array_add (argv, (gpointer) g_getenv ("FC_CLI"));
-  g_ptr_array_add (argv, (gpointer) "send");
-  va_start (args, first);
+  g_ptr_array_add (argv, (gpointer) command);
   for (arg = first; arg != NULL; arg = va_arg (args, const char *))
     g_ptr_array_add (argv, (gpointer) arg);
-  va_end (args);
   g_ptr_array_add (argv, NULL);
 
   g_assert_nonnull (g_getenv ("FC_CLI"));
@@ -357,14 +356,140 @@ run_cli (char       **out,
   envp = g_environ_setenv (envp, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
   envp = g_environ_setenv (envp, "XDG_CACHE_HOME", g_get_user_cache_dir (), TRUE);
   envp = g_environ_setenv (envp, "XDG_DATA_HOME", g_get_user_data_dir (), TRUE);
+  /* The CLI's warnings (an unsampled session) are output here, not failures. */
+  envp = g_environ_unsetenv (envp, "G_DEBUG");
   g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, out, &err, &status, &error);
   g_assert_no_error (error);
   g_test_message ("stdout: %s\nstderr: %s", *out, err);
   /* Secrets never reach the output. */
   g_assert_null (strstr (*out, KEY));
   g_assert_null (strstr (err, KEY));
+  if (err_out != NULL)
+    *err_out = g_steal_pointer (&err);
 
   return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static int
+run_cli (char       **out,
+         const char  *first,
+         ...)
+{
+  va_list args;
+  int status;
+
+  va_start (args, first);
+  status = run_cli_command (out, NULL, "send", first, args);
+  va_end (args);
+  return status;
+}
+
+static int
+run_record (char       **out,
+            char       **err,
+            const char  *first,
+            ...)
+{
+  va_list args;
+  int status;
+
+  va_start (args, first);
+  status = run_cli_command (out, err, "record", first, args);
+  va_end (args);
+  return status;
+}
+
+static char *
+delivered_text (Relay *relay,
+                guint  index)
+{
+  GBytes *bytes = g_ptr_array_index (relay->delivered, index);
+  return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+}
+
+static void
+test_cli_record_trace_send (void)
+{
+  Relay *relay = relay_new ();
+  g_autofree char *dsn_text = g_strdup_printf ("http://" KEY "@127.0.0.1:%u/" PROJECT, relay->port);
+  g_autofree char *dir = g_dir_make_tmp ("fc-record-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "control", NULL);
+  g_autofree char *output = g_build_filename (dir, "out", NULL);
+  g_autofree char *script = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *profiler_id = NULL;
+  const char *names[] = { "checkout", "search" };
+
+  /* The profiled program brackets two scenarios through the control FIFO. */
+  script = g_strdup_printf ("while [ ! -p %s ]; do sleep 0.02; done\n"
+                            "burn () { i=0; while [ $i -lt $1 ]; do i=$((i+1)); done; }\n"
+                            "echo 'begin checkout' > %s; burn 100000; echo 'end checkout' > %s\n"
+                            "burn 20000\n"
+                            "echo 'begin search' > %s; burn 100000; echo 'end search' > %s\n",
+                            fifo, fifo, fifo, fifo, fifo);
+
+  g_assert_cmpint (run_record (&out, &err, "--lifecycle", "trace", "--control", fifo, "--send",
+                               "--dsn", dsn_text, "-o", output, "--", "sh", "-c", script, NULL), ==, 0);
+  g_assert_nonnull (strstr (err, "Delivered 4 envelopes."));
+
+  /* Per span: the chunk it finished, then its transaction linked to it. */
+  g_assert_cmpuint (relay->delivered->len, ==, 4);
+  for (guint i = 0; i < 4; i += 2)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FcDocument) chunk = fc_reader_load_bytes (g_ptr_array_index (relay->delivered, i),
+                                                          FC_READ_FLAGS_NONE, &error);
+      g_autofree char *transaction = delivered_text (relay, i + 1);
+      g_autofree char *link = NULL;
+      g_autofree char *name = NULL;
+      const char *id;
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (fc_document_get_n_profiles (chunk), ==, 1);
+      id = fc_profile_get_profiler_id (fc_document_get_profile (chunk, 0));
+      g_assert_nonnull (id);
+      if (profiler_id == NULL)
+        profiler_id = g_strdup (id);
+      /* One profiler session, one chunk per span. */
+      g_assert_cmpstr (id, ==, profiler_id);
+
+      link = g_strdup_printf ("\"profiler_id\":\"%s\"", profiler_id);
+      name = g_strdup_printf ("\"transaction\":\"%s\"", names[i / 2]);
+      g_assert_nonnull (strstr (transaction, "\"type\":\"transaction\""));
+      g_assert_nonnull (strstr (transaction, link));
+      g_assert_nonnull (strstr (transaction, name));
+      g_assert_nonnull (strstr (transaction, "\"thread.id\":\""));
+    }
+
+  /* The FIFO the recorder created is gone. */
+  g_assert_false (g_file_test (fifo, G_FILE_TEST_EXISTS));
+
+  relay_free (relay);
+}
+
+static void
+test_cli_record_unsampled_session (void)
+{
+  Relay *relay = relay_new ();
+  g_autofree char *dsn_text = g_strdup_printf ("http://" KEY "@127.0.0.1:%u/" PROJECT, relay->port);
+  g_autofree char *settings_dir = g_build_filename (g_get_user_config_dir (), "flamecast", NULL);
+  g_autofree char *settings = g_build_filename (settings_dir, "settings.ini", NULL);
+  g_autofree char *output = g_build_filename (g_get_user_cache_dir (), "out", NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  /* profile_session_sample_rate 0 in the saved settings: never profiles. */
+  g_assert_cmpint (g_mkdir_with_parents (settings_dir, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (settings, "[flamecast]\nprofile-session-sample-rate=0\n", -1, NULL));
+
+  g_assert_cmpint (run_record (&out, &err, "--send", "--dsn", dsn_text, "-o", output,
+                               "--", "sh", "-c", "exit 3", NULL), ==, 3);
+  g_assert_nonnull (strstr (err, "not sampled"));
+  g_assert_nonnull (strstr (err, "Delivered 0 envelopes."));
+  g_assert_cmpuint (relay_n_requests (relay), ==, 0);
+
+  relay_free (relay);
 }
 
 static void
@@ -433,6 +558,8 @@ main (int   argc,
   g_test_add_func ("/core/sender/span-transaction", test_sender_span_transaction);
   g_test_add_func ("/core/sender/live", test_sender_live);
   g_test_add_func ("/cli/send", test_cli_send);
+  g_test_add_func ("/cli/record-trace-send", test_cli_record_trace_send);
+  g_test_add_func ("/cli/record-unsampled-session", test_cli_record_unsampled_session);
 
   return g_test_run ();
 }
