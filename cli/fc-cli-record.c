@@ -36,6 +36,7 @@ typedef struct {
   FcSender   *sender;
   gboolean    recording;
   GError     *start_error;
+  guint       duration_id;
 } Record;
 
 static gboolean
@@ -166,6 +167,7 @@ static gboolean
 duration_cb (gpointer user_data)
 {
   Record *rec = user_data;
+  rec->duration_id = 0;
   g_main_loop_quit (rec->loop);
   return G_SOURCE_REMOVE;
 }
@@ -232,7 +234,7 @@ fc_cli_record (int    argc,
   gboolean send = FALSE;
   int pid = 0, frequency = 101, exit_code = 0, status = -1;
   double duration = 0;
-  guint sigint_id, sigterm_id, status_id = 0, duration_id = 0;
+  guint sigint_id, sigterm_id, status_id = 0;
   FcSamplerStats stats;
   FcUnwindStats ustats;
   Record rec = { 0 };
@@ -385,13 +387,13 @@ fc_cli_record (int    argc,
   if (rec.tty)
     status_id = g_timeout_add (250, status_cb, &rec);
   if (duration > 0)
-    duration_id = g_timeout_add ((guint) (duration * 1000), duration_cb, &rec);
+    rec.duration_id = g_timeout_add ((guint) (duration * 1000), duration_cb, &rec);
 
   if (!fc_recorder_get_target_exited (recorder, NULL))
     g_main_loop_run (loop);
 
   g_clear_handle_id (&status_id, g_source_remove);
-  g_clear_handle_id (&duration_id, g_source_remove);
+  g_clear_handle_id (&rec.duration_id, g_source_remove);
   clear_status (&rec);
 
   /* Open spans end with the recording; the profiler stops with the last one. */

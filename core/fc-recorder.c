@@ -393,10 +393,14 @@ set_debug_meta (FcRecorder *self)
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
       const FcModule *m = key;
-      JsonObject *image = json_object_new ();
+      JsonObject *image;
       g_autofree char *debug_id = fc_module_debug_id (m);
       char buf[32];
 
+      /* [vdso] has no file to upload or symbolicate */
+      if (m->path[0] != '/')
+        continue;
+      image = json_object_new ();
       json_object_set_string_member (image, "type", "symbolic");
       json_object_set_string_member (image, "code_file", m->path);
       if (m->build_id != NULL)

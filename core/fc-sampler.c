@@ -301,7 +301,8 @@ record_stop_time (FcSampler *self,
  * page ends the copy instead of failing it. */
 static void
 capture (FcSampler *self,
-         Task      *task)
+         Task      *task,
+         int        resume_signal)
 {
   struct user_regs_struct r;
   struct iovec io = { &r, sizeof r };
@@ -313,7 +314,10 @@ capture (FcSampler *self,
   ssize_t got;
 
   if (ptrace (PTRACE_GETREGSET, task->tid, (void *) NT_PRSTATUS, &io) != 0)
-    return;
+    {
+      ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
+      return;
+    }
   sp = r.rsp;
   want = self->stack_size;
   snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, task->tid, want);
@@ -353,7 +357,7 @@ capture (FcSampler *self,
   snap->regs[UNW_X86_64_RIP] = r.rip;
 
   /* the snapshot is complete: release the thread before anything else */
-  ptrace (PTRACE_CONT, task->tid, NULL, NULL);
+  ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
   record_stop_time (self, (now_ns () - task->interrupt_ns) / 1000.0);
 
   task->have_sample = TRUE;
@@ -420,6 +424,7 @@ handle_wait_status (FcSampler *self,
 {
   Task *task;
   int sig, event;
+  gboolean took_interrupt = FALSE;
 
   if (WIFEXITED (status) || WIFSIGNALED (status))
     {
@@ -435,6 +440,16 @@ handle_wait_status (FcSampler *self,
   if (task == NULL)
     task = task_add (self, tid);   /* a new thread's first stop can come before its parent's clone event */
 
+  /* any ptrace-stop consumes a pending PTRACE_INTERRUPT (the kernel clears the trap on every
+   * trap), so whatever stop comes first is the sample */
+  if (task->interrupt_pending)
+    {
+      task->interrupt_pending = FALSE;
+      if (self->pending > 0)
+        self->pending--;
+      took_interrupt = TRUE;
+    }
+
   if (event == PTRACE_EVENT_CLONE)
     {
       unsigned long new_tid = 0;
@@ -446,6 +461,8 @@ handle_wait_status (FcSampler *self,
           task->detaching = FALSE;
           task_forget (self, tid);
         }
+      else if (took_interrupt && self->sampling && !detaching)
+        capture (self, task, 0);
       else
         ptrace (PTRACE_CONT, tid, NULL, NULL);
       return;
@@ -484,14 +501,7 @@ handle_wait_status (FcSampler *self,
 
   if (event == PTRACE_EVENT_STOP)
     {
-      gboolean was_pending = task->interrupt_pending;
-
-      if (was_pending)
-        {
-          task->interrupt_pending = FALSE;
-          if (self->pending > 0)
-            self->pending--;
-        }
+      gboolean was_pending = took_interrupt;
 
       if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
         {
@@ -514,7 +524,7 @@ handle_wait_status (FcSampler *self,
           task_forget (self, tid);
         }
       else if (was_pending && self->sampling)
-        capture (self, task);
+        capture (self, task, 0);
       else
         ptrace (PTRACE_CONT, tid, NULL, NULL);
       return;
@@ -531,7 +541,10 @@ handle_wait_status (FcSampler *self,
     {
       if (sig == SIGCONT)
         task->group_stopped = FALSE;
-      ptrace (PTRACE_CONT, tid, NULL, GINT_TO_POINTER (sig));
+      if (took_interrupt && self->sampling)
+        capture (self, task, sig);
+      else
+        ptrace (PTRACE_CONT, tid, NULL, GINT_TO_POINTER (sig));
     }
 }
 
@@ -540,15 +553,25 @@ collect_events (FcSampler *self,
                 gboolean   block_for_pending,
                 gboolean   detaching)
 {
-  for (;;)
+  /* a program that keeps creating threads never runs out of events: take a bounded
+   * number, so ticks and commands still get their turn */
+  for (guint handled = 0;; handled++)
     {
       int status;
       int flags = __WALL | __WNOTHREAD;
       pid_t tid;
 
       if (!(block_for_pending && self->pending > 0))
-        flags |= WNOHANG;
+        {
+          if (handled >= 64)
+            return;
+          flags |= WNOHANG;
+        }
+      if (g_getenv ("FC_DEBUG_SAMPLER") && !(flags & WNOHANG))
+        g_printerr ("waiting for %u stops\n", self->pending);
       tid = waitpid (-1, &status, flags);
+      if (g_getenv ("FC_DEBUG_SAMPLER") && tid > 0)
+        g_printerr ("tid %d status 0x%x\n", tid, status);
       if (tid < 0)
         {
           if (errno == EINTR)
@@ -1125,6 +1148,8 @@ sampler_thread (gpointer data)
         (void) !read (self->wake_fd, &v, sizeof v);
       }
 
+      if (g_getenv ("FC_DEBUG_SAMPLER"))
+        g_printerr ("command %d\n", cmd->kind);
       switch (cmd->kind)
         {
         case CMD_ATTACH:

@@ -1,13 +1,332 @@
-/* test-recorder.c - placeholder while the tests are written
+/* test-recorder.c - recording real programs into valid V2 chunks, delivered on the main context
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <glib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fc-error.h"
+#include "fc-proc-maps.h"
+#include "fc-recorder.h"
+#include "fc-validate.h"
+#include "fc-writer.h"
+
+typedef struct {
+  GMainLoop *loop;
+  GPtrArray *chunks;
+  guint      n_deliveries;
+  guint      n_delivered;
+  gboolean   ranges_ok;
+  gboolean   exited;
+  int        status;
+  GThread   *main_thread;
+} Capture;
+
+static char *
+target_path (const char *name)
+{
+  const char *dir = g_getenv ("FC_TARGETS_DIR");
+  g_assert_nonnull (dir);
+  return g_strdup_printf ("%s/fc-target-%s", dir, name);
+}
+
+static void
+chunk_ready_cb (FcRecorder *recorder,
+                FcProfile  *chunk,
+                Capture    *cap)
+{
+  g_assert_true (g_thread_self () == cap->main_thread);
+  g_ptr_array_add (cap->chunks, g_object_ref (chunk));
+}
+
+static void
+samples_added_cb (FcRecorder *recorder,
+                  guint       first,
+                  guint       n,
+                  Capture    *cap)
+{
+  FcProfile *live = fc_recorder_get_live_profile (recorder);
+
+  /* delivered on the consumer's context, as ranges of the live chunk */
+  g_assert_true (g_thread_self () == cap->main_thread);
+  if (first + n != fc_profile_get_n_samples (live) && cap->chunks->len == 0)
+    cap->ranges_ok = FALSE;
+  g_assert_cmpuint (n, >, 0);
+  cap->n_deliveries++;
+  cap->n_delivered += n;
+}
+
+static void
+target_exited_cb (FcRecorder *recorder,
+                  int         status,
+                  Capture    *cap)
+{
+  cap->exited = TRUE;
+  cap->status = status;
+  g_main_loop_quit (cap->loop);
+}
+
+static gboolean
+quit_cb (gpointer data)
+{
+  g_main_loop_quit (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+capture_init (Capture    *cap,
+              FcRecorder *recorder)
+{
+  memset (cap, 0, sizeof *cap);
+  cap->loop = g_main_loop_new (NULL, FALSE);
+  cap->chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  cap->ranges_ok = TRUE;
+  cap->status = -1;
+  cap->main_thread = g_thread_self ();
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), cap);
+  g_signal_connect (recorder, "samples-added", G_CALLBACK (samples_added_cb), cap);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), cap);
+}
+
+static void
+capture_clear (Capture *cap)
+{
+  g_main_loop_unref (cap->loop);
+  g_ptr_array_unref (cap->chunks);
+}
+
+static gboolean
+is_hex32 (const char *s)
+{
+  if (s == NULL || strlen (s) != 32)
+    return FALSE;
+  for (; *s; s++)
+    if (!g_ascii_isxdigit (*s) || g_ascii_isupper (*s))
+      return FALSE;
+  return TRUE;
+}
+
+/* Every chunk stands on its own: metadata, debug images, and Relay's rules. */
+static void
+check_chunk (FcProfile  *chunk,
+             const char *profiler_id)
+{
+  JsonObject *meta = fc_profile_get_meta (chunk);
+  JsonObject *sdk = json_object_get_object_member (meta, "client_sdk");
+  JsonArray *images;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpstr (fc_profile_get_meta_string (chunk, "version"), ==, "2");
+  g_assert_cmpstr (fc_profile_get_profiler_id (chunk), ==, profiler_id);
+  g_assert_true (is_hex32 (fc_profile_get_chunk_id (chunk)));
+  g_assert_cmpstr (fc_profile_get_platform (chunk), ==, "native");
+  g_assert_cmpstr (fc_profile_get_release (chunk), ==, "test-release@1.0");
+  g_assert_cmpstr (fc_profile_get_environment (chunk), ==, "test");
+  g_assert_cmpstr (json_object_get_string_member (sdk, "name"), ==, "flamecast");
+  g_assert_cmpstr (json_object_get_string_member (sdk, "version"), ==, FC_VERSION);
+
+  images = json_object_get_array_member (json_object_get_object_member (meta, "debug_meta"), "images");
+  g_assert_cmpuint (json_array_get_length (images), >=, 2);
+  for (guint i = 0; i < json_array_get_length (images); i++)
+    {
+      JsonObject *image = json_array_get_object_element (images, i);
+      g_autofree char *debug_id = fc_build_id_to_debug_id (json_object_get_string_member (image, "code_id"));
+
+      g_assert_cmpstr (json_object_get_string_member (image, "type"), ==, "symbolic");
+      g_assert_true (g_str_has_prefix (json_object_get_string_member (image, "code_file"), "/"));
+      g_assert_cmpstr (json_object_get_string_member (image, "debug_id"), ==, debug_id);
+      g_assert_true (g_str_has_prefix (json_object_get_string_member (image, "image_addr"), "0x"));
+      g_assert_true (g_str_has_prefix (json_object_get_string_member (image, "image_vmaddr"), "0x"));
+      g_assert_cmpint (json_object_get_int_member (image, "image_size"), >, 0);
+    }
+
+  /* every frame has a name and an address */
+  for (guint i = 0; i < fc_profile_get_n_frames (chunk); i++)
+    {
+      const FcFrame *frame = fc_profile_get_frame (chunk, i);
+      g_assert_cmpuint (frame->function, !=, FC_STRING_NONE);
+      g_assert_cmpstr (fc_profile_string (chunk, frame->function), !=, "");
+      g_assert_true (frame->has_instruction_addr);
+      g_assert_cmpint (frame->in_app, !=, FC_IN_APP_UNKNOWN);
+    }
+
+  problems = fc_validate_profile (chunk);
+  for (guint i = 0; i < problems->len; i++)
+    {
+      g_autofree char *text = fc_problem_to_string (g_ptr_array_index (problems, i));
+      g_test_message ("%s", text);
+    }
+  g_assert_false (fc_problems_has_errors (problems));
+
+  bytes = fc_writer_write_profile (chunk, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (bytes);
+}
+
+static void
+test_spawn_chunks (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  g_autofree char *script = g_strdup_printf ("exec '%s' -s 1.6 -t 2 -x 3 > /dev/null", burner);
+  const char *argv[] = { "/bin/sh", "-c", script, NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) chunk_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  FcUnwindStats ustats;
+  const char *profiler_id;
+  guint total = 0;
+  Capture cap;
+
+  capture_init (&cap, recorder);
+  g_assert_cmpuint (fc_recorder_get_frequency (recorder), ==, 101);
+  g_assert_cmpuint (fc_recorder_get_chunk_duration_ms (recorder), ==, 60000);
+  g_assert_cmpstr (fc_recorder_get_platform (recorder), ==, "native");
+  g_object_set (recorder,
+                "chunk-duration-ms", 500,
+                "frequency", 250,
+                "release", "test-release@1.0",
+                "environment", "test",
+                NULL);
+
+  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  profiler_id = fc_recorder_get_profiler_id (recorder);
+  g_assert_true (is_hex32 (profiler_id));
+
+  g_main_loop_run (cap.loop);
+  fc_recorder_stop (recorder);
+  fc_recorder_detach (recorder);
+
+  /* the command's exit status comes through */
+  g_assert_true (cap.exited);
+  g_assert_true (WIFEXITED (cap.status));
+  g_assert_cmpint (WEXITSTATUS (cap.status), ==, 3);
+
+  /* 1.6 s in 500 ms chunks */
+  g_assert_cmpuint (cap.chunks->len, >=, 3);
+  for (guint i = 0; i < cap.chunks->len; i++)
+    {
+      FcProfile *chunk = g_ptr_array_index (cap.chunks, i);
+      gint64 first, last;
+
+      check_chunk (chunk, profiler_id);
+      g_assert_true (g_hash_table_add (chunk_ids, (gpointer) fc_profile_get_chunk_id (chunk)));
+      fc_profile_get_time_range (chunk, &first, &last);
+      g_assert_cmpint (last - first, <, 500 * G_GINT64_CONSTANT (1000000));
+      total += fc_profile_get_n_samples (chunk);
+    }
+  g_assert_cmpuint (total, ==, fc_recorder_get_n_samples (recorder));
+  g_assert_cmpuint (cap.n_delivered, ==, total);
+  g_assert_true (cap.ranges_ok);
+  /* batches arrive at least 10 times a second */
+  g_assert_cmpuint (cap.n_deliveries, >=, 10);
+
+  fc_recorder_get_unwind_stats (recorder, &ustats);
+  g_assert_cmpuint (ustats.n_unwound, >, 100);
+  g_assert_cmpuint (ustats.n_complete * 100, >=, ustats.n_unwound * 95);
+  capture_clear (&cap);
+}
+
+static void
+test_attach_thread_names (void)
+{
+  g_autofree char *threads = target_path ("threads");
+  const char *argv[] = { threads, "1.0", NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  FcProfile *chunk;
+  char ready[6];
+  Capture cap;
+  GPid pid;
+  int out_fd, status;
+  ssize_t n;
+
+  capture_init (&cap, recorder);
+  g_object_set (recorder, "release", "test-release@1.0", "environment", "test", NULL);
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                            &pid, NULL, &out_fd, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read (out_fd, ready, sizeof ready), ==, sizeof ready);
+
+  g_assert_true (fc_recorder_attach (recorder, pid, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  g_timeout_add (500, quit_cb, cap.loop);
+  g_main_loop_run (cap.loop);
+  fc_recorder_stop (recorder);
+  fc_recorder_detach (recorder);
+  g_assert_false (cap.exited);
+
+  g_assert_cmpuint (cap.chunks->len, ==, 1);
+  chunk = g_ptr_array_index (cap.chunks, 0);
+  check_chunk (chunk, fc_recorder_get_profiler_id (recorder));
+  for (guint i = 0; i < fc_profile_get_n_threads (chunk); i++)
+    {
+      const FcThread *t = fc_profile_get_thread (chunk, i);
+      g_assert_true (t->has_metadata);
+      if (t->name != FC_STRING_NONE)
+        g_hash_table_add (names, (gpointer) fc_profile_string (chunk, t->name));
+    }
+  /* names from /proc/PID/task/TID/comm, set by the program after its threads started */
+  g_assert_true (g_hash_table_contains (names, "fc-main"));
+  g_assert_true (g_hash_table_contains (names, "fc-worker-1"));
+  g_assert_true (g_hash_table_contains (names, "fc-worker-2"));
+  g_assert_true (g_hash_table_contains (names, "fc-sleeper"));
+  g_assert_cmpuint (fc_profile_get_n_threads (chunk), ==, 4);
+
+  /* released: the program finishes normally */
+  {
+    char buf[64] = { 0 };
+    gsize got = 0;
+    while ((n = read (out_fd, buf + got, sizeof buf - 1 - got)) > 0)
+      got += n;
+    g_assert_cmpstr (buf, ==, "threads done\n");
+  }
+  close (out_fd);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  capture_clear (&cap);
+}
+
+static void
+test_attach_errors (void)
+{
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    _exit (0);
+  waitpid (pid, NULL, 0);
+
+  g_assert_false (fc_recorder_start (recorder, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS);
+  g_clear_error (&error);
+  g_assert_false (fc_recorder_attach (recorder, pid, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS);
+  /* always safe */
+  fc_recorder_stop (recorder);
+  fc_recorder_detach (recorder);
+}
 
 int
-main (int argc, char **argv)
+main (int    argc,
+      char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/core/recorder/spawn-chunks", test_spawn_chunks);
+  g_test_add_func ("/core/recorder/attach-thread-names", test_attach_thread_names);
+  g_test_add_func ("/core/recorder/attach-errors", test_attach_errors);
+
   return g_test_run ();
 }

@@ -157,7 +157,8 @@ assert_released (GPid pid)
   const char *name;
   guint n = 0;
 
-  g_assert_nonnull (dir);
+  if (dir == NULL)
+    g_error ("process %d is gone after the detach (state %c)", pid, process_state (pid));
   while ((name = g_dir_read_name (dir)) != NULL)
     {
       int tid = atoi (name);
