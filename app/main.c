@@ -3,21 +3,22 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <adwaita.h>
 #include <glib/gi18n.h>
 #include <locale.h>
+
+#include "fc-application.h"
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(AdwApplication) app = NULL;
+  g_autoptr(FcApplication) app = NULL;
 
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 
-  app = adw_application_new (FC_APP_ID, G_APPLICATION_HANDLES_OPEN);
+  app = fc_application_new ();
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

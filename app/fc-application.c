@@ -1,0 +1,165 @@
+/* fc-application.c - the Flamecast application: windows, files from the command line, about
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n.h>
+
+#include "fc-application.h"
+#include "fc-screenshot.h"
+#include "fc-window.h"
+
+struct _FcApplication
+{
+  AdwApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (FcApplication, fc_application, ADW_TYPE_APPLICATION)
+
+static FcWindow *
+fc_application_new_window (FcApplication *self)
+{
+  FcWindow *window = fc_window_new (GTK_APPLICATION (self));
+
+  /* Hidden: FLAMECAST_SCREENSHOT_DIR makes the window photograph itself
+   * once a file is shown (tools/screenshots.sh), then quit. */
+  if (g_getenv ("FLAMECAST_SCREENSHOT_DIR") != NULL)
+    fc_screenshot_window_when_loaded (window, g_getenv ("FLAMECAST_SCREENSHOT_DIR"));
+
+  return window;
+}
+
+static void
+fc_application_activate (GApplication *app)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    window = GTK_WINDOW (fc_application_new_window (FC_APPLICATION (app)));
+
+  gtk_window_present (window);
+}
+
+static void
+fc_application_open (GApplication  *app,
+                     GFile        **files,
+                     int            n_files,
+                     const char    *hint)
+{
+  for (int i = 0; i < n_files; i++)
+    {
+      GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
+      FcWindow *window;
+
+      /* Reuse an empty window; a shown profile stays where it is. */
+      if (FC_IS_WINDOW (active) && fc_window_is_empty (FC_WINDOW (active)))
+        window = FC_WINDOW (active);
+      else
+        window = fc_application_new_window (FC_APPLICATION (app));
+
+      fc_window_open_file (window, files[i]);
+      gtk_window_present (GTK_WINDOW (window));
+    }
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       user_data)
+{
+  FcApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  static const char *developers[] = { "The Flamecast developers", NULL };
+
+  adw_show_about_window (parent,
+                         "application-name", "Flamecast",
+                         "application-icon", FC_APP_ID,
+                         "version", FC_VERSION,
+                         "developer-name", "The Flamecast developers",
+                         "developers", developers,
+                         "comments", _("Explore and record Sentry profiles: flamecharts, flamegraphs and call trees, without a server."),
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "copyright", "© 2026 The Flamecast developers",
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+new_window_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  FcApplication *self = user_data;
+
+  gtk_window_present (GTK_WINDOW (fc_application_new_window (self)));
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  FcApplication *self = user_data;
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  /* Close each window, so each saves its size, instead of g_application_quit(). */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+}
+
+static const GActionEntry app_entries[] = {
+  { .name = "about", .activate = about_action },
+  { .name = "new-window", .activate = new_window_action },
+  { .name = "quit", .activate = quit_action },
+};
+
+static void
+fc_application_startup (GApplication *app)
+{
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "app.new-window", { "<Control>n", NULL } },
+    { "window.close", { "<Control>w", NULL } },
+    { "win.open", { "<Control>o", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+    { "win.choose-thread", { "<Control>t", NULL } },
+    { "win.show-details", { "F9", NULL } },
+    { "win.show-page::flamechart", { "<Alt>1", NULL } },
+    { "win.show-page::flamegraph", { "<Alt>2", NULL } },
+    { "win.show-page::call-tree", { "<Alt>3", NULL } },
+  };
+
+  G_APPLICATION_CLASS (fc_application_parent_class)->startup (app);
+
+  g_set_application_name ("Flamecast");
+  gtk_window_set_default_icon_name (FC_APP_ID);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+}
+
+static void
+fc_application_class_init (FcApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->activate = fc_application_activate;
+  app_class->open = fc_application_open;
+  app_class->startup = fc_application_startup;
+}
+
+static void
+fc_application_init (FcApplication *self)
+{
+}
+
+FcApplication *
+fc_application_new (void)
+{
+  return g_object_new (FC_TYPE_APPLICATION,
+                       "application-id", FC_APP_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN,
+                       "resource-base-path", "/io/github/flamecast/Flamecast",
+                       NULL);
+}

@@ -1,0 +1,17 @@
+/* fc-application.h - the Flamecast application: windows, files from the command line, about
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define FC_TYPE_APPLICATION (fc_application_get_type ())
+G_DECLARE_FINAL_TYPE (FcApplication, fc_application, FC, APPLICATION, AdwApplication)
+
+FcApplication *fc_application_new (void);
+
+G_END_DECLS

@@ -1,0 +1,582 @@
+/* fc-call-tree-view.c - the call tree as a table with expanders: function, self, total, samples
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n.h>
+
+#include "fc-resources.h"
+
+#include "fc-call-tree-view.h"
+#include "fc-format.h"
+#include "fc-session-tree.h"
+
+/* FcCallTreeRow: one node of a tree, keeping the tree alive. */
+
+struct _FcCallTreeRow
+{
+  GObject               parent_instance;
+  FcCallTree           *tree;
+  const FcCallTreeNode *node;
+};
+
+G_DEFINE_FINAL_TYPE (FcCallTreeRow, fc_call_tree_row, G_TYPE_OBJECT)
+
+static void
+fc_call_tree_row_finalize (GObject *object)
+{
+  FcCallTreeRow *self = (FcCallTreeRow *)object;
+
+  g_clear_pointer (&self->tree, fc_call_tree_unref);
+
+  G_OBJECT_CLASS (fc_call_tree_row_parent_class)->finalize (object);
+}
+
+static void
+fc_call_tree_row_class_init (FcCallTreeRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = fc_call_tree_row_finalize;
+}
+
+static void
+fc_call_tree_row_init (FcCallTreeRow *self)
+{
+}
+
+static FcCallTreeRow *
+fc_call_tree_row_new (FcCallTree           *tree,
+                      const FcCallTreeNode *node)
+{
+  FcCallTreeRow *self = g_object_new (FC_TYPE_CALL_TREE_ROW, NULL);
+
+  self->tree = fc_call_tree_ref (tree);
+  self->node = node;
+
+  return self;
+}
+
+const FcCallTreeNode *
+fc_call_tree_row_get_node (FcCallTreeRow *self)
+{
+  g_return_val_if_fail (FC_IS_CALL_TREE_ROW (self), NULL);
+
+  return self->node;
+}
+
+/**
+ * fc_call_tree_row_get_tree:
+ * @self: a row
+ *
+ * Returns: (transfer none): the tree the row's node belongs to
+ */
+FcCallTree *
+fc_call_tree_row_get_tree (FcCallTreeRow *self)
+{
+  g_return_val_if_fail (FC_IS_CALL_TREE_ROW (self), NULL);
+
+  return self->tree;
+}
+
+static GListModel *
+children_model_new (FcCallTree           *tree,
+                    const FcCallTreeNode *node)
+{
+  guint n = fc_call_tree_node_get_n_children (node);
+  g_autoptr(GPtrArray) rows = g_ptr_array_new_full (n, g_object_unref);
+  GListStore *store = g_list_store_new (FC_TYPE_CALL_TREE_ROW);
+
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (rows, fc_call_tree_row_new (tree, fc_call_tree_node_get_child (node, i)));
+  g_list_store_splice (store, 0, 0, rows->pdata, rows->len);
+
+  return G_LIST_MODEL (store);
+}
+
+/* FcCallTreeView */
+
+typedef enum {
+  COLUMN_SELF,
+  COLUMN_TOTAL,
+  COLUMN_SAMPLES,
+} Column;
+
+struct _FcCallTreeView
+{
+  GtkWidget            parent_instance;
+
+  /* template widgets */
+  GtkToggleButton     *top_down_button;
+  GtkToggleButton     *bottom_up_button;
+  GtkLabel            *summary_label;
+  GtkSpinner          *spinner;
+  GtkColumnView       *column_view;
+  GtkColumnViewColumn *function_column;
+  GtkColumnViewColumn *self_column;
+  GtkColumnViewColumn *total_column;
+  GtkColumnViewColumn *samples_column;
+
+  /* owned */
+  FcSessionTree       *session_tree;
+  GtkTreeListModel    *tree_model;
+  GtkSingleSelection  *selection;
+};
+
+G_DEFINE_FINAL_TYPE (FcCallTreeView, fc_call_tree_view, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_BOTTOM_UP,
+  PROP_BUSY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static GListModel *
+create_children_cb (gpointer item,
+                    gpointer user_data)
+{
+  FcCallTreeRow *row = item;
+
+  if (fc_call_tree_node_get_n_children (row->node) == 0)
+    return NULL;
+
+  return children_model_new (row->tree, row->node);
+}
+
+static gint64
+root_total_ns (FcCallTree *tree)
+{
+  return fc_call_tree_node_get_total_ns (fc_call_tree_get_root (tree));
+}
+
+static void
+tree_changed_cb (FcCallTreeView *self)
+{
+  FcCallTree *tree = fc_session_tree_get_tree (self->session_tree);
+  g_autoptr(GListModel) roots = NULL;
+
+  if (tree != NULL)
+    roots = children_model_new (tree, fc_call_tree_get_root (tree));
+  else
+    roots = G_LIST_MODEL (g_list_store_new (FC_TYPE_CALL_TREE_ROW));
+
+  g_clear_object (&self->tree_model);
+  self->tree_model = gtk_tree_list_model_new (g_steal_pointer (&roots), FALSE, FALSE,
+                                              create_children_cb, NULL, NULL);
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->tree_model));
+
+  /* Open the heaviest path a few levels, as Sentry does, so there is
+   * something to read before the first click. */
+  for (guint position = 0, depth = 0; depth < 8; depth++)
+    {
+      g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (self->tree_model, position);
+
+      if (row == NULL || !gtk_tree_list_row_is_expandable (row))
+        break;
+      gtk_tree_list_row_set_expanded (row, TRUE);
+      position++;
+    }
+
+  if (tree != NULL)
+    {
+      const FcCallTreeNode *root = fc_call_tree_get_root (tree);
+      g_autofree char *duration = fc_format_duration (fc_call_tree_node_get_total_ns (root));
+      guint64 samples = fc_call_tree_node_get_total (root);
+      g_autofree char *summary = NULL;
+
+      summary = g_strdup_printf (ngettext ("%'" G_GUINT64_FORMAT " sample · %s",
+                                           "%'" G_GUINT64_FORMAT " samples · %s", samples),
+                                 samples, duration);
+      gtk_label_set_text (self->summary_label, summary);
+    }
+  else
+    gtk_label_set_text (self->summary_label, NULL);
+}
+
+static void
+busy_changed_cb (FcCallTreeView *self)
+{
+  gboolean busy = fc_session_tree_get_busy (self->session_tree);
+
+  gtk_spinner_set_spinning (self->spinner, busy);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+bottom_up_changed_cb (FcCallTreeView *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BOTTOM_UP]);
+}
+
+static void
+selection_changed_cb (FcCallTreeView *self)
+{
+  GtkTreeListRow *tree_row = gtk_single_selection_get_selected_item (self->selection);
+  FcSession *session = fc_session_tree_get_session (self->session_tree);
+  FcCallTreeRow *row;
+
+  if (tree_row == NULL || session == NULL)
+    return;
+
+  row = gtk_tree_list_row_get_item (tree_row);
+  fc_session_set_selected_frame (session, fc_call_tree_node_get_frame (row->node));
+  g_object_unref (row);
+}
+
+static void
+setup_function_cb (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   gpointer                  user_data)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static void
+bind_function_cb (GtkSignalListItemFactory *factory,
+                  GtkListItem              *list_item,
+                  gpointer                  user_data)
+{
+  GtkTreeListRow *tree_row = gtk_list_item_get_item (list_item);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  g_autoptr(FcCallTreeRow) row = gtk_tree_list_row_get_item (tree_row);
+  FcProfile *profile = fc_call_tree_get_profile (row->tree);
+  guint32 frame_id = fc_call_tree_node_get_frame (row->node);
+  const FcFrame *frame = fc_profile_get_frame (profile, frame_id);
+  const char *package;
+  const char *name;
+  char buf[512];
+  g_autofree char *tooltip = NULL;
+
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), tree_row);
+  name = fc_profile_frame_label (profile, frame_id, buf, sizeof buf);
+  gtk_label_set_text (GTK_LABEL (label), name);
+
+  package = fc_profile_string (profile, frame->package ? frame->package : frame->module);
+  if (frame->filename || frame->abs_path)
+    {
+      const char *file = fc_profile_string (profile, frame->filename ? frame->filename : frame->abs_path);
+
+      if (frame->lineno != FC_LINE_NONE)
+        tooltip = g_strdup_printf ("%s\n%s%s%s:%d", name, package ? package : "", package ? "\n" : "",
+                                   file, frame->lineno);
+      else
+        tooltip = g_strdup_printf ("%s\n%s%s%s", name, package ? package : "", package ? "\n" : "", file);
+    }
+  else if (package != NULL)
+    tooltip = g_strdup_printf ("%s\n%s", name, package);
+  gtk_widget_set_tooltip_text (label, tooltip);
+
+  if (frame->in_app == FC_IN_APP_NO)
+    gtk_widget_add_css_class (label, "dim-label");
+  else
+    gtk_widget_remove_css_class (label, "dim-label");
+}
+
+static void
+unbind_function_cb (GtkSignalListItemFactory *factory,
+                    GtkListItem              *list_item,
+                    gpointer                  user_data)
+{
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), NULL);
+}
+
+static void
+setup_number_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_number_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  GtkTreeListRow *tree_row = gtk_list_item_get_item (list_item);
+  g_autoptr(FcCallTreeRow) row = gtk_tree_list_row_get_item (tree_row);
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  g_autofree char *text = NULL;
+
+  if (column == COLUMN_SAMPLES)
+    text = g_strdup_printf ("%'" G_GUINT64_FORMAT, fc_call_tree_node_get_total (row->node));
+  else
+    {
+      gint64 ns = column == COLUMN_SELF ? fc_call_tree_node_get_self_ns (row->node)
+                                        : fc_call_tree_node_get_total_ns (row->node);
+      g_autofree char *duration = fc_format_duration (ns);
+      g_autofree char *percent = fc_format_percent (ns, root_total_ns (row->tree));
+
+      text = g_strdup_printf ("%s  %s", duration, percent);
+    }
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+}
+
+static void
+set_factories (FcCallTreeView *self)
+{
+  g_autoptr(GtkListItemFactory) function = gtk_signal_list_item_factory_new ();
+  struct { GtkColumnViewColumn *column; Column kind; } numbers[] = {
+    { self->self_column, COLUMN_SELF },
+    { self->total_column, COLUMN_TOTAL },
+    { self->samples_column, COLUMN_SAMPLES },
+  };
+
+  g_signal_connect (function, "setup", G_CALLBACK (setup_function_cb), NULL);
+  g_signal_connect (function, "bind", G_CALLBACK (bind_function_cb), NULL);
+  g_signal_connect (function, "unbind", G_CALLBACK (unbind_function_cb), NULL);
+  gtk_column_view_column_set_factory (self->function_column, function);
+
+  for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
+    {
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_number_cb), NULL);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_number_cb), GINT_TO_POINTER (numbers[i].kind));
+      gtk_column_view_column_set_factory (numbers[i].column, factory);
+    }
+}
+
+static void
+fc_call_tree_view_dispose (GObject *object)
+{
+  FcCallTreeView *self = (FcCallTreeView *)object;
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), FC_TYPE_CALL_TREE_VIEW);
+  /* the template's root box is not a bound child: unparent it here */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+
+  if (self->session_tree != NULL)
+    g_signal_handlers_disconnect_by_data (self->session_tree, self);
+  g_clear_object (&self->session_tree);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->tree_model);
+
+  G_OBJECT_CLASS (fc_call_tree_view_parent_class)->dispose (object);
+}
+
+static void
+fc_call_tree_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  FcCallTreeView *self = FC_CALL_TREE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, fc_call_tree_view_get_session (self));
+      break;
+    case PROP_BOTTOM_UP:
+      g_value_set_boolean (value, fc_call_tree_view_get_bottom_up (self));
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, fc_call_tree_view_get_busy (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_call_tree_view_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  FcCallTreeView *self = FC_CALL_TREE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      fc_call_tree_view_set_session (self, g_value_get_object (value));
+      break;
+    case PROP_BOTTOM_UP:
+      fc_call_tree_view_set_bottom_up (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_call_tree_view_class_init (FcCallTreeViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = fc_call_tree_view_dispose;
+  object_class->get_property = fc_call_tree_view_get_property;
+  object_class->set_property = fc_call_tree_view_set_property;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         FC_TYPE_SESSION,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_BOTTOM_UP] =
+    g_param_spec_boolean ("bottom-up", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Referencing the resource links it (and its constructor) from the static library. */
+  (void) fc_get_resource ();
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/flamecast/Flamecast/ui/fc-call-tree-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, FcCallTreeView, top_down_button);
+  gtk_widget_class_bind_template_child (widget_class, FcCallTreeView, bottom_up_button);
+  gtk_widget_class_bind_template_child (widget_class, FcCallTreeView, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, FcCallTreeView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, FcCallTreeView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, FcCallTreeView, function_column);
+  gtk_widget_class_bind_template_child (widget_class, FcCallTreeView, self_column);
+  gtk_widget_class_bind_template_child (widget_class, FcCallTreeView, total_column);
+  gtk_widget_class_bind_template_child (widget_class, FcCallTreeView, samples_column);
+
+  gtk_widget_class_install_property_action (widget_class, "call-tree.bottom-up", "bottom-up");
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "calltreeview");
+}
+
+static void
+fc_call_tree_view_init (FcCallTreeView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->session_tree = fc_session_tree_new ();
+  self->selection = gtk_single_selection_new (NULL);
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  set_factories (self);
+
+  g_signal_connect_swapped (self->session_tree, "notify::tree", G_CALLBACK (tree_changed_cb), self);
+  g_signal_connect_swapped (self->session_tree, "notify::busy", G_CALLBACK (busy_changed_cb), self);
+  g_signal_connect_swapped (self->session_tree, "notify::bottom-up", G_CALLBACK (bottom_up_changed_cb), self);
+  g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
+
+  g_object_bind_property (self->session_tree, "bottom-up", self->bottom_up_button, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->session_tree, "bottom-up", self->top_down_button, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+
+  tree_changed_cb (self);
+}
+
+GtkWidget *
+fc_call_tree_view_new (void)
+{
+  return g_object_new (FC_TYPE_CALL_TREE_VIEW, NULL);
+}
+
+/**
+ * fc_call_tree_view_get_session:
+ * @self: a call tree view
+ *
+ * Returns: (transfer none) (nullable): the session it follows
+ */
+FcSession *
+fc_call_tree_view_get_session (FcCallTreeView *self)
+{
+  g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), NULL);
+
+  return fc_session_tree_get_session (self->session_tree);
+}
+
+void
+fc_call_tree_view_set_session (FcCallTreeView *self,
+                               FcSession      *session)
+{
+  g_return_if_fail (FC_IS_CALL_TREE_VIEW (self));
+  g_return_if_fail (!session || FC_IS_SESSION (session));
+
+  if (session == fc_session_tree_get_session (self->session_tree))
+    return;
+
+  fc_session_tree_set_session (self->session_tree, session);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+gboolean
+fc_call_tree_view_get_bottom_up (FcCallTreeView *self)
+{
+  g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return fc_session_tree_get_bottom_up (self->session_tree);
+}
+
+void
+fc_call_tree_view_set_bottom_up (FcCallTreeView *self,
+                                 gboolean        bottom_up)
+{
+  g_return_if_fail (FC_IS_CALL_TREE_VIEW (self));
+
+  fc_session_tree_set_bottom_up (self->session_tree, bottom_up);
+}
+
+/**
+ * fc_call_tree_view_get_busy:
+ * @self: a call tree view
+ *
+ * Returns: whether a newer tree is being built on a worker thread
+ */
+gboolean
+fc_call_tree_view_get_busy (FcCallTreeView *self)
+{
+  g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), FALSE);
+
+  return fc_session_tree_get_busy (self->session_tree);
+}
+
+/**
+ * fc_call_tree_view_get_tree:
+ * @self: a call tree view
+ *
+ * Returns: (transfer none) (nullable): the tree shown
+ */
+FcCallTree *
+fc_call_tree_view_get_tree (FcCallTreeView *self)
+{
+  g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), NULL);
+
+  return fc_session_tree_get_tree (self->session_tree);
+}
+
+/**
+ * fc_call_tree_view_get_model:
+ * @self: a call tree view
+ *
+ * Returns: (transfer none): the rows shown, #GtkTreeListRow of #FcCallTreeRow
+ */
+GtkTreeListModel *
+fc_call_tree_view_get_model (FcCallTreeView *self)
+{
+  g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), NULL);
+
+  return self->tree_model;
+}

@@ -1,0 +1,538 @@
+/* fc-frame-details.c - everything about the session's selected frame
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n.h>
+
+#include "fc-resources.h"
+
+#include "fc-format.h"
+#include "fc-frame-details.h"
+#include "fc-session-tree.h"
+
+#define MAX_LINKS 12
+
+struct _FcFrameDetails
+{
+  GtkWidget      parent_instance;
+
+  /* template widgets */
+  GtkStack      *stack;
+  GtkLabel      *title_label;
+  GtkGrid       *time_grid;
+  GtkGrid       *fields_grid;
+  GtkBox        *callers_box;
+  GtkBox        *callees_box;
+
+  /* owned */
+  FcSessionTree *session_tree;   /* top-down tree of the session's thread and selection */
+  GSignalGroup  *session_signals;
+  GArray        *callers;
+  GArray        *callees;
+
+  FcFrameStats   stats;
+};
+
+G_DEFINE_FINAL_TYPE (FcFrameDetails, fc_frame_details, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_SESSION,
+  PROP_BUSY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+clear_container (GtkWidget *container)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (container)) != NULL)
+    {
+      if (GTK_IS_GRID (container))
+        gtk_grid_remove (GTK_GRID (container), child);
+      else
+        gtk_box_remove (GTK_BOX (container), child);
+    }
+}
+
+static void
+add_field (GtkGrid    *grid,
+           int         row,
+           const char *name,
+           const char *value)
+{
+  GtkWidget *name_label = gtk_label_new (name);
+  GtkWidget *value_label = gtk_label_new (value);
+
+  gtk_label_set_xalign (GTK_LABEL (name_label), 0);
+  gtk_label_set_yalign (GTK_LABEL (name_label), 0);
+  gtk_widget_add_css_class (name_label, "field-name");
+  gtk_label_set_xalign (GTK_LABEL (value_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (value_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
+  gtk_widget_set_hexpand (value_label, TRUE);
+  gtk_widget_add_css_class (value_label, "numeric");
+
+  gtk_grid_attach (grid, name_label, 0, row, 1, 1);
+  gtk_grid_attach (grid, value_label, 1, row, 1, 1);
+}
+
+static void
+add_string_field (GtkGrid    *grid,
+                  int        *row,
+                  FcProfile  *profile,
+                  const char *name,
+                  guint32     string_id)
+{
+  const char *value = fc_profile_string (profile, string_id);
+
+  if (value != NULL && value[0] != '\0')
+    add_field (grid, (*row)++, name, value);
+}
+
+static int
+compare_links (gconstpointer a,
+               gconstpointer b)
+{
+  const FcFrameLink *la = a;
+  const FcFrameLink *lb = b;
+
+  if (la->total_ns != lb->total_ns)
+    return la->total_ns > lb->total_ns ? -1 : 1;
+  return la->frame < lb->frame ? -1 : la->frame > lb->frame;
+}
+
+static void
+add_link (GHashTable *links,
+          guint32     frame,
+          gint64      ns)
+{
+  gpointer key = GUINT_TO_POINTER (frame + 1);
+
+  g_hash_table_insert (links, key,
+                       GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (links, key)) + (gsize) ns));
+}
+
+static GArray *
+links_to_array (GHashTable *links)
+{
+  GArray *array = g_array_new (FALSE, FALSE, sizeof (FcFrameLink));
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, links);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      FcFrameLink link = { GPOINTER_TO_UINT (key) - 1, (gint64) GPOINTER_TO_SIZE (value) };
+      g_array_append_val (array, link);
+    }
+  g_array_sort (array, compare_links);
+
+  return array;
+}
+
+/* One pass over the top-down tree, whose nodes come parents first: a node
+ * counts towards the frame's total only when no ancestor is the same frame,
+ * so recursion is not counted twice. */
+static void
+compute_stats (FcFrameDetails *self,
+               FcCallTree     *tree,
+               guint32         frame)
+{
+  guint n_nodes = fc_call_tree_get_n_nodes (tree);
+  g_autofree guint8 *inside = g_new0 (guint8, n_nodes);
+  g_autoptr(GHashTable) callers = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) callees = g_hash_table_new (NULL, NULL);
+
+  memset (&self->stats, 0, sizeof self->stats);
+  self->stats.frame = frame;
+  self->stats.all_ns = fc_call_tree_node_get_total_ns (fc_call_tree_get_root (tree));
+
+  for (guint i = 1; i < n_nodes; i++)
+    {
+      const FcCallTreeNode *node = fc_call_tree_get_node (tree, i);
+      const FcCallTreeNode *parent = fc_call_tree_node_get_parent (node);
+      guint parent_index = fc_call_tree_node_get_index (parent);
+      gboolean is_frame = fc_call_tree_node_get_frame (node) == frame;
+
+      inside[i] = inside[parent_index] || is_frame;
+      if (!is_frame)
+        continue;
+
+      self->stats.self_ns += fc_call_tree_node_get_self_ns (node);
+      self->stats.self_samples += fc_call_tree_node_get_self (node);
+      if (!inside[parent_index])
+        {
+          self->stats.total_ns += fc_call_tree_node_get_total_ns (node);
+          self->stats.total_samples += fc_call_tree_node_get_total (node);
+        }
+
+      if (parent_index != 0)
+        add_link (callers, fc_call_tree_node_get_frame (parent), fc_call_tree_node_get_total_ns (node));
+      for (guint c = 0; c < fc_call_tree_node_get_n_children (node); c++)
+        {
+          const FcCallTreeNode *child = fc_call_tree_node_get_child (node, c);
+
+          add_link (callees, fc_call_tree_node_get_frame (child), fc_call_tree_node_get_total_ns (child));
+        }
+    }
+
+  g_clear_pointer (&self->callers, g_array_unref);
+  g_clear_pointer (&self->callees, g_array_unref);
+  self->callers = links_to_array (callers);
+  self->callees = links_to_array (callees);
+}
+
+static void
+link_clicked_cb (GtkButton      *button,
+                 FcFrameDetails *self)
+{
+  FcSession *session = fc_session_tree_get_session (self->session_tree);
+  guint frame = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "frame"));
+
+  if (session != NULL)
+    fc_session_set_selected_frame (session, frame);
+}
+
+static void
+fill_links (FcFrameDetails *self,
+            GtkBox         *box,
+            GArray         *links,
+            FcProfile      *profile)
+{
+  clear_container (GTK_WIDGET (box));
+
+  if (links->len == 0)
+    {
+      GtkWidget *label = gtk_label_new (_("None"));
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_box_append (box, label);
+      return;
+    }
+
+  for (guint i = 0; i < links->len && i < MAX_LINKS; i++)
+    {
+      const FcFrameLink *link = &g_array_index (links, FcFrameLink, i);
+      g_autofree char *duration = fc_format_duration (link->total_ns);
+      g_autofree char *percent = fc_format_percent (link->total_ns, self->stats.all_ns);
+      GtkWidget *button = gtk_button_new ();
+      GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+      GtkWidget *name = gtk_label_new (NULL);
+      g_autofree char *value_text = g_strdup_printf ("%s  %s", duration, percent);
+      GtkWidget *value = gtk_label_new (value_text);
+      char buf[512];
+      const char *label = fc_profile_frame_label (profile, link->frame, buf, sizeof buf);
+
+      gtk_label_set_text (GTK_LABEL (name), label);
+      gtk_label_set_xalign (GTK_LABEL (name), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_END);
+      gtk_widget_set_hexpand (name, TRUE);
+      gtk_widget_add_css_class (value, "numeric");
+      gtk_widget_add_css_class (value, "dim-label");
+      gtk_box_append (GTK_BOX (line), name);
+      gtk_box_append (GTK_BOX (line), value);
+      gtk_button_set_child (GTK_BUTTON (button), line);
+      gtk_widget_add_css_class (button, "flat");
+      gtk_widget_set_tooltip_text (button, label);
+      g_object_set_data (G_OBJECT (button), "frame", GUINT_TO_POINTER (link->frame));
+      g_signal_connect_object (button, "clicked", G_CALLBACK (link_clicked_cb), self, 0);
+      gtk_box_append (box, button);
+    }
+}
+
+static void
+fc_frame_details_update (FcFrameDetails *self)
+{
+  FcSession *session = fc_session_tree_get_session (self->session_tree);
+  FcCallTree *tree = fc_session_tree_get_tree (self->session_tree);
+  FcProfile *profile = session ? fc_session_get_profile (session) : NULL;
+  guint frame_id = session ? fc_session_get_selected_frame (session) : FC_SESSION_NO_FRAME;
+  const FcFrame *frame;
+  char buf[512];
+  int row = 0;
+
+  if (profile == NULL || frame_id == FC_SESSION_NO_FRAME || frame_id >= fc_profile_get_n_frames (profile))
+    {
+      memset (&self->stats, 0, sizeof self->stats);
+      self->stats.frame = FC_SESSION_NO_FRAME;
+      g_array_set_size (self->callers, 0);
+      g_array_set_size (self->callees, 0);
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+
+  frame = fc_profile_get_frame (profile, frame_id);
+  gtk_label_set_text (self->title_label, fc_profile_frame_label (profile, frame_id, buf, sizeof buf));
+
+  /* the frame's own fields, as the payload had them */
+  clear_container (GTK_WIDGET (self->fields_grid));
+  add_string_field (self->fields_grid, &row, profile, _("Function"), frame->function);
+  add_string_field (self->fields_grid, &row, profile, _("Module"), frame->module);
+  add_string_field (self->fields_grid, &row, profile, _("Package"), frame->package);
+  add_string_field (self->fields_grid, &row, profile, _("File"), frame->filename);
+  add_string_field (self->fields_grid, &row, profile, _("Path"), frame->abs_path);
+  if (frame->lineno != FC_LINE_NONE)
+    {
+      g_autofree char *line = g_strdup_printf ("%d", frame->lineno);
+      add_field (self->fields_grid, row++, _("Line"), line);
+    }
+  if (frame->colno != FC_LINE_NONE)
+    {
+      g_autofree char *column = g_strdup_printf ("%d", frame->colno);
+      add_field (self->fields_grid, row++, _("Column"), column);
+    }
+  add_string_field (self->fields_grid, &row, profile, _("Platform"), frame->platform);
+  add_field (self->fields_grid, row++, _("In app"),
+             frame->in_app == FC_IN_APP_YES ? _("Yes") : frame->in_app == FC_IN_APP_NO ? _("No") : _("Unknown"));
+  if (frame->has_instruction_addr)
+    {
+      g_autofree char *addr = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", frame->instruction_addr);
+      add_field (self->fields_grid, row++, _("Address"), addr);
+    }
+  add_string_field (self->fields_grid, &row, profile, _("Other fields"), frame->extra);
+  {
+    g_autofree char *id = g_strdup_printf ("%u", frame_id);
+    add_field (self->fields_grid, row++, _("Frame id"), id);
+  }
+
+  clear_container (GTK_WIDGET (self->time_grid));
+  if (tree != NULL)
+    {
+      g_autofree char *self_time = NULL;
+      g_autofree char *self_percent = NULL;
+      g_autofree char *self_text = NULL;
+      g_autofree char *total_time = NULL;
+      g_autofree char *total_percent = NULL;
+      g_autofree char *total_text = NULL;
+      g_autofree char *samples = NULL;
+
+      compute_stats (self, tree, frame_id);
+      self_time = fc_format_duration (self->stats.self_ns);
+      self_percent = fc_format_percent (self->stats.self_ns, self->stats.all_ns);
+      self_text = g_strdup_printf ("%s  %s", self_time, self_percent);
+      total_time = fc_format_duration (self->stats.total_ns);
+      total_percent = fc_format_percent (self->stats.total_ns, self->stats.all_ns);
+      total_text = g_strdup_printf ("%s  %s", total_time, total_percent);
+      samples = g_strdup_printf ("%'" G_GUINT64_FORMAT " / %'" G_GUINT64_FORMAT,
+                                 self->stats.self_samples, self->stats.total_samples);
+      add_field (self->time_grid, 0, _("Self"), self_text);
+      add_field (self->time_grid, 1, _("Total"), total_text);
+      add_field (self->time_grid, 2, _("Samples (self / total)"), samples);
+      fill_links (self, self->callers_box, self->callers, profile);
+      fill_links (self, self->callees_box, self->callees, profile);
+    }
+
+  gtk_stack_set_visible_child_name (self->stack, "frame");
+}
+
+static void
+busy_changed_cb (FcFrameDetails *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+fc_frame_details_dispose (GObject *object)
+{
+  FcFrameDetails *self = (FcFrameDetails *)object;
+
+  if (self->session_signals != NULL)
+    g_signal_group_set_target (self->session_signals, NULL);
+  if (self->session_tree != NULL)
+    g_signal_handlers_disconnect_by_data (self->session_tree, self);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), FC_TYPE_FRAME_DETAILS);
+
+  g_clear_object (&self->session_signals);
+  g_clear_object (&self->session_tree);
+  g_clear_pointer (&self->callers, g_array_unref);
+  g_clear_pointer (&self->callees, g_array_unref);
+
+  G_OBJECT_CLASS (fc_frame_details_parent_class)->dispose (object);
+}
+
+static void
+fc_frame_details_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  FcFrameDetails *self = FC_FRAME_DETAILS (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      g_value_set_object (value, fc_frame_details_get_session (self));
+      break;
+    case PROP_BUSY:
+      g_value_set_boolean (value, fc_frame_details_get_busy (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_frame_details_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  FcFrameDetails *self = FC_FRAME_DETAILS (object);
+
+  switch (prop_id)
+    {
+    case PROP_SESSION:
+      fc_frame_details_set_session (self, g_value_get_object (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_frame_details_class_init (FcFrameDetailsClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = fc_frame_details_dispose;
+  object_class->get_property = fc_frame_details_get_property;
+  object_class->set_property = fc_frame_details_set_property;
+
+  properties[PROP_SESSION] =
+    g_param_spec_object ("session", NULL, NULL,
+                         FC_TYPE_SESSION,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Referencing the resource links it (and its constructor) from the static library. */
+  (void) fc_get_resource ();
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/flamecast/Flamecast/ui/fc-frame-details.ui");
+  gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, stack);
+  gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, title_label);
+  gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, time_grid);
+  gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, fields_grid);
+  gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, callers_box);
+  gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, callees_box);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "framedetails");
+}
+
+static void
+fc_frame_details_init (FcFrameDetails *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->callers = g_array_new (FALSE, FALSE, sizeof (FcFrameLink));
+  self->callees = g_array_new (FALSE, FALSE, sizeof (FcFrameLink));
+  self->stats.frame = FC_SESSION_NO_FRAME;
+
+  self->session_tree = fc_session_tree_new ();
+  g_signal_connect_swapped (self->session_tree, "notify::tree", G_CALLBACK (fc_frame_details_update), self);
+  g_signal_connect_swapped (self->session_tree, "notify::busy", G_CALLBACK (busy_changed_cb), self);
+
+  self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
+  g_signal_group_connect_object (self->session_signals, "notify::selected-frame",
+                                 G_CALLBACK (fc_frame_details_update), self, G_CONNECT_SWAPPED);
+}
+
+GtkWidget *
+fc_frame_details_new (void)
+{
+  return g_object_new (FC_TYPE_FRAME_DETAILS, NULL);
+}
+
+/**
+ * fc_frame_details_get_session:
+ * @self: a frame details panel
+ *
+ * Returns: (transfer none) (nullable): the session whose selected frame it shows
+ */
+FcSession *
+fc_frame_details_get_session (FcFrameDetails *self)
+{
+  g_return_val_if_fail (FC_IS_FRAME_DETAILS (self), NULL);
+
+  return fc_session_tree_get_session (self->session_tree);
+}
+
+void
+fc_frame_details_set_session (FcFrameDetails *self,
+                              FcSession      *session)
+{
+  g_return_if_fail (FC_IS_FRAME_DETAILS (self));
+  g_return_if_fail (!session || FC_IS_SESSION (session));
+
+  if (session == fc_session_tree_get_session (self->session_tree))
+    return;
+
+  fc_session_tree_set_session (self->session_tree, session);
+  g_signal_group_set_target (self->session_signals, session);
+  fc_frame_details_update (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+}
+
+gboolean
+fc_frame_details_get_busy (FcFrameDetails *self)
+{
+  g_return_val_if_fail (FC_IS_FRAME_DETAILS (self), FALSE);
+
+  return fc_session_tree_get_busy (self->session_tree);
+}
+
+/**
+ * fc_frame_details_get_stats:
+ * @self: a frame details panel
+ *
+ * Returns: what the panel shows for the selected frame (frame is
+ *   %FC_SESSION_NO_FRAME when none)
+ */
+const FcFrameStats *
+fc_frame_details_get_stats (FcFrameDetails *self)
+{
+  g_return_val_if_fail (FC_IS_FRAME_DETAILS (self), NULL);
+
+  return &self->stats;
+}
+
+/**
+ * fc_frame_details_get_callers:
+ * @self: a frame details panel
+ *
+ * Returns: (transfer none) (element-type FcFrameLink): the selected frame's callers
+ */
+GArray *
+fc_frame_details_get_callers (FcFrameDetails *self)
+{
+  g_return_val_if_fail (FC_IS_FRAME_DETAILS (self), NULL);
+
+  return self->callers;
+}
+
+/**
+ * fc_frame_details_get_callees:
+ * @self: a frame details panel
+ *
+ * Returns: (transfer none) (element-type FcFrameLink): the selected frame's callees
+ */
+GArray *
+fc_frame_details_get_callees (FcFrameDetails *self)
+{
+  g_return_val_if_fail (FC_IS_FRAME_DETAILS (self), NULL);
+
+  return self->callees;
+}

@@ -1,0 +1,784 @@
+/* fc-session.c - what the user is looking at: document, thread, time ranges, search, colours
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "fc-session.h"
+
+/* The narrowest visible window: below a microsecond there is nothing left to see. */
+#define MIN_VISIBLE_NS 1000
+
+struct _FcSession
+{
+  GObject        parent_instance;
+
+  /* owned */
+  FcDocument    *document;
+  FcProfile     *profile;
+  char          *search_text;
+
+  gint           thread;
+  gint64         visible_begin_ns;
+  gint64         visible_end_ns;
+  gint64         selection_begin_ns;
+  gint64         selection_end_ns;
+  FcColorMode    color_mode;
+  FcFrameFilter  frame_filter;
+  guint          selected_frame;
+};
+
+G_DEFINE_FINAL_TYPE (FcSession, fc_session, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_DOCUMENT,
+  PROP_PROFILE,
+  PROP_THREAD,
+  PROP_VISIBLE_BEGIN_NS,
+  PROP_VISIBLE_END_NS,
+  PROP_SELECTION_BEGIN_NS,
+  PROP_SELECTION_END_NS,
+  PROP_SEARCH_TEXT,
+  PROP_COLOR_MODE,
+  PROP_FRAME_FILTER,
+  PROP_SELECTED_FRAME,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+GType
+fc_color_mode_get_type (void)
+{
+  static gsize type_id;
+
+  if (g_once_init_enter (&type_id))
+    {
+      static const GEnumValue values[] = {
+        { FC_COLOR_MODE_IN_APP, "FC_COLOR_MODE_IN_APP", "in-app" },
+        { FC_COLOR_MODE_PACKAGE, "FC_COLOR_MODE_PACKAGE", "package" },
+        { FC_COLOR_MODE_FUNCTION, "FC_COLOR_MODE_FUNCTION", "function" },
+        { 0, NULL, NULL }
+      };
+      g_once_init_leave (&type_id, g_enum_register_static (g_intern_static_string ("FcColorMode"), values));
+    }
+
+  return type_id;
+}
+
+GType
+fc_frame_filter_get_type (void)
+{
+  static gsize type_id;
+
+  if (g_once_init_enter (&type_id))
+    {
+      static const GEnumValue values[] = {
+        { FC_FRAME_FILTER_ALL, "FC_FRAME_FILTER_ALL", "all" },
+        { FC_FRAME_FILTER_APPLICATION, "FC_FRAME_FILTER_APPLICATION", "application" },
+        { FC_FRAME_FILTER_SYSTEM, "FC_FRAME_FILTER_SYSTEM", "system" },
+        { 0, NULL, NULL }
+      };
+      g_once_init_leave (&type_id, g_enum_register_static (g_intern_static_string ("FcFrameFilter"), values));
+    }
+
+  return type_id;
+}
+
+/**
+ * fc_session_pick_default_thread:
+ * @profile: (nullable): a profile
+ *
+ * The thread a profile opens on, as in Sentry: the transaction's active
+ * thread when it has samples, otherwise the busiest thread.
+ *
+ * Returns: a thread index, or %FC_SESSION_ALL_THREADS when there is none
+ */
+gint
+fc_session_pick_default_thread (FcProfile *profile)
+{
+  const char *active_tid;
+  guint32 active;
+  guint n_threads;
+  gint busiest = FC_SESSION_ALL_THREADS;
+  guint busiest_samples = 0;
+
+  if (profile == NULL)
+    return FC_SESSION_ALL_THREADS;
+
+  active_tid = fc_profile_get_active_thread_id (profile);
+  if (active_tid != NULL &&
+      fc_profile_lookup_thread (profile, active_tid, &active) &&
+      fc_profile_get_thread (profile, active)->n_samples > 0)
+    return (gint) active;
+
+  n_threads = fc_profile_get_n_threads (profile);
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const FcThread *thread = fc_profile_get_thread (profile, i);
+
+      if (thread->n_samples > busiest_samples)
+        {
+          busiest_samples = thread->n_samples;
+          busiest = (gint) i;
+        }
+    }
+
+  return busiest;
+}
+
+static void
+fc_session_notify_visible (FcSession *self,
+                           gint64     begin_ns,
+                           gint64     end_ns)
+{
+  gboolean begin_changed = begin_ns != self->visible_begin_ns;
+  gboolean end_changed = end_ns != self->visible_end_ns;
+
+  self->visible_begin_ns = begin_ns;
+  self->visible_end_ns = end_ns;
+
+  if (begin_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_BEGIN_NS]);
+  if (end_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_END_NS]);
+}
+
+static void
+fc_session_dispose (GObject *object)
+{
+  FcSession *self = (FcSession *)object;
+
+  g_clear_object (&self->document);
+  g_clear_object (&self->profile);
+
+  G_OBJECT_CLASS (fc_session_parent_class)->dispose (object);
+}
+
+static void
+fc_session_finalize (GObject *object)
+{
+  FcSession *self = (FcSession *)object;
+
+  g_clear_pointer (&self->search_text, g_free);
+
+  G_OBJECT_CLASS (fc_session_parent_class)->finalize (object);
+}
+
+static void
+fc_session_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  FcSession *self = FC_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, self->document);
+      break;
+    case PROP_PROFILE:
+      g_value_set_object (value, self->profile);
+      break;
+    case PROP_THREAD:
+      g_value_set_int (value, self->thread);
+      break;
+    case PROP_VISIBLE_BEGIN_NS:
+      g_value_set_int64 (value, self->visible_begin_ns);
+      break;
+    case PROP_VISIBLE_END_NS:
+      g_value_set_int64 (value, self->visible_end_ns);
+      break;
+    case PROP_SELECTION_BEGIN_NS:
+      g_value_set_int64 (value, self->selection_begin_ns);
+      break;
+    case PROP_SELECTION_END_NS:
+      g_value_set_int64 (value, self->selection_end_ns);
+      break;
+    case PROP_SEARCH_TEXT:
+      g_value_set_string (value, fc_session_get_search_text (self));
+      break;
+    case PROP_COLOR_MODE:
+      g_value_set_enum (value, self->color_mode);
+      break;
+    case PROP_FRAME_FILTER:
+      g_value_set_enum (value, self->frame_filter);
+      break;
+    case PROP_SELECTED_FRAME:
+      g_value_set_uint (value, self->selected_frame);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_session_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  FcSession *self = FC_SESSION (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      fc_session_set_document (self, g_value_get_object (value));
+      break;
+    case PROP_THREAD:
+      fc_session_set_thread (self, g_value_get_int (value));
+      break;
+    case PROP_VISIBLE_BEGIN_NS:
+      fc_session_set_visible_range (self, g_value_get_int64 (value), self->visible_end_ns);
+      break;
+    case PROP_VISIBLE_END_NS:
+      fc_session_set_visible_range (self, self->visible_begin_ns, g_value_get_int64 (value));
+      break;
+    case PROP_SELECTION_BEGIN_NS:
+      fc_session_set_selection (self, g_value_get_int64 (value), self->selection_end_ns);
+      break;
+    case PROP_SELECTION_END_NS:
+      fc_session_set_selection (self, self->selection_begin_ns, g_value_get_int64 (value));
+      break;
+    case PROP_SEARCH_TEXT:
+      fc_session_set_search_text (self, g_value_get_string (value));
+      break;
+    case PROP_COLOR_MODE:
+      fc_session_set_color_mode (self, g_value_get_enum (value));
+      break;
+    case PROP_FRAME_FILTER:
+      fc_session_set_frame_filter (self, g_value_get_enum (value));
+      break;
+    case PROP_SELECTED_FRAME:
+      fc_session_set_selected_frame (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_session_class_init (FcSessionClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = fc_session_dispose;
+  object_class->finalize = fc_session_finalize;
+  object_class->get_property = fc_session_get_property;
+  object_class->set_property = fc_session_set_property;
+
+  properties[PROP_DOCUMENT] =
+    g_param_spec_object ("document", NULL, NULL,
+                         FC_TYPE_DOCUMENT,
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_PROFILE] =
+    g_param_spec_object ("profile", NULL, NULL,
+                         FC_TYPE_PROFILE,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_THREAD] =
+    g_param_spec_int ("thread", NULL, NULL,
+                      FC_SESSION_ALL_THREADS, G_MAXINT, FC_SESSION_ALL_THREADS,
+                      (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_VISIBLE_BEGIN_NS] =
+    g_param_spec_int64 ("visible-begin-ns", NULL, NULL,
+                        G_MININT64, G_MAXINT64, 0,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_VISIBLE_END_NS] =
+    g_param_spec_int64 ("visible-end-ns", NULL, NULL,
+                        G_MININT64, G_MAXINT64, 0,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SELECTION_BEGIN_NS] =
+    g_param_spec_int64 ("selection-begin-ns", NULL, NULL,
+                        G_MININT64, G_MAXINT64, 0,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SELECTION_END_NS] =
+    g_param_spec_int64 ("selection-end-ns", NULL, NULL,
+                        G_MININT64, G_MAXINT64, 0,
+                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SEARCH_TEXT] =
+    g_param_spec_string ("search-text", NULL, NULL,
+                         "",
+                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_COLOR_MODE] =
+    g_param_spec_enum ("color-mode", NULL, NULL,
+                       FC_TYPE_COLOR_MODE, FC_COLOR_MODE_IN_APP,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_FRAME_FILTER] =
+    g_param_spec_enum ("frame-filter", NULL, NULL,
+                       FC_TYPE_FRAME_FILTER, FC_FRAME_FILTER_ALL,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  properties[PROP_SELECTED_FRAME] =
+    g_param_spec_uint ("selected-frame", NULL, NULL,
+                       0, G_MAXUINT, FC_SESSION_NO_FRAME,
+                       (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+fc_session_init (FcSession *self)
+{
+  self->thread = FC_SESSION_ALL_THREADS;
+  self->color_mode = FC_COLOR_MODE_IN_APP;
+  self->frame_filter = FC_FRAME_FILTER_ALL;
+  self->selected_frame = FC_SESSION_NO_FRAME;
+}
+
+FcSession *
+fc_session_new (void)
+{
+  return g_object_new (FC_TYPE_SESSION, NULL);
+}
+
+FcDocument *
+fc_session_get_document (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), NULL);
+
+  return self->document;
+}
+
+FcProfile *
+fc_session_get_profile (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), NULL);
+
+  return self->profile;
+}
+
+/**
+ * fc_session_set_document:
+ * @self: a session
+ * @document: (nullable): the document to show
+ *
+ * Shows @document, merging its profiles on the calling thread. The window
+ * merges on its loader thread and calls fc_session_set_document_full().
+ */
+void
+fc_session_set_document (FcSession  *self,
+                         FcDocument *document)
+{
+  g_autoptr(FcProfile) merged = NULL;
+
+  g_return_if_fail (FC_IS_SESSION (self));
+  g_return_if_fail (!document || FC_IS_DOCUMENT (document));
+
+  if (document == self->document)
+    return;
+
+  if (document != NULL)
+    merged = fc_document_dup_merged_profile (document);
+
+  fc_session_set_document_full (self, document, merged);
+}
+
+/**
+ * fc_session_set_document_full:
+ * @self: a session
+ * @document: (nullable): the document to show
+ * @merged_profile: (nullable): fc_document_dup_merged_profile() of @document
+ *
+ * Shows @document and starts over: the default thread, the whole time range
+ * visible, no selection, no selected frame. Search text, colour mode and
+ * frame filter are the user's and stay.
+ */
+void
+fc_session_set_document_full (FcSession  *self,
+                              FcDocument *document,
+                              FcProfile  *merged_profile)
+{
+  gint thread;
+
+  g_return_if_fail (FC_IS_SESSION (self));
+  g_return_if_fail (!document || FC_IS_DOCUMENT (document));
+  g_return_if_fail (!merged_profile || FC_IS_PROFILE (merged_profile));
+  g_return_if_fail ((document == NULL) == (merged_profile == NULL));
+
+  if (document == self->document && merged_profile == self->profile)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  g_set_object (&self->document, document);
+  g_set_object (&self->profile, merged_profile);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+
+  thread = fc_session_pick_default_thread (self->profile);
+  if (thread != self->thread)
+    {
+      self->thread = thread;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_THREAD]);
+    }
+
+  fc_session_reset_view (self);
+  fc_session_set_selection (self, 0, 0);
+  fc_session_set_selected_frame (self, FC_SESSION_NO_FRAME);
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+gint
+fc_session_get_thread (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), FC_SESSION_ALL_THREADS);
+
+  return self->thread;
+}
+
+/**
+ * fc_session_set_thread:
+ * @self: a session
+ * @thread: a thread index of the profile, or %FC_SESSION_ALL_THREADS
+ *
+ * Switches thread. Threads cover different time ranges, so the view is
+ * reset to the new thread's range and the time selection is cleared.
+ */
+void
+fc_session_set_thread (FcSession *self,
+                       gint       thread)
+{
+  g_return_if_fail (FC_IS_SESSION (self));
+  g_return_if_fail (thread >= FC_SESSION_ALL_THREADS);
+
+  if (self->profile == NULL || thread >= (gint) fc_profile_get_n_threads (self->profile))
+    thread = FC_SESSION_ALL_THREADS;
+
+  if (thread == self->thread)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  self->thread = thread;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_THREAD]);
+  fc_session_set_selection (self, 0, 0);
+  fc_session_reset_view (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * fc_session_get_thread_range:
+ * @self: a session
+ * @begin_ns: (out): first sample time of the session's thread(s)
+ * @end_ns: (out): last sample time, at least a microsecond after @begin_ns
+ *
+ * The time range of the session's thread, or of the whole profile for all
+ * threads; 0..1µs when there is nothing to show.
+ */
+void
+fc_session_get_thread_range (FcSession *self,
+                             gint64    *begin_ns,
+                             gint64    *end_ns)
+{
+  gint64 first = G_MAXINT64;
+  gint64 last = G_MININT64;
+
+  g_return_if_fail (FC_IS_SESSION (self));
+  g_return_if_fail (begin_ns != NULL && end_ns != NULL);
+
+  if (self->profile != NULL)
+    {
+      if (self->thread >= 0)
+        {
+          const FcThread *thread = fc_profile_get_thread (self->profile, self->thread);
+
+          first = thread->first_ns;
+          last = thread->last_ns;
+        }
+      else
+        fc_profile_get_time_range (self->profile, &first, &last);
+    }
+
+  if (first > last)
+    first = last = 0;
+
+  *begin_ns = first;
+  *end_ns = MAX (last, first + MIN_VISIBLE_NS);
+}
+
+gint64
+fc_session_get_visible_begin_ns (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), 0);
+
+  return self->visible_begin_ns;
+}
+
+gint64
+fc_session_get_visible_end_ns (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), 0);
+
+  return self->visible_end_ns;
+}
+
+/**
+ * fc_session_set_visible_range:
+ * @self: a session
+ * @begin_ns: absolute start of the flamechart's window
+ * @end_ns: absolute end; must be after @begin_ns
+ *
+ * Sets the flamechart's window as given (panning may go past the data);
+ * use fc_session_zoom_to() to stay within the thread's range.
+ */
+void
+fc_session_set_visible_range (FcSession *self,
+                              gint64     begin_ns,
+                              gint64     end_ns)
+{
+  g_return_if_fail (FC_IS_SESSION (self));
+
+  if (end_ns <= begin_ns)
+    end_ns = begin_ns + 1;
+
+  if (begin_ns == self->visible_begin_ns && end_ns == self->visible_end_ns)
+    return;
+
+  fc_session_notify_visible (self, begin_ns, end_ns);
+}
+
+/**
+ * fc_session_zoom_to:
+ * @self: a session
+ * @begin_ns: wanted start
+ * @end_ns: wanted end
+ *
+ * Shows @begin_ns..@end_ns, clamped to the thread's range and widened to at
+ * least a microsecond.
+ */
+void
+fc_session_zoom_to (FcSession *self,
+                    gint64     begin_ns,
+                    gint64     end_ns)
+{
+  gint64 range_begin, range_end;
+
+  g_return_if_fail (FC_IS_SESSION (self));
+
+  fc_session_get_thread_range (self, &range_begin, &range_end);
+
+  if (end_ns < begin_ns)
+    {
+      gint64 tmp = begin_ns;
+      begin_ns = end_ns;
+      end_ns = tmp;
+    }
+
+  if (end_ns - begin_ns < MIN_VISIBLE_NS)
+    {
+      gint64 middle = begin_ns + (end_ns - begin_ns) / 2;
+
+      begin_ns = middle - MIN_VISIBLE_NS / 2;
+      end_ns = begin_ns + MIN_VISIBLE_NS;
+    }
+
+  if (end_ns - begin_ns >= range_end - range_begin)
+    {
+      begin_ns = range_begin;
+      end_ns = range_end;
+    }
+  else if (begin_ns < range_begin)
+    {
+      end_ns += range_begin - begin_ns;
+      begin_ns = range_begin;
+    }
+  else if (end_ns > range_end)
+    {
+      begin_ns -= end_ns - range_end;
+      end_ns = range_end;
+    }
+
+  fc_session_set_visible_range (self, begin_ns, end_ns);
+}
+
+/**
+ * fc_session_reset_view:
+ * @self: a session
+ *
+ * Makes the whole range of the session's thread(s) visible.
+ */
+void
+fc_session_reset_view (FcSession *self)
+{
+  gint64 begin_ns, end_ns;
+
+  g_return_if_fail (FC_IS_SESSION (self));
+
+  fc_session_get_thread_range (self, &begin_ns, &end_ns);
+  fc_session_set_visible_range (self, begin_ns, end_ns);
+}
+
+gint64
+fc_session_get_selection_begin_ns (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), 0);
+
+  return self->selection_begin_ns;
+}
+
+gint64
+fc_session_get_selection_end_ns (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), 0);
+
+  return self->selection_end_ns;
+}
+
+gboolean
+fc_session_has_selection (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), FALSE);
+
+  return self->selection_begin_ns != self->selection_end_ns;
+}
+
+/**
+ * fc_session_set_selection:
+ * @self: a session
+ * @begin_ns: start of the selected time range
+ * @end_ns: end; equal to @begin_ns for "no selection"
+ *
+ * Selects the time range the aggregated views (flamegraph, call tree,
+ * frame details) summarise. The ends may come in either order.
+ */
+void
+fc_session_set_selection (FcSession *self,
+                          gint64     begin_ns,
+                          gint64     end_ns)
+{
+  gboolean begin_changed, end_changed;
+
+  g_return_if_fail (FC_IS_SESSION (self));
+
+  if (end_ns < begin_ns)
+    {
+      gint64 tmp = begin_ns;
+      begin_ns = end_ns;
+      end_ns = tmp;
+    }
+
+  /* Every empty selection means the same thing: keep one spelling of it. */
+  if (begin_ns == end_ns)
+    begin_ns = end_ns = 0;
+
+  begin_changed = begin_ns != self->selection_begin_ns;
+  end_changed = end_ns != self->selection_end_ns;
+  self->selection_begin_ns = begin_ns;
+  self->selection_end_ns = end_ns;
+
+  if (begin_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_BEGIN_NS]);
+  if (end_changed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTION_END_NS]);
+}
+
+const char *
+fc_session_get_search_text (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), NULL);
+
+  return self->search_text ? self->search_text : "";
+}
+
+void
+fc_session_set_search_text (FcSession  *self,
+                            const char *search_text)
+{
+  g_return_if_fail (FC_IS_SESSION (self));
+
+  if (search_text != NULL && search_text[0] == '\0')
+    search_text = NULL;
+
+  if (g_strcmp0 (search_text, self->search_text) == 0)
+    return;
+
+  g_free (self->search_text);
+  self->search_text = g_strdup (search_text);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_TEXT]);
+}
+
+FcColorMode
+fc_session_get_color_mode (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), FC_COLOR_MODE_IN_APP);
+
+  return self->color_mode;
+}
+
+void
+fc_session_set_color_mode (FcSession   *self,
+                           FcColorMode  color_mode)
+{
+  g_return_if_fail (FC_IS_SESSION (self));
+  g_return_if_fail (color_mode <= FC_COLOR_MODE_FUNCTION);
+
+  if (color_mode == self->color_mode)
+    return;
+
+  self->color_mode = color_mode;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_COLOR_MODE]);
+}
+
+FcFrameFilter
+fc_session_get_frame_filter (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), FC_FRAME_FILTER_ALL);
+
+  return self->frame_filter;
+}
+
+void
+fc_session_set_frame_filter (FcSession     *self,
+                             FcFrameFilter  frame_filter)
+{
+  g_return_if_fail (FC_IS_SESSION (self));
+  g_return_if_fail (frame_filter <= FC_FRAME_FILTER_SYSTEM);
+
+  if (frame_filter == self->frame_filter)
+    return;
+
+  self->frame_filter = frame_filter;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRAME_FILTER]);
+}
+
+guint
+fc_session_get_selected_frame (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), FC_SESSION_NO_FRAME);
+
+  return self->selected_frame;
+}
+
+/**
+ * fc_session_set_selected_frame:
+ * @self: a session
+ * @frame: a frame id of the profile, or %FC_SESSION_NO_FRAME
+ *
+ * Selects the frame the details panel shows; ids beyond the profile's frame
+ * table mean "none".
+ */
+void
+fc_session_set_selected_frame (FcSession *self,
+                               guint      frame)
+{
+  g_return_if_fail (FC_IS_SESSION (self));
+
+  if (self->profile == NULL || frame >= fc_profile_get_n_frames (self->profile))
+    frame = FC_SESSION_NO_FRAME;
+
+  if (frame == self->selected_frame)
+    return;
+
+  self->selected_frame = frame;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_FRAME]);
+}

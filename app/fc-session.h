@@ -1,0 +1,89 @@
+/* fc-session.h - what the user is looking at: document, thread, time ranges, search, colours
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib-object.h>
+
+#include "flamecast.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  FC_COLOR_MODE_IN_APP,     /* application vs system frames */
+  FC_COLOR_MODE_PACKAGE,    /* by package / module */
+  FC_COLOR_MODE_FUNCTION,   /* by function name, stable hash */
+} FcColorMode;
+
+typedef enum {
+  FC_FRAME_FILTER_ALL,
+  FC_FRAME_FILTER_APPLICATION,
+  FC_FRAME_FILTER_SYSTEM,
+} FcFrameFilter;
+
+#define FC_SESSION_ALL_THREADS (-1)
+#define FC_SESSION_NO_FRAME    G_MAXUINT
+
+#define FC_TYPE_COLOR_MODE   (fc_color_mode_get_type ())
+#define FC_TYPE_FRAME_FILTER (fc_frame_filter_get_type ())
+GType fc_color_mode_get_type   (void) G_GNUC_CONST;
+GType fc_frame_filter_get_type (void) G_GNUC_CONST;
+
+#define FC_TYPE_SESSION (fc_session_get_type ())
+G_DECLARE_FINAL_TYPE (FcSession, fc_session, FC, SESSION, GObject)
+
+FcSession     *fc_session_new                   (void);
+
+FcDocument    *fc_session_get_document          (FcSession     *self);
+void           fc_session_set_document          (FcSession     *self,
+                                                 FcDocument    *document);
+void           fc_session_set_document_full     (FcSession     *self,
+                                                 FcDocument    *document,
+                                                 FcProfile     *merged_profile);
+FcProfile     *fc_session_get_profile           (FcSession     *self);
+
+gint           fc_session_get_thread            (FcSession     *self);
+void           fc_session_set_thread            (FcSession     *self,
+                                                 gint           thread);
+
+gint64         fc_session_get_visible_begin_ns  (FcSession     *self);
+gint64         fc_session_get_visible_end_ns    (FcSession     *self);
+void           fc_session_set_visible_range     (FcSession     *self,
+                                                 gint64         begin_ns,
+                                                 gint64         end_ns);
+void           fc_session_zoom_to               (FcSession     *self,
+                                                 gint64         begin_ns,
+                                                 gint64         end_ns);
+void           fc_session_reset_view            (FcSession     *self);
+void           fc_session_get_thread_range      (FcSession     *self,
+                                                 gint64        *begin_ns,
+                                                 gint64        *end_ns);
+
+gint64         fc_session_get_selection_begin_ns (FcSession    *self);
+gint64         fc_session_get_selection_end_ns  (FcSession     *self);
+void           fc_session_set_selection         (FcSession     *self,
+                                                 gint64         begin_ns,
+                                                 gint64         end_ns);
+gboolean       fc_session_has_selection         (FcSession     *self);
+
+const char    *fc_session_get_search_text       (FcSession     *self);
+void           fc_session_set_search_text       (FcSession     *self,
+                                                 const char    *search_text);
+
+FcColorMode    fc_session_get_color_mode        (FcSession     *self);
+void           fc_session_set_color_mode        (FcSession     *self,
+                                                 FcColorMode    color_mode);
+
+FcFrameFilter  fc_session_get_frame_filter      (FcSession     *self);
+void           fc_session_set_frame_filter      (FcSession     *self,
+                                                 FcFrameFilter  frame_filter);
+
+guint          fc_session_get_selected_frame    (FcSession     *self);
+void           fc_session_set_selected_frame    (FcSession     *self,
+                                                 guint          frame);
+
+gint           fc_session_pick_default_thread   (FcProfile     *profile);
+
+G_END_DECLS

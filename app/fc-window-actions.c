@@ -1,0 +1,271 @@
+/* fc-window-actions.c - the window's win.* actions and its Open Recent menu
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n.h>
+
+#include "fc-window-private.h"
+
+#define MAX_RECENT_ITEMS 10
+
+static void
+file_chooser_response_cb (FcWindow             *self,
+                          int                   response,
+                          GtkFileChooserNative *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL)
+        fc_window_open_file (self, file);
+    }
+
+  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
+  if (self->file_chooser == chooser)
+    g_clear_object (&self->file_chooser);
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  FcWindow *self = user_data;
+  g_autoptr(GtkFileFilter) profiles = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+  GtkFileChooserNative *chooser;
+
+  if (self->file_chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->file_chooser));
+      return;
+    }
+
+  gtk_file_filter_set_name (profiles, _("Profiles, Chunks and Envelopes"));
+  gtk_file_filter_add_mime_type (profiles, "application/json");
+  gtk_file_filter_add_mime_type (profiles, "application/gzip");
+  gtk_file_filter_add_suffix (profiles, "json");
+  gtk_file_filter_add_suffix (profiles, "envelope");
+  gtk_file_filter_add_suffix (profiles, "gz");
+  gtk_file_filter_set_name (all, _("All Files"));
+  gtk_file_filter_add_pattern (all, "*");
+
+  chooser = gtk_file_chooser_native_new (_("Open a Profile"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), profiles);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  if (self->file != NULL)
+    {
+      g_autoptr(GFile) folder = g_file_get_parent (self->file);
+
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+    }
+
+  g_signal_connect_object (chooser, "response", G_CALLBACK (file_chooser_response_cb), self, G_CONNECT_SWAPPED);
+  self->file_chooser = chooser;
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_uri_action (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  FcWindow *self = user_data;
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  fc_window_open_file (self, file);
+}
+
+static void
+cancel_load_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  FcWindow *self = user_data;
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+}
+
+static void
+find_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  FcWindow *self = user_data;
+
+  if (gtk_widget_get_visible (GTK_WIDGET (self->search_entry)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+search_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  FcWindow *self = user_data;
+
+  /* The session first: the window mirrors it into the entry. */
+  fc_session_set_search_text (self->session, g_variant_get_string (param, NULL));
+}
+
+static void
+choose_thread_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  FcWindow *self = user_data;
+
+  if (gtk_widget_get_visible (GTK_WIDGET (self->thread_selector)))
+    fc_thread_selector_popup (self->thread_selector);
+}
+
+static void
+select_thread_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  FcWindow *self = user_data;
+
+  fc_session_set_thread (self->session, g_variant_get_int32 (param));
+}
+
+static void
+clear_selection_action (GSimpleAction *action,
+                        GVariant      *param,
+                        gpointer       user_data)
+{
+  FcWindow *self = user_data;
+
+  fc_session_set_selection (self->session, 0, 0);
+}
+
+static void
+show_page_action (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  FcWindow *self = user_data;
+  const char *name = g_variant_get_string (param, NULL);
+
+  if (adw_view_stack_get_child_by_name (self->view_stack, name) != NULL)
+    adw_view_stack_set_visible_child_name (self->view_stack, name);
+}
+
+static const GActionEntry win_entries[] = {
+  { .name = "open", .activate = open_action },
+  { .name = "open-uri", .activate = open_uri_action, .parameter_type = "s" },
+  { .name = "cancel-load", .activate = cancel_load_action },
+  { .name = "find", .activate = find_action },
+  { .name = "search", .activate = search_action, .parameter_type = "s" },
+  { .name = "choose-thread", .activate = choose_thread_action },
+  { .name = "select-thread", .activate = select_thread_action, .parameter_type = "i" },
+  { .name = "clear-selection", .activate = clear_selection_action },
+  { .name = "show-page", .activate = show_page_action, .parameter_type = "s" },
+};
+
+void
+fc_window_set_action_enabled (FcWindow   *self,
+                              const char *name,
+                              gboolean    enabled)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), name);
+
+  g_return_if_fail (G_IS_SIMPLE_ACTION (action));
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (action), enabled);
+}
+
+static void
+recent_changed_cb (FcWindow         *self,
+                   GtkRecentManager *manager)
+{
+  fc_window_update_recent_menu (self);
+}
+
+static int
+compare_recent_by_age (gconstpointer a,
+                       gconstpointer b)
+{
+  GDateTime *da = gtk_recent_info_get_modified (*(GtkRecentInfo **) a);
+  GDateTime *db = gtk_recent_info_get_modified (*(GtkRecentInfo **) b);
+
+  return g_date_time_compare (db, da);
+}
+
+/**
+ * fc_window_update_recent_menu:
+ * @self: a window
+ *
+ * Refills Open Recent with the files Flamecast opened most recently.
+ */
+void
+fc_window_update_recent_menu (FcWindow *self)
+{
+  GtkRecentManager *manager = gtk_recent_manager_get_default ();
+  g_autoptr(GPtrArray) ours = g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
+  GList *items = gtk_recent_manager_get_items (manager);
+
+  for (GList *l = items; l != NULL; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+
+      if (gtk_recent_info_has_application (info, g_get_application_name ()) &&
+          gtk_recent_info_is_local (info) &&
+          gtk_recent_info_exists (info))
+        g_ptr_array_add (ours, gtk_recent_info_ref (info));
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+
+  g_ptr_array_sort (ours, compare_recent_by_age);
+
+  g_menu_remove_all (self->recent_section);
+  for (guint i = 0; i < ours->len && i < MAX_RECENT_ITEMS; i++)
+    {
+      GtkRecentInfo *info = g_ptr_array_index (ours, i);
+      g_autoptr(GMenuItem) item = NULL;
+
+      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_menu_item_set_action_and_target (item, "win.open-uri", "s", gtk_recent_info_get_uri (info));
+      g_menu_append_item (self->recent_section, item);
+    }
+
+  if (ours->len == 0)
+    {
+      g_autoptr(GMenuItem) item = g_menu_item_new (_("No Recent Profiles"), "win.no-recent");
+
+      g_menu_append_item (self->recent_section, item);
+    }
+}
+
+void
+fc_window_init_actions (FcWindow *self)
+{
+  g_autoptr(GPropertyAction) color_mode = NULL;
+  g_autoptr(GPropertyAction) frame_filter = NULL;
+  g_autoptr(GPropertyAction) show_details = NULL;
+  g_autoptr(GSimpleAction) no_recent = NULL;
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+
+  color_mode = g_property_action_new ("color-mode", self->session, "color-mode");
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (color_mode));
+  frame_filter = g_property_action_new ("frame-filter", self->session, "frame-filter");
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (frame_filter));
+  show_details = g_property_action_new ("show-details", self->details_scroller, "visible");
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (show_details));
+
+  /* A disabled placeholder, so an empty Open Recent says why it is empty. */
+  no_recent = g_simple_action_new ("no-recent", NULL);
+  g_simple_action_set_enabled (no_recent, FALSE);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (no_recent));
+
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed",
+                           G_CALLBACK (recent_changed_cb), self, G_CONNECT_SWAPPED);
+  fc_window_update_recent_menu (self);
+}

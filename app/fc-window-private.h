@@ -1,0 +1,64 @@
+/* fc-window-private.h - what fc-window.c and fc-window-actions.c share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "fc-call-tree-view.h"
+#include "fc-frame-details.h"
+#include "fc-thread-selector.h"
+#include "fc-window.h"
+
+G_BEGIN_DECLS
+
+struct _FcWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* template widgets */
+  AdwToastOverlay      *toast_overlay;
+  AdwHeaderBar         *header_bar;
+  GtkButton            *open_button;
+  FcThreadSelector     *thread_selector;
+  AdwViewSwitcherTitle *switcher_title;
+  GtkSearchEntry       *search_entry;
+  GtkMenuButton        *color_menu_button;
+  GtkToggleButton      *details_button;
+  GtkStack             *main_stack;
+  AdwStatusPage        *empty_page;
+  GtkSpinner           *loading_spinner;
+  GtkLabel             *loading_label;
+  GtkProgressBar       *loading_progress;
+  GtkPaned             *paned;
+  AdwViewStack         *view_stack;
+  GtkBox               *flamechart_box;
+  GtkBox               *flamegraph_box;
+  FcCallTreeView       *call_tree_view;
+  FcFrameDetails       *frame_details;
+  GtkScrolledWindow    *details_scroller;
+  GMenu                *recent_section;
+
+  /* borrowed: the search-driven flamechart, NULL until app-views' widget exists */
+  GtkWidget            *flame_chart;
+
+  /* owned */
+  FcSession            *session;
+  GSettings            *settings;
+  GFile                *file;
+  GFile                *loading_file;
+  GCancellable         *load_cancellable;
+  GtkFileChooserNative *file_chooser;
+  char                 *last_error;
+  guint                 pulse_source;
+  guint                 last_n_problems;
+  gboolean              syncing_search;
+};
+
+void fc_window_init_actions        (FcWindow   *self);
+void fc_window_set_action_enabled  (FcWindow   *self,
+                                    const char *name,
+                                    gboolean    enabled);
+void fc_window_update_recent_menu  (FcWindow   *self);
+
+G_END_DECLS

@@ -1,0 +1,561 @@
+/* fc-window.c - a window showing one profile document
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n.h>
+
+#include "fc-resources.h"
+
+#include "fc-app-settings.h"
+#include "fc-reader.h"
+#include "fc-window-private.h"
+
+G_DEFINE_FINAL_TYPE (FcWindow, fc_window, ADW_TYPE_APPLICATION_WINDOW)
+
+/* What the loader thread hands back: the document and its merged profile,
+ * merged there too because merging a many-chunk file is not cheap. */
+typedef struct {
+  FcDocument *document;
+  FcProfile  *profile;
+} LoadResult;
+
+static void
+load_result_free (LoadResult *result)
+{
+  g_clear_object (&result->document);
+  g_clear_object (&result->profile);
+  g_free (result);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadResult, load_result_free)
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GFile *file = task_data;
+  g_autoptr(LoadResult) result = g_new0 (LoadResult, 1);
+  g_autoptr(GError) error = NULL;
+
+  result->document = fc_reader_load_file (file, FC_READ_LENIENT, cancellable, &error);
+  if (result->document == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  if (fc_document_get_n_profiles (result->document) == 0)
+    {
+      g_autofree char *name = g_file_get_basename (file);
+
+      g_task_return_new_error (task, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING,
+                               "%s: the file holds no profile", name);
+      return;
+    }
+
+  result->profile = fc_document_dup_merged_profile (result->document);
+  /* The profile sorts and indexes its samples on first read: do it here,
+   * not in the main loop when the first view asks. */
+  if (fc_profile_get_n_threads (result->profile) > 0)
+    fc_profile_get_thread_samples (result->profile, 0, NULL);
+  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) load_result_free);
+}
+
+static gboolean
+pulse_cb (gpointer user_data)
+{
+  FcWindow *self = user_data;
+
+  gtk_progress_bar_pulse (self->loading_progress);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+fc_window_stop_loading (FcWindow *self)
+{
+  g_clear_handle_id (&self->pulse_source, g_source_remove);
+  gtk_spinner_stop (self->loading_spinner);
+  g_clear_object (&self->load_cancellable);
+  g_clear_object (&self->loading_file);
+  fc_window_set_action_enabled (self, "cancel-load", FALSE);
+}
+
+static void
+show_problems_cb (FcWindow *self)
+{
+  GPtrArray *problems;
+  g_autoptr(GString) text = g_string_new (NULL);
+  AdwMessageDialog *dialog;
+  GtkWidget *label;
+  GtkWidget *scroller;
+  guint shown;
+
+  if (fc_session_get_document (self->session) == NULL)
+    return;
+
+  problems = fc_document_get_problems (fc_session_get_document (self->session));
+  /* A dialog is no place for a hundred thousand lines; the CLI's validate has them all. */
+  shown = MIN (problems->len, 200);
+  for (guint i = 0; i < shown; i++)
+    {
+      g_autofree char *line = fc_problem_to_string (g_ptr_array_index (problems, i));
+
+      g_string_append_printf (text, "%s\n", line);
+    }
+  if (shown < problems->len)
+    g_string_append_printf (text, _("… and %u more"), problems->len - shown);
+
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Problems in the File"), NULL));
+  adw_message_dialog_format_body (dialog,
+                                  ngettext ("The reader recovered from %u problem. What it could not use is left out.",
+                                            "The reader recovered from %u problems. What it could not use is left out.",
+                                            problems->len),
+                                  problems->len);
+  label = gtk_label_new (g_strchomp (text->str));
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "monospace");
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), label);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 200);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 400);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  adw_message_dialog_set_extra_child (dialog, scroller);
+  adw_message_dialog_add_response (dialog, "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+fc_window_add_recent (FcWindow *self,
+                      GFile    *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+  GtkRecentData data = {
+    .display_name = NULL,
+    .description = NULL,
+    .mime_type = (char *) "application/json",
+    .app_name = (char *) g_get_application_name (),
+    .app_exec = (char *) "flamecast %u",
+    .groups = NULL,
+    .is_private = FALSE,
+  };
+
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
+
+static void
+load_ready_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  FcWindow *self = FC_WINDOW (object);
+  g_autoptr(LoadResult) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = g_object_ref (g_task_get_task_data (G_TASK (result)));
+  g_autofree char *name = g_file_get_basename (file);
+  GPtrArray *problems;
+
+  /* A newer load replaced this one: it owns the window's state now. */
+  if (g_task_get_cancellable (G_TASK (result)) != self->load_cancellable)
+    return;
+
+  loaded = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      fc_window_stop_loading (self);
+      gtk_stack_set_visible_child_name (self->main_stack,
+                                        fc_session_get_document (self->session) ? "profile" : "empty");
+      return;
+    }
+
+  fc_window_stop_loading (self);
+
+  if (loaded == NULL)
+    {
+      g_autofree char *title = g_strdup_printf (_("Could Not Open “%s”"), name);
+      g_autofree char *toast_title = g_strdup_printf (_("Could not open “%s”: %s"), name, error->message);
+      AdwToast *toast;
+
+      g_free (self->last_error);
+      self->last_error = g_strdup (error->message);
+
+      toast = adw_toast_new (toast_title);
+      adw_toast_set_timeout (toast, 10);
+      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+
+      if (fc_session_get_document (self->session) == NULL)
+        {
+          adw_status_page_set_icon_name (self->empty_page, "dialog-error-symbolic");
+          adw_status_page_set_title (self->empty_page, title);
+          adw_status_page_set_description (self->empty_page, error->message);
+          gtk_stack_set_visible_child_name (self->main_stack, "empty");
+        }
+      else
+        gtk_stack_set_visible_child_name (self->main_stack, "profile");
+
+      return;
+    }
+
+  g_clear_pointer (&self->last_error, g_free);
+  g_set_object (&self->file, file);
+  fc_session_set_document_full (self->session, loaded->document, loaded->profile);
+  adw_view_switcher_title_set_subtitle (self->switcher_title, name);
+  gtk_window_set_title (GTK_WINDOW (self), name);
+  gtk_stack_set_visible_child_name (self->main_stack, "profile");
+  fc_window_add_recent (self, file);
+
+  problems = fc_document_get_problems (loaded->document);
+  self->last_n_problems = problems->len;
+  if (problems->len > 0)
+    {
+      g_autofree char *toast_title = NULL;
+      AdwToast *toast;
+
+      toast_title = g_strdup_printf (ngettext ("Opened with %u problem", "Opened with %u problems", problems->len),
+                                     problems->len);
+      toast = adw_toast_new (toast_title);
+      adw_toast_set_button_label (toast, _("_Details"));
+      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (show_problems_cb), self, G_CONNECT_SWAPPED);
+      adw_toast_set_timeout (toast, 8);
+      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+    }
+}
+
+/**
+ * fc_window_open_file:
+ * @self: a window
+ * @file: a V1 profile, V2 chunk or envelope (plain or gzip)
+ *
+ * Reads @file on a worker thread, leniently, and shows it when done: the
+ * main loop runs all along, with a spinner while it takes. Problems the
+ * reader recovered from appear as a toast; a load error as a toast and, in
+ * an empty window, on the status page, quoting the reader's message.
+ */
+void
+fc_window_open_file (FcWindow *self,
+                     GFile    *file)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *label = NULL;
+
+  g_return_if_fail (FC_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  fc_window_stop_loading (self);
+
+  self->load_cancellable = g_cancellable_new ();
+  self->loading_file = g_object_ref (file);
+
+  name = g_file_get_basename (file);
+  /* Only a local stat, to name the size; the read happens on the worker. */
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  if (info != NULL)
+    {
+      g_autofree char *size = g_format_size (g_file_info_get_size (info));
+      label = g_strdup_printf (_("Opening “%s” (%s)…"), name, size);
+    }
+  else
+    label = g_strdup_printf (_("Opening “%s”…"), name);
+
+  gtk_label_set_text (self->loading_label, label);
+  gtk_progress_bar_set_fraction (self->loading_progress, 0);
+  gtk_spinner_start (self->loading_spinner);
+  self->pulse_source = g_timeout_add (100, pulse_cb, self);
+  gtk_stack_set_visible_child_name (self->main_stack, "loading");
+  fc_window_set_action_enabled (self, "cancel-load", TRUE);
+
+  task = g_task_new (self, self->load_cancellable, load_ready_cb, NULL);
+  g_task_set_source_tag (task, fc_window_open_file);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, load_thread);
+}
+
+gboolean
+fc_window_is_loading (FcWindow *self)
+{
+  g_return_val_if_fail (FC_IS_WINDOW (self), FALSE);
+
+  return self->load_cancellable != NULL;
+}
+
+gboolean
+fc_window_is_empty (FcWindow *self)
+{
+  g_return_val_if_fail (FC_IS_WINDOW (self), FALSE);
+
+  return self->load_cancellable == NULL && fc_session_get_document (self->session) == NULL;
+}
+
+FcSession *
+fc_window_get_session (FcWindow *self)
+{
+  g_return_val_if_fail (FC_IS_WINDOW (self), NULL);
+
+  return self->session;
+}
+
+/**
+ * fc_window_get_file:
+ * @self: a window
+ *
+ * Returns: (transfer none) (nullable): the file shown, if any
+ */
+GFile *
+fc_window_get_file (FcWindow *self)
+{
+  g_return_val_if_fail (FC_IS_WINDOW (self), NULL);
+
+  return self->file;
+}
+
+static gboolean
+drop_cb (FcWindow     *self,
+         const GValue *value,
+         double        x,
+         double        y)
+{
+  GFile *file = NULL;
+
+  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    {
+      GSList *files = g_value_get_boxed (value);
+
+      if (files != NULL)
+        file = files->data;
+    }
+  else if (G_VALUE_HOLDS (value, G_TYPE_FILE))
+    file = g_value_get_object (value);
+
+  if (file == NULL)
+    return FALSE;
+
+  fc_window_open_file (self, file);
+  return TRUE;
+}
+
+static void
+search_changed_cb (FcWindow       *self,
+                   GtkSearchEntry *entry)
+{
+  /* Setting the entry from the session passes through "" on the way. */
+  if (!self->syncing_search)
+    fc_session_set_search_text (self->session, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+search_next_cb (FcWindow *self)
+{
+  if (self->flame_chart != NULL)
+    gtk_widget_activate_action (self->flame_chart, "flamechart.search-next", NULL);
+}
+
+static void
+search_previous_cb (FcWindow *self)
+{
+  if (self->flame_chart != NULL)
+    gtk_widget_activate_action (self->flame_chart, "flamechart.search-previous", NULL);
+}
+
+static void
+search_activate_cb (FcWindow *self)
+{
+  search_next_cb (self);
+}
+
+static void
+search_stop_cb (FcWindow *self)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+}
+
+static void
+session_search_text_cb (FcWindow   *self,
+                        GParamSpec *pspec,
+                        FcSession  *session)
+{
+  /* A copy: clearing the entry first reports an empty search to the session,
+   * which frees the string the session handed out. */
+  g_autofree char *text = g_strdup (fc_session_get_search_text (session));
+
+  if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (self->search_entry))) != 0)
+    {
+      self->syncing_search = TRUE;
+      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+      self->syncing_search = FALSE;
+    }
+}
+
+static void
+session_document_cb (FcWindow   *self,
+                     GParamSpec *pspec,
+                     FcSession  *session)
+{
+  gboolean has_document = fc_session_get_document (session) != NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->thread_selector), has_document);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), has_document);
+  gtk_widget_set_visible (GTK_WIDGET (self->color_menu_button), has_document);
+  gtk_widget_set_visible (GTK_WIDGET (self->details_button), has_document);
+}
+
+static void
+fc_window_save_size (FcWindow *self)
+{
+  int width, height;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+  if (!gtk_window_is_maximized (GTK_WINDOW (self)) && width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", MAX (width, 360));
+      g_settings_set_int (self->settings, "window-height", MAX (height, 294));
+    }
+}
+
+static gboolean
+fc_window_close_request (GtkWindow *window)
+{
+  FcWindow *self = FC_WINDOW (window);
+
+  fc_window_save_size (self);
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+
+  return GTK_WINDOW_CLASS (fc_window_parent_class)->close_request (window);
+}
+
+static void
+fc_window_dispose (GObject *object)
+{
+  FcWindow *self = (FcWindow *)object;
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  g_clear_handle_id (&self->pulse_source, g_source_remove);
+
+  if (self->file_chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->file_chooser));
+  g_clear_object (&self->file_chooser);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), FC_TYPE_WINDOW);
+
+  g_clear_object (&self->session);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->file);
+  g_clear_object (&self->loading_file);
+  g_clear_object (&self->load_cancellable);
+
+  G_OBJECT_CLASS (fc_window_parent_class)->dispose (object);
+}
+
+static void
+fc_window_finalize (GObject *object)
+{
+  FcWindow *self = (FcWindow *)object;
+
+  g_clear_pointer (&self->last_error, g_free);
+
+  G_OBJECT_CLASS (fc_window_parent_class)->finalize (object);
+}
+
+static void
+fc_window_class_init (FcWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = fc_window_dispose;
+  object_class->finalize = fc_window_finalize;
+  window_class->close_request = fc_window_close_request;
+
+  g_type_ensure (FC_TYPE_THREAD_SELECTOR);
+  g_type_ensure (FC_TYPE_CALL_TREE_VIEW);
+  g_type_ensure (FC_TYPE_FRAME_DETAILS);
+
+  /* Referencing the resource links it (and its constructor) from the static library. */
+  (void) fc_get_resource ();
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/flamecast/Flamecast/ui/fc-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, open_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, thread_selector);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, color_menu_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, details_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, empty_page);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, loading_spinner);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, loading_progress);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, flamechart_box);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, flamegraph_box);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, call_tree_view);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, frame_details);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, details_scroller);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, recent_section);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_previous_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
+}
+
+static void
+fc_window_init (FcWindow *self)
+{
+  GtkDropTarget *drop_target;
+
+  self->session = fc_session_new ();
+  self->settings = fc_app_settings_new ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  g_object_set (self->thread_selector, "session", self->session, NULL);
+  g_object_set (self->call_tree_view, "session", self->session, NULL);
+  g_object_set (self->frame_details, "session", self->session, NULL);
+
+  g_signal_connect_object (self->session, "notify::document",
+                           G_CALLBACK (session_document_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::search-text",
+                           G_CALLBACK (session_search_text_cb), self, G_CONNECT_SWAPPED);
+  g_settings_bind (self->settings, "color-mode", self->session, "color-mode", G_SETTINGS_BIND_DEFAULT);
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  drop_target = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+  gtk_drop_target_set_gtypes (drop_target, (GType[2]) { GDK_TYPE_FILE_LIST, G_TYPE_FILE }, 2);
+  g_signal_connect_object (drop_target, "drop", G_CALLBACK (drop_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->main_stack), GTK_EVENT_CONTROLLER (drop_target));
+
+  fc_window_init_actions (self);
+  fc_window_set_action_enabled (self, "cancel-load", FALSE);
+  gtk_stack_set_visible_child_name (self->main_stack, "empty");
+}
+
+FcWindow *
+fc_window_new (GtkApplication *application)
+{
+  g_return_val_if_fail (!application || GTK_IS_APPLICATION (application), NULL);
+
+  return g_object_new (FC_TYPE_WINDOW,
+                       "application", application,
+                       NULL);
+}

@@ -1,0 +1,25 @@
+/* fc-window.h - a window showing one profile document
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <adwaita.h>
+
+#include "fc-session.h"
+
+G_BEGIN_DECLS
+
+#define FC_TYPE_WINDOW (fc_window_get_type ())
+G_DECLARE_FINAL_TYPE (FcWindow, fc_window, FC, WINDOW, AdwApplicationWindow)
+
+FcWindow   *fc_window_new          (GtkApplication *application);
+void        fc_window_open_file    (FcWindow       *self,
+                                    GFile          *file);
+gboolean    fc_window_is_loading   (FcWindow       *self);
+gboolean    fc_window_is_empty     (FcWindow       *self);
+FcSession  *fc_window_get_session  (FcWindow       *self);
+GFile      *fc_window_get_file     (FcWindow       *self);
+
+G_END_DECLS

@@ -1,0 +1,291 @@
+/* test-session.c - FcSession: document, default thread, ranges, notifications
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "fc-reader.h"
+#include "fc-session.h"
+#include "fc-test-profiles.h"
+
+static FcDocument *
+load_fixture (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  FcDocument *document;
+
+  document = fc_reader_load_file (file, FC_READ_LENIENT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (document);
+
+  return document;
+}
+
+static FcDocument *
+document_for (FcProfile *profile)
+{
+  FcDocument *document = fc_document_new (FC_DOCUMENT_V2);
+
+  fc_document_add_profile (document, profile);
+  return document;
+}
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 guint      *count)
+{
+  (*count)++;
+}
+
+static void
+test_defaults (void)
+{
+  g_autoptr(FcSession) session = fc_session_new ();
+
+  g_assert_null (fc_session_get_document (session));
+  g_assert_null (fc_session_get_profile (session));
+  g_assert_cmpint (fc_session_get_thread (session), ==, FC_SESSION_ALL_THREADS);
+  g_assert_cmpstr (fc_session_get_search_text (session), ==, "");
+  g_assert_cmpint (fc_session_get_color_mode (session), ==, FC_COLOR_MODE_IN_APP);
+  g_assert_cmpint (fc_session_get_frame_filter (session), ==, FC_FRAME_FILTER_ALL);
+  g_assert_cmpuint (fc_session_get_selected_frame (session), ==, FC_SESSION_NO_FRAME);
+  g_assert_false (fc_session_has_selection (session));
+
+  /* without a profile there is no thread or frame to select */
+  fc_session_set_thread (session, 3);
+  g_assert_cmpint (fc_session_get_thread (session), ==, FC_SESSION_ALL_THREADS);
+  fc_session_set_selected_frame (session, 2);
+  g_assert_cmpuint (fc_session_get_selected_frame (session), ==, FC_SESSION_NO_FRAME);
+
+  g_assert_finalize_object (g_steal_pointer (&session));
+}
+
+static void
+test_enums (void)
+{
+  g_autoptr(GEnumClass) color = g_type_class_ref (FC_TYPE_COLOR_MODE);
+  g_autoptr(GEnumClass) filter = g_type_class_ref (FC_TYPE_FRAME_FILTER);
+
+  /* the nicks are the GSettings choices and the menu's action targets */
+  g_assert_cmpint (g_enum_get_value_by_nick (color, "in-app")->value, ==, FC_COLOR_MODE_IN_APP);
+  g_assert_cmpint (g_enum_get_value_by_nick (color, "package")->value, ==, FC_COLOR_MODE_PACKAGE);
+  g_assert_cmpint (g_enum_get_value_by_nick (color, "function")->value, ==, FC_COLOR_MODE_FUNCTION);
+  g_assert_cmpint (g_enum_get_value_by_nick (filter, "all")->value, ==, FC_FRAME_FILTER_ALL);
+  g_assert_cmpint (g_enum_get_value_by_nick (filter, "application")->value, ==, FC_FRAME_FILTER_APPLICATION);
+  g_assert_cmpint (g_enum_get_value_by_nick (filter, "system")->value, ==, FC_FRAME_FILTER_SYSTEM);
+}
+
+static void
+test_document (void)
+{
+  g_autoptr(FcSession) session = fc_session_new ();
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+  g_autoptr(FcDocument) document = document_for (profile);
+  guint document_notifies = 0;
+  guint thread_notifies = 0;
+
+  g_signal_connect (session, "notify::document", G_CALLBACK (count_notify_cb), &document_notifies);
+  g_signal_connect (session, "notify::thread", G_CALLBACK (count_notify_cb), &thread_notifies);
+
+  fc_session_set_search_text (session, "foo");
+  fc_session_set_color_mode (session, FC_COLOR_MODE_PACKAGE);
+  fc_session_set_document (session, document);
+
+  g_assert_true (fc_session_get_document (session) == document);
+  /* one profile: the merged profile is that profile */
+  g_assert_true (fc_session_get_profile (session) == profile);
+  /* no active thread id: the busiest thread, 0, with 7 samples against 2 */
+  g_assert_cmpint (fc_session_get_thread (session), ==, 0);
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, FC_TEST_BASE_NS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, FC_TEST_BASE_NS + 200 * FC_TEST_MS);
+  /* the user's choices survive a new document */
+  g_assert_cmpstr (fc_session_get_search_text (session), ==, "foo");
+  g_assert_cmpint (fc_session_get_color_mode (session), ==, FC_COLOR_MODE_PACKAGE);
+  g_assert_cmpuint (document_notifies, ==, 1);
+  g_assert_cmpuint (thread_notifies, ==, 1);
+
+  /* the same document again changes nothing */
+  fc_session_set_document (session, document);
+  g_assert_cmpuint (document_notifies, ==, 1);
+
+  fc_session_set_selected_frame (session, FC_TEST_BAR);
+  g_assert_cmpuint (fc_session_get_selected_frame (session), ==, FC_TEST_BAR);
+  fc_session_set_selected_frame (session, 4000);
+  g_assert_cmpuint (fc_session_get_selected_frame (session), ==, FC_SESSION_NO_FRAME);
+
+  fc_session_set_selected_frame (session, FC_TEST_FOO);
+  fc_session_set_document (session, NULL);
+  g_assert_null (fc_session_get_profile (session));
+  g_assert_cmpint (fc_session_get_thread (session), ==, FC_SESSION_ALL_THREADS);
+  g_assert_cmpuint (fc_session_get_selected_frame (session), ==, FC_SESSION_NO_FRAME);
+  g_assert_cmpuint (document_notifies, ==, 2);
+
+  g_assert_finalize_object (g_steal_pointer (&session));
+}
+
+static void
+test_thread_switch (void)
+{
+  g_autoptr(FcSession) session = fc_session_new ();
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+  g_autoptr(FcDocument) document = document_for (profile);
+  guint visible_notifies = 0;
+
+  fc_session_set_document (session, document);
+  fc_session_set_selection (session, FC_TEST_BASE_NS + 10 * FC_TEST_MS, FC_TEST_BASE_NS + 30 * FC_TEST_MS);
+  g_assert_true (fc_session_has_selection (session));
+
+  g_signal_connect (session, "notify::visible-end-ns", G_CALLBACK (count_notify_cb), &visible_notifies);
+  fc_session_set_thread (session, 1);
+  g_assert_cmpint (fc_session_get_thread (session), ==, 1);
+  /* thread 1 runs from 0 to 5 ms: the view follows, the selection goes */
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, FC_TEST_BASE_NS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, FC_TEST_BASE_NS + 5 * FC_TEST_MS);
+  g_assert_false (fc_session_has_selection (session));
+  g_assert_cmpuint (visible_notifies, ==, 1);
+
+  /* all threads: the profile's whole range */
+  fc_session_set_thread (session, FC_SESSION_ALL_THREADS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, FC_TEST_BASE_NS + 200 * FC_TEST_MS);
+
+  /* a thread the profile does not have means all threads */
+  fc_session_set_thread (session, 0);
+  fc_session_set_thread (session, 99);
+  g_assert_cmpint (fc_session_get_thread (session), ==, FC_SESSION_ALL_THREADS);
+
+  g_assert_finalize_object (g_steal_pointer (&session));
+}
+
+static void
+test_ranges (void)
+{
+  g_autoptr(FcSession) session = fc_session_new ();
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+  g_autoptr(FcDocument) document = document_for (profile);
+  guint selection_notifies = 0;
+  gint64 base = FC_TEST_BASE_NS;
+
+  fc_session_set_document (session, document);
+
+  /* zooming stays inside the thread's 0..200 ms */
+  fc_session_zoom_to (session, base + 10 * FC_TEST_MS, base + 20 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base + 10 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 20 * FC_TEST_MS);
+  fc_session_zoom_to (session, base - 50 * FC_TEST_MS, base + 50 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 100 * FC_TEST_MS);
+  fc_session_zoom_to (session, base + 190 * FC_TEST_MS, base + 230 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base + 160 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 200 * FC_TEST_MS);
+  fc_session_zoom_to (session, base - FC_TEST_MS, base + 500 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 200 * FC_TEST_MS);
+  /* never narrower than a microsecond, reversed ends swapped */
+  fc_session_zoom_to (session, base + 50 * FC_TEST_MS + 10, base + 50 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session), ==, 1000);
+
+  /* panning past the data is the flamechart's business */
+  fc_session_set_visible_range (session, base - 10, base + 10);
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base - 10);
+  fc_session_reset_view (session);
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 200 * FC_TEST_MS);
+
+  /* selections: either order, and every empty one is 0..0 */
+  g_signal_connect (session, "notify::selection-begin-ns", G_CALLBACK (count_notify_cb), &selection_notifies);
+  fc_session_set_selection (session, base + 30 * FC_TEST_MS, base + 10 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_selection_begin_ns (session), ==, base + 10 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_selection_end_ns (session), ==, base + 30 * FC_TEST_MS);
+  g_assert_cmpuint (selection_notifies, ==, 1);
+  fc_session_set_selection (session, base + 30 * FC_TEST_MS, base + 10 * FC_TEST_MS);
+  g_assert_cmpuint (selection_notifies, ==, 1);
+  fc_session_set_selection (session, base + 7, base + 7);
+  g_assert_false (fc_session_has_selection (session));
+  g_assert_cmpint (fc_session_get_selection_begin_ns (session), ==, 0);
+  g_assert_cmpint (fc_session_get_selection_end_ns (session), ==, 0);
+
+  g_assert_finalize_object (g_steal_pointer (&session));
+}
+
+static void
+test_setters_return_early (void)
+{
+  g_autoptr(FcSession) session = fc_session_new ();
+  guint notifies = 0;
+
+  g_signal_connect (session, "notify", G_CALLBACK (count_notify_cb), &notifies);
+
+  fc_session_set_search_text (session, "");
+  fc_session_set_search_text (session, NULL);
+  fc_session_set_color_mode (session, FC_COLOR_MODE_IN_APP);
+  fc_session_set_frame_filter (session, FC_FRAME_FILTER_ALL);
+  fc_session_set_selection (session, 0, 0);
+  g_assert_cmpuint (notifies, ==, 0);
+
+  fc_session_set_search_text (session, "bar");
+  fc_session_set_search_text (session, "bar");
+  g_object_set (session, "color-mode", FC_COLOR_MODE_FUNCTION, NULL);
+  g_object_set (session, "color-mode", FC_COLOR_MODE_FUNCTION, NULL);
+  fc_session_set_frame_filter (session, FC_FRAME_FILTER_SYSTEM);
+  g_assert_cmpuint (notifies, ==, 3);
+  g_assert_cmpstr (fc_session_get_search_text (session), ==, "bar");
+  g_assert_cmpint (fc_session_get_color_mode (session), ==, FC_COLOR_MODE_FUNCTION);
+  g_assert_cmpint (fc_session_get_frame_filter (session), ==, FC_FRAME_FILTER_SYSTEM);
+
+  g_assert_finalize_object (g_steal_pointer (&session));
+}
+
+static void
+test_default_thread_fixtures (void)
+{
+  struct {
+    const char *fixture;
+    const char *tid;
+  } cases[] = {
+    /* V1 with active_thread_id 259, which has the samples */
+    { "vroomrs/sample/v1/valid_cocoa.json", "259" },
+    /* V1 whose active thread (259) has no samples: the busiest */
+    { "relay/sample/v1/valid.json", "1" },
+    /* V1 with active_thread_id 0 as a number */
+    { "vroom/test/data/node.json", "0" },
+    /* V2: no transaction, the busiest */
+    { "vroomrs/sample/v2/valid_android.json", "1" },
+    { "vroomrs/sample/v2/valid_python.json", "6154596352" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(FcDocument) document = load_fixture (cases[i].fixture);
+      g_autoptr(FcSession) session = fc_session_new ();
+      FcProfile *profile;
+      const FcThread *thread;
+
+      g_test_message ("%s", cases[i].fixture);
+      fc_session_set_document (session, document);
+      profile = fc_session_get_profile (session);
+      g_assert_nonnull (profile);
+      g_assert_cmpint (fc_session_get_thread (session), >=, 0);
+      thread = fc_profile_get_thread (profile, fc_session_get_thread (session));
+      g_assert_cmpstr (fc_profile_string (profile, thread->tid), ==, cases[i].tid);
+      g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, thread->first_ns);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/app/session/defaults", test_defaults);
+  g_test_add_func ("/app/session/enums", test_enums);
+  g_test_add_func ("/app/session/document", test_document);
+  g_test_add_func ("/app/session/thread-switch", test_thread_switch);
+  g_test_add_func ("/app/session/ranges", test_ranges);
+  g_test_add_func ("/app/session/setters-return-early", test_setters_return_early);
+  g_test_add_func ("/app/session/default-thread-fixtures", test_default_thread_fixtures);
+
+  return g_test_run ();
+}

@@ -1,0 +1,338 @@
+/* test-window.c - FcWindow: opening every fixture through the real window code
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gstdio.h>
+
+#include "fc-app-settings.h"
+#include "fc-thread-list.h"
+#include "fc-window-private.h"
+
+static FcWindow *
+window_new (void)
+{
+  FcWindow *window = g_object_ref (fc_window_new (NULL));
+
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+window_free (FcWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+static void
+open_and_wait (FcWindow   *window,
+               const char *fixture)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), fixture, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  fc_window_open_file (window, file);
+  g_assert_true (fc_window_is_loading (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "loading");
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static char *
+list_names (GListModel *model)
+{
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(FcThreadItem) item = g_list_model_get_item (model, i);
+
+      g_string_append_printf (names, "%s%s:%u", i ? "|" : "", fc_thread_item_get_name (item),
+                              fc_thread_item_get_n_samples (item));
+    }
+
+  return g_string_free (names, FALSE);
+}
+
+static void
+test_open_fixtures (void)
+{
+  /* every fixture a reader accepts, with the selector's list: name:samples in order */
+  static const struct {
+    const char *fixture;
+    const char *threads;
+    guint       min_problems;
+  } cases[] = {
+    { "relay/sample/v1/valid.json", "All threads:4|tid 1:4|tid 2:0", 0 },
+    { "relay/sample/v2/valid.json",
+      "All threads:4|com.apple.main-thread:4|com.apple.network.connections:0", 0 },
+    { "vroom/test/data/node.json", "All threads:44|main:44", 0 },
+    /* stack 4 does not exist: that sample is dropped */
+    { "vroomrs/sample/v1/valid_cocoa.json", "All threads:3|main:3|tid 5635:0|tid 8747:0|tid 16131:0", 1 },
+    /* the active thread has no samples and all tie at one: the first thread read leads */
+    { "vroomrs/sample/v1/valid_python.json",
+      "All threads:4|ThreadPoolExecutor-2_1:1|ThreadPoolExecutor-1_8:1|ThreadPoolExecutor-1_9:1|tid 133875912132288:1",
+      0 },
+    { "vroomrs/sample/v2/valid_android.json", "All threads:5|main:3|sentry.io-thread:2", 0 },
+    { "vroomrs/sample/v2/valid_cocoa.json",
+      "All threads:4|com.apple.main-thread:4|com.apple.network.connections:0", 0 },
+    /* a stack pointing at frames the file lacks: read leniently, with problems */
+    { "vroomrs/sample/v2/valid_python.json",
+      "All threads:1|sentry.profiler.ThreadContinuousScheduler:1|MainThread:0|sentry.monitor:0", 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      FcWindow *window = window_new ();
+      FcSession *session = fc_window_get_session (window);
+      g_autofree char *names = NULL;
+
+      g_test_message ("%s", cases[i].fixture);
+      g_assert_true (fc_window_is_empty (window));
+      open_and_wait (window, cases[i].fixture);
+
+      g_assert_null (window->last_error);
+      g_assert_false (fc_window_is_empty (window));
+      g_assert_nonnull (fc_session_get_document (session));
+      g_assert_nonnull (fc_session_get_profile (session));
+      g_assert_nonnull (fc_window_get_file (window));
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->thread_selector)));
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_entry)));
+      /* the toast counts what the lenient reader recorded */
+      g_assert_cmpuint (window->last_n_problems, ==,
+                        fc_document_get_problems (fc_session_get_document (session))->len);
+      g_assert_cmpuint (window->last_n_problems, >=, cases[i].min_problems);
+
+      names = list_names (fc_thread_selector_get_model (window->thread_selector));
+      g_assert_cmpstr (names, ==, cases[i].threads);
+
+      window_free (window);
+    }
+}
+
+static void
+test_open_errors (void)
+{
+  static const char *fixtures[] = {
+    /* the Android trace format and the legacy cocoa format are not read */
+    "vroomrs/android/chunk/valid.json",
+    "vroom/test/data/cocoa.json",
+    "no/such/file.json",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
+    {
+      FcWindow *window = window_new ();
+      g_autofree char *basename = g_path_get_basename (fixtures[i]);
+
+      g_test_message ("%s", fixtures[i]);
+      open_and_wait (window, fixtures[i]);
+
+      /* the reader's own message, on the empty page */
+      g_assert_nonnull (window->last_error);
+      g_assert_true (fc_window_is_empty (window));
+      g_assert_null (fc_session_get_document (fc_window_get_session (window)));
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "empty");
+      g_assert_cmpstr (adw_status_page_get_description (window->empty_page), ==, window->last_error);
+      g_assert_nonnull (strstr (adw_status_page_get_title (window->empty_page), basename));
+      g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->thread_selector)));
+
+      /* a failed open keeps what was shown */
+      open_and_wait (window, "vroom/test/data/node.json");
+      g_assert_null (window->last_error);
+      open_and_wait (window, fixtures[i]);
+      g_assert_nonnull (window->last_error);
+      g_assert_nonnull (fc_session_get_document (fc_window_get_session (window)));
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
+
+      window_free (window);
+    }
+}
+
+static void
+test_actions (void)
+{
+  FcWindow *window = window_new ();
+  FcSession *session = fc_window_get_session (window);
+  GActionGroup *actions = G_ACTION_GROUP (window);
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+
+  open_and_wait (window, "vroomrs/sample/v2/valid_android.json");
+  g_assert_cmpint (fc_session_get_thread (session), ==, 0);
+  g_assert_cmpstr (fc_thread_selector_get_label (window->thread_selector), ==, "main");
+
+  /* thread switching */
+  g_action_group_activate_action (actions, "select-thread", g_variant_new_int32 (1));
+  g_assert_cmpint (fc_session_get_thread (session), ==, 1);
+  g_assert_cmpstr (fc_thread_selector_get_label (window->thread_selector), ==, "sentry.io-thread");
+  g_action_group_activate_action (actions, "select-thread", g_variant_new_int32 (-1));
+  g_assert_cmpint (fc_session_get_thread (session), ==, FC_SESSION_ALL_THREADS);
+
+  /* search: the entry and the session agree both ways */
+  g_action_group_activate_action (actions, "search", g_variant_new_string ("foo"));
+  g_assert_cmpstr (fc_session_get_search_text (session), ==, "foo");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->search_entry)), ==, "foo");
+  fc_session_set_search_text (session, "bar");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->search_entry)), ==, "bar");
+  g_action_group_activate_action (actions, "search", g_variant_new_string (""));
+  g_assert_cmpstr (fc_session_get_search_text (session), ==, "");
+
+  /* colour mode and frame filter, the colour mode remembered in GSettings */
+  g_action_group_activate_action (actions, "color-mode", g_variant_new_string ("package"));
+  g_assert_cmpint (fc_session_get_color_mode (session), ==, FC_COLOR_MODE_PACKAGE);
+  {
+    g_autofree char *stored = g_settings_get_string (settings, "color-mode");
+    g_assert_cmpstr (stored, ==, "package");
+  }
+  g_action_group_activate_action (actions, "frame-filter", g_variant_new_string ("application"));
+  g_assert_cmpint (fc_session_get_frame_filter (session), ==, FC_FRAME_FILTER_APPLICATION);
+
+  /* pages and the details panel */
+  g_action_group_activate_action (actions, "show-page", g_variant_new_string ("call-tree"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack), ==, "call-tree");
+  g_action_group_activate_action (actions, "show-page", g_variant_new_string ("flamegraph"));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack), ==, "flamegraph");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_action_group_activate_action (actions, "show-details", NULL);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+
+  /* a time selection, and clearing it */
+  fc_session_set_selection (session, 1, 2);
+  g_action_group_activate_action (actions, "clear-selection", NULL);
+  g_assert_false (fc_session_has_selection (session));
+
+  window_free (window);
+}
+
+static gboolean
+recent_menu_has (FcWindow   *window,
+                 const char *uri)
+{
+  GMenuModel *section = G_MENU_MODEL (window->recent_section);
+
+  for (int i = 0; i < g_menu_model_get_n_items (section); i++)
+    {
+      g_autofree char *action = NULL;
+      g_autoptr(GVariant) target = NULL;
+
+      g_menu_model_get_item_attribute (section, i, "action", "s", &action);
+      target = g_menu_model_get_item_attribute_value (section, i, "target", G_VARIANT_TYPE_STRING);
+      if (g_strcmp0 (action, "win.open-uri") == 0 && target != NULL &&
+          g_strcmp0 (g_variant_get_string (target, NULL), uri) == 0)
+        return TRUE;
+    }
+
+  return FALSE;
+}
+
+static void
+test_recent (void)
+{
+  FcWindow *window = window_new ();
+  g_autofree char *source = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "recent-test-node.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  FcWindow *second;
+
+  /* a file no other test opened */
+  g_file_get_contents (source, &contents, &length, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (path, contents, length, &error);
+  g_assert_no_error (error);
+  g_assert_false (recent_menu_has (window, uri));
+
+  fc_window_open_file (window, file);
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (fc_session_get_document (fc_window_get_session (window)));
+
+  /* the recent manager saves and announces the change from the main loop */
+  while (!recent_menu_has (window, uri))
+    g_main_context_iteration (NULL, TRUE);
+
+  /* and opening it from there works, in another window too */
+  second = window_new ();
+  g_assert_true (recent_menu_has (second, uri));
+  g_action_group_activate_action (G_ACTION_GROUP (second), "open-uri", g_variant_new_string (uri));
+  while (fc_window_is_loading (second))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_file_equal (fc_window_get_file (second), file));
+
+  window_free (second);
+  window_free (window);
+}
+
+static void
+test_cancel (void)
+{
+  FcWindow *window = window_new ();
+  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "cocoa.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  fc_window_open_file (window, file);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "cancel-load", NULL);
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+
+  /* cancelled or failed, the window is back to its empty state */
+  g_assert_true (fc_window_is_empty (window));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "empty");
+
+  window_free (window);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = g_dir_make_tmp ("flamecast-test-window-XXXXXX", &error);
+  int ret;
+
+  /* A private home for the recent files list, but the system's data dirs for
+   * icons: G_TEST_OPTION_ISOLATE_DIRS would hide the icon theme too. */
+  g_assert_no_error (error);
+  g_setenv ("HOME", home, TRUE);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/app/window/open-fixtures", test_open_fixtures);
+  g_test_add_func ("/app/window/open-errors", test_open_errors);
+  g_test_add_func ("/app/window/actions", test_actions);
+  g_test_add_func ("/app/window/recent", test_recent);
+  g_test_add_func ("/app/window/cancel", test_cancel);
+
+  ret = g_test_run ();
+  remove_tree (home);
+
+  return ret;
+}
