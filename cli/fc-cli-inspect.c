@@ -90,7 +90,6 @@ format_time (gint64 ns)
 static void
 print_top (Summary    *s,
            GArray     *top,
-           gboolean    by_self,
            const char *title)
 {
   printf ("\n%s\n", title);
@@ -107,7 +106,6 @@ print_top (Summary    *s,
 
       printf ("  %8u %8u  %s\n", st->self, st->total, frame_label (s->profile, st->frame, buf, sizeof buf));
     }
-  (void) by_self;
 }
 
 static void
@@ -154,8 +152,8 @@ print_text (Summary    *s,
               s->thread_samples[t], or_dash (first), or_dash (last));
     }
 
-  print_top (s, s->top_self, TRUE, _("Top functions by self samples:"));
-  print_top (s, s->top_total, FALSE, _("Top functions by total samples:"));
+  print_top (s, s->top_self, _("Top functions by self samples:"));
+  print_top (s, s->top_total, _("Top functions by total samples:"));
 }
 
 static void

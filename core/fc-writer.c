@@ -875,12 +875,10 @@ static const Field profile_fields[] = {
 
 /* ---- top level ---- */
 
-enum { TOP_META, TOP_PROFILE, TOP_VERSION, TOP_CLIENT_SDK, TOP_TIMESTAMP };
+enum { TOP_PROFILE, TOP_VERSION, TOP_CLIENT_SDK, TOP_TIMESTAMP };
 
 typedef struct {
   Ctx        *ctx;
-  JsonObject *meta;
-  const char *key;            /* for TOP_META */
 } Top;
 
 static void
@@ -999,8 +997,6 @@ write_profile (Out           *out,
   g_array_sort (fields, compare_fields);
 
   top.ctx = &ctx;
-  top.meta = meta;
-  top.key = NULL;
   out_merged_object (out, (const Field *) (gpointer) fields->data, fields->len, top_extra,
                      write_top_field, &top);
 
