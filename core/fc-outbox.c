@@ -20,7 +20,7 @@ struct _FcOutbox
 
   char    *dir;
   char    *rejected_dir;
-  guint    counter;
+  gint     counter;     /* atomic: envelopes may be added from worker threads */
 };
 
 G_DEFINE_FINAL_TYPE (FcOutbox, fc_outbox, G_TYPE_OBJECT)
@@ -132,7 +132,8 @@ fc_outbox_add (FcOutbox  *self,
       g_clear_pointer (&id, g_free);
       g_clear_pointer (&path, g_free);
       id = g_strdup_printf ("%016" G_GINT64_FORMAT "-%06u-%08x",
-                            g_get_real_time (), ++self->counter, g_random_int ());
+                            g_get_real_time (), (guint) g_atomic_int_add (&self->counter, 1) + 1,
+                            g_random_int ());
       path = path_for (self->dir, id, ENVELOPE_SUFFIX);
     }
   while (g_file_test (path, G_FILE_TEST_EXISTS));

@@ -724,6 +724,126 @@ flush_relist (Flush *f)
     }
 }
 
+/* What a worker thread makes of an outbox entry: the bytes, their
+ * categories and the body to post, so the main loop never reads files or
+ * compresses. */
+typedef struct
+{
+  GBytes    *body;
+  gboolean   gzipped;
+  GPtrArray *categories;
+  GError    *framing_error;   /* set: malformed, to be moved aside */
+} Prepared;
+
+static void
+prepared_free (Prepared *p)
+{
+  g_clear_pointer (&p->body, g_bytes_unref);
+  g_clear_pointer (&p->categories, g_ptr_array_unref);
+  g_clear_error (&p->framing_error);
+  g_free (p);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Prepared, prepared_free)
+
+static void
+prepare_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  FcOutbox *outbox = source_object;
+  const char *id = task_data;
+  g_autoptr(Prepared) p = g_new0 (Prepared, 1);
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+
+  if (!(bytes = fc_outbox_load (outbox, id, &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  p->categories = fc_envelope_dup_categories (bytes, &p->framing_error);
+  if (p->categories != NULL)
+    {
+      if (g_bytes_get_size (bytes) > FC_TRANSPORT_GZIP_THRESHOLD)
+        p->body = gzip_bytes (bytes);
+      p->gzipped = p->body != NULL;
+      if (p->body == NULL)
+        p->body = g_bytes_ref (bytes);
+    }
+
+  g_task_return_pointer (task, g_steal_pointer (&p), (GDestroyNotify) prepared_free);
+}
+
+static void
+prepare_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Flush *f = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(Prepared) p = g_task_propagate_pointer (G_TASK (result), &error);
+  gint64 until = 0;
+  const char *limited = NULL;
+  gint64 now;
+
+  if (p == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          flush_complete (f, error);
+          return;
+        }
+      /* Gone: another flush (in the app or the CLI) delivered it. */
+      g_debug ("Skipping outbox entry %s: %s", f->id, error->message);
+      flush_next (f);
+      return;
+    }
+
+  if (p->framing_error != NULL)
+    {
+      g_autofree char *why = g_strdup_printf ("not sent, malformed envelope: %s", p->framing_error->message);
+
+      mark_rejected (f, why);
+      flush_next (f);
+      return;
+    }
+
+  now = transport_now (f->self);
+  for (guint i = 0; i < p->categories->len; i++)
+    {
+      const char *category = g_ptr_array_index (p->categories, i);
+      gint64 u = fc_rate_limits_get_limited_until (f->self->rate_limits, category, now);
+
+      if (u > until)
+        {
+          until = u;
+          limited = category;
+        }
+    }
+
+  if (limited != NULL)
+    {
+      g_autofree char *when = format_time (until);
+      g_autofree char *why = NULL;
+
+      if (fc_rate_limits_get_limited_until (f->self->rate_limits, NULL, now) == until)
+        why = g_strdup_printf ("rate limited by Sentry (all categories) until %s", when);
+      else
+        why = g_strdup_printf ("rate limited by Sentry for “%s” until %s", limited, when);
+
+      mark_waiting (f, why);
+      flush_next (f);
+      return;
+    }
+
+  f->body = g_steal_pointer (&p->body);
+  f->gzipped = p->gzipped;
+  flush_send_current (f);
+}
+
 static void
 flush_next (Flush *f)
 {
@@ -735,9 +855,7 @@ flush_next (Flush *f)
   for (;;)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(GBytes) bytes = NULL;
-      g_autoptr(GPtrArray) categories = NULL;
-      gint64 now;
+      g_autoptr(GTask) task = NULL;
 
       if (g_cancellable_set_error_if_cancelled (f->cancellable, &error))
         {
@@ -764,61 +882,10 @@ flush_next (Flush *f)
           continue;
         }
 
-      bytes = fc_outbox_load (f->self->outbox, f->id, &error);
-      if (bytes == NULL)
-        {
-          /* Gone: another flush (in the app or the CLI) delivered it. */
-          g_debug ("Skipping outbox entry %s: %s", f->id, error->message);
-          continue;
-        }
-
-      categories = fc_envelope_dup_categories (bytes, &error);
-      if (categories == NULL)
-        {
-          g_autofree char *why = g_strdup_printf ("not sent, malformed envelope: %s", error->message);
-          mark_rejected (f, why);
-          continue;
-        }
-
-      now = transport_now (f->self);
-      {
-        gint64 until = 0;
-        const char *limited = NULL;
-
-        for (guint i = 0; i < categories->len; i++)
-          {
-            const char *category = g_ptr_array_index (categories, i);
-            gint64 u = fc_rate_limits_get_limited_until (f->self->rate_limits, category, now);
-
-            if (u > until)
-              {
-                until = u;
-                limited = category;
-              }
-          }
-
-        if (limited != NULL)
-          {
-            g_autofree char *when = format_time (until);
-            g_autofree char *why = NULL;
-
-            if (fc_rate_limits_get_limited_until (f->self->rate_limits, NULL, now) == until)
-              why = g_strdup_printf ("rate limited by Sentry (all categories) until %s", when);
-            else
-              why = g_strdup_printf ("rate limited by Sentry for “%s” until %s", limited, when);
-
-            mark_waiting (f, why);
-            continue;
-          }
-      }
-
-      if (g_bytes_get_size (bytes) > FC_TRANSPORT_GZIP_THRESHOLD)
-        f->body = gzip_bytes (bytes);
-      f->gzipped = f->body != NULL;
-      if (f->body == NULL)
-        f->body = g_bytes_ref (bytes);
-
-      flush_send_current (f);
+      task = g_task_new (f->self->outbox, f->cancellable, prepare_cb, f);
+      g_task_set_source_tag (task, flush_next);
+      g_task_set_task_data (task, g_strdup (f->id), g_free);
+      g_task_run_in_thread (task, prepare_thread);
       return;
     }
 }
@@ -963,6 +1030,89 @@ fc_transport_flush (FcTransport   *self,
   g_main_context_pop_thread_default (context);
 
   return fc_transport_flush_finish (self, result, error);
+}
+
+static void
+enqueue_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  FcTransport *self = source_object;
+  GError *error = NULL;
+  char *id = fc_outbox_add (self->outbox, task_data, &error);
+
+  if (id == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, id, g_free);
+}
+
+static void
+send_flushed_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  FcFlushReport *report = fc_transport_flush_finish (FC_TRANSPORT (object), result, &error);
+
+  if (report == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, report, (GDestroyNotify) fc_flush_report_unref);
+}
+
+static void
+send_enqueued_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  g_autofree char *id = NULL;
+  GCancellable *cancellable;
+  GError *error = NULL;
+
+  if (!(id = g_task_propagate_pointer (G_TASK (result), &error)))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+
+  cancellable = g_task_get_cancellable (task);
+  fc_transport_flush_async (FC_TRANSPORT (object), cancellable, send_flushed_cb, g_steal_pointer (&task));
+}
+
+void
+fc_transport_send_async (FcTransport         *self,
+                         GBytes              *envelope,
+                         GCancellable        *cancellable,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(GTask) store = NULL;
+
+  g_return_if_fail (FC_IS_TRANSPORT (self));
+  g_return_if_fail (envelope != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fc_transport_send_async);
+
+  store = g_task_new (self, cancellable, send_enqueued_cb, g_steal_pointer (&task));
+  g_task_set_task_data (store, g_bytes_ref (envelope), (GDestroyNotify) g_bytes_unref);
+  g_task_run_in_thread (store, enqueue_thread);
+}
+
+FcFlushReport *
+fc_transport_send_finish (FcTransport   *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 char *

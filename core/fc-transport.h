@@ -80,6 +80,17 @@ FcFlushReport *fc_transport_flush              (FcTransport    *self,
                                                 GCancellable   *cancellable,
                                                 GError        **error);
 
+/* One call for the app's "send": stores @envelope in the outbox from a
+ * worker thread, then flushes (so older envelopes go first). */
+void           fc_transport_send_async         (FcTransport    *self,
+                                                GBytes         *envelope,
+                                                GCancellable   *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer        user_data);
+FcFlushReport *fc_transport_send_finish        (FcTransport    *self,
+                                                GAsyncResult   *result,
+                                                GError        **error);
+
 /* What a flush did, for people: delivered, rejected (and where they are
  * kept), waiting (and why), one line each, ending with a newline. */
 char          *fc_transport_describe_report    (FcTransport         *self,

@@ -600,6 +600,32 @@ test_transport_cancel (void)
 }
 
 static void
+test_transport_send_async (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(GBytes) older = make_envelope ("profile_chunk", 1, 64);
+  g_autoptr(GBytes) envelope = make_envelope ("profile_chunk", 2, 64);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *older_id = fc_transport_enqueue (transport, older, NULL);
+
+  /* The app's one call: stored, then everything waiting goes, oldest first. */
+  fc_transport_send_async (transport, envelope, NULL, flush_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  report = fc_transport_send_finish (transport, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (report->delivered, ==, 2);
+  g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 0)), ==, 1);
+  g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 1)), ==, 2);
+  g_assert_cmpuint (outbox_len (transport), ==, 0);
+
+  relay_free (relay);
+}
+
+static void
 test_envelope_categories (void)
 {
   static const char v1[] =
@@ -662,6 +688,7 @@ main (int   argc,
   g_test_add_func ("/core/transport/enqueue-during-flush", test_transport_enqueue_during_flush);
   g_test_add_func ("/core/transport/network-down", test_transport_network_down);
   g_test_add_func ("/core/transport/cancel", test_transport_cancel);
+  g_test_add_func ("/core/transport/send-async", test_transport_send_async);
 
   return g_test_run ();
 }
