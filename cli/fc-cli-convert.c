@@ -175,6 +175,10 @@ fc_cli_convert (int    argc,
       return 2;
     }
 
+  if (target != TO_V1 && (transaction_name != NULL || split))
+    fprintf (stderr, "flamecast-cli convert: %s\n",
+             _("warning: --transaction-name and --split only apply to --to v1"));
+
   file = g_file_new_for_commandline_arg (files[0]);
   document = fc_reader_load_file (file, FC_READ_LENIENT, NULL, &error);
   if (document == NULL)

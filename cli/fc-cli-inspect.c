@@ -124,6 +124,14 @@ print_text (Summary    *s,
   printf ("%-13s %s\n", _("Profiler id:"), or_dash (first_string (s, fc_profile_get_profiler_id)));
   printf ("%-13s %s\n", _("Chunk id:"), or_dash (first_string (s, fc_profile_get_chunk_id)));
   printf ("%-13s %s\n", _("Event id:"), or_dash (first_string (s, fc_profile_get_event_id)));
+  for (guint i = 0; i < fc_document_get_n_transactions (s->document); i++)
+    {
+      JsonObject *event = fc_document_get_transaction (s->document, i);
+
+      printf ("%-13s %s (%s)\n", _("Transaction:"),
+              or_dash (json_object_get_string_member_with_default (event, "transaction", NULL)),
+              or_dash (json_object_get_string_member_with_default (event, "event_id", NULL)));
+    }
   printf ("%-13s %.6f s\n", _("Duration:"), duration / 1e9);
   printf ("%-13s %u\n", _("Samples:"), fc_profile_get_n_samples (s->profile));
   printf ("%-13s %u\n", _("Stacks:"), s->n_stacks);
@@ -219,6 +227,18 @@ print_json (Summary    *s,
   add_string_or_null (b, "profiler_id", first_string (s, fc_profile_get_profiler_id));
   add_string_or_null (b, "chunk_id", first_string (s, fc_profile_get_chunk_id));
   add_string_or_null (b, "event_id", first_string (s, fc_profile_get_event_id));
+  json_builder_set_member_name (b, "transactions");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < fc_document_get_n_transactions (s->document); i++)
+    {
+      JsonObject *event = fc_document_get_transaction (s->document, i);
+
+      json_builder_begin_object (b);
+      add_string_or_null (b, "name", json_object_get_string_member_with_default (event, "transaction", NULL));
+      add_string_or_null (b, "event_id", json_object_get_string_member_with_default (event, "event_id", NULL));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
   json_builder_set_member_name (b, "samples");
   json_builder_add_int_value (b, fc_profile_get_n_samples (s->profile));
   json_builder_set_member_name (b, "stacks");

@@ -345,6 +345,9 @@ test_convert_v1_envelope (void)
   g_autofree char *text = NULL;
   g_auto(Run) convert = { 0 };
   g_auto(Run) check = { 0 };
+  g_auto(Run) inspect = { 0 };
+  g_autoptr(JsonObject) root = NULL;
+  JsonArray *transactions;
 
   g_assert_no_error (error);
   run_cli (&convert, "convert", "@vroom/test/data/node.json", "-o", out, "--to", "envelope", NULL);
@@ -355,6 +358,16 @@ test_convert_v1_envelope (void)
   g_assert_nonnull (strstr (text, "\"type\":\"profile\""));
   run_cli (&check, "validate", out, NULL);
   g_assert_cmpint (check.status, ==, 0);
+
+  /* inspect names the transaction the envelope carries */
+  run_cli (&inspect, "inspect", "--json", out, NULL);
+  g_assert_cmpint (inspect.status, ==, 0);
+  root = parse_json (inspect.out);
+  g_assert_cmpstr (json_object_get_string_member (root, "format"), ==, "envelope");
+  transactions = json_object_get_array_member (root, "transactions");
+  g_assert_cmpuint (json_array_get_length (transactions), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (transactions, 0), "event_id"),
+                   ==, "68b95d6fe2fa402ab657263654b2a3df");
 
   g_unlink (out);
   g_rmdir (dir);
