@@ -127,7 +127,7 @@ fc_cli_convert (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("IN") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("IN -o OUT --to v2|v1|envelope - convert a profile"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("-o OUT --to v2|v1|envelope - convert a profile"));
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = NULL;
   g_autoptr(FcDocument) document = NULL;
@@ -148,6 +148,8 @@ fc_cli_convert (int    argc,
                                   "Exit status: 0 on success, 1 when the conversion is refused, 2 when\n"
                                   "the input cannot be read or the options are wrong."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (g_get_prgname () == NULL)
+    g_set_prgname ("flamecast-cli convert");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "flamecast-cli convert: %s\n", error->message);

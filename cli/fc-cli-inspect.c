@@ -308,7 +308,7 @@ fc_cli_inspect (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("FILE - summarize a profile, chunk or envelope"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("- summarize a profile, chunk or envelope"));
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = NULL;
   g_autoptr(FcDocument) document = NULL;
@@ -322,6 +322,8 @@ fc_cli_inspect (int    argc,
                                   "\n"
                                   "Exit status: 0 on success, 2 when the file cannot be read."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (g_get_prgname () == NULL)
+    g_set_prgname ("flamecast-cli inspect");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "flamecast-cli inspect: %s\n", error->message);

@@ -23,7 +23,7 @@ fc_cli_validate (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE...") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("FILE... - check files against Relay's rules"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("- check files against Relay's rules"));
   g_autoptr(GError) error = NULL;
   int status = 0;
 
@@ -35,6 +35,8 @@ fc_cli_validate (int    argc,
                                   "Exit status: 0 when Relay would accept every file, 1 when it would\n"
                                   "reject one, 2 when a file cannot be read or parsed at all."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (g_get_prgname () == NULL)
+    g_set_prgname ("flamecast-cli validate");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "flamecast-cli validate: %s\n", error->message);
