@@ -9,6 +9,7 @@
 #include "fc-reader.h"
 #include "fc-transaction.h"
 #include "fc-validate.h"
+#include "fc-writer.h"
 #include "fc-test-fixtures.h"
 #include "fc-test-profiles.h"
 
@@ -90,6 +91,34 @@ test_vroom_fixtures (void)
   fc_test_assert_problem (cocoa1, E, "profile.stacks[3][0]", "frame 512");
   fc_test_assert_problem (cocoa1, E, "profile.samples[3].stack_id", "only 4 stacks");
   fc_test_assert_no_problem (cocoa1, E, "transaction.active_thread_id", NULL);
+}
+
+/* The accepted fixtures stay accepted once put into their envelopes (a V1
+ * profile with the transaction event made for it). */
+static void
+test_fixture_envelopes (void)
+{
+  static const char * const names[] = {
+    "relay/sample/v1/valid.json", "relay/sample/v2/valid.json", "vroom/test/data/node.json",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr(FcDocument) document = fc_test_load_fixture (names[i]);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) bytes = fc_writer_write_envelope (document, &error);
+      g_autoptr(FcDocument) envelope = NULL;
+      g_autoptr(GPtrArray) problems = NULL;
+
+      g_assert_no_error (error);
+      envelope = fc_test_load_bytes (bytes);
+      g_assert_cmpint (fc_document_get_kind (envelope), ==, FC_DOCUMENT_ENVELOPE);
+      problems = fc_validate_document (envelope);
+      g_test_message ("%s in an envelope:", names[i]);
+      fc_test_print_problems (problems);
+      g_assert_false (fc_problems_has_errors (problems));
+      fc_test_assert_no_problem (problems, W, "transaction.id", "does not match");
+    }
 }
 
 /* A V2 chunk that passes, to break one rule at a time. */
@@ -386,6 +415,7 @@ main (int   argc,
 
   g_test_add_func ("/core/validate/relay-fixtures", test_relay_fixtures);
   g_test_add_func ("/core/validate/vroom-fixtures", test_vroom_fixtures);
+  g_test_add_func ("/core/validate/fixture-envelopes", test_fixture_envelopes);
   g_test_add_func ("/core/validate/good-chunk", test_good_chunk);
   g_test_add_func ("/core/validate/chunk-ids-and-header", test_chunk_ids_and_header);
   g_test_add_func ("/core/validate/chunk-debug-images-measurements", test_chunk_debug_images_measurements);
