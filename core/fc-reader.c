@@ -378,6 +378,13 @@ parse_object (const char  *data,
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   JsonNode *root;
 
+  /* An empty GByteArray or GBytes has no data pointer at all. */
+  if (data == NULL)
+    {
+      data = "";
+      len = 0;
+    }
+
   if (!json_parser_load_from_data (parser, data, len, error))
     return NULL;
 

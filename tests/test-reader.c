@@ -596,6 +596,7 @@ static const Broken broken[] = {
   { "envelope-negative-length.envelope", FC_FORMAT_ERROR_ENVELOPE, "\"length\" is not a non-negative integer" },
   { "envelope-broken-chunk.envelope", FC_FORMAT_ERROR_TYPE, "envelope item 2 (profile_chunk): profile.samples[1].stack_id: expected an integer" },
   { "envelope-bad-transaction.envelope", FC_FORMAT_ERROR_SYNTAX, "envelope item 1 (transaction): the transaction is not a JSON object" },
+  { "envelope-empty-transaction.envelope", FC_FORMAT_ERROR_SYNTAX, "envelope item 1 (transaction): the transaction is not a JSON object" },
   { "gzip-truncated.json.gz", FC_FORMAT_ERROR_SYNTAX, "corrupt or truncated gzip data" },
   { "gzip-corrupt.json.gz", FC_FORMAT_ERROR_SYNTAX, "corrupt or truncated gzip data" },
 };
@@ -712,15 +713,18 @@ test_truncation_and_flips (void)
             g_assert_true (error->domain == FC_FORMAT_ERROR);
         }
 
-      for (guint round = 0; round < 300; round++)
+      for (guint round = 0; round < 1000; round++)
         {
           g_autofree char *copy = g_memdup2 (contents, len);
           g_autoptr(GBytes) bytes = NULL;
           g_autoptr(GError) error = NULL;
           g_autoptr(FcDocument) doc = NULL;
 
+          /* half random bytes, half JSON and envelope punctuation */
           for (guint flips = g_rand_int_range (rand, 1, 4); flips > 0; flips--)
-            copy[g_rand_int_range (rand, 0, len)] = (char)g_rand_int_range (rand, 0, 256);
+            copy[g_rand_int_range (rand, 0, len)] = g_rand_boolean (rand)
+              ? (char)g_rand_int_range (rand, 0, 256)
+              : "{}[],:\"0123456789-.e \n"[g_rand_int_range (rand, 0, 22)];
 
           bytes = g_bytes_new_take (g_steal_pointer (&copy), len);
           doc = fc_reader_load_bytes (bytes, FC_READ_LENIENT, &error);

@@ -237,6 +237,10 @@ def broken():
         compact({'event_id': 'a' * 32}) + '\n' + compact({'type': 'transaction'}) + '\n' + '{"event_id": \n' +
         compact({'type': 'profile_chunk'}) + '\n' + chunk + '\n')
 
+    files['envelope-empty-transaction.envelope'] = (
+        compact({'event_id': 'a' * 32}) + '\n' + compact({'type': 'transaction'}) + '\n\n' +
+        compact({'type': 'profile_chunk'}) + '\n' + chunk + '\n')
+
     gz = gzip.compress(json.dumps(v2()).encode(), mtime=0)
     files['gzip-truncated.json.gz'] = gz[: len(gz) // 2]
     files['gzip-corrupt.json.gz'] = gz[:12] + bytes(b ^ 0x5a for b in gz[12:40]) + gz[40:]
