@@ -411,6 +411,7 @@ typedef struct {
   GArray          *out_frames;      /* model frame ids, output order */
   guint           *thread_samples;  /* samples per thread */
   GHashTable      *extras;          /* string id -> JsonObject */
+  GPtrArray       *tids;            /* thread id as written, per thread */
   /* the item being written by a FieldWriter */
   const FcFrame   *frame;
   const FcSample  *sample;
@@ -427,6 +428,7 @@ ctx_clear (Ctx *ctx)
   g_clear_pointer (&ctx->out_frames, g_array_unref);
   g_clear_pointer (&ctx->thread_samples, g_free);
   g_clear_pointer (&ctx->extras, g_hash_table_unref);
+  g_clear_pointer (&ctx->tids, g_ptr_array_unref);
 }
 
 static int
@@ -462,6 +464,22 @@ ctx_prepare (Ctx          *ctx,
   ctx->flags = flags;
   ctx->samples = fc_profile_get_samples (profile, &ctx->n_samples);
   ctx->extras = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) json_object_unref);
+
+  /* V1 wants decimal thread ids: "0x1f" is written as "31" */
+  ctx->tids = g_ptr_array_new_full (n_threads, g_free);
+  for (guint t = 0; t < n_threads; t++)
+    {
+      const char *tid = fc_profile_string (profile, fc_profile_get_thread (profile, t)->tid);
+      guint64 value;
+
+      if (tid == NULL)
+        tid = "";
+      if (format == FC_FORMAT_V1 && (g_str_has_prefix (tid, "0x") || g_str_has_prefix (tid, "0X")) &&
+          g_ascii_string_to_unsigned (tid + 2, 16, 0, G_MAXUINT64, &value, NULL))
+        g_ptr_array_add (ctx->tids, g_strdup_printf ("%" G_GUINT64_FORMAT, value));
+      else
+        g_ptr_array_add (ctx->tids, g_strdup (tid));
+    }
 
   ctx->order = g_new (guint32, MAX (ctx->n_samples, 1));
   for (guint i = 0; i < ctx->n_samples; i++)
@@ -599,8 +617,7 @@ write_sample_field (Out      *out,
       out_int (out, ctx->stack_map[s->stack]);
       break;
     case SAMPLE_THREAD_ID:
-      out_string (out, fc_profile_string (ctx->profile,
-                                          fc_profile_get_thread (ctx->profile, s->thread)->tid));
+      out_string (out, g_ptr_array_index (ctx->tids, s->thread));
       break;
     case SAMPLE_TIMESTAMP:
       fc_writer_format_seconds (s->timestamp_ns, buf, sizeof buf);
@@ -679,13 +696,13 @@ quote_thread_ids (Ctx *ctx)
 
   for (guint t = 0; t < n_threads; t++)
     {
-      const char *tid = fc_profile_string (ctx->profile, fc_profile_get_thread (ctx->profile, t)->tid);
+      const char *tid = g_ptr_array_index (ctx->tids, t);
       g_autoptr(GByteArray) buf = g_byte_array_new ();
       Out q;
       gboolean ok;
 
       out_init (&q, buf);
-      out_string (&q, tid != NULL ? tid : "");
+      out_string (&q, tid);
       ok = !q.failed;
       out_clear (&q);
       if (!ok)
@@ -840,7 +857,7 @@ write_thread_metadata (Out *out,
       if (t->priority >= 0)
         fields[n++] = (Field) { "priority", THREAD_PRIORITY };
       ctx->thread = t;
-      out_key (out, fc_profile_string (ctx->profile, t->tid));
+      out_key (out, g_ptr_array_index (ctx->tids, i));
       out_merged_object (out, fields, n, parse_extra (ctx->profile, t->extra, ctx->extras),
                          write_thread_field, ctx);
     }

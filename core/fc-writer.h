@@ -22,6 +22,7 @@ G_BEGIN_DECLS
  *
  * Metadata the model does not interpret (top-level keys, unknown keys of
  * profile{}, frames, samples and threads) is written back as read.
+ * V1 thread ids are written in decimal ("0x1f" as "31"), as Relay wants.
  * "version" always matches the format, and "client_sdk" names Flamecast:
  * whoever writes the payload is its client. FC_WRITE_KEEP_CLIENT_SDK keeps
  * the profile's own client_sdk instead (lossless round trips).
