@@ -121,10 +121,18 @@ delayed_answer_cb (gpointer data)
   g_mutex_unlock (&d->relay->mutex);
   soup_server_message_unpause (d->msg);
 
+  return G_SOURCE_REMOVE;
+}
+
+/* Also runs when the relay shuts down before the answer was due. */
+static void
+delayed_free (gpointer data)
+{
+  Delayed *d = data;
+
   g_object_unref (d->msg);
   g_bytes_unref (d->body);
   g_free (d);
-  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -268,7 +276,7 @@ relay_handler (SoupServer        *server,
         d->relay = relay;
         d->body = g_bytes_ref (body);
         soup_server_message_pause (msg);
-        g_source_set_callback (source, delayed_answer_cb, d, NULL);
+        g_source_set_callback (source, delayed_answer_cb, d, delayed_free);
         g_source_attach (source, relay->context);
         g_source_unref (source);
       }
