@@ -297,6 +297,12 @@ fc_cli_record (int    argc,
       fprintf (stderr, "flamecast-cli record: %s\n", error->message);
       return 2;
     }
+  if (lifecycle_mode == FC_PROFILE_LIFECYCLE_TRACE && control_path == NULL)
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n",
+               _("--lifecycle trace records only between “begin NAME” and “end NAME” lines: give them with --control PATH"));
+      return 2;
+    }
   if (send)
     {
       g_autofree char *dsn_text = fc_settings_dup_effective_dsn (settings, dsn_option);
@@ -426,10 +432,10 @@ fc_cli_record (int    argc,
 
   fprintf (stderr,
            _("flamecast: %u samples of %u threads, %.1f%% of stacks complete, median stop %.0f us, "
-             "%" G_GUINT64_FORMAT " dropped ticks; %u %s in %s (profiler_id %s)\n"),
+             "%" G_GUINT64_FORMAT " dropped ticks, %" G_GUINT64_FORMAT " lost; %u %s in %s (profiler_id %s)\n"),
            fc_recorder_get_n_samples (recorder), stats.n_threads,
            ustats.n_unwound ? 100.0 * ustats.n_complete / ustats.n_unwound : 100.0,
-           stats.median_stop_us, stats.dropped_ticks, rec.n_files,
+           stats.median_stop_us, stats.dropped_ticks, stats.lost_samples, rec.n_files,
            rec.v1 ? (rec.n_files == 1 ? "envelope" : "envelopes") : (rec.n_files == 1 ? "chunk file" : "chunk files"),
            rec.output, fc_recorder_get_profiler_id (recorder));
   if (rec.write_failed && exit_code == 0)

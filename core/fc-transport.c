@@ -1143,7 +1143,8 @@ fc_transport_describe_report (FcTransport         *self,
   for (guint i = 0; i < report->messages->len; i++)
     g_string_append_printf (s, "  %s\n", (const char *) g_ptr_array_index (report->messages, i));
   if (report->waiting > 0)
-    g_string_append (s, g_dgettext (GETTEXT_PACKAGE, "Run “flamecast-cli send --flush” to try again.\n"));
+    g_string_append (s, g_dngettext (GETTEXT_PACKAGE, "Run “flamecast-cli send --flush” to try it again.\n",
+                                     "Run “flamecast-cli send --flush” to try them again.\n", report->waiting));
 
   return g_string_free (s, FALSE);
 }
