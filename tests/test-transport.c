@@ -626,6 +626,37 @@ test_transport_send_async (void)
 }
 
 static void
+test_transport_proxy_from_environment (void)
+{
+  Relay *relay = relay_new ();
+  g_autofree char *proxy = g_strdup_printf ("http://127.0.0.1:%u", relay->port);
+  g_autoptr(FcDsn) dsn = fc_dsn_parse ("http://" KEY "@sentry.invalid/" PROJECT, NULL);
+  g_autoptr(FcTransport) transport = fc_transport_new (dsn, NULL, NULL);
+  g_autoptr(FcFlushReport) report = NULL;
+
+  /* The DSN's host does not resolve: only the proxy (our relay) can take it. */
+  fc_transport_set_retry_policy (transport, 1, 1);
+  g_free (enqueue (transport, "profile_chunk", 5));
+  g_setenv ("http_proxy", proxy, TRUE);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 1);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 1);
+
+  /* no_proxy wins for its hosts. */
+  g_free (enqueue (transport, "profile_chunk", 6));
+  g_setenv ("no_proxy", "localhost,.invalid", TRUE);
+  g_clear_pointer (&report, fc_flush_report_unref);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 0);
+  g_assert_cmpuint (report->waiting, ==, 1);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 1);
+
+  g_unsetenv ("no_proxy");
+  g_unsetenv ("http_proxy");
+  relay_free (relay);
+}
+
+static void
 test_envelope_categories (void)
 {
   static const char v1[] =
@@ -668,6 +699,8 @@ main (int   argc,
   g_unsetenv ("HTTP_PROXY");
   g_unsetenv ("all_proxy");
   g_unsetenv ("ALL_PROXY");
+  g_unsetenv ("no_proxy");
+  g_unsetenv ("NO_PROXY");
   /* With isolated dirs there are no GSettings schemas for the desktop's
    * proxy resolver, which aborts without them. */
   g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
@@ -689,6 +722,7 @@ main (int   argc,
   g_test_add_func ("/core/transport/network-down", test_transport_network_down);
   g_test_add_func ("/core/transport/cancel", test_transport_cancel);
   g_test_add_func ("/core/transport/send-async", test_transport_send_async);
+  g_test_add_func ("/core/transport/proxy-from-environment", test_transport_proxy_from_environment);
 
   return g_test_run ();
 }
