@@ -298,9 +298,20 @@ relay_thread (gpointer data)
 
   g_main_context_push_thread_default (relay->context);
 
-  relay->server = soup_server_new (NULL, NULL);
+  if (relay->tls)
+    {
+      g_autofree char *pem = g_test_build_filename (G_TEST_DIST, "data", "fake-relay-tls.pem", NULL);
+      g_autoptr(GTlsCertificate) certificate = g_tls_certificate_new_from_file (pem, &error);
+
+      g_assert_no_error (error);
+      relay->server = soup_server_new ("tls-certificate", certificate, NULL);
+    }
+  else
+    relay->server = soup_server_new (NULL, NULL);
   soup_server_add_handler (relay->server, NULL, relay_handler, relay, NULL);
-  soup_server_listen_local (relay->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  soup_server_listen_local (relay->server, 0,
+                            SOUP_SERVER_LISTEN_IPV4_ONLY | (relay->tls ? SOUP_SERVER_LISTEN_HTTPS : 0),
+                            &error);
   g_assert_no_error (error);
   uris = soup_server_get_uris (relay->server);
   g_assert_nonnull (uris);
@@ -323,10 +334,12 @@ relay_thread (gpointer data)
   return NULL;
 }
 
-Relay *
-relay_new (void)
+static Relay *
+relay_new_full (gboolean tls)
 {
   Relay *relay = g_new0 (Relay, 1);
+
+  relay->tls = tls;
 
   g_mutex_init (&relay->mutex);
   g_cond_init (&relay->cond);
@@ -344,6 +357,18 @@ relay_new (void)
   g_mutex_unlock (&relay->mutex);
 
   return relay;
+}
+
+Relay *
+relay_new (void)
+{
+  return relay_new_full (FALSE);
+}
+
+Relay *
+relay_new_tls (void)
+{
+  return relay_new_full (TRUE);
 }
 
 static gboolean

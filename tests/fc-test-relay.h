@@ -45,6 +45,7 @@ typedef struct {
   SoupServer   *server;
   guint         port;
   gboolean      ready;
+  gboolean      tls;
 
   /* guarded by mutex */
   GQueue        script;       /* Reply, GINT_TO_POINTER; REPLY_OK when empty */
@@ -55,6 +56,9 @@ typedef struct {
 } Relay;
 
 Relay  *relay_new        (void);
+/* HTTPS with a self-signed certificate for 127.0.0.1 (tests/data/fake-relay-tls.pem):
+ * a client that verifies certificates must refuse it. */
+Relay  *relay_new_tls    (void);
 void    relay_free       (Relay *relay);
 /* Replies for the next requests, ended by -1; REPLY_OK once they run out. */
 void    relay_script     (Relay *relay,

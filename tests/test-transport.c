@@ -657,6 +657,32 @@ test_transport_proxy_from_environment (void)
 }
 
 static void
+test_transport_tls_verified (void)
+{
+  Relay *relay = relay_new_tls ();
+  g_autofree char *text = g_strdup_printf ("https://" KEY "@127.0.0.1:%u/" PROJECT, relay->port);
+  g_autoptr(FcDsn) dsn = fc_dsn_parse (text, NULL);
+  g_autoptr(FcTransport) transport = fc_transport_new (dsn, NULL, NULL);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *note = NULL;
+
+  fc_transport_set_retry_policy (transport, 1, 1);
+  id = enqueue (transport, "profile_chunk", 0);
+  report = flush_async_and_wait (transport, NULL);
+
+  /* A self-signed certificate is refused: nothing reaches the server. */
+  g_assert_cmpuint (report->delivered, ==, 0);
+  g_assert_cmpuint (report->waiting, ==, 1);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 0);
+  note = fc_outbox_dup_note (fc_transport_get_outbox (transport), id);
+  g_assert_true (g_str_has_prefix (note, "network error: "));
+  g_assert_nonnull (strstr (note, "TLS"));
+
+  relay_free (relay);
+}
+
+static void
 test_envelope_categories (void)
 {
   static const char v1[] =
@@ -723,6 +749,7 @@ main (int   argc,
   g_test_add_func ("/core/transport/cancel", test_transport_cancel);
   g_test_add_func ("/core/transport/send-async", test_transport_send_async);
   g_test_add_func ("/core/transport/proxy-from-environment", test_transport_proxy_from_environment);
+  g_test_add_func ("/core/transport/tls-verified", test_transport_tls_verified);
 
   return g_test_run ();
 }
