@@ -58,10 +58,10 @@ fc_cli_send (int    argc,
     { "attempts", 0, 0, G_OPTION_ARG_INT, &retries,
       N_("Requests per envelope when Sentry is unavailable (default 3)"), "N" },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, N_("Seconds to wait for an answer (default 30)"), "S" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE...") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("[FILE...]") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("[FILE...] - send profiles to Sentry"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("- send profiles to Sentry"));
   g_autoptr(GError) error = NULL;
   g_autoptr(FcTransport) transport = NULL;
   g_autoptr(FcFlushReport) report = NULL;
@@ -74,7 +74,9 @@ fc_cli_send (int    argc,
                                   "is. Everything is validated first; what Relay would reject is not sent.\n"
                                   "Envelopes go through an outbox in $XDG_STATE_HOME/flamecast/outbox:\n"
                                   "what cannot be delivered now (network, server, rate limits) waits there\n"
-                                  "for the next send or for --flush.\n"
+                                  "for the next send or for --flush. The DSN comes from --dsn, then\n"
+                                  "SENTRY_DSN, then “dsn=” in the [flamecast] group of\n"
+                                  "$XDG_CONFIG_HOME/flamecast/settings.ini.\n"
                                   "\n"
                                   "Exit status: 0 when everything was delivered, 1 when something was\n"
                                   "invalid, rejected or is still waiting, 2 on usage or DSN errors."));
