@@ -12,7 +12,7 @@ DEB_PACKAGES = \
 	meson ninja-build pkg-config gcc gettext appstream desktop-file-utils \
 	libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libadwaita-1-dev \
 	libjson-glib-dev libsoup-3.0-dev libyajl-dev zlib1g-dev \
-	libunwind-dev libdw-dev libelf-dev \
+	libunwind-dev libdw-dev libelf-dev linux-perf \
 	xvfb xauth
 
 .PHONY: all deps build run check bench clean

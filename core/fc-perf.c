@@ -18,8 +18,10 @@
 #include "fc-error.h"
 #include "fc-perf.h"
 
-/* 1 MiB of ring per thread holds ~30 samples with 32 KiB stacks: the sampler drains every 10 ms. */
-#define RING_PAGES 256
+/* 4 MiB of ring per thread holds ~120 samples with 32 KiB stacks, 120 ms of CPU time at 1000 Hz:
+ * the sampler drains every 10 ms, but on a busy machine it may not run that often. Smaller rings
+ * are tried where the locked-memory limit (perf_event_mlock_kb) forbids it. */
+static const guint ring_pages[] = { 1024, 256, 64, 16 };
 
 struct _FcPerfStream {
   int    fd;
@@ -27,6 +29,7 @@ struct _FcPerfStream {
   void  *base;
   gsize  map_size;
   gsize  page_size;
+  gsize  data_size;
 };
 
 /* perf register numbers in the order of the bits of sample_regs_user, mapped to libunwind's */
@@ -95,8 +98,13 @@ fc_perf_stream_open (int        tid,
   self->fd = fd;
   self->tid = tid;
   self->page_size = sysconf (_SC_PAGESIZE);
-  self->map_size = (RING_PAGES + 1) * self->page_size;
-  self->base = mmap (NULL, self->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  self->base = MAP_FAILED;
+  for (guint i = 0; i < G_N_ELEMENTS (ring_pages) && self->base == MAP_FAILED; i++)
+    {
+      self->data_size = ring_pages[i] * self->page_size;
+      self->map_size = self->data_size + self->page_size;
+      self->base = mmap (NULL, self->map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    }
   if (self->base == MAP_FAILED)
     {
       int err = errno;
@@ -129,6 +137,15 @@ fc_perf_stream_get_tid (FcPerfStream *self)
   return self->tid;
 }
 
+/* Streams are opened at attach time, before the rate is known. */
+void
+fc_perf_stream_set_frequency (FcPerfStream *self,
+                              guint         frequency)
+{
+  guint64 period = FC_NSEC_PER_SEC / MAX (frequency, 1);
+  ioctl (self->fd, PERF_EVENT_IOC_PERIOD, &period);
+}
+
 void
 fc_perf_stream_enable (FcPerfStream *self,
                        gboolean      enable)
@@ -159,7 +176,7 @@ fc_perf_stream_drain (FcPerfStream   *self,
 {
   struct perf_event_mmap_page *meta = self->base;
   const guint8 *data = (const guint8 *) self->base + self->page_size;
-  gsize data_size = RING_PAGES * self->page_size;
+  gsize data_size = self->data_size;
   guint64 head, tail;
   guint n = 0;
 

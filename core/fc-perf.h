@@ -18,6 +18,8 @@ FcPerfStream *fc_perf_stream_open   (int             tid,
                                      GError        **error);
 void          fc_perf_stream_free   (FcPerfStream   *self);
 int           fc_perf_stream_get_tid (FcPerfStream  *self);
+void          fc_perf_stream_set_frequency (FcPerfStream *self,
+                                            guint         frequency);
 void          fc_perf_stream_enable (FcPerfStream   *self,
                                      gboolean        enable);
 /* Hands every sample in the ring buffer to sink as an FC_SNAPSHOT_SAMPLE; returns the number read. */

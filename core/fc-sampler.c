@@ -113,6 +113,9 @@ struct _FcSampler {
   gint64          last_rescan_us;
 };
 
+/* FC_DEBUG_SAMPLER=1 traces every ptrace event on stderr */
+static gboolean debug_sampler;
+
 FcSnapshot *
 fc_snapshot_new (FcSnapshotKind kind,
                  int            tid,
@@ -567,10 +570,10 @@ collect_events (FcSampler *self,
             return;
           flags |= WNOHANG;
         }
-      if (g_getenv ("FC_DEBUG_SAMPLER") && !(flags & WNOHANG))
+      if (debug_sampler && !(flags & WNOHANG))
         g_printerr ("waiting for %u stops\n", self->pending);
       tid = waitpid (-1, &status, flags);
-      if (g_getenv ("FC_DEBUG_SAMPLER") && tid > 0)
+      if (debug_sampler && tid > 0)
         g_printerr ("tid %d status 0x%x\n", tid, status);
       if (tid < 0)
         {
@@ -1029,11 +1032,11 @@ do_detach_all (FcSampler *self)
         {
           if (errno == EINTR)
             continue;
-          if (g_getenv ("FC_DEBUG_SAMPLER"))
+          if (debug_sampler)
             g_printerr ("detach: waitpid: %s\n", g_strerror (errno));
           break;
         }
-      if (g_getenv ("FC_DEBUG_SAMPLER"))
+      if (debug_sampler)
         g_printerr ("detach: tid %d status 0x%x, %u tasks left\n", tid, status, g_hash_table_size (self->tasks));
       handle_wait_status (self, tid, status, TRUE);
       /* threads born during the detach are still attached: stop and detach them too */
@@ -1148,7 +1151,7 @@ sampler_thread (gpointer data)
         (void) !read (self->wake_fd, &v, sizeof v);
       }
 
-      if (g_getenv ("FC_DEBUG_SAMPLER"))
+      if (debug_sampler)
         g_printerr ("command %d\n", cmd->kind);
       switch (cmd->kind)
         {
@@ -1177,7 +1180,10 @@ sampler_thread (gpointer data)
               g_hash_table_iter_init (&iter, self->tasks);
               while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
                 if (task->perf)
-                  fc_perf_stream_enable (task->perf, TRUE);
+                  {
+                    fc_perf_stream_set_frequency (task->perf, self->frequency);
+                    fc_perf_stream_enable (task->perf, TRUE);
+                  }
             }
           arm_timer (self, TRUE);
           finish_command (self, cmd, TRUE);
@@ -1265,6 +1271,7 @@ fc_sampler_new (FcSnapshotSink sink,
 
   self->sink = sink;
   self->sink_data = sink_data;
+  debug_sampler = g_getenv ("FC_DEBUG_SAMPLER") != NULL;
   self->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
   errno = 0;
   self->nice = getpriority (PRIO_PROCESS, 0);
