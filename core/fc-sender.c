@@ -565,8 +565,9 @@ fc_sender_add_root_span (FcSender         *self,
   g_return_val_if_fail (FC_IS_SENDER (self), FALSE);
   g_return_val_if_fail (span != NULL, FALSE);
 
-  /* V1 windows carry their own transactions; unsampled spans are not sent. */
-  if (self->format != FC_FORMAT_V2 || !span->sampled)
+  /* V1 windows carry their own transactions; spans that were not sampled,
+   * or that no profile covers, have nothing to link to. */
+  if (self->format != FC_FORMAT_V2 || !span->sampled || !span->profiled)
     return TRUE;
 
   if (self->last_chunk == NULL)

@@ -76,8 +76,8 @@ void           fc_sender_set_span_thread   (FcSender         *self,
 gboolean       fc_sender_add_chunk         (FcSender         *self,
                                             FcProfile        *chunk,
                                             GError          **error);
-/* Queues the transaction of a sampled root span (V2 only); unsampled spans
- * are dropped. Spans that end before the first chunk wait for it: the
+/* Queues the transaction of a sampled root span that a profile covered
+ * (V2 only); other spans are dropped. Spans that end before the first chunk wait for it: the
  * transaction needs the chunk's profiler_id, platform, release, environment. */
 gboolean       fc_sender_add_root_span     (FcSender         *self,
                                             const FcRootSpan *span,

@@ -296,16 +296,19 @@ test_sender_live (void)
   g_autoptr(FcProfile) chunk = make_chunk (5);
   g_autoptr(FcRootSpan) span = make_span ("checkout", BASE_NS, BASE_NS + 2000000000);
   g_autoptr(FcRootSpan) unsampled = make_span ("ignored", BASE_NS, BASE_NS + 1000000000);
+  g_autoptr(FcRootSpan) unprofiled = make_span ("not profiled", BASE_NS, BASE_NS + 1000000000);
   g_autoptr(FcFlushReport) report = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *sent = NULL;
 
   fc_transport_set_retry_policy (transport, 3, 5);
   unsampled->sampled = FALSE;
+  unprofiled->profiled = FALSE;
 
   /* The span ends first (stop-profiling, then the chunk arrives): it waits. */
   g_assert_true (fc_sender_add_root_span (sender, span, &error));
   g_assert_true (fc_sender_add_root_span (sender, unsampled, &error));
+  g_assert_true (fc_sender_add_root_span (sender, unprofiled, &error));
   g_assert_cmpuint (fc_sender_get_n_queued (sender), ==, 0);
   g_assert_true (fc_sender_add_chunk (sender, chunk, &error));
   g_assert_no_error (error);
