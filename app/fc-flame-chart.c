@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "fc-colors.h"
 #include "fc-flame-chart.h"
@@ -37,7 +38,10 @@ struct _FcFlameChart
   guint8         *search_match;    /* per frame; NULL without search */
   GArray         *matches;         /* guint box indexes, by time */
   GskRenderNode  *scene;
-  PangoLayout    *pango;
+  PangoLayout    *pango;           /* ruler labels */
+  PangoLayout    *ellipsis;
+  int             ellipsis_width;
+  GHashTable     *labels;          /* frame id -> LabelEntry: shaped once, drawn every zoom step */
 
   /* what the cached scene was drawn for */
   int             scene_width;
@@ -383,6 +387,7 @@ reload_cb (FcFlameChart *self)
 
   set_layout (self, NULL);
   update_colors (self);
+  g_hash_table_remove_all (self->labels);
 
   if (self->session == NULL || fc_session_get_profile (self->session) == NULL)
     return;
@@ -745,6 +750,81 @@ fc_flame_chart_query_tooltip (GtkWidget  *widget,
 
 /* ---- drawing ---- */
 
+typedef struct {
+  PangoLayout *layout;
+  int          width;
+} LabelEntry;
+
+#define MAX_CACHED_LABELS 4096
+
+static void
+label_entry_free (gpointer data)
+{
+  LabelEntry *entry = data;
+
+  g_clear_object (&entry->layout);
+  g_free (entry);
+}
+
+/* Shaping text is what labels cost, and a zoom step only moves them: each
+ * frame's label is shaped once and cached. A label that does not fit is
+ * cut at the last whole character that leaves room for an ellipsis,
+ * without shaping again. */
+static void
+draw_frame_label (FcFlameChart  *self,
+                  GtkSnapshot   *snapshot,
+                  FcProfile     *profile,
+                  guint32        frame,
+                  double         x,
+                  double         y,
+                  double         width,
+                  const GdkRGBA *color)
+{
+  LabelEntry *entry = g_hash_table_lookup (self->labels, GUINT_TO_POINTER (frame));
+  PangoRectangle pos;
+  int index = 0, trailing = 0;
+  double cut;
+
+  if (entry == NULL)
+    {
+      char buf[64];
+
+      if (g_hash_table_size (self->labels) >= MAX_CACHED_LABELS)
+        g_hash_table_remove_all (self->labels);
+
+      entry = g_new0 (LabelEntry, 1);
+      entry->layout = pango_layout_new (pango_layout_get_context (self->pango));
+      pango_layout_set_single_paragraph_mode (entry->layout, TRUE);
+      pango_layout_set_text (entry->layout, fc_profile_frame_label (profile, frame, buf, sizeof buf), -1);
+      pango_layout_get_pixel_size (entry->layout, &entry->width, NULL);
+      g_hash_table_insert (self->labels, GUINT_TO_POINTER (frame), entry);
+    }
+
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
+
+  if (entry->width <= width)
+    {
+      gtk_snapshot_append_layout (snapshot, entry->layout, color);
+      gtk_snapshot_restore (snapshot);
+      return;
+    }
+
+  pango_layout_xy_to_index (entry->layout, (int) ((width - self->ellipsis_width) * PANGO_SCALE), 0,
+                            &index, &trailing);
+  pango_layout_index_to_pos (entry->layout, index, &pos);
+  cut = pos.x / (double) PANGO_SCALE;
+  if (cut >= 1.0)
+    {
+      gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, cut, ROW_HEIGHT));
+      gtk_snapshot_append_layout (snapshot, entry->layout, color);
+      gtk_snapshot_pop (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (cut, 0));
+      gtk_snapshot_append_layout (snapshot, self->ellipsis, color);
+    }
+  gtk_snapshot_restore (snapshot);
+}
+
 static void
 ensure_pango (FcFlameChart *self)
 {
@@ -755,6 +835,9 @@ ensure_pango (FcFlameChart *self)
   pango_layout_get_pixel_size (self->pango, NULL, &self->text_height);
   pango_layout_set_ellipsize (self->pango, PANGO_ELLIPSIZE_END);
   pango_layout_set_single_paragraph_mode (self->pango, TRUE);
+  g_clear_object (&self->ellipsis);
+  self->ellipsis = gtk_widget_create_pango_layout (GTK_WIDGET (self), "…");
+  pango_layout_get_pixel_size (self->ellipsis, &self->ellipsis_width, NULL);
 }
 
 static gint64
@@ -832,14 +915,25 @@ draw_ruler (FcFlameChart *self,
     }
 }
 
-/* the first box of @boxes[lo..n) beginning at or after @t */
+/* The first box of @boxes[lo..n) beginning at or after @t. The answer is
+ * usually a few boxes away: gallop from @lo before bisecting, so the probes
+ * stay in cache instead of jumping across a row of millions of boxes. */
 static guint
 first_beginning_at (const FcFlameBox *boxes,
                     guint             lo,
                     guint             n,
                     gint64            t)
 {
-  guint hi = n;
+  guint hi = lo;
+  guint step = 1;
+
+  while (hi < n && boxes[hi].begin_ns < t)
+    {
+      lo = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+  hi = MIN (hi, n);
 
   while (lo < hi)
     {
@@ -853,32 +947,51 @@ first_beginning_at (const FcFlameBox *boxes,
   return lo;
 }
 
+typedef struct {
+  const FcFlameBox *box;
+  double            x;
+  double            y;
+  double            width;
+  const GdkRGBA    *color;
+} Label;
+
 static void
 draw_boxes (FcFlameChart *self,
             GtkSnapshot  *snapshot,
             int           width,
-            int           height,
-            gint64        begin_ns,
-            gint64        end_ns)
+            int           height)
 {
   FcProfile *profile = fc_flame_layout_get_profile (self->layout);
-  double px_per_ns = (double) width / (double) (end_ns - begin_ns);
+  gint64 begin_ns, end_ns;
+  double px_per_ns;
   guint n_rows = fc_flame_layout_get_n_rows (self->layout);
   guint first_row = (guint) MAX (0.0, floor (self->scroll_y / ROW_HEIGHT));
   guint last_row = (guint) MAX (0.0, ceil ((self->scroll_y + height - RULER_HEIGHT) / ROW_HEIGHT));
   GdkRGBA fallback = { 0.8f, 0.8f, 0.8f, 1.0f };
+  g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
+  g_autoptr(GdkTexture) texture = NULL;
+  FcRaster raster;
+  int area_height = height - RULER_HEIGHT;
   guint drawn = 0;
 
+  self->n_drawn_boxes = 0;
+  if (area_height <= 0)
+    return;
+
+  get_visible (self, &begin_ns, &end_ns);
+  px_per_ns = (double) width / (double) (end_ns - begin_ns);
   last_row = MIN (last_row + 1, n_rows);
 
-  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, height - RULER_HEIGHT));
+  fc_raster_init (&raster, width, area_height, gtk_widget_get_scale_factor (GTK_WIDGET (self)));
 
   for (guint row = first_row; row < last_row; row++)
     {
       guint n = 0;
       const FcFlameBox *boxes = fc_flame_layout_get_row (self->layout, row, &n);
-      double y = RULER_HEIGHT + row * (double) ROW_HEIGHT - self->scroll_y;
+      double y = row * (double) ROW_HEIGHT - self->scroll_y;
       guint i = fc_flame_layout_row_lower_bound (self->layout, row, begin_ns);
+      const FcFlameBox *last_box = NULL;
+      guint32 last_pixel = 0;
 
       while (i < n && boxes[i].begin_ns < end_ns)
         {
@@ -887,38 +1000,43 @@ draw_boxes (FcFlameChart *self,
           double x0 = (double) (box->begin_ns - begin_ns) * px_per_ns;
           double x1 = (double) (box->end_ns - begin_ns) * px_per_ns;
 
+          if (box != last_box)
+            {
+              last_box = box;
+              last_pixel = fc_raster_pack (color);
+            }
+
           if (x1 - x0 >= 1.0)
             {
               double cx0 = MAX (x0, -1.0);
               double cx1 = MIN (x1, width + 1.0);
 
-              gtk_snapshot_append_color (snapshot, color,
-                                         &GRAPHENE_RECT_INIT (cx0, y, MAX (cx1 - cx0 - 1.0, 1.0), ROW_HEIGHT - 1));
+              /* a one pixel seam between neighbours */
+              fc_raster_fill (&raster, last_pixel, cx0, y, MAX (cx1 - 1.0, cx0 + 1.0), y + ROW_HEIGHT - 1);
               drawn++;
 
               if (cx1 - cx0 >= MIN_LABEL_WIDTH)
                 {
-                  char buf[64];
-                  GdkRGBA text;
                   double lx0 = MAX (x0, 0.0);
                   double lx1 = MIN (x1, (double) width);
 
                   if (lx1 - lx0 >= MIN_LABEL_WIDTH)
                     {
-                      fc_colors_text_for (color, &text);
-                      draw_label (self, snapshot, fc_profile_frame_label (profile, box->frame, buf, sizeof buf),
-                                  lx0 + LABEL_PADDING, y + (ROW_HEIGHT - 1 - self->text_height) / 2.0,
-                                  lx1 - lx0 - 2 * LABEL_PADDING, &text);
+                      Label label = { box, lx0 + LABEL_PADDING,
+                                      RULER_HEIGHT + y + (ROW_HEIGHT - 1 - self->text_height) / 2.0,
+                                      lx1 - lx0 - 2 * LABEL_PADDING, color };
+
+                      g_array_append_val (labels, label);
                     }
                 }
               i++;
             }
           else
             {
-              /* Many boxes share this pixel: draw what they cover as one
-               * strip in the first one's colour, or nothing when they
-               * cover less than a quarter pixel, then jump to the next
-               * pixel with a binary search. */
+              /* Many boxes share this pixel: paint what they cover in the
+               * first one's colour, or nothing when they cover less than a
+               * quarter pixel, then jump to the next pixel with a binary
+               * search: the cost follows the width, not the box count. */
               double px = floor (x0);
               gint64 boundary = begin_ns + (gint64) ceil ((px + 1.0) / px_per_ns);
               guint j = first_beginning_at (boxes, i + 1, n, boundary);
@@ -927,7 +1045,7 @@ draw_boxes (FcFlameChart *self,
 
               if (covered >= CULL_WIDTH)
                 {
-                  gtk_snapshot_append_color (snapshot, color, &GRAPHENE_RECT_INIT (x0, y, MAX (covered, 1.0), ROW_HEIGHT - 1));
+                  fc_raster_fill (&raster, last_pixel, x0, y, x0 + covered, y + ROW_HEIGHT - 1);
                   drawn++;
                 }
 
@@ -940,7 +1058,20 @@ draw_boxes (FcFlameChart *self,
         }
     }
 
+  texture = fc_raster_to_texture (&raster);
+  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
+  for (guint l = 0; l < labels->len; l++)
+    {
+      const Label *label = &g_array_index (labels, Label, l);
+      GdkRGBA text;
+
+      fc_colors_text_for (label->color, &text);
+      draw_frame_label (self, snapshot, profile, label->box->frame, label->x, label->y, label->width, &text);
+    }
   gtk_snapshot_pop (snapshot);
+
   self->n_drawn_boxes = drawn;
 }
 
@@ -957,7 +1088,7 @@ draw_scene (FcFlameChart *self,
 
   draw_ruler (self, snapshot, width, height, b, e);
   if (self->layout != NULL && self->draw_colors != NULL)
-    draw_boxes (self, snapshot, width, height, b, e);
+    draw_boxes (self, snapshot, width, height);
 }
 
 GskRenderNode *
@@ -1117,6 +1248,8 @@ fc_flame_chart_css_changed (GtkWidget         *widget,
 
   /* fonts or colours may have changed */
   g_clear_object (&self->pango);
+  g_clear_object (&self->ellipsis);
+  g_hash_table_remove_all (self->labels);
   invalidate_scene (self);
 }
 
@@ -1192,6 +1325,7 @@ fc_flame_chart_dispose (GObject *object)
   g_clear_pointer (&self->layout, fc_flame_layout_unref);
   g_clear_pointer (&self->scene, gsk_render_node_unref);
   g_clear_object (&self->pango);
+  g_clear_object (&self->ellipsis);
 
   G_OBJECT_CLASS (fc_flame_chart_parent_class)->dispose (object);
 }
@@ -1205,6 +1339,7 @@ fc_flame_chart_finalize (GObject *object)
   g_clear_pointer (&self->draw_colors, g_free);
   g_clear_pointer (&self->search_match, g_free);
   g_clear_pointer (&self->matches, g_array_unref);
+  g_clear_pointer (&self->labels, g_hash_table_unref);
 
   G_OBJECT_CLASS (fc_flame_chart_parent_class)->finalize (object);
 }
@@ -1323,6 +1458,7 @@ fc_flame_chart_init (FcFlameChart *self)
   self->hover_box = NO_BOX;
   self->selected_box = NO_BOX;
   self->matches = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->labels = g_hash_table_new_full (NULL, NULL, NULL, label_entry_free);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);

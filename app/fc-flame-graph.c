@@ -569,6 +569,14 @@ ensure_pango (FcFlameGraph *self)
   pango_layout_set_single_paragraph_mode (self->pango, TRUE);
 }
 
+typedef struct {
+  guint32        frame;
+  double         x;
+  double         y;
+  double         width;
+  const GdkRGBA *color;
+} Label;
+
 static void
 draw_scene (FcFlameGraph *self,
             GtkSnapshot  *snapshot,
@@ -577,7 +585,10 @@ draw_scene (FcFlameGraph *self,
 {
   FcProfile *profile = fc_call_tree_get_profile (self->tree);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
+  g_autoptr(GdkTexture) texture = NULL;
   GdkRGBA fallback = { 0.8f, 0.8f, 0.8f, 1.0f };
+  FcRaster raster;
   gint64 b, e;
   double px_per_unit;
   guint root = 0;
@@ -586,6 +597,7 @@ draw_scene (FcFlameGraph *self,
   ensure_pango (self);
   get_view (self, &b, &e);
   px_per_unit = (double) width / (double) (e - b);
+  fc_raster_init (&raster, width, height, gtk_widget_get_scale_factor (GTK_WIDGET (self)));
 
   g_array_append_val (stack, root);
   while (stack->len > 0)
@@ -613,25 +625,17 @@ draw_scene (FcFlameGraph *self,
           cx1 = MIN (x1, width + 1.0);
           if (y + ROW_HEIGHT > 0)
             {
-              gtk_snapshot_append_color (snapshot, color,
-                                         &GRAPHENE_RECT_INIT (cx0, y, MAX (cx1 - cx0 - 1.0, 0.5), ROW_HEIGHT - 1));
+              fc_raster_fill (&raster, fc_raster_pack (color), cx0, y, MAX (cx1 - 1.0, cx0 + 0.5), y + ROW_HEIGHT - 1);
               drawn++;
 
               if (cx1 - cx0 >= MIN_LABEL_WIDTH)
                 {
-                  char buf[64];
-                  GdkRGBA text;
                   double lx0 = MAX (x0, 0.0);
                   double lx1 = MIN (x1, (double) width);
+                  Label label = { frame, lx0 + LABEL_PADDING, y + (ROW_HEIGHT - 1 - self->text_height) / 2.0,
+                                  lx1 - lx0 - 2 * LABEL_PADDING, color };
 
-                  fc_colors_text_for (color, &text);
-                  pango_layout_set_text (self->pango, fc_profile_frame_label (profile, frame, buf, sizeof buf), -1);
-                  pango_layout_set_width (self->pango, (int) ((lx1 - lx0 - 2 * LABEL_PADDING) * PANGO_SCALE));
-                  gtk_snapshot_save (snapshot);
-                  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (lx0 + LABEL_PADDING,
-                                                                          y + (ROW_HEIGHT - 1 - self->text_height) / 2.0));
-                  gtk_snapshot_append_layout (snapshot, self->pango, &text);
-                  gtk_snapshot_restore (snapshot);
+                  g_array_append_val (labels, label);
                 }
             }
         }
@@ -642,6 +646,24 @@ draw_scene (FcFlameGraph *self,
 
           g_array_append_val (stack, child);
         }
+    }
+
+  texture = fc_raster_to_texture (&raster);
+  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+  for (guint l = 0; l < labels->len; l++)
+    {
+      const Label *label = &g_array_index (labels, Label, l);
+      char buf[64];
+      GdkRGBA text;
+
+      fc_colors_text_for (label->color, &text);
+      pango_layout_set_text (self->pango, fc_profile_frame_label (profile, label->frame, buf, sizeof buf), -1);
+      pango_layout_set_width (self->pango, (int) (label->width * PANGO_SCALE));
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (label->x, label->y));
+      gtk_snapshot_append_layout (snapshot, self->pango, &text);
+      gtk_snapshot_restore (snapshot);
     }
 
   self->n_drawn_boxes = drawn;

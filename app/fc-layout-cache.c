@@ -5,7 +5,26 @@
 
 #include "fc-layout-cache.h"
 
-#define CACHE_KEY "fc-layout-cache"
+#define CACHE_KEY   "fc-layout-cache"
+#define PENDING_KEY "fc-layout-cache-pending"
+
+/* A layout being computed and the requests waiting for it: the flamechart
+ * and the minimap ask at the same moment, one worker serves both. */
+typedef struct {
+  FcSession *session;
+  FcProfile *profile;
+  gint       thread;
+  GPtrArray *waiting;         /* GTask */
+} Pending;
+
+static void
+pending_free (Pending *pending)
+{
+  g_clear_object (&pending->session);
+  g_clear_object (&pending->profile);
+  g_clear_pointer (&pending->waiting, g_ptr_array_unref);
+  g_free (pending);
+}
 
 static FcFlameLayout *
 lookup (FcSession *session,
@@ -32,28 +51,45 @@ store (FcSession     *session,
 }
 
 static void
+return_layout (GTask         *task,
+               FcFlameLayout *layout)
+{
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  g_task_return_pointer (task, fc_flame_layout_ref (layout), (GDestroyNotify) fc_flame_layout_unref);
+}
+
+static void
 built_cb (GObject      *source,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  g_autoptr(GTask) task = user_data;
+  Pending *pending = user_data;
+  FcSession *session = pending->session;
   g_autoptr(FcFlameLayout) layout = NULL;
   g_autoptr(GError) error = NULL;
-  FcSession *session = g_task_get_source_object (task);
 
   layout = fc_flame_layout_new_finish (result, &error);
-  if (layout == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+  if (g_object_get_data (G_OBJECT (session), PENDING_KEY) == pending)
+    g_object_steal_data (G_OBJECT (session), PENDING_KEY);
 
   /* Still what the session shows? Then keep it for the next view. */
-  if (fc_session_get_profile (session) == fc_flame_layout_get_profile (layout) &&
+  if (layout != NULL &&
+      fc_session_get_profile (session) == fc_flame_layout_get_profile (layout) &&
       fc_session_get_thread (session) == fc_flame_layout_get_thread (layout))
     store (session, layout);
 
-  g_task_return_pointer (task, g_steal_pointer (&layout), (GDestroyNotify) fc_flame_layout_unref);
+  for (guint i = 0; i < pending->waiting->len; i++)
+    {
+      GTask *task = g_ptr_array_index (pending->waiting, i);
+
+      if (layout != NULL)
+        return_layout (task, layout);
+      else
+        g_task_return_error (task, g_error_copy (error));
+    }
+
+  pending_free (pending);
 }
 
 void
@@ -65,6 +101,7 @@ fc_layout_cache_request (FcSession           *session,
   g_autoptr(GTask) task = NULL;
   FcProfile *profile;
   FcFlameLayout *cached;
+  Pending *pending;
   gint thread;
   guint n_samples;
 
@@ -84,7 +121,7 @@ fc_layout_cache_request (FcSession           *session,
   cached = lookup (session, profile, thread);
   if (cached != NULL)
     {
-      g_task_return_pointer (task, fc_flame_layout_ref (cached), (GDestroyNotify) fc_flame_layout_unref);
+      return_layout (task, cached);
       return;
     }
 
@@ -98,11 +135,32 @@ fc_layout_cache_request (FcSession           *session,
       g_autoptr(FcFlameLayout) layout = fc_flame_layout_new (profile, thread);
 
       store (session, layout);
-      g_task_return_pointer (task, g_steal_pointer (&layout), (GDestroyNotify) fc_flame_layout_unref);
+      return_layout (task, layout);
       return;
     }
 
-  fc_flame_layout_new_async (profile, thread, cancellable, built_cb, g_steal_pointer (&task));
+  pending = g_object_get_data (G_OBJECT (session), PENDING_KEY);
+  if (pending != NULL && pending->profile == profile && pending->thread == thread)
+    {
+      g_ptr_array_add (pending->waiting, g_steal_pointer (&task));
+      return;
+    }
+
+  /* Another layout is still being computed for a thread no longer shown:
+   * its waiters get it when it ends, and it will not be cached. This one
+   * is tracked from now on. */
+  if (pending != NULL)
+    g_object_steal_data (G_OBJECT (session), PENDING_KEY);
+
+  pending = g_new0 (Pending, 1);
+  pending->session = g_object_ref (session);
+  pending->profile = g_object_ref (profile);
+  pending->thread = thread;
+  pending->waiting = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (pending->waiting, g_steal_pointer (&task));
+  g_object_set_data (G_OBJECT (session), PENDING_KEY, pending);
+
+  fc_flame_layout_new_async (profile, thread, NULL, built_cb, pending);
 }
 
 FcFlameLayout *

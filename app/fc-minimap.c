@@ -306,6 +306,8 @@ draw_rows (FcMinimap   *self,
            int          height)
 {
   guint n_rows = fc_flame_layout_get_n_rows (self->layout);
+  g_autoptr(GdkTexture) texture = NULL;
+  FcRaster raster;
   double row_height;
   gint64 b, e;
   double ns_per_px;
@@ -318,6 +320,7 @@ draw_rows (FcMinimap   *self,
   ns_per_px = (double) (e - b) / width;
   row_height = CLAMP (floor ((double) height / n_rows), 1.0, MAX_ROW_HEIGHT);
   n_rows = MIN (n_rows, (guint) (height / row_height));
+  fc_raster_init (&raster, width, height, gtk_widget_get_scale_factor (GTK_WIDGET (self)));
 
   /* One look-up per pixel column and row, runs of one colour merged: the
    * cost depends on the widget's size, never on the profile's. */
@@ -354,13 +357,12 @@ draw_rows (FcMinimap   *self,
                 }
             }
 
-          if (color != span_color || (color != NULL && span_color != NULL && !gdk_rgba_equal (color, span_color)))
+          if (color != span_color && (color == NULL || span_color == NULL || !gdk_rgba_equal (color, span_color)))
             {
               if (span_color != NULL)
                 {
-                  gtk_snapshot_append_color (snapshot, span_color,
-                                             &GRAPHENE_RECT_INIT (span_start, row * row_height,
-                                                                  x - span_start, row_height));
+                  fc_raster_fill (&raster, fc_raster_pack (span_color),
+                                  span_start, row * row_height, x, (row + 1) * row_height);
                   drawn++;
                 }
               span_color = color;
@@ -369,6 +371,8 @@ draw_rows (FcMinimap   *self,
         }
     }
 
+  texture = fc_raster_to_texture (&raster);
+  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
   self->n_drawn_rects = drawn;
 }
 

@@ -4,6 +4,8 @@
  */
 
 #include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
 
 #include "fc-view-util.h"
 
@@ -160,4 +162,69 @@ G_GNUC_END_IGNORE_DEPRECATIONS
 
   /* light text means a dark background */
   return 0.299f * fg.red + 0.587f * fg.green + 0.114f * fg.blue > 0.5f;
+}
+
+void
+fc_raster_init (FcRaster *raster,
+                double    width,
+                double    height,
+                double    scale)
+{
+  raster->scale = MAX (1.0, scale);
+  raster->width = MAX (1, (int) ceil (width * raster->scale));
+  raster->height = MAX (1, (int) ceil (height * raster->scale));
+  raster->pixels = g_malloc0 ((gsize) raster->width * raster->height * sizeof (guint32));
+}
+
+guint32
+fc_raster_pack (const GdkRGBA *color)
+{
+  guint a = (guint) (CLAMP (color->alpha, 0.f, 1.f) * 255 + 0.5f);
+  guint r = (guint) (CLAMP (color->red, 0.f, 1.f) * a + 0.5f);
+  guint g = (guint) (CLAMP (color->green, 0.f, 1.f) * a + 0.5f);
+  guint b = (guint) (CLAMP (color->blue, 0.f, 1.f) * a + 0.5f);
+
+  return GUINT32_TO_LE ((a << 24) | (r << 16) | (g << 8) | b);
+}
+
+void
+fc_raster_fill (FcRaster *raster,
+                guint32   pixel,
+                double    x0,
+                double    y0,
+                double    x1,
+                double    y1)
+{
+  int px0 = (int) floor (x0 * raster->scale + 0.5);
+  int px1 = (int) floor (x1 * raster->scale + 0.5);
+  int py0 = (int) floor (y0 * raster->scale + 0.5);
+  int py1 = (int) floor (y1 * raster->scale + 0.5);
+  guint32 *first;
+
+  if (px1 <= px0)
+    px1 = px0 + 1;
+  if (py1 <= py0)
+    py1 = py0 + 1;
+  px0 = MAX (px0, 0);
+  px1 = MIN (px1, raster->width);
+  py0 = MAX (py0, 0);
+  py1 = MIN (py1, raster->height);
+  if (px0 >= px1 || py0 >= py1)
+    return;
+
+  first = &raster->pixels[(gsize) py0 * raster->width];
+  for (int x = px0; x < px1; x++)
+    first[x] = pixel;
+  for (int y = py0 + 1; y < py1; y++)
+    memcpy (&raster->pixels[(gsize) y * raster->width + px0], &first[px0], sizeof (guint32) * (px1 - px0));
+}
+
+GdkTexture *
+fc_raster_to_texture (FcRaster *raster)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  gsize stride = (gsize) raster->width * sizeof (guint32);
+
+  bytes = g_bytes_new_take (g_steal_pointer (&raster->pixels), stride * raster->height);
+  return gdk_memory_texture_new (raster->width, raster->height, GDK_MEMORY_DEFAULT, bytes, stride);
 }

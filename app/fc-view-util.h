@@ -25,6 +25,32 @@ char    *fc_view_frame_tooltip    (FcProfile  *profile,
 guint8  *fc_view_search_frames    (FcProfile  *profile,
                                    const char *text,
                                    guint      *n_matching);
+/* Boxes are painted into a pixel buffer turned into one texture rather than
+ * as one render node each: tens of thousands of colour nodes cost more to
+ * record, and far more to render (software GL or cairo), than filling the
+ * pixels. Coordinates are logical pixels; @scale maps them to the buffer. */
+typedef struct {
+  guint32 *pixels;            /* premultiplied B8G8R8A8 in memory order (GDK_MEMORY_DEFAULT) */
+  int      width;
+  int      height;
+  double   scale;
+} FcRaster;
+
+void        fc_raster_init       (FcRaster      *raster,
+                                  double         width,
+                                  double         height,
+                                  double         scale);
+guint32     fc_raster_pack       (const GdkRGBA *color);
+/* fills [x0, x1) x [y0, y1); anything narrower still gets one device pixel */
+void        fc_raster_fill       (FcRaster      *raster,
+                                  guint32        pixel,
+                                  double         x0,
+                                  double         y0,
+                                  double         x1,
+                                  double         y1);
+/* the buffer as a texture; the raster is emptied */
+GdkTexture *fc_raster_to_texture (FcRaster      *raster);
+
 /* TRUE when the widget is drawn with a dark style */
 gboolean fc_view_is_dark          (GtkWidget  *widget);
 

@@ -5,6 +5,8 @@
 
 #include "fc-flame-layout.h"
 
+#include <string.h>
+
 #include "fc-sample-weights.h"
 
 struct _FcFlameLayout
@@ -30,15 +32,36 @@ typedef struct {
   guint   first_sample;
 } OpenRun;
 
+/* A growable array of boxes: plain doubling, no per-append function call,
+ * since big profiles close millions of runs. */
 typedef struct {
-  FcProfile *profile;
+  FcFlameBox *boxes;
+  guint       len;
+  guint       capacity;
+} Row;
+
+typedef struct {
+  const FcStackNode *nodes;     /* a copy of the profile's stack table */
   guint16    lane;
-  GPtrArray *rows;          /* GArray of FcFlameBox per depth */
-  GArray    *open;          /* OpenRun per depth */
-  gint64     begin_ns;      /* first sample to the end of the last one */
+  Row       *rows;              /* per depth */
+  guint      n_rows;
+  guint      rows_capacity;
+  OpenRun   *open;              /* per depth, the runs not closed yet */
+  guint      n_open;
+  guint      open_capacity;
+  gint64     begin_ns;          /* first sample to the end of the last one */
   gint64     end_ns;
   gboolean   has_samples;
 } LaneBuilder;
+
+static void
+lane_builder_clear (LaneBuilder *b)
+{
+  for (guint i = 0; i < b->n_rows; i++)
+    g_free (b->rows[i].boxes);
+  g_clear_pointer (&b->rows, g_free);
+  g_clear_pointer (&b->open, g_free);
+}
 
 static void
 close_runs (LaneBuilder *b,
@@ -46,34 +69,55 @@ close_runs (LaneBuilder *b,
             gint64       end_ns,
             guint        sample)
 {
-  while (b->open->len > keep)
+  if (b->n_open > b->n_rows)
     {
-      guint d = b->open->len - 1;
-      const OpenRun *run = &g_array_index (b->open, OpenRun, d);
-      FcFlameBox box = { 0 };
+      if (b->n_open > b->rows_capacity)
+        {
+          guint capacity = MAX (b->n_open, b->rows_capacity * 2);
 
-      box.begin_ns = run->begin_ns;
-      box.end_ns = MAX (end_ns, run->begin_ns);
-      box.frame = fc_profile_get_stack (b->profile, run->stack)->frame;
-      box.stack = run->stack;
-      box.depth = MIN (d, G_MAXUINT16);
-      box.lane = b->lane;
-      box.n_samples = sample - run->first_sample;
+          b->rows = g_renew (Row, b->rows, capacity);
+          memset (&b->rows[b->rows_capacity], 0, sizeof (Row) * (capacity - b->rows_capacity));
+          b->rows_capacity = capacity;
+        }
+      b->n_rows = b->n_open;
+    }
 
-      while (b->rows->len <= d)
-        g_ptr_array_add (b->rows, g_array_new (FALSE, FALSE, sizeof (FcFlameBox)));
-      g_array_append_val (g_ptr_array_index (b->rows, d), box);
-      g_array_set_size (b->open, d);
+  while (b->n_open > keep)
+    {
+      guint d = --b->n_open;
+      const OpenRun *run = &b->open[d];
+      Row *row = &b->rows[d];
+      FcFlameBox *box;
+
+      if (row->len == row->capacity)
+        {
+          row->capacity = MAX (64, row->capacity * 2);
+          row->boxes = g_renew (FcFlameBox, row->boxes, row->capacity);
+        }
+
+      box = &row->boxes[row->len++];
+      box->begin_ns = run->begin_ns;
+      box->end_ns = MAX (end_ns, run->begin_ns);
+      box->frame = b->nodes[run->stack].frame;
+      box->stack = run->stack;
+      box->row = 0;
+      box->depth = MIN (d, G_MAXUINT16);
+      box->lane = b->lane;
+      box->n_samples = sample - run->first_sample;
+      box->_pad = 0;
     }
 }
 
 static void
 build_lane (LaneBuilder *b,
+            FcProfile   *profile,
             guint32      thread)
 {
-  g_autoptr(FcSampleWeights) weights = fc_sample_weights_new (b->profile, thread);
-  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const FcSample *samples = fc_profile_get_samples (b->profile, NULL);
+  g_autoptr(FcSampleWeights) weights = fc_sample_weights_new (profile, thread);
+  const FcSample *samples = fc_profile_get_samples (profile, NULL);
+  const FcStackNode *nodes = b->nodes;
+  g_autofree guint32 *chain = NULL;
+  guint chain_len = 0;
   guint32 prev_stack = G_MAXUINT32;
   gint64 prev_end = 0;
 
@@ -81,8 +125,6 @@ build_lane (LaneBuilder *b,
     {
       gint64 t = weights->timestamps_ns[i];
       guint32 stack = samples[weights->samples[i]].stack;
-      guint depth;
-      guint keep;
 
       /* A pause in sampling: what ran in between is unknown. */
       if (i > 0 && t > prev_end)
@@ -93,22 +135,47 @@ build_lane (LaneBuilder *b,
 
       if (stack != prev_stack)
         {
-          depth = fc_profile_get_stack (b->profile, stack)->depth;
-          g_array_set_size (chain, depth);
-          for (guint32 s = stack, d = depth; d > 0; s = fc_profile_get_stack (b->profile, s)->parent, d--)
-            g_array_index (chain, guint32, d - 1) = s;
+          guint depth = nodes[stack].depth;
+          guint32 s = stack;
+          guint d = depth;
 
-          for (keep = 0; keep < b->open->len && keep < depth; keep++)
-            if (g_array_index (b->open, OpenRun, keep).stack != g_array_index (chain, guint32, keep))
-              break;
-
-          close_runs (b, keep, prev_end, i);
-          for (guint d = keep; d < depth; d++)
+          if (depth > chain_len)
             {
-              OpenRun run = { g_array_index (chain, guint32, d), t, i };
-
-              g_array_append_val (b->open, run);
+              chain_len = MAX (depth, chain_len * 2);
+              g_free (chain);
+              chain = g_new (guint32, chain_len);
             }
+
+          /* Walk up from the new stack to the deepest open run it shares:
+           * stack ids name whole call paths, so one equal id means every
+           * shallower run matches too. */
+          while (d > b->n_open)
+            {
+              chain[d - 1] = s;
+              s = nodes[s].parent;
+              d--;
+            }
+          while (d > 0 && b->open[d - 1].stack != s)
+            {
+              chain[d - 1] = s;
+              s = nodes[s].parent;
+              d--;
+            }
+
+          close_runs (b, d, prev_end, i);
+
+          if (depth > b->open_capacity)
+            {
+              b->open_capacity = MAX (depth, b->open_capacity * 2);
+              b->open = g_renew (OpenRun, b->open, b->open_capacity);
+            }
+          for (; d < depth; d++)
+            {
+              b->open[d].stack = chain[d];
+              b->open[d].begin_ns = t;
+              b->open[d].first_sample = i;
+            }
+          b->n_open = depth;
           prev_stack = stack;
         }
 
@@ -131,8 +198,10 @@ fc_flame_layout_new (FcProfile *profile,
 {
   FcFlameLayout *self;
   g_autoptr(GArray) lanes = g_array_new (FALSE, FALSE, sizeof (FcFlameLane));
-  g_autoptr(GPtrArray) lane_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  g_autoptr(GArray) builders = g_array_new (FALSE, TRUE, sizeof (LaneBuilder));
+  g_autofree FcStackNode *nodes = NULL;
   guint n_threads;
+  guint n_stacks;
   guint next_row = 0;
   gboolean have_extent = FALSE;
 
@@ -143,11 +212,15 @@ fc_flame_layout_new (FcProfile *profile,
   self->profile = g_object_ref (profile);
   self->thread = thread < 0 ? -1 : thread;
 
+  n_stacks = MAX (1, fc_profile_get_n_stacks (profile));
+  nodes = g_new0 (FcStackNode, n_stacks);
+  for (guint i = 0; i < fc_profile_get_n_stacks (profile); i++)
+    nodes[i] = *fc_profile_get_stack (profile, i);
+
   n_threads = fc_profile_get_n_threads (profile);
   for (guint t = 0; t < n_threads; t++)
     {
       guint n_thread_samples = 0;
-      g_autoptr(GArray) open = NULL;
       LaneBuilder b = { 0 };
       FcFlameLane lane;
 
@@ -158,12 +231,9 @@ fc_flame_layout_new (FcProfile *profile,
       if (thread < 0 && n_thread_samples == 0)
         continue;
 
-      open = g_array_new (FALSE, FALSE, sizeof (OpenRun));
-      b.profile = profile;
+      b.nodes = nodes;
       b.lane = MIN (lanes->len, G_MAXUINT16);
-      b.rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-      b.open = open;
-      build_lane (&b, t);
+      build_lane (&b, profile, t);
 
       if (b.has_samples)
         {
@@ -181,10 +251,10 @@ fc_flame_layout_new (FcProfile *profile,
         next_row++;
       lane.thread = t;
       lane.first_row = next_row;
-      lane.n_rows = b.rows->len;
+      lane.n_rows = b.n_rows;
       next_row += lane.n_rows;
       g_array_append_val (lanes, lane);
-      g_ptr_array_add (lane_rows, b.rows);
+      g_array_append_val (builders, b);
     }
 
   self->n_rows = next_row;
@@ -192,14 +262,12 @@ fc_flame_layout_new (FcProfile *profile,
   for (guint l = 0; l < lanes->len; l++)
     {
       const FcFlameLane *lane = &g_array_index (lanes, FcFlameLane, l);
-      GPtrArray *rows = g_ptr_array_index (lane_rows, l);
+      const LaneBuilder *b = &g_array_index (builders, LaneBuilder, l);
 
-      for (guint d = 0; d < rows->len; d++)
+      for (guint d = 0; d < b->n_rows; d++)
         {
-          GArray *row = g_ptr_array_index (rows, d);
-
-          self->row_offsets[lane->first_row + d + 1] = row->len;
-          self->n_boxes += row->len;
+          self->row_offsets[lane->first_row + d + 1] = b->rows[d].len;
+          self->n_boxes += b->rows[d].len;
         }
     }
   for (guint r = 0; r < self->n_rows; r++)
@@ -209,19 +277,20 @@ fc_flame_layout_new (FcProfile *profile,
   for (guint l = 0; l < lanes->len; l++)
     {
       const FcFlameLane *lane = &g_array_index (lanes, FcFlameLane, l);
-      GPtrArray *rows = g_ptr_array_index (lane_rows, l);
+      LaneBuilder *b = &g_array_index (builders, LaneBuilder, l);
 
-      for (guint d = 0; d < rows->len; d++)
+      for (guint d = 0; d < b->n_rows; d++)
         {
-          GArray *row = g_ptr_array_index (rows, d);
           FcFlameBox *dest = &self->boxes[self->row_offsets[lane->first_row + d]];
+          guint row = lane->first_row + d;
 
-          for (guint i = 0; i < row->len; i++)
-            {
-              dest[i] = g_array_index (row, FcFlameBox, i);
-              dest[i].row = lane->first_row + d;
-            }
+          memcpy (dest, b->rows[d].boxes, sizeof (FcFlameBox) * b->rows[d].len);
+          for (guint i = 0; i < b->rows[d].len; i++)
+            dest[i].row = row;
+          /* give memory back as we go: big layouts are hundreds of MB */
+          g_clear_pointer (&b->rows[d].boxes, g_free);
         }
+      lane_builder_clear (b);
     }
 
   self->n_lanes = lanes->len;
