@@ -84,6 +84,24 @@ save_png (Shooter    *shooter,
     g_print ("%s\n", path);
 }
 
+static void
+select_some_frame (FcWindow *window)
+{
+  /* A row a few levels down the heaviest path, so the details panel and
+   * the selection highlight have something to show. */
+  GtkTreeListModel *model = fc_call_tree_view_get_model (window->call_tree_view);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (model));
+  g_autoptr(GtkTreeListRow) row = n > 0 ? g_list_model_get_item (G_LIST_MODEL (model), MIN (n, 5) - 1) : NULL;
+
+  if (row != NULL)
+    {
+      g_autoptr(FcCallTreeRow) item = gtk_tree_list_row_get_item (row);
+
+      fc_session_set_selected_frame (window->session,
+                                     fc_call_tree_node_get_frame (fc_call_tree_row_get_node (item)));
+    }
+}
+
 static gboolean
 step_cb (gpointer user_data)
 {
@@ -94,12 +112,14 @@ step_cb (gpointer user_data)
     {
     case 0:
       adw_view_stack_set_visible_child_name (window->view_stack, "flamechart");
+      select_some_frame (window);
       return G_SOURCE_CONTINUE;
     case 1:
+      save_png (shooter, "flamechart.png", FALSE);
       fc_thread_selector_popup (window->thread_selector);
       return G_SOURCE_CONTINUE;
     case 2:
-      save_png (shooter, "flamechart.png", TRUE);
+      save_png (shooter, "threads.png", TRUE);
       fc_thread_selector_popdown (window->thread_selector);
       adw_view_stack_set_visible_child_name (window->view_stack, "flamegraph");
       return G_SOURCE_CONTINUE;
@@ -108,21 +128,6 @@ step_cb (gpointer user_data)
       adw_view_stack_set_visible_child_name (window->view_stack, "call-tree");
       return G_SOURCE_CONTINUE;
     case 4:
-      {
-        /* Select a row a few levels down so the details panel has something to say. */
-        GtkTreeListModel *model = fc_call_tree_view_get_model (window->call_tree_view);
-        guint n = g_list_model_get_n_items (G_LIST_MODEL (model));
-        g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (model), MIN (n, 4) - 1);
-
-        if (row != NULL)
-          {
-            g_autoptr(FcCallTreeRow) item = gtk_tree_list_row_get_item (row);
-            fc_session_set_selected_frame (window->session,
-                                           fc_call_tree_node_get_frame (fc_call_tree_row_get_node (item)));
-          }
-      }
-      return G_SOURCE_CONTINUE;
-    case 5:
       save_png (shooter, "call-tree.png", FALSE);
       return G_SOURCE_CONTINUE;
     default:
@@ -146,7 +151,8 @@ document_cb (Shooter    *shooter,
 /**
  * fc_screenshot_window_when_loaded:
  * @window: a window about to open a file
- * @directory: where to write flamechart.png, flamegraph.png and call-tree.png
+ * @directory: where to write flamechart.png, threads.png (the flamechart with
+ *   the thread selector open), flamegraph.png and call-tree.png
  *
  * Once @window shows a document, takes the README screenshots and quits.
  */

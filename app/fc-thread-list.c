@@ -21,6 +21,7 @@ struct _FcThreadItem
   gint      index;
   guint     n_samples;
   guint     is_default : 1;
+  guint     is_active : 1;
   guint     is_named : 1;
 };
 
@@ -90,6 +91,13 @@ fc_thread_item_get_is_default (FcThreadItem *self)
 {
   g_return_val_if_fail (FC_IS_THREAD_ITEM (self), FALSE);
   return self->is_default;
+}
+
+gboolean
+fc_thread_item_get_is_active (FcThreadItem *self)
+{
+  g_return_val_if_fail (FC_IS_THREAD_ITEM (self), FALSE);
+  return self->is_active;
 }
 
 const char *
@@ -250,7 +258,10 @@ fc_thread_list_new (FcProfile *profile)
 
       if ((gint) i == default_thread)
         {
+          const char *active_tid = fc_profile_get_active_thread_id (profile);
+
           item->is_default = TRUE;
+          item->is_active = g_strcmp0 (active_tid, item->tid) == 0;
           first = item;
         }
       else if (item->n_samples > 0)

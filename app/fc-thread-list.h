@@ -23,6 +23,8 @@ guint        fc_thread_item_get_n_samples   (FcThreadItem *self);
 gint64       fc_thread_item_get_duration_ns (FcThreadItem *self);
 /* the thread the profile opens on (active, else busiest) */
 gboolean     fc_thread_item_get_is_default  (FcThreadItem *self);
+/* the default thread is the transaction's active thread, not just the busiest */
+gboolean     fc_thread_item_get_is_active   (FcThreadItem *self);
 /* a group title to show above this item, or NULL */
 const char  *fc_thread_item_get_heading     (FcThreadItem *self);
 char        *fc_thread_item_dup_details     (FcThreadItem *self);

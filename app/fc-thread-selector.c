@@ -269,7 +269,9 @@ bind_row_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (heading), fc_thread_item_get_heading (item));
   gtk_widget_set_visible (heading, fc_thread_item_get_heading (item) != NULL);
   gtk_label_set_text (GTK_LABEL (name), fc_thread_item_get_name (item));
-  gtk_label_set_text (GTK_LABEL (badge), fc_thread_item_get_is_default (item) ? _("main") : NULL);
+  gtk_label_set_text (GTK_LABEL (badge),
+                      fc_thread_item_get_is_active (item) ? _("active") :
+                      fc_thread_item_get_is_default (item) ? _("busiest") : NULL);
   gtk_widget_set_visible (badge, fc_thread_item_get_is_default (item));
   gtk_label_set_text (GTK_LABEL (details), text);
 }

@@ -6,7 +6,10 @@
 #pragma once
 
 #include "fc-call-tree-view.h"
+#include "fc-flame-chart.h"
+#include "fc-flame-graph.h"
 #include "fc-frame-details.h"
+#include "fc-minimap.h"
 #include "fc-thread-selector.h"
 #include "fc-window.h"
 
@@ -39,8 +42,10 @@ struct _FcWindow
   GtkScrolledWindow    *details_scroller;
   GMenu                *recent_section;
 
-  /* borrowed: the search-driven flamechart, NULL until app-views' widget exists */
-  GtkWidget            *flame_chart;
+  FcMinimap            *minimap;
+  FcFlameChart         *flame_chart;
+  FcFlameGraph         *flame_graph;
+  GtkLabel             *search_matches_label;
 
   /* owned */
   FcSession            *session;

@@ -355,15 +355,13 @@ search_changed_cb (FcWindow       *self,
 static void
 search_next_cb (FcWindow *self)
 {
-  if (self->flame_chart != NULL)
-    gtk_widget_activate_action (self->flame_chart, "flamechart.search-next", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (self->flame_chart), "flamechart.search-next", NULL);
 }
 
 static void
 search_previous_cb (FcWindow *self)
 {
-  if (self->flame_chart != NULL)
-    gtk_widget_activate_action (self->flame_chart, "flamechart.search-previous", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (self->flame_chart), "flamechart.search-previous", NULL);
 }
 
 static void
@@ -393,6 +391,25 @@ session_search_text_cb (FcWindow   *self,
       gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
       self->syncing_search = FALSE;
     }
+}
+
+static void
+search_matches_cb (FcWindow *self)
+{
+  guint n_matches = fc_flame_chart_get_n_matches (self->flame_chart);
+  guint current = fc_flame_chart_get_current_match (self->flame_chart);
+  g_autofree char *text = NULL;
+
+  if (fc_session_get_search_text (self->session)[0] == '\0')
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->search_matches_label), FALSE);
+      return;
+    }
+
+  /* "n/m" as in Sentry (current is 0 before the first next/previous) */
+  text = g_strdup_printf ("%u/%u", current, n_matches);
+  gtk_label_set_text (self->search_matches_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_matches_label), TRUE);
 }
 
 static void
@@ -482,6 +499,9 @@ fc_window_class_init (FcWindowClass *klass)
   g_type_ensure (FC_TYPE_THREAD_SELECTOR);
   g_type_ensure (FC_TYPE_CALL_TREE_VIEW);
   g_type_ensure (FC_TYPE_FRAME_DETAILS);
+  g_type_ensure (FC_TYPE_MINIMAP);
+  g_type_ensure (FC_TYPE_FLAME_CHART);
+  g_type_ensure (FC_TYPE_FLAME_GRAPH);
 
   /* Referencing the resource links it (and its constructor) from the static library. */
   (void) fc_get_resource ();
@@ -507,6 +527,10 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, frame_details);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, details_scroller);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, recent_section);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, minimap);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_chart);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_graph);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, search_matches_label);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
@@ -527,6 +551,16 @@ fc_window_init (FcWindow *self)
   g_object_set (self->thread_selector, "session", self->session, NULL);
   g_object_set (self->call_tree_view, "session", self->session, NULL);
   g_object_set (self->frame_details, "session", self->session, NULL);
+  g_object_set (self->minimap, "session", self->session, NULL);
+  g_object_set (self->flame_chart, "session", self->session, NULL);
+  g_object_set (self->flame_graph, "session", self->session, NULL);
+
+  g_signal_connect_object (self->flame_chart, "notify::n-matches",
+                           G_CALLBACK (search_matches_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->flame_chart, "notify::current-match",
+                           G_CALLBACK (search_matches_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::search-text",
+                           G_CALLBACK (search_matches_cb), self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->session, "notify::document",
                            G_CALLBACK (session_document_cb), self, G_CONNECT_SWAPPED);

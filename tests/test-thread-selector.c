@@ -104,6 +104,7 @@ test_order_and_counts (void)
 
   busy = g_list_model_get_item (model, 1);
   g_assert_true (fc_thread_item_get_is_default (busy));
+  g_assert_false (fc_thread_item_get_is_active (busy));
   g_assert_cmpstr (fc_thread_item_get_tid (busy), ==, "5");
   g_assert_cmpuint (fc_thread_item_get_n_samples (busy), ==, 5);
   g_assert_cmpint (fc_thread_item_get_duration_ns (busy), ==, 40 * FC_TEST_MS);
@@ -214,6 +215,7 @@ test_fixture_order (void)
   /* active_thread_id 259 is "main", with the 3 samples whose stacks exist */
   main_item = g_list_model_get_item (list, 1);
   g_assert_true (fc_thread_item_get_is_default (main_item));
+  g_assert_true (fc_thread_item_get_is_active (main_item));
   g_assert_cmpstr (fc_thread_item_get_tid (main_item), ==, "259");
   g_assert_cmpuint (fc_thread_item_get_n_samples (main_item), ==, 3);
   first_idle = g_list_model_get_item (list, 2);

@@ -163,6 +163,20 @@ test_actions (void)
   g_assert_cmpint (fc_session_get_thread (session), ==, 0);
   g_assert_cmpstr (fc_thread_selector_get_label (window->thread_selector), ==, "main");
 
+  /* frame search: main > onCreate > fibonacci twice is one fibonacci box;
+   * the counter next to the entry follows the flamechart's matches */
+  g_action_group_activate_action (actions, "search", g_variant_new_string ("fib"));
+  while (fc_flame_chart_get_n_matches (window->flame_chart) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (fc_flame_chart_get_n_matches (window->flame_chart), ==, 1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_matches_label)));
+  g_assert_cmpstr (gtk_label_get_text (window->search_matches_label), ==, "0/1");
+  g_signal_emit_by_name (window->search_entry, "next-match");
+  g_assert_cmpuint (fc_flame_chart_get_current_match (window->flame_chart), ==, 1);
+  g_assert_cmpstr (gtk_label_get_text (window->search_matches_label), ==, "1/1");
+  g_action_group_activate_action (actions, "search", g_variant_new_string (""));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->search_matches_label)));
+
   /* thread switching */
   g_action_group_activate_action (actions, "select-thread", g_variant_new_int32 (1));
   g_assert_cmpint (fc_session_get_thread (session), ==, 1);

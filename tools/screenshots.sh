@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Takes the README screenshots of the real app under Xvfb:
+#   tools/screenshots.sh [BUILDDIR]        (default: build)
+#
+# Profiles are real recordings made with flamecast-cli record:
+#  - bench-write (the writer benchmark, deep stacks with debug info) for the
+#    flamechart, flamegraph and call tree;
+#  - the test-window widget test (a GTK program with a dozen threads) for the
+#    thread selector.
+# The app is started with FLAMECAST_SCREENSHOT_DIR set: once the file is shown
+# it renders its own window with its GskRenderer into PNGs and quits.
+set -eu
+
+builddir=${1:-build}
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+out="$srcdir/docs/screenshots"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+meson compile -C "$builddir" app/flamecast:executable cli/flamecast-cli:executable \
+  bench/bench-write tests/test-window >/dev/null
+
+cli="$builddir/cli/flamecast-cli"
+app="$builddir/app/flamecast"
+
+echo "recording bench-write"
+mkdir -p "$tmp/writer" "$tmp/threads" "$tmp/shots-writer" "$tmp/shots-threads"
+"$cli" record -d 4 -o "$tmp/writer" -- "$builddir/bench/bench-write" >/dev/null
+
+echo "recording test-window"
+FC_FIXTURES_DIR="$srcdir/../shared/fixtures/sentry" GSETTINGS_SCHEMA_DIR="$builddir/resources" \
+GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 GTK_A11Y=none \
+  xvfb-run -a "$cli" record -o "$tmp/threads" -- "$builddir/tests/test-window" >/dev/null
+
+shoot () {
+  GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 FLAMECAST_SCREENSHOT_DIR="$2" \
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$app" "$1" >/dev/null 2>"$tmp/app.log" || {
+      cat "$tmp/app.log" >&2
+      exit 1
+    }
+}
+
+shoot "$tmp/writer/chunk-001.json" "$tmp/shots-writer"
+shoot "$tmp/threads/chunk-001.json" "$tmp/shots-threads"
+
+mkdir -p "$out"
+cp "$tmp/shots-writer/flamechart.png" "$tmp/shots-writer/flamegraph.png" \
+   "$tmp/shots-writer/call-tree.png" "$out/"
+cp "$tmp/shots-threads/threads.png" "$out/threads.png"
+ls -l "$out"
