@@ -433,7 +433,7 @@ fc_cli_record (int    argc,
   fprintf (stderr,
            _("flamecast: %u samples of %u threads, %.1f%% of stacks complete, median stop %.0f us, "
              "%" G_GUINT64_FORMAT " dropped ticks, %" G_GUINT64_FORMAT " lost; %u %s in %s (profiler_id %s)\n"),
-           fc_recorder_get_n_samples (recorder), stats.n_threads,
+           fc_recorder_get_n_samples (recorder), fc_recorder_get_n_threads (recorder),
            ustats.n_unwound ? 100.0 * ustats.n_complete / ustats.n_unwound : 100.0,
            stats.median_stop_us, stats.dropped_ticks, stats.lost_samples, rec.n_files,
            rec.v1 ? (rec.n_files == 1 ? "envelope" : "envelopes") : (rec.n_files == 1 ? "chunk file" : "chunk files"),

@@ -87,6 +87,7 @@ struct _FcRecorder {
   GHashTable    *images;         /* FcModule* seen in the live chunk's stacks */
   gint64         chunk_start_ns;
   guint          n_samples;
+  GHashTable    *threads_seen;   /* tids sampled in this recording */
   gint64         realtime_offset_ns;
   GPid           pid;
   gboolean       spawned;
@@ -494,6 +495,8 @@ append_item (FcRecorder *self,
     fc_profile_set_thread_name (self->live, thread, item->thread_name);
   fc_profile_append_sample (self->live, item->time_ns, thread, stack, FC_STRING_NONE);
   self->n_samples++;
+  if (g_hash_table_add (self->threads_seen, GINT_TO_POINTER (item->tid)))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_THREADS]);
 }
 
 static void
@@ -756,6 +759,7 @@ fc_recorder_finalize (GObject *object)
   g_hash_table_unref (self->thread_states);
   g_hash_table_unref (self->frame_cache);
   g_hash_table_unref (self->images);
+  g_hash_table_unref (self->threads_seen);
   g_ptr_array_unref (self->pending);
   g_main_context_unref (self->context);
   g_mutex_clear (&self->lock);
@@ -869,6 +873,7 @@ fc_recorder_init (FcRecorder *self)
   self->thread_states = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) thread_state_free);
   self->frame_cache = g_hash_table_new (NULL, NULL);
   self->images = g_hash_table_new (NULL, NULL);
+  self->threads_seen = g_hash_table_new (NULL, NULL);
   self->exit_status = -1;
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
@@ -985,12 +990,11 @@ fc_recorder_get_sampler_stats (FcRecorder     *self,
   fc_sampler_get_stats (self->sampler, stats);
 }
 
+/* threads sampled so far in this recording (the sampler's stats count those alive now) */
 guint
 fc_recorder_get_n_threads (FcRecorder *self)
 {
-  FcSamplerStats stats;
-  fc_sampler_get_stats (self->sampler, &stats);
-  return stats.n_threads;
+  return g_hash_table_size (self->threads_seen);
 }
 
 guint64

@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -318,6 +320,126 @@ test_attach_errors (void)
   fc_recorder_detach (recorder);
 }
 
+static void
+setpgid_cb (gpointer data)
+{
+  setpgid (0, 0);
+}
+
+static JsonObject *
+load_chunk (const char *dir,
+            const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_file (parser, path, &error);
+  g_assert_no_error (error);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+/* Ctrl-C in a terminal reaches the profiler and the command it launched: the recording is written,
+ * and the command's fate (killed by SIGINT) is the exit status. */
+static void
+test_cli_ctrl_c (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  g_autofree char *tmp = g_dir_make_tmp ("fc-test-record-XXXXXX", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonObject) chunk = NULL;
+  const char *cli = g_getenv ("FC_CLI");
+  const char *argv[] = { cli, "record", "--frequency", "200", "--release", "r1", "--output", tmp, "--",
+                         burner, "-s", "30", NULL };
+  GPid pid;
+  int status;
+
+  g_assert_nonnull (cli);
+  g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
+                 setpgid_cb, NULL, &pid, &error);
+  g_assert_no_error (error);
+  g_usleep (700 * 1000);
+  g_assert_cmpint (kill (-pid, SIGINT), ==, 0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 128 + SIGINT);
+
+  chunk = load_chunk (tmp, "chunk-001.json");
+  g_assert_cmpstr (json_object_get_string_member (chunk, "version"), ==, "2");
+  g_assert_cmpstr (json_object_get_string_member (chunk, "platform"), ==, "native");
+  g_assert_cmpstr (json_object_get_string_member (chunk, "release"), ==, "r1");
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
+                      json_object_get_object_member (chunk, "profile"), "samples")), >, 10);
+  {
+    g_autofree char *path = g_build_filename (tmp, "chunk-001.json", NULL);
+    g_unlink (path);
+    g_rmdir (tmp);
+  }
+}
+
+/* --pid: Ctrl-C (to the profiler only) stops the recording and releases the program. */
+static void
+test_cli_pid_sigint_v1 (void)
+{
+  g_autofree char *threads = target_path ("threads");
+  g_autofree char *tmp = g_dir_make_tmp ("fc-test-record-XXXXXX", NULL);
+  g_autofree char *pid_arg = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) dir = NULL;
+  const char *cli = g_getenv ("FC_CLI");
+  const char *target_argv[] = { threads, "1.5", NULL };
+  const char *name;
+  GPid target, profiler;
+  int out_fd, status;
+  char buf[64] = { 0 };
+  gsize got = 0;
+  ssize_t n;
+  guint n_files = 0;
+
+  g_spawn_async_with_pipes (NULL, (char **) target_argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                            &target, NULL, &out_fd, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read (out_fd, buf, 6), ==, 6);
+  pid_arg = g_strdup_printf ("%d", target);
+  {
+    const char *argv[] = { cli, "record", "--pid", pid_arg, "--format", "v1", "--output", tmp, NULL };
+    g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
+                   NULL, NULL, &profiler, &error);
+    g_assert_no_error (error);
+  }
+  g_usleep (600 * 1000);
+  g_assert_cmpint (kill (profiler, SIGINT), ==, 0);
+  g_assert_cmpint (waitpid (profiler, &status, 0), ==, profiler);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+
+  /* the program runs on and finishes normally */
+  memset (buf, 0, sizeof buf);
+  while ((n = read (out_fd, buf + got, sizeof buf - 1 - got)) > 0)
+    got += n;
+  close (out_fd);
+  g_assert_cmpstr (buf, ==, "threads done\n");
+  g_assert_cmpint (waitpid (target, &status, 0), ==, target);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+
+  /* one envelope: a transaction and its V1 profile */
+  dir = g_dir_open (tmp, 0, NULL);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmp, name, NULL);
+      g_autofree char *contents = NULL;
+      g_assert_true (g_str_has_suffix (name, ".envelope"));
+      g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+      g_assert_nonnull (strstr (contents, "\"type\":\"transaction\""));
+      g_assert_nonnull (strstr (contents, "\"type\":\"profile\""));
+      g_unlink (path);
+      n_files++;
+    }
+  g_assert_cmpuint (n_files, ==, 1);
+  g_rmdir (tmp);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -327,6 +449,8 @@ main (int    argc,
   g_test_add_func ("/core/recorder/spawn-chunks", test_spawn_chunks);
   g_test_add_func ("/core/recorder/attach-thread-names", test_attach_thread_names);
   g_test_add_func ("/core/recorder/attach-errors", test_attach_errors);
+  g_test_add_func ("/cli/record/ctrl-c", test_cli_ctrl_c);
+  g_test_add_func ("/cli/record/pid-sigint-v1", test_cli_pid_sigint_v1);
 
   return g_test_run ();
 }

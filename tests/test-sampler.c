@@ -9,6 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "fc-error.h"
 #include "fc-sampler.h"
 
@@ -499,6 +501,54 @@ test_cpu_mode (void)
   sink_clear (&sink);
 }
 
+/* The profiler dies (SIGKILL, so no cleanup runs) in the middle of sampling at 1000 Hz: the kernel
+ * releases the seized threads, none is left stopped, and the program finishes normally. */
+static void
+test_profiler_crash (void)
+{
+  g_autofree char *threads = target_path ("threads");
+  const char *argv[] = { threads, "1.5", NULL };
+  g_autofree char *tmp = g_dir_make_tmp ("fc-test-crash-XXXXXX", NULL);
+  g_autofree char *pid_arg = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  Child child = child_start (argv);
+  const char *cli = g_getenv ("FC_CLI");
+  GPid profiler;
+  int status;
+
+  g_assert_nonnull (cli);
+  pid_arg = g_strdup_printf ("%d", child.pid);
+  {
+    const char *cli_argv[] = { cli, "record", "--pid", pid_arg, "--frequency", "1000", "--output", tmp, NULL };
+    g_spawn_async (NULL, (char **) cli_argv, NULL,
+                   G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                   NULL, NULL, &profiler, &error);
+    g_assert_no_error (error);
+  }
+
+  /* wait until it traces the target, then let it sample a while */
+  for (guint i = 0; i < 400; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/status", child.pid);
+      g_autofree char *st = NULL;
+      if (g_file_get_contents (path, &st, NULL, NULL) && strstr (st, "\nTracerPid:\t0\n") == NULL)
+        break;
+      g_usleep (5000);
+    }
+  g_usleep (300 * 1000);
+  g_assert_cmpint (kill (profiler, SIGKILL), ==, 0);
+  g_assert_cmpint (waitpid (profiler, &status, 0), ==, profiler);
+  g_assert_true (WIFSIGNALED (status));
+
+  assert_released (child.pid);
+  out = child_finish (&child, &status);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_cmpstr (out, ==, "threads done\n");
+  g_rmdir (tmp);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -513,6 +563,7 @@ main (int    argc,
   g_test_add_func ("/core/sampler/spawn-exit-status", test_spawn_exit_status);
   g_test_add_func ("/core/sampler/spawn-missing", test_spawn_missing);
   g_test_add_func ("/core/sampler/cpu-mode", test_cpu_mode);
+  g_test_add_func ("/core/sampler/profiler-crash", test_profiler_crash);
 
   return g_test_run ();
 }
