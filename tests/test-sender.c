@@ -427,12 +427,13 @@ test_cli_record_trace_send (void)
   /* The profiled program brackets two scenarios through the control FIFO. */
   script = g_strdup_printf ("while [ ! -p %s ]; do sleep 0.02; done\n"
                             "burn () { i=0; while [ $i -lt $1 ]; do i=$((i+1)); done; }\n"
-                            "echo 'begin checkout' > %s; burn 100000; echo 'end checkout' > %s\n"
+                            "echo 'begin checkout' > %s; burn 150000; echo 'end checkout' > %s\n"
                             "burn 20000\n"
-                            "echo 'begin search' > %s; burn 100000; echo 'end search' > %s\n",
+                            "echo 'begin search' > %s; burn 150000; echo 'end search' > %s\n",
                             fifo, fifo, fifo, fifo, fifo);
 
-  g_assert_cmpint (run_record (&out, &err, "--lifecycle", "trace", "--control", fifo, "--send",
+  /* 500 Hz: each short span still gets enough samples on a busy machine. */
+  g_assert_cmpint (run_record (&out, &err, "-F", "500", "--lifecycle", "trace", "--control", fifo, "--send",
                                "--dsn", dsn_text, "-o", output, "--", "sh", "-c", script, NULL), ==, 0);
   g_assert_nonnull (strstr (err, "Delivered 4 envelopes."));
 
