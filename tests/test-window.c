@@ -283,6 +283,47 @@ test_recent (void)
 }
 
 static void
+test_drop (void)
+{
+  FcWindow *window = window_new ();
+  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window->main_stack));
+  GtkDropTarget *target = NULL;
+  GdkFileList *files;
+  GSList *list;
+  GValue value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && target == NULL; i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        target = GTK_DROP_TARGET (controller);
+    }
+  g_assert_nonnull (target);
+
+  /* files dropped from a file manager arrive as a GdkFileList */
+  list = g_slist_prepend (NULL, file);
+  files = gdk_file_list_new_from_list (list);
+  g_slist_free (list);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, files);
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_value_unset (&value);
+  g_assert_true (accepted);
+
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (g_file_equal (fc_window_get_file (window), file));
+  g_assert_nonnull (fc_session_get_document (fc_window_get_session (window)));
+
+  g_clear_object (&controllers);
+  window_free (window);
+}
+
+static void
 test_cancel (void)
 {
   FcWindow *window = window_new ();
@@ -343,6 +384,7 @@ main (int   argc,
   g_test_add_func ("/app/window/open-errors", test_open_errors);
   g_test_add_func ("/app/window/actions", test_actions);
   g_test_add_func ("/app/window/recent", test_recent);
+  g_test_add_func ("/app/window/drop", test_drop);
   g_test_add_func ("/app/window/cancel", test_cancel);
 
   ret = g_test_run ();
