@@ -15,9 +15,9 @@
 
 struct _FcCallTreeRow
 {
-  GObject               parent_instance;
-  FcCallTree           *tree;
-  const FcCallTreeNode *node;
+  GObject                   parent_instance;
+  FcFilteredTree           *tree;
+  const FcFilteredTreeNode *node;
 };
 
 G_DEFINE_FINAL_TYPE (FcCallTreeRow, fc_call_tree_row, G_TYPE_OBJECT)
@@ -27,7 +27,7 @@ fc_call_tree_row_finalize (GObject *object)
 {
   FcCallTreeRow *self = (FcCallTreeRow *)object;
 
-  g_clear_pointer (&self->tree, fc_call_tree_unref);
+  g_clear_pointer (&self->tree, fc_filtered_tree_unref);
 
   G_OBJECT_CLASS (fc_call_tree_row_parent_class)->finalize (object);
 }
@@ -44,18 +44,18 @@ fc_call_tree_row_init (FcCallTreeRow *self)
 }
 
 static FcCallTreeRow *
-fc_call_tree_row_new (FcCallTree           *tree,
-                      const FcCallTreeNode *node)
+fc_call_tree_row_new (FcFilteredTree           *tree,
+                      const FcFilteredTreeNode *node)
 {
   FcCallTreeRow *self = g_object_new (FC_TYPE_CALL_TREE_ROW, NULL);
 
-  self->tree = fc_call_tree_ref (tree);
+  self->tree = fc_filtered_tree_ref (tree);
   self->node = node;
 
   return self;
 }
 
-const FcCallTreeNode *
+const FcFilteredTreeNode *
 fc_call_tree_row_get_node (FcCallTreeRow *self)
 {
   g_return_val_if_fail (FC_IS_CALL_TREE_ROW (self), NULL);
@@ -69,7 +69,7 @@ fc_call_tree_row_get_node (FcCallTreeRow *self)
  *
  * Returns: (transfer none): the tree the row's node belongs to
  */
-FcCallTree *
+FcFilteredTree *
 fc_call_tree_row_get_tree (FcCallTreeRow *self)
 {
   g_return_val_if_fail (FC_IS_CALL_TREE_ROW (self), NULL);
@@ -78,15 +78,15 @@ fc_call_tree_row_get_tree (FcCallTreeRow *self)
 }
 
 static GListModel *
-children_model_new (FcCallTree           *tree,
-                    const FcCallTreeNode *node)
+children_model_new (FcFilteredTree           *tree,
+                    const FcFilteredTreeNode *node)
 {
-  guint n = fc_call_tree_node_get_n_children (node);
+  guint n = fc_filtered_tree_node_get_n_children (node);
   g_autoptr(GPtrArray) rows = g_ptr_array_new_full (n, g_object_unref);
   GListStore *store = g_list_store_new (FC_TYPE_CALL_TREE_ROW);
 
   for (guint i = 0; i < n; i++)
-    g_ptr_array_add (rows, fc_call_tree_row_new (tree, fc_call_tree_node_get_child (node, i)));
+    g_ptr_array_add (rows, fc_call_tree_row_new (tree, fc_filtered_tree_node_get_child (node, i)));
   g_list_store_splice (store, 0, 0, rows->pdata, rows->len);
 
   return G_LIST_MODEL (store);
@@ -139,26 +139,26 @@ create_children_cb (gpointer item,
 {
   FcCallTreeRow *row = item;
 
-  if (fc_call_tree_node_get_n_children (row->node) == 0)
+  if (fc_filtered_tree_node_get_n_children (row->node) == 0)
     return NULL;
 
   return children_model_new (row->tree, row->node);
 }
 
 static gint64
-root_total_ns (FcCallTree *tree)
+root_total_ns (FcFilteredTree *tree)
 {
-  return fc_call_tree_node_get_total_ns (fc_call_tree_get_root (tree));
+  return fc_filtered_tree_node_get_total_ns (fc_filtered_tree_get_root (tree));
 }
 
 static void
 tree_changed_cb (FcCallTreeView *self)
 {
-  FcCallTree *tree = fc_session_tree_get_tree (self->session_tree);
+  FcFilteredTree *tree = fc_session_tree_get_filtered_tree (self->session_tree);
   g_autoptr(GListModel) roots = NULL;
 
   if (tree != NULL)
-    roots = children_model_new (tree, fc_call_tree_get_root (tree));
+    roots = children_model_new (tree, fc_filtered_tree_get_root (tree));
   else
     roots = G_LIST_MODEL (g_list_store_new (FC_TYPE_CALL_TREE_ROW));
 
@@ -181,9 +181,9 @@ tree_changed_cb (FcCallTreeView *self)
 
   if (tree != NULL)
     {
-      const FcCallTreeNode *root = fc_call_tree_get_root (tree);
-      g_autofree char *duration = fc_format_duration (fc_call_tree_node_get_total_ns (root));
-      guint64 samples = fc_call_tree_node_get_total (root);
+      const FcFilteredTreeNode *root = fc_filtered_tree_get_root (tree);
+      g_autofree char *duration = fc_format_duration (fc_filtered_tree_node_get_total_ns (root));
+      guint64 samples = fc_filtered_tree_node_get_total (root);
       g_autofree char *summary = NULL;
 
       summary = g_strdup_printf (ngettext ("%'" G_GUINT64_FORMAT " sample · %s",
@@ -221,7 +221,7 @@ selection_changed_cb (FcCallTreeView *self)
     return;
 
   row = gtk_tree_list_row_get_item (tree_row);
-  fc_session_set_selected_frame (session, fc_call_tree_node_get_frame (row->node));
+  fc_session_set_selected_frame (session, fc_filtered_tree_node_get_frame (row->node));
   g_object_unref (row);
 }
 
@@ -248,8 +248,8 @@ bind_function_cb (GtkSignalListItemFactory *factory,
   GtkWidget *expander = gtk_list_item_get_child (list_item);
   GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
   g_autoptr(FcCallTreeRow) row = gtk_tree_list_row_get_item (tree_row);
-  FcProfile *profile = fc_call_tree_get_profile (row->tree);
-  guint32 frame_id = fc_call_tree_node_get_frame (row->node);
+  FcProfile *profile = fc_filtered_tree_get_profile (row->tree);
+  guint32 frame_id = fc_filtered_tree_node_get_frame (row->node);
   const FcFrame *frame = fc_profile_get_frame (profile, frame_id);
   const char *package;
   const char *name;
@@ -315,11 +315,11 @@ bind_number_cb (GtkSignalListItemFactory *factory,
   g_autofree char *text = NULL;
 
   if (column == COLUMN_SAMPLES)
-    text = g_strdup_printf ("%'" G_GUINT64_FORMAT, fc_call_tree_node_get_total (row->node));
+    text = g_strdup_printf ("%'" G_GUINT64_FORMAT, fc_filtered_tree_node_get_total (row->node));
   else
     {
-      gint64 ns = column == COLUMN_SELF ? fc_call_tree_node_get_self_ns (row->node)
-                                        : fc_call_tree_node_get_total_ns (row->node);
+      gint64 ns = column == COLUMN_SELF ? fc_filtered_tree_node_get_self_ns (row->node)
+                                        : fc_filtered_tree_node_get_total_ns (row->node);
       g_autofree char *duration = fc_format_duration (ns);
       g_autofree char *percent = fc_format_percent (ns, root_total_ns (row->tree));
 
@@ -468,14 +468,14 @@ fc_call_tree_view_init (FcCallTreeView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->session_tree = fc_session_tree_new ();
+  self->session_tree = fc_session_tree_new (TRUE);
   self->selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   set_factories (self);
 
-  g_signal_connect_swapped (self->session_tree, "notify::tree", G_CALLBACK (tree_changed_cb), self);
+  g_signal_connect_swapped (self->session_tree, "notify::filtered-tree", G_CALLBACK (tree_changed_cb), self);
   g_signal_connect_swapped (self->session_tree, "notify::busy", G_CALLBACK (busy_changed_cb), self);
   g_signal_connect_swapped (self->session_tree, "notify::bottom-up", G_CALLBACK (bottom_up_changed_cb), self);
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
@@ -557,7 +557,7 @@ fc_call_tree_view_get_busy (FcCallTreeView *self)
  * fc_call_tree_view_get_tree:
  * @self: a call tree view
  *
- * Returns: (transfer none) (nullable): the tree shown
+ * Returns: (transfer none) (nullable): the unfiltered tree the shown one comes from
  */
 FcCallTree *
 fc_call_tree_view_get_tree (FcCallTreeView *self)
@@ -565,6 +565,20 @@ fc_call_tree_view_get_tree (FcCallTreeView *self)
   g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), NULL);
 
   return fc_session_tree_get_tree (self->session_tree);
+}
+
+/**
+ * fc_call_tree_view_get_filtered_tree:
+ * @self: a call tree view
+ *
+ * Returns: (transfer none) (nullable): the tree shown, with the session's frame filter
+ */
+FcFilteredTree *
+fc_call_tree_view_get_filtered_tree (FcCallTreeView *self)
+{
+  g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), NULL);
+
+  return fc_session_tree_get_filtered_tree (self->session_tree);
 }
 
 /**

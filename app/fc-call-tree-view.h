@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "fc-call-tree.h"
+#include "fc-filtered-tree.h"
 #include "fc-session.h"
 
 G_BEGIN_DECLS
@@ -15,8 +16,8 @@ G_BEGIN_DECLS
 #define FC_TYPE_CALL_TREE_ROW (fc_call_tree_row_get_type ())
 G_DECLARE_FINAL_TYPE (FcCallTreeRow, fc_call_tree_row, FC, CALL_TREE_ROW, GObject)
 
-const FcCallTreeNode *fc_call_tree_row_get_node (FcCallTreeRow *self);
-FcCallTree           *fc_call_tree_row_get_tree (FcCallTreeRow *self);
+const FcFilteredTreeNode *fc_call_tree_row_get_node (FcCallTreeRow *self);
+FcFilteredTree           *fc_call_tree_row_get_tree (FcCallTreeRow *self);
 
 #define FC_TYPE_CALL_TREE_VIEW (fc_call_tree_view_get_type ())
 G_DECLARE_FINAL_TYPE (FcCallTreeView, fc_call_tree_view, FC, CALL_TREE_VIEW, GtkWidget)
@@ -30,6 +31,7 @@ void              fc_call_tree_view_set_bottom_up  (FcCallTreeView *self,
                                                     gboolean        bottom_up);
 gboolean          fc_call_tree_view_get_busy       (FcCallTreeView *self);
 FcCallTree       *fc_call_tree_view_get_tree       (FcCallTreeView *self);
+FcFilteredTree   *fc_call_tree_view_get_filtered_tree (FcCallTreeView *self);
 GtkTreeListModel *fc_call_tree_view_get_model      (FcCallTreeView *self);
 
 G_END_DECLS

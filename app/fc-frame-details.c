@@ -441,7 +441,7 @@ fc_frame_details_init (FcFrameDetails *self)
   self->callees = g_array_new (FALSE, FALSE, sizeof (FcFrameLink));
   self->stats.frame = FC_SESSION_NO_FRAME;
 
-  self->session_tree = fc_session_tree_new ();
+  self->session_tree = fc_session_tree_new (FALSE);
   g_signal_connect_swapped (self->session_tree, "notify::tree", G_CALLBACK (fc_frame_details_update), self);
   g_signal_connect_swapped (self->session_tree, "notify::busy", G_CALLBACK (busy_changed_cb), self);
 

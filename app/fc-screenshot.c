@@ -98,7 +98,7 @@ select_some_frame (FcWindow *window)
       g_autoptr(FcCallTreeRow) item = gtk_tree_list_row_get_item (row);
 
       fc_session_set_selected_frame (window->session,
-                                     fc_call_tree_node_get_frame (fc_call_tree_row_get_node (item)));
+                                     fc_filtered_tree_node_get_frame (fc_call_tree_row_get_node (item)));
     }
 }
 

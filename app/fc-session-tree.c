@@ -6,8 +6,9 @@
 #include "fc-session-tree.h"
 
 /*
- * Follows a session's profile, thread and selection range and rebuilds the
- * FcCallTree on a worker thread when they change. Several session
+ * Follows a session's profile, thread and selection range (and, when made
+ * "filtered", its frame filter) and rebuilds the FcCallTree and its
+ * FcFilteredTree on a worker thread when they change. Several session
  * properties change together (a new document resets them all), so rebuilds
  * are coalesced into one idle; a rebuild in flight is cancelled when a newer
  * one starts, and only the newest result is published.
@@ -21,11 +22,13 @@ struct _FcSessionTree
   FcSession    *session;
   GSignalGroup *session_signals;
   FcCallTree   *tree;
+  FcFilteredTree *filtered_tree;
   GCancellable *cancellable;
 
   guint         rebuild_source;
   guint         bottom_up : 1;
   guint         busy : 1;
+  guint         filtered : 1;
 };
 
 G_DEFINE_FINAL_TYPE (FcSessionTree, fc_session_tree, G_TYPE_OBJECT)
@@ -35,7 +38,9 @@ enum {
   PROP_SESSION,
   PROP_BOTTOM_UP,
   PROP_TREE,
+  PROP_FILTERED_TREE,
   PROP_BUSY,
+  PROP_FILTERED,
   N_PROPS
 };
 
@@ -54,55 +59,97 @@ fc_session_tree_set_busy (FcSessionTree *self,
 }
 
 static void
-fc_session_tree_publish (FcSessionTree *self,
-                         FcCallTree    *tree)
+fc_session_tree_publish (FcSessionTree  *self,
+                         FcCallTree     *tree,
+                         FcFilteredTree *filtered_tree)
 {
-  if (tree == self->tree)
-    return;
-
   g_clear_pointer (&self->tree, fc_call_tree_unref);
+  g_clear_pointer (&self->filtered_tree, fc_filtered_tree_unref);
   self->tree = tree ? fc_call_tree_ref (tree) : NULL;
+  self->filtered_tree = filtered_tree ? fc_filtered_tree_ref (filtered_tree) : NULL;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
+  if (self->filtered)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTERED_TREE]);
 }
 
 typedef struct {
-  FcSessionTree *self;       /* owned */
-  GCancellable  *cancellable; /* owned: which rebuild this was */
-} BuildState;
+  FcProfile      *profile;
+  gint            thread;
+  gint64          begin_ns;
+  gint64          end_ns;
+  gboolean        bottom_up;
+  gboolean        filtered;
+  FcFrameFilter   filter;
+} BuildData;
+
+typedef struct {
+  FcCallTree     *tree;
+  FcFilteredTree *filtered_tree;
+} BuildResult;
+
+static void
+build_data_free (BuildData *data)
+{
+  g_clear_object (&data->profile);
+  g_free (data);
+}
+
+static void
+build_result_free (BuildResult *result)
+{
+  g_clear_pointer (&result->tree, fc_call_tree_unref);
+  g_clear_pointer (&result->filtered_tree, fc_filtered_tree_unref);
+  g_free (result);
+}
+
+static void
+build_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  BuildData *data = task_data;
+  BuildResult *result = g_new0 (BuildResult, 1);
+
+  result->tree = fc_call_tree_new (data->profile, data->thread, data->begin_ns, data->end_ns, data->bottom_up);
+  if (data->filtered && !g_cancellable_is_cancelled (cancellable))
+    result->filtered_tree = fc_filtered_tree_new (result->tree, data->filter);
+
+  g_task_return_pointer (task, result, (GDestroyNotify) build_result_free);
+}
 
 static void
 build_ready_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  BuildState *state = user_data;
-  FcSessionTree *self = state->self;
-  g_autoptr(FcCallTree) tree = NULL;
+  FcSessionTree *self = FC_SESSION_TREE (object);
+  BuildResult *built;
   g_autoptr(GError) error = NULL;
 
-  tree = fc_call_tree_new_finish (result, &error);
+  built = g_task_propagate_pointer (G_TASK (result), &error);
 
-  if (state->cancellable == self->cancellable)
+  /* Only the newest rebuild publishes. */
+  if (g_task_get_cancellable (G_TASK (result)) == self->cancellable)
     {
       g_clear_object (&self->cancellable);
-      if (tree != NULL)
-        fc_session_tree_publish (self, tree);
+      if (built != NULL)
+        fc_session_tree_publish (self, built->tree, built->filtered_tree);
       else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         g_warning ("Could not build the call tree: %s", error->message);
       fc_session_tree_set_busy (self, FALSE);
     }
 
-  g_object_unref (state->cancellable);
-  g_object_unref (state->self);
-  g_free (state);
+  g_clear_pointer (&built, build_result_free);
 }
 
 static gboolean
 rebuild_cb (gpointer user_data)
 {
   FcSessionTree *self = user_data;
+  g_autoptr(GTask) task = NULL;
   FcProfile *profile;
-  BuildState *state;
+  BuildData *data;
 
   self->rebuild_source = 0;
 
@@ -113,24 +160,31 @@ rebuild_cb (gpointer user_data)
   profile = self->session ? fc_session_get_profile (self->session) : NULL;
   if (profile == NULL)
     {
-      fc_session_tree_publish (self, NULL);
+      fc_session_tree_publish (self, NULL, NULL);
       fc_session_tree_set_busy (self, FALSE);
       return G_SOURCE_REMOVE;
     }
 
-  self->cancellable = g_cancellable_new ();
-  state = g_new0 (BuildState, 1);
-  state->self = g_object_ref (self);
-  state->cancellable = g_object_ref (self->cancellable);
+  data = g_new0 (BuildData, 1);
+  data->profile = g_object_ref (profile);
+  data->thread = fc_session_get_thread (self->session);
+  data->begin_ns = fc_session_get_selection_begin_ns (self->session);
+  data->end_ns = fc_session_get_selection_end_ns (self->session);
+  data->bottom_up = self->bottom_up;
+  data->filtered = self->filtered;
+  data->filter = fc_session_get_frame_filter (self->session);
 
-  fc_call_tree_new_async (profile,
-                          fc_session_get_thread (self->session),
-                          fc_session_get_selection_begin_ns (self->session),
-                          fc_session_get_selection_end_ns (self->session),
-                          self->bottom_up,
-                          self->cancellable,
-                          build_ready_cb,
-                          state);
+  /* The profile sorts and indexes its samples on first read: here, so the
+   * worker only reads. */
+  if (fc_profile_get_n_threads (profile) > 0)
+    fc_profile_get_thread_samples (profile, 0, NULL);
+
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->cancellable, build_ready_cb, NULL);
+  g_task_set_source_tag (task, rebuild_cb);
+  g_task_set_task_data (task, data, (GDestroyNotify) build_data_free);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, build_thread);
 
   return G_SOURCE_REMOVE;
 }
@@ -157,6 +211,7 @@ fc_session_tree_dispose (GObject *object)
   g_clear_object (&self->session_signals);
   g_clear_object (&self->session);
   g_clear_pointer (&self->tree, fc_call_tree_unref);
+  g_clear_pointer (&self->filtered_tree, fc_filtered_tree_unref);
 
   G_OBJECT_CLASS (fc_session_tree_parent_class)->dispose (object);
 }
@@ -180,8 +235,14 @@ fc_session_tree_get_property (GObject    *object,
     case PROP_TREE:
       g_value_set_boxed (value, self->tree);
       break;
+    case PROP_FILTERED_TREE:
+      g_value_set_boxed (value, self->filtered_tree);
+      break;
     case PROP_BUSY:
       g_value_set_boolean (value, self->busy);
+      break;
+    case PROP_FILTERED:
+      g_value_set_boolean (value, self->filtered);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -204,9 +265,24 @@ fc_session_tree_set_property (GObject      *object,
     case PROP_BOTTOM_UP:
       fc_session_tree_set_bottom_up (self, g_value_get_boolean (value));
       break;
+    case PROP_FILTERED:
+      self->filtered = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+fc_session_tree_constructed (GObject *object)
+{
+  FcSessionTree *self = FC_SESSION_TREE (object);
+
+  G_OBJECT_CLASS (fc_session_tree_parent_class)->constructed (object);
+
+  if (self->filtered)
+    g_signal_group_connect_object (self->session_signals, "notify::frame-filter",
+                                   G_CALLBACK (fc_session_tree_queue_rebuild), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -214,6 +290,7 @@ fc_session_tree_class_init (FcSessionTreeClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
+  object_class->constructed = fc_session_tree_constructed;
   object_class->dispose = fc_session_tree_dispose;
   object_class->get_property = fc_session_tree_get_property;
   object_class->set_property = fc_session_tree_set_property;
@@ -230,6 +307,14 @@ fc_session_tree_class_init (FcSessionTreeClass *klass)
     g_param_spec_boxed ("tree", NULL, NULL,
                         FC_TYPE_CALL_TREE,
                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_FILTERED_TREE] =
+    g_param_spec_boxed ("filtered-tree", NULL, NULL,
+                        FC_TYPE_FILTERED_TREE,
+                        (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_FILTERED] =
+    g_param_spec_boolean ("filtered", NULL, NULL,
+                          FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL,
                           FALSE,
@@ -252,10 +337,19 @@ fc_session_tree_init (FcSessionTree *self)
                                  G_CALLBACK (fc_session_tree_queue_rebuild), self, G_CONNECT_SWAPPED);
 }
 
+
+/**
+ * fc_session_tree_new:
+ * @filtered: also build the FcFilteredTree for the session's frame filter
+ *
+ * Returns: (transfer full): a session tree following no session yet
+ */
 FcSessionTree *
-fc_session_tree_new (void)
+fc_session_tree_new (gboolean filtered)
 {
-  return g_object_new (FC_TYPE_SESSION_TREE, NULL);
+  return g_object_new (FC_TYPE_SESSION_TREE,
+                       "filtered", filtered,
+                       NULL);
 }
 
 FcSession *
@@ -317,6 +411,21 @@ fc_session_tree_get_tree (FcSessionTree *self)
   g_return_val_if_fail (FC_IS_SESSION_TREE (self), NULL);
 
   return self->tree;
+}
+
+/**
+ * fc_session_tree_get_filtered_tree:
+ * @self: a session tree made "filtered"
+ *
+ * Returns: (transfer none) (nullable): the newest tree with the session's
+ *   frame filter applied
+ */
+FcFilteredTree *
+fc_session_tree_get_filtered_tree (FcSessionTree *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION_TREE (self), NULL);
+
+  return self->filtered_tree;
 }
 
 gboolean

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "fc-call-tree.h"
+#include "fc-filtered-tree.h"
 #include "fc-session.h"
 
 G_BEGIN_DECLS
@@ -13,7 +14,7 @@ G_BEGIN_DECLS
 #define FC_TYPE_SESSION_TREE (fc_session_tree_get_type ())
 G_DECLARE_FINAL_TYPE (FcSessionTree, fc_session_tree, FC, SESSION_TREE, GObject)
 
-FcSessionTree *fc_session_tree_new           (void);
+FcSessionTree *fc_session_tree_new           (gboolean       filtered);
 FcSession     *fc_session_tree_get_session   (FcSessionTree *self);
 void           fc_session_tree_set_session   (FcSessionTree *self,
                                               FcSession     *session);
@@ -21,6 +22,7 @@ gboolean       fc_session_tree_get_bottom_up (FcSessionTree *self);
 void           fc_session_tree_set_bottom_up (FcSessionTree *self,
                                               gboolean       bottom_up);
 FcCallTree    *fc_session_tree_get_tree      (FcSessionTree *self);
+FcFilteredTree *fc_session_tree_get_filtered_tree (FcSessionTree *self);
 gboolean       fc_session_tree_get_busy      (FcSessionTree *self);
 
 G_END_DECLS

@@ -64,16 +64,16 @@ assert_row (FcCallTreeView *view,
   GtkTreeListModel *model = fc_call_tree_view_get_model (view);
   g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (model), position);
   g_autoptr(FcCallTreeRow) item = NULL;
-  const FcCallTreeNode *node;
+  const FcFilteredTreeNode *node;
 
   g_assert_nonnull (row);
   item = gtk_tree_list_row_get_item (row);
   node = fc_call_tree_row_get_node (item);
   g_assert_cmpuint (gtk_tree_list_row_get_depth (row), ==, depth);
-  g_assert_cmpuint (fc_call_tree_node_get_frame (node), ==, frame);
-  g_assert_cmpint (fc_call_tree_node_get_self_ns (node), ==, self_ms * FC_TEST_MS);
-  g_assert_cmpint (fc_call_tree_node_get_total_ns (node), ==, total_ms * FC_TEST_MS);
-  g_assert_cmpuint (fc_call_tree_node_get_total (node), ==, samples);
+  g_assert_cmpuint (fc_filtered_tree_node_get_frame (node), ==, frame);
+  g_assert_cmpint (fc_filtered_tree_node_get_self_ns (node), ==, self_ms * FC_TEST_MS);
+  g_assert_cmpint (fc_filtered_tree_node_get_total_ns (node), ==, total_ms * FC_TEST_MS);
+  g_assert_cmpuint (fc_filtered_tree_node_get_total (node), ==, samples);
 }
 
 static void
@@ -160,6 +160,56 @@ test_thread_and_range (Fixture       *f,
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fc_call_tree_view_get_model (f->view))), ==, 0);
 }
 
+static guint
+n_rows (FcCallTreeView *view)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (fc_call_tree_view_get_model (view)));
+}
+
+static void
+test_frame_filter (Fixture       *f,
+                   gconstpointer  data)
+{
+  const FcFilteredTreeNode *root;
+
+  /* application frames only (main, foo): bar's time becomes foo's self
+   * time, baz's becomes main's */
+  fc_session_set_frame_filter (f->session, FC_FRAME_FILTER_APPLICATION);
+  g_assert_true (fc_call_tree_view_get_busy (f->view));
+  wait_until_built (f->view);
+  g_assert_cmpint (fc_filtered_tree_get_filter (fc_call_tree_view_get_filtered_tree (f->view)), ==,
+                   FC_FRAME_FILTER_APPLICATION);
+  g_assert_cmpuint (n_rows (f->view), ==, 2);
+  assert_row (f->view, 0, 0, FC_TEST_MAIN, 20, 60, 6);
+  assert_row (f->view, 1, 1, FC_TEST_FOO, 40, 40, 4);
+
+  /* system frames only (bar, baz): they move up to the root, whose own
+   * time takes foo's */
+  fc_session_set_frame_filter (f->session, FC_FRAME_FILTER_SYSTEM);
+  wait_until_built (f->view);
+  g_assert_cmpuint (n_rows (f->view), ==, 2);
+  assert_row (f->view, 0, 0, FC_TEST_BAR, 30, 30, 3);
+  assert_row (f->view, 1, 0, FC_TEST_BAZ, 20, 20, 2);
+  root = fc_filtered_tree_get_root (fc_call_tree_view_get_filtered_tree (f->view));
+  g_assert_cmpint (fc_filtered_tree_node_get_self_ns (root), ==, 30 * FC_TEST_MS);
+  g_assert_cmpint (fc_filtered_tree_node_get_total_ns (root), ==, 80 * FC_TEST_MS);
+
+  /* bottom-up, application only: time lands on the innermost application
+   * frame, foo (its own 10 ms and bar's 30), then main (baz's 20) */
+  fc_session_set_frame_filter (f->session, FC_FRAME_FILTER_APPLICATION);
+  fc_call_tree_view_set_bottom_up (f->view, TRUE);
+  wait_until_built (f->view);
+  g_assert_cmpuint (n_rows (f->view), ==, 3);
+  assert_row (f->view, 0, 0, FC_TEST_FOO, 40, 40, 4);
+  assert_row (f->view, 1, 1, FC_TEST_MAIN, 40, 40, 4);
+  assert_row (f->view, 2, 0, FC_TEST_MAIN, 20, 20, 2);
+
+  fc_session_set_frame_filter (f->session, FC_FRAME_FILTER_ALL);
+  fc_call_tree_view_set_bottom_up (f->view, FALSE);
+  wait_until_built (f->view);
+  assert_row (f->view, 0, 0, FC_TEST_MAIN, 0, 60, 6);
+}
+
 static void
 test_without_session (void)
 {
@@ -183,6 +233,7 @@ main (int   argc,
   ADD ("top-down", test_top_down);
   ADD ("bottom-up", test_bottom_up);
   ADD ("thread-and-range", test_thread_and_range);
+  ADD ("frame-filter", test_frame_filter);
 #undef ADD
   g_test_add_func ("/app/call-tree-view/without-session", test_without_session);
 

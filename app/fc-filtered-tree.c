@@ -1,0 +1,320 @@
+/* fc-filtered-tree.c - a call tree keeping only application or only system frames
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "fc-filtered-tree.h"
+
+struct _FcFilteredTreeNode
+{
+  FcFilteredTreeNode  *parent;
+  FcFilteredTreeNode **children;      /* sorted by total_ns desc, then frame id */
+  guint                n_children;
+  guint                index;         /* creation order, 0 for the root */
+  guint32              frame;
+  gint64               self_ns;
+  gint64               total_ns;
+  guint64              self;
+  guint64              total;
+};
+
+struct _FcFilteredTree
+{
+  gatomicrefcount     ref_count;
+  FcCallTree         *source;
+  FcFrameFilter       filter;
+  GPtrArray          *nodes;          /* FcFilteredTreeNode*, owned; [0] is the root */
+};
+
+G_DEFINE_BOXED_TYPE (FcFilteredTree, fc_filtered_tree, fc_filtered_tree_ref, fc_filtered_tree_unref)
+
+typedef struct {
+  FcFilteredTree *tree;
+  FcProfile      *profile;
+  GHashTable     *children;   /* (parent index << 32 | frame) -> FcFilteredTreeNode* */
+  GHashTable     *lists;      /* parent FcFilteredTreeNode* -> GPtrArray of children */
+  gboolean        bottom_up;
+} Builder;
+
+static void
+node_free (FcFilteredTreeNode *node)
+{
+  g_free (node->children);
+  g_free (node);
+}
+
+static gboolean
+frame_shown (Builder *builder,
+             guint32  frame_id)
+{
+  const FcFrame *frame;
+
+  if (builder->tree->filter == FC_FRAME_FILTER_ALL)
+    return TRUE;
+
+  frame = fc_profile_get_frame (builder->profile, frame_id);
+  /* Unknown in_app counts as system, as in Sentry. */
+  if (builder->tree->filter == FC_FRAME_FILTER_APPLICATION)
+    return frame->in_app == FC_IN_APP_YES;
+  return frame->in_app != FC_IN_APP_YES;
+}
+
+static FcFilteredTreeNode *
+ensure_child (Builder            *builder,
+              FcFilteredTreeNode *parent,
+              guint32             frame)
+{
+  guint64 key = ((guint64) parent->index << 32) | frame;
+  FcFilteredTreeNode *child = g_hash_table_lookup (builder->children, &key);
+  GPtrArray *list;
+  guint64 *stored_key;
+
+  if (child != NULL)
+    return child;
+
+  child = g_new0 (FcFilteredTreeNode, 1);
+  child->parent = parent;
+  child->frame = frame;
+  child->index = builder->tree->nodes->len;
+  g_ptr_array_add (builder->tree->nodes, child);
+
+  stored_key = g_new (guint64, 1);
+  *stored_key = key;
+  g_hash_table_insert (builder->children, stored_key, child);
+
+  list = g_hash_table_lookup (builder->lists, parent);
+  if (list == NULL)
+    {
+      list = g_ptr_array_new ();
+      g_hash_table_insert (builder->lists, parent, list);
+    }
+  g_ptr_array_add (list, child);
+
+  return child;
+}
+
+/* A shown node merges into a child of @out_parent; a hidden one hands its
+ * own time to @out_parent (top-down: that is where the time was spent, in
+ * the nearest shown caller) and its children to @out_parent. Bottom-up, a
+ * node's self is the time of the whole chain below it, already counted by
+ * its shown relatives, so a hidden node's self is dropped instead. */
+static void
+visit (Builder              *builder,
+       const FcCallTreeNode *in,
+       FcFilteredTreeNode   *out_parent)
+{
+  guint32 frame = fc_call_tree_node_get_frame (in);
+  FcFilteredTreeNode *next = out_parent;
+  guint n = fc_call_tree_node_get_n_children (in);
+
+  if (frame_shown (builder, frame))
+    {
+      next = ensure_child (builder, out_parent, frame);
+      next->self_ns += fc_call_tree_node_get_self_ns (in);
+      next->self += fc_call_tree_node_get_self (in);
+      next->total_ns += fc_call_tree_node_get_total_ns (in);
+      next->total += fc_call_tree_node_get_total (in);
+    }
+  else if (!builder->bottom_up)
+    {
+      out_parent->self_ns += fc_call_tree_node_get_self_ns (in);
+      out_parent->self += fc_call_tree_node_get_self (in);
+    }
+
+  for (guint i = 0; i < n; i++)
+    visit (builder, fc_call_tree_node_get_child (in, i), next);
+}
+
+static int
+compare_nodes (gconstpointer a,
+               gconstpointer b)
+{
+  const FcFilteredTreeNode *na = *(FcFilteredTreeNode **) a;
+  const FcFilteredTreeNode *nb = *(FcFilteredTreeNode **) b;
+
+  if (na->total_ns != nb->total_ns)
+    return na->total_ns > nb->total_ns ? -1 : 1;
+  return na->frame < nb->frame ? -1 : na->frame > nb->frame;
+}
+
+/**
+ * fc_filtered_tree_new:
+ * @tree: a call tree
+ * @filter: which frames to keep
+ *
+ * Builds the filtered tree; O(nodes of @tree). Safe on a worker thread.
+ *
+ * Returns: (transfer full): the tree
+ */
+FcFilteredTree *
+fc_filtered_tree_new (FcCallTree    *tree,
+                      FcFrameFilter  filter)
+{
+  FcFilteredTree *self;
+  const FcCallTreeNode *in_root;
+  FcFilteredTreeNode *root;
+  Builder builder = { 0 };
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (tree != NULL, NULL);
+
+  self = g_new0 (FcFilteredTree, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->source = fc_call_tree_ref (tree);
+  self->filter = filter;
+  self->nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+
+  in_root = fc_call_tree_get_root (tree);
+  root = g_new0 (FcFilteredTreeNode, 1);
+  root->frame = FC_CALL_TREE_ROOT_FRAME;
+  root->self_ns = fc_call_tree_node_get_self_ns (in_root);
+  root->self = fc_call_tree_node_get_self (in_root);
+  root->total_ns = fc_call_tree_node_get_total_ns (in_root);
+  root->total = fc_call_tree_node_get_total (in_root);
+  g_ptr_array_add (self->nodes, root);
+
+  builder.tree = self;
+  builder.profile = fc_call_tree_get_profile (tree);
+  builder.bottom_up = fc_call_tree_is_bottom_up (tree);
+  builder.children = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  builder.lists = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
+
+  for (guint i = 0; i < fc_call_tree_node_get_n_children (in_root); i++)
+    visit (&builder, fc_call_tree_node_get_child (in_root, i), root);
+
+  g_hash_table_iter_init (&iter, builder.lists);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      FcFilteredTreeNode *parent = key;
+      GPtrArray *list = value;
+
+      g_ptr_array_sort (list, compare_nodes);
+      parent->n_children = list->len;
+      parent->children = g_memdup2 (list->pdata, sizeof (gpointer) * list->len);
+    }
+
+  g_hash_table_unref (builder.children);
+  g_hash_table_unref (builder.lists);
+
+  return self;
+}
+
+FcFilteredTree *
+fc_filtered_tree_ref (FcFilteredTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+fc_filtered_tree_unref (FcFilteredTree *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (g_atomic_ref_count_dec (&self->ref_count))
+    {
+      g_ptr_array_unref (self->nodes);
+      fc_call_tree_unref (self->source);
+      g_free (self);
+    }
+}
+
+/**
+ * fc_filtered_tree_get_source:
+ * @self: a filtered tree
+ *
+ * Returns: (transfer none): the call tree it was made from
+ */
+FcCallTree *
+fc_filtered_tree_get_source (FcFilteredTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->source;
+}
+
+/**
+ * fc_filtered_tree_get_profile:
+ * @self: a filtered tree
+ *
+ * Returns: (transfer none): the profile whose frames the nodes name
+ */
+FcProfile *
+fc_filtered_tree_get_profile (FcFilteredTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return fc_call_tree_get_profile (self->source);
+}
+
+FcFrameFilter
+fc_filtered_tree_get_filter (FcFilteredTree *self)
+{
+  g_return_val_if_fail (self != NULL, FC_FRAME_FILTER_ALL);
+  return self->filter;
+}
+
+const FcFilteredTreeNode *
+fc_filtered_tree_get_root (FcFilteredTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return g_ptr_array_index (self->nodes, 0);
+}
+
+guint
+fc_filtered_tree_get_n_nodes (FcFilteredTree *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->nodes->len;
+}
+
+guint
+fc_filtered_tree_node_get_n_children (const FcFilteredTreeNode *node)
+{
+  return node->n_children;
+}
+
+const FcFilteredTreeNode *
+fc_filtered_tree_node_get_child (const FcFilteredTreeNode *node,
+                                 guint                     index)
+{
+  g_return_val_if_fail (index < node->n_children, NULL);
+  return node->children[index];
+}
+
+const FcFilteredTreeNode *
+fc_filtered_tree_node_get_parent (const FcFilteredTreeNode *node)
+{
+  return node->parent;
+}
+
+guint32
+fc_filtered_tree_node_get_frame (const FcFilteredTreeNode *node)
+{
+  return node->frame;
+}
+
+guint64
+fc_filtered_tree_node_get_self (const FcFilteredTreeNode *node)
+{
+  return node->self;
+}
+
+guint64
+fc_filtered_tree_node_get_total (const FcFilteredTreeNode *node)
+{
+  return node->total;
+}
+
+gint64
+fc_filtered_tree_node_get_self_ns (const FcFilteredTreeNode *node)
+{
+  return node->self_ns;
+}
+
+gint64
+fc_filtered_tree_node_get_total_ns (const FcFilteredTreeNode *node)
+{
+  return node->total_ns;
+}

@@ -1,0 +1,49 @@
+/* fc-filtered-tree.h - a call tree keeping only application or only system frames
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "fc-call-tree.h"
+#include "fc-session.h"
+
+G_BEGIN_DECLS
+
+/*
+ * An FcCallTree with the frames the session's frame filter hides taken out,
+ * as Sentry's "application frames only" does: a hidden frame's callees move
+ * up to its nearest shown caller, where identical frames merge again, and
+ * its own time becomes that caller's self time. With FC_FRAME_FILTER_ALL it
+ * is a plain copy. GLib only; built on a worker thread; immutable after.
+ */
+
+typedef struct _FcFilteredTree     FcFilteredTree;
+typedef struct _FcFilteredTreeNode FcFilteredTreeNode;
+
+#define FC_TYPE_FILTERED_TREE (fc_filtered_tree_get_type ())
+GType                     fc_filtered_tree_get_type           (void) G_GNUC_CONST;
+
+FcFilteredTree           *fc_filtered_tree_new                (FcCallTree               *tree,
+                                                               FcFrameFilter             filter);
+FcFilteredTree           *fc_filtered_tree_ref                (FcFilteredTree           *self);
+void                      fc_filtered_tree_unref              (FcFilteredTree           *self);
+FcCallTree               *fc_filtered_tree_get_source         (FcFilteredTree           *self);
+FcProfile                *fc_filtered_tree_get_profile        (FcFilteredTree           *self);
+FcFrameFilter             fc_filtered_tree_get_filter         (FcFilteredTree           *self);
+const FcFilteredTreeNode *fc_filtered_tree_get_root           (FcFilteredTree           *self);
+guint                     fc_filtered_tree_get_n_nodes        (FcFilteredTree           *self);
+
+guint                     fc_filtered_tree_node_get_n_children (const FcFilteredTreeNode *node);
+const FcFilteredTreeNode *fc_filtered_tree_node_get_child     (const FcFilteredTreeNode *node,
+                                                               guint                     index);
+const FcFilteredTreeNode *fc_filtered_tree_node_get_parent    (const FcFilteredTreeNode *node);
+guint32                   fc_filtered_tree_node_get_frame     (const FcFilteredTreeNode *node);
+guint64                   fc_filtered_tree_node_get_self      (const FcFilteredTreeNode *node);
+guint64                   fc_filtered_tree_node_get_total     (const FcFilteredTreeNode *node);
+gint64                    fc_filtered_tree_node_get_self_ns   (const FcFilteredTreeNode *node);
+gint64                    fc_filtered_tree_node_get_total_ns  (const FcFilteredTreeNode *node);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcFilteredTree, fc_filtered_tree_unref)
+
+G_END_DECLS
