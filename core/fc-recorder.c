@@ -91,6 +91,7 @@ struct _FcRecorder {
   gint64         realtime_offset_ns;
   GPid           pid;
   gboolean       spawned;
+  gboolean       sampling;
   gboolean       exited;
   int            exit_status;
   GSource       *child_watch;
@@ -637,7 +638,10 @@ fc_recorder_start (FcRecorder *self,
   self->realtime_offset_ns = g_get_real_time () * 1000 - g_get_monotonic_time () * 1000;
   if (self->live == NULL)
     new_live_profile (self);
-  return fc_sampler_start (self->sampler, self->frequency, self->stack_size, error);
+  if (!fc_sampler_start (self->sampler, self->frequency, self->stack_size, error))
+    return FALSE;
+  self->sampling = TRUE;
+  return TRUE;
 }
 
 void
@@ -647,8 +651,9 @@ fc_recorder_stop (FcRecorder *self)
 
   g_return_if_fail (FC_IS_RECORDER (self));
 
-  if (self->worker == NULL)
+  if (self->worker == NULL || !self->sampling)
     return;
+  self->sampling = FALSE;
   g_mutex_lock (&self->lock);
   seen = self->flushes_seen;
   g_mutex_unlock (&self->lock);
@@ -692,6 +697,8 @@ fc_recorder_detach (FcRecorder *self)
 
   if (self->worker == NULL)
     return;
+  /* what was captured is not lost: the chunk in progress is finished first */
+  fc_recorder_stop (self);
   fc_sampler_detach (self->sampler);
   stop_worker (self);
   flush_pending (self);

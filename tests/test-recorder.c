@@ -239,7 +239,7 @@ static void
 test_attach_thread_names (void)
 {
   g_autofree char *threads = target_path ("threads");
-  const char *argv[] = { threads, "1.0", NULL };
+  const char *argv[] = { threads, "-", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
@@ -247,13 +247,13 @@ test_attach_thread_names (void)
   char ready[6];
   Capture cap;
   GPid pid;
-  int out_fd, status;
+  int in_fd, out_fd, status;
   ssize_t n;
 
   capture_init (&cap, recorder);
   g_object_set (recorder, "release", "test-release@1.0", "environment", "test", NULL);
   g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
-                            &pid, NULL, &out_fd, NULL, &error);
+                            &pid, &in_fd, &out_fd, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (read (out_fd, ready, sizeof ready), ==, sizeof ready);
 
@@ -285,6 +285,7 @@ test_attach_thread_names (void)
   g_assert_cmpuint (fc_profile_get_n_threads (chunk), ==, 4);
 
   /* released: the program finishes normally */
+  close (in_fd);
   {
     char buf[64] = { 0 };
     gsize got = 0;
@@ -387,17 +388,17 @@ test_cli_pid_sigint_v1 (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) dir = NULL;
   const char *cli = g_getenv ("FC_CLI");
-  const char *target_argv[] = { threads, "1.5", NULL };
+  const char *target_argv[] = { threads, "-", NULL };
   const char *name;
   GPid target, profiler;
-  int out_fd, status;
+  int in_fd, out_fd, status;
   char buf[64] = { 0 };
   gsize got = 0;
   ssize_t n;
   guint n_files = 0;
 
   g_spawn_async_with_pipes (NULL, (char **) target_argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
-                            &target, NULL, &out_fd, NULL, &error);
+                            &target, &in_fd, &out_fd, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (read (out_fd, buf, 6), ==, 6);
   pid_arg = g_strdup_printf ("%d", target);
@@ -414,6 +415,7 @@ test_cli_pid_sigint_v1 (void)
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 
   /* the program runs on and finishes normally */
+  close (in_fd);
   memset (buf, 0, sizeof buf);
   while ((n = read (out_fd, buf + got, sizeof buf - 1 - got)) > 0)
     got += n;

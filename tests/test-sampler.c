@@ -90,6 +90,7 @@ target_path (const char *name)
 
 typedef struct {
   GPid  pid;
+  int   in_fd;
   int   out_fd;
 } Child;
 
@@ -103,7 +104,7 @@ child_start (const char * const *argv)
   gsize got = 0;
 
   g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
-                            &child.pid, NULL, &child.out_fd, NULL, &error);
+                            &child.pid, &child.in_fd, &child.out_fd, NULL, &error);
   g_assert_no_error (error);
   while (got < 6)
     {
@@ -123,6 +124,7 @@ child_finish (Child *child,
   char buf[256];
   ssize_t n;
 
+  close (child->in_fd);
   while ((n = read (child->out_fd, buf, sizeof buf)) > 0)
     g_string_append_len (out, buf, n);
   close (child->out_fd);
@@ -239,7 +241,7 @@ static void
 test_already_traced (void)
 {
   g_autofree char *threads = target_path ("threads");
-  const char *argv[] = { threads, "1", NULL };
+  const char *argv[] = { threads, "-", NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
   Child child = child_start (argv);
@@ -275,7 +277,7 @@ static void
 test_attach_detach (void)
 {
   g_autofree char *threads = target_path ("threads");
-  const char *argv[] = { threads, "1.2", NULL };
+  const char *argv[] = { threads, "-", NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
   Child child = child_start (argv);
@@ -507,7 +509,7 @@ static void
 test_profiler_crash (void)
 {
   g_autofree char *threads = target_path ("threads");
-  const char *argv[] = { threads, "1.5", NULL };
+  const char *argv[] = { threads, "-", NULL };
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-crash-XXXXXX", NULL);
   g_autofree char *pid_arg = NULL;
   g_autoptr(GError) error = NULL;

@@ -2,13 +2,15 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Usage: threads SECONDS. Prints "ready" once every thread has its name.
+ * Usage: threads SECONDS|-. Prints "ready" once every thread has its name; with "-" it runs until
+ * its stdin is closed (so a test decides when it ends, however loaded the machine is).
  */
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,7 +60,8 @@ sleeper_main (void *data)
 int
 main (int argc, char **argv)
 {
-  double seconds = argc > 1 ? atof (argv[1]) : 2.0;
+  int until_eof = argc > 1 && strcmp (argv[1], "-") == 0;
+  double seconds = argc > 1 && !until_eof ? atof (argv[1]) : 2.0;
   pthread_t t[3];
 
   pthread_setname_np (pthread_self (), "fc-main");
@@ -69,7 +72,14 @@ main (int argc, char **argv)
     usleep (1000);
   printf ("ready\n");
   fflush (stdout);
-  usleep ((useconds_t) (seconds * 1e6));
+  if (until_eof)
+    {
+      char buf[64];
+      while (read (0, buf, sizeof buf) > 0)
+        ;
+    }
+  else
+    usleep ((useconds_t) (seconds * 1e6));
   atomic_store (&stop, 1);
   for (int i = 0; i < 3; i++)
     pthread_join (t[i], NULL);
