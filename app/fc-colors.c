@@ -16,6 +16,31 @@ static const char * const app_palette[] = { "#7ea6f2", "#92b3f4", "#a49ef0", "#8
 static const char * const system_palette[] = { "#e9c58f", "#e1b98a", "#edcf9e", "#d9bf95" };
 static const char * const unknown_color = "#c9c9c9";
 
+/* parsed once: a profile has tens of thousands of frames */
+static GdkRGBA parsed_palette[G_N_ELEMENTS (palette)];
+static GdkRGBA parsed_app[G_N_ELEMENTS (app_palette)];
+static GdkRGBA parsed_system[G_N_ELEMENTS (system_palette)];
+static GdkRGBA parsed_unknown;
+
+static void
+ensure_parsed (void)
+{
+  static gsize done = 0;
+
+  if (!g_once_init_enter (&done))
+    return;
+
+  for (guint i = 0; i < G_N_ELEMENTS (palette); i++)
+    gdk_rgba_parse (&parsed_palette[i], palette[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (app_palette); i++)
+    gdk_rgba_parse (&parsed_app[i], app_palette[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (system_palette); i++)
+    gdk_rgba_parse (&parsed_system[i], system_palette[i]);
+  gdk_rgba_parse (&parsed_unknown, unknown_color);
+
+  g_once_init_leave (&done, 1);
+}
+
 guint32
 fc_colors_stable_hash (const char *str)
 {
@@ -46,16 +71,17 @@ fc_colors_for_frame (FcProfile   *profile,
 {
   const FcFrame *frame;
   const char *key = NULL;
-  const char *spec;
   char buf[64];
 
   g_return_if_fail (FC_IS_PROFILE (profile));
   g_return_if_fail (color != NULL);
 
+  ensure_parsed ();
+
   frame = frame_id < fc_profile_get_n_frames (profile) ? fc_profile_get_frame (profile, frame_id) : NULL;
   if (frame == NULL)
     {
-      gdk_rgba_parse (color, unknown_color);
+      *color = parsed_unknown;
       return;
     }
 
@@ -67,27 +93,25 @@ fc_colors_for_frame (FcProfile   *profile,
         key = non_empty (fc_profile_string (profile, frame->module));
       if (key == NULL)
         key = non_empty (fc_profile_string (profile, frame->filename));
-      spec = key != NULL ? palette[fc_colors_stable_hash (key) % G_N_ELEMENTS (palette)] : unknown_color;
+      *color = key != NULL ? parsed_palette[fc_colors_stable_hash (key) % G_N_ELEMENTS (palette)] : parsed_unknown;
       break;
 
     case FC_COLOR_MODE_FUNCTION:
       key = fc_profile_frame_label (profile, frame_id, buf, sizeof buf);
-      spec = palette[fc_colors_stable_hash (key) % G_N_ELEMENTS (palette)];
+      *color = parsed_palette[fc_colors_stable_hash (key) % G_N_ELEMENTS (palette)];
       break;
 
     case FC_COLOR_MODE_IN_APP:
     default:
       key = fc_profile_frame_label (profile, frame_id, buf, sizeof buf);
+      /* like Sentry, a frame that does not say it is the application's is
+       * a system frame */
       if (frame->in_app == FC_IN_APP_YES)
-        spec = app_palette[fc_colors_stable_hash (key) % G_N_ELEMENTS (app_palette)];
-      else if (frame->in_app == FC_IN_APP_NO)
-        spec = system_palette[fc_colors_stable_hash (key) % G_N_ELEMENTS (system_palette)];
+        *color = parsed_app[fc_colors_stable_hash (key) % G_N_ELEMENTS (app_palette)];
       else
-        spec = unknown_color;
+        *color = parsed_system[fc_colors_stable_hash (key) % G_N_ELEMENTS (system_palette)];
       break;
     }
-
-  gdk_rgba_parse (color, spec);
 }
 
 GdkRGBA *

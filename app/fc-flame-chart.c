@@ -22,6 +22,7 @@
 #define WHEEL_PIXELS      50.0
 #define TICK_SPACING      110.0
 #define NO_BOX            G_MAXUINT
+#define SYNC_SEARCH_BOXES 200000
 
 struct _FcFlameChart
 {
@@ -31,6 +32,7 @@ struct _FcFlameChart
   FcSession      *session;
   GSignalGroup   *session_signals;
   GCancellable   *cancellable;
+  GCancellable   *search_cancellable;
   FcFlameLayout  *layout;
   GdkRGBA        *colors;          /* per frame, by colour mode */
   GdkRGBA        *draw_colors;     /* per frame, dimmed where the search does not match */
@@ -262,69 +264,166 @@ set_current_match (FcFlameChart *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_MATCH]);
 }
 
+/* Boxes of the matching frames, in time order (outermost first at equal
+ * times), which is the order search-next steps through them. Runs on a
+ * worker for big layouts: a search for a common word matches millions. */
+static GArray *
+find_matches (FcFlameLayout *layout,
+              const guint8  *match,
+              guint          n_frames)
+{
+  GArray *matches = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n = 0;
+  const FcFlameBox *boxes = fc_flame_layout_get_boxes (layout, &n);
+  guint *m;
+  g_autofree guint *tmp = NULL;
+
+  for (guint i = 0; i < n; i++)
+    if (boxes[i].frame < n_frames && match[boxes[i].frame])
+      g_array_append_val (matches, i);
+
+  if (matches->len < 2)
+    return matches;
+
+  /* bottom-up merge sort by (begin, row): stable, no comparator calls */
+  m = (guint *) (gpointer) matches->data;
+  tmp = g_new (guint, matches->len);
+  for (guint width = 1; width < matches->len; width *= 2)
+    {
+      for (guint lo = 0; lo < matches->len; lo += 2 * width)
+        {
+          guint mid = MIN (lo + width, matches->len);
+          guint hi = MIN (lo + 2 * width, matches->len);
+          guint a = lo, b = mid, k = lo;
+
+          while (a < mid && b < hi)
+            {
+              const FcFlameBox *x = &boxes[m[a]];
+              const FcFlameBox *y = &boxes[m[b]];
+
+              if (y->begin_ns < x->begin_ns || (y->begin_ns == x->begin_ns && y->row < x->row))
+                tmp[k++] = m[b++];
+              else
+                tmp[k++] = m[a++];
+            }
+          while (a < mid)
+            tmp[k++] = m[a++];
+          while (b < hi)
+            tmp[k++] = m[b++];
+        }
+      memcpy (m, tmp, sizeof (guint) * matches->len);
+    }
+
+  return matches;
+}
+
+typedef struct {
+  FcFlameLayout *layout;
+  guint8        *match;
+  guint          n_frames;
+} MatchData;
+
+static void
+match_data_free (MatchData *data)
+{
+  g_clear_pointer (&data->layout, fc_flame_layout_unref);
+  g_free (data->match);
+  g_free (data);
+}
+
+static void
+find_matches_in_thread (GTask        *task,
+                        gpointer      source_object,
+                        gpointer      task_data,
+                        GCancellable *cancellable)
+{
+  MatchData *data = task_data;
+
+  g_task_return_pointer (task, find_matches (data->layout, data->match, data->n_frames),
+                         (GDestroyNotify) g_array_unref);
+}
+
+static void
+set_matches (FcFlameChart *self,
+             GArray       *matches)
+{
+  guint old_n = self->matches->len;
+
+  g_array_set_size (self->matches, 0);
+  if (matches != NULL)
+    g_array_append_vals (self->matches, matches->data, matches->len);
+
+  set_current_match (self, 0);
+  if (old_n != self->matches->len)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_MATCHES]);
+}
+
+static void
+matches_ready_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  GWeakRef *weak = user_data;
+  g_autoptr(FcFlameChart) self = g_weak_ref_get (weak);
+  g_autoptr(GArray) matches = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  g_weak_ref_clear (weak);
+  g_free (weak);
+
+  if (self == NULL || matches == NULL || g_task_get_cancellable (G_TASK (result)) != self->search_cancellable)
+    return;
+
+  set_matches (self, matches);
+}
+
 static void
 update_search (FcFlameChart *self)
 {
   FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
-  guint old_n = self->matches->len;
+  guint n_boxes = 0;
 
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
   g_clear_pointer (&self->search_match, g_free);
-  g_array_set_size (self->matches, 0);
 
   if (profile != NULL)
     self->search_match = fc_view_search_frames (profile, fc_session_get_search_text (self->session), NULL);
 
-  if (self->search_match != NULL && self->layout != NULL)
+  update_draw_colors (self);
+  invalidate_scene (self);
+
+  if (self->search_match == NULL || self->layout == NULL)
     {
-      guint n = 0;
-      const FcFlameBox *boxes = fc_flame_layout_get_boxes (self->layout, &n);
-      g_autoptr(GArray) by_time = g_array_new (FALSE, FALSE, sizeof (guint));
-
-      /* Boxes are row by row; matches are stepped through in time order,
-       * outermost first at equal times. */
-      for (guint i = 0; i < n; i++)
-        if (boxes[i].frame < self->n_colors && self->search_match[boxes[i].frame])
-          g_array_append_val (self->matches, i);
-
-      if (self->matches->len > 1)
-        {
-          guint *m = (guint *) (gpointer) self->matches->data;
-          g_autofree guint *tmp = g_new (guint, self->matches->len);
-
-          /* merge sort by (begin, row), stable and allocation-light */
-          for (guint width = 1; width < self->matches->len; width *= 2)
-            {
-              for (guint lo = 0; lo < self->matches->len; lo += 2 * width)
-                {
-                  guint mid = MIN (lo + width, self->matches->len);
-                  guint hi = MIN (lo + 2 * width, self->matches->len);
-                  guint a = lo, b = mid, k = lo;
-
-                  while (a < mid && b < hi)
-                    {
-                      const FcFlameBox *x = &boxes[m[a]];
-                      const FcFlameBox *y = &boxes[m[b]];
-
-                      if (y->begin_ns < x->begin_ns || (y->begin_ns == x->begin_ns && y->row < x->row))
-                        tmp[k++] = m[b++];
-                      else
-                        tmp[k++] = m[a++];
-                    }
-                  while (a < mid)
-                    tmp[k++] = m[a++];
-                  while (b < hi)
-                    tmp[k++] = m[b++];
-                }
-              memcpy (m, tmp, sizeof (guint) * self->matches->len);
-            }
-        }
+      set_matches (self, NULL);
+      return;
     }
 
-  update_draw_colors (self);
-  set_current_match (self, 0);
-  if (old_n != self->matches->len)
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_MATCHES]);
-  invalidate_scene (self);
+  fc_flame_layout_get_boxes (self->layout, &n_boxes);
+  if (n_boxes < SYNC_SEARCH_BOXES)
+    {
+      g_autoptr(GArray) matches = find_matches (self->layout, self->search_match, self->n_colors);
+
+      set_matches (self, matches);
+    }
+  else
+    {
+      g_autoptr(GTask) task = NULL;
+      MatchData *data = g_new0 (MatchData, 1);
+      GWeakRef *weak = g_new0 (GWeakRef, 1);
+
+      /* until the worker answers, the counter shows no matches */
+      set_matches (self, NULL);
+
+      data->layout = fc_flame_layout_ref (self->layout);
+      data->match = g_memdup2 (self->search_match, MAX (self->n_colors, 1));
+      data->n_frames = self->n_colors;
+      g_weak_ref_init (weak, self);
+      self->search_cancellable = g_cancellable_new ();
+      task = g_task_new (NULL, self->search_cancellable, matches_ready_cb, weak);
+      g_task_set_task_data (task, data, (GDestroyNotify) match_data_free);
+      g_task_set_return_on_cancel (task, TRUE);
+      g_task_run_in_thread (task, find_matches_in_thread);
+    }
 }
 
 static void
@@ -1318,6 +1417,8 @@ fc_flame_chart_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
   if (self->session_signals != NULL)
     g_signal_group_set_target (self->session_signals, NULL);
   g_clear_object (&self->session_signals);

@@ -5,9 +5,11 @@
 
 #include <gtk/gtk.h>
 
+#include "fc-colors.h"
 #include "fc-flame-chart.h"
 #include "fc-session.h"
 #include "fc-test-profiles.h"
+#include "fc-view-util.h"
 
 #define AT(ms) (FC_TEST_BASE_NS + (gint64) ((ms) * FC_TEST_MS))
 #define WIDTH  800
@@ -322,6 +324,60 @@ test_async_layout (void)
   g_assert_finalize_object (chart);
 }
 
+static void
+test_colors_and_text (void)
+{
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+  g_autoptr(FcProfile) other = fc_profile_new (FC_FORMAT_V1);
+  g_autofree char *tooltip = NULL;
+  g_autofree guint8 *match = NULL;
+  g_autofree char *d1 = fc_view_format_duration (850);
+  g_autofree char *d2 = fc_view_format_duration (1500000);
+  g_autofree char *d3 = fc_view_format_duration (G_GINT64_CONSTANT (2500000000));
+  GdkRGBA a, b, c;
+  guint n_matching = 0;
+  guint32 foo_again;
+
+  /* application and system frames never share a colour */
+  fc_colors_for_frame (profile, FC_TEST_FOO, FC_COLOR_MODE_IN_APP, &a);
+  fc_colors_for_frame (profile, FC_TEST_BAR, FC_COLOR_MODE_IN_APP, &b);
+  g_assert_false (gdk_rgba_equal (&a, &b));
+
+  /* a function keeps its colour in another file, whatever its frame id */
+  fc_test_frame (other, "unrelated", "x", FALSE);
+  fc_test_frame (other, "unrelated too", "x", FALSE);
+  foo_again = fc_test_frame (other, "foo", "app.foo", TRUE);
+  g_assert_cmpuint (foo_again, !=, FC_TEST_FOO);
+  for (FcColorMode mode = FC_COLOR_MODE_IN_APP; mode <= FC_COLOR_MODE_FUNCTION; mode++)
+    {
+      fc_colors_for_frame (profile, FC_TEST_FOO, mode, &a);
+      fc_colors_for_frame (other, foo_again, mode, &c);
+      g_assert_true (gdk_rgba_equal (&a, &c));
+    }
+
+  /* by package: frames of one module share a colour */
+  fc_colors_for_frame (other, fc_test_frame (other, "foo2", "app.foo", TRUE), FC_COLOR_MODE_PACKAGE, &b);
+  fc_colors_for_frame (other, foo_again, FC_COLOR_MODE_PACKAGE, &c);
+  g_assert_true (gdk_rgba_equal (&b, &c));
+
+  tooltip = fc_view_frame_tooltip (profile, FC_TEST_FOO, 30 * FC_TEST_MS, 200 * FC_TEST_MS, "of the visible range");
+  g_assert_nonnull (strstr (tooltip, "<b>foo</b>"));
+  g_assert_nonnull (strstr (tooltip, "app.foo"));
+  g_assert_nonnull (strstr (tooltip, "app.py:11"));
+  g_assert_nonnull (strstr (tooltip, "Application frame"));
+  g_assert_nonnull (strstr (tooltip, "30.00 ms (15.0% of the visible range)"));
+
+  g_assert_cmpstr (d1, ==, "850 ns");
+  g_assert_cmpstr (d2, ==, "1.50 ms");
+  g_assert_cmpstr (d3, ==, "2.50 s");
+
+  match = fc_view_search_frames (profile, "APP.FOO", &n_matching);
+  g_assert_cmpuint (n_matching, ==, 1);
+  g_assert_true (match[FC_TEST_FOO]);
+  g_assert_false (match[FC_TEST_MAIN]);
+  g_assert_null (fc_view_search_frames (profile, "", NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -338,6 +394,7 @@ main (int   argc,
   ADD ("thread-switch", test_thread_switch);
 #undef ADD
   g_test_add_func ("/app/flame-chart/async-layout", test_async_layout);
+  g_test_add_func ("/app/flame-chart/colors-and-text", test_colors_and_text);
 
   return g_test_run ();
 }
