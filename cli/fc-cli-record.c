@@ -402,7 +402,10 @@ fc_cli_record (int    argc,
   g_clear_handle_id (&rec.duration_id, g_source_remove);
   clear_status (&rec);
 
-  /* Open spans end with the recording; the profiler stops with the last one. */
+  /* Commands the target wrote just before exiting still count; then open
+   * spans end with the recording and the profiler stops with the last one. */
+  if (control != NULL)
+    fc_lifecycle_control_drain (control);
   g_clear_object (&control);
   fc_lifecycle_end_all (lifecycle);
   if (lifecycle_mode == FC_PROFILE_LIFECYCLE_MANUAL && fc_lifecycle_get_running (lifecycle))

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <gio/gunixinputstream.h>
+#include <glib-unix.h>
 #include <glib/gstdio.h>
 
 #include "fc-lifecycle-control.h"
@@ -23,8 +23,9 @@ struct _FcLifecycleControl
   FcLifecycle      *lifecycle;
   char             *path;
   gboolean          created;
-  GDataInputStream *input;
-  GCancellable     *cancellable;
+  int               fd;
+  guint             watch_id;
+  GString          *pending;    /* bytes after the last complete line */
   guint             n_commands;
 };
 
@@ -35,8 +36,7 @@ fc_lifecycle_control_dispose (GObject *object)
 {
   FcLifecycleControl *self = (FcLifecycleControl *)object;
 
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->watch_id, g_source_remove);
 
   G_OBJECT_CLASS (fc_lifecycle_control_parent_class)->dispose (object);
 }
@@ -49,8 +49,9 @@ fc_lifecycle_control_finalize (GObject *object)
   if (self->created && self->path != NULL)
     g_unlink (self->path);
 
-  g_clear_object (&self->input);
-  g_clear_object (&self->cancellable);
+  if (self->fd >= 0)
+    close (self->fd);
+  g_string_free (self->pending, TRUE);
   g_clear_object (&self->lifecycle);
   g_clear_pointer (&self->path, g_free);
 
@@ -69,6 +70,8 @@ fc_lifecycle_control_class_init (FcLifecycleControlClass *klass)
 static void
 fc_lifecycle_control_init (FcLifecycleControl *self)
 {
+  self->fd = -1;
+  self->pending = g_string_new (NULL);
 }
 
 gboolean
@@ -141,57 +144,47 @@ fc_lifecycle_control_handle_line (FcLifecycleControl  *self,
   return FALSE;
 }
 
-static void read_next (FcLifecycleControl *self);
-
-/* The pending read holds only a weak reference: dropping the last strong
- * one disposes the control, which cancels the read. */
-static void
-read_line_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
+void
+fc_lifecycle_control_drain (FcLifecycleControl *self)
 {
-  GWeakRef *weak = user_data;
-  g_autoptr(FcLifecycleControl) self = g_weak_ref_get (weak);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *line = NULL;
-  gsize len;
+  char buf[4096];
+  char *nl;
 
-  g_weak_ref_clear (weak);
-  g_free (weak);
+  g_return_if_fail (FC_IS_LIFECYCLE_CONTROL (self));
 
-  line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result, &len, &error);
-
-  if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    return;
-
-  if (error != NULL)
+  /* The fd is non-blocking: read what writers have written so far. */
+  for (;;)
     {
-      g_warning ("Stopped reading span commands from %s: %s", self->path, error->message);
-      return;
+      gssize n = read (self->fd, buf, sizeof buf);
+
+      if (n > 0)
+        g_string_append_len (self->pending, buf, n);
+      else if (n < 0 && errno == EINTR)
+        continue;
+      else
+        break;
     }
 
-  /* The FIFO is also open for writing by us, so EOF should not happen; if it does, stop. */
-  if (line == NULL)
-    return;
+  while ((nl = memchr (self->pending->str, '\n', self->pending->len)) != NULL)
+    {
+      g_autofree char *line = g_strndup (self->pending->str, nl - self->pending->str);
+      g_autoptr(GError) error = NULL;
 
-  if (!fc_lifecycle_control_handle_line (self, line, &error))
-    g_warning ("%s", error->message);
-
-  read_next (self);
+      g_string_erase (self->pending, 0, nl - self->pending->str + 1);
+      if (!g_utf8_validate (line, -1, NULL))
+        g_warning ("%s: ignoring a line that is not UTF-8", self->path);
+      else if (!fc_lifecycle_control_handle_line (self, line, &error))
+        g_warning ("%s", error->message);
+    }
 }
 
-static void
-read_next (FcLifecycleControl *self)
+static gboolean
+fd_ready_cb (int          fd,
+             GIOCondition condition,
+             gpointer     user_data)
 {
-  GWeakRef *weak;
-
-  if (g_cancellable_is_cancelled (self->cancellable))
-    return;
-
-  weak = g_new0 (GWeakRef, 1);
-  g_weak_ref_init (weak, self);
-  g_data_input_stream_read_line_async (self->input, G_PRIORITY_DEFAULT, self->cancellable,
-                                       read_line_cb, weak);
+  fc_lifecycle_control_drain (user_data);
+  return G_SOURCE_CONTINUE;
 }
 
 FcLifecycleControl *
@@ -200,7 +193,6 @@ fc_lifecycle_control_new (FcLifecycle  *lifecycle,
                           GError      **error)
 {
   g_autoptr(FcLifecycleControl) self = NULL;
-  g_autoptr(GInputStream) base = NULL;
   struct stat st;
   int fd;
 
@@ -210,7 +202,6 @@ fc_lifecycle_control_new (FcLifecycle  *lifecycle,
   self = g_object_new (FC_TYPE_LIFECYCLE_CONTROL, NULL);
   self->lifecycle = g_object_ref (lifecycle);
   self->path = g_strdup (path);
-  self->cancellable = g_cancellable_new ();
 
   if (mkfifo (path, 0600) == 0)
     self->created = TRUE;
@@ -241,11 +232,8 @@ fc_lifecycle_control_new (FcLifecycle  *lifecycle,
       return NULL;
     }
 
-  base = g_unix_input_stream_new (fd, TRUE);
-  self->input = g_data_input_stream_new (base);
-  g_data_input_stream_set_newline_type (self->input, G_DATA_STREAM_NEWLINE_TYPE_ANY);
-
-  read_next (self);
+  self->fd = fd;
+  self->watch_id = g_unix_fd_add (fd, G_IO_IN, fd_ready_cb, self);
 
   return g_steal_pointer (&self);
 }

@@ -17,8 +17,8 @@ G_BEGIN_DECLS
  *   end NAME      end the most recent active span called NAME
  *   start, stop   start/stop the profiler (manual lifecycle)
  * Empty lines and lines starting with '#' are ignored; anything else logs a
- * warning. Commands are read on the main context of the thread that created
- * the control, without blocking it.
+ * warning. Commands are read on the thread-default main context of the
+ * thread that created the control, without blocking it.
  */
 #define FC_TYPE_LIFECYCLE_CONTROL (fc_lifecycle_control_get_type ())
 G_DECLARE_FINAL_TYPE (FcLifecycleControl, fc_lifecycle_control, FC, LIFECYCLE_CONTROL, GObject)
@@ -34,5 +34,9 @@ gboolean            fc_lifecycle_control_handle_line (FcLifecycleControl  *self,
                                                       const char          *line,
                                                       GError             **error);
 guint               fc_lifecycle_control_get_n_commands (FcLifecycleControl *self);
+/* Handles every complete line written so far, now. Call it before tearing
+ * down: a script's last "end NAME" may still sit in the FIFO when the
+ * profiled program exits. */
+void                fc_lifecycle_control_drain       (FcLifecycleControl  *self);
 
 G_END_DECLS

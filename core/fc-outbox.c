@@ -138,10 +138,11 @@ fc_outbox_add (FcOutbox  *self,
     }
   while (g_file_test (path, G_FILE_TEST_EXISTS));
 
+  /* Written to a temporary and renamed: a crash leaves the old state or the
+   * whole envelope, never half of one. No fsync (DURABLE): it surviving a
+   * power cut is not worth stalling a recording's main loop on a busy disk. */
   data = g_bytes_get_data (envelope, &len);
-  if (!g_file_set_contents_full (path, data, len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 0600, error))
+  if (!g_file_set_contents_full (path, data, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
     {
       g_prefix_error (error, "Cannot store the envelope in the outbox: ");
       return NULL;

@@ -383,6 +383,16 @@ test_lifecycle_control_fifo (void)
     g_main_context_iteration (NULL, TRUE);
   g_test_assert_expected_messages ();
 
+  /* What a program wrote just before exiting is handled by a drain, with
+   * no main loop iteration. */
+  fd = open (path, O_WRONLY | O_CLOEXEC);
+  write_all (fd, "end again\n");
+  close (fd);
+  g_assert_cmpuint (rec.stops, ==, 1);
+  fc_lifecycle_control_drain (control);
+  g_assert_cmpuint (rec.stops, ==, 2);
+  g_assert_false (fc_lifecycle_get_running (lifecycle));
+
   /* The FIFO it created goes away with it. */
   g_clear_object (&control);
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
