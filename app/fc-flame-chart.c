@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fc-colors.h"
-#include "fc-flame-chart.h"
+#include "fc-flame-chart-private.h"
 #include "fc-layout-cache.h"
 #include "fc-view-util.h"
 
@@ -748,28 +748,29 @@ released_cb (FcFlameChart    *self,
     select_box (self, fc_flame_chart_box_at (self, x, y));
 }
 
-static void
-drag_begin_cb (FcFlameChart   *self,
-               double          x,
-               double          y,
-               GtkGestureDrag *gesture)
+void
+fc_flame_chart_drag_begin (FcFlameChart *self,
+                           double        x,
+                           double        y,
+                           gboolean      select_range)
 {
-  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  g_return_if_fail (FC_IS_FLAME_CHART (self));
 
   get_visible (self, &self->drag_begin_ns, &self->drag_end_ns);
   self->drag_scroll_y = self->scroll_y;
   self->drag_start_x = x;
-  self->drag_selecting = (state & GDK_SHIFT_MASK) != 0;
+  self->drag_selecting = select_range;
 }
 
-static void
-drag_update_cb (FcFlameChart   *self,
-                double          offset_x,
-                double          offset_y,
-                GtkGestureDrag *gesture)
+void
+fc_flame_chart_drag_update (FcFlameChart *self,
+                            double        offset_x,
+                            double        offset_y)
 {
   int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
   double ns_per_px = (double) (self->drag_end_ns - self->drag_begin_ns) / width;
+
+  g_return_if_fail (FC_IS_FLAME_CHART (self));
 
   if (self->session == NULL)
     return;
@@ -790,6 +791,33 @@ drag_update_cb (FcFlameChart   *self,
       fc_session_zoom_to (self->session, self->drag_begin_ns + delta, self->drag_end_ns + delta);
     }
   set_scroll_y (self, self->drag_scroll_y - offset_y);
+}
+
+double
+fc_flame_chart_get_scroll_y (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), 0);
+  return self->scroll_y;
+}
+
+static void
+drag_begin_cb (FcFlameChart   *self,
+               double          x,
+               double          y,
+               GtkGestureDrag *gesture)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+
+  fc_flame_chart_drag_begin (self, x, y, (state & GDK_SHIFT_MASK) != 0);
+}
+
+static void
+drag_update_cb (FcFlameChart   *self,
+                double          offset_x,
+                double          offset_y,
+                GtkGestureDrag *gesture)
+{
+  fc_flame_chart_drag_update (self, offset_x, offset_y);
 }
 
 static void
@@ -1169,6 +1197,32 @@ draw_boxes (FcFlameChart *self,
       fc_colors_text_for (label->color, &text);
       draw_frame_label (self, snapshot, profile, label->box->frame, label->x, label->y, label->width, &text);
     }
+
+  /* all threads: each lane's name in the empty row above it */
+  if (fc_flame_layout_get_thread (self->layout) < 0)
+    {
+      GdkRGBA text = self->dark ? (GdkRGBA) { 1, 1, 1, 0.75f } : (GdkRGBA) { 0, 0, 0, 0.7f };
+      GdkRGBA rule = self->dark ? (GdkRGBA) { 1, 1, 1, 0.15f } : (GdkRGBA) { 0, 0, 0, 0.12f };
+
+      for (guint l = 0; l < fc_flame_layout_get_n_lanes (self->layout); l++)
+        {
+          const FcFlameLane *lane = fc_flame_layout_get_lane (self->layout, l);
+          const FcThread *thread = fc_profile_get_thread (profile, lane->thread);
+          const char *name = fc_profile_string (profile, thread->name);
+          const char *tid = fc_profile_string (profile, thread->tid);
+          double y = RULER_HEIGHT + (lane->first_row - 1.0) * ROW_HEIGHT - self->scroll_y;
+          g_autofree char *title = NULL;
+
+          if (y + ROW_HEIGHT < RULER_HEIGHT || y > height)
+            continue;
+          title = name != NULL && name[0] != '\0' ? g_strdup_printf ("%s (%s)", name, tid ? tid : "?")
+                                                   : g_strdup_printf (_("Thread %s"), tid ? tid : "?");
+          gtk_snapshot_append_color (snapshot, &rule, &GRAPHENE_RECT_INIT (0, y, width, 1));
+          draw_label (self, snapshot, title, LABEL_PADDING, y + (ROW_HEIGHT - self->text_height) / 2.0,
+                      width - 2 * LABEL_PADDING, &text);
+        }
+    }
+
   gtk_snapshot_pop (snapshot);
 
   self->n_drawn_boxes = drawn;

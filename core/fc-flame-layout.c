@@ -247,7 +247,8 @@ fc_flame_layout_new (FcProfile *profile,
           self->end_ns = MAX (self->end_ns, b.end_ns);
         }
 
-      if (lanes->len > 0)
+      /* all threads: an empty row above each lane for its name */
+      if (thread < 0)
         next_row++;
       lane.thread = t;
       lane.first_row = next_row;

@@ -22,8 +22,8 @@ G_BEGIN_DECLS
  * Boxes are grouped by row and sorted by time inside a row, so hit-testing
  * and culling are binary searches. With one thread there is one lane: row =
  * depth (0 is the outermost frame). With all threads (thread -1), each
- * thread that has samples is a lane of rows, lanes separated by one empty
- * row, in thread table order.
+ * thread that has samples is a lane of rows below an empty header row (for
+ * the thread's name), in thread table order.
  */
 
 typedef struct _FcFlameLayout FcFlameLayout;

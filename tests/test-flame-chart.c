@@ -6,7 +6,7 @@
 #include <gtk/gtk.h>
 
 #include "fc-colors.h"
-#include "fc-flame-chart.h"
+#include "fc-flame-chart-private.h"
 #include "fc-session.h"
 #include "fc-test-profiles.h"
 #include "fc-view-util.h"
@@ -163,6 +163,31 @@ test_zoom_and_pan (Fixture       *f,
 }
 
 static void
+test_drag (Fixture       *f,
+           gconstpointer  data)
+{
+  /* dragging pans: with 50 ms on 800 px, 80 px are 5 ms... */
+  fc_session_zoom_to (f->session, AT (50), AT (100));
+  fc_flame_chart_drag_begin (f->chart, 400, 100, FALSE);
+  fc_flame_chart_drag_update (f->chart, -80, 0);
+  assert_visible (f->session, 55, 105);
+  fc_flame_chart_drag_update (f->chart, 160, 0);
+  assert_visible (f->session, 40, 90);
+  g_assert_false (fc_session_has_selection (f->session));
+
+  /* ...and depth when the rows do not fit; three rows always fit here */
+  fc_flame_chart_drag_update (f->chart, 160, -50);
+  g_assert_cmpfloat (fc_flame_chart_get_scroll_y (f->chart), ==, 0);
+
+  /* shift+drag selects the time range covered, either way */
+  fc_flame_chart_drag_begin (f->chart, 160, 100, TRUE);
+  fc_flame_chart_drag_update (f->chart, -80, 0);
+  g_assert_cmpint (fc_session_get_selection_begin_ns (f->session), ==, AT (45));
+  g_assert_cmpint (fc_session_get_selection_end_ns (f->session), ==, AT (50));
+  assert_visible (f->session, 40, 90);
+}
+
+static void
 test_search (Fixture       *f,
              gconstpointer  data)
 {
@@ -266,7 +291,7 @@ test_thread_switch (Fixture       *f,
   wait_for_layout (f->chart);
   layout = fc_flame_chart_get_layout (f->chart);
   g_assert_cmpuint (fc_flame_layout_get_n_lanes (layout), ==, 2);
-  g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 6);
+  g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 7);
 
   /* a time selection survives until cleared */
   fc_session_set_selection (f->session, AT (10), AT (20));
@@ -390,6 +415,7 @@ main (int   argc,
   ADD ("hit-testing", test_hit_testing);
   ADD ("zoom-and-pan", test_zoom_and_pan);
   ADD ("search", test_search);
+  ADD ("drag", test_drag);
   ADD ("render", test_render);
   ADD ("thread-switch", test_thread_switch);
 #undef ADD

@@ -112,22 +112,32 @@ test_lanes (void)
   layout = fc_flame_layout_new (profile, -1);
 
   g_assert_cmpuint (fc_flame_layout_get_n_lanes (layout), ==, 2);
+  /* row 0 is lane 0's header, rows 1-3 its frames, row 4 lane 1's header */
+  lane = fc_flame_layout_get_lane (layout, 0);
+  g_assert_cmpuint (lane->thread, ==, 0);
+  g_assert_cmpuint (lane->first_row, ==, 1);
+  g_assert_cmpuint (lane->n_rows, ==, 3);
   lane = fc_flame_layout_get_lane (layout, 1);
   g_assert_cmpuint (lane->thread, ==, 1);
-  /* lane 0 has rows 0-2, row 3 separates the lanes */
-  g_assert_cmpuint (lane->first_row, ==, 4);
+  g_assert_cmpuint (lane->first_row, ==, 5);
   g_assert_cmpuint (lane->n_rows, ==, 2);
-  g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 6);
+  g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 7);
 
-  fc_flame_layout_get_row (layout, 3, &n);
+  fc_flame_layout_get_row (layout, 0, &n);
   g_assert_cmpuint (n, ==, 0);
+  fc_flame_layout_get_row (layout, 4, &n);
+  g_assert_cmpuint (n, ==, 0);
+  row = fc_flame_layout_get_row (layout, 1, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpuint (row[0].row, ==, 1);
+  g_assert_cmpuint (row[0].depth, ==, 0);
 
-  row = fc_flame_layout_get_row (layout, 5, &n);
+  row = fc_flame_layout_get_row (layout, 6, &n);
   g_assert_cmpuint (n, ==, 1);
   assert_box (&row[0], FC_TEST_BAZ, 0, 10, 2);
   g_assert_cmpuint (row[0].lane, ==, 1);
   g_assert_cmpuint (row[0].depth, ==, 1);
-  g_assert_cmpuint (row[0].row, ==, 5);
+  g_assert_cmpuint (row[0].row, ==, 6);
 }
 
 static void
