@@ -1099,17 +1099,21 @@ draw_boxes (FcFlameChart *self,
   g_autoptr(GdkTexture) texture = NULL;
   FcRaster raster;
   int area_height = height - RULER_HEIGHT;
+  int raster_height;
   guint drawn = 0;
 
   self->n_drawn_boxes = 0;
   if (area_height <= 0)
     return;
+  /* a shallow profile needs pixels only down to its last row */
+  raster_height = (int) MIN ((double) area_height, ceil (n_rows * (double) ROW_HEIGHT - self->scroll_y));
+  raster_height = MAX (raster_height, 1);
 
   get_visible (self, &begin_ns, &end_ns);
   px_per_ns = (double) width / (double) (end_ns - begin_ns);
   last_row = MIN (last_row + 1, n_rows);
 
-  fc_raster_init (&raster, width, area_height, gtk_widget_get_scale_factor (GTK_WIDGET (self)));
+  fc_raster_init (&raster, width, raster_height, gtk_widget_get_scale_factor (GTK_WIDGET (self)));
 
   for (guint row = first_row; row < last_row; row++)
     {
@@ -1186,7 +1190,7 @@ draw_boxes (FcFlameChart *self,
     }
 
   texture = fc_raster_to_texture (&raster);
-  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
+  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, raster_height));
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
   for (guint l = 0; l < labels->len; l++)

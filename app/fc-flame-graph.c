@@ -589,6 +589,7 @@ draw_scene (FcFlameGraph *self,
   g_autoptr(GdkTexture) texture = NULL;
   GdkRGBA fallback = { 0.8f, 0.8f, 0.8f, 1.0f };
   FcRaster raster;
+  int raster_height;
   gint64 b, e;
   double px_per_unit;
   guint root = 0;
@@ -597,7 +598,10 @@ draw_scene (FcFlameGraph *self,
   ensure_pango (self);
   get_view (self, &b, &e);
   px_per_unit = (double) width / (double) (e - b);
-  fc_raster_init (&raster, width, height, gtk_widget_get_scale_factor (GTK_WIDGET (self)));
+  /* a shallow tree needs pixels only down to its last row */
+  raster_height = (int) MIN ((double) height, ceil (fc_call_tree_get_max_depth (self->tree) * (double) ROW_HEIGHT - self->scroll_y));
+  raster_height = MAX (raster_height, 1);
+  fc_raster_init (&raster, width, raster_height, gtk_widget_get_scale_factor (GTK_WIDGET (self)));
 
   g_array_append_val (stack, root);
   while (stack->len > 0)
@@ -649,7 +653,7 @@ draw_scene (FcFlameGraph *self,
     }
 
   texture = fc_raster_to_texture (&raster);
-  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, raster_height));
 
   for (guint l = 0; l < labels->len; l++)
     {
