@@ -17,6 +17,7 @@
 #define CULL_WIDTH      0.25
 #define WHEEL_PIXELS    50.0
 #define NO_NODE         G_MAXUINT
+#define RELOAD_DELAY_MS 80
 
 struct _FcFlameGraph
 {
@@ -26,6 +27,7 @@ struct _FcFlameGraph
   FcSession      *session;
   GSignalGroup   *session_signals;
   GCancellable   *cancellable;
+  guint           reload_source;   /* a coalesced rebuild while a selection is dragged */
   FcCallTree     *tree;
   gint64         *offsets;         /* per node: where it starts, in weight units */
   GdkRGBA        *colors;
@@ -348,6 +350,7 @@ reload_cb (FcFlameGraph *self)
   guint n_samples = 0;
   GWeakRef *weak;
 
+  g_clear_handle_id (&self->reload_source, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
 
@@ -385,6 +388,34 @@ reload_cb (FcFlameGraph *self)
   weak = g_new0 (GWeakRef, 1);
   g_weak_ref_init (weak, self);
   fc_call_tree_new_async (profile, thread, begin, end, FALSE, self->cancellable, tree_ready_cb, weak);
+}
+
+static gboolean
+reload_timeout_cb (gpointer user_data)
+{
+  FcFlameGraph *self = user_data;
+
+  self->reload_source = 0;
+  reload_cb (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Dragging a selection changes it at every motion event; rebuilding a big
+ * tree each time would queue worker after worker. Small trees follow at
+ * once. */
+static void
+selection_changed_cb (FcFlameGraph *self)
+{
+  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
+
+  if (profile == NULL || fc_profile_get_n_samples (profile) < FC_LAYOUT_CACHE_SYNC_SAMPLES)
+    {
+      reload_cb (self);
+      return;
+    }
+
+  g_clear_handle_id (&self->reload_source, g_source_remove);
+  self->reload_source = g_timeout_add (RELOAD_DELAY_MS, reload_timeout_cb, self);
 }
 
 static void
@@ -861,6 +892,7 @@ fc_flame_graph_dispose (GObject *object)
 {
   FcFlameGraph *self = FC_FLAME_GRAPH (object);
 
+  g_clear_handle_id (&self->reload_source, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (self->session_signals != NULL)
@@ -990,8 +1022,8 @@ fc_flame_graph_init (FcFlameGraph *self)
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
   g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (profile_changed_cb), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::thread", G_CALLBACK (reload_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selection-begin-ns", G_CALLBACK (reload_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selection-end-ns", G_CALLBACK (reload_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selection-begin-ns", G_CALLBACK (selection_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selection-end-ns", G_CALLBACK (selection_changed_cb), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::search-text", G_CALLBACK (update_search), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::color-mode", G_CALLBACK (update_colors), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-frame", G_CALLBACK (selected_frame_changed_cb), self);

@@ -121,6 +121,70 @@ test_flame_graph (void)
   g_assert_finalize_object (session);
 }
 
+static void
+tree_changed_cb (GObject    *graph,
+                 GParamSpec *pspec,
+                 gpointer    user_data)
+{
+  guint *n_changes = user_data;
+
+  (*n_changes)++;
+}
+
+static void
+test_big_profile (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
+  FcSession *session = fc_session_new ();
+  FcFlameGraph *graph;
+  guint32 thread = fc_profile_ensure_thread (profile, "1");
+  guint32 a = fc_test_frame (profile, "a", "m", TRUE);
+  guint32 b = fc_test_frame (profile, "b", "m", TRUE);
+  guint n_changes = 0;
+
+  /* enough samples for the tree to be built on a worker: a>b, then a */
+  for (guint i = 0; i < 30000; i++)
+    {
+      guint32 leaf_first[2] = { b, a };
+
+      fc_profile_append_sample (profile, FC_TEST_BASE_NS + i * FC_TEST_MS, thread,
+                                fc_profile_intern_stack_frames (profile, i < 20000 ? leaf_first : leaf_first + 1,
+                                                                i < 20000 ? 2 : 1), 0);
+    }
+  fc_document_add_profile (document, profile);
+  fc_session_set_document (session, document);
+
+  graph = FC_FLAME_GRAPH (g_object_ref_sink (fc_flame_graph_new ()));
+  g_signal_connect (graph, "notify::tree", G_CALLBACK (tree_changed_cb), &n_changes);
+  fc_flame_graph_set_session (graph, session);
+  while (fc_flame_graph_get_tree (graph) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (fc_call_tree_node_get_total (fc_call_tree_get_root (fc_flame_graph_get_tree (graph))), ==, 30000);
+
+  /* a selection dragged over three motion events: one rebuild, of the last */
+  n_changes = 0;
+  fc_session_set_selection (session, AT (0), AT (100));
+  fc_session_set_selection (session, AT (0), AT (1000));
+  fc_session_set_selection (session, AT (19000), AT (21000));
+  g_assert_cmpuint (n_changes, ==, 0);
+  while (n_changes == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (n_changes, ==, 1);
+  {
+    const FcCallTreeNode *root = fc_call_tree_get_root (fc_flame_graph_get_tree (graph));
+    const FcCallTreeNode *a_node = fc_call_tree_node_get_child (root, 0);
+
+    g_assert_cmpuint (fc_call_tree_node_get_total (root), ==, 2000);
+    g_assert_cmpuint (fc_call_tree_node_get_total (a_node), ==, 2000);
+    g_assert_cmpuint (fc_call_tree_node_get_self (a_node), ==, 1000);
+  }
+
+  fc_flame_graph_set_session (graph, NULL);
+  g_assert_finalize_object (graph);
+  g_assert_finalize_object (session);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -128,6 +192,7 @@ main (int   argc,
   gtk_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/app/flame-graph/geometry-focus-range-search", test_flame_graph);
+  g_test_add_func ("/app/flame-graph/big-profile", test_big_profile);
 
   return g_test_run ();
 }
