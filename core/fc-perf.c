@@ -81,6 +81,9 @@ fc_perf_stream_open (int        tid,
   attr.use_clockid = 1;
   attr.clockid = CLOCK_MONOTONIC;
   attr.wakeup_events = 1;
+  /* PERF_RECORD_COMM with the exec flag tells us when the program's modules change */
+  attr.comm = 1;
+  attr.comm_exec = 1;
 
   fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0)
@@ -237,6 +240,14 @@ fc_perf_stream_drain (FcPerfStream   *self,
             sink (snap, sink_data);
             n++;
           }
+        }
+      else if (hdr.type == PERF_RECORD_COMM && (hdr.misc & PERF_RECORD_MISC_COMM_EXEC))
+        {
+          guint32 pid_tid[2];
+          FcSnapshot *snap;
+          ring_copy (data, data_size, tail + sizeof hdr, pid_tid, sizeof pid_tid);
+          snap = fc_snapshot_new (FC_SNAPSHOT_EXEC, pid_tid[1], 0);
+          sink (snap, sink_data);
         }
       else if (hdr.type == PERF_RECORD_LOST && lost != NULL)
         {

@@ -182,7 +182,9 @@ fc_unwinder_new (FcProcMaps *maps)
 
   self->maps = fc_proc_maps_ref (maps);
   self->as = unw_create_addr_space (&accessors, 0);
-  unw_set_caching_policy (self->as, UNW_CACHE_GLOBAL);
+  /* one thread unwinds: per-thread caching skips the locking (and its sigprocmask calls) of the
+   * global cache, ~30% less time per stack here */
+  unw_set_caching_policy (self->as, UNW_CACHE_PER_THREAD);
   self->generation = fc_proc_maps_get_generation (maps);
   return self;
 }
