@@ -518,7 +518,7 @@ selected_frame_changed_cb (FcFlameChart *self)
    * our box no longer stands for the selection. */
   if (box != NULL && box->frame != fc_session_get_selected_frame (self->session))
     self->selected_box = NO_BOX;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate_scene (self);
 }
 
 /* ---- navigation ---- */
@@ -1101,6 +1101,8 @@ draw_boxes (FcFlameChart *self,
   int area_height = height - RULER_HEIGHT;
   int raster_height;
   guint drawn = 0;
+  guint32 accent = fc_raster_pack (&(GdkRGBA) { 0.21f, 0.52f, 0.89f, 1.0f });
+  guint selected_frame = self->session ? fc_session_get_selected_frame (self->session) : FC_SESSION_NO_FRAME;
 
   self->n_drawn_boxes = 0;
   if (area_height <= 0)
@@ -1145,6 +1147,18 @@ draw_boxes (FcFlameChart *self,
               /* a one pixel seam between neighbours */
               fc_raster_fill (&raster, last_pixel, cx0, y, MAX (cx1 - 1.0, cx0 + 1.0), y + ROW_HEIGHT - 1);
               drawn++;
+
+              /* every run of the selected frame is framed, so picking a
+               * function anywhere shows when it ran */
+              if (box->frame == selected_frame && cx1 - cx0 >= 3.0)
+                {
+                  double r = MAX (cx1 - 1.0, cx0 + 1.0);
+
+                  fc_raster_fill (&raster, accent, cx0, y, r, y + 2);
+                  fc_raster_fill (&raster, accent, cx0, y + ROW_HEIGHT - 3, r, y + ROW_HEIGHT - 1);
+                  fc_raster_fill (&raster, accent, cx0, y, cx0 + 2, y + ROW_HEIGHT - 1);
+                  fc_raster_fill (&raster, accent, r - 2, y, r, y + ROW_HEIGHT - 1);
+                }
 
               if (cx1 - cx0 >= MIN_LABEL_WIDTH)
                 {

@@ -413,7 +413,7 @@ fc_minimap_snapshot (GtkWidget   *widget,
   FcMinimap *self = FC_MINIMAP (widget);
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  GdkRGBA shade = { 0, 0, 0, 0.35f };
+  GdkRGBA shade = fc_view_is_dark (widget) ? (GdkRGBA) { 0, 0, 0, 0.45f } : (GdkRGBA) { 0, 0, 0, 0.18f };
   GdkRGBA frame = { 0.21f, 0.52f, 0.89f, 1.0f };
   GdkRGBA selection = { 0.21f, 0.52f, 0.89f, 0.3f };
   double x0, x1;

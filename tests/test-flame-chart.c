@@ -274,6 +274,82 @@ test_render (Fixture       *f,
   g_assert_cmpuint (fc_flame_chart_get_n_drawn_boxes (f->chart), ==, 6);
 }
 
+static GdkTexture *
+find_texture (GskRenderNode *node)
+{
+  switch (gsk_render_node_get_node_type (node))
+    {
+    case GSK_TEXTURE_NODE:
+      return gsk_texture_node_get_texture (node);
+    case GSK_CONTAINER_NODE:
+      for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
+        {
+          GdkTexture *texture = find_texture (gsk_container_node_get_child (node, i));
+
+          if (texture != NULL)
+            return texture;
+        }
+      return NULL;
+    case GSK_CLIP_NODE:
+      return find_texture (gsk_clip_node_get_child (node));
+    default:
+      return NULL;
+    }
+}
+
+static guint32
+pixel_at (GdkTexture *texture,
+          int         x,
+          int         y)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guint32 *pixels = g_new (guint32, width * height);
+
+  gdk_texture_download (texture, (guchar *) pixels, width * 4);
+  return pixels[y * width + x];
+}
+
+static void
+test_pixels (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autoptr(GskRenderNode) plain = NULL;
+  g_autoptr(GskRenderNode) selected = NULL;
+  GdkTexture *texture;
+  GdkRGBA foo_color;
+  guint32 inside, edge, accent;
+
+  /* boxes are pixels of one texture, below the ruler: foo is [0, 120) px
+   * on the second row */
+  plain = fc_flame_chart_render_scene (f->chart, WIDTH, HEIGHT);
+  texture = find_texture (plain);
+  g_assert_nonnull (texture);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, WIDTH);
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, 3 * FC_FLAME_CHART_ROW_HEIGHT);
+
+  fc_colors_for_frame (fc_session_get_profile (f->session), FC_TEST_FOO, FC_COLOR_MODE_IN_APP, &foo_color);
+  inside = pixel_at (texture, 60, FC_FLAME_CHART_ROW_HEIGHT + 10);
+  g_assert_cmphex (inside >> 24, ==, 0xff);
+  g_assert_cmphex ((inside >> 16) & 0xff, ==, (guint) (foo_color.red * 255 + 0.5f));
+  g_assert_cmphex ((inside >> 8) & 0xff, ==, (guint) (foo_color.green * 255 + 0.5f));
+  g_assert_cmphex (inside & 0xff, ==, (guint) (foo_color.blue * 255 + 0.5f));
+  /* the seam after foo, at 119 px, and nothing in the pause after 50 ms */
+  g_assert_cmphex (pixel_at (texture, 119, FC_FLAME_CHART_ROW_HEIGHT + 10), ==, 0);
+  g_assert_cmphex (pixel_at (texture, 300, 10), ==, 0);
+  edge = pixel_at (texture, 60, FC_FLAME_CHART_ROW_HEIGHT);
+  g_assert_cmphex (edge, ==, inside);
+
+  /* the selected frame's runs get an accent frame */
+  fc_session_set_selected_frame (f->session, FC_TEST_FOO);
+  selected = fc_flame_chart_render_scene (f->chart, WIDTH, HEIGHT);
+  texture = find_texture (selected);
+  accent = pixel_at (texture, 60, FC_FLAME_CHART_ROW_HEIGHT);
+  g_assert_cmphex (accent, !=, inside);
+  g_assert_cmphex (accent & 0xff, >, (accent >> 16) & 0xff);      /* blue */
+  g_assert_cmphex (pixel_at (texture, 60, FC_FLAME_CHART_ROW_HEIGHT + 10), ==, inside);
+}
+
 static void
 test_thread_switch (Fixture       *f,
                     gconstpointer  data)
@@ -417,6 +493,7 @@ main (int   argc,
   ADD ("search", test_search);
   ADD ("drag", test_drag);
   ADD ("render", test_render);
+  ADD ("pixels", test_pixels);
   ADD ("thread-switch", test_thread_switch);
 #undef ADD
   g_test_add_func ("/app/flame-chart/async-layout", test_async_layout);
