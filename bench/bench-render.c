@@ -290,6 +290,18 @@ main (int   argc,
             thread, ms_since (begin), cpu_ms () - cpu, n_boxes, fc_flame_layout_get_n_rows (layout));
   }
 
+  {
+    g_autoptr(FcFlameLayout) all = NULL;
+    double cpu = cpu_ms ();
+    guint n_boxes = 0;
+
+    begin = g_get_monotonic_time ();
+    all = fc_flame_layout_new (profile, -1);
+    fc_flame_layout_get_boxes (all, &n_boxes);
+    printf ("layout of all threads               %7.1f ms, %.1f ms CPU  (%u boxes, %.0f MB)\n",
+            ms_since (begin), cpu_ms () - cpu, n_boxes, n_boxes * (double) sizeof (FcFlameBox) / 1e6);
+  }
+
   renderer = gtk_native_get_renderer (GTK_NATIVE (window));
   cairo = gsk_cairo_renderer_new ();
   if (!gsk_renderer_realize (cairo, gtk_native_get_surface (GTK_NATIVE (window)), &error))
