@@ -1260,6 +1260,14 @@ draw_scene (FcFlameChart *self,
   draw_ruler (self, snapshot, width, height, b, e);
   if (self->layout != NULL && self->draw_colors != NULL)
     draw_boxes (self, snapshot, width, height);
+  else if (self->session != NULL && fc_session_get_profile (self->session) != NULL)
+    {
+      GdkRGBA text = self->dark ? (GdkRGBA) { 1, 1, 1, 0.6f } : (GdkRGBA) { 0, 0, 0, 0.55f };
+
+      /* big profiles are laid out on a worker: say so meanwhile */
+      draw_label (self, snapshot, _("Laying out…"), LABEL_PADDING,
+                  RULER_HEIGHT + (ROW_HEIGHT - self->text_height) / 2.0, width - 2 * LABEL_PADDING, &text);
+    }
 }
 
 GskRenderNode *
