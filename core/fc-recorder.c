@@ -960,23 +960,61 @@ fc_recorder_set_chunk_duration_ms (FcRecorder *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHUNK_DURATION_MS]);
 }
 
-#define STRING_SETTER(name, field, prop)                                   \
-  const char *fc_recorder_get_##name (FcRecorder *self) { return self->field; } \
-  void                                                                     \
-  fc_recorder_set_##name (FcRecorder *self, const char *value)             \
-  {                                                                        \
-    if (g_strcmp0 (self->field, value) == 0)                               \
-      return;                                                              \
-    g_free (self->field);                                                  \
-    self->field = g_strdup (value);                                        \
-    if (self->live != NULL)                                                \
-      fc_profile_set_meta_string (self->live, #name, value);              \
-    g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);          \
-  }
+static void
+set_string (FcRecorder  *self,
+            char       **field,
+            const char  *key,
+            const char  *value,
+            guint        prop)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return;
+  g_free (*field);
+  *field = g_strdup (value);
+  /* the chunk in progress carries the new value too */
+  if (self->live != NULL)
+    fc_profile_set_meta_string (self->live, key, value);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
 
-STRING_SETTER (platform, platform, PROP_PLATFORM)
-STRING_SETTER (release, release, PROP_RELEASE)
-STRING_SETTER (environment, environment, PROP_ENVIRONMENT)
+const char *
+fc_recorder_get_platform (FcRecorder *self)
+{
+  return self->platform;
+}
+
+void
+fc_recorder_set_platform (FcRecorder *self,
+                          const char *platform)
+{
+  set_string (self, &self->platform, "platform", platform ? platform : "native", PROP_PLATFORM);
+}
+
+const char *
+fc_recorder_get_release (FcRecorder *self)
+{
+  return self->release;
+}
+
+void
+fc_recorder_set_release (FcRecorder *self,
+                         const char *release)
+{
+  set_string (self, &self->release, "release", release, PROP_RELEASE);
+}
+
+const char *
+fc_recorder_get_environment (FcRecorder *self)
+{
+  return self->environment;
+}
+
+void
+fc_recorder_set_environment (FcRecorder *self,
+                             const char *environment)
+{
+  set_string (self, &self->environment, "environment", environment, PROP_ENVIRONMENT);
+}
 
 const char *
 fc_recorder_get_profiler_id (FcRecorder *self)
