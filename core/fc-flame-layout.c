@@ -26,6 +26,8 @@ struct _FcFlameLayout
 
 G_DEFINE_BOXED_TYPE (FcFlameLayout, fc_flame_layout, fc_flame_layout_ref, fc_flame_layout_unref)
 
+G_STATIC_ASSERT (sizeof (FcFlameBox) == 32);
+
 typedef struct {
   guint32 stack;
   gint64  begin_ns;
@@ -42,7 +44,6 @@ typedef struct {
 
 typedef struct {
   const FcStackNode *nodes;     /* a copy of the profile's stack table */
-  guint16    lane;
   Row       *rows;              /* per depth */
   guint      n_rows;
   guint      rows_capacity;
@@ -100,11 +101,8 @@ close_runs (LaneBuilder *b,
       box->end_ns = MAX (end_ns, run->begin_ns);
       box->frame = b->nodes[run->stack].frame;
       box->stack = run->stack;
-      box->row = 0;
-      box->depth = MIN (d, G_MAXUINT16);
-      box->lane = b->lane;
+      box->row = d;
       box->n_samples = sample - run->first_sample;
-      box->_pad = 0;
     }
 }
 
@@ -232,7 +230,6 @@ fc_flame_layout_new (FcProfile *profile,
         continue;
 
       b.nodes = nodes;
-      b.lane = MIN (lanes->len, G_MAXUINT16);
       build_lane (&b, profile, t);
 
       if (b.has_samples)
@@ -470,6 +467,18 @@ fc_flame_layout_get_lane (FcFlameLayout *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (lane < self->n_lanes, NULL);
   return &self->lanes[lane];
+}
+
+gint
+fc_flame_layout_get_lane_of_row (FcFlameLayout *self,
+                                 guint          row)
+{
+  g_return_val_if_fail (self != NULL, -1);
+
+  for (guint l = 0; l < self->n_lanes; l++)
+    if (row < self->lanes[l].first_row + self->lanes[l].n_rows)
+      return (gint) l;
+  return -1;
 }
 
 guint

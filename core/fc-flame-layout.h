@@ -28,16 +28,16 @@ G_BEGIN_DECLS
 
 typedef struct _FcFlameLayout FcFlameLayout;
 
+/* 32 bytes: a 500k-sample chunk makes millions of boxes. The box's depth
+ * in its lane is its stack's depth - 1 (0 = outermost frame); its lane is
+ * fc_flame_layout_get_lane_of_row(). */
 typedef struct {
   gint64  begin_ns;
   gint64  end_ns;
   guint32 frame;
   guint32 stack;              /* stack id of the call path ending in this box */
   guint32 row;
-  guint16 depth;              /* within its lane; 0 = outermost frame */
-  guint16 lane;
   guint32 n_samples;
-  guint32 _pad;
 } FcFlameBox;
 
 typedef struct {
@@ -77,6 +77,9 @@ const FcFlameBox  *fc_flame_layout_get_row         (FcFlameLayout       *self,
 guint              fc_flame_layout_get_n_lanes     (FcFlameLayout       *self);
 const FcFlameLane *fc_flame_layout_get_lane        (FcFlameLayout       *self,
                                                     guint                lane);
+/* the lane @row belongs to (header rows: the lane below), or -1 */
+gint               fc_flame_layout_get_lane_of_row (FcFlameLayout       *self,
+                                                    guint                row);
 /* index in the row of the first box ending after @t (n_boxes if none) */
 guint              fc_flame_layout_row_lower_bound (FcFlameLayout       *self,
                                                     guint                row,

@@ -47,7 +47,7 @@ test_runs (void)
   g_assert_cmpuint (n, ==, 2);
   assert_box (&row[0], FC_TEST_MAIN, 0, 50, 5);
   assert_box (&row[1], FC_TEST_MAIN, 200, 210, 1);
-  g_assert_cmpuint (row[0].depth, ==, 0);
+  g_assert_cmpuint (fc_profile_get_stack (profile, row[0].stack)->depth, ==, 1);
   g_assert_cmpuint (row[0].row, ==, 0);
 
   row = fc_flame_layout_get_row (layout, 1, &n);
@@ -56,7 +56,10 @@ test_runs (void)
   assert_box (&row[1], FC_TEST_BAZ, 30, 40, 1);
   assert_box (&row[2], FC_TEST_FOO, 40, 50, 1);
   assert_box (&row[3], FC_TEST_BAZ, 200, 210, 1);
-  g_assert_cmpuint (row[0].depth, ==, 1);
+  g_assert_cmpuint (row[0].row, ==, 1);
+  g_assert_cmpuint (fc_profile_get_stack (profile, row[0].stack)->depth, ==, 2);
+  g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 1), ==, 0);
+  g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 3), ==, -1);
 
   row = fc_flame_layout_get_row (layout, 2, &n);
   g_assert_cmpuint (n, ==, 2);
@@ -130,13 +133,16 @@ test_lanes (void)
   row = fc_flame_layout_get_row (layout, 1, &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmpuint (row[0].row, ==, 1);
-  g_assert_cmpuint (row[0].depth, ==, 0);
+  g_assert_cmpuint (fc_profile_get_stack (profile, row[0].stack)->depth, ==, 1);
+  g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 0), ==, 0);
+  g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 4), ==, 1);
+  g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 7), ==, -1);
 
   row = fc_flame_layout_get_row (layout, 6, &n);
   g_assert_cmpuint (n, ==, 1);
   assert_box (&row[0], FC_TEST_BAZ, 0, 10, 2);
-  g_assert_cmpuint (row[0].lane, ==, 1);
-  g_assert_cmpuint (row[0].depth, ==, 1);
+  g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, row[0].row), ==, 1);
+  g_assert_cmpuint (fc_profile_get_stack (profile, row[0].stack)->depth, ==, 2);
   g_assert_cmpuint (row[0].row, ==, 6);
 }
 
