@@ -33,6 +33,7 @@ static const char *burner = FC_TARGETS_DIR "/fc-target-burner";
 
 typedef struct {
   double seconds;          /* target's own wall time for the work */
+  double cpu_seconds;      /* target's own CPU time (user + system), steadier on a busy machine */
   double median_stop_us;
   double p99_stop_us;
   double unwind_us;        /* per sample */
@@ -42,15 +43,22 @@ typedef struct {
 } Run;
 
 static double
-read_burner_time (const char *path)
+read_burner_time (const char *path,
+                  double     *cpu_seconds)
 {
   g_autofree char *contents = NULL;
-  const char *p;
+  const char *p, *c;
 
+  *cpu_seconds = -1;
   if (!g_file_get_contents (path, &contents, NULL, NULL))
     return -1;
   p = strstr (contents, "burner done in ");
-  return p ? g_ascii_strtod (p + strlen ("burner done in "), NULL) : -1;
+  if (p == NULL)
+    return -1;
+  c = strstr (p, "cpu ");
+  if (c != NULL)
+    *cpu_seconds = g_ascii_strtod (c + 4, NULL);
+  return g_ascii_strtod (p + strlen ("burner done in "), NULL);
 }
 
 static char *
@@ -77,7 +85,7 @@ run_bare (guint threads,
   Run run = { 0 };
 
   run_shell (cmd);
-  run.seconds = read_burner_time (out);
+  run.seconds = read_burner_time (out, &run.cpu_seconds);
   return run;
 }
 
@@ -120,7 +128,7 @@ run_recorder (guint         threads,
   fc_recorder_get_unwind_stats (recorder, &ustats);
   fc_recorder_detach (recorder);
 
-  run.seconds = read_burner_time (out);
+  run.seconds = read_burner_time (out, &run.cpu_seconds);
   run.median_stop_us = stats.median_stop_us;
   run.p99_stop_us = stats.p99_stop_us;
   run.samples = stats.n_samples;
@@ -144,7 +152,7 @@ run_perf (guint       threads,
   Run run = { -1, 0 };
 
   if (run_shell (cmd))
-    run.seconds = read_burner_time (out);
+    run.seconds = read_burner_time (out, &run.cpu_seconds);
   unlink (data);
   return run;
 }
@@ -175,14 +183,16 @@ perf_works (void)
 static void
 print_row (const char *label,
            Run        *r,
-           double      bare)
+           Run        *bare)
 {
   if (r->seconds <= 0)
     {
       printf ("  %-26s %9s\n", label, "n/a");
       return;
     }
-  printf ("  %-26s %8.3f s %+7.1f%%", label, r->seconds, 100.0 * (r->seconds - bare) / bare);
+  printf ("  %-26s %7.3f s %+6.1f%%  cpu %6.3f s %+6.1f%%", label,
+          r->seconds, 100.0 * (r->seconds - bare->seconds) / bare->seconds,
+          r->cpu_seconds, 100.0 * (r->cpu_seconds - bare->cpu_seconds) / bare->cpu_seconds);
   if (r->samples > 0)
     printf ("   %7" G_GUINT64_FORMAT " samples  stop %6.0f / %6.0f us  unwind %5.1f us  complete %5.1f%%  dropped %" G_GUINT64_FORMAT,
             r->samples, r->median_stop_us, r->p99_stop_us, r->unwind_us, 100.0 * r->complete, r->dropped);
@@ -234,7 +244,8 @@ main (int    argc,
   rounds = calibrate (seconds);
   printf ("bench-sampler: burner %ld rounds (~%.1f s of single-thread work), median of %u runs, %u CPUs\n",
           rounds, seconds, repeat, g_get_num_processors ());
-  printf ("  columns: target wall time, slowdown vs bare; stop = thread held median / p99\n");
+  printf ("  columns: target wall time and its change vs bare, target CPU time and its change;\n"
+          "  stop = time a thread is held, median / p99; unwind = libunwind time per stack\n");
   measure_interrupt (rounds);
 
   for (guint t = 0; t < G_N_ELEMENTS (thread_counts); t++)
@@ -263,15 +274,15 @@ main (int    argc,
       w = median_run (wall, repeat);
       c = median_run (cpu, repeat);
       printf ("\n %u thread%s\n", threads, threads > 1 ? "s" : "");
-      print_row ("bare", &b, b.seconds);
-      print_row ("flamecast wall 101 Hz", &w, b.seconds);
-      print_row ("flamecast cpu 1000 Hz", &c, b.seconds);
+      print_row ("bare", &b, &b);
+      print_row ("flamecast wall 101 Hz", &w, &b);
+      print_row ("flamecast cpu 1000 Hz", &c, &b);
       if (have_perf)
         {
           pf = median_run (perf_fp, repeat);
           pd = median_run (perf_dwarf, repeat);
-          print_row ("perf record -g 1000 Hz", &pf, b.seconds);
-          print_row ("perf --call-graph dwarf", &pd, b.seconds);
+          print_row ("perf record -g 1000 Hz", &pf, &b);
+          print_row ("perf --call-graph dwarf", &pd, &b);
         }
       else
         printf ("  perf record: not available (install linux-perf, kernel.perf_event_paranoid <= 2)\n");
