@@ -32,6 +32,7 @@ struct _FcCallTree
   gint64                 begin_ns;
   gint64                 end_ns;
   gboolean               bottom_up;
+  FcCallTreeFrames       which;
   guint                  max_depth;
   FcCallTreeNode        *nodes;
   guint                  n_nodes;
@@ -201,6 +202,26 @@ compare_children (const void *a,
   return (x->frame > y->frame) - (x->frame < y->frame);
 }
 
+/* Children come after their parents: one backward pass sums the totals. */
+static void
+sum_totals (GArray *nodes)
+{
+  for (guint i = nodes->len; i > 0; i--)
+    {
+      BuildNode *node = &g_array_index (nodes, BuildNode, i - 1);
+
+      node->total += node->self;
+      node->total_ns += node->self_ns;
+      if (i - 1 > 0)
+        {
+          BuildNode *parent = &g_array_index (nodes, BuildNode, node->parent);
+
+          parent->total += node->total;
+          parent->total_ns += node->total_ns;
+        }
+    }
+}
+
 static void
 build_top_down (FcProfile     *profile,
                 GArray        *nodes,
@@ -240,85 +261,114 @@ build_top_down (FcProfile     *profile,
       node->self_ns += stack_ns[s];
     }
 
-  /* Children come after their parents: one backward pass sums the totals. */
-  for (guint i = nodes->len; i > 0; i--)
-    {
-      BuildNode *node = &g_array_index (nodes, BuildNode, i - 1);
-
-      node->total += node->self;
-      node->total_ns += node->self_ns;
-      if (i - 1 > 0)
-        {
-          BuildNode *parent = &g_array_index (nodes, BuildNode, node->parent);
-
-          parent->total += node->total;
-          parent->total_ns += node->total_ns;
-        }
-    }
+  sum_totals (nodes);
 }
 
+/* Bottom-up trees, and top-down trees that hide frames: paths are no
+ * longer the profile's stack nodes, so nodes are found by (parent, frame).
+ * A hidden frame's callees move up to its nearest shown caller and its own
+ * time becomes that caller's self time, as Sentry's "application frames
+ * only" does. */
 static void
-build_bottom_up (FcProfile     *profile,
-                 GArray        *nodes,
-                 const guint64 *stack_samples,
-                 const gint64  *stack_ns,
-                 guint          n_stacks)
+build_indexed (FcProfile        *profile,
+               GArray           *nodes,
+               const guint64    *stack_samples,
+               const gint64     *stack_ns,
+               guint             n_stacks,
+               gboolean          bottom_up,
+               FcCallTreeFrames  which)
 {
   ChildIndex index;
   g_autofree guint32 *frames = NULL;
+  g_autofree guint8 *keep = NULL;
   guint frames_len = 0;
-  BuildNode *root;
+  guint n_frames = fc_profile_get_n_frames (profile);
 
   child_index_init (&index, 1024);
+
+  keep = g_new (guint8, MAX (n_frames, 1));
+  for (guint f = 0; f < n_frames; f++)
+    {
+      gboolean app = fc_profile_get_frame (profile, f)->in_app == FC_IN_APP_YES;
+
+      keep[f] = which == FC_CALL_TREE_ALL_FRAMES ||
+                (which == FC_CALL_TREE_APPLICATION_FRAMES ? app : !app);
+    }
 
   for (guint32 s = 0; s < n_stacks; s++)
     {
       guint32 cursor = 0;
-      guint depth;
+      guint depth = 0;
+      guint kept = 0;
+      BuildNode *node;
 
       if (stack_samples[s] == 0)
         continue;
 
-      root = &g_array_index (nodes, BuildNode, 0);
-      root->total += stack_samples[s];
-      root->total_ns += stack_ns[s];
-      if (s == FC_STACK_EMPTY)
+      if (s != FC_STACK_EMPTY)
         {
-          root->self += stack_samples[s];
-          root->self_ns += stack_ns[s];
-          continue;
+          depth = fc_profile_get_stack (profile, s)->depth;
+          if (depth > frames_len)
+            {
+              frames_len = MAX (depth, frames_len * 2);
+              g_free (frames);
+              frames = g_new (guint32, frames_len);
+            }
+          depth = fc_profile_stack_frames (profile, s, frames, frames_len);
         }
 
-      depth = fc_profile_get_stack (profile, s)->depth;
-      if (depth > frames_len)
-        {
-          frames_len = MAX (depth, frames_len * 2);
-          g_free (frames);
-          frames = g_new (guint32, frames_len);
-        }
-      depth = fc_profile_stack_frames (profile, s, frames, frames_len);
-
+      /* the shown frames, leaf first for bottom-up, root first otherwise */
       for (guint i = 0; i < depth; i++)
+        if (frames[i] < n_frames && keep[frames[i]])
+          frames[kept++] = frames[i];
+      if (!bottom_up)
+        for (guint i = 0; i < kept / 2; i++)
+          {
+            guint32 tmp = frames[i];
+
+            frames[i] = frames[kept - 1 - i];
+            frames[kept - 1 - i] = tmp;
+          }
+
+      for (guint i = 0; i < kept; i++)
         {
           guint64 key = child_key (cursor, frames[i]);
           guint32 child = child_index_lookup (&index, key);
-          BuildNode *node;
 
           if (child == UNSET)
             {
               child = add_node (nodes, cursor, frames[i]);
               child_index_insert (&index, key, child);
             }
-          node = &g_array_index (nodes, BuildNode, child);
-          node->self += stack_samples[s];
-          node->self_ns += stack_ns[s];
-          node->total += stack_samples[s];
-          node->total_ns += stack_ns[s];
+          if (bottom_up)
+            {
+              node = &g_array_index (nodes, BuildNode, child);
+              node->self += stack_samples[s];
+              node->self_ns += stack_ns[s];
+              node->total += stack_samples[s];
+              node->total_ns += stack_ns[s];
+            }
           cursor = child;
         }
+
+      node = &g_array_index (nodes, BuildNode, 0);
+      if (bottom_up)
+        {
+          node->total += stack_samples[s];
+          node->total_ns += stack_ns[s];
+          if (kept > 0)
+            continue;
+        }
+      else
+        node = &g_array_index (nodes, BuildNode, cursor);
+      node->self += stack_samples[s];
+      node->self_ns += stack_ns[s];
     }
 
   child_index_clear (&index);
+
+  if (!bottom_up)
+    sum_totals (nodes);
 }
 
 FcCallTree *
@@ -327,6 +377,22 @@ fc_call_tree_new (FcProfile *profile,
                   gint64     begin_ns,
                   gint64     end_ns,
                   gboolean   bottom_up)
+{
+  return fc_call_tree_new_full (profile, thread, begin_ns, end_ns, bottom_up, FC_CALL_TREE_ALL_FRAMES);
+}
+
+/**
+ * fc_call_tree_new_full:
+ * @which: the frames to keep; hidden frames give their time to their
+ *   nearest shown caller (top-down) or are skipped (bottom-up)
+ */
+FcCallTree *
+fc_call_tree_new_full (FcProfile        *profile,
+                       gint              thread,
+                       gint64            begin_ns,
+                       gint64            end_ns,
+                       gboolean          bottom_up,
+                       FcCallTreeFrames  which)
 {
   FcCallTree *self;
   g_autoptr(GArray) nodes = NULL;
@@ -346,6 +412,7 @@ fc_call_tree_new (FcProfile *profile,
   self->begin_ns = begin_ns;
   self->end_ns = end_ns;
   self->bottom_up = !!bottom_up;
+  self->which = which;
 
   n_stacks = MAX (1, fc_profile_get_n_stacks (profile));
   n_threads = fc_profile_get_n_threads (profile);
@@ -365,8 +432,8 @@ fc_call_tree_new (FcProfile *profile,
   root.frame = FC_CALL_TREE_ROOT_FRAME;
   g_array_append_val (nodes, root);
 
-  if (bottom_up)
-    build_bottom_up (profile, nodes, stack_samples, stack_ns, n_stacks);
+  if (bottom_up || which != FC_CALL_TREE_ALL_FRAMES)
+    build_indexed (profile, nodes, stack_samples, stack_ns, n_stacks, bottom_up, which);
   else
     build_top_down (profile, nodes, stack_samples, stack_ns, n_stacks);
 
@@ -410,11 +477,12 @@ fc_call_tree_new (FcProfile *profile,
 }
 
 typedef struct {
-  FcProfile *profile;
-  gint       thread;
-  gint64     begin_ns;
-  gint64     end_ns;
-  gboolean   bottom_up;
+  FcProfile        *profile;
+  gint              thread;
+  gint64            begin_ns;
+  gint64            end_ns;
+  gboolean          bottom_up;
+  FcCallTreeFrames  which;
 } BuildData;
 
 static void
@@ -433,8 +501,8 @@ build_in_thread (GTask        *task,
   BuildData *data = task_data;
 
   g_task_return_pointer (task,
-                         fc_call_tree_new (data->profile, data->thread, data->begin_ns,
-                                           data->end_ns, data->bottom_up),
+                         fc_call_tree_new_full (data->profile, data->thread, data->begin_ns,
+                                                data->end_ns, data->bottom_up, data->which),
                          (GDestroyNotify) fc_call_tree_unref);
 }
 
@@ -454,6 +522,21 @@ fc_call_tree_new_async (FcProfile           *profile,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
 {
+  fc_call_tree_new_full_async (profile, thread, begin_ns, end_ns, bottom_up, FC_CALL_TREE_ALL_FRAMES,
+                               cancellable, callback, user_data);
+}
+
+void
+fc_call_tree_new_full_async (FcProfile           *profile,
+                             gint                 thread,
+                             gint64               begin_ns,
+                             gint64               end_ns,
+                             gboolean             bottom_up,
+                             FcCallTreeFrames     which,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
   g_autoptr(GTask) task = NULL;
   BuildData *data;
 
@@ -465,6 +548,7 @@ fc_call_tree_new_async (FcProfile           *profile,
   data->begin_ns = begin_ns;
   data->end_ns = end_ns;
   data->bottom_up = bottom_up;
+  data->which = which;
 
   /* The profile sorts and indexes its samples lazily on first read: do it
    * here, so the worker only reads. */
@@ -472,7 +556,7 @@ fc_call_tree_new_async (FcProfile           *profile,
     fc_profile_get_thread_samples (profile, 0, NULL);
 
   task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, fc_call_tree_new_async);
+  g_task_set_source_tag (task, fc_call_tree_new_full_async);
   g_task_set_task_data (task, data, (GDestroyNotify) build_data_free);
   g_task_set_return_on_cancel (task, TRUE);
   g_task_run_in_thread (task, build_in_thread);
@@ -529,6 +613,13 @@ fc_call_tree_is_bottom_up (FcCallTree *self)
 {
   g_return_val_if_fail (self != NULL, FALSE);
   return self->bottom_up;
+}
+
+FcCallTreeFrames
+fc_call_tree_get_frames (FcCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, FC_CALL_TREE_ALL_FRAMES);
+  return self->which;
 }
 
 void

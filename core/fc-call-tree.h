@@ -25,6 +25,12 @@ G_BEGIN_DECLS
  * total duration, largest first, then by frame id.
  */
 
+typedef enum {
+  FC_CALL_TREE_ALL_FRAMES,
+  FC_CALL_TREE_APPLICATION_FRAMES,  /* in_app frames only */
+  FC_CALL_TREE_SYSTEM_FRAMES,       /* frames not marked in_app only */
+} FcCallTreeFrames;
+
 typedef struct _FcCallTree     FcCallTree;
 typedef struct _FcCallTreeNode FcCallTreeNode;
 
@@ -38,6 +44,24 @@ FcCallTree           *fc_call_tree_new                 (FcProfile           *pro
                                                         gint64               begin_ns,
                                                         gint64               end_ns,
                                                         gboolean             bottom_up);
+/* keeping only some frames: a hidden frame's callees move up to its
+ * nearest shown caller and its own time becomes that caller's self time
+ * (top-down); bottom-up, hidden frames are skipped along each path */
+FcCallTree           *fc_call_tree_new_full            (FcProfile           *profile,
+                                                        gint                 thread,
+                                                        gint64               begin_ns,
+                                                        gint64               end_ns,
+                                                        gboolean             bottom_up,
+                                                        FcCallTreeFrames     which);
+void                  fc_call_tree_new_full_async      (FcProfile           *profile,
+                                                        gint                 thread,
+                                                        gint64               begin_ns,
+                                                        gint64               end_ns,
+                                                        gboolean             bottom_up,
+                                                        FcCallTreeFrames     which,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
 void                  fc_call_tree_new_async           (FcProfile           *profile,
                                                         gint                 thread,
                                                         gint64               begin_ns,
@@ -54,6 +78,7 @@ void                  fc_call_tree_unref               (FcCallTree          *sel
 FcProfile            *fc_call_tree_get_profile         (FcCallTree          *self);
 gint                  fc_call_tree_get_thread          (FcCallTree          *self);
 gboolean              fc_call_tree_is_bottom_up        (FcCallTree          *self);
+FcCallTreeFrames      fc_call_tree_get_frames          (FcCallTree          *self);
 void                  fc_call_tree_get_range           (FcCallTree          *self,
                                                         gint64              *begin_ns,
                                                         gint64              *end_ns);

@@ -197,6 +197,58 @@ test_recursion (void)
 }
 
 static void
+test_frame_filter (void)
+{
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+  g_autoptr(FcCallTree) app = NULL;
+  g_autoptr(FcCallTree) system = NULL;
+  g_autoptr(FcCallTree) app_bottom = NULL;
+  const FcCallTreeNode *root, *main_n, *n;
+
+  /* application frames only: main and foo; bar's time is foo's, baz's
+   * main's, the empty sample stays the root's */
+  app = fc_call_tree_new_full (profile, 0, 0, 0, FALSE, FC_CALL_TREE_APPLICATION_FRAMES);
+  g_assert_cmpint (fc_call_tree_get_frames (app), ==, FC_CALL_TREE_APPLICATION_FRAMES);
+  root = fc_call_tree_get_root (app);
+  assert_node (root, 1, 7, 20, 80);
+  g_assert_cmpuint (fc_call_tree_node_get_n_children (root), ==, 1);
+  main_n = find_child (root, FC_TEST_MAIN);
+  assert_node (main_n, 2, 6, 20, 60);
+  g_assert_cmpuint (fc_call_tree_node_get_n_children (main_n), ==, 1);
+  n = find_child (main_n, FC_TEST_FOO);
+  assert_node (n, 4, 4, 40, 40);
+  g_assert_cmpuint (fc_call_tree_node_get_n_children (n), ==, 0);
+  g_assert_cmpuint (fc_call_tree_get_n_nodes (app), ==, 3);
+
+  /* system frames only: bar and baz move up to the root; main>foo has
+   * none, so its sample is the root's own */
+  system = fc_call_tree_new_full (profile, 0, 0, 0, FALSE, FC_CALL_TREE_SYSTEM_FRAMES);
+  root = fc_call_tree_get_root (system);
+  assert_node (root, 2, 7, 30, 80);
+  g_assert_cmpuint (fc_call_tree_node_get_n_children (root), ==, 2);
+  n = fc_call_tree_node_get_child (root, 0);
+  g_assert_cmpuint (fc_call_tree_node_get_frame (n), ==, FC_TEST_BAR);
+  assert_node (n, 3, 3, 30, 30);
+  n = fc_call_tree_node_get_child (root, 1);
+  g_assert_cmpuint (fc_call_tree_node_get_frame (n), ==, FC_TEST_BAZ);
+  assert_node (n, 2, 2, 20, 20);
+
+  /* bottom-up with application frames: foo (4 samples) <- main, and main
+   * alone (2 samples, where baz ran) */
+  app_bottom = fc_call_tree_new_full (profile, 0, 0, 0, TRUE, FC_CALL_TREE_APPLICATION_FRAMES);
+  root = fc_call_tree_get_root (app_bottom);
+  assert_node (root, 1, 7, 20, 80);
+  n = fc_call_tree_node_get_child (root, 0);
+  g_assert_cmpuint (fc_call_tree_node_get_frame (n), ==, FC_TEST_FOO);
+  assert_node (n, 4, 4, 40, 40);
+  assert_node (find_child (n, FC_TEST_MAIN), 4, 4, 40, 40);
+  n = fc_call_tree_node_get_child (root, 1);
+  g_assert_cmpuint (fc_call_tree_node_get_frame (n), ==, FC_TEST_MAIN);
+  assert_node (n, 2, 2, 20, 20);
+  g_assert_cmpuint (fc_call_tree_node_get_n_children (n), ==, 0);
+}
+
+static void
 built_cb (GObject      *source,
           GAsyncResult *result,
           gpointer      user_data)
@@ -245,6 +297,7 @@ main (int   argc,
   g_test_add_func ("/core/call-tree/bottom-up", test_bottom_up);
   g_test_add_func ("/core/call-tree/range-and-threads", test_range_and_threads);
   g_test_add_func ("/core/call-tree/recursion", test_recursion);
+  g_test_add_func ("/core/call-tree/frame-filter", test_frame_filter);
   g_test_add_func ("/core/call-tree/async", test_async);
   g_test_add_func ("/core/call-tree/empty", test_empty);
 
