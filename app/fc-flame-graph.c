@@ -348,6 +348,7 @@ reload_cb (FcFlameGraph *self)
   gint thread;
   gint64 begin, end;
   guint n_samples = 0;
+  FcCallTreeFrames which;
   GWeakRef *weak;
 
   g_clear_handle_id (&self->reload_source, g_source_remove);
@@ -374,9 +375,23 @@ reload_cb (FcFlameGraph *self)
   else
     n_samples = fc_profile_get_n_samples (profile);
 
+  switch (fc_session_get_frame_filter (self->session))
+    {
+    case FC_FRAME_FILTER_APPLICATION:
+      which = FC_CALL_TREE_APPLICATION_FRAMES;
+      break;
+    case FC_FRAME_FILTER_SYSTEM:
+      which = FC_CALL_TREE_SYSTEM_FRAMES;
+      break;
+    case FC_FRAME_FILTER_ALL:
+    default:
+      which = FC_CALL_TREE_ALL_FRAMES;
+      break;
+    }
+
   if (n_samples < FC_LAYOUT_CACHE_SYNC_SAMPLES)
     {
-      g_autoptr(FcCallTree) tree = fc_call_tree_new (profile, thread, begin, end, FALSE);
+      g_autoptr(FcCallTree) tree = fc_call_tree_new_full (profile, thread, begin, end, FALSE, which);
 
       set_tree (self, tree);
       return;
@@ -387,7 +402,7 @@ reload_cb (FcFlameGraph *self)
   self->cancellable = g_cancellable_new ();
   weak = g_new0 (GWeakRef, 1);
   g_weak_ref_init (weak, self);
-  fc_call_tree_new_async (profile, thread, begin, end, FALSE, self->cancellable, tree_ready_cb, weak);
+  fc_call_tree_new_full_async (profile, thread, begin, end, FALSE, which, self->cancellable, tree_ready_cb, weak);
 }
 
 static gboolean
@@ -1024,6 +1039,7 @@ fc_flame_graph_init (FcFlameGraph *self)
   g_signal_group_connect_swapped (self->session_signals, "notify::thread", G_CALLBACK (reload_cb), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selection-begin-ns", G_CALLBACK (selection_changed_cb), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selection-end-ns", G_CALLBACK (selection_changed_cb), self);
+  g_signal_group_connect_swapped (self->session_signals, "notify::frame-filter", G_CALLBACK (reload_cb), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::search-text", G_CALLBACK (update_search), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::color-mode", G_CALLBACK (update_colors), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::selected-frame", G_CALLBACK (selected_frame_changed_cb), self);
