@@ -178,19 +178,28 @@ fc_sampler_set_attach_error (GError    **error,
 
   if (g_strcmp0 (what, "perf_event_open") == 0)
     {
-      paranoid = read_proc_line (0, "sys/kernel/perf_event_paranoid", NULL);
-      if (paranoid == NULL)
+      g_autofree char *owner = read_proc_line (pid, "status", "Uid:");
+      const char *fix;
+      int level;
+
+      g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &paranoid, NULL, NULL);
+      level = paranoid ? atoi (paranoid) : 2;
+      if (owner != NULL && (uid_t) atoi (owner) != geteuid () && geteuid () != 0)
         {
-          g_autofree char *p = NULL;
-          g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &p, NULL, NULL);
-          paranoid = g_strdup (p ? g_strstrip (p) : "?");
+          g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                       "Process %d belongs to another user (uid %d); run the profiler as that user or as root",
+                       pid, atoi (owner));
+          return;
         }
+      if (level > 2)
+        fix = "this kernel forbids them for unprivileged users: sudo sysctl kernel.perf_event_paranoid=2, "
+              "or give the profiler CAP_PERFMON";
+      else
+        fix = "a container or seccomp profile may block perf_event_open; CAP_PERFMON may be needed";
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                   "perf events are not available for process %d (%s; kernel.perf_event_paranoid is %s). "
-                   "Use wall mode (--mode wall), or allow perf events: "
-                   "sudo sysctl kernel.perf_event_paranoid=2, or run with CAP_PERFMON "
-                   "(containers often block perf_event_open with seccomp)",
-                   pid, g_strerror (err), paranoid);
+                   "perf events are not available for process %d (%s, kernel.perf_event_paranoid is %d): %s. "
+                   "Use wall mode (--mode wall) instead",
+                   pid, g_strerror (err), level, fix);
       return;
     }
 

@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -551,6 +553,66 @@ test_profiler_crash (void)
   g_rmdir (tmp);
 }
 
+static void
+become_nobody_cb (gpointer data)
+{
+  if (geteuid () == 0)
+    {
+      /* 65534 is "nobody" on Debian */
+      if (setgroups (0, NULL) != 0 || setgid (65534) != 0 || setuid (65534) != 0)
+        _exit (99);
+    }
+}
+
+/* Another user's process: a clear message with the fix, in both modes. As root the profiler runs
+ * as nobody against our child; otherwise it runs as us against init. */
+static void
+test_other_user (void)
+{
+  const char *cli = g_getenv ("FC_CLI");
+  g_autofree char *home = g_dir_make_tmp ("fc-test-home-XXXXXX", NULL);
+  g_autofree char *home_env = g_strdup_printf ("HOME=%s", home);
+  g_autofree char *pid_arg = NULL;
+  const char *modes[] = { "wall", "cpu" };
+  GPid target = 1;
+
+  g_assert_nonnull (cli);
+  g_assert_cmpint (chmod (home, 0777), ==, 0);
+  if (geteuid () == 0)
+    {
+      g_autoptr(GError) error = NULL;
+      const char *argv[] = { "/bin/sleep", "10", NULL };
+      g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &target, &error);
+      g_assert_no_error (error);
+    }
+  pid_arg = g_strdup_printf ("%d", target);
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      const char *argv[] = { cli, "record", "--mode", modes[i], "--duration", "0.2", "--output", home,
+                             "--pid", pid_arg, NULL };
+      const char *envp[] = { home_env, "PATH=/usr/bin:/bin", NULL };
+      g_autoptr(GError) error = NULL;
+      g_autofree char *err = NULL;
+      int status;
+
+      g_spawn_sync (NULL, (char **) argv, (char **) envp, G_SPAWN_STDOUT_TO_DEV_NULL,
+                    become_nobody_cb, NULL, NULL, &err, &status, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s mode: %s", modes[i], err);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+      g_assert_nonnull (strstr (err, "another user"));
+    }
+
+  if (target != 1)
+    {
+      kill (target, SIGKILL);
+      waitpid (target, NULL, 0);
+    }
+  g_rmdir (home);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -566,6 +628,7 @@ main (int    argc,
   g_test_add_func ("/core/sampler/spawn-missing", test_spawn_missing);
   g_test_add_func ("/core/sampler/cpu-mode", test_cpu_mode);
   g_test_add_func ("/core/sampler/profiler-crash", test_profiler_crash);
+  g_test_add_func ("/core/sampler/other-user", test_other_user);
 
   return g_test_run ();
 }
