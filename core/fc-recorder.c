@@ -83,7 +83,7 @@ struct _FcRecorder {
   /* main context */
   char          *profiler_id;
   FcProfile     *live;
-  GHashTable    *frame_cache;    /* lookup key -> frame id + 1, for the live chunk */
+  GHashTable    *frame_cache[2]; /* FcSymbol* -> frame id + 1 in the live chunk; [1]: at a return address */
   GHashTable    *images;         /* FcModule* seen in the live chunk's stacks */
   gint64         chunk_start_ns;
   guint          n_samples;
@@ -377,7 +377,8 @@ new_live_profile (FcRecorder *self)
   json_object_set_string_member (sdk, "name", "flamecast");
   json_object_set_string_member (sdk, "version", FC_VERSION);
   json_object_set_object_member (meta, "client_sdk", sdk);
-  g_hash_table_remove_all (self->frame_cache);
+  g_hash_table_remove_all (self->frame_cache[0]);
+  g_hash_table_remove_all (self->frame_cache[1]);
   g_hash_table_remove_all (self->images);
   self->chunk_start_ns = 0;
 }
@@ -440,8 +441,10 @@ intern_frame (FcRecorder     *self,
               const FcSymbol *sym,
               gboolean        is_return)
 {
-  gpointer key = GSIZE_TO_POINTER ((gsize) addr ^ (is_return ? G_GUINT64_CONSTANT (1) << 63 : 0));
-  gpointer value = g_hash_table_lookup (self->frame_cache, key);
+  /* a symbol stands for one lookup address, so (symbol, leaf or return) fixes instruction_addr */
+  GHashTable *cache = self->frame_cache[is_return ? 1 : 0];
+  gpointer key = (gpointer) sym;
+  gpointer value = g_hash_table_lookup (cache, key);
   FcFrame frame;
   guint32 id;
 
@@ -466,7 +469,7 @@ intern_frame (FcRecorder     *self,
   frame.has_instruction_addr = TRUE;
   frame.instruction_addr = addr;
   id = fc_profile_intern_frame (self->live, &frame);
-  g_hash_table_insert (self->frame_cache, key, GUINT_TO_POINTER (id + 1));
+  g_hash_table_insert (cache, key, GUINT_TO_POINTER (id + 1));
   return id;
 }
 
@@ -474,17 +477,20 @@ static void
 append_item (FcRecorder *self,
              Item       *item)
 {
-  guint32 frames[MAX_FRAMES];
+  guint32 frames[MAX_FRAMES * 2];
   guint32 thread, stack;
+  guint n = 0;
   char tid[16];
   FcThread *t;
 
   if (self->chunk_start_ns == 0)
     self->chunk_start_ns = item->time_ns;
 
+  /* one frame per function at each address, inlined ones included, innermost first */
   for (guint i = 0; i < item->n_frames; i++)
-    frames[i] = intern_frame (self, item->ips[i], item->symbols[i], i > 0);
-  stack = fc_profile_intern_stack_frames (self->live, frames, item->n_frames);
+    for (const FcSymbol *sym = item->symbols[i]; sym != NULL && n < G_N_ELEMENTS (frames); sym = sym->caller)
+      frames[n++] = intern_frame (self, item->ips[i], sym, i > 0);
+  stack = fc_profile_intern_stack_frames (self->live, frames, n);
 
   g_snprintf (tid, sizeof tid, "%d", item->tid);
   thread = fc_profile_ensure_thread (self->live, tid);
@@ -764,7 +770,8 @@ fc_recorder_finalize (GObject *object)
   g_async_queue_unref (self->queue);
   g_clear_pointer (&self->maps, fc_proc_maps_unref);
   g_hash_table_unref (self->thread_states);
-  g_hash_table_unref (self->frame_cache);
+  g_hash_table_unref (self->frame_cache[0]);
+  g_hash_table_unref (self->frame_cache[1]);
   g_hash_table_unref (self->images);
   g_hash_table_unref (self->threads_seen);
   g_ptr_array_unref (self->pending);
@@ -878,7 +885,8 @@ fc_recorder_init (FcRecorder *self)
   self->queue = g_async_queue_new ();
   self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
   self->thread_states = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) thread_state_free);
-  self->frame_cache = g_hash_table_new (NULL, NULL);
+  self->frame_cache[0] = g_hash_table_new (NULL, NULL);
+  self->frame_cache[1] = g_hash_table_new (NULL, NULL);
   self->images = g_hash_table_new (NULL, NULL);
   self->threads_seen = g_hash_table_new (NULL, NULL);
   self->exit_status = -1;

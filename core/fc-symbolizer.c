@@ -12,6 +12,8 @@
 #include <dlfcn.h>
 #include <string.h>
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
 #include "fc-symbolizer.h"
@@ -92,10 +94,127 @@ fc_symbolizer_demangle (const char *name)
 static void
 symbol_free (FcSymbol *sym)
 {
-  g_free (sym->function);
-  g_free (sym->abs_path);
-  g_free (sym->filename);
-  g_free (sym);
+  while (sym != NULL)
+    {
+      FcSymbol *caller = sym->caller;
+      g_free (sym->function);
+      g_free (sym->abs_path);
+      g_free (sym->filename);
+      g_free (sym);
+      sym = caller;
+    }
+}
+
+static char *
+die_function_name (Dwarf_Die *die)
+{
+  Dwarf_Attribute attr;
+  const char *name = NULL;
+
+  /* an inlined_subroutine names its function through DW_AT_abstract_origin */
+  if (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr) != NULL ||
+      dwarf_attr_integrate (die, DW_AT_MIPS_linkage_name, &attr) != NULL ||
+      dwarf_attr_integrate (die, DW_AT_name, &attr) != NULL)
+    name = dwarf_formstring (&attr);
+  return name != NULL ? fc_symbolizer_demangle (name) : NULL;
+}
+
+static void
+set_call_site (FcSymbol  *sym,
+               Dwarf_Die *inlined,
+               Dwarf_Die *cudie)
+{
+  Dwarf_Attribute attr;
+  Dwarf_Word file_idx = 0, line = 0;
+  Dwarf_Files *files = NULL;
+  size_t n_files = 0;
+  const char *path;
+
+  if (dwarf_attr (inlined, DW_AT_call_line, &attr) != NULL && dwarf_formudata (&attr, &line) == 0 && line > 0)
+    sym->lineno = (int) line;
+  if (dwarf_attr (inlined, DW_AT_call_file, &attr) != NULL && dwarf_formudata (&attr, &file_idx) == 0 &&
+      dwarf_getsrcfiles (cudie, &files, &n_files) == 0 && file_idx < n_files &&
+      (path = dwarf_filesrc (files, file_idx, NULL, NULL)) != NULL)
+    {
+      sym->abs_path = g_strdup (path);
+      sym->filename = g_path_get_basename (path);
+    }
+}
+
+/* Turns sym (the real function at addr, with the line table's file and line) into the chain of
+ * functions inlined at addr: the innermost takes the line table's position, each outer one the
+ * call site of the function inlined into it. */
+static FcSymbol *
+expand_inlines (FcSymbol    *sym,
+                Dwfl_Module *mod,
+                guint64      addr)
+{
+  Dwarf_Addr bias = 0;
+  Dwarf_Die *cudie = dwfl_module_addrdie (mod, addr, &bias);
+  Dwarf_Die *scopes = NULL;
+  GPtrArray *chain;
+  FcSymbol *inner;
+  int n;
+
+  if (cudie == NULL)
+    return sym;
+  n = dwarf_getscopes (cudie, addr - bias, &scopes);
+  if (n <= 0)
+    return sym;
+
+  chain = g_ptr_array_new ();
+  for (int i = 0; i < n; i++)
+    {
+      int tag = dwarf_tag (&scopes[i]);
+      if (tag == DW_TAG_inlined_subroutine)
+        g_ptr_array_add (chain, &scopes[i]);
+      else if (tag == DW_TAG_subprogram)
+        break;
+    }
+
+  inner = sym;
+  if (chain->len > 0)
+    {
+      /* innermost first: a frame per inlined function, then the real one */
+      FcSymbol *head = NULL, *tail = NULL;
+
+      for (guint i = 0; i < chain->len; i++)
+        {
+          Dwarf_Die *die = g_ptr_array_index (chain, i);
+          FcSymbol *frame = g_new0 (FcSymbol, 1);
+
+          frame->module = sym->module;
+          frame->in_app = sym->in_app;
+          frame->lineno = -1;
+          frame->function = die_function_name (die);
+          if (frame->function == NULL)
+            frame->function = g_strdup ("<inlined>");
+          if (i == 0)
+            {
+              frame->abs_path = g_strdup (sym->abs_path);
+              frame->filename = g_strdup (sym->filename);
+              frame->lineno = sym->lineno;
+            }
+          else
+            set_call_site (frame, g_ptr_array_index (chain, i - 1), cudie);
+          if (tail != NULL)
+            tail->caller = frame;
+          else
+            head = frame;
+          tail = frame;
+        }
+      /* the real function, at the call site of the outermost inlined one */
+      g_clear_pointer (&sym->abs_path, g_free);
+      g_clear_pointer (&sym->filename, g_free);
+      sym->lineno = -1;
+      set_call_site (sym, g_ptr_array_index (chain, chain->len - 1), cudie);
+      tail->caller = sym;
+      inner = head;
+    }
+
+  g_ptr_array_unref (chain);
+  free (scopes);
+  return inner;
 }
 
 FcSymbolizer *
@@ -218,6 +337,9 @@ fc_symbolizer_lookup (FcSymbolizer *self,
     }
   else
     sym->function = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) key);
+
+  if (mod != NULL && sym->abs_path != NULL)
+    sym = expand_inlines (sym, mod, key);
 
   if (m == NULL)
     {

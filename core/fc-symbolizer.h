@@ -9,14 +9,20 @@
 
 G_BEGIN_DECLS
 
-typedef struct {
+typedef struct _FcSymbol FcSymbol;
+
+/* One frame at an address. Code inlined by the compiler gives several: the symbol returned for
+ * an address is the innermost inlined function, and @caller leads outwards through the functions
+ * it was inlined into, ending with the real (symbol table) function, whose caller is NULL. */
+struct _FcSymbol {
   char           *function;   /* never NULL: demangled, symbol table, or "module+0xoffset" */
   char           *abs_path;   /* source file, NULL without debug info */
   char           *filename;   /* its basename */
   int             lineno;     /* -1 when unknown */
   const FcModule *module;     /* NULL when the address is in no known module */
   gboolean        in_app;
-} FcSymbol;
+  FcSymbol       *caller;     /* the function this one was inlined into, or NULL */
+};
 
 typedef struct _FcSymbolizer FcSymbolizer;
 

@@ -19,6 +19,43 @@ fc_test_symbolizer_marker (int x)
   return x * 3 + 1;
 }
 
+/* A function inlined into another: the address of the call inside it must give two frames */
+G_GNUC_NO_INLINE guint64 fc_test_return_address (void);
+G_GNUC_NO_INLINE guint64 fc_test_inline_outer (void);
+
+G_GNUC_NO_INLINE guint64
+fc_test_return_address (void)
+{
+  return GPOINTER_TO_SIZE (__builtin_return_address (0));
+}
+
+static inline __attribute__((always_inline)) guint64
+fc_test_inlined_helper (void)
+{
+  return fc_test_return_address () + 1;   /* LINE_HELPER */
+}
+
+G_GNUC_NO_INLINE guint64
+fc_test_inline_outer (void)
+{
+  return fc_test_inlined_helper () * 3;   /* LINE_OUTER */
+}
+
+static int
+line_of (const char *marker)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "test-symbolizer.c", NULL);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strstr (lines[i], marker) != NULL && strstr (lines[i], "/*") != NULL && strstr (lines[i], "strstr") == NULL)
+      return i + 1;
+  g_assert_not_reached ();
+}
+
 static void
 test_debug_id (void)
 {
@@ -96,6 +133,7 @@ test_lookup_self (void)
   g_assert_cmpint (sym->lineno, <=, 21);
   g_assert_true (sym->in_app);
   g_assert_nonnull (sym->module);
+  g_assert_null (sym->caller);
 
   /* a return address is looked up at addr - 1: the same function */
   again = fc_symbolizer_lookup (symbolizer, addr + 2, TRUE);
@@ -138,6 +176,30 @@ test_lookup_no_symbol (void)
 }
 
 static void
+test_inlined (void)
+{
+  g_autoptr(FcProcMaps) maps = fc_proc_maps_new (getpid ());
+  g_autoptr(FcSymbolizer) symbolizer = NULL;
+  guint64 ret = (fc_test_inline_outer () / 3) - 1;
+  const FcSymbol *sym;
+
+  g_assert_true (fc_proc_maps_reload (maps, NULL));
+  symbolizer = fc_symbolizer_new (maps);
+
+  /* the return address lies in fc_test_inline_outer's code, inside the inlined helper */
+  sym = fc_symbolizer_lookup (symbolizer, ret, TRUE);
+  g_assert_cmpstr (sym->function, ==, "fc_test_inlined_helper");
+  g_assert_cmpstr (sym->filename, ==, "test-symbolizer.c");
+  g_assert_cmpint (sym->lineno, ==, line_of ("LINE_HELPER"));
+  g_assert_nonnull (sym->caller);
+  g_assert_cmpstr (sym->caller->function, ==, "fc_test_inline_outer");
+  g_assert_cmpstr (sym->caller->filename, ==, "test-symbolizer.c");
+  g_assert_cmpint (sym->caller->lineno, ==, line_of ("LINE_OUTER"));
+  g_assert_true (sym->caller->in_app);
+  g_assert_null (sym->caller->caller);
+}
+
+static void
 test_demangle (void)
 {
   g_autofree char *plain = fc_symbolizer_demangle ("main");
@@ -169,6 +231,7 @@ main (int    argc,
   g_test_add_func ("/core/symbolizer/maps-self", test_maps_self);
   g_test_add_func ("/core/symbolizer/lookup-self", test_lookup_self);
   g_test_add_func ("/core/symbolizer/lookup-no-symbol", test_lookup_no_symbol);
+  g_test_add_func ("/core/symbolizer/inlined", test_inlined);
   g_test_add_func ("/core/symbolizer/demangle", test_demangle);
 
   return g_test_run ();

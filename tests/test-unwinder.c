@@ -50,8 +50,9 @@ has_function (const FcSymbol **syms,
               const char      *name)
 {
   for (guint i = 0; i < n; i++)
-    if (strcmp (syms[i]->function, name) == 0)
-      return TRUE;
+    for (const FcSymbol *s = syms[i]; s != NULL; s = s->caller)
+      if (strcmp (s->function, name) == 0)
+        return TRUE;
   return FALSE;
 }
 
@@ -153,7 +154,8 @@ record (const char * const *argv,
               syms[i] = fc_symbolizer_lookup (symbolizer, ips[i], i > 0);
               g_assert_nonnull (syms[i]->function);
               g_assert_cmpstr (syms[i]->function, !=, "");
-              g_hash_table_add (result->functions, g_strdup (syms[i]->function));
+              for (const FcSymbol *s = syms[i]; s != NULL; s = s->caller)
+                g_hash_table_add (result->functions, g_strdup (s->function));
             }
           count_stack (result, roots, syms, n, complete);
           break;
