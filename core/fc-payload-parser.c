@@ -10,6 +10,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "fc-error.h"
+#include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"
 #include "fc-problem.h"
 
@@ -477,42 +478,6 @@ is_key (const unsigned char *key,
 }
 
 static void
-builder_add_number (JsonBuilder *builder,
-                    const char  *text,
-                    gsize        len)
-{
-  char buf[64];
-  g_autofree char *heap = NULL;
-  char *str = buf;
-  gboolean is_int = TRUE;
-
-  if (len >= sizeof buf)
-    str = heap = g_malloc (len + 1);
-  memcpy (str, text, len);
-  str[len] = '\0';
-
-  for (gsize i = 0; i < len; i++)
-    if (str[i] == '.' || str[i] == 'e' || str[i] == 'E')
-      is_int = FALSE;
-
-  if (is_int)
-    {
-      char *end = NULL;
-      gint64 v;
-
-      errno = 0;
-      v = g_ascii_strtoll (str, &end, 10);
-      if (errno == 0 && end != NULL && *end == '\0')
-        {
-          json_builder_add_int_value (builder, v);
-          return;
-        }
-    }
-
-  json_builder_add_double_value (builder, g_ascii_strtod (str, NULL));
-}
-
-static void
 begin_capture (FcPayloadParser     *self,
                CapDest              dest,
                const unsigned char *key,
@@ -633,7 +598,7 @@ capture_scalar (FcPayloadParser *self,
         {
         case VAL_NULL: json_builder_add_null_value (b); break;
         case VAL_BOOL: json_builder_add_boolean_value (b, boolean); break;
-        case VAL_NUMBER: builder_add_number (b, text, len); break;
+        case VAL_NUMBER: fc_json_builder_add_number (b, text, len); break;
         case VAL_STRING:
           {
             g_autofree char *str = g_strndup (text, len);

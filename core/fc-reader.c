@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fc-error.h"
+#include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"
 #include "fc-reader.h"
 
@@ -372,30 +373,10 @@ add_problems (FcDocument *doc,
 
 static JsonObject *
 parse_object (const char  *data,
-              gssize       len,
+              gsize        len,
               GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  JsonNode *root;
-
-  /* An empty GByteArray or GBytes has no data pointer at all. */
-  if (data == NULL)
-    {
-      data = "";
-      len = 0;
-    }
-
-  if (!json_parser_load_from_data (parser, data, len, error))
-    return NULL;
-
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "expected a JSON object");
-      return NULL;
-    }
-
-  return json_object_ref (json_node_get_object (root));
+  return fc_json_stream_parse_object (data, len, error);
 }
 
 /* Sentry writes UUIDs with or without dashes, in either case. */
