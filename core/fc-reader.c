@@ -773,6 +773,16 @@ out:
   return doc;
 }
 
+/**
+ * fc_reader_load_file:
+ * @flags: %FC_READ_LENIENT to open slightly broken files, recording FcProblems
+ *
+ * Reads @file without holding it in memory whole. Blocks: use
+ * fc_reader_load_file_async() from the main thread.
+ *
+ * Returns: (transfer full): the document, or %NULL with @error in
+ * %FC_FORMAT_ERROR (or %G_IO_ERROR when the file cannot be read)
+ */
 FcDocument *
 fc_reader_load_file (GFile         *file,
                      FcReadFlags    flags,
@@ -803,6 +813,11 @@ fc_reader_load_file (GFile         *file,
   return fc_reader_load_stream (G_INPUT_STREAM (stream), flags, cancellable, error);
 }
 
+/**
+ * fc_reader_load_bytes:
+ *
+ * Like fc_reader_load_file() for data in memory (a received envelope body).
+ */
 FcDocument *
 fc_reader_load_bytes (GBytes       *bytes,
                       FcReadFlags   flags,
@@ -824,6 +839,14 @@ fc_reader_load_bytes (GBytes       *bytes,
   return fc_reader_load_stream (stream, flags, NULL, error);
 }
 
+/**
+ * fc_reader_parse_payload:
+ * @problems: (element-type FcProblem) (nullable): receives lenient-mode problems
+ *
+ * Parses one V1 profile or V2 chunk payload, such as an envelope item.
+ *
+ * Returns: (transfer full): the profile, or %NULL with @error set
+ */
 FcProfile *
 fc_reader_parse_payload (const char   *data,
                          gsize         len,
