@@ -6,8 +6,30 @@
 #pragma once
 
 #define FLAMECAST_INSIDE
+/* model */
 #include "fc-error.h"
 #include "fc-problem.h"
 #include "fc-profile.h"
 #include "fc-document.h"
+/* formats */
+#include "fc-reader.h"
+#include "fc-writer.h"
+#include "fc-validate.h"
+#include "fc-convert.h"
+#include "fc-transaction.h"
+#include "fc-stats.h"
+/* views' aggregation */
+#include "fc-sample-weights.h"
+#include "fc-call-tree.h"
+#include "fc-flame-layout.h"
+/* capture */
+#include "fc-recorder.h"
+/* Sentry */
+#include "fc-dsn.h"
+#include "fc-settings.h"
+#include "fc-lifecycle.h"
+#include "fc-outbox.h"
+#include "fc-rate-limits.h"
+#include "fc-transport.h"
+#include "fc-sender.h"
 #undef FLAMECAST_INSIDE
