@@ -12,7 +12,8 @@
  * Figures only: this never fails.
  *
  * Environment: FC_BENCH_REPEAT (runs per configuration, default 3),
- * FC_BENCH_SECONDS (bare single-thread work, default 1.0).
+ * FC_BENCH_SECONDS (bare single-thread work, default 1.0), FC_BENCH_STACK (bytes of
+ * stack copied per sample, default 32768).
  */
 
 #include <signal.h>
@@ -114,6 +115,8 @@ run_recorder (guint         threads,
   Run run = { -1, 0 };
 
   g_object_set (recorder, "mode", mode, "frequency", frequency, NULL);
+  if (g_getenv ("FC_BENCH_STACK"))
+    g_object_set (recorder, "stack-size", (guint) atoi (g_getenv ("FC_BENCH_STACK")), NULL);
   g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), loop);
   if (!fc_recorder_spawn (recorder, argv, &error) || !fc_recorder_start (recorder, &error))
     {

@@ -80,7 +80,10 @@ fc_perf_stream_open (int        tid,
   attr.enable_on_exec = enable_on_exec ? 1 : 0;
   attr.use_clockid = 1;
   attr.clockid = CLOCK_MONOTONIC;
-  attr.wakeup_events = 1;
+  /* the sampler drains on a timer and never polls these fds: a wakeup per sample (an irq_work
+   * self-interrupt, costly in a VM) would be pure overhead */
+  attr.watermark = 1;
+  attr.wakeup_watermark = 1024 * 1024;
   /* PERF_RECORD_COMM with the exec flag tells us when the program's modules change */
   attr.comm = 1;
   attr.comm_exec = 1;

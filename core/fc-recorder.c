@@ -606,6 +606,7 @@ fc_recorder_attach (FcRecorder *self,
   g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
 
   fc_recorder_detach (self);
+  fc_sampler_set_options (self->sampler, self->frequency, self->stack_size);
   if (!fc_sampler_attach (self->sampler, pid, self->mode, error))
     return FALSE;
   return prepare_target (self, error);
@@ -619,6 +620,7 @@ fc_recorder_spawn (FcRecorder         *self,
   g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
 
   fc_recorder_detach (self);
+  fc_sampler_set_options (self->sampler, self->frequency, self->stack_size);
   if (!fc_sampler_spawn (self->sampler, argv, self->mode, error))
     return FALSE;
   return prepare_target (self, error);

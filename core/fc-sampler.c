@@ -110,6 +110,8 @@ struct _FcSampler {
   guint           frequency;
   guint           stack_size;
   guint           pending;        /* interrupts sent, stops not yet seen */
+  guint           next_frequency;  /* protected by lock: from fc_sampler_set_options() */
+  guint           next_stack_size; /* protected by lock */
   gint64          last_rescan_us;
 };
 
@@ -742,11 +744,23 @@ reset_target (FcSampler *self)
 
 static void do_detach_all (FcSampler *self);
 
+static void
+take_options (FcSampler *self)
+{
+  g_mutex_lock (&self->lock);
+  if (self->next_frequency)
+    self->frequency = self->next_frequency;
+  if (self->next_stack_size)
+    self->stack_size = self->next_stack_size;
+  g_mutex_unlock (&self->lock);
+}
+
 static gboolean
 do_attach (FcSampler *self,
            Command   *cmd)
 {
   reset_target (self);
+  take_options (self);
   self->pid = cmd->pid;
   self->mode = cmd->mode;
   if (kill (cmd->pid, 0) != 0 && errno == ESRCH)
@@ -787,6 +801,7 @@ do_spawn (FcSampler *self,
   ssize_t n;
 
   reset_target (self);
+  take_options (self);
   self->mode = cmd->mode;
   if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err_pipe, O_CLOEXEC) != 0)
     {
@@ -1363,6 +1378,18 @@ fc_sampler_stop (FcSampler *self)
 {
   Command cmd = { .kind = CMD_STOP };
   run_command (self, &cmd, NULL);
+}
+
+/* Rate and stack size for perf events opened by the next attach or spawn (they are fixed at open). */
+void
+fc_sampler_set_options (FcSampler *self,
+                        guint      frequency,
+                        guint      stack_size)
+{
+  g_mutex_lock (&self->lock);
+  self->next_frequency = CLAMP (frequency, 1, 1000);
+  self->next_stack_size = CLAMP (stack_size, 1024, 65528) & ~7u;
+  g_mutex_unlock (&self->lock);
 }
 
 void

@@ -75,6 +75,9 @@ gboolean   fc_sampler_start          (FcSampler           *self,
                                       guint                frequency,
                                       guint                stack_size,
                                       GError             **error);
+void       fc_sampler_set_options    (FcSampler           *self,
+                                      guint                frequency,
+                                      guint                stack_size);
 void       fc_sampler_stop           (FcSampler           *self);
 void       fc_sampler_detach         (FcSampler           *self);
 GPid       fc_sampler_get_pid        (FcSampler           *self);
