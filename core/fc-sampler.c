@@ -113,6 +113,7 @@ struct _FcSampler {
   guint           next_frequency;  /* protected by lock: from fc_sampler_set_options() */
   guint           next_stack_size; /* protected by lock */
   gint64          last_rescan_us;
+  gint64          last_event_us;  /* last ptrace event other than our own interrupt stops */
 };
 
 /* FC_DEBUG_SAMPLER=1 traces every ptrace event on stderr */
@@ -442,6 +443,7 @@ handle_wait_status (FcSampler *self,
 
   if (WIFEXITED (status) || WIFSIGNALED (status))
     {
+      self->last_event_us = g_get_monotonic_time ();
       task_gone (self, tid, status);
       return;
     }
@@ -463,6 +465,9 @@ handle_wait_status (FcSampler *self,
         self->pending--;
       took_interrupt = TRUE;
     }
+
+  if (!(event == PTRACE_EVENT_STOP && took_interrupt))
+    self->last_event_us = g_get_monotonic_time ();
 
   if (event == PTRACE_EVENT_CLONE)
     {
@@ -1116,8 +1121,13 @@ sampler_thread (gpointer data)
           fds[nfds].fd = self->pidfd;
           fds[nfds++].events = POLLIN;
         }
-      /* ptrace stops are not pollable: look every 2 ms so a signal is handed on quickly */
-      timeout = (self->attached && self->mode == FC_SAMPLER_MODE_WALL) ? 2 : -1;
+      /* ptrace stops are not pollable: look every 2 ms while the target is eventful (signals,
+       * threads coming and going), every 10 ms when it has been quiet for a while; each wakeup
+       * costs tens of microseconds on a virtual CPU */
+      if (self->attached && self->mode == FC_SAMPLER_MODE_WALL)
+        timeout = g_get_monotonic_time () - self->last_event_us < G_USEC_PER_SEC / 10 ? 2 : 10;
+      else
+        timeout = -1;
       if (poll (fds, nfds, timeout) < 0 && errno != EINTR)
         break;
 
