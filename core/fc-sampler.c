@@ -317,7 +317,8 @@ record_stop_time (FcSampler *self,
 static void
 capture (FcSampler *self,
          Task      *task,
-         int        resume_signal)
+         int        resume_signal,
+         gboolean   listen)
 {
   struct user_regs_struct r;
   struct iovec io = { &r, sizeof r };
@@ -330,7 +331,10 @@ capture (FcSampler *self,
 
   if (ptrace (PTRACE_GETREGSET, task->tid, (void *) NT_PRSTATUS, &io) != 0)
     {
-      ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
+      if (listen)
+        ptrace (PTRACE_LISTEN, task->tid, NULL, NULL);
+      else
+        ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
       return;
     }
   sp = r.rsp;
@@ -371,8 +375,12 @@ capture (FcSampler *self,
   snap->regs[UNW_X86_64_R15] = r.r15;
   snap->regs[UNW_X86_64_RIP] = r.rip;
 
-  /* the snapshot is complete: release the thread before anything else */
-  ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
+  /* the snapshot is complete: release the thread before anything else (a thread in a
+   * group-stop goes back to it) */
+  if (listen)
+    ptrace (PTRACE_LISTEN, task->tid, NULL, NULL);
+  else
+    ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
   record_stop_time (self, (now_ns () - task->interrupt_ns) / 1000.0);
 
   task->have_sample = TRUE;
@@ -481,7 +489,7 @@ handle_wait_status (FcSampler *self,
           task_forget (self, tid);
         }
       else if (took_interrupt && self->sampling && !detaching)
-        capture (self, task, 0);
+        capture (self, task, 0, FALSE);
       else
         ptrace (PTRACE_CONT, tid, NULL, NULL);
       return;
@@ -531,6 +539,8 @@ handle_wait_status (FcSampler *self,
               ptrace (PTRACE_DETACH, tid, NULL, NULL);
               task_forget (self, tid);
             }
+          else if (was_pending && self->sampling)
+            capture (self, task, 0, TRUE);   /* where the stopped thread stands, once */
           else
             ptrace (PTRACE_LISTEN, tid, NULL, NULL);
           return;
@@ -543,7 +553,7 @@ handle_wait_status (FcSampler *self,
           task_forget (self, tid);
         }
       else if (was_pending && self->sampling)
-        capture (self, task, 0);
+        capture (self, task, 0, FALSE);
       else
         ptrace (PTRACE_CONT, tid, NULL, NULL);
       return;
@@ -561,7 +571,7 @@ handle_wait_status (FcSampler *self,
       if (sig == SIGCONT)
         task->group_stopped = FALSE;
       if (took_interrupt && self->sampling)
-        capture (self, task, sig);
+        capture (self, task, sig, FALSE);
       else
         ptrace (PTRACE_CONT, tid, NULL, GINT_TO_POINTER (sig));
     }
@@ -912,6 +922,20 @@ interrupt_tick (FcSampler *self)
 
       if (task->interrupt_pending)
         continue;
+      if (task->group_stopped && !task->have_sample)
+        {
+          /* stopped before its first sample: one interrupt makes it report its stop again */
+          task->interrupt_ns = now_ns ();
+          if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) == 0)
+            {
+              task->interrupt_pending = TRUE;
+              self->pending++;
+              g_mutex_lock (&self->lock);
+              self->stats.n_samples++;
+              g_mutex_unlock (&self->lock);
+            }
+          continue;
+        }
       if (task->group_stopped)
         {
           /* a stopped thread's stack does not change */
