@@ -378,6 +378,56 @@ test_signals (void)
   sink_clear (&sink);
 }
 
+/* A program stopped before the attach stays stopped, is still sampled once, and continues later. */
+static void
+test_already_stopped (void)
+{
+  g_autofree char *signals = target_path ("signals");
+  const char *argv[] = { signals, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *status_path = NULL;
+  g_autofree char *proc_status = NULL;
+  Child child = child_start (argv);
+  FcSampler *sampler;
+  guint64 before;
+  Sink sink;
+  int status;
+
+  g_assert_cmpint (kill (child.pid, SIGSTOP), ==, 0);
+  wait_for_state (child.pid, TRUE);
+  before = run_time_ns (child.pid);
+
+  sink_init (&sink);
+  sampler = fc_sampler_new (sink_cb, &sink);
+  g_assert_true (fc_sampler_attach (sampler, child.pid, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_sampler_start (sampler, 200, 32768, &error));
+  g_assert_no_error (error);
+  g_usleep (300 * 1000);
+  fc_sampler_stop (sampler);
+  fc_sampler_detach (sampler);
+  fc_sampler_free (sampler);
+
+  /* one real capture, then its stack reused: the thread never ran */
+  g_assert_cmpuint (sink.n_samples, ==, 1);
+  g_assert_cmpuint (sink.n_reused, >, 10);
+  g_assert_cmpuint (run_time_ns (child.pid), <, before + 5 * 1000 * 1000);
+  g_assert_cmpint (process_state (child.pid), ==, 'T');
+  status_path = g_strdup_printf ("/proc/%d/status", child.pid);
+  g_assert_true (g_file_get_contents (status_path, &proc_status, NULL, NULL));
+  g_assert_nonnull (strstr (proc_status, "\nTracerPid:\t0\n"));
+
+  g_assert_cmpint (kill (child.pid, SIGCONT), ==, 0);
+  wait_for_state (child.pid, FALSE);
+  g_assert_cmpint (kill (child.pid, SIGUSR2), ==, 0);
+  out = child_finish (&child, &status);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_cmpstr (out, ==, "usr1 0 rt 0\n");
+  sink_clear (&sink);
+}
+
 static void
 test_thread_churn (void)
 {
@@ -623,6 +673,7 @@ main (int    argc,
   g_test_add_func ("/core/sampler/already-traced", test_already_traced);
   g_test_add_func ("/core/sampler/attach-detach", test_attach_detach);
   g_test_add_func ("/core/sampler/signals", test_signals);
+  g_test_add_func ("/core/sampler/already-stopped", test_already_stopped);
   g_test_add_func ("/core/sampler/thread-churn", test_thread_churn);
   g_test_add_func ("/core/sampler/spawn-exit-status", test_spawn_exit_status);
   g_test_add_func ("/core/sampler/spawn-missing", test_spawn_missing);
