@@ -117,8 +117,12 @@ struct _FcCallTreeView
 
   /* owned */
   FcSessionTree       *session_tree;
+  GListStore          *roots;
   GtkTreeListModel    *tree_model;
   GtkSingleSelection  *selection;
+
+  /* a new tree arrived while hidden: rows are made when shown */
+  gboolean             tree_dirty;
 };
 
 G_DEFINE_FINAL_TYPE (FcCallTreeView, fc_call_tree_view, GTK_TYPE_WIDGET)
@@ -152,20 +156,28 @@ root_total_ns (FcFilteredTree *tree)
 }
 
 static void
-tree_changed_cb (FcCallTreeView *self)
+rebuild_rows (FcCallTreeView *self)
 {
   FcFilteredTree *tree = fc_session_tree_get_filtered_tree (self->session_tree);
-  g_autoptr(GListModel) roots = NULL;
+  guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
 
+  self->tree_dirty = FALSE;
+
+  /* Same models, new rows: the column view keeps its row widgets and only
+   * rebinds them, which is most of the cost of a new tree. */
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   if (tree != NULL)
-    roots = children_model_new (tree, fc_filtered_tree_get_root (tree));
-  else
-    roots = G_LIST_MODEL (g_list_store_new (FC_TYPE_CALL_TREE_ROW));
+    {
+      g_autoptr(GListModel) rows = children_model_new (tree, fc_filtered_tree_get_root (tree));
+      guint n = g_list_model_get_n_items (rows);
+      g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
 
-  g_clear_object (&self->tree_model);
-  self->tree_model = gtk_tree_list_model_new (g_steal_pointer (&roots), FALSE, FALSE,
-                                              create_children_cb, NULL, NULL);
-  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->tree_model));
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (items, g_list_model_get_item (rows, i));
+      g_list_store_splice (self->roots, 0, n_old, items->pdata, items->len);
+    }
+  else
+    g_list_store_remove_all (self->roots);
 
   /* Open the heaviest path a few levels, as Sentry does, so there is
    * something to read before the first click. */
@@ -193,6 +205,17 @@ tree_changed_cb (FcCallTreeView *self)
     }
   else
     gtk_label_set_text (self->summary_label, NULL);
+}
+
+static void
+tree_changed_cb (FcCallTreeView *self)
+{
+  /* Rows for a big tree cost the main loop a while, and most of the time
+   * the call tree page is not the one shown: wait until it is. */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->tree_dirty = TRUE;
+  else
+    rebuild_rows (self);
 }
 
 static void
@@ -225,6 +248,51 @@ selection_changed_cb (FcCallTreeView *self)
   g_object_unref (row);
 }
 
+static gboolean
+function_tooltip_cb (GtkWidget  *label,
+                     int         x,
+                     int         y,
+                     gboolean    keyboard,
+                     GtkTooltip *tooltip,
+                     gpointer    user_data)
+{
+  GtkWidget *expander = gtk_widget_get_parent (label);
+  g_autoptr(FcCallTreeRow) row = NULL;
+  g_autoptr(GString) text = NULL;
+  FcProfile *profile;
+  const FcFrame *frame;
+  const char *package;
+  const char *file;
+  char buf[512];
+
+  if (!GTK_IS_TREE_EXPANDER (expander))
+    return FALSE;
+
+  /* (transfer full) */
+  row = gtk_tree_expander_get_item (GTK_TREE_EXPANDER (expander));
+  if (row == NULL)
+    return FALSE;
+
+  profile = fc_filtered_tree_get_profile (row->tree);
+  frame = fc_profile_get_frame (profile, fc_filtered_tree_node_get_frame (row->node));
+  if (frame == NULL)
+    return FALSE;
+
+  /* built when asked: setting a tooltip on every bind costs more than the bind */
+  text = g_string_new (fc_profile_frame_label (profile, fc_filtered_tree_node_get_frame (row->node), buf, sizeof buf));
+  package = fc_profile_string (profile, frame->package ? frame->package : frame->module);
+  file = fc_profile_string (profile, frame->filename ? frame->filename : frame->abs_path);
+  if (package != NULL)
+    g_string_append_printf (text, "\n%s", package);
+  if (file != NULL && frame->lineno != FC_LINE_NONE)
+    g_string_append_printf (text, "\n%s:%d", file, frame->lineno);
+  else if (file != NULL)
+    g_string_append_printf (text, "\n%s", file);
+
+  gtk_tooltip_set_text (tooltip, text->str);
+  return TRUE;
+}
+
 static void
 setup_function_cb (GtkSignalListItemFactory *factory,
                    GtkListItem              *list_item,
@@ -235,6 +303,8 @@ setup_function_cb (GtkSignalListItemFactory *factory,
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_has_tooltip (label, TRUE);
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (function_tooltip_cb), NULL);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
   gtk_list_item_set_child (list_item, expander);
 }
@@ -251,29 +321,10 @@ bind_function_cb (GtkSignalListItemFactory *factory,
   FcProfile *profile = fc_filtered_tree_get_profile (row->tree);
   guint32 frame_id = fc_filtered_tree_node_get_frame (row->node);
   const FcFrame *frame = fc_profile_get_frame (profile, frame_id);
-  const char *package;
-  const char *name;
   char buf[512];
-  g_autofree char *tooltip = NULL;
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), tree_row);
-  name = fc_profile_frame_label (profile, frame_id, buf, sizeof buf);
-  gtk_label_set_text (GTK_LABEL (label), name);
-
-  package = fc_profile_string (profile, frame->package ? frame->package : frame->module);
-  if (frame->filename || frame->abs_path)
-    {
-      const char *file = fc_profile_string (profile, frame->filename ? frame->filename : frame->abs_path);
-
-      if (frame->lineno != FC_LINE_NONE)
-        tooltip = g_strdup_printf ("%s\n%s%s%s:%d", name, package ? package : "", package ? "\n" : "",
-                                   file, frame->lineno);
-      else
-        tooltip = g_strdup_printf ("%s\n%s%s%s", name, package ? package : "", package ? "\n" : "", file);
-    }
-  else if (package != NULL)
-    tooltip = g_strdup_printf ("%s\n%s", name, package);
-  gtk_widget_set_tooltip_text (label, tooltip);
+  gtk_label_set_text (GTK_LABEL (label), fc_profile_frame_label (profile, frame_id, buf, sizeof buf));
 
   if (frame->in_app == FC_IN_APP_NO)
     gtk_widget_add_css_class (label, "dim-label");
@@ -355,6 +406,17 @@ set_factories (FcCallTreeView *self)
 }
 
 static void
+fc_call_tree_view_map (GtkWidget *widget)
+{
+  FcCallTreeView *self = FC_CALL_TREE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (fc_call_tree_view_parent_class)->map (widget);
+
+  if (self->tree_dirty)
+    rebuild_rows (self);
+}
+
+static void
 fc_call_tree_view_dispose (GObject *object)
 {
   FcCallTreeView *self = (FcCallTreeView *)object;
@@ -370,6 +432,7 @@ fc_call_tree_view_dispose (GObject *object)
   g_clear_object (&self->session_tree);
   g_clear_object (&self->selection);
   g_clear_object (&self->tree_model);
+  g_clear_object (&self->roots);
 
   G_OBJECT_CLASS (fc_call_tree_view_parent_class)->dispose (object);
 }
@@ -428,6 +491,7 @@ fc_call_tree_view_class_init (FcCallTreeViewClass *klass)
   object_class->dispose = fc_call_tree_view_dispose;
   object_class->get_property = fc_call_tree_view_get_property;
   object_class->set_property = fc_call_tree_view_set_property;
+  widget_class->map = fc_call_tree_view_map;
 
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL,
@@ -469,7 +533,10 @@ fc_call_tree_view_init (FcCallTreeView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->session_tree = fc_session_tree_new (TRUE);
-  self->selection = gtk_single_selection_new (NULL);
+  self->roots = g_list_store_new (FC_TYPE_CALL_TREE_ROW);
+  self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
+                                              create_children_cb, NULL, NULL);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->tree_model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
@@ -485,7 +552,6 @@ fc_call_tree_view_init (FcCallTreeView *self)
   g_object_bind_property (self->session_tree, "bottom-up", self->top_down_button, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
 
-  tree_changed_cb (self);
 }
 
 GtkWidget *
@@ -591,6 +657,10 @@ GtkTreeListModel *
 fc_call_tree_view_get_model (FcCallTreeView *self)
 {
   g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), NULL);
+
+  /* asked for while hidden: make the rows now */
+  if (self->tree_dirty)
+    rebuild_rows (self);
 
   return self->tree_model;
 }

@@ -20,10 +20,14 @@ struct _FcFilteredTreeNode
 
 struct _FcFilteredTree
 {
-  gatomicrefcount     ref_count;
-  FcCallTree         *source;
-  FcFrameFilter       filter;
-  GPtrArray          *nodes;          /* FcFilteredTreeNode*, owned; [0] is the root */
+  gatomicrefcount      ref_count;
+  FcCallTree          *source;
+  FcFrameFilter        filter;
+  /* Two allocations, not one per node: a big tree is freed on the main
+   * thread when the view moves on, and a million g_free()s is a stall. */
+  FcFilteredTreeNode  *nodes;          /* [0] is the root */
+  guint                n_nodes;
+  FcFilteredTreeNode **children;       /* every node's children, back to back */
 };
 
 G_DEFINE_BOXED_TYPE (FcFilteredTree, fc_filtered_tree, fc_filtered_tree_ref, fc_filtered_tree_unref)
@@ -32,15 +36,18 @@ typedef struct {
   FcFilteredTree *tree;
   FcProfile      *profile;
   GHashTable     *children;   /* (parent index << 32 | frame) -> FcFilteredTreeNode* */
-  GHashTable     *lists;      /* parent FcFilteredTreeNode* -> GPtrArray of children */
   gboolean        bottom_up;
 } Builder;
 
-static void
-node_free (FcFilteredTreeNode *node)
+/* (parent index << 32 | frame) keys: g_int64_hash() folds the halves with
+ * XOR, which makes parent i / frame f and parent f / frame i collide by the
+ * thousand in a big tree. Multiply to spread them instead. */
+static guint
+key_hash (gconstpointer key)
 {
-  g_free (node->children);
-  g_free (node);
+  guint64 v = *(const guint64 *) key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+
+  return (guint) (v >> 32);
 }
 
 static gboolean
@@ -64,31 +71,24 @@ ensure_child (Builder            *builder,
               FcFilteredTreeNode *parent,
               guint32             frame)
 {
+  FcFilteredTree *tree = builder->tree;
   guint64 key = ((guint64) parent->index << 32) | frame;
   FcFilteredTreeNode *child = g_hash_table_lookup (builder->children, &key);
-  GPtrArray *list;
   guint64 *stored_key;
 
   if (child != NULL)
     return child;
 
-  child = g_new0 (FcFilteredTreeNode, 1);
+  /* never more nodes than the source tree has: each comes from one of them */
+  child = &tree->nodes[tree->n_nodes];
   child->parent = parent;
   child->frame = frame;
-  child->index = builder->tree->nodes->len;
-  g_ptr_array_add (builder->tree->nodes, child);
+  child->index = tree->n_nodes++;
+  parent->n_children++;
 
   stored_key = g_new (guint64, 1);
   *stored_key = key;
   g_hash_table_insert (builder->children, stored_key, child);
-
-  list = g_hash_table_lookup (builder->lists, parent);
-  if (list == NULL)
-    {
-      list = g_ptr_array_new ();
-      g_hash_table_insert (builder->lists, parent, list);
-    }
-  g_ptr_array_add (list, child);
 
   return child;
 }
@@ -154,8 +154,8 @@ fc_filtered_tree_new (FcCallTree    *tree,
   const FcCallTreeNode *in_root;
   FcFilteredTreeNode *root;
   Builder builder = { 0 };
-  GHashTableIter iter;
-  gpointer key, value;
+  guint *filled;
+  guint offset = 0;
 
   g_return_val_if_fail (tree != NULL, NULL);
 
@@ -163,39 +163,44 @@ fc_filtered_tree_new (FcCallTree    *tree,
   g_atomic_ref_count_init (&self->ref_count);
   self->source = fc_call_tree_ref (tree);
   self->filter = filter;
-  self->nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) node_free);
+  self->nodes = g_new0 (FcFilteredTreeNode, fc_call_tree_get_n_nodes (tree));
 
   in_root = fc_call_tree_get_root (tree);
-  root = g_new0 (FcFilteredTreeNode, 1);
+  root = &self->nodes[self->n_nodes++];
   root->frame = FC_CALL_TREE_ROOT_FRAME;
   root->self_ns = fc_call_tree_node_get_self_ns (in_root);
   root->self = fc_call_tree_node_get_self (in_root);
   root->total_ns = fc_call_tree_node_get_total_ns (in_root);
   root->total = fc_call_tree_node_get_total (in_root);
-  g_ptr_array_add (self->nodes, root);
 
   builder.tree = self;
   builder.profile = fc_call_tree_get_profile (tree);
   builder.bottom_up = fc_call_tree_is_bottom_up (tree);
-  builder.children = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  builder.lists = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_ptr_array_unref);
+  builder.children = g_hash_table_new_full (key_hash, g_int64_equal, g_free, NULL);
 
   for (guint i = 0; i < fc_call_tree_node_get_n_children (in_root); i++)
     visit (&builder, fc_call_tree_node_get_child (in_root, i), root);
 
-  g_hash_table_iter_init (&iter, builder.lists);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      FcFilteredTreeNode *parent = key;
-      GPtrArray *list = value;
-
-      g_ptr_array_sort (list, compare_nodes);
-      parent->n_children = list->len;
-      parent->children = g_memdup2 (list->pdata, sizeof (gpointer) * list->len);
-    }
-
   g_hash_table_unref (builder.children);
-  g_hash_table_unref (builder.lists);
+
+  /* children lists: carve one array, fill it in creation order, sort each */
+  self->children = g_new (FcFilteredTreeNode *, MAX (self->n_nodes, 1));
+  for (guint i = 0; i < self->n_nodes; i++)
+    {
+      self->nodes[i].children = self->children + offset;
+      offset += self->nodes[i].n_children;
+    }
+  filled = g_new0 (guint, self->n_nodes);
+  for (guint i = 1; i < self->n_nodes; i++)
+    {
+      FcFilteredTreeNode *parent = self->nodes[i].parent;
+
+      parent->children[filled[parent->index]++] = &self->nodes[i];
+    }
+  g_free (filled);
+  for (guint i = 0; i < self->n_nodes; i++)
+    if (self->nodes[i].n_children > 1)
+      qsort (self->nodes[i].children, self->nodes[i].n_children, sizeof (FcFilteredTreeNode *), compare_nodes);
 
   return self;
 }
@@ -216,7 +221,8 @@ fc_filtered_tree_unref (FcFilteredTree *self)
 
   if (g_atomic_ref_count_dec (&self->ref_count))
     {
-      g_ptr_array_unref (self->nodes);
+      g_free (self->nodes);
+      g_free (self->children);
       fc_call_tree_unref (self->source);
       g_free (self);
     }
@@ -259,14 +265,14 @@ const FcFilteredTreeNode *
 fc_filtered_tree_get_root (FcFilteredTree *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
-  return g_ptr_array_index (self->nodes, 0);
+  return &self->nodes[0];
 }
 
 guint
 fc_filtered_tree_get_n_nodes (FcFilteredTree *self)
 {
   g_return_val_if_fail (self != NULL, 0);
-  return self->nodes->len;
+  return self->n_nodes;
 }
 
 guint

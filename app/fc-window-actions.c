@@ -215,7 +215,7 @@ fc_window_update_recent_menu (FcWindow *self)
     {
       GtkRecentInfo *info = l->data;
 
-      if (gtk_recent_info_has_application (info, g_get_application_name ()) &&
+      if (gtk_recent_info_has_application (info, FC_RECENT_APP_NAME) &&
           gtk_recent_info_is_local (info) &&
           gtk_recent_info_exists (info))
         g_ptr_array_add (ours, gtk_recent_info_ref (info));

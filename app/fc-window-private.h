@@ -15,6 +15,9 @@
 
 G_BEGIN_DECLS
 
+/* The name recent files are filed under, the same with or without a GApplication. */
+#define FC_RECENT_APP_NAME "Flamecast"
+
 struct _FcWindow
 {
   AdwApplicationWindow  parent_instance;

@@ -211,6 +211,31 @@ test_frame_filter (Fixture       *f,
 }
 
 static void
+test_hidden (void)
+{
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+  g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
+  g_autoptr(FcSession) session = fc_session_new ();
+  FcCallTreeView *view = FC_CALL_TREE_VIEW (g_object_ref_sink (fc_call_tree_view_new ()));
+
+  /* never shown: the rows are made when someone asks for them */
+  fc_document_add_profile (document, profile);
+  fc_session_set_document (session, document);
+  fc_call_tree_view_set_session (view, session);
+  wait_until_built (view);
+  g_assert_cmpuint (n_rows (view), ==, 4);
+  assert_row (view, 0, 0, FC_TEST_MAIN, 0, 60, 6);
+
+  fc_session_set_thread (session, 1);
+  wait_until_built (view);
+  g_assert_cmpuint (n_rows (view), ==, 2);
+
+  fc_call_tree_view_set_session (view, NULL);
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (g_steal_pointer (&session));
+}
+
+static void
 test_without_session (void)
 {
   FcCallTreeView *view = FC_CALL_TREE_VIEW (g_object_ref_sink (fc_call_tree_view_new ()));
@@ -235,6 +260,7 @@ main (int   argc,
   ADD ("thread-and-range", test_thread_and_range);
   ADD ("frame-filter", test_frame_filter);
 #undef ADD
+  g_test_add_func ("/app/call-tree-view/hidden", test_hidden);
   g_test_add_func ("/app/call-tree-view/without-session", test_without_session);
 
   return g_test_run ();
