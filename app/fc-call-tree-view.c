@@ -77,19 +77,106 @@ fc_call_tree_row_get_tree (FcCallTreeRow *self)
   return self->tree;
 }
 
+/* FcCallTreeRowList: the children of one node as a GListModel, making a
+ * row object only when asked for one. A bottom-up root has a child per
+ * function; making them all up front is a stall of its own. */
+
+#define FC_TYPE_CALL_TREE_ROW_LIST (fc_call_tree_row_list_get_type ())
+G_DECLARE_FINAL_TYPE (FcCallTreeRowList, fc_call_tree_row_list, FC, CALL_TREE_ROW_LIST, GObject)
+
+struct _FcCallTreeRowList
+{
+  GObject                   parent_instance;
+  FcFilteredTree           *tree;
+  const FcFilteredTreeNode *node;
+};
+
+static GType
+fc_call_tree_row_list_get_item_type (GListModel *model)
+{
+  return FC_TYPE_CALL_TREE_ROW;
+}
+
+static guint
+fc_call_tree_row_list_get_n_items (GListModel *model)
+{
+  FcCallTreeRowList *self = FC_CALL_TREE_ROW_LIST (model);
+
+  return self->node ? fc_filtered_tree_node_get_n_children (self->node) : 0;
+}
+
+static gpointer
+fc_call_tree_row_list_get_item (GListModel *model,
+                                guint       position)
+{
+  FcCallTreeRowList *self = FC_CALL_TREE_ROW_LIST (model);
+
+  if (self->node == NULL || position >= fc_filtered_tree_node_get_n_children (self->node))
+    return NULL;
+
+  return fc_call_tree_row_new (self->tree, fc_filtered_tree_node_get_child (self->node, position));
+}
+
+static void
+fc_call_tree_row_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = fc_call_tree_row_list_get_item_type;
+  iface->get_n_items = fc_call_tree_row_list_get_n_items;
+  iface->get_item = fc_call_tree_row_list_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (FcCallTreeRowList, fc_call_tree_row_list, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, fc_call_tree_row_list_model_init))
+
+static void
+fc_call_tree_row_list_finalize (GObject *object)
+{
+  FcCallTreeRowList *self = (FcCallTreeRowList *)object;
+
+  g_clear_pointer (&self->tree, fc_filtered_tree_unref);
+
+  G_OBJECT_CLASS (fc_call_tree_row_list_parent_class)->finalize (object);
+}
+
+static void
+fc_call_tree_row_list_class_init (FcCallTreeRowListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = fc_call_tree_row_list_finalize;
+}
+
+static void
+fc_call_tree_row_list_init (FcCallTreeRowList *self)
+{
+}
+
+/* Shows the children of @node of @tree (both NULL: nothing). */
+static void
+fc_call_tree_row_list_set (FcCallTreeRowList        *self,
+                           FcFilteredTree           *tree,
+                           const FcFilteredTreeNode *node)
+{
+  guint n_old = fc_call_tree_row_list_get_n_items (G_LIST_MODEL (self));
+  guint n_new;
+
+  g_clear_pointer (&self->tree, fc_filtered_tree_unref);
+  self->tree = tree ? fc_filtered_tree_ref (tree) : NULL;
+  self->node = node;
+  n_new = fc_call_tree_row_list_get_n_items (G_LIST_MODEL (self));
+
+  if (n_old > 0 || n_new > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, n_old, n_new);
+}
+
 static GListModel *
 children_model_new (FcFilteredTree           *tree,
                     const FcFilteredTreeNode *node)
 {
-  guint n = fc_filtered_tree_node_get_n_children (node);
-  g_autoptr(GPtrArray) rows = g_ptr_array_new_full (n, g_object_unref);
-  GListStore *store = g_list_store_new (FC_TYPE_CALL_TREE_ROW);
+  FcCallTreeRowList *list = g_object_new (FC_TYPE_CALL_TREE_ROW_LIST, NULL);
 
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (rows, fc_call_tree_row_new (tree, fc_filtered_tree_node_get_child (node, i)));
-  g_list_store_splice (store, 0, 0, rows->pdata, rows->len);
+  list->tree = fc_filtered_tree_ref (tree);
+  list->node = node;
 
-  return G_LIST_MODEL (store);
+  return G_LIST_MODEL (list);
 }
 
 /* FcCallTreeView */
@@ -117,7 +204,7 @@ struct _FcCallTreeView
 
   /* owned */
   FcSessionTree       *session_tree;
-  GListStore          *roots;
+  FcCallTreeRowList   *roots;
   GtkTreeListModel    *tree_model;
   GtkSingleSelection  *selection;
 
@@ -159,25 +246,13 @@ static void
 rebuild_rows (FcCallTreeView *self)
 {
   FcFilteredTree *tree = fc_session_tree_get_filtered_tree (self->session_tree);
-  guint n_old = g_list_model_get_n_items (G_LIST_MODEL (self->roots));
 
   self->tree_dirty = FALSE;
 
   /* Same models, new rows: the column view keeps its row widgets and only
    * rebinds them, which is most of the cost of a new tree. */
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  if (tree != NULL)
-    {
-      g_autoptr(GListModel) rows = children_model_new (tree, fc_filtered_tree_get_root (tree));
-      guint n = g_list_model_get_n_items (rows);
-      g_autoptr(GPtrArray) items = g_ptr_array_new_full (n, g_object_unref);
-
-      for (guint i = 0; i < n; i++)
-        g_ptr_array_add (items, g_list_model_get_item (rows, i));
-      g_list_store_splice (self->roots, 0, n_old, items->pdata, items->len);
-    }
-  else
-    g_list_store_remove_all (self->roots);
+  fc_call_tree_row_list_set (self->roots, tree, tree ? fc_filtered_tree_get_root (tree) : NULL);
 
   /* Open the heaviest path a few levels, as Sentry does, so there is
    * something to read before the first click. */
@@ -533,7 +608,7 @@ fc_call_tree_view_init (FcCallTreeView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->session_tree = fc_session_tree_new (TRUE);
-  self->roots = g_list_store_new (FC_TYPE_CALL_TREE_ROW);
+  self->roots = g_object_new (FC_TYPE_CALL_TREE_ROW_LIST, NULL);
   self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
                                               create_children_cb, NULL, NULL);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->tree_model)));
@@ -617,20 +692,6 @@ fc_call_tree_view_get_busy (FcCallTreeView *self)
   g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), FALSE);
 
   return fc_session_tree_get_busy (self->session_tree);
-}
-
-/**
- * fc_call_tree_view_get_tree:
- * @self: a call tree view
- *
- * Returns: (transfer none) (nullable): the unfiltered tree the shown one comes from
- */
-FcCallTree *
-fc_call_tree_view_get_tree (FcCallTreeView *self)
-{
-  g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), NULL);
-
-  return fc_session_tree_get_tree (self->session_tree);
 }
 
 /**

@@ -30,7 +30,6 @@ gboolean          fc_call_tree_view_get_bottom_up  (FcCallTreeView *self);
 void              fc_call_tree_view_set_bottom_up  (FcCallTreeView *self,
                                                     gboolean        bottom_up);
 gboolean          fc_call_tree_view_get_busy       (FcCallTreeView *self);
-FcCallTree       *fc_call_tree_view_get_tree       (FcCallTreeView *self);
 FcFilteredTree   *fc_call_tree_view_get_filtered_tree (FcCallTreeView *self);
 GtkTreeListModel *fc_call_tree_view_get_model      (FcCallTreeView *self);
 

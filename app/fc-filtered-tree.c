@@ -21,7 +21,9 @@ struct _FcFilteredTreeNode
 struct _FcFilteredTree
 {
   gatomicrefcount      ref_count;
-  FcCallTree          *source;
+  FcProfile           *profile;
+  gint                 thread;
+  gboolean             bottom_up;
   FcFrameFilter        filter;
   /* Two allocations, not one per node: a big tree is freed on the main
    * thread when the view moves on, and a million g_free()s is a stall. */
@@ -161,7 +163,9 @@ fc_filtered_tree_new (FcCallTree    *tree,
 
   self = g_new0 (FcFilteredTree, 1);
   g_atomic_ref_count_init (&self->ref_count);
-  self->source = fc_call_tree_ref (tree);
+  self->profile = g_object_ref (fc_call_tree_get_profile (tree));
+  self->thread = fc_call_tree_get_thread (tree);
+  self->bottom_up = fc_call_tree_is_bottom_up (tree);
   self->filter = filter;
   self->nodes = g_new0 (FcFilteredTreeNode, fc_call_tree_get_n_nodes (tree));
 
@@ -223,22 +227,9 @@ fc_filtered_tree_unref (FcFilteredTree *self)
     {
       g_free (self->nodes);
       g_free (self->children);
-      fc_call_tree_unref (self->source);
+      g_object_unref (self->profile);
       g_free (self);
     }
-}
-
-/**
- * fc_filtered_tree_get_source:
- * @self: a filtered tree
- *
- * Returns: (transfer none): the call tree it was made from
- */
-FcCallTree *
-fc_filtered_tree_get_source (FcFilteredTree *self)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-  return self->source;
 }
 
 /**
@@ -251,7 +242,22 @@ FcProfile *
 fc_filtered_tree_get_profile (FcFilteredTree *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
-  return fc_call_tree_get_profile (self->source);
+  return self->profile;
+}
+
+/* the thread of the call tree it comes from; -1 for all threads */
+gint
+fc_filtered_tree_get_thread (FcFilteredTree *self)
+{
+  g_return_val_if_fail (self != NULL, -1);
+  return self->thread;
+}
+
+gboolean
+fc_filtered_tree_is_bottom_up (FcFilteredTree *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->bottom_up;
 }
 
 FcFrameFilter

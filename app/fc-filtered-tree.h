@@ -16,6 +16,8 @@ G_BEGIN_DECLS
  * up to its nearest shown caller, where identical frames merge again, and
  * its own time becomes that caller's self time. With FC_FRAME_FILTER_ALL it
  * is a plain copy. GLib only; built on a worker thread; immutable after.
+ * It keeps the profile, not the call tree, so that the call tree (big) can
+ * be freed on the worker that built both.
  */
 
 typedef struct _FcFilteredTree     FcFilteredTree;
@@ -28,8 +30,9 @@ FcFilteredTree           *fc_filtered_tree_new                (FcCallTree       
                                                                FcFrameFilter             filter);
 FcFilteredTree           *fc_filtered_tree_ref                (FcFilteredTree           *self);
 void                      fc_filtered_tree_unref              (FcFilteredTree           *self);
-FcCallTree               *fc_filtered_tree_get_source         (FcFilteredTree           *self);
 FcProfile                *fc_filtered_tree_get_profile        (FcFilteredTree           *self);
+gint                      fc_filtered_tree_get_thread         (FcFilteredTree           *self);
+gboolean                  fc_filtered_tree_is_bottom_up       (FcFilteredTree           *self);
 FcFrameFilter             fc_filtered_tree_get_filter         (FcFilteredTree           *self);
 const FcFilteredTreeNode *fc_filtered_tree_get_root           (FcFilteredTree           *self);
 guint                     fc_filtered_tree_get_n_nodes        (FcFilteredTree           *self);

@@ -59,11 +59,30 @@ fc_session_tree_set_busy (FcSessionTree *self,
 }
 
 static void
+unref_tree_func (gpointer data,
+                 gpointer user_data)
+{
+  fc_call_tree_unref (data);
+}
+
+/* A big call tree is a lot of small blocks: let a worker free it. */
+static void
+unref_tree_later (FcCallTree *tree)
+{
+  static GThreadPool *pool;
+
+  if (g_once_init_enter (&pool))
+    g_once_init_leave (&pool, g_thread_pool_new (unref_tree_func, NULL, 1, FALSE, NULL));
+
+  g_thread_pool_push (pool, tree, NULL);
+}
+
+static void
 fc_session_tree_publish (FcSessionTree  *self,
                          FcCallTree     *tree,
                          FcFilteredTree *filtered_tree)
 {
-  g_clear_pointer (&self->tree, fc_call_tree_unref);
+  g_clear_pointer (&self->tree, unref_tree_later);
   g_clear_pointer (&self->filtered_tree, fc_filtered_tree_unref);
   self->tree = tree ? fc_call_tree_ref (tree) : NULL;
   self->filtered_tree = filtered_tree ? fc_filtered_tree_ref (filtered_tree) : NULL;
@@ -112,8 +131,14 @@ build_thread (GTask        *task,
   BuildResult *result = g_new0 (BuildResult, 1);
 
   result->tree = fc_call_tree_new (data->profile, data->thread, data->begin_ns, data->end_ns, data->bottom_up);
-  if (data->filtered && !g_cancellable_is_cancelled (cancellable))
-    result->filtered_tree = fc_filtered_tree_new (result->tree, data->filter);
+  if (data->filtered)
+    {
+      if (!g_cancellable_is_cancelled (cancellable))
+        result->filtered_tree = fc_filtered_tree_new (result->tree, data->filter);
+      /* Only the filtered tree is shown: free the big one here, not on
+       * the main thread when the next tree replaces it. */
+      g_clear_pointer (&result->tree, fc_call_tree_unref);
+    }
 
   g_task_return_pointer (task, result, (GDestroyNotify) build_result_free);
 }
@@ -403,7 +428,8 @@ fc_session_tree_set_bottom_up (FcSessionTree *self,
  * @self: a session tree
  *
  * Returns: (transfer none) (nullable): the newest complete tree; while
- *   #FcSessionTree:busy, the one before
+ *   #FcSessionTree:busy, the one before; always NULL for a "filtered" one,
+ *   which keeps only fc_session_tree_get_filtered_tree()
  */
 FcCallTree *
 fc_session_tree_get_tree (FcSessionTree *self)

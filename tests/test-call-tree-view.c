@@ -84,8 +84,8 @@ test_top_down (Fixture       *f,
   g_autoptr(GtkTreeListRow) foo = NULL;
 
   g_assert_false (fc_call_tree_view_get_bottom_up (f->view));
-  g_assert_nonnull (fc_call_tree_view_get_tree (f->view));
-  g_assert_cmpint (fc_call_tree_get_thread (fc_call_tree_view_get_tree (f->view)), ==, 0);
+  g_assert_nonnull (fc_call_tree_view_get_filtered_tree (f->view));
+  g_assert_cmpint (fc_filtered_tree_get_thread (fc_call_tree_view_get_filtered_tree (f->view)), ==, 0);
 
   /* thread 0, the heaviest path opened: main > foo > bar, then baz */
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (model)), ==, 4);
@@ -112,7 +112,7 @@ test_bottom_up (Fixture       *f,
   g_assert_true (fc_call_tree_view_get_bottom_up (f->view));
   g_assert_true (fc_call_tree_view_get_busy (f->view));
   wait_until_built (f->view);
-  g_assert_true (fc_call_tree_is_bottom_up (fc_call_tree_view_get_tree (f->view)));
+  g_assert_true (fc_filtered_tree_is_bottom_up (fc_call_tree_view_get_filtered_tree (f->view)));
 
   /* leaves first, each opened along its heaviest callers: bar < foo < main */
   model = fc_call_tree_view_get_model (f->view);
@@ -156,7 +156,7 @@ test_thread_and_range (Fixture       *f,
   /* no document: no rows */
   fc_session_set_document (f->session, NULL);
   wait_until_built (f->view);
-  g_assert_null (fc_call_tree_view_get_tree (f->view));
+  g_assert_null (fc_call_tree_view_get_filtered_tree (f->view));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fc_call_tree_view_get_model (f->view))), ==, 0);
 }
 
@@ -241,7 +241,7 @@ test_without_session (void)
   FcCallTreeView *view = FC_CALL_TREE_VIEW (g_object_ref_sink (fc_call_tree_view_new ()));
 
   g_assert_null (fc_call_tree_view_get_session (view));
-  g_assert_null (fc_call_tree_view_get_tree (view));
+  g_assert_null (fc_call_tree_view_get_filtered_tree (view));
   g_assert_false (fc_call_tree_view_get_busy (view));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (fc_call_tree_view_get_model (view))), ==, 0);
   g_assert_finalize_object (view);
