@@ -249,8 +249,9 @@ rebuild_rows (FcCallTreeView *self)
 
   self->tree_dirty = FALSE;
 
-  /* Same models, new rows: the column view keeps its row widgets and only
-   * rebinds them, which is most of the cost of a new tree. */
+  /* Away from the column view while the rows change and the heaviest path
+   * opens: otherwise GTK 4.8 rebuilds its visible rows at every step. */
+  gtk_column_view_set_model (self->column_view, NULL);
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
   fc_call_tree_row_list_set (self->roots, tree, tree ? fc_filtered_tree_get_root (tree) : NULL);
 
@@ -265,6 +266,7 @@ rebuild_rows (FcCallTreeView *self)
       gtk_tree_list_row_set_expanded (row, TRUE);
       position++;
     }
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 
   if (tree != NULL)
     {
