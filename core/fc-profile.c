@@ -1004,6 +1004,7 @@ typedef struct {
   GArray    *frames;   /* src frame id -> dst frame id + 1 */
   GArray    *stacks;   /* src stack id -> dst stack id + 1 */
   GArray    *threads;  /* src thread -> dst thread + 1 */
+  gboolean   by_function;
 } Importer;
 
 static void
@@ -1013,6 +1014,7 @@ importer_init (Importer  *imp,
 {
   imp->dst = dst;
   imp->src = src;
+  imp->by_function = FALSE;
   imp->strings = g_array_sized_new (FALSE, TRUE, sizeof (guint32), src->strings->len);
   g_array_set_size (imp->strings, src->strings->len);
   imp->frames = g_array_sized_new (FALSE, TRUE, sizeof (guint32), src->frames->len);
@@ -1064,6 +1066,19 @@ import_frame (Importer *imp,
       frame.abs_path = import_string (imp, frame.abs_path);
       frame.platform = import_string (imp, frame.platform);
       frame.extra = import_string (imp, frame.extra);
+
+      /* One function called from several lines, or sampled at several
+       * addresses, is one box and one call tree node. */
+      if (imp->by_function && frame.function != FC_STRING_NONE &&
+          fc_profile_string (imp->dst, frame.function)[0] != '\0')
+        {
+          frame.lineno = FC_LINE_NONE;
+          frame.colno = FC_LINE_NONE;
+          frame.has_instruction_addr = FALSE;
+          frame.instruction_addr = 0;
+          frame.extra = FC_STRING_NONE;
+        }
+
       *slot = fc_profile_intern_frame (imp->dst, &frame) + 1;
     }
 
@@ -1137,21 +1152,19 @@ import_thread (Importer *imp,
   return *slot - 1;
 }
 
-void
-fc_profile_import (FcProfile *self,
-                   FcProfile *src,
-                   gint64     begin_ns,
-                   gint64     end_ns)
+static void
+import_samples (FcProfile *self,
+                FcProfile *src,
+                gint64     begin_ns,
+                gint64     end_ns,
+                gboolean   by_function)
 {
   Importer imp;
   const FcSample *samples;
   guint n;
 
-  g_return_if_fail (FC_IS_PROFILE (self));
-  g_return_if_fail (FC_IS_PROFILE (src));
-  g_return_if_fail (self != src);
-
   importer_init (&imp, self, src);
+  imp.by_function = by_function;
   samples = fc_profile_get_samples (src, &n);
 
   /* Threads listed in thread_metadata keep their names even without samples. */
@@ -1176,6 +1189,19 @@ fc_profile_import (FcProfile *self,
   importer_clear (&imp);
 }
 
+void
+fc_profile_import (FcProfile *self,
+                   FcProfile *src,
+                   gint64     begin_ns,
+                   gint64     end_ns)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (FC_IS_PROFILE (src));
+  g_return_if_fail (self != src);
+
+  import_samples (self, src, begin_ns, end_ns, FALSE);
+}
+
 static JsonObject *
 object_copy (JsonObject *object)
 {
@@ -1187,14 +1213,13 @@ object_copy (JsonObject *object)
   return json_object_ref (json_node_get_object (copy));
 }
 
-FcProfile *
-fc_profile_copy_range (FcProfile *self,
-                       gint64     begin_ns,
-                       gint64     end_ns)
+static FcProfile *
+copy_profile (FcProfile *self,
+              gint64     begin_ns,
+              gint64     end_ns,
+              gboolean   by_function)
 {
   FcProfile *copy;
-
-  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
 
   copy = fc_profile_new (self->format);
   g_clear_pointer (&copy->meta, json_object_unref);
@@ -1205,8 +1230,36 @@ fc_profile_copy_range (FcProfile *self,
   copy->start_ns = self->start_ns;
   copy->has_start = self->has_start;
 
-  fc_profile_import (copy, self, begin_ns, end_ns);
+  import_samples (copy, self, begin_ns, end_ns, by_function);
   return copy;
+}
+
+FcProfile *
+fc_profile_copy_range (FcProfile *self,
+                       gint64     begin_ns,
+                       gint64     end_ns)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  return copy_profile (self, begin_ns, end_ns, FALSE);
+}
+
+/**
+ * fc_profile_dup_by_function:
+ *
+ * Views aggregate by function, as Sysprof and Hotspot do: a copy where
+ * frames that differ only by line, column or address (one function called
+ * from several places) become one frame. Frames without a function name
+ * keep their address, which is all that tells them apart.
+ *
+ * Returns: (transfer full): the collapsed copy
+ */
+FcProfile *
+fc_profile_dup_by_function (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  return copy_profile (self, 0, 0, TRUE);
 }
 
 static gboolean

@@ -208,6 +208,9 @@ void               fc_profile_set_source_size      (FcProfile         *self,
 FcProfile         *fc_profile_copy_range           (FcProfile         *self,
                                                     gint64             begin_ns,
                                                     gint64             end_ns);
+/* a copy whose frames differ only by function identity (no line, column or
+ * address when a function name is known): what aggregated views merge by */
+FcProfile         *fc_profile_dup_by_function      (FcProfile         *self);
 /* append the samples of @src in [begin_ns, end_ns) (end_ns <= begin_ns: all),
  * re-interning their threads, stacks, frames and strings into @self */
 void               fc_profile_import               (FcProfile         *self,

@@ -180,6 +180,47 @@ test_copy_import_equal (void)
 }
 
 static void
+test_dup_by_function (void)
+{
+  g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcProfile) byfn = NULL;
+  guint32 t = fc_profile_ensure_thread (p, "1");
+  guint32 leaf = add_frame (p, "leaf");
+  guint32 anon[2];
+  FcFrame frame;
+
+  /* main calls leaf from two lines; two address-only frames stay apart */
+  for (guint i = 0; i < 2; i++)
+    {
+      guint32 stack[2];
+
+      fc_frame_init (&frame);
+      frame.function = fc_profile_intern (p, "main");
+      frame.lineno = 10 + i;
+      frame.has_instruction_addr = TRUE;
+      frame.instruction_addr = 0x1000 + i;
+      stack[0] = leaf;
+      stack[1] = fc_profile_intern_frame (p, &frame);
+      fc_profile_append_sample (p, i * 10, t, fc_profile_intern_stack_frames (p, stack, 2), 0);
+
+      fc_frame_init (&frame);
+      frame.has_instruction_addr = TRUE;
+      frame.instruction_addr = 0x2000 + i;
+      anon[i] = fc_profile_intern_frame (p, &frame);
+      fc_profile_append_sample (p, 100 + i * 10, t, fc_profile_intern_stack (p, FC_STACK_EMPTY, anon[i]), 0);
+    }
+
+  g_assert_cmpuint (fc_profile_get_n_frames (p), ==, 5);
+  byfn = fc_profile_dup_by_function (p);
+  g_assert_cmpuint (fc_profile_get_n_samples (byfn), ==, 4);
+  /* leaf, main, and the two anonymous addresses */
+  g_assert_cmpuint (fc_profile_get_n_frames (byfn), ==, 4);
+  /* root, main, main>leaf, anon0, anon1 */
+  g_assert_cmpuint (fc_profile_get_n_stacks (byfn), ==, 5);
+  g_assert_cmpint (fc_profile_get_frame (byfn, 1)->lineno, ==, FC_LINE_NONE);
+}
+
+static void
 test_metadata (void)
 {
   g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V1);
@@ -239,6 +280,7 @@ main (int   argc,
   g_test_add_func ("/core/profile/samples", test_samples_threads_ranges);
   g_test_add_func ("/core/profile/copy-import", test_copy_import_equal);
   g_test_add_func ("/core/profile/metadata", test_metadata);
+  g_test_add_func ("/core/profile/dup-by-function", test_dup_by_function);
   g_test_add_func ("/core/document/merge", test_document_merge);
 
   return g_test_run ();
