@@ -56,7 +56,12 @@ load_thread (GTask        *task,
       return;
     }
 
-  result->profile = fc_document_dup_merged_profile (result->document);
+  {
+    g_autoptr(FcProfile) merged = fc_document_dup_merged_profile (result->document);
+
+    /* Views merge by function, not by call site or address. */
+    result->profile = fc_profile_dup_by_function (merged);
+  }
   /* The profile sorts and indexes its samples on first read: do it here,
    * not in the main loop when the first view asks. */
   if (fc_profile_get_n_threads (result->profile) > 0)
