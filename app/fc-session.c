@@ -5,6 +5,8 @@
 
 #include "fc-session.h"
 
+#include "fc-sample-weights.h"
+
 /* The narrowest visible window: below a microsecond there is nothing left to see. */
 #define MIN_VISIBLE_NS 1000
 
@@ -18,6 +20,10 @@ struct _FcSession
   char          *search_text;
 
   gint           thread;
+  /* fc_session_get_thread_range(), kept up to date with profile and thread
+   * because every zoom and pan clamps to it */
+  gint64         range_begin_ns;
+  gint64         range_end_ns;
   gint64         visible_begin_ns;
   gint64         visible_end_ns;
   gint64         selection_begin_ns;
@@ -330,6 +336,7 @@ static void
 fc_session_init (FcSession *self)
 {
   self->thread = FC_SESSION_ALL_THREADS;
+  self->range_end_ns = MIN_VISIBLE_NS;
   self->color_mode = FC_COLOR_MODE_IN_APP;
   self->frame_filter = FC_FRAME_FILTER_ALL;
   self->selected_frame = FC_SESSION_NO_FRAME;
@@ -355,6 +362,46 @@ fc_session_get_profile (FcSession *self)
   g_return_val_if_fail (FC_IS_SESSION (self), NULL);
 
   return self->profile;
+}
+
+/* A sample stands for the time until the thread's next one
+ * (FcSampleWeights), so a thread's time ends where its last sample's
+ * weight ends, exactly where the flamechart layout's boxes end. Ending at
+ * the last timestamp would put the last sample's boxes past the right edge. */
+static void
+fc_session_update_thread_range (FcSession *self)
+{
+  gint64 first = G_MAXINT64;
+  gint64 last = G_MININT64;
+
+  if (self->profile != NULL)
+    {
+      guint n_threads = fc_profile_get_n_threads (self->profile);
+
+      for (guint i = 0; i < n_threads; i++)
+        {
+          g_autoptr(FcSampleWeights) weights = NULL;
+          guint n;
+
+          if ((self->thread >= 0 && (guint) self->thread != i) ||
+              fc_profile_get_thread (self->profile, i)->n_samples == 0)
+            continue;
+
+          weights = fc_sample_weights_new (self->profile, i);
+          n = weights->n_samples;
+          if (n == 0)
+            continue;
+
+          first = MIN (first, weights->timestamps_ns[0]);
+          last = MAX (last, weights->timestamps_ns[n - 1] + weights->durations_ns[n - 1]);
+        }
+    }
+
+  if (first > last)
+    first = last = 0;
+
+  self->range_begin_ns = first;
+  self->range_end_ns = MAX (last, first + MIN_VISIBLE_NS);
 }
 
 /**
@@ -422,6 +469,7 @@ fc_session_set_document_full (FcSession  *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_THREAD]);
     }
 
+  fc_session_update_thread_range (self);
   fc_session_reset_view (self);
   fc_session_set_selection (self, 0, 0);
   fc_session_set_selected_frame (self, FC_SESSION_NO_FRAME);
@@ -460,6 +508,7 @@ fc_session_set_thread (FcSession *self,
 
   g_object_freeze_notify (G_OBJECT (self));
   self->thread = thread;
+  fc_session_update_thread_range (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_THREAD]);
   fc_session_set_selection (self, 0, 0);
   fc_session_reset_view (self);
@@ -470,40 +519,24 @@ fc_session_set_thread (FcSession *self,
  * fc_session_get_thread_range:
  * @self: a session
  * @begin_ns: (out): first sample time of the session's thread(s)
- * @end_ns: (out): last sample time, at least a microsecond after @begin_ns
+ * @end_ns: (out): where the last sample's time ends (its timestamp plus its
+ *   weight, see FcSampleWeights; the latest such end over all threads for
+ *   %FC_SESSION_ALL_THREADS), at least a microsecond after @begin_ns
  *
  * The time range of the session's thread, or of the whole profile for all
- * threads; 0..1µs when there is nothing to show.
+ * threads; 0..1µs when there is nothing to show. It is the extent of the
+ * flamechart layout of the same profile and thread.
  */
 void
 fc_session_get_thread_range (FcSession *self,
                              gint64    *begin_ns,
                              gint64    *end_ns)
 {
-  gint64 first = G_MAXINT64;
-  gint64 last = G_MININT64;
-
   g_return_if_fail (FC_IS_SESSION (self));
   g_return_if_fail (begin_ns != NULL && end_ns != NULL);
 
-  if (self->profile != NULL)
-    {
-      if (self->thread >= 0)
-        {
-          const FcThread *thread = fc_profile_get_thread (self->profile, self->thread);
-
-          first = thread->first_ns;
-          last = thread->last_ns;
-        }
-      else
-        fc_profile_get_time_range (self->profile, &first, &last);
-    }
-
-  if (first > last)
-    first = last = 0;
-
-  *begin_ns = first;
-  *end_ns = MAX (last, first + MIN_VISIBLE_NS);
+  *begin_ns = self->range_begin_ns;
+  *end_ns = self->range_end_ns;
 }
 
 gint64

@@ -14,6 +14,10 @@
 #define AT(ms) (FC_TEST_BASE_NS + (gint64) ((ms) * FC_TEST_MS))
 #define WIDTH  800
 #define HEIGHT 300
+/* thread 0's time: samples from 0 to 200 ms, the last one weighing 10 ms */
+#define RANGE_MS 210.0
+/* x of a time when the whole of thread 0 is visible */
+#define X_AT(ms) ((ms) * WIDTH / RANGE_MS)
 
 typedef struct {
   FcSession    *session;
@@ -76,6 +80,17 @@ assert_visible (FcSession *session,
   g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, AT (end_ms));
 }
 
+/* Zooming around a point computes in doubles, which at 2023's nanosecond
+ * timestamps (~1.7e18) step by 256 ns: good to a quarter microsecond. */
+static void
+assert_visible_near (FcSession *session,
+                     double     begin_ms,
+                     double     end_ms)
+{
+  g_assert_cmpint (ABS (fc_session_get_visible_begin_ns (session) - AT (begin_ms)), <=, 256);
+  g_assert_cmpint (ABS (fc_session_get_visible_end_ns (session) - AT (end_ms)), <=, 256);
+}
+
 static void
 test_layout_and_bounds (Fixture       *f,
                         gconstpointer  data)
@@ -87,7 +102,7 @@ test_layout_and_bounds (Fixture       *f,
 
   /* the session's default thread is the busiest, thread 0 */
   g_assert_cmpint (fc_session_get_thread (f->session), ==, 0);
-  assert_visible (f->session, 0, 200);
+  assert_visible (f->session, 0, RANGE_MS);
   g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 3);
 
   row = fc_flame_layout_get_row (layout, 1, &n);
@@ -97,10 +112,11 @@ test_layout_and_bounds (Fixture       *f,
   g_assert_cmpint (row[0].end_ns, ==, AT (30));
   g_assert_cmpuint (row[0].n_samples, ==, 3);
 
-  /* 200 ms over 800 px: 4 px per ms */
+  /* 210 ms over 800 px: baz, 30-40 ms, is 114.29-152.38 px */
+  g_assert_cmpuint (row[1].frame, ==, FC_TEST_BAZ);
   fc_flame_chart_get_box_bounds (f->chart, &row[1], &bounds);
-  g_assert_cmpfloat_with_epsilon (bounds.origin.x, 120.0, 0.001);
-  g_assert_cmpfloat_with_epsilon (bounds.size.width, 40.0, 0.001);
+  g_assert_cmpfloat_with_epsilon (bounds.origin.x, X_AT (30), 0.001);
+  g_assert_cmpfloat_with_epsilon (bounds.size.width, X_AT (10), 0.001);
   g_assert_cmpfloat_with_epsilon (bounds.origin.y, FC_FLAME_CHART_RULER_HEIGHT + FC_FLAME_CHART_ROW_HEIGHT, 0.001);
   g_assert_cmpfloat_with_epsilon (bounds.size.height, FC_FLAME_CHART_ROW_HEIGHT, 0.001);
 }
@@ -114,15 +130,27 @@ test_hit_testing (Fixture       *f,
   const double row2 = row1 + FC_FLAME_CHART_ROW_HEIGHT;
   const FcFlameBox *box;
 
-  box = fc_flame_chart_box_at (f->chart, 100, row1);     /* 25 ms */
+  box = fc_flame_chart_box_at (f->chart, 100, row1);     /* 26.25 ms */
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, FC_TEST_FOO);
-  box = fc_flame_chart_box_at (f->chart, 130, row1);     /* 32.5 ms */
+  box = fc_flame_chart_box_at (f->chart, 130, row1);     /* 34.125 ms */
   g_assert_cmpuint (box->frame, ==, FC_TEST_BAZ);
-  box = fc_flame_chart_box_at (f->chart, 40, row2);      /* 10 ms */
+  box = fc_flame_chart_box_at (f->chart, 40, row2);      /* 10.5 ms */
   g_assert_cmpuint (box->frame, ==, FC_TEST_BAR);
-  box = fc_flame_chart_box_at (f->chart, 799, row0);     /* 199.75 ms, in the pause */
+  box = fc_flame_chart_box_at (f->chart, 600, row0);     /* 157.5 ms, in the pause */
   g_assert_null (box);
+  /* the last sample's time, 200-210 ms, ends the view: its boxes show at
+   * the right edge (799 px is 209.74 ms) */
+  box = fc_flame_chart_box_at (f->chart, 799, row0);
+  g_assert_nonnull (box);
+  g_assert_cmpuint (box->frame, ==, FC_TEST_MAIN);
+  g_assert_cmpint (box->begin_ns, ==, AT (200));
+  g_assert_cmpint (box->end_ns, ==, AT (210));
+  box = fc_flame_chart_box_at (f->chart, 799, row1);
+  g_assert_nonnull (box);
+  g_assert_cmpuint (box->frame, ==, FC_TEST_BAZ);
+  g_assert_cmpint (box->begin_ns, ==, AT (200));
+  g_assert_null (fc_flame_chart_box_at (f->chart, 799, row2));
   g_assert_null (fc_flame_chart_box_at (f->chart, 100, row2));
   g_assert_null (fc_flame_chart_box_at (f->chart, 100, 3));   /* the ruler */
   g_assert_null (fc_flame_chart_box_at (f->chart, 100, row2 + 3 * FC_FLAME_CHART_ROW_HEIGHT));
@@ -136,9 +164,10 @@ test_zoom_and_pan (Fixture       *f,
   const FcFlameBox *box;
 
   g_assert_true (gtk_widget_activate_action (widget, "flamechart.zoom-in", NULL));
-  assert_visible (f->session, 20, 180);         /* 200 / 1.25 around the middle */
+  assert_visible_near (f->session, 21, 189);    /* 210 / 1.25 around the middle */
 
-  /* the hit-test follows the zoom: 25 ms is now at 20 px */
+  /* the hit-test follows the zoom: 168 ms on 800 px, 25 px are 26.25 ms
+   * (foo) and 55 px 32.55 ms (baz) */
   box = fc_flame_chart_box_at (f->chart, 25, FC_FLAME_CHART_RULER_HEIGHT + FC_FLAME_CHART_ROW_HEIGHT + 5);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, FC_TEST_FOO);
@@ -146,20 +175,20 @@ test_zoom_and_pan (Fixture       *f,
   g_assert_cmpuint (box->frame, ==, FC_TEST_BAZ);
 
   gtk_widget_activate_action (widget, "flamechart.pan-right", NULL);
-  assert_visible (f->session, 36, 196);         /* a tenth of the width */
+  assert_visible_near (f->session, 37.8, 205.8);        /* a tenth of the width */
   gtk_widget_activate_action (widget, "flamechart.pan-right", NULL);
-  assert_visible (f->session, 40, 200);         /* stops at the end of the thread */
+  assert_visible (f->session, 42, RANGE_MS);    /* stops at the end of the thread's time */
   gtk_widget_activate_action (widget, "flamechart.pan-left", NULL);
-  assert_visible (f->session, 24, 184);
+  assert_visible (f->session, 25.2, 193.2);
 
   gtk_widget_activate_action (widget, "flamechart.zoom-out", NULL);
-  assert_visible (f->session, 0, 200);          /* clamped to the thread */
+  assert_visible (f->session, 0, RANGE_MS);     /* clamped to the thread */
 
   gtk_widget_activate_action (widget, "flamechart.zoom-in", NULL);
   gtk_widget_activate_action (widget, "flamechart.zoom-in", NULL);
-  assert_visible (f->session, 36, 164);
+  assert_visible_near (f->session, 37.8, 172.2);        /* 210 / 1.25² around the middle */
   gtk_widget_activate_action (widget, "flamechart.zoom-reset", NULL);
-  assert_visible (f->session, 0, 200);
+  assert_visible (f->session, 0, RANGE_MS);
 }
 
 static void
@@ -225,7 +254,7 @@ test_search (Fixture       *f,
   gtk_widget_activate_action (widget, "flamechart.search-previous", NULL);
   g_assert_cmpuint (fc_flame_chart_get_current_match (f->chart), ==, 2);
   g_assert_cmpuint (fc_session_get_selected_frame (f->session), ==, FC_TEST_BAZ);
-  assert_visible (f->session, 189, 200);        /* [199.5, 210.5] moved inside */
+  assert_visible (f->session, 199, RANGE_MS);   /* [199.5, 210.5] moved inside */
 
   fc_session_set_search_text (f->session, "no such function");
   g_assert_cmpuint (fc_flame_chart_get_n_matches (f->chart), ==, 0);
@@ -249,9 +278,9 @@ test_render (Fixture       *f,
 
   node = fc_flame_chart_render_scene (f->chart, WIDTH, HEIGHT);
   g_assert_nonnull (node);
-  /* all boxes are wider than a pixel; the two of the last sample start
-   * where the session's range (first to last timestamp) ends */
-  g_assert_cmpuint (fc_flame_chart_get_n_drawn_boxes (f->chart), ==, 6);
+  /* all boxes are wider than a pixel, the two of the last sample (main
+   * and baz, 200-210 ms) too: main, main; foo, baz, foo, baz; bar, bar */
+  g_assert_cmpuint (fc_flame_chart_get_n_drawn_boxes (f->chart), ==, 8);
   gsk_render_node_get_bounds (node, &bounds);
   g_assert_cmpfloat (bounds.size.width, >=, WIDTH - 1);
 
@@ -264,14 +293,14 @@ test_render (Fixture       *f,
 
   /* the widget itself, as GTK draws it in its window */
   fc_session_reset_view (f->session);
-  while (fc_flame_chart_get_n_drawn_boxes (f->chart) != 6)
+  while (fc_flame_chart_get_n_drawn_boxes (f->chart) != 8)
     g_main_context_iteration (NULL, TRUE);
   paintable = gtk_widget_paintable_new (GTK_WIDGET (f->chart));
   snapshot = gtk_snapshot_new ();
   gdk_paintable_snapshot (paintable, snapshot, WIDTH, HEIGHT);
   widget_node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   g_assert_nonnull (widget_node);
-  g_assert_cmpuint (fc_flame_chart_get_n_drawn_boxes (f->chart), ==, 6);
+  g_assert_cmpuint (fc_flame_chart_get_n_drawn_boxes (f->chart), ==, 8);
 }
 
 static GdkTexture *
@@ -320,8 +349,8 @@ test_pixels (Fixture       *f,
   GdkRGBA foo_color;
   guint32 inside, edge, accent;
 
-  /* boxes are pixels of one texture, below the ruler: foo is [0, 120) px
-   * on the second row */
+  /* boxes are pixels of one texture, below the ruler: foo, 0-30 ms, is
+   * [0, 114.29) px on the second row */
   plain = fc_flame_chart_render_scene (f->chart, WIDTH, HEIGHT);
   texture = find_texture (plain);
   g_assert_nonnull (texture);
@@ -334,9 +363,12 @@ test_pixels (Fixture       *f,
   g_assert_cmphex ((inside >> 16) & 0xff, ==, (guint) (foo_color.red * 255 + 0.5f));
   g_assert_cmphex ((inside >> 8) & 0xff, ==, (guint) (foo_color.green * 255 + 0.5f));
   g_assert_cmphex (inside & 0xff, ==, (guint) (foo_color.blue * 255 + 0.5f));
-  /* the seam after foo, at 119 px, and nothing in the pause after 50 ms */
-  g_assert_cmphex (pixel_at (texture, 119, FC_FLAME_CHART_ROW_HEIGHT + 10), ==, 0);
+  /* foo up to 112 px, the seam after it at 113 px, nothing in the pause
+   * after 50 ms, and the last sample's main (761.9-800 px) at the edge */
+  g_assert_cmphex (pixel_at (texture, 112, FC_FLAME_CHART_ROW_HEIGHT + 10), ==, inside);
+  g_assert_cmphex (pixel_at (texture, 113, FC_FLAME_CHART_ROW_HEIGHT + 10), ==, 0);
   g_assert_cmphex (pixel_at (texture, 300, 10), ==, 0);
+  g_assert_cmphex (pixel_at (texture, 790, 10) >> 24, ==, 0xff);
   edge = pixel_at (texture, 60, FC_FLAME_CHART_ROW_HEIGHT);
   g_assert_cmphex (edge, ==, inside);
 
@@ -361,13 +393,14 @@ test_thread_switch (Fixture       *f,
   layout = fc_flame_chart_get_layout (f->chart);
   g_assert_cmpint (fc_flame_layout_get_thread (layout), ==, 1);
   g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 2);
-  assert_visible (f->session, 0, 5);
+  assert_visible (f->session, 0, 10);           /* 0 and 5 ms, weighing 5 ms each */
 
   fc_session_set_thread (f->session, FC_SESSION_ALL_THREADS);
   wait_for_layout (f->chart);
   layout = fc_flame_chart_get_layout (f->chart);
   g_assert_cmpuint (fc_flame_layout_get_n_lanes (layout), ==, 2);
   g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 7);
+  assert_visible (f->session, 0, RANGE_MS);     /* thread 0's time ends last */
 
   /* a time selection survives until cleared */
   fc_session_set_selection (f->session, AT (10), AT (20));

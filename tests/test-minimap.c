@@ -48,44 +48,47 @@ test_minimap (void)
          gtk_widget_get_width (GTK_WIDGET (minimap)) != WIDTH)
     g_main_context_iteration (NULL, TRUE);
 
-  /* the whole thread, 0-200 ms, at 4 px per ms */
+  /* the whole thread, 0-210 ms (the last sample, at 200 ms, weighs 10 ms),
+   * at 0.2625 ms per px */
   fc_minimap_get_range (minimap, &begin, &end);
   g_assert_cmpint (begin, ==, AT (0));
-  g_assert_cmpint (end, ==, AT (200));
+  g_assert_cmpint (end, ==, AT (210));
 
-  /* one rectangle per run of one colour in each row: main; foo, baz, foo;
-   * bar, bar */
+  /* one rectangle per run of one colour in each row: main, main;
+   * foo, baz, foo, baz; bar, bar (the last sample's main and baz included) */
   node = fc_minimap_render_scene (minimap, WIDTH, HEIGHT);
   g_assert_nonnull (node);
-  g_assert_cmpuint (fc_minimap_get_n_drawn_rects (minimap), ==, 6);
+  g_assert_cmpuint (fc_minimap_get_n_drawn_rects (minimap), ==, 8);
 
-  /* drag the visible window: 100 px are 25 ms */
+  /* drag the visible window (50-100 ms is 190.5-381 px): 100 px are 26.25 ms */
   fc_session_zoom_to (session, AT (50), AT (100));
   fc_minimap_pointer_down (minimap, 300);
   fc_minimap_pointer_move (minimap, 50);
-  assert_visible (session, 62.5, 112.5);
+  assert_visible (session, 63.125, 113.125);
   fc_minimap_pointer_up (minimap, 100);
-  assert_visible (session, 75, 125);
+  assert_visible (session, 76.25, 126.25);
   g_assert_false (fc_session_has_selection (session));
 
-  /* drag outside it: a time selection, whichever way */
+  /* drag outside it: a time selection, whichever way; 120 px and 40 px are
+   * 31.5 and 10.5 ms */
   fc_minimap_pointer_down (minimap, 120);
   fc_minimap_pointer_move (minimap, -80);
-  g_assert_cmpint (fc_session_get_selection_begin_ns (session), ==, AT (10));
-  g_assert_cmpint (fc_session_get_selection_end_ns (session), ==, AT (30));
+  g_assert_cmpint (fc_session_get_selection_begin_ns (session), ==, AT (10.5));
+  g_assert_cmpint (fc_session_get_selection_end_ns (session), ==, AT (31.5));
   fc_minimap_pointer_up (minimap, -80);
-  assert_visible (session, 75, 125);
+  assert_visible (session, 76.25, 126.25);
 
-  /* a click outside the window centers the view there */
+  /* a click outside the window centers the view there: 700 px, 183.75 ms */
   fc_minimap_pointer_down (minimap, 700);
   fc_minimap_pointer_up (minimap, 1);
-  assert_visible (session, 150, 200);
-  g_assert_cmpint (fc_session_get_selection_begin_ns (session), ==, AT (10));
+  assert_visible (session, 158.75, 208.75);
+  g_assert_cmpint (fc_session_get_selection_begin_ns (session), ==, AT (10.5));
 
-  /* the window cannot leave the thread's range */
+  /* the window cannot leave the thread's range: dragged 200 px (52.5 ms)
+   * to the right, it stops at 210 ms */
   fc_minimap_pointer_down (minimap, 700);
   fc_minimap_pointer_up (minimap, 200);
-  assert_visible (session, 150, 200);
+  assert_visible (session, 160, 210);
 
   gtk_window_destroy (GTK_WINDOW (window));
   g_assert_finalize_object (minimap);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "fc-flame-layout.h"
 #include "fc-reader.h"
 #include "fc-session.h"
 #include "fc-test-profiles.h"
@@ -98,8 +99,9 @@ test_document (void)
   g_assert_true (fc_session_get_profile (session) == profile);
   /* no active thread id: the busiest thread, 0, with 7 samples against 2 */
   g_assert_cmpint (fc_session_get_thread (session), ==, 0);
+  /* the last sample, at 200 ms, weighs the 10 ms median: the view ends at 210 */
   g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, FC_TEST_BASE_NS);
-  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, FC_TEST_BASE_NS + 200 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, FC_TEST_BASE_NS + 210 * FC_TEST_MS);
   /* the user's choices survive a new document */
   g_assert_cmpstr (fc_session_get_search_text (session), ==, "foo");
   g_assert_cmpint (fc_session_get_color_mode (session), ==, FC_COLOR_MODE_PACKAGE);
@@ -140,15 +142,17 @@ test_thread_switch (void)
   g_signal_connect (session, "notify::visible-end-ns", G_CALLBACK (count_notify_cb), &visible_notifies);
   fc_session_set_thread (session, 1);
   g_assert_cmpint (fc_session_get_thread (session), ==, 1);
-  /* thread 1 runs from 0 to 5 ms: the view follows, the selection goes */
+  /* thread 1's samples at 0 and 5 ms weigh 5 ms each, so its time runs
+   * from 0 to 10 ms: the view follows, the selection goes */
   g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, FC_TEST_BASE_NS);
-  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, FC_TEST_BASE_NS + 5 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, FC_TEST_BASE_NS + 10 * FC_TEST_MS);
   g_assert_false (fc_session_has_selection (session));
   g_assert_cmpuint (visible_notifies, ==, 1);
 
-  /* all threads: the profile's whole range */
+  /* all threads: the profile's whole range, to the latest end (thread 0's) */
   fc_session_set_thread (session, FC_SESSION_ALL_THREADS);
-  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, FC_TEST_BASE_NS + 200 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, FC_TEST_BASE_NS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, FC_TEST_BASE_NS + 210 * FC_TEST_MS);
 
   /* a thread the profile does not have means all threads */
   fc_session_set_thread (session, 0);
@@ -169,19 +173,20 @@ test_ranges (void)
 
   fc_session_set_document (session, document);
 
-  /* zooming stays inside the thread's 0..200 ms */
+  /* zooming stays inside the thread's 0..210 ms */
   fc_session_zoom_to (session, base + 10 * FC_TEST_MS, base + 20 * FC_TEST_MS);
   g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base + 10 * FC_TEST_MS);
   g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 20 * FC_TEST_MS);
   fc_session_zoom_to (session, base - 50 * FC_TEST_MS, base + 50 * FC_TEST_MS);
   g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base);
   g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 100 * FC_TEST_MS);
+  /* past the end: the 40 ms window slides back to end at 210 */
   fc_session_zoom_to (session, base + 190 * FC_TEST_MS, base + 230 * FC_TEST_MS);
-  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base + 160 * FC_TEST_MS);
-  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 200 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base + 170 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 210 * FC_TEST_MS);
   fc_session_zoom_to (session, base - FC_TEST_MS, base + 500 * FC_TEST_MS);
   g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base);
-  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 200 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 210 * FC_TEST_MS);
   /* never narrower than a microsecond, reversed ends swapped */
   fc_session_zoom_to (session, base + 50 * FC_TEST_MS + 10, base + 50 * FC_TEST_MS);
   g_assert_cmpint (fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session), ==, 1000);
@@ -191,7 +196,7 @@ test_ranges (void)
   g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base - 10);
   fc_session_reset_view (session);
   g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, base);
-  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 200 * FC_TEST_MS);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 210 * FC_TEST_MS);
 
   /* selections: either order, and every empty one is 0..0 */
   g_signal_connect (session, "notify::selection-begin-ns", G_CALLBACK (count_notify_cb), &selection_notifies);
@@ -205,6 +210,81 @@ test_ranges (void)
   g_assert_false (fc_session_has_selection (session));
   g_assert_cmpint (fc_session_get_selection_begin_ns (session), ==, 0);
   g_assert_cmpint (fc_session_get_selection_end_ns (session), ==, 0);
+
+  g_assert_finalize_object (g_steal_pointer (&session));
+}
+
+static void
+assert_range_is_layout_extent (FcSession *session)
+{
+  g_autoptr(FcFlameLayout) layout = fc_flame_layout_new (fc_session_get_profile (session),
+                                                         fc_session_get_thread (session));
+  gint64 begin_ns, end_ns, layout_begin_ns, layout_end_ns;
+
+  fc_session_get_thread_range (session, &begin_ns, &end_ns);
+  fc_flame_layout_get_extent (layout, &layout_begin_ns, &layout_end_ns);
+  g_assert_cmpint (begin_ns, ==, layout_begin_ns);
+  g_assert_cmpint (end_ns, ==, layout_end_ns);
+}
+
+static void
+test_range_end (void)
+{
+  g_autoptr(FcSession) session = fc_session_new ();
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcDocument) document = NULL;
+  guint32 main_f = fc_test_frame (profile, "main", "app", TRUE);
+  guint32 slow = fc_profile_ensure_thread (profile, "slow");
+  guint32 fast = fc_profile_ensure_thread (profile, "fast");
+  guint32 single = fc_profile_ensure_thread (profile, "single");
+  gint64 base = FC_TEST_BASE_NS;
+  gint64 begin_ns, end_ns;
+
+  /* "slow": 0, 60, 100, 120 ms (intervals 60, 40, 20: median 40) -> ends at 160;
+   * "fast": every 10 ms from 5 to 145 ms (median 10) -> ends at 155;
+   * "single": one sample at 20 ms, weighing the 10 ms default -> ends at 30 */
+  fc_test_sample (profile, slow, 0, 1, main_f);
+  fc_test_sample (profile, slow, 60, 1, main_f);
+  fc_test_sample (profile, slow, 100, 1, main_f);
+  fc_test_sample (profile, slow, 120, 1, main_f);
+  for (gint64 ms = 5; ms <= 145; ms += 10)
+    fc_test_sample (profile, fast, ms, 1, main_f);
+  fc_test_sample (profile, single, 20, 1, main_f);
+  document = document_for (profile);
+
+  fc_session_set_document (session, document);
+  g_assert_cmpint (fc_session_get_thread (session), ==, (gint) fast);
+  fc_session_get_thread_range (session, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, base + 5 * FC_TEST_MS);
+  g_assert_cmpint (end_ns, ==, base + 155 * FC_TEST_MS);
+  assert_range_is_layout_extent (session);
+
+  fc_session_set_thread (session, (gint) slow);
+  fc_session_get_thread_range (session, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, base);
+  g_assert_cmpint (end_ns, ==, base + 160 * FC_TEST_MS);
+  assert_range_is_layout_extent (session);
+
+  fc_session_set_thread (session, (gint) single);
+  fc_session_get_thread_range (session, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, base + 20 * FC_TEST_MS);
+  g_assert_cmpint (end_ns, ==, base + 30 * FC_TEST_MS);
+  assert_range_is_layout_extent (session);
+
+  /* all threads end with the thread whose time ends last, "slow", not with
+   * the one sampled last, "fast" */
+  fc_session_set_thread (session, FC_SESSION_ALL_THREADS);
+  fc_session_get_thread_range (session, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, base);
+  g_assert_cmpint (end_ns, ==, base + 160 * FC_TEST_MS);
+  assert_range_is_layout_extent (session);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, base + 160 * FC_TEST_MS);
+
+  /* no document: the 1 µs placeholder */
+  fc_session_set_document (session, NULL);
+  fc_session_get_thread_range (session, &begin_ns, &end_ns);
+  g_assert_cmpint (begin_ns, ==, 0);
+  g_assert_cmpint (end_ns, ==, 1000);
 
   g_assert_finalize_object (g_steal_pointer (&session));
 }
@@ -270,6 +350,9 @@ test_default_thread_fixtures (void)
       thread = fc_profile_get_thread (profile, fc_session_get_thread (session));
       g_assert_cmpstr (fc_profile_string (profile, thread->tid), ==, cases[i].tid);
       g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, thread->first_ns);
+      /* the last sample's time is part of the view */
+      g_assert_cmpint (fc_session_get_visible_end_ns (session), >, thread->last_ns);
+      assert_range_is_layout_extent (session);
     }
 }
 
@@ -284,6 +367,7 @@ main (int   argc,
   g_test_add_func ("/app/session/document", test_document);
   g_test_add_func ("/app/session/thread-switch", test_thread_switch);
   g_test_add_func ("/app/session/ranges", test_ranges);
+  g_test_add_func ("/app/session/range-end", test_range_end);
   g_test_add_func ("/app/session/setters-return-early", test_setters_return_early);
   g_test_add_func ("/app/session/default-thread-fixtures", test_default_thread_fixtures);
 
