@@ -528,19 +528,19 @@ zoom_around (FcFlameChart *self,
              double        fraction,
              double        factor)
 {
-  gint64 b, e;
-  double width, anchor, new_width;
+  gint64 b, e, begin;
+  double width, new_width;
 
   if (self->session == NULL)
     return;
 
+  /* Offsets from the window's start: absolute nanoseconds (~1.7e18) only
+   * have 256 ns steps as doubles, a quarter of the narrowest window. */
   get_visible (self, &b, &e);
   width = (double) (e - b);
-  anchor = (double) b + fraction * width;
   new_width = width * factor;
-  fc_session_zoom_to (self->session,
-                      (gint64) (anchor - fraction * new_width),
-                      (gint64) (anchor - fraction * new_width + new_width));
+  begin = b + (gint64) (fraction * (width - new_width));
+  fc_session_zoom_to (self->session, begin, begin + (gint64) new_width);
 }
 
 static void
