@@ -4,7 +4,11 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -352,4 +356,133 @@ fc_outbox_dup_rejected_reason (FcOutbox   *self,
 
   path = path_for (self->rejected_dir, id, REASON_SUFFIX);
   return read_text (path);
+}
+
+/* -- claims -- */
+
+struct _FcOutboxClaim
+{
+  FcOutbox *outbox;
+  char     *id;
+  int       fd;       /* holds the flock; closing it releases the claim */
+};
+
+FcOutboxClaim *
+fc_outbox_claim (FcOutbox    *self,
+                 const char  *id,
+                 GError     **error)
+{
+  g_autofree char *path = NULL;
+  FcOutboxClaim *claim;
+  struct stat fd_st;
+  struct stat path_st;
+  int fd;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
+
+  if (!check_id (id, error))
+    return NULL;
+
+  path = path_for (self->dir, id, ENVELOPE_SUFFIX);
+
+  /* O_CLOEXEC: a profiled program spawned meanwhile must not inherit the claim. */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY, 0);
+  if (fd < 0)
+    {
+      int errsv = errno;
+      g_set_error (error, G_IO_ERROR, errsv == ENOENT ? G_IO_ERROR_NOT_FOUND : g_io_error_from_errno (errsv),
+                   "Cannot open the outbox entry %s: %s", path, g_strerror (errsv));
+      return NULL;
+    }
+
+  while (flock (fd, LOCK_EX | LOCK_NB) != 0)
+    {
+      int errsv = errno;
+
+      if (errsv == EINTR)
+        continue;
+      close (fd);
+      if (errsv == EWOULDBLOCK)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                     "The outbox entry %s is being sent by another process", id);
+      else
+        g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                     "Cannot claim the outbox entry %s: %s", path, g_strerror (errsv));
+      return NULL;
+    }
+
+  /* The previous holder may have delivered (unlinked) or rejected (moved)
+   * the entry between our open() and our flock(): then the file we locked
+   * is no longer the entry, and sending it would send it twice. */
+  if (fstat (fd, &fd_st) != 0 || fd_st.st_nlink == 0 ||
+      g_stat (path, &path_st) != 0 ||
+      fd_st.st_dev != path_st.st_dev || fd_st.st_ino != path_st.st_ino)
+    {
+      close (fd);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "The outbox entry %s was handled by another process", id);
+      return NULL;
+    }
+
+  claim = g_new0 (FcOutboxClaim, 1);
+  claim->outbox = g_object_ref (self);
+  claim->id = g_strdup (id);
+  claim->fd = fd;
+
+  return claim;
+}
+
+const char *
+fc_outbox_claim_get_id (FcOutboxClaim *claim)
+{
+  g_return_val_if_fail (claim != NULL, NULL);
+  return claim->id;
+}
+
+GBytes *
+fc_outbox_claim_load (FcOutboxClaim  *claim,
+                      GError        **error)
+{
+  g_autoptr(GByteArray) data = g_byte_array_new ();
+  guint8 buf[64 * 1024];
+  off_t offset = 0;
+
+  g_return_val_if_fail (claim != NULL, NULL);
+
+  /* pread: the claim's file offset is not ours to move between calls. */
+  for (;;)
+    {
+      ssize_t n = pread (claim->fd, buf, sizeof buf, offset);
+
+      if (n < 0)
+        {
+          int errsv = errno;
+
+          if (errsv == EINTR)
+            continue;
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                       "Cannot read the outbox entry %s in %s: %s",
+                       claim->id, claim->outbox->dir, g_strerror (errsv));
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      g_byte_array_append (data, buf, n);
+      offset += n;
+    }
+
+  return g_byte_array_free_to_bytes (g_steal_pointer (&data));
+}
+
+void
+fc_outbox_claim_release (FcOutboxClaim *claim)
+{
+  if (claim == NULL)
+    return;
+
+  /* Closing the only descriptor of this open file description drops the flock. */
+  close (claim->fd);
+  g_object_unref (claim->outbox);
+  g_free (claim->id);
+  g_free (claim);
 }

@@ -36,11 +36,11 @@ GPtrArray  *fc_outbox_list_rejected   (FcOutbox    *self);
 GBytes     *fc_outbox_load            (FcOutbox    *self,
                                        const char  *id,
                                        GError     **error);
-/* After a 2xx: deletes the envelope and its note. */
+/* After a 2xx: deletes the envelope and its note. Call it holding the claim. */
 gboolean    fc_outbox_remove          (FcOutbox    *self,
                                        const char  *id,
                                        GError     **error);
-/* Moves the envelope to rejected/ with @reason beside it. */
+/* Moves the envelope to rejected/ with @reason beside it. Call it holding the claim. */
 gboolean    fc_outbox_reject          (FcOutbox    *self,
                                        const char  *id,
                                        const char  *reason,
@@ -53,5 +53,27 @@ char       *fc_outbox_dup_note        (FcOutbox    *self,
                                        const char  *id);
 char       *fc_outbox_dup_rejected_reason (FcOutbox *self,
                                            const char *id);
+
+/*
+ * Claims: a process (the app, `flamecast-cli send --flush`, another CLI run)
+ * claims an entry before it sends it, and keeps the claim until the entry is
+ * removed, moved aside or left waiting. The claim is an flock(2) on the
+ * envelope file, so a crashed process loses its claims with it. Claims are
+ * per open file description: two claims in one process also exclude each other.
+ */
+typedef struct _FcOutboxClaim FcOutboxClaim;
+
+/* Fails with G_IO_ERROR_BUSY when someone else holds the claim, and with
+ * G_IO_ERROR_NOT_FOUND when the entry is gone (delivered or moved aside). */
+FcOutboxClaim *fc_outbox_claim         (FcOutbox       *self,
+                                        const char     *id,
+                                        GError        **error);
+const char    *fc_outbox_claim_get_id  (FcOutboxClaim  *claim);
+/* The claimed envelope's bytes. */
+GBytes        *fc_outbox_claim_load    (FcOutboxClaim  *claim,
+                                        GError        **error);
+/* Gives the claim up (after fc_outbox_remove(), fc_outbox_reject() or leaving it waiting). */
+void           fc_outbox_claim_release (FcOutboxClaim  *claim);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcOutboxClaim, fc_outbox_claim_release)
 
 G_END_DECLS

@@ -33,6 +33,8 @@ struct _FcTransport
   guint         timeout_s;
   FcClockFunc   clock;
   gpointer      clock_data;
+  FcRetryWaitFunc retry_wait;
+  gpointer      retry_wait_data;
 
   /* borrowed: the flush in progress, which holds a reference on us */
   Flush        *flush;
@@ -321,6 +323,17 @@ fc_transport_set_clock (FcTransport *self,
   self->clock_data = clock ? user_data : NULL;
 }
 
+void
+fc_transport_set_retry_wait_func (FcTransport     *self,
+                                  FcRetryWaitFunc  func,
+                                  gpointer         user_data)
+{
+  g_return_if_fail (FC_IS_TRANSPORT (self));
+
+  self->retry_wait = func;
+  self->retry_wait_data = func ? user_data : NULL;
+}
+
 char *
 fc_transport_enqueue (FcTransport  *self,
                       GBytes       *envelope,
@@ -348,8 +361,9 @@ struct _Flush
   guint          next;
   FcFlushReport *report;
 
-  /* the envelope in flight */
+  /* the envelope in flight, claimed so no other flush sends it too */
   char          *id;
+  FcOutboxClaim *claim;
   GBytes        *body;
   gboolean       gzipped;
   guint          attempt;
@@ -372,6 +386,7 @@ flush_free (Flush *f)
     }
   g_clear_object (&f->message);
   g_clear_pointer (&f->body, g_bytes_unref);
+  g_clear_pointer (&f->claim, fc_outbox_claim_release);
   g_clear_pointer (&f->id, g_free);
   g_clear_pointer (&f->stop_reason, g_free);
   g_clear_pointer (&f->report, fc_flush_report_unref);
@@ -425,6 +440,15 @@ mark_waiting (Flush      *f,
   f->report->waiting++;
   fc_outbox_set_note (f->self->outbox, f->id, why);
   add_message (f, f->id, why);
+}
+
+/* Not an error: another process (the app, another `send --flush`) holds
+ * the entry's claim and is delivering it right now. */
+static void
+mark_busy (Flush *f)
+{
+  f->report->busy++;
+  add_message (f, f->id, "being sent by another process");
 }
 
 static void
@@ -555,17 +579,39 @@ response_reason (SoupMessage *message,
 static gboolean
 retry_cb (gpointer data);
 
+/* @retry_after_us: the server's Retry-After as a delay, or -1 without one. */
 static void
 flush_retry_or_wait (Flush      *f,
-                     const char *why)
+                     const char *why,
+                     gint64      retry_after_us)
 {
-  if (f->attempt < f->self->max_attempts)
-    {
-      guint64 delay = (guint64) f->self->first_delay_ms << MIN (f->attempt - 1, 20u);
+  g_autofree char *stated = NULL;
+  guint64 retry_after_ms = 0;
 
-      g_debug ("Attempt %u of %s failed (%s), retrying in %" G_GUINT64_FORMAT " ms",
+  if (retry_after_us >= 0)
+    {
+      g_autofree char *when = format_time (transport_now (f->self) + retry_after_us);
+
+      /* Rounded up: a retry a fraction of a second early is a retry too early. */
+      retry_after_ms = ((guint64) retry_after_us + 999) / 1000;
+      stated = g_strdup_printf ("%s, retry after %s", why, when);
+      why = stated;
+    }
+
+  /* Longer than we would ever wait between attempts: do not block a
+   * flush (or the CLI) that long; it waits in the outbox instead. */
+  if (f->attempt < f->self->max_attempts && retry_after_ms <= MAX_DELAY_MS)
+    {
+      guint64 backoff = MIN ((guint64) f->self->first_delay_ms << MIN (f->attempt - 1, 20u), MAX_DELAY_MS);
+      guint delay = MAX (backoff, retry_after_ms);
+      guint wait = delay;
+
+      if (f->self->retry_wait != NULL)
+        wait = f->self->retry_wait (f->self, f->id, delay, f->self->retry_wait_data);
+
+      g_debug ("Attempt %u of %s failed (%s), retrying in %u ms",
                f->attempt, f->id, why, delay);
-      f->retry_source = g_timeout_source_new (MIN (delay, MAX_DELAY_MS));
+      f->retry_source = g_timeout_source_new (wait);
       g_source_set_callback (f->retry_source, retry_cb, f, NULL);
       g_source_set_static_name (f->retry_source, "[flamecast] transport retry");
       g_source_attach (f->retry_source, f->context);
@@ -605,7 +651,7 @@ on_response_cb (GObject      *object,
         }
 
       why = g_strdup_printf ("network error: %s", error->message);
-      flush_retry_or_wait (f, why);
+      flush_retry_or_wait (f, why, -1);
       return;
     }
 
@@ -649,8 +695,16 @@ on_response_cb (GObject      *object,
     }
   else if (SOUP_STATUS_IS_SERVER_ERROR (status))
     {
+      const char *retry_after = soup_message_headers_get_one (headers, "Retry-After");
+      gint64 retry_after_us = -1;
+
+      /* A 503 may say when to come back (seconds or an HTTP date); never sooner. */
+      if (retry_after != NULL &&
+          !fc_retry_after_parse (retry_after, transport_now (f->self), &retry_after_us))
+        retry_after_us = -1;
+
       why = g_strdup_printf ("Sentry is unavailable (HTTP %u: %s)", status, reason);
-      flush_retry_or_wait (f, why);
+      flush_retry_or_wait (f, why, retry_after_us);
     }
   else
     {
@@ -729,15 +783,18 @@ flush_relist (Flush *f)
  * compresses. */
 typedef struct
 {
+  FcOutboxClaim *claim;
   GBytes    *body;
   gboolean   gzipped;
   GPtrArray *categories;
   GError    *framing_error;   /* set: malformed, to be moved aside */
 } Prepared;
 
+/* Also releases the claim of an entry prepared for a flush that was cancelled meanwhile. */
 static void
 prepared_free (Prepared *p)
 {
+  g_clear_pointer (&p->claim, fc_outbox_claim_release);
   g_clear_pointer (&p->body, g_bytes_unref);
   g_clear_pointer (&p->categories, g_ptr_array_unref);
   g_clear_error (&p->framing_error);
@@ -758,7 +815,10 @@ prepare_thread (GTask        *task,
   g_autoptr(GBytes) bytes = NULL;
   GError *error = NULL;
 
-  if (!(bytes = fc_outbox_load (outbox, id, &error)))
+  /* Claimed before it is read, and kept until the attempt is over: two
+   * flushes (the app and the CLI, two CLI runs) never post it both. */
+  if (!(p->claim = fc_outbox_claim (outbox, id, &error)) ||
+      !(bytes = fc_outbox_claim_load (p->claim, &error)))
     {
       g_task_return_error (task, error);
       return;
@@ -796,11 +856,16 @@ prepare_cb (GObject      *object,
           flush_complete (f, error);
           return;
         }
-      /* Gone: another flush (in the app or the CLI) delivered it. */
-      g_debug ("Skipping outbox entry %s: %s", f->id, error->message);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY))
+        mark_busy (f);
+      else
+        /* Gone: another flush (in the app or the CLI) delivered it. */
+        g_debug ("Skipping outbox entry %s: %s", f->id, error->message);
       flush_next (f);
       return;
     }
+
+  f->claim = g_steal_pointer (&p->claim);
 
   if (p->framing_error != NULL)
     {
@@ -847,6 +912,8 @@ prepare_cb (GObject      *object,
 static void
 flush_next (Flush *f)
 {
+  /* The attempt is over: delivered (removed), moved aside or left waiting. */
+  g_clear_pointer (&f->claim, fc_outbox_claim_release);
   g_clear_pointer (&f->id, g_free);
   g_clear_pointer (&f->body, g_bytes_unref);
   f->attempt = 0;
@@ -878,7 +945,14 @@ flush_next (Flush *f)
 
       if (f->stop_reason != NULL)
         {
-          mark_waiting (f, f->stop_reason);
+          g_autoptr(FcOutboxClaim) claim = fc_outbox_claim (f->self->outbox, f->id, &error);
+
+          /* Its note is only ours to write while we hold its claim; one
+           * delivered meanwhile (not found) is no longer waiting. */
+          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY))
+            mark_busy (f);
+          else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+            mark_waiting (f, f->stop_reason);
           continue;
         }
 
@@ -1136,6 +1210,10 @@ fc_transport_describe_report (FcTransport         *self,
                                             "%u envelopes were not accepted and are kept in %s:\n",
                                             report->rejected),
                             report->rejected, rejected_dir);
+  if (report->busy > 0)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u envelope is being sent by another process.\n",
+                                            "%u envelopes are being sent by another process.\n", report->busy),
+                            report->busy);
   if (report->waiting > 0)
     g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u envelope is waiting in the outbox %s:\n",
                                             "%u envelopes are waiting in the outbox %s:\n", report->waiting),

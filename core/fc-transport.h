@@ -22,6 +22,7 @@ typedef struct
   guint      delivered;   /* 2xx: removed from the outbox */
   guint      rejected;    /* 400/403/413 or malformed: moved to outbox/rejected/ */
   guint      waiting;     /* still in the outbox: rate limited, server or network down */
+  guint      busy;        /* skipped: another process was sending them (not an error) */
   guint      attempts;    /* HTTP requests made, retries included */
   GPtrArray *messages;    /* char*, one line per envelope not delivered: "ID: why" */
 } FcFlushReport;
@@ -36,8 +37,17 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcFlushReport, fc_flush_report_unref)
 /* Wall-clock microseconds, replaceable by tests. */
 typedef gint64 (*FcClockFunc) (gpointer user_data);
 
+
 #define FC_TYPE_TRANSPORT (fc_transport_get_type ())
 G_DECLARE_FINAL_TYPE (FcTransport, fc_transport, FC, TRANSPORT, GObject)
+
+/* Called before waiting @delay_ms (backoff, or the server's Retry-After when
+ * longer) to retry envelope @id; returns how long to really wait. Tests use it
+ * to see the delay chosen, move their clock and not sleep. */
+typedef guint (*FcRetryWaitFunc) (FcTransport *self,
+                                  const char  *id,
+                                  guint        delay_ms,
+                                  gpointer     user_data);
 
 /* @outbox, @rate_limits: NULL for the defaults in the user's state dir */
 FcTransport   *fc_transport_new                (FcDsn          *dsn,
@@ -48,7 +58,9 @@ FcOutbox      *fc_transport_get_outbox         (FcTransport    *self);
 FcRateLimits  *fc_transport_get_rate_limits    (FcTransport    *self);
 
 /* Up to @max_attempts requests per envelope for 5xx and network errors,
- * waiting @first_delay_ms, then twice as long each time (default 3, 1000 ms). */
+ * waiting @first_delay_ms, then twice as long each time (default 3, 1000 ms),
+ * or as long as a 503's Retry-After says when that is longer. A Retry-After
+ * beyond a minute leaves the envelope waiting for a later flush. */
 void           fc_transport_set_retry_policy   (FcTransport    *self,
                                                 guint           max_attempts,
                                                 guint           first_delay_ms);
@@ -58,6 +70,10 @@ void           fc_transport_set_timeout        (FcTransport    *self,
 void           fc_transport_set_clock          (FcTransport    *self,
                                                 FcClockFunc     clock,
                                                 gpointer        user_data);
+/* NULL: wait as long as chosen. */
+void           fc_transport_set_retry_wait_func (FcTransport   *self,
+                                                 FcRetryWaitFunc func,
+                                                 gpointer        user_data);
 
 /* Writes @envelope to the outbox; it is sent by the next flush. Returns its outbox ID. */
 char          *fc_transport_enqueue            (FcTransport    *self,
@@ -65,7 +81,9 @@ char          *fc_transport_enqueue            (FcTransport    *self,
                                                 GError        **error);
 
 /* Delivers what waits in the outbox, oldest first. Envelopes added while a
- * flush runs are included; a second call while one runs joins it. Fails
+ * flush runs are included; a second call while one runs joins it. Each
+ * envelope is claimed (fc_outbox_claim()) while it is sent: one that another
+ * process is sending is skipped and counted in report->busy. Fails
  * only when cancelled or when the outbox cannot be read: delivery problems
  * are in the report. */
 void           fc_transport_flush_async        (FcTransport    *self,

@@ -3,8 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "fc-outbox.h"
 
@@ -168,6 +171,116 @@ test_outbox_custom_dir (void)
   g_assert_nonnull (id);
 }
 
+static void
+test_outbox_claim (void)
+{
+  g_autoptr(FcOutbox) outbox = fc_outbox_new (NULL);
+  /* A second FcOutbox on the same directory, as another process would have. */
+  g_autoptr(FcOutbox) other = fc_outbox_new (NULL);
+  g_autoptr(GBytes) e1 = envelope_n (1);
+  g_autoptr(GBytes) e2 = envelope_n (2);
+  g_autofree char *id1 = fc_outbox_add (outbox, e1, NULL);
+  g_autofree char *id2 = fc_outbox_add (outbox, e2, NULL);
+  g_autoptr(FcOutboxClaim) claim = NULL;
+  g_autoptr(FcOutboxClaim) again = NULL;
+  g_autoptr(GBytes) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+
+  claim = fc_outbox_claim (outbox, id1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (fc_outbox_claim_get_id (claim), ==, id1);
+  loaded = fc_outbox_claim_load (claim, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (loaded, e1));
+
+  /* Held: nobody else gets it, not even another claim in this process. */
+  g_assert_null (fc_outbox_claim (other, id1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
+  g_clear_error (&error);
+  g_assert_null (fc_outbox_claim (outbox, id1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
+  g_clear_error (&error);
+
+  /* Other entries are free. */
+  again = fc_outbox_claim (other, id2, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&again, fc_outbox_claim_release);
+
+  /* Released without removing it (left waiting): it can be claimed again. */
+  g_clear_pointer (&claim, fc_outbox_claim_release);
+  claim = fc_outbox_claim (other, id1, &error);
+  g_assert_no_error (error);
+
+  /* Delivered under the claim: once released, it is gone for everyone. */
+  g_assert_true (fc_outbox_remove (other, id1, &error));
+  g_clear_pointer (&claim, fc_outbox_claim_release);
+  g_assert_null (fc_outbox_claim (outbox, id1, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* Moved aside under the claim: the same. */
+  claim = fc_outbox_claim (outbox, id2, &error);
+  g_assert_no_error (error);
+  g_assert_true (fc_outbox_reject (outbox, id2, "rejected by Sentry (HTTP 400)", &error));
+  g_clear_pointer (&claim, fc_outbox_claim_release);
+  g_assert_null (fc_outbox_claim (other, id2, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+}
+
+/* The claim is an flock: a process that dies holding it (killed, crashed)
+ * loses it, and the entry goes with the next flush. */
+static void
+test_outbox_claim_dies_with_process (void)
+{
+  g_autoptr(FcOutbox) outbox = fc_outbox_new (NULL);
+  g_autoptr(GBytes) env = envelope_n (5);
+  g_autofree char *id = fc_outbox_add (outbox, env, NULL);
+  g_autoptr(FcOutboxClaim) claim = NULL;
+  g_autoptr(GError) error = NULL;
+  int to_parent[2];
+  int to_child[2];
+  char c = 0;
+  int status;
+  pid_t pid;
+
+  g_assert_cmpint (pipe (to_parent), ==, 0);
+  g_assert_cmpint (pipe (to_child), ==, 0);
+
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      FcOutboxClaim *held = fc_outbox_claim (outbox, id, NULL);
+
+      c = held != NULL ? 'y' : 'n';
+      if (write (to_parent[1], &c, 1) != 1)
+        _exit (3);
+      /* Wait to be killed, holding the claim. */
+      while (read (to_child[0], &c, 1) != 0)
+        ;
+      _exit (4);
+    }
+
+  g_assert_cmpint (read (to_parent[0], &c, 1), ==, 1);
+  g_assert_cmpint (c, ==, 'y');
+
+  g_assert_null (fc_outbox_claim (outbox, id, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
+  g_clear_error (&error);
+
+  g_assert_cmpint (kill (pid, SIGKILL), ==, 0);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFSIGNALED (status));
+  close (to_parent[0]);
+  close (to_parent[1]);
+  close (to_child[0]);
+  close (to_child[1]);
+
+  claim = fc_outbox_claim (outbox, id, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (claim);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -178,6 +291,8 @@ main (int   argc,
   g_test_add_func ("/core/outbox/remove-and-reject", test_outbox_remove_and_reject);
   g_test_add_func ("/core/outbox/ignores-strangers", test_outbox_ignores_strangers);
   g_test_add_func ("/core/outbox/custom-dir", test_outbox_custom_dir);
+  g_test_add_func ("/core/outbox/claim", test_outbox_claim);
+  g_test_add_func ("/core/outbox/claim-dies-with-process", test_outbox_claim_dies_with_process);
 
   return g_test_run ();
 }

@@ -72,6 +72,19 @@ rejected_len (FcTransport *transport)
   return ids->len;
 }
 
+/* No flush holds a claim on @id any more (every path releases it). */
+static void
+assert_claimable (FcTransport *transport,
+                  const char  *id)
+{
+  g_autoptr(FcOutbox) other = fc_outbox_new (fc_outbox_get_dir (fc_transport_get_outbox (transport)));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FcOutboxClaim) claim = fc_outbox_claim (other, id, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (claim);
+}
+
 /* A clock tests move by hand. */
 static gint64 fake_now = (gint64) 1700000000 * G_USEC_PER_SEC;
 
@@ -79,6 +92,21 @@ static gint64
 fake_clock (gpointer data)
 {
   return fake_now;
+}
+
+/* Records the delays the transport chose between attempts, moves the fake
+ * clock by them (time passes as if it had waited) and waits 1 ms for real. */
+static guint
+record_wait (FcTransport *transport,
+             const char  *id,
+             guint        delay_ms,
+             gpointer     user_data)
+{
+  GArray *delays = user_data;
+
+  g_array_append_val (delays, delay_ms);
+  fake_now += (gint64) delay_ms * 1000;
+  return 1;
 }
 
 static FcTransport *
@@ -273,9 +301,19 @@ test_transport_retry_exhausted (void)
   g_autofree char *second = enqueue (transport, "profile_chunk", 1);
   g_autofree char *note = NULL;
   g_autofree char *note2 = NULL;
+  g_autoptr(GArray) delays = g_array_new (FALSE, FALSE, sizeof (guint));
 
+  fc_transport_set_retry_wait_func (transport, record_wait, delays);
   relay_script (relay, REPLY_503, REPLY_503, REPLY_503, -1);
   report = flush_async_and_wait (transport, NULL);
+
+  /* Without Retry-After, plain exponential backoff: 5 ms, then 10 ms. */
+  g_assert_cmpuint (delays->len, ==, 2);
+  g_assert_cmpuint (g_array_index (delays, guint, 0), ==, 5);
+  g_assert_cmpuint (g_array_index (delays, guint, 1), ==, 10);
+  /* Left waiting: the claims are given up. */
+  assert_claimable (transport, first);
+  assert_claimable (transport, second);
 
   /* Three attempts on the oldest, then the server counts as down: the
    * second is not tried, both stay in the outbox with the reason. */
@@ -359,6 +397,7 @@ test_transport_rate_limited (void)
   g_assert_cmpuint (report->attempts, ==, 1);
   note = fc_outbox_dup_note (fc_transport_get_outbox (transport), chunk_a);
   g_assert_true (g_str_has_prefix (note, "rate limited by Sentry (HTTP 429"));
+  assert_claimable (transport, chunk_a);
 
   /* Chunks and profiles are silenced; a transaction still goes. */
   g_free (enqueue (transport, "profile_chunk", 1));
@@ -580,8 +619,8 @@ test_transport_cancel (void)
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(FcFlushReport) report = NULL;
+  g_autofree char *id = enqueue (transport, "profile_chunk", 0);
 
-  g_free (enqueue (transport, "profile_chunk", 0));
   relay_script (relay, REPLY_TOO_SLOW, -1);
   fc_transport_flush_async (transport, cancellable, flush_done_cb, &result);
   while (relay_n_requests (relay) == 0)
@@ -593,8 +632,9 @@ test_transport_cancel (void)
   report = fc_transport_flush_finish (transport, result, &error);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (report);
-  /* Cancelled means not known to be delivered: it stays. */
+  /* Cancelled means not known to be delivered: it stays, and the next flush may take it. */
   g_assert_cmpuint (outbox_len (transport), ==, 1);
+  assert_claimable (transport, id);
 
   relay_free (relay);
 }
@@ -683,6 +723,256 @@ test_transport_tls_verified (void)
 }
 
 static void
+test_transport_503_retry_after (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autoptr(GArray) delays = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GDateTime) at = NULL;
+  g_autofree char *date = NULL;
+
+  fake_now = (gint64) 1700000000 * G_USEC_PER_SEC;
+  fc_transport_set_retry_wait_func (transport, record_wait, delays);
+
+  /* 503 + Retry-After: 7 (seconds), then 200: the retry waited 7 s, not the 5 ms backoff. */
+  g_free (enqueue (transport, "profile_chunk", 0));
+  relay_set_retry_after (relay, "7");
+  relay_script (relay, REPLY_503_RETRY_AFTER, REPLY_OK, -1);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 1);
+  g_assert_cmpuint (report->attempts, ==, 2);
+  g_assert_cmpuint (delays->len, ==, 1);
+  g_assert_cmpuint (g_array_index (delays, guint, 0), ==, 7000);
+  g_assert_cmpuint (relay->delivered->len, ==, 1);
+  g_assert_cmpuint (outbox_len (transport), ==, 0);
+
+  /* An HTTP date 12 s after the (fake) now. */
+  g_array_set_size (delays, 0);
+  at = g_date_time_new_from_unix_utc (fake_now / G_USEC_PER_SEC + 12);
+  date = soup_date_time_to_string (at, SOUP_DATE_HTTP);
+  relay_set_retry_after (relay, date);
+  g_free (enqueue (transport, "profile_chunk", 1));
+  relay_script (relay, REPLY_503_RETRY_AFTER, REPLY_OK, -1);
+  g_clear_pointer (&report, fc_flush_report_unref);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 1);
+  g_assert_cmpuint (delays->len, ==, 1);
+  g_assert_cmpuint (g_array_index (delays, guint, 0), ==, 12000);
+
+  /* Shorter than the backoff: the backoff wins (5 ms, then 10 ms). */
+  g_array_set_size (delays, 0);
+  relay_set_retry_after (relay, "0");
+  g_free (enqueue (transport, "profile_chunk", 2));
+  relay_script (relay, REPLY_503, REPLY_503_RETRY_AFTER, REPLY_OK, -1);
+  g_clear_pointer (&report, fc_flush_report_unref);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->delivered, ==, 1);
+  g_assert_cmpuint (delays->len, ==, 2);
+  g_assert_cmpuint (g_array_index (delays, guint, 0), ==, 5);
+  g_assert_cmpuint (g_array_index (delays, guint, 1), ==, 10);
+
+  g_assert_cmpuint (relay->delivered->len, ==, 3);
+  relay_free (relay);
+}
+
+static void
+test_transport_503_retry_after_long (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autoptr(GArray) delays = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *note = NULL;
+  g_autofree char *note2 = NULL;
+
+  fake_now = (gint64) 1700000000 * G_USEC_PER_SEC;
+  fc_transport_set_retry_wait_func (transport, record_wait, delays);
+  first = enqueue (transport, "profile_chunk", 0);
+  second = enqueue (transport, "profile_chunk", 1);
+
+  /* Back in an hour: no flush blocks that long. Both wait in the outbox,
+   * the note says when Sentry wants them, the second is not tried. */
+  relay_set_retry_after (relay, "3600");
+  relay_script (relay, REPLY_503_RETRY_AFTER, -1);
+  report = flush_async_and_wait (transport, NULL);
+  g_assert_cmpuint (report->attempts, ==, 1);
+  g_assert_cmpuint (report->waiting, ==, 2);
+  g_assert_cmpuint (delays->len, ==, 0);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 1);
+  note = fc_outbox_dup_note (fc_transport_get_outbox (transport), first);
+  note2 = fc_outbox_dup_note (fc_transport_get_outbox (transport), second);
+  g_assert_true (g_str_has_prefix (note, "Sentry is unavailable (HTTP 503: Service Unavailable), retry after "));
+  g_assert_true (g_str_has_suffix (note, " (1 attempt)"));
+  g_assert_true (g_str_has_prefix (note2, "not attempted: Sentry is unavailable (HTTP 503: Service Unavailable), retry after "));
+  assert_claimable (transport, first);
+  assert_claimable (transport, second);
+
+  relay_free (relay);
+}
+
+/* Counts how often each envelope reached the relay with a 2xx. */
+static void
+assert_each_delivered_once (Relay *relay,
+                            guint  n)
+{
+  g_autofree guint *count = g_new0 (guint, n);
+
+  g_assert_cmpuint (relay->delivered->len, ==, n);
+  for (guint i = 0; i < relay->delivered->len; i++)
+    {
+      guint e = envelope_n (g_ptr_array_index (relay->delivered, i));
+
+      g_assert_cmpuint (e, <, n);
+      count[e]++;
+    }
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpuint (count[i], ==, 1);
+  /* Nothing was posted twice, not even with an error answer. */
+  g_assert_cmpuint (relay_n_requests (relay), ==, n);
+}
+
+#define N_CONCURRENT 24
+
+static void
+test_transport_concurrent_flushes (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) app = transport_new (relay);
+  /* Its own FcOutbox on the same directory: its own open files, so its
+   * claims exclude the app's as another process's would. */
+  g_autoptr(FcTransport) cli = transport_new (relay);
+  g_autoptr(GAsyncResult) result_app = NULL;
+  g_autoptr(GAsyncResult) result_cli = NULL;
+  g_autoptr(FcFlushReport) report_app = NULL;
+  g_autoptr(FcFlushReport) report_cli = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_true (fc_transport_get_outbox (app) != fc_transport_get_outbox (cli));
+  g_assert_cmpstr (fc_outbox_get_dir (fc_transport_get_outbox (app)), ==,
+                   fc_outbox_get_dir (fc_transport_get_outbox (cli)));
+
+  for (guint i = 0; i < N_CONCURRENT; i++)
+    g_free (enqueue (app, i % 3 ? "profile_chunk" : "transaction", i));
+
+  /* Slow answers first, so one flush surely holds an entry the other wants. */
+  relay_script (relay, REPLY_SLOW, REPLY_SLOW, -1);
+  fc_transport_flush_async (app, NULL, flush_done_cb, &result_app);
+  fc_transport_flush_async (cli, NULL, flush_done_cb, &result_cli);
+  while (result_app == NULL || result_cli == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  report_app = fc_transport_flush_finish (app, result_app, &error);
+  g_assert_no_error (error);
+  report_cli = fc_transport_flush_finish (cli, result_cli, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < report_app->messages->len; i++)
+    g_test_message ("app: %s", (char *) g_ptr_array_index (report_app->messages, i));
+  for (guint i = 0; i < report_cli->messages->len; i++)
+    g_test_message ("cli: %s", (char *) g_ptr_array_index (report_cli->messages, i));
+
+  /* Between them, each envelope was sent exactly once; the outbox is empty. */
+  assert_each_delivered_once (relay, N_CONCURRENT);
+  g_assert_cmpuint (report_app->delivered + report_cli->delivered, ==, N_CONCURRENT);
+  g_assert_cmpuint (report_app->waiting + report_cli->waiting, ==, 0);
+  g_assert_cmpuint (report_app->rejected + report_cli->rejected, ==, 0);
+  g_assert_cmpuint (outbox_len (app), ==, 0);
+
+  /* They met: one found an entry the other was sending, and said so
+   * without calling it a failure. */
+  g_assert_cmpuint (report_app->busy + report_cli->busy, >, 0);
+  g_assert_true (fc_flush_report_all_delivered (report_app));
+  g_assert_true (fc_flush_report_all_delivered (report_cli));
+  if (report_app->busy > 0)
+    {
+      text = fc_transport_describe_report (app, report_app);
+      g_assert_nonnull (strstr (g_ptr_array_index (report_app->messages, 0), ": being sent by another process"));
+    }
+  else
+    {
+      text = fc_transport_describe_report (cli, report_cli);
+      g_assert_nonnull (strstr (g_ptr_array_index (report_cli->messages, 0), ": being sent by another process"));
+    }
+  g_assert_nonnull (strstr (text, "being sent by another process"));
+
+  relay_free (relay);
+}
+
+static void
+communicate_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+  *out = g_object_ref (result);
+}
+
+static void
+test_transport_concurrent_cli (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) app = transport_new (relay);
+  g_autoptr(FcDsn) dsn = relay_dsn (relay);
+  g_autofree char *dsn_text = g_strdup_printf ("http://" KEY "@127.0.0.1:%u/" PROJECT, relay->port);
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                                       G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(GSubprocess) child = NULL;
+  g_autoptr(GAsyncResult) result_app = NULL;
+  g_autoptr(GAsyncResult) result_child = NULL;
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *delivered_line;
+  guint child_delivered;
+
+  g_assert_nonnull (g_getenv ("FC_CLI"));
+  for (guint i = 0; i < N_CONCURRENT; i++)
+    g_free (enqueue (app, "profile_chunk", i));
+
+  /* `flamecast-cli send --flush` in another process, on this test's outbox,
+   * while the app flushes it too. */
+  g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", g_get_user_state_dir (), TRUE);
+  g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "G_DEBUG");
+  relay_script (relay, REPLY_SLOW, REPLY_SLOW, REPLY_SLOW, -1);
+  child = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("FC_CLI"), "send", "--flush",
+                                       "--dsn", dsn_text, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (child, NULL, NULL, communicate_cb, &result_child);
+  fc_transport_flush_async (app, NULL, flush_done_cb, &result_app);
+  while (result_app == NULL || result_child == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  report = fc_transport_flush_finish (app, result_app, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_communicate_utf8_finish (child, result_child, &out, &err, &error));
+  g_assert_no_error (error);
+  g_test_message ("cli stdout: %s\ncli stderr: %s", out, err);
+  for (guint i = 0; i < report->messages->len; i++)
+    g_test_message ("app: %s", (char *) g_ptr_array_index (report->messages, i));
+
+  /* Each envelope went once, whoever sent it; the outbox ends empty and
+   * neither side counts the other's work as a failure. */
+  g_assert_true (g_subprocess_get_if_exited (child));
+  g_assert_cmpint (g_subprocess_get_exit_status (child), ==, 0);
+  assert_each_delivered_once (relay, N_CONCURRENT);
+  g_assert_cmpuint (outbox_len (app), ==, 0);
+  g_assert_cmpuint (report->waiting, ==, 0);
+  g_assert_true (fc_flush_report_all_delivered (report));
+  delivered_line = strstr (out, "Delivered ");
+  g_assert_nonnull (delivered_line);
+  child_delivered = (guint) g_ascii_strtoull (delivered_line + strlen ("Delivered "), NULL, 10);
+  g_assert_cmpuint (report->delivered + child_delivered, ==, N_CONCURRENT);
+  g_assert_null (strstr (out, KEY));
+
+  relay_free (relay);
+}
+
+static void
 test_envelope_categories (void)
 {
   static const char v1[] =
@@ -750,6 +1040,10 @@ main (int   argc,
   g_test_add_func ("/core/transport/send-async", test_transport_send_async);
   g_test_add_func ("/core/transport/proxy-from-environment", test_transport_proxy_from_environment);
   g_test_add_func ("/core/transport/tls-verified", test_transport_tls_verified);
+  g_test_add_func ("/core/transport/503-retry-after", test_transport_503_retry_after);
+  g_test_add_func ("/core/transport/503-retry-after-long", test_transport_503_retry_after_long);
+  g_test_add_func ("/core/transport/concurrent-flushes", test_transport_concurrent_flushes);
+  g_test_add_func ("/core/transport/concurrent-cli", test_transport_concurrent_cli);
 
   return g_test_run ();
 }
