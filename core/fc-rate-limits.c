@@ -10,6 +10,7 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <libsoup/soup.h>
 
 #include "fc-rate-limits.h"
 
@@ -193,6 +194,40 @@ deadline (gint64 now_us,
 }
 
 gboolean
+fc_retry_after_parse (const char *value,
+                      gint64      now_us,
+                      gint64     *delay_us)
+{
+  g_autoptr(GDateTime) date = NULL;
+  double seconds;
+
+  g_return_val_if_fail (delay_us != NULL, FALSE);
+
+  if (value == NULL)
+    return FALSE;
+
+  if (parse_seconds (value, &seconds))
+    {
+      *delay_us = deadline (0, seconds);
+      return TRUE;
+    }
+
+  if ((date = soup_date_time_new_from_http_string (value)) != NULL)
+    {
+      gint64 at = g_date_time_to_unix (date) * G_USEC_PER_SEC;
+
+      /* A date already past says more about a wrong clock than about when
+       * to come back: as good as no header. */
+      if (at <= now_us)
+        return FALSE;
+      *delay_us = at - now_us;
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+gboolean
 fc_rate_limits_update (FcRateLimits *self,
                        guint         status,
                        const char   *x_sentry_rate_limits,
@@ -239,10 +274,11 @@ fc_rate_limits_update (FcRateLimits *self,
 
   if (status == 429 && !had_header)
     {
+      gint64 delay_us;
       double seconds = DEFAULT_RETRY_AFTER_S;
 
-      if (retry_after == NULL || !parse_seconds (retry_after, &seconds))
-        seconds = DEFAULT_RETRY_AFTER_S;
+      if (retry_after != NULL && fc_retry_after_parse (retry_after, now_us, &delay_us))
+        seconds = (double) delay_us / G_USEC_PER_SEC;
       changed |= extend (self, ALL_CATEGORIES, deadline (now_us, seconds));
     }
 

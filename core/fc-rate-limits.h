@@ -44,4 +44,10 @@ void          fc_rate_limits_clear            (FcRateLimits  *self);
 const char   *fc_rate_limits_category_for_item (const char   *item_type,
                                                const char    *platform);
 
+/* A Retry-After header's delay from @now_us in microseconds: delta-seconds
+ * or an HTTP date (RFC 9110). FALSE for garbage and for dates not in the future. */
+gboolean      fc_retry_after_parse            (const char    *value,
+                                               gint64         now_us,
+                                               gint64        *delay_us);
+
 G_END_DECLS

@@ -258,6 +258,11 @@ relay_handler (SoupServer        *server,
       soup_server_message_set_status (msg, 503, NULL);
       break;
 
+    case REPLY_503_RETRY_AFTER:
+      soup_message_headers_replace (resp, "Retry-After", relay->retry_after ? relay->retry_after : "7");
+      soup_server_message_set_status (msg, 503, NULL);
+      break;
+
     case REPLY_DROP:
       {
         GIOStream *stream = soup_server_message_steal_connection (msg);
@@ -390,6 +395,7 @@ relay_free (Relay *relay)
   g_assert_cmpuint (relay->problems->len, ==, 0);
 
   g_queue_clear (&relay->script);
+  g_free (relay->retry_after);
   g_ptr_array_unref (relay->requests);
   g_ptr_array_unref (relay->delivered);
   g_ptr_array_unref (relay->problems);
@@ -424,6 +430,16 @@ relay_n_requests (Relay *relay)
   n = relay->requests->len;
   g_mutex_unlock (&relay->mutex);
   return n;
+}
+
+void
+relay_set_retry_after (Relay      *relay,
+                       const char *value)
+{
+  g_mutex_lock (&relay->mutex);
+  g_free (relay->retry_after);
+  relay->retry_after = g_strdup (value);
+  g_mutex_unlock (&relay->mutex);
 }
 
 FcDsn *

@@ -31,6 +31,7 @@ typedef enum {
   REPLY_429_RETRY_AFTER,  /* 429 + Retry-After: 30 */
   REPLY_500,
   REPLY_503,
+  REPLY_503_RETRY_AFTER,  /* 503 + Retry-After: relay->retry_after ("7" when NULL) */
   REPLY_DROP,             /* close the connection without an answer */
   REPLY_SLOW,             /* 200 after 300 ms */
   REPLY_TOO_SLOW,         /* 200 after 2.5 s, beyond a 1 s client timeout */
@@ -53,6 +54,7 @@ typedef struct {
   GPtrArray    *delivered;    /* GBytes*: envelopes answered with a 2xx */
   GPtrArray    *problems;     /* char*: protocol violations */
   guint         n_gzipped;
+  char         *retry_after;  /* for REPLY_503_RETRY_AFTER: seconds or an HTTP date */
 } Relay;
 
 Relay  *relay_new        (void);
@@ -64,4 +66,6 @@ void    relay_free       (Relay *relay);
 void    relay_script     (Relay *relay,
                           ...);
 guint   relay_n_requests (Relay *relay);
+void    relay_set_retry_after (Relay      *relay,
+                               const char *value);
 FcDsn  *relay_dsn        (Relay *relay);

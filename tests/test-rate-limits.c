@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <libsoup/soup.h>
+
 #include "fc-rate-limits.h"
 
 #define NOW ((gint64) 1700000000 * G_USEC_PER_SEC)
@@ -79,6 +81,31 @@ test_rate_limits_retry_after (void)
 }
 
 static void
+test_rate_limits_retry_after_date (void)
+{
+  g_autoptr(FcRateLimits) limits = limits_at ("date.ini");
+  g_autoptr(GDateTime) at = g_date_time_new_from_unix_utc (NOW / G_USEC_PER_SEC + 90);
+  g_autofree char *date = soup_date_time_to_string (at, SOUP_DATE_HTTP);
+  gint64 delay = -1;
+
+  /* Delta-seconds (rounded up to whole microseconds) and HTTP dates. */
+  g_assert_true (fc_retry_after_parse ("7", NOW, &delay));
+  g_assert_cmpint (delay, ==, S (7));
+  g_assert_true (fc_retry_after_parse (" 1.5 ", NOW, &delay));
+  g_assert_cmpint (delay, ==, S (1) + S (1) / 2);
+  g_assert_true (fc_retry_after_parse (date, NOW, &delay));
+  g_assert_cmpint (delay, ==, S (90));
+  /* Garbage, negative and past dates are no Retry-After. */
+  g_assert_false (fc_retry_after_parse ("soon", NOW, &delay));
+  g_assert_false (fc_retry_after_parse ("-5", NOW, &delay));
+  g_assert_false (fc_retry_after_parse ("Wed, 21 Oct 2015 07:28:00 GMT", NOW, &delay));
+
+  /* A 429 with a date in the future silences everything until then. */
+  g_assert_true (fc_rate_limits_update (limits, 429, NULL, date, NOW));
+  g_assert_cmpint (fc_rate_limits_get_limited_until (limits, "profile_chunk", NOW), ==, NOW + S (90));
+}
+
+static void
 test_rate_limits_malformed (void)
 {
   g_autoptr(FcRateLimits) limits = fc_rate_limits_new (NULL);
@@ -150,6 +177,7 @@ main (int   argc,
   g_test_add_func ("/core/rate-limits/header", test_rate_limits_header);
   g_test_add_func ("/core/rate-limits/catch-all", test_rate_limits_catch_all);
   g_test_add_func ("/core/rate-limits/retry-after", test_rate_limits_retry_after);
+  g_test_add_func ("/core/rate-limits/retry-after-date", test_rate_limits_retry_after_date);
   g_test_add_func ("/core/rate-limits/malformed", test_rate_limits_malformed);
   g_test_add_func ("/core/rate-limits/persisted", test_rate_limits_persisted);
   g_test_add_func ("/core/rate-limits/broken-file", test_rate_limits_broken_file);
