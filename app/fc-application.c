@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "fc-application.h"
+#include "fc-renderer.h"
 #include "fc-screenshot.h"
 #include "fc-window.h"
 
@@ -130,6 +131,8 @@ fc_application_startup (GApplication *app)
   };
 
   G_APPLICATION_CLASS (fc_application_parent_class)->startup (app);
+
+  fc_renderer_prefer_cairo_on_software_gl ();
 
   g_set_application_name ("Flamecast");
   gtk_window_set_default_icon_name (FC_APP_ID);
