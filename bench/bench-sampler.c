@@ -127,6 +127,7 @@ run_recorder (guint         threads,
   if (!fc_recorder_get_target_exited (recorder, NULL))
     g_main_loop_run (loop);
   fc_recorder_stop (recorder);
+  fc_recorder_flush_sync (recorder, 10000);
   fc_recorder_get_sampler_stats (recorder, &stats);
   fc_recorder_get_unwind_stats (recorder, &ustats);
   fc_recorder_detach (recorder);

@@ -37,7 +37,17 @@ typedef struct {
   gboolean    recording;
   GError     *start_error;
   guint       duration_id;
+  guint       n_stops;         /* fc_recorder_stop() calls */
+  guint       n_stopped;       /* their "stopped" signals: chunk finished */
+  GQueue      deferred_spans;  /* DeferredSpan*: ended while their chunk was being finished */
 } Record;
+
+typedef struct {
+  FcRootSpan *span;
+  guint       stop;            /* n_stops when it ended: sent once that stop's chunk is out */
+} DeferredSpan;
+
+#define FLUSH_TIMEOUT_MS 10000
 
 static gboolean
 write_file (Record     *rec,
@@ -125,14 +135,32 @@ start_profiling_cb (FcLifecycle *lifecycle,
 }
 
 static void
-stop_profiling_cb (FcLifecycle *lifecycle,
-                   Record      *rec)
+stop_recording (Record *rec)
 {
   if (!rec->recording)
     return;
   rec->recording = FALSE;
-  /* Finishes the chunk in progress (chunk-ready, then sent). */
+  /* Returns at once; the chunk in progress is finished (chunk-ready, then
+   * sent) when the unwinder has caught up, and "stopped" follows. */
   fc_recorder_stop (rec->recorder);
+  rec->n_stops++;
+}
+
+static void
+stop_profiling_cb (FcLifecycle *lifecycle,
+                   Record      *rec)
+{
+  stop_recording (rec);
+}
+
+static void
+send_root_span (Record           *rec,
+                const FcRootSpan *span)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (rec->sender != NULL && !fc_sender_add_root_span (rec->sender, span, &error))
+    fprintf (stderr, "flamecast-cli record: span “%s”: %s\n", span->name, error->message);
 }
 
 static void
@@ -140,10 +168,49 @@ root_span_ended_cb (FcLifecycle      *lifecycle,
                     const FcRootSpan *span,
                     Record           *rec)
 {
-  g_autoptr(GError) error = NULL;
+  DeferredSpan *deferred;
 
-  if (rec->sender != NULL && !fc_sender_add_root_span (rec->sender, span, &error))
-    fprintf (stderr, "flamecast-cli record: span “%s”: %s\n", span->name, error->message);
+  /* The transaction is linked to the last chunk sent: while the span's own
+   * chunk is still being finished, it waits for it. */
+  if (rec->sender == NULL || !fc_recorder_get_stopping (rec->recorder))
+    {
+      send_root_span (rec, span);
+      return;
+    }
+  deferred = g_new0 (DeferredSpan, 1);
+  deferred->span = fc_root_span_copy (span);
+  deferred->stop = rec->n_stops;
+  g_queue_push_tail (&rec->deferred_spans, deferred);
+}
+
+static void
+deferred_span_free (DeferredSpan *deferred)
+{
+  fc_root_span_free (deferred->span);
+  g_free (deferred);
+}
+
+static void
+send_deferred_spans (Record  *rec,
+                     gboolean all)
+{
+  DeferredSpan *deferred;
+
+  while ((deferred = g_queue_peek_head (&rec->deferred_spans)) != NULL &&
+         (all || deferred->stop <= rec->n_stopped))
+    {
+      g_queue_pop_head (&rec->deferred_spans);
+      send_root_span (rec, deferred->span);
+      deferred_span_free (deferred);
+    }
+}
+
+static void
+recorder_stopped_cb (FcRecorder *recorder,
+                     Record     *rec)
+{
+  rec->n_stopped++;
+  send_deferred_spans (rec, FALSE);
 }
 
 static void
@@ -350,6 +417,7 @@ fc_cli_record (int    argc,
   rec.loop = loop;
   g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &rec);
   g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &rec);
+  g_signal_connect (recorder, "stopped", G_CALLBACK (recorder_stopped_cb), &rec);
 
   /* Ctrl-C and SIGTERM stop the recording cleanly: the target is released and everything written */
   sigint_id = g_unix_signal_add (SIGINT, quit_cb, &rec);
@@ -410,15 +478,15 @@ fc_cli_record (int    argc,
   fc_lifecycle_end_all (lifecycle);
   if (lifecycle_mode == FC_PROFILE_LIFECYCLE_MANUAL && fc_lifecycle_get_running (lifecycle))
     fc_lifecycle_stop_profiler (lifecycle);
-  if (rec.recording)
-    {
-      rec.recording = FALSE;
-      fc_recorder_stop (recorder);
-    }
+  stop_recording (&rec);
   g_clear_error (&rec.start_error);
+  /* The last chunks are finished on this context: run it until they are
+   * out (detach waits for any rest), so the statistics count every sample. */
+  fc_recorder_flush_sync (recorder, FLUSH_TIMEOUT_MS);
   fc_recorder_get_sampler_stats (recorder, &stats);
   fc_recorder_get_unwind_stats (recorder, &ustats);
   fc_recorder_detach (recorder);
+  send_deferred_spans (&rec, TRUE);
 
   /* a launched command keeps running after the recording ends; its exit status is ours */
   if (pid == 0)
@@ -465,6 +533,7 @@ fc_cli_record (int    argc,
     }
 
 out:
+  g_queue_clear_full (&rec.deferred_spans, (GDestroyNotify) deferred_span_free);
   g_source_remove (sigint_id);
   g_source_remove (sigterm_id);
   return exit_code;

@@ -8,6 +8,12 @@
  *   main context    -> appends batches to the live chunk, rotates chunks, emits signals
  * The sampler never waits for the others: the queue is unbounded and the
  * batch is handed over under a short lock.
+ *
+ * Stopping does not wait for the worker either: stop() ends the sampler's
+ * ticks and puts a marker in the queue behind the last snapshot. When the
+ * worker's flush for that marker reaches the main context, the chunk in
+ * progress is finished there, so the main loop never blocks on unwinding
+ * and a start() right after a stop() records into the next chunk.
  */
 
 #include <stdio.h>
@@ -22,6 +28,7 @@
 
 #define MAX_FRAMES 256
 #define DELIVERY_INTERVAL_MS 50
+#define DETACH_FLUSH_TIMEOUT_MS 10000
 
 typedef enum {
   ITEM_SAMPLE,
@@ -72,15 +79,18 @@ struct _FcRecorder {
   FcUnwinder    *unwinder;       /* worker thread only */
   FcSymbolizer  *symbolizer;     /* worker thread only */
   GHashTable    *thread_states;  /* worker thread only: tid -> ThreadState */
+  gint64         realtime_offset_ns; /* worker thread only; 0: take it at the next sample */
 
   GMutex         lock;
-  GCond          cond;
   GPtrArray     *pending;        /* Item*, protected by lock */
   GSource       *delivery;       /* protected by lock */
-  guint          flushes_seen;   /* protected by lock */
   FcUnwindStats  unwind_stats;   /* protected by lock */
 
   /* main context */
+  GQueue         ready;          /* Item*: taken from pending, appended in order */
+  guint          stops_issued;
+  guint          stops_flushed;  /* < stops_issued while a stop's flush is on its way */
+  gboolean       detaching;
   char          *profiler_id;
   FcProfile     *live;
   GHashTable    *frame_cache[2]; /* FcSymbol* -> frame id + 1 in the live chunk; [1]: at a return address */
@@ -88,7 +98,7 @@ struct _FcRecorder {
   gint64         chunk_start_ns;
   guint          n_samples;
   GHashTable    *threads_seen;   /* tids sampled in this recording */
-  gint64         realtime_offset_ns;
+  gboolean       threads_changed; /* n-threads to notify with the next samples-added */
   GPid           pid;
   gboolean       spawned;
   gboolean       sampling;
@@ -118,6 +128,7 @@ enum {
   SAMPLES_ADDED,
   CHUNK_READY,
   TARGET_EXITED,
+  STOPPED,
   N_SIGNALS
 };
 
@@ -126,6 +137,8 @@ static guint signals[N_SIGNALS];
 
 /* pushed to the queue to end the worker */
 static FcSnapshot quit_marker;
+/* pushed to the queue by stop(), behind everything captured before it */
+static FcSnapshot stop_marker;
 
 G_DEFINE_FINAL_TYPE (FcRecorder, fc_recorder, G_TYPE_OBJECT)
 
@@ -255,6 +268,10 @@ worker_sample (FcRecorder       *self,
   else if (ts->ips == NULL)
     return;  /* nothing to reuse yet */
 
+  /* once per sampling run, so the clock may be set between runs but samples of one run stay in order */
+  if (self->realtime_offset_ns == 0)
+    self->realtime_offset_ns = g_get_real_time () * 1000 - g_get_monotonic_time () * 1000;
+
   item = g_new0 (Item, 1);
   item->kind = ITEM_SAMPLE;
   item->tid = snap->tid;
@@ -279,6 +296,15 @@ worker_thread (gpointer data)
 
       if (snap == &quit_marker)
         break;
+      if (snap == &stop_marker)
+        {
+          /* everything captured before the stop is in pending, ahead of this */
+          self->realtime_offset_ns = 0;
+          item = g_new0 (Item, 1);
+          item->kind = ITEM_FLUSH;
+          push_item (self, item);
+          continue;
+        }
 
       switch (snap->kind)
         {
@@ -300,13 +326,7 @@ worker_thread (gpointer data)
           push_item (self, item);
           break;
         case FC_SNAPSHOT_FLUSH:
-          item = g_new0 (Item, 1);
-          item->kind = ITEM_FLUSH;
-          push_item (self, item);
-          g_mutex_lock (&self->lock);
-          self->flushes_seen++;
-          g_cond_broadcast (&self->cond);
-          g_mutex_unlock (&self->lock);
+          /* the sampler's own end-of-run mark; stop_marker is the one the recorder counts */
           break;
         default:
           break;
@@ -353,6 +373,11 @@ push_item (FcRecorder *self,
       g_source_set_static_name (self->delivery, "[flamecast] recorder delivery");
       g_source_set_callback (self->delivery, delivery_cb, self, NULL);
       g_source_attach (self->delivery, self->context);
+    }
+  else if (item->kind != ITEM_SAMPLE)
+    {
+      /* the end of a run or of the target: no reason to hold the batch back */
+      g_source_set_ready_time (self->delivery, 0);
     }
   g_mutex_unlock (&self->lock);
 }
@@ -503,64 +528,93 @@ append_item (FcRecorder *self,
   fc_profile_append_sample (self->live, item->time_ns, thread, stack, FC_STRING_NONE);
   self->n_samples++;
   if (g_hash_table_add (self->threads_seen, GINT_TO_POINTER (item->tid)))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_THREADS]);
+    self->threads_changed = TRUE;
 }
 
 static void
+emit_samples_added (FcRecorder *self,
+                    guint       first,
+                    guint      *added)
+{
+  guint n = *added;
+
+  if (n == 0)
+    return;
+  *added = 0;
+  /* notified here, not per sample, so that no handler runs between a sample and its signal */
+  if (self->threads_changed)
+    {
+      self->threads_changed = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_THREADS]);
+    }
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SAMPLES]);
+  g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, n);
+}
+
+/* Handlers of the signals emitted here may iterate the main context (a
+ * flush_sync(), a nested loop) and so run this again: items are taken one at a
+ * time from self->ready, which keeps them in order whoever takes them. */
+static void
 flush_pending (FcRecorder *self)
 {
-  g_autoptr(GPtrArray) batch = NULL;
-  gboolean exited = FALSE;
-  int status = -1;
-  guint first, added = 0;
+  g_autoptr(GObject) guard = g_object_ref (G_OBJECT (self));
+  Item *item;
+  gpointer *items;
+  gsize n_items;
+  guint first = 0, added = 0;
 
   g_mutex_lock (&self->lock);
-  batch = g_steal_pointer (&self->pending);
-  self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
+  items = g_ptr_array_steal (self->pending, &n_items);
   g_mutex_unlock (&self->lock);
+  for (gsize i = 0; i < n_items; i++)
+    g_queue_push_tail (&self->ready, items[i]);
+  g_free (items);
 
   if (self->live == NULL)
     new_live_profile (self);
-  first = fc_profile_get_n_samples (self->live);
 
-  for (guint i = 0; i < batch->len; i++)
+  while ((item = g_queue_pop_head (&self->ready)) != NULL)
     {
-      Item *item = g_ptr_array_index (batch, i);
-
-      if (item->kind == ITEM_EXIT)
+      switch (item->kind)
         {
-          exited = TRUE;
-          status = item->status;
-          continue;
-        }
-      if (item->kind != ITEM_SAMPLE)
-        continue;
+        case ITEM_SAMPLE:
+          if (self->chunk_start_ns != 0 &&
+              item->time_ns - self->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000)
+            {
+              emit_samples_added (self, first, &added);
+              finish_chunk (self);
+            }
+          if (added == 0)
+            first = fc_profile_get_n_samples (self->live);
+          append_item (self, item);
+          added++;
+          break;
 
-      if (self->chunk_start_ns != 0 &&
-          item->time_ns - self->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000)
-        {
-          if (added > 0)
-            g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, added);
+        case ITEM_EXIT:
+          emit_samples_added (self, first, &added);
+          if (!self->exited)
+            {
+              self->exited = TRUE;
+              self->exit_status = item->status;
+              g_signal_emit (self, signals[TARGET_EXITED], 0, item->status);
+            }
+          break;
+
+        case ITEM_FLUSH:
+          /* the end of a sampling run: what follows belongs to the next one */
+          emit_samples_added (self, first, &added);
           finish_chunk (self);
-          first = 0;
-          added = 0;
+          self->stops_flushed++;
+          g_signal_emit (self, signals[STOPPED], 0);
+          break;
+
+        default:
+          break;
         }
-      append_item (self, item);
-      added++;
+      item_free (item);
     }
 
-  if (added > 0)
-    {
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SAMPLES]);
-      g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, added);
-    }
-
-  if (exited && !self->exited)
-    {
-      self->exited = TRUE;
-      self->exit_status = status;
-      g_signal_emit (self, signals[TARGET_EXITED], 0, status);
-    }
+  emit_samples_added (self, first, &added);
 }
 
 /* ---- lifecycle ---- */
@@ -576,6 +630,7 @@ stop_worker (FcRecorder *self)
   g_clear_pointer (&self->unwinder, fc_unwinder_free);
   g_clear_pointer (&self->symbolizer, fc_symbolizer_free);
   g_hash_table_remove_all (self->thread_states);
+  self->realtime_offset_ns = 0;
 }
 
 static gboolean
@@ -598,6 +653,18 @@ prepare_target (FcRecorder *self,
   return TRUE;
 }
 
+/* detach() runs the main context while it waits: nothing may start over from there */
+static gboolean
+check_not_detaching (FcRecorder *self,
+                     GError    **error)
+{
+  if (!self->detaching)
+    return TRUE;
+  g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
+               "Cannot record: the recorder is still releasing process %d", self->pid);
+  return FALSE;
+}
+
 gboolean
 fc_recorder_attach (FcRecorder *self,
                     GPid        pid,
@@ -605,6 +672,8 @@ fc_recorder_attach (FcRecorder *self,
 {
   g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
 
+  if (!check_not_detaching (self, error))
+    return FALSE;
   fc_recorder_detach (self);
   fc_sampler_set_options (self->sampler, self->frequency, self->stack_size);
   if (!fc_sampler_attach (self->sampler, pid, self->mode, error))
@@ -619,6 +688,8 @@ fc_recorder_spawn (FcRecorder         *self,
 {
   g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
 
+  if (!check_not_detaching (self, error))
+    return FALSE;
   fc_recorder_detach (self);
   fc_sampler_set_options (self->sampler, self->frequency, self->stack_size);
   if (!fc_sampler_spawn (self->sampler, argv, self->mode, error))
@@ -638,12 +709,18 @@ fc_recorder_start (FcRecorder *self,
                    "Nothing to record: attach to a process or launch a command first");
       return FALSE;
     }
+  if (!check_not_detaching (self, error))
+    return FALSE;
+  if (self->sampling)
+    return TRUE;
   if (self->profiler_id == NULL)
     {
       self->profiler_id = new_uuid_hex ();
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILER_ID]);
     }
-  self->realtime_offset_ns = g_get_real_time () * 1000 - g_get_monotonic_time () * 1000;
+  /* A stop still being flushed needs nothing here: its marker is ahead of
+   * this run's samples in the queue, so its chunk is finished before they
+   * are appended. */
   if (self->live == NULL)
     new_live_profile (self);
   if (!fc_sampler_start (self->sampler, self->frequency, self->stack_size, error))
@@ -655,31 +732,70 @@ fc_recorder_start (FcRecorder *self,
 void
 fc_recorder_stop (FcRecorder *self)
 {
-  guint seen;
-
   g_return_if_fail (FC_IS_RECORDER (self));
 
   if (self->worker == NULL || !self->sampling)
     return;
   self->sampling = FALSE;
-  g_mutex_lock (&self->lock);
-  seen = self->flushes_seen;
-  g_mutex_unlock (&self->lock);
 
+  /* Returns once the sampler has taken its last snapshot (a tick at most):
+   * all of this run's snapshots are in the queue by then, so the marker
+   * goes behind them. The worker may take seconds to unwind a backlog; the
+   * chunk is finished when its flush reaches the main context. */
   fc_sampler_stop (self->sampler);
+  self->stops_issued++;
+  g_async_queue_push (self->queue, &stop_marker);
+}
 
-  /* wait until the worker has handed over everything captured before the stop */
-  g_mutex_lock (&self->lock);
-  {
-    gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-    while (self->flushes_seen == seen)
-      if (!g_cond_wait_until (&self->cond, &self->lock, deadline))
-        break;
-  }
-  g_mutex_unlock (&self->lock);
+static gboolean
+flush_timeout_cb (gpointer user_data)
+{
+  gboolean *timed_out = user_data;
+  *timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
 
-  flush_pending (self);
-  finish_chunk (self);
+gboolean
+fc_recorder_flush_sync (FcRecorder *self,
+                        guint       timeout_ms)
+{
+  g_autoptr(GObject) guard = NULL;
+  GSource *timeout;
+  gboolean timed_out = FALSE;
+
+  g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
+
+  if (self->stops_flushed == self->stops_issued)
+    return TRUE;
+
+  guard = g_object_ref (G_OBJECT (self));
+  timeout = g_timeout_source_new (timeout_ms);
+  g_source_set_static_name (timeout, "[flamecast] recorder flush timeout");
+  g_source_set_callback (timeout, flush_timeout_cb, &timed_out, NULL);
+  g_source_attach (timeout, self->context);
+
+  /* The flush arrives as a delivery source on the context: iterating runs
+   * it, and everything else too. Items already taken for delivery (when this
+   * is called from one of the recorder's own signals) are appended here. */
+  while (self->stops_flushed != self->stops_issued && !timed_out)
+    {
+      if (!g_queue_is_empty (&self->ready))
+        flush_pending (self);
+      else
+        g_main_context_iteration (self->context, TRUE);
+    }
+
+  g_source_destroy (timeout);
+  g_source_unref (timeout);
+  return self->stops_flushed == self->stops_issued;
+}
+
+gboolean
+fc_recorder_get_stopping (FcRecorder *self)
+{
+  g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
+
+  return self->stops_flushed != self->stops_issued;
 }
 
 static void
@@ -703,13 +819,20 @@ fc_recorder_detach (FcRecorder *self)
 {
   g_return_if_fail (FC_IS_RECORDER (self));
 
-  if (self->worker == NULL)
+  if (self->worker == NULL || self->detaching)
     return;
-  /* what was captured is not lost: the chunk in progress is finished first */
+  /* What was captured is not lost: the chunk in progress is finished first.
+   * Waiting runs the main context, so the caller's sources go on; if the
+   * worker is slower than the timeout, joining it below still hands over
+   * everything, only with the context blocked. */
+  self->detaching = TRUE;
   fc_recorder_stop (self);
+  if (!fc_recorder_flush_sync (self, DETACH_FLUSH_TIMEOUT_MS))
+    g_debug ("Recorder: the unwinder is still busy after %u ms; waiting for it", DETACH_FLUSH_TIMEOUT_MS);
   fc_sampler_detach (self->sampler);
   stop_worker (self);
   flush_pending (self);
+  self->detaching = FALSE;
 
   /* a launched command outlives the recording; its exit status still matters to the caller */
   if (self->spawned && !self->exited && self->child_watch == NULL)
@@ -767,7 +890,7 @@ fc_recorder_finalize (GObject *object)
   FcSnapshot *snap;
 
   while ((snap = g_async_queue_try_pop (self->queue)) != NULL)
-    if (snap != &quit_marker)
+    if (snap != &quit_marker && snap != &stop_marker)
       g_free (snap);
   g_async_queue_unref (self->queue);
   g_clear_pointer (&self->maps, fc_proc_maps_unref);
@@ -778,8 +901,8 @@ fc_recorder_finalize (GObject *object)
   g_hash_table_unref (self->threads_seen);
   g_ptr_array_unref (self->pending);
   g_main_context_unref (self->context);
+  g_queue_clear_full (&self->ready, (GDestroyNotify) item_free);
   g_mutex_clear (&self->lock);
-  g_cond_clear (&self->cond);
   g_free (self->platform);
   g_free (self->release);
   g_free (self->environment);
@@ -873,6 +996,8 @@ fc_recorder_class_init (FcRecorderClass *klass)
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 1, FC_TYPE_PROFILE);
   signals[TARGET_EXITED] = g_signal_new ("target-exited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                          0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  signals[STOPPED] = g_signal_new ("stopped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -892,8 +1017,8 @@ fc_recorder_init (FcRecorder *self)
   self->images = g_hash_table_new (NULL, NULL);
   self->threads_seen = g_hash_table_new (NULL, NULL);
   self->exit_status = -1;
+  g_queue_init (&self->ready);
   g_mutex_init (&self->lock);
-  g_cond_init (&self->cond);
   self->sampler = fc_sampler_new (sink_cb, self);
 }
 

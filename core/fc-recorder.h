@@ -24,7 +24,16 @@ G_DECLARE_FINAL_TYPE (FcRecorder, fc_recorder, FC, RECORDER, GObject)
  * Signals, all emitted on the main context that was the thread default when the recorder was
  * created: "samples-added" (guint first, guint n) for samples appended to the live profile, at
  * least 10 times a second while sampling; "chunk-ready" (FcProfile *chunk) when a chunk is complete
- * (every chunk-duration-ms and at stop); "target-exited" (int wait status, -1 if unknown).
+ * (every chunk-duration-ms and at stop); "target-exited" (int wait status, -1 if unknown);
+ * "stopped" () when everything captured before a stop() has been delivered and its chunk finished
+ * (after that chunk's "chunk-ready", if it had samples).
+ *
+ * fc_recorder_stop() never waits for the unwinder: it ends the sampling run and returns; the chunk
+ * in progress is finished on the main context when the run's last samples arrive. start() may be
+ * called again at once: samples taken after it go to the next chunk. fc_recorder_flush_sync() waits
+ * for the stops still being flushed by iterating the main context (call it from the thread that
+ * runs that context), up to timeout_ms; FALSE if they are not all in by then.
+ * fc_recorder_detach() flushes the same way before it releases the target.
  */
 
 typedef struct {
@@ -44,6 +53,9 @@ gboolean    fc_recorder_spawn              (FcRecorder          *self,
 gboolean    fc_recorder_start              (FcRecorder          *self,
                                             GError             **error);
 void        fc_recorder_stop               (FcRecorder          *self);
+gboolean    fc_recorder_flush_sync         (FcRecorder          *self,
+                                            guint                timeout_ms);
+gboolean    fc_recorder_get_stopping       (FcRecorder          *self);
 void        fc_recorder_detach             (FcRecorder          *self);
 FcProfile  *fc_recorder_get_live_profile   (FcRecorder          *self);
 
