@@ -321,6 +321,137 @@ test_attach_errors (void)
   fc_recorder_detach (recorder);
 }
 
+typedef struct {
+  Capture    *cap;
+  FcRecorder *recorder;
+  GArray     *chunks_at_stopped;  /* cap->chunks->len at each "stopped" */
+  gboolean    timeout_fired;
+  gboolean    stopping_in_timeout;
+  guint       chunks_in_timeout;
+} StopCapture;
+
+static void
+stopped_cb (FcRecorder  *recorder,
+            StopCapture *sc)
+{
+  guint n = sc->cap->chunks->len;
+
+  g_assert_true (g_thread_self () == sc->cap->main_thread);
+  g_array_append_val (sc->chunks_at_stopped, n);
+}
+
+static gboolean
+pending_flush_timeout_cb (gpointer data)
+{
+  StopCapture *sc = data;
+
+  sc->timeout_fired = TRUE;
+  sc->stopping_in_timeout = fc_recorder_get_stopping (sc->recorder);
+  sc->chunks_in_timeout = sc->cap->chunks->len;
+  return G_SOURCE_REMOVE;
+}
+
+/* stop() leaves the chunk to the main context: the loop runs on while the
+ * worker hands over the last samples, and a start() at once records the next
+ * chunk without mixing the two runs. */
+static void
+test_stop_does_not_block (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  const char *argv[] = { burner, "-s", "1.2", "-t", "2", NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) chunks_at_stopped = g_array_new (FALSE, FALSE, sizeof (guint));
+  const char *profiler_id;
+  gint64 first[2], last[2];
+  guint total = 0;
+  StopCapture sc = { 0 };
+  Capture cap;
+
+  capture_init (&cap, recorder);
+  sc.cap = &cap;
+  sc.recorder = recorder;
+  sc.chunks_at_stopped = chunks_at_stopped;
+  g_signal_connect (recorder, "stopped", G_CALLBACK (stopped_cb), &sc);
+  g_object_set (recorder, "frequency", 200, "release", "test-release@1.0", "environment", "test", NULL);
+
+  /* nothing to wait for yet */
+  g_assert_false (fc_recorder_get_stopping (recorder));
+  g_assert_true (fc_recorder_flush_sync (recorder, 0));
+
+  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  profiler_id = fc_recorder_get_profiler_id (recorder);
+  g_timeout_add (300, quit_cb, cap.loop);
+  g_main_loop_run (cap.loop);
+  g_assert_false (cap.exited);
+
+  /* returns before the chunk is finished: that happens on this context, which stop() does not run */
+  fc_recorder_stop (recorder);
+  g_assert_true (fc_recorder_get_stopping (recorder));
+  g_assert_cmpuint (cap.chunks->len, ==, 0);
+  g_assert_cmpuint (chunks_at_stopped->len, ==, 0);
+
+  /* the next run starts while the first one's samples are still on their way */
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (fc_recorder_get_profiler_id (recorder), ==, profiler_id);
+
+  /* a higher priority than the delivery: it runs first, with the flush still pending */
+  {
+    GSource *source = g_timeout_source_new (0);
+    g_source_set_priority (source, G_PRIORITY_HIGH);
+    g_source_set_callback (source, pending_flush_timeout_cb, &sc, NULL);
+    g_source_attach (source, NULL);
+    g_source_unref (source);
+  }
+  g_timeout_add (300, quit_cb, cap.loop);
+  g_main_loop_run (cap.loop);
+  g_assert_false (cap.exited);
+  g_assert_true (sc.timeout_fired);
+  g_assert_true (sc.stopping_in_timeout);
+  g_assert_cmpuint (sc.chunks_in_timeout, ==, 0);
+  /* the first run's chunk came out while the loop ran, before the second run ended */
+  g_assert_cmpuint (cap.chunks->len, ==, 1);
+  g_assert_cmpuint (chunks_at_stopped->len, ==, 1);
+
+  fc_recorder_stop (recorder);
+  g_assert_true (fc_recorder_flush_sync (recorder, 10000));
+  g_assert_false (fc_recorder_get_stopping (recorder));
+  g_assert_cmpuint (cap.chunks->len, ==, 2);
+  g_assert_cmpuint (chunks_at_stopped->len, ==, 2);
+  /* each "stopped" follows its own chunk */
+  g_assert_cmpuint (g_array_index (chunks_at_stopped, guint, 0), ==, 1);
+  g_assert_cmpuint (g_array_index (chunks_at_stopped, guint, 1), ==, 2);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      FcProfile *chunk = g_ptr_array_index (cap.chunks, i);
+
+      check_chunk (chunk, profiler_id);
+      g_assert_cmpuint (fc_profile_get_n_samples (chunk), >, 0);
+      fc_profile_get_time_range (chunk, &first[i], &last[i]);
+      total += fc_profile_get_n_samples (chunk);
+    }
+  g_assert_cmpstr (fc_profile_get_chunk_id (g_ptr_array_index (cap.chunks, 0)), !=,
+                   fc_profile_get_chunk_id (g_ptr_array_index (cap.chunks, 1)));
+  /* every sample of the first run precedes every sample of the second */
+  g_assert_cmpint (last[0], <, first[1]);
+  g_assert_cmpuint (total, ==, fc_recorder_get_n_samples (recorder));
+  g_assert_cmpuint (cap.n_delivered, ==, total);
+
+  /* released: the burner finishes on its own, with its normal status */
+  fc_recorder_detach (recorder);
+  g_assert_cmpuint (cap.chunks->len, ==, 2);
+  while (!cap.exited)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (WIFEXITED (cap.status));
+  g_assert_cmpint (WEXITSTATUS (cap.status), ==, 0);
+  capture_clear (&cap);
+}
+
 static void
 setpgid_cb (gpointer data)
 {
@@ -451,6 +582,7 @@ main (int    argc,
   g_test_add_func ("/core/recorder/spawn-chunks", test_spawn_chunks);
   g_test_add_func ("/core/recorder/attach-thread-names", test_attach_thread_names);
   g_test_add_func ("/core/recorder/attach-errors", test_attach_errors);
+  g_test_add_func ("/core/recorder/stop-does-not-block", test_stop_does_not_block);
   g_test_add_func ("/cli/record/ctrl-c", test_cli_ctrl_c);
   g_test_add_func ("/cli/record/pid-sigint-v1", test_cli_pid_sigint_v1);
 
