@@ -358,7 +358,7 @@ static void
 test_stop_does_not_block (void)
 {
   g_autofree char *burner = target_path ("burner");
-  const char *argv[] = { burner, "-s", "1.2", "-t", "2", NULL };
+  const char *argv[] = { burner, "-s", "2", "-t", "2", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) chunks_at_stopped = g_array_new (FALSE, FALSE, sizeof (guint));
