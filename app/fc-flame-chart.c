@@ -36,6 +36,7 @@ struct _FcFlameChart
   FcFlameLayout  *layout;
   GdkRGBA        *colors;          /* per frame, by colour mode */
   GdkRGBA        *draw_colors;     /* per frame, dimmed where the search does not match */
+  guint32        *draw_pixels;     /* draw_colors packed for the raster */
   guint           n_colors;
   guint8         *search_match;    /* per frame; NULL without search */
   GArray         *matches;         /* guint box indexes, by time */
@@ -230,6 +231,7 @@ static void
 update_draw_colors (FcFlameChart *self)
 {
   g_clear_pointer (&self->draw_colors, g_free);
+  g_clear_pointer (&self->draw_pixels, g_free);
   if (self->colors == NULL)
     return;
 
@@ -238,6 +240,11 @@ update_draw_colors (FcFlameChart *self)
     for (guint i = 0; i < self->n_colors; i++)
       if (!self->search_match[i])
         fc_colors_dim (&self->colors[i], self->dark, &self->draw_colors[i]);
+
+  /* packed once here rather than for each of tens of thousands of runs per frame */
+  self->draw_pixels = g_new (guint32, MAX (self->n_colors, 1));
+  for (guint i = 0; i < self->n_colors; i++)
+    self->draw_pixels[i] = fc_raster_pack (&self->draw_colors[i]);
 }
 
 static void
@@ -1095,7 +1102,9 @@ draw_boxes (FcFlameChart *self,
   guint first_row = (guint) MAX (0.0, floor (self->scroll_y / ROW_HEIGHT));
   guint last_row = (guint) MAX (0.0, ceil ((self->scroll_y + height - RULER_HEIGHT) / ROW_HEIGHT));
   GdkRGBA fallback = { 0.8f, 0.8f, 0.8f, 1.0f };
+  guint32 fallback_pixel = fc_raster_pack (&fallback);
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
+  g_autoptr(GArray) outlines = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GdkTexture) texture = NULL;
   FcRaster raster;
   int area_height = height - RULER_HEIGHT;
@@ -1123,21 +1132,22 @@ draw_boxes (FcFlameChart *self,
       const FcFlameBox *boxes = fc_flame_layout_get_row (self->layout, row, &n);
       double y = row * (double) ROW_HEIGHT - self->scroll_y;
       guint i = fc_flame_layout_row_lower_bound (self->layout, row, begin_ns);
-      const FcFlameBox *last_box = NULL;
-      guint32 last_pixel = 0;
+      int line, line_end;
+
+      /* Every box of a row covers the same device rows: paint the first
+       * one, copy it down once at the end of the row, then frame the
+       * selected frame's runs (they cover only part of the rows; no later
+       * box of the row reaches their pixels, so the order is the same). */
+      fc_raster_rows (&raster, y, y + ROW_HEIGHT - 1, &line, &line_end);
+      g_array_set_size (outlines, 0);
 
       while (i < n && boxes[i].begin_ns < end_ns)
         {
           const FcFlameBox *box = &boxes[i];
-          const GdkRGBA *color = box->frame < self->n_colors ? &self->draw_colors[box->frame] : &fallback;
+          gboolean known = box->frame < self->n_colors;
+          guint32 pixel = known ? self->draw_pixels[box->frame] : fallback_pixel;
           double x0 = (double) (box->begin_ns - begin_ns) * px_per_ns;
           double x1 = (double) (box->end_ns - begin_ns) * px_per_ns;
-
-          if (box != last_box)
-            {
-              last_box = box;
-              last_pixel = fc_raster_pack (color);
-            }
 
           if (x1 - x0 >= 1.0)
             {
@@ -1145,19 +1155,15 @@ draw_boxes (FcFlameChart *self,
               double cx1 = MIN (x1, width + 1.0);
 
               /* a one pixel seam between neighbours */
-              fc_raster_fill (&raster, last_pixel, cx0, y, MAX (cx1 - 1.0, cx0 + 1.0), y + ROW_HEIGHT - 1);
+              fc_raster_fill_line (&raster, pixel, line, cx0, MAX (cx1 - 1.0, cx0 + 1.0));
               drawn++;
 
               /* every run of the selected frame is framed, so picking a
                * function anywhere shows when it ran */
               if (box->frame == selected_frame && cx1 - cx0 >= 3.0)
                 {
-                  double r = MAX (cx1 - 1.0, cx0 + 1.0);
-
-                  fc_raster_fill (&raster, accent, cx0, y, r, y + 2);
-                  fc_raster_fill (&raster, accent, cx0, y + ROW_HEIGHT - 3, r, y + ROW_HEIGHT - 1);
-                  fc_raster_fill (&raster, accent, cx0, y, cx0 + 2, y + ROW_HEIGHT - 1);
-                  fc_raster_fill (&raster, accent, r - 2, y, r, y + ROW_HEIGHT - 1);
+                  g_array_append_val (outlines, cx0);
+                  g_array_append_val (outlines, cx1);
                 }
 
               if (cx1 - cx0 >= MIN_LABEL_WIDTH)
@@ -1169,7 +1175,8 @@ draw_boxes (FcFlameChart *self,
                     {
                       Label label = { box, lx0 + LABEL_PADDING,
                                       RULER_HEIGHT + y + (ROW_HEIGHT - 1 - self->text_height) / 2.0,
-                                      lx1 - lx0 - 2 * LABEL_PADDING, color };
+                                      lx1 - lx0 - 2 * LABEL_PADDING,
+                                      known ? &self->draw_colors[box->frame] : &fallback };
 
                       g_array_append_val (labels, label);
                     }
@@ -1190,7 +1197,7 @@ draw_boxes (FcFlameChart *self,
 
               if (covered >= CULL_WIDTH)
                 {
-                  fc_raster_fill (&raster, last_pixel, x0, y, x0 + covered, y + ROW_HEIGHT - 1);
+                  fc_raster_fill_line (&raster, pixel, line, x0, x0 + covered);
                   drawn++;
                 }
 
@@ -1201,9 +1208,22 @@ draw_boxes (FcFlameChart *self,
                 i = j;
             }
         }
+
+      fc_raster_repeat_line (&raster, line, line_end);
+      for (guint o = 0; o < outlines->len; o += 2)
+        {
+          double cx0 = g_array_index (outlines, double, o);
+          double cx1 = g_array_index (outlines, double, o + 1);
+          double r = MAX (cx1 - 1.0, cx0 + 1.0);
+
+          fc_raster_fill (&raster, accent, cx0, y, r, y + 2);
+          fc_raster_fill (&raster, accent, cx0, y + ROW_HEIGHT - 3, r, y + ROW_HEIGHT - 1);
+          fc_raster_fill (&raster, accent, cx0, y, cx0 + 2, y + ROW_HEIGHT - 1);
+          fc_raster_fill (&raster, accent, r - 2, y, r, y + ROW_HEIGHT - 1);
+        }
     }
 
-  texture = fc_raster_to_texture (&raster);
+  texture = fc_raster_to_texture_for_widget (&raster, GTK_WIDGET (self));
   gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, raster_height));
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
@@ -1518,6 +1538,7 @@ fc_flame_chart_finalize (GObject *object)
 
   g_clear_pointer (&self->colors, g_free);
   g_clear_pointer (&self->draw_colors, g_free);
+  g_clear_pointer (&self->draw_pixels, g_free);
   g_clear_pointer (&self->search_match, g_free);
   g_clear_pointer (&self->matches, g_array_unref);
   g_clear_pointer (&self->labels, g_hash_table_unref);

@@ -164,6 +164,63 @@ G_GNUC_END_IGNORE_DEPRECATIONS
   return 0.299f * fg.red + 0.587f * fg.green + 0.114f * fg.blue > 0.5f;
 }
 
+/* A redraw while zooming makes a new frame-sized buffer each time; a fresh
+ * allocation of that size is a new mapping whose pages all fault in, which
+ * costs more than clearing a warm one. The buffers of textures already
+ * dropped are kept here for the next raster of the same size. */
+#define N_SPARE_BUFFERS 2
+
+typedef struct {
+  guint32 *pixels;
+  gsize    size;
+} RasterBuffer;
+
+G_LOCK_DEFINE_STATIC (spare_buffers);
+static RasterBuffer spare_buffers[N_SPARE_BUFFERS];
+
+static guint32 *
+raster_buffer_take (gsize size)
+{
+  guint32 *pixels = NULL;
+
+  G_LOCK (spare_buffers);
+  for (guint i = 0; i < N_SPARE_BUFFERS; i++)
+    if (spare_buffers[i].pixels != NULL && spare_buffers[i].size == size)
+      {
+        pixels = g_steal_pointer (&spare_buffers[i].pixels);
+        break;
+      }
+  G_UNLOCK (spare_buffers);
+
+  if (pixels == NULL)
+    return g_malloc0 (size);
+  memset (pixels, 0, size);
+  return pixels;
+}
+
+static void
+raster_buffer_release (gpointer data)
+{
+  RasterBuffer *buffer = data;
+  guint32 *evicted = NULL;
+
+  G_LOCK (spare_buffers);
+  for (guint i = 0; i < N_SPARE_BUFFERS && buffer->pixels != NULL; i++)
+    if (spare_buffers[i].pixels == NULL)
+      spare_buffers[i] = *buffer, buffer->pixels = NULL;
+  if (buffer->pixels != NULL)
+    {
+      /* keep the newest: the next frame most likely has its size */
+      evicted = spare_buffers[0].pixels;
+      spare_buffers[0] = spare_buffers[N_SPARE_BUFFERS - 1];
+      spare_buffers[N_SPARE_BUFFERS - 1] = *buffer;
+    }
+  G_UNLOCK (spare_buffers);
+
+  g_free (evicted);
+  g_free (buffer);
+}
+
 void
 fc_raster_init (FcRaster *raster,
                 double    width,
@@ -173,7 +230,8 @@ fc_raster_init (FcRaster *raster,
   raster->scale = MAX (1.0, scale);
   raster->width = MAX (1, (int) ceil (width * raster->scale));
   raster->height = MAX (1, (int) ceil (height * raster->scale));
-  raster->pixels = g_malloc0 ((gsize) raster->width * raster->height * sizeof (guint32));
+  raster->pixels = raster_buffer_take ((gsize) raster->width * raster->height * sizeof (guint32));
+  raster->translucent = FALSE;
 }
 
 guint32
@@ -187,6 +245,35 @@ fc_raster_pack (const GdkRGBA *color)
   return GUINT32_TO_LE ((a << 24) | (r << 16) | (g << 8) | b);
 }
 
+static inline void
+note_alpha (FcRaster *raster,
+            guint32   pixel)
+{
+  /* B, G, R, A in memory order whatever the byte order */
+  guint8 alpha = ((const guint8 *) &pixel)[3];
+
+  if (alpha != 0 && alpha != 0xff)
+    raster->translucent = TRUE;
+}
+
+static inline gboolean
+device_span (double  scale,
+             int     limit,
+             double  v0,
+             double  v1,
+             int    *p0,
+             int    *p1)
+{
+  int a = (int) floor (v0 * scale + 0.5);
+  int b = (int) floor (v1 * scale + 0.5);
+
+  if (b <= a)
+    b = a + 1;
+  *p0 = MAX (a, 0);
+  *p1 = MIN (b, limit);
+  return *p0 < *p1;
+}
+
 void
 fc_raster_fill (FcRaster *raster,
                 guint32   pixel,
@@ -195,23 +282,14 @@ fc_raster_fill (FcRaster *raster,
                 double    x1,
                 double    y1)
 {
-  int px0 = (int) floor (x0 * raster->scale + 0.5);
-  int px1 = (int) floor (x1 * raster->scale + 0.5);
-  int py0 = (int) floor (y0 * raster->scale + 0.5);
-  int py1 = (int) floor (y1 * raster->scale + 0.5);
+  int px0, px1, py0, py1;
   guint32 *first;
 
-  if (px1 <= px0)
-    px1 = px0 + 1;
-  if (py1 <= py0)
-    py1 = py0 + 1;
-  px0 = MAX (px0, 0);
-  px1 = MIN (px1, raster->width);
-  py0 = MAX (py0, 0);
-  py1 = MIN (py1, raster->height);
-  if (px0 >= px1 || py0 >= py1)
+  if (!device_span (raster->scale, raster->width, x0, x1, &px0, &px1) ||
+      !device_span (raster->scale, raster->height, y0, y1, &py0, &py1))
     return;
 
+  note_alpha (raster, pixel);
   first = &raster->pixels[(gsize) py0 * raster->width];
   for (int x = px0; x < px1; x++)
     first[x] = pixel;
@@ -219,12 +297,85 @@ fc_raster_fill (FcRaster *raster,
     memcpy (&raster->pixels[(gsize) y * raster->width + px0], &first[px0], sizeof (guint32) * (px1 - px0));
 }
 
-GdkTexture *
-fc_raster_to_texture (FcRaster *raster)
+void
+fc_raster_rows (FcRaster *raster,
+                double    y0,
+                double    y1,
+                int      *py0,
+                int      *py1)
+{
+  if (!device_span (raster->scale, raster->height, y0, y1, py0, py1))
+    *py0 = *py1 = -1;
+}
+
+void
+fc_raster_fill_line (FcRaster *raster,
+                     guint32   pixel,
+                     int       py,
+                     double    x0,
+                     double    x1)
+{
+  int px0, px1;
+  guint32 *line;
+
+  if (py < 0 || py >= raster->height ||
+      !device_span (raster->scale, raster->width, x0, x1, &px0, &px1))
+    return;
+
+  note_alpha (raster, pixel);
+  line = &raster->pixels[(gsize) py * raster->width];
+  for (int x = px0; x < px1; x++)
+    line[x] = pixel;
+}
+
+void
+fc_raster_repeat_line (FcRaster *raster,
+                       int       py,
+                       int       py1)
+{
+  const guint32 *line;
+
+  if (py < 0 || py >= raster->height)
+    return;
+
+  line = &raster->pixels[(gsize) py * raster->width];
+  for (int y = py + 1; y < MIN (py1, raster->height); y++)
+    memcpy (&raster->pixels[(gsize) y * raster->width], line, sizeof (guint32) * raster->width);
+}
+
+static GdkTexture *
+raster_texture (FcRaster        *raster,
+                GdkMemoryFormat  format)
 {
   g_autoptr(GBytes) bytes = NULL;
   gsize stride = (gsize) raster->width * sizeof (guint32);
+  RasterBuffer *buffer = g_new (RasterBuffer, 1);
 
-  bytes = g_bytes_new_take (g_steal_pointer (&raster->pixels), stride * raster->height);
-  return gdk_memory_texture_new (raster->width, raster->height, GDK_MEMORY_DEFAULT, bytes, stride);
+  buffer->pixels = g_steal_pointer (&raster->pixels);
+  buffer->size = stride * raster->height;
+  bytes = g_bytes_new_with_free_func (buffer->pixels, buffer->size, raster_buffer_release, buffer);
+  return gdk_memory_texture_new (raster->width, raster->height, format, bytes, stride);
+}
+
+GdkTexture *
+fc_raster_to_texture (FcRaster *raster)
+{
+  return raster_texture (raster, GDK_MEMORY_DEFAULT);
+}
+
+GdkTexture *
+fc_raster_to_texture_for_widget (FcRaster  *raster,
+                                 GtkWidget *widget)
+{
+  GtkNative *native = gtk_widget_get_native (widget);
+  GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+
+  /* GTK 4.8's cairo renderer converts every texture it draws through
+   * floats, except a few formats with a direct path: straight-alpha
+   * B8G8R8A8 is one, at half the cost. Where every pixel is opaque or
+   * clear its bytes are the premultiplied ones, so nothing drawn changes.
+   * GL uploads the premultiplied format as it is: keep it there. */
+  if (renderer != NULL && GSK_IS_CAIRO_RENDERER (renderer) && !raster->translucent)
+    return raster_texture (raster, GDK_MEMORY_B8G8R8A8);
+  return raster_texture (raster, GDK_MEMORY_DEFAULT);
 }

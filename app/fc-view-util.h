@@ -34,6 +34,7 @@ typedef struct {
   int      width;
   int      height;
   double   scale;
+  gboolean translucent;       /* some pixel is neither opaque nor clear */
 } FcRaster;
 
 void        fc_raster_init       (FcRaster      *raster,
@@ -48,8 +49,30 @@ void        fc_raster_fill       (FcRaster      *raster,
                                   double         y0,
                                   double         x1,
                                   double         y1);
+/* Filling one device row and copying it down is how a row of thousands of
+ * one-pixel boxes is painted cheaply. fc_raster_rows() gives the device rows
+ * that fc_raster_fill() covers for [y0, y1), clipped (both -1 when
+ * nothing is left); fc_raster_fill_line() fills [x0, x1) of device row @py
+ * exactly as fc_raster_fill() would; fc_raster_repeat_line() copies row @py
+ * over rows (py, py1). */
+void        fc_raster_rows       (FcRaster      *raster,
+                                  double         y0,
+                                  double         y1,
+                                  int           *py0,
+                                  int           *py1);
+void        fc_raster_fill_line  (FcRaster      *raster,
+                                  guint32        pixel,
+                                  int            py,
+                                  double         x0,
+                                  double         x1);
+void        fc_raster_repeat_line (FcRaster     *raster,
+                                   int           py,
+                                   int           py1);
 /* the buffer as a texture; the raster is emptied */
 GdkTexture *fc_raster_to_texture (FcRaster      *raster);
+/* the same pixels, in the memory format @widget's renderer draws fastest */
+GdkTexture *fc_raster_to_texture_for_widget (FcRaster  *raster,
+                                             GtkWidget *widget);
 
 /* TRUE when the widget is drawn with a dark style */
 gboolean fc_view_is_dark          (GtkWidget  *widget);
