@@ -1195,6 +1195,21 @@ draw_boxes (FcFlameChart *self,
               const FcFlameBox *last = &boxes[j - 1];
               double covered = (double) (MIN (last->end_ns, boundary) - box->begin_ns) * px_per_ns;
 
+              /* Zoomed out, a row is tens of MB of boxes and every
+               * search probe misses the cache, one after the other. The
+               * next pixel most likely holds as many boxes as this one:
+               * ask for the lines its search will probe now, so they load
+               * together instead of in turn. */
+              if (j - i >= 8)
+                {
+                  guint span = j - i;
+
+                  for (guint k = 8; k <= 2 * span && j + k < n; k *= 2)
+                    __builtin_prefetch (&boxes[j + k]);
+                  if (j + span < n)
+                    __builtin_prefetch (&boxes[j + span]);
+                }
+
               if (covered >= CULL_WIDTH)
                 {
                   fc_raster_fill_line (&raster, pixel, line, x0, x0 + covered);
