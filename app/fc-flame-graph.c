@@ -698,7 +698,7 @@ draw_scene (FcFlameGraph *self,
         }
     }
 
-  texture = fc_raster_to_texture (&raster);
+  texture = fc_raster_to_texture_for_widget (&raster, GTK_WIDGET (self));
   gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, raster_height));
 
   for (guint l = 0; l < labels->len; l++)

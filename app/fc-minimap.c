@@ -371,7 +371,7 @@ draw_rows (FcMinimap   *self,
         }
     }
 
-  texture = fc_raster_to_texture (&raster);
+  texture = fc_raster_to_texture_for_widget (&raster, GTK_WIDGET (self));
   gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
   self->n_drawn_rects = drawn;
 }

@@ -358,12 +358,6 @@ raster_texture (FcRaster        *raster,
 }
 
 GdkTexture *
-fc_raster_to_texture (FcRaster *raster)
-{
-  return raster_texture (raster, GDK_MEMORY_DEFAULT);
-}
-
-GdkTexture *
 fc_raster_to_texture_for_widget (FcRaster  *raster,
                                  GtkWidget *widget)
 {

@@ -69,7 +69,6 @@ void        fc_raster_repeat_line (FcRaster     *raster,
                                    int           py,
                                    int           py1);
 /* the buffer as a texture; the raster is emptied */
-GdkTexture *fc_raster_to_texture (FcRaster      *raster);
 /* the same pixels, in the memory format @widget's renderer draws fastest */
 GdkTexture *fc_raster_to_texture_for_widget (FcRaster  *raster,
                                              GtkWidget *widget);
