@@ -68,8 +68,8 @@ void        fc_raster_fill_line  (FcRaster      *raster,
 void        fc_raster_repeat_line (FcRaster     *raster,
                                    int           py,
                                    int           py1);
-/* the buffer as a texture; the raster is emptied */
-/* the same pixels, in the memory format @widget's renderer draws fastest */
+/* the buffer as a texture, in the memory format @widget's renderer draws
+ * fastest; the raster is emptied */
 GdkTexture *fc_raster_to_texture_for_widget (FcRaster  *raster,
                                              GtkWidget *widget);
 
