@@ -181,6 +181,20 @@ children_model_new (FcFilteredTree           *tree,
 
 /* FcCallTreeView */
 
+/* rows let into the column view per step, and how far to go before letting
+ * the rest in at once (beyond what GTK 4.8 keeps widgets for) */
+#define ROWS_PER_STEP  40
+#define MAX_GROWN_ROWS 400
+
+typedef enum {
+  STAGE_DETACH,
+  STAGE_SWAP,
+  STAGE_ATTACH,
+  STAGE_GROW,
+  STAGE_RELEASE,
+  STAGE_DONE,
+} RebuildStage;
+
 typedef enum {
   COLUMN_SELF,
   COLUMN_TOTAL,
@@ -206,10 +220,17 @@ struct _FcCallTreeView
   FcSessionTree       *session_tree;
   FcCallTreeRowList   *roots;
   GtkTreeListModel    *tree_model;
+  GtkSliceListModel   *slice;
   GtkSingleSelection  *selection;
 
   /* a new tree arrived while hidden: rows are made when shown */
   gboolean             tree_dirty;
+
+  /* Showing a new tree is split over idles (see rebuild_step_cb) so
+   * that no single step holds the main loop for long. */
+  guint                rebuild_source;
+  RebuildStage         rebuild_stage;
+  GtkTreeListModel    *old_tree_model;
 };
 
 G_DEFINE_FINAL_TYPE (FcCallTreeView, fc_call_tree_view, GTK_TYPE_WIDGET)
@@ -223,6 +244,8 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
+
+static void busy_changed_cb (FcCallTreeView *self);
 
 static GListModel *
 create_children_cb (gpointer item,
@@ -243,30 +266,9 @@ root_total_ns (FcFilteredTree *tree)
 }
 
 static void
-rebuild_rows (FcCallTreeView *self)
+update_summary (FcCallTreeView *self)
 {
   FcFilteredTree *tree = fc_session_tree_get_filtered_tree (self->session_tree);
-
-  self->tree_dirty = FALSE;
-
-  /* Away from the column view while the rows change and the heaviest path
-   * opens: otherwise GTK 4.8 rebuilds its visible rows at every step. */
-  gtk_column_view_set_model (self->column_view, NULL);
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  fc_call_tree_row_list_set (self->roots, tree, tree ? fc_filtered_tree_get_root (tree) : NULL);
-
-  /* Open the heaviest path a few levels, as Sentry does, so there is
-   * something to read before the first click. */
-  for (guint position = 0, depth = 0; depth < 8; depth++)
-    {
-      g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (self->tree_model, position);
-
-      if (row == NULL || !gtk_tree_list_row_is_expandable (row))
-        break;
-      gtk_tree_list_row_set_expanded (row, TRUE);
-      position++;
-    }
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
 
   if (tree != NULL)
     {
@@ -284,6 +286,142 @@ rebuild_rows (FcCallTreeView *self)
     gtk_label_set_text (self->summary_label, NULL);
 }
 
+/* A fresh row model for the current tree, its heaviest path opened.
+ * Fresh rather than refilled: removing the old rows one by one from a
+ * GtkTreeListModel costs far more than dropping the whole model later. */
+static void
+swap_models (FcCallTreeView *self)
+{
+  FcFilteredTree *tree = fc_session_tree_get_filtered_tree (self->session_tree);
+  g_autoptr(FcCallTreeRowList) roots = g_object_new (FC_TYPE_CALL_TREE_ROW_LIST, NULL);
+  GtkTreeListModel *tree_model;
+
+  fc_call_tree_row_list_set (roots, tree, tree ? fc_filtered_tree_get_root (tree) : NULL);
+  tree_model = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (roots)), FALSE, FALSE,
+                                        create_children_cb, NULL, NULL);
+
+  /* Open the heaviest path a few levels, as Sentry does, so there is
+   * something to read before the first click. */
+  for (guint position = 0, depth = 0; depth < 8; depth++)
+    {
+      g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (tree_model, position);
+
+      if (row == NULL || !gtk_tree_list_row_is_expandable (row))
+        break;
+      gtk_tree_list_row_set_expanded (row, TRUE);
+      position++;
+    }
+
+  /* an older one not yet released goes now: only one waits at a time */
+  g_clear_object (&self->old_tree_model);
+  self->old_tree_model = g_steal_pointer (&self->tree_model);
+  self->tree_model = tree_model;
+  g_set_object (&self->roots, roots);
+
+  gtk_slice_list_model_set_size (self->slice, ROWS_PER_STEP);
+  gtk_slice_list_model_set_model (self->slice, G_LIST_MODEL (self->tree_model));
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+}
+
+static void
+rebuild_step (FcCallTreeView *self)
+{
+  switch (self->rebuild_stage)
+    {
+    case STAGE_DETACH:
+      /* Away from the column view while the rows change: otherwise GTK
+       * 4.8 rebuilds its visible rows at every step. Dropping the old
+       * row widgets is a step of its own. */
+      gtk_column_view_set_model (self->column_view, NULL);
+      self->rebuild_stage = STAGE_SWAP;
+      break;
+
+    case STAGE_SWAP:
+      swap_models (self);
+      self->rebuild_stage = STAGE_ATTACH;
+      break;
+
+    case STAGE_ATTACH:
+      gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+      self->rebuild_stage = STAGE_GROW;
+      break;
+
+    case STAGE_GROW:
+      /* GTK 4.8 makes a row widget for each of the first couple of
+       * hundred rows at once, and styles them all in the next frame:
+       * let them in a few dozen at a time. */
+      {
+        guint size = gtk_slice_list_model_get_size (self->slice);
+
+        if (size >= g_list_model_get_n_items (G_LIST_MODEL (self->tree_model)) || size >= MAX_GROWN_ROWS)
+          {
+            gtk_slice_list_model_set_size (self->slice, G_MAXUINT);
+            self->rebuild_stage = STAGE_RELEASE;
+          }
+        else
+          gtk_slice_list_model_set_size (self->slice, size + ROWS_PER_STEP);
+      }
+      break;
+
+    case STAGE_RELEASE:
+      g_clear_object (&self->old_tree_model);
+      self->rebuild_stage = STAGE_DONE;
+      break;
+
+    case STAGE_DONE:
+    default:
+      break;
+    }
+}
+
+static gboolean
+rebuild_step_cb (gpointer user_data)
+{
+  FcCallTreeView *self = user_data;
+
+  rebuild_step (self);
+  if (self->rebuild_stage != STAGE_DONE)
+    return G_SOURCE_CONTINUE;
+
+  self->rebuild_source = 0;
+  busy_changed_cb (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs what is left of a staged rebuild now. */
+static void
+rebuild_finish (FcCallTreeView *self)
+{
+  if (self->rebuild_source == 0)
+    return;
+
+  while (self->rebuild_stage != STAGE_DONE)
+    rebuild_step (self);
+  g_clear_handle_id (&self->rebuild_source, g_source_remove);
+  busy_changed_cb (self);
+}
+
+static void
+rebuild_rows (FcCallTreeView *self)
+{
+  gboolean was_busy = fc_call_tree_view_get_busy (self);
+
+  self->tree_dirty = FALSE;
+  update_summary (self);
+
+  /* a newer tree while one is being shown: start over from the top */
+  self->rebuild_stage = STAGE_DETACH;
+  if (self->rebuild_source == 0)
+    {
+      /* below redraw, so frames are drawn between the steps */
+      self->rebuild_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, rebuild_step_cb, self, NULL);
+      g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->rebuild_source),
+                                "[flamecast] call tree rows");
+    }
+  if (!was_busy)
+    busy_changed_cb (self);
+}
+
 static void
 tree_changed_cb (FcCallTreeView *self)
 {
@@ -298,7 +436,7 @@ tree_changed_cb (FcCallTreeView *self)
 static void
 busy_changed_cb (FcCallTreeView *self)
 {
-  gboolean busy = fc_session_tree_get_busy (self->session_tree);
+  gboolean busy = fc_call_tree_view_get_busy (self);
 
   gtk_spinner_set_spinning (self->spinner, busy);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
@@ -504,10 +642,13 @@ fc_call_tree_view_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
 
+  g_clear_handle_id (&self->rebuild_source, g_source_remove);
+  g_clear_object (&self->old_tree_model);
   if (self->session_tree != NULL)
     g_signal_handlers_disconnect_by_data (self->session_tree, self);
   g_clear_object (&self->session_tree);
   g_clear_object (&self->selection);
+  g_clear_object (&self->slice);
   g_clear_object (&self->tree_model);
   g_clear_object (&self->roots);
 
@@ -613,7 +754,8 @@ fc_call_tree_view_init (FcCallTreeView *self)
   self->roots = g_object_new (FC_TYPE_CALL_TREE_ROW_LIST, NULL);
   self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
                                               create_children_cb, NULL, NULL);
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->tree_model)));
+  self->slice = gtk_slice_list_model_new (G_LIST_MODEL (g_object_ref (self->tree_model)), 0, G_MAXUINT);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->slice)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
@@ -686,14 +828,15 @@ fc_call_tree_view_set_bottom_up (FcCallTreeView *self,
  * fc_call_tree_view_get_busy:
  * @self: a call tree view
  *
- * Returns: whether a newer tree is being built on a worker thread
+ * Returns: whether a newer tree is being built on a worker thread or its
+ * rows are still being put in place
  */
 gboolean
 fc_call_tree_view_get_busy (FcCallTreeView *self)
 {
   g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), FALSE);
 
-  return fc_session_tree_get_busy (self->session_tree);
+  return fc_session_tree_get_busy (self->session_tree) || self->rebuild_source != 0;
 }
 
 /**
@@ -721,9 +864,10 @@ fc_call_tree_view_get_model (FcCallTreeView *self)
 {
   g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), NULL);
 
-  /* asked for while hidden: make the rows now */
+  /* asked for while hidden or half shown: make the rows now */
   if (self->tree_dirty)
     rebuild_rows (self);
+  rebuild_finish (self);
 
   return self->tree_model;
 }
