@@ -187,6 +187,7 @@ children_model_new (FcFilteredTree           *tree,
 #define MAX_GROWN_ROWS 400
 
 typedef enum {
+  STAGE_SHRINK,
   STAGE_DETACH,
   STAGE_SWAP,
   STAGE_ATTACH,
@@ -328,10 +329,23 @@ rebuild_step (FcCallTreeView *self)
 {
   switch (self->rebuild_stage)
     {
+    case STAGE_SHRINK:
+      /* The old row widgets go a few dozen at a time too: all of them at
+       * once is the longest step of all. Rows past those GTK keeps widgets
+       * for go in the first step, cheaply. */
+      {
+        guint n = g_list_model_get_n_items (G_LIST_MODEL (self->slice));
+
+        if (gtk_column_view_get_model (self->column_view) != NULL && n > 2 * ROWS_PER_STEP)
+          gtk_slice_list_model_set_size (self->slice, MIN (n, MAX_GROWN_ROWS) - 2 * ROWS_PER_STEP);
+        else
+          self->rebuild_stage = STAGE_DETACH;
+      }
+      break;
+
     case STAGE_DETACH:
       /* Away from the column view while the rows change: otherwise GTK
-       * 4.8 rebuilds its visible rows at every step. Dropping the old
-       * row widgets is a step of its own. */
+       * 4.8 rebuilds its visible rows at every step. */
       gtk_column_view_set_model (self->column_view, NULL);
       self->rebuild_stage = STAGE_SWAP;
       break;
@@ -410,7 +424,7 @@ rebuild_rows (FcCallTreeView *self)
   update_summary (self);
 
   /* a newer tree while one is being shown: start over from the top */
-  self->rebuild_stage = STAGE_DETACH;
+  self->rebuild_stage = STAGE_SHRINK;
   if (self->rebuild_source == 0)
     {
       /* below redraw, so frames are drawn between the steps */
