@@ -57,7 +57,7 @@ check-sanitize: deps
 	@[ -f $(ASAN_BUILDDIR)/build.ninja ] || meson setup $(ASAN_BUILDDIR) -Dapp=false \
 	  -Db_sanitize=address,undefined -Db_lundef=false
 	meson compile -C $(ASAN_BUILDDIR)
-	ASAN_OPTIONS=fast_unwind_on_malloc=0:detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	ASAN_OPTIONS=fast_unwind_on_malloc=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  meson test -C $(ASAN_BUILDDIR) --no-suite sampler --print-errorlogs
 

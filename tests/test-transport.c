@@ -1004,6 +1004,20 @@ test_envelope_categories (void)
   g_assert_error (e4, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE);
 }
 
+#ifdef __SANITIZE_ADDRESS__
+/* LeakSanitizer stops every thread with ptrace at exit; with the fake
+ * Relay's server thread, GIO's resolver and GTask workers and a CLI child
+ * around, its tracer thread itself crashed in about 1 run of 10 ("Tracer
+ * caught signal 11"), failing a run that had passed every test. ASan still
+ * checks every access here; leaks are checked by the other suites. */
+const char *__asan_default_options (void);
+const char *
+__asan_default_options (void)
+{
+  return "detect_leaks=0";
+}
+#endif
+
 int
 main (int   argc,
       char *argv[])
