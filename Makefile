@@ -12,7 +12,7 @@ MESON_TEST_ARGS ?=
 DEB_PACKAGES = \
 	meson ninja-build pkg-config gcc gettext appstream desktop-file-utils \
 	libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libadwaita-1-dev libepoxy-dev \
-	libjson-glib-dev libsoup-3.0-dev libyajl-dev zlib1g-dev \
+	libjson-glib-dev libsoup-3.0-dev libyajl-dev \
 	libunwind-dev libdw-dev libelf-dev linux-perf \
 	xvfb xauth
 

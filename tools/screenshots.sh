@@ -20,7 +20,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 meson compile -C "$builddir" app/flamecast:executable cli/flamecast-cli:executable \
-  bench/bench-write tests/test-window >/dev/null
+  bench/bench-write tests/app/test-window >/dev/null
 
 cli="$builddir/cli/flamecast-cli"
 app="$builddir/app/flamecast"
@@ -32,7 +32,7 @@ mkdir -p "$tmp/writer" "$tmp/threads" "$tmp/shots-writer" "$tmp/shots-threads"
 echo "recording test-window"
 FC_FIXTURES_DIR="$srcdir/../shared/fixtures/sentry" GSETTINGS_SCHEMA_DIR="$builddir/resources" \
 GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 GTK_A11Y=none \
-  xvfb-run -a "$cli" record -o "$tmp/threads" -- "$builddir/tests/test-window" >/dev/null
+  xvfb-run -a "$cli" record -o "$tmp/threads" -- "$builddir/tests/app/test-window" >/dev/null
 
 shoot () {
   GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 FLAMECAST_SCREENSHOT_DIR="$2" \

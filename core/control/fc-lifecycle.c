@@ -40,32 +40,10 @@ enum {
   N_SIGNALS
 };
 
-static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
-
-G_DEFINE_BOXED_TYPE (FcRootSpan, fc_root_span, fc_root_span_copy, fc_root_span_free)
 G_DEFINE_FINAL_TYPE (FcLifecycle, fc_lifecycle, G_TYPE_OBJECT)
 
-FcRootSpan *
-fc_root_span_copy (const FcRootSpan *span)
-{
-  FcRootSpan *copy;
-
-  g_return_val_if_fail (span != NULL, NULL);
-
-  copy = g_memdup2 (span, sizeof *span);
-  copy->name = g_strdup (span->name);
-  return copy;
-}
-
-void
-fc_root_span_free (FcRootSpan *span)
-{
-  if (span == NULL)
-    return;
-  g_free (span->name);
-  g_free (span);
-}
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
 
 static double
 default_random (gpointer user_data)

@@ -7,6 +7,8 @@
 
 #include <glib-object.h>
 
+#include "fc-snapshot.h"
+
 G_BEGIN_DECLS
 
 typedef enum {
@@ -16,36 +18,6 @@ typedef enum {
 
 #define FC_TYPE_SAMPLER_MODE (fc_sampler_mode_get_type ())
 GType fc_sampler_mode_get_type (void);
-
-typedef enum {
-  FC_SNAPSHOT_SAMPLE,       /* registers + stack bytes of one thread */
-  FC_SNAPSHOT_REUSE,        /* the thread has not run since its previous sample: same stack */
-  FC_SNAPSHOT_EXEC,         /* the target called execve(): its modules changed */
-  FC_SNAPSHOT_TARGET_EXIT,  /* the target is gone; status is a wait status or -1 */
-  FC_SNAPSHOT_FLUSH,        /* end of a sampling run; nothing follows until the next start */
-} FcSnapshotKind;
-
-#define FC_NSEC_PER_SEC G_GINT64_CONSTANT (1000000000)
-#define FC_SNAPSHOT_N_REGS 17  /* libunwind's x86-64 numbering: RAX..R15, RIP */
-
-typedef struct {
-  FcSnapshotKind kind;
-  int            tid;
-  int            status;
-  guint32        stack_len;
-  gint64         time_ns;      /* CLOCK_MONOTONIC */
-  guint64        regs[FC_SNAPSHOT_N_REGS];
-  guint64        stack_addr;   /* target address of stack[0], the stack pointer */
-  guint8         stack[];
-} FcSnapshot;
-
-FcSnapshot *fc_snapshot_new (FcSnapshotKind kind,
-                             int            tid,
-                             gsize          stack_len);
-
-/* Called on the sampler thread; it takes ownership of the snapshot and must not block. */
-typedef void (*FcSnapshotSink) (FcSnapshot *snapshot,
-                                gpointer    user_data);
 
 typedef struct {
   guint   n_threads;
@@ -85,12 +57,6 @@ gboolean   fc_sampler_is_spawned     (FcSampler           *self);
 gboolean   fc_sampler_is_attached    (FcSampler           *self);
 void       fc_sampler_get_stats      (FcSampler           *self,
                                       FcSamplerStats      *stats);
-
-/* Builds the message for a failed PTRACE_SEIZE/perf_event_open with errno err on pid. */
-void       fc_sampler_set_attach_error (GError           **error,
-                                        GPid               pid,
-                                        int                err,
-                                        const char        *what);
 
 /* Measures the bare PTRACE_INTERRUPT + wait + PTRACE_CONT round trip on pid (for the benchmark). */
 gboolean   fc_sampler_measure_interrupt (GPid              pid,

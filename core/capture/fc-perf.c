@@ -15,6 +15,7 @@
 
 #include <libunwind.h>
 
+#include "fc-attach-error.h"
 #include "fc-error.h"
 #include "fc-perf.h"
 
@@ -96,7 +97,7 @@ fc_perf_stream_open (int        tid,
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
                      "Thread %d exited before perf events could be opened on it", tid);
       else
-        fc_sampler_set_attach_error (error, tid, err, "perf_event_open");
+        fc_attach_error_set (error, tid, err, "perf_event_open");
       return NULL;
     }
 

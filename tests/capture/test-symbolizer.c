@@ -44,7 +44,7 @@ fc_test_inline_outer (void)
 static int
 line_of (const char *marker)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "test-symbolizer.c", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "capture", "test-symbolizer.c", NULL);
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
 

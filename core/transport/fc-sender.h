@@ -9,7 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "fc-document.h"
-#include "fc-lifecycle.h"
+#include "fc-root-span.h"
 #include "fc-profile.h"
 #include "fc-transport.h"
 

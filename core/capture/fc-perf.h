@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include "fc-sampler.h"
+#include "fc-snapshot.h"
 
 G_BEGIN_DECLS
 
