@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "fc-application.h"
+#include "fc-preferences-window.h"
 #include "fc-renderer.h"
 #include "fc-screenshot.h"
 #include "fc-window.h"
@@ -86,6 +87,17 @@ about_action (GSimpleAction *action,
 }
 
 static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  FcApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  gtk_window_present (GTK_WINDOW (fc_preferences_window_new (parent)));
+}
+
+static void
 new_window_action (GSimpleAction *action,
                    GVariant      *param,
                    gpointer       user_data)
@@ -111,6 +123,7 @@ quit_action (GSimpleAction *action,
 static const GActionEntry app_entries[] = {
   { .name = "about", .activate = about_action },
   { .name = "new-window", .activate = new_window_action },
+  { .name = "preferences", .activate = preferences_action },
   { .name = "quit", .activate = quit_action },
 };
 
@@ -120,6 +133,7 @@ fc_application_startup (GApplication *app)
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
     { "app.new-window", { "<Control>n", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
     { "window.close", { "<Control>w", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.find", { "<Control>f", NULL } },
