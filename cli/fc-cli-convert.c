@@ -9,10 +9,42 @@
 
 #include "fc-cli.h"
 #include "fc-convert.h"
+#include "fc-folded.h"
+#include "fc-otlp.h"
+#include "fc-pprof.h"
 #include "fc-reader.h"
+#include "fc-speedscope.h"
 #include "fc-writer.h"
 
-typedef enum { TO_V2, TO_V1, TO_ENVELOPE } Target;
+typedef enum {
+  TO_V2, TO_V1, TO_ENVELOPE,
+  /* other tools' formats: the whole document in one file */
+  TO_OTLP, TO_OTLP_JSON, TO_PPROF, TO_SPEEDSCOPE, TO_COLLAPSED,
+} Target;
+
+static const struct { const char *name; Target target; } targets[] = {
+  { "v2", TO_V2 }, { "v1", TO_V1 }, { "envelope", TO_ENVELOPE },
+  { "otlp", TO_OTLP }, { "otlp-json", TO_OTLP_JSON }, { "pprof", TO_PPROF },
+  { "speedscope", TO_SPEEDSCOPE }, { "collapsed", TO_COLLAPSED },
+};
+
+static GBytes *
+serialize_document (FcDocument  *document,
+                    Target       target,
+                    gboolean     per_thread,
+                    GError     **error)
+{
+  switch (target)
+    {
+    case TO_OTLP:       return fc_otlp_write (document, error);
+    case TO_OTLP_JSON:  return fc_otlp_write_json (document, error);
+    case TO_PPROF:      return fc_pprof_write (document, error);
+    case TO_SPEEDSCOPE: return fc_speedscope_write (document, error);
+    case TO_COLLAPSED:  return fc_folded_write (document, per_thread, error);
+    case TO_V2: case TO_V1: case TO_ENVELOPE:
+    default:            g_assert_not_reached ();
+    }
+}
 
 /* "out.json" -> "out.2.json" when one input gives several outputs */
 static char *
@@ -116,10 +148,14 @@ fc_cli_convert (int    argc,
   g_autofree char *to = NULL;
   g_autofree char *transaction_name = NULL;
   gboolean split = FALSE;
+  gboolean per_thread = FALSE;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to OUT (- for standard output)"), N_("OUT") },
-    { "to", 't', 0, G_OPTION_ARG_STRING, &to, N_("Target: v2, v1 or envelope"), N_("FORMAT") },
+    { "to", 't', 0, G_OPTION_ARG_STRING, &to,
+      N_("Target: v2, v1, envelope, otlp, otlp-json, pprof, speedscope or collapsed"), N_("FORMAT") },
+    { "per-thread", 0, 0, G_OPTION_ARG_NONE, &per_thread,
+      N_("collapsed: the thread is the root frame of every stack"), NULL },
     { "transaction-name", 'n', 0, G_OPTION_ARG_STRING, &transaction_name,
       N_("Name of the transaction of V1 profiles made from a chunk (default: flamecast)"), N_("NAME") },
     { "split", 's', 0, G_OPTION_ARG_NONE, &split,
@@ -127,7 +163,7 @@ fc_cli_convert (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("IN") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("-o OUT --to v2|v1|envelope - convert a profile"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("-o OUT --to FORMAT - convert a profile"));
   g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = NULL;
   g_autoptr(FcDocument) document = NULL;
@@ -143,6 +179,14 @@ fc_cli_convert (int    argc,
                                   "    than 30 s is refused unless --split.\n"
                                   "envelope: the payload as it is, in the envelope Relay expects (a chunk\n"
                                   "    alone; a V1 profile with its transaction event).\n"
+                                  "otlp, otlp-json: OpenTelemetry ProfilesData (v1development), protobuf or\n"
+                                  "    OTLP/JSON, one Profile per profile of the input.\n"
+                                  "pprof: a gzipped perftools.profiles.Profile (go tool pprof).\n"
+                                  "speedscope: one evented profile per thread (speedscope.app).\n"
+                                  "collapsed: folded stacks (flamegraph.pl, inferno); --per-thread puts\n"
+                                  "    the thread at the root.\n"
+                                  "The input may be anything the reader opens: Sentry V2, V1, envelopes,\n"
+                                  "pprof, OTLP, speedscope, folded stacks, perf script text.\n"
                                   "\n"
                                   "Several outputs (--split, multi-profile files) go to OUT.1, OUT.2...\n"
                                   "Exit status: 0 on success, 1 when the conversion is refused, 2 when\n"
@@ -165,17 +209,18 @@ fc_cli_convert (int    argc,
       fprintf (stderr, "flamecast-cli convert: %s\n", _("missing -o OUT"));
       return 2;
     }
-  if (g_strcmp0 (to, "v2") == 0)
-    target = TO_V2;
-  else if (g_strcmp0 (to, "v1") == 0)
-    target = TO_V1;
-  else if (g_strcmp0 (to, "envelope") == 0)
-    target = TO_ENVELOPE;
-  else
+  target = G_N_ELEMENTS (targets);
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    if (g_strcmp0 (to, targets[i].name) == 0)
+      target = targets[i].target;
+  if (target == G_N_ELEMENTS (targets))
     {
-      fprintf (stderr, "flamecast-cli convert: %s\n", _("--to must be v2, v1 or envelope"));
+      fprintf (stderr, "flamecast-cli convert: %s\n",
+               _("--to must be v2, v1, envelope, otlp, otlp-json, pprof, speedscope or collapsed"));
       return 2;
     }
+  if (per_thread && target != TO_COLLAPSED)
+    fprintf (stderr, "flamecast-cli convert: %s\n", _("warning: --per-thread only applies to --to collapsed"));
 
   if (target != TO_V1 && (transaction_name != NULL || split))
     fprintf (stderr, "flamecast-cli convert: %s\n",
@@ -194,6 +239,31 @@ fc_cli_convert (int    argc,
       g_autofree char *line = fc_problem_to_string (g_ptr_array_index (problems, i));
 
       fprintf (stderr, "%s: %s\n", files[0], line);
+    }
+
+  if (target >= TO_OTLP)
+    {
+      g_autoptr(GBytes) bytes = NULL;
+
+      if (fc_document_get_n_profiles (document) == 0)
+        {
+          fprintf (stderr, "%s: %s\n", files[0], _("no profile or chunk to convert"));
+          return 1;
+        }
+      bytes = serialize_document (document, target, per_thread, &error);
+      if (bytes == NULL)
+        {
+          fprintf (stderr, "%s: %s\n", files[0], error->message);
+          return 1;
+        }
+      if (!write_output (output, bytes, &error))
+        {
+          fprintf (stderr, "%s: %s\n", output, error->message);
+          return 2;
+        }
+      if (strcmp (output, "-") != 0)
+        fprintf (stderr, "%s %s\n", _("wrote"), output);
+      return 0;
     }
 
   profiles = convert_profiles (document, target, transaction_name, split, &error);

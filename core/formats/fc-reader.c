@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fc-error.h"
+#include "fc-import.h"
 #include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"
 #include "fc-reader.h"
@@ -120,6 +121,25 @@ input_fill_block (Input   *in,
         return FALSE;
     }
   return TRUE;
+}
+
+/* The rest of the input in memory, for the importers of other formats. */
+static GBytes *
+input_read_all (Input   *in,
+                GError **error)
+{
+  g_autoptr(GByteArray) all = g_byte_array_new ();
+
+  for (;;)
+    {
+      g_byte_array_append (all, in->buf + in->pos, in->end - in->pos);
+      in->pos = in->end;
+      if (in->eof)
+        break;
+      if (!input_read_more (in, error))
+        return NULL;
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&all));
 }
 
 /* Makes at least one byte available; FALSE only on error. At the end, pos == end. */
@@ -736,6 +756,7 @@ fc_reader_load_stream (GInputStream  *stream,
   Input in = { 0 };
   g_autoptr(JsonObject) header = NULL;
   FcDocument *doc = NULL;
+  FcImportKind kind;
   gboolean at_end = FALSE;
 
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
@@ -749,6 +770,16 @@ fc_reader_load_stream (GInputStream  *stream,
 
   if (!input_fill_block (&in, error))
     goto out;
+
+  /* pprof, OTLP, speedscope, folded stacks, perf script (fc-import.c) */
+  kind = fc_import_sniff (in.buf + in.pos, in.end - in.pos);
+  if (kind != FC_IMPORT_NONE)
+    {
+      g_autoptr(GBytes) all = input_read_all (&in, error);
+
+      doc = all != NULL ? fc_import_load (kind, all, error) : NULL;
+      goto out;
+    }
 
   /* A UTF-8 byte order mark is not JSON, but editors write it. */
   if (in.end - in.pos >= 3 && memcmp (in.buf + in.pos, "\xef\xbb\xbf", 3) == 0)

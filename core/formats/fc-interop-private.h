@@ -1,0 +1,80 @@
+/* fc-interop-private.h - what the OTLP, pprof, speedscope and folded writers and readers share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gio/gio.h>
+
+#include "fc-document.h"
+#include "fc-profile.h"
+
+G_BEGIN_DECLS
+
+/* A string table with "" at index 0, as OTLP and pprof both want. Strings
+ * are borrowed (the profiles outlive the table) unless added with _copy. */
+typedef struct {
+  GHashTable   *index;       /* const char* -> index + 1 */
+  GPtrArray    *strings;     /* const char* */
+  GStringChunk *owned;
+} FcStringTable;
+
+void        fc_string_table_init       (FcStringTable *table);
+void        fc_string_table_clear      (FcStringTable *table);
+/* NULL and "" are 0 */
+guint       fc_string_table_add        (FcStringTable *table,
+                                        const char    *str);
+guint       fc_string_table_add_copy   (FcStringTable *table,
+                                        const char    *str);
+
+/* The frames of @stack leaf first, cut into locations: a location is a run
+ * of frames at one instruction address, inlined callees first and the real
+ * function last (how the symbolizer emits them). @frames receives the frame
+ * ids, @starts the index in @frames where each location begins; both are
+ * cleared first. */
+void        fc_interop_stack_locations (FcProfile     *profile,
+                                        guint32        stack,
+                                        GArray        *frames,
+                                        GArray        *starts);
+
+/* The sampling interval: the median gap between a thread's consecutive
+ * samples, or 1/101 s (Flamecast's default) when there are none. */
+gint64      fc_interop_period_ns       (FcProfile     *profile);
+
+/* The debug_meta image whose code_file is @path: its load address, size and
+ * build id (code_id, else debug_id without dashes); FALSE when none. */
+gboolean    fc_interop_find_image      (FcProfile     *profile,
+                                        const char    *path,
+                                        guint64       *start,
+                                        guint64       *size,
+                                        const char   **build_id);
+
+/* Records a debug_meta image (type symbolic) for a mapping read from another format. */
+void        fc_interop_add_image       (FcProfile     *profile,
+                                        const char    *path,
+                                        guint64        start,
+                                        guint64        limit,
+                                        const char    *build_id);
+
+/* A V2 chunk with fresh chunk and profiler ids and @platform, ready for
+ * samples read from another format. */
+FcProfile  *fc_interop_new_profile     (const char    *platform);
+
+/* Sorts the samples and adds the profile to @document. */
+void        fc_interop_finish_profile  (FcDocument    *document,
+                                        FcProfile     *profile);
+
+/* A GBytes with @str's bytes, taking @str. */
+GBytes     *fc_interop_string_to_bytes (GString       *str);
+
+/* @str as a JSON string, quotes included */
+void        fc_interop_append_json_string (GString   *out,
+                                           const char *str);
+
+/* gzip */
+GBytes     *fc_interop_gzip            (const guint8  *data,
+                                        gsize          len,
+                                        GError       **error);
+
+G_END_DECLS

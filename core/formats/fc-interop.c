@@ -1,0 +1,311 @@
+/* fc-interop.c - what the OTLP, pprof, speedscope and folded writers and readers share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fc-interop-private.h"
+#include "fc-json-util.h"
+#include "fc-transaction.h"
+
+void
+fc_string_table_init (FcStringTable *table)
+{
+  table->index = g_hash_table_new (g_str_hash, g_str_equal);
+  table->strings = g_ptr_array_new ();
+  table->owned = g_string_chunk_new (4096);
+  g_ptr_array_add (table->strings, (gpointer) "");
+}
+
+void
+fc_string_table_clear (FcStringTable *table)
+{
+  g_clear_pointer (&table->index, g_hash_table_unref);
+  g_clear_pointer (&table->strings, g_ptr_array_unref);
+  g_clear_pointer (&table->owned, g_string_chunk_free);
+}
+
+guint
+fc_string_table_add (FcStringTable *table,
+                     const char    *str)
+{
+  gpointer value;
+
+  if (str == NULL || str[0] == '\0')
+    return 0;
+  value = g_hash_table_lookup (table->index, str);
+  if (value != NULL)
+    return GPOINTER_TO_UINT (value) - 1;
+  g_ptr_array_add (table->strings, (gpointer) str);
+  g_hash_table_insert (table->index, (gpointer) str, GUINT_TO_POINTER (table->strings->len));
+  return table->strings->len - 1;
+}
+
+guint
+fc_string_table_add_copy (FcStringTable *table,
+                          const char    *str)
+{
+  gpointer value;
+
+  if (str == NULL || str[0] == '\0')
+    return 0;
+  value = g_hash_table_lookup (table->index, str);
+  if (value != NULL)
+    return GPOINTER_TO_UINT (value) - 1;
+  return fc_string_table_add (table, g_string_chunk_insert (table->owned, str));
+}
+
+void
+fc_interop_stack_locations (FcProfile *profile,
+                            guint32    stack,
+                            GArray    *frames,
+                            GArray    *starts)
+{
+  const FcStackNode *node = fc_profile_get_stack (profile, stack);
+  const FcFrame *prev = NULL;
+  guint32 prev_id = 0;
+
+  g_array_set_size (frames, node->depth);
+  g_array_set_size (starts, 0);
+  fc_profile_stack_frames (profile, stack, (guint32 *) frames->data, node->depth);
+
+  for (guint i = 0; i < frames->len; i++)
+    {
+      guint32 id = g_array_index (frames, guint32, i);
+      const FcFrame *frame = fc_profile_get_frame (profile, id);
+
+      /* the same frame twice in a row is recursion, not inlining */
+      if (prev == NULL || !frame->has_instruction_addr || !prev->has_instruction_addr ||
+          frame->instruction_addr != prev->instruction_addr || id == prev_id)
+        g_array_append_val (starts, i);
+      prev = frame;
+      prev_id = id;
+    }
+}
+
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+gint64
+fc_interop_period_ns (FcProfile *profile)
+{
+  g_autoptr(GArray) gaps = g_array_new (FALSE, FALSE, sizeof (gint64));
+  const FcSample *samples;
+  guint n = 0;
+
+  for (guint t = 0; t < fc_profile_get_n_threads (profile) && gaps->len < 100000; t++)
+    {
+      guint n_idx = 0;
+      const guint32 *idx = fc_profile_get_thread_samples (profile, t, &n_idx);
+
+      samples = fc_profile_get_samples (profile, &n);
+      for (guint i = 1; i < n_idx && gaps->len < 100000; i++)
+        {
+          gint64 gap = samples[idx[i]].timestamp_ns - samples[idx[i - 1]].timestamp_ns;
+
+          if (gap > 0)
+            g_array_append_val (gaps, gap);
+        }
+    }
+  if (gaps->len == 0)
+    return G_GINT64_CONSTANT (1000000000) / 101;
+  g_array_sort (gaps, compare_gint64);
+  return g_array_index (gaps, gint64, gaps->len / 2);
+}
+
+static JsonArray *
+get_images (FcProfile *profile)
+{
+  JsonObject *debug_meta = fc_json_get_object (fc_profile_get_meta (profile), "debug_meta");
+  JsonNode *images;
+
+  if (debug_meta == NULL)
+    return NULL;
+  images = json_object_get_member (debug_meta, "images");
+  return images != NULL && JSON_NODE_HOLDS_ARRAY (images) ? json_node_get_array (images) : NULL;
+}
+
+gboolean
+fc_interop_find_image (FcProfile   *profile,
+                       const char  *path,
+                       guint64     *start,
+                       guint64     *size,
+                       const char **build_id)
+{
+  JsonArray *images = get_images (profile);
+
+  for (guint i = 0; images != NULL && i < json_array_get_length (images); i++)
+    {
+      JsonNode *node = json_array_get_element (images, i);
+      JsonObject *image;
+      const char *addr;
+      gint64 image_size = 0;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      image = json_node_get_object (node);
+      if (g_strcmp0 (fc_json_get_string (image, "code_file"), path) != 0)
+        continue;
+      addr = fc_json_get_string (image, "image_addr");
+      *start = addr != NULL ? g_ascii_strtoull (addr, NULL, 0) : 0;
+      *size = fc_json_get_int64 (image, "image_size", &image_size) && image_size > 0 ? (guint64) image_size : 0;
+      *build_id = fc_json_get_string (image, "code_id");
+      if (*build_id == NULL)
+        *build_id = fc_json_get_string (image, "debug_id");
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* "b0c1d2e3f4a5..." (a GNU build id, any length) -> a Sentry debug_id: the
+ * first 16 bytes as a little-endian GUID, as symbolic writes it */
+static char *
+debug_id_from_build_id (const char *build_id)
+{
+  guint8 b[16] = { 0 };
+  gsize n = strlen (build_id) / 2;
+
+  for (gsize i = 0; i < MIN (n, 16); i++)
+    {
+      int hi = g_ascii_xdigit_value (build_id[2 * i]);
+      int lo = g_ascii_xdigit_value (build_id[2 * i + 1]);
+
+      if (hi < 0 || lo < 0)
+        return NULL;
+      b[i] = (guint8) (hi << 4 | lo);
+    }
+  return g_strdup_printf ("%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                          b[3], b[2], b[1], b[0], b[5], b[4], b[7], b[6],
+                          b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+void
+fc_interop_add_image (FcProfile  *profile,
+                      const char *path,
+                      guint64     start,
+                      guint64     limit,
+                      const char *build_id)
+{
+  JsonObject *meta = fc_profile_get_meta (profile);
+  JsonObject *debug_meta = fc_json_get_object (meta, "debug_meta");
+  JsonArray *images = get_images (profile);
+  JsonObject *image = json_object_new ();
+  char buf[32];
+
+  if (debug_meta == NULL)
+    {
+      debug_meta = json_object_new ();
+      json_object_set_object_member (meta, "debug_meta", debug_meta);
+    }
+  if (images == NULL)
+    {
+      images = json_array_new ();
+      json_object_set_array_member (debug_meta, "images", images);
+    }
+
+  json_object_set_string_member (image, "type", "symbolic");
+  json_object_set_string_member (image, "code_file", path);
+  if (build_id != NULL && build_id[0] != '\0')
+    {
+      g_autofree char *debug_id = debug_id_from_build_id (build_id);
+
+      json_object_set_string_member (image, "code_id", build_id);
+      if (debug_id != NULL)
+        json_object_set_string_member (image, "debug_id", debug_id);
+    }
+  g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", start);
+  json_object_set_string_member (image, "image_addr", buf);
+  if (limit > start)
+    json_object_set_int_member (image, "image_size", (gint64) (limit - start));
+  json_array_add_object_element (images, image);
+}
+
+FcProfile *
+fc_interop_new_profile (const char *platform)
+{
+  FcProfile *profile = fc_profile_new (FC_FORMAT_V2);
+  JsonObject *meta = fc_profile_get_meta (profile);
+  g_autofree char *chunk_id = fc_uuid_hex_new ();
+  g_autofree char *profiler_id = fc_uuid_hex_new ();
+
+  json_object_set_string_member (meta, "version", "2");
+  json_object_set_string_member (meta, "chunk_id", chunk_id);
+  json_object_set_string_member (meta, "profiler_id", profiler_id);
+  json_object_set_string_member (meta, "platform", platform);
+  return profile;
+}
+
+void
+fc_interop_finish_profile (FcDocument *document,
+                           FcProfile  *profile)
+{
+  fc_profile_sort_samples (profile);
+  fc_document_add_profile (document, profile);
+}
+
+GBytes *
+fc_interop_string_to_bytes (GString *str)
+{
+  gsize len = str->len;
+
+  return g_bytes_new_take (g_string_free (str, FALSE), len);
+}
+
+GBytes *
+fc_interop_gzip (const guint8  *data,
+                 gsize          len,
+                 GError       **error)
+{
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  g_autoptr(GByteArray) out = g_byte_array_sized_new (len / 4 + 64);
+  gsize in_pos = 0;
+
+  for (;;)
+    {
+      guint8 buf[65536];
+      gsize read = 0, written = 0;
+      GConverterResult result;
+
+      result = g_converter_convert (G_CONVERTER (compressor), data + in_pos, len - in_pos,
+                                    buf, sizeof buf, G_CONVERTER_INPUT_AT_END, &read, &written, error);
+      if (result == G_CONVERTER_ERROR)
+        return NULL;
+      in_pos += read;
+      g_byte_array_append (out, buf, written);
+      if (result == G_CONVERTER_FINISHED)
+        break;
+    }
+  return g_byte_array_free_to_bytes (g_steal_pointer (&out));
+}
+
+void
+fc_interop_append_json_string (GString    *out,
+                    const char *str)
+{
+  g_string_append_c (out, '"');
+  for (const guchar *p = (const guchar *) str; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '"':  g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (*p < 0x20)
+            g_string_append_printf (out, "\\u%04x", *p);
+          else
+            g_string_append_c (out, (char) *p);
+        }
+    }
+  g_string_append_c (out, '"');
+}

@@ -1,0 +1,578 @@
+/* fc-pprof.c - pprof's perftools.profiles.Profile (gzip-compressed protobuf)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include "fc-error.h"
+#include "fc-interop-private.h"
+#include "fc-pprof.h"
+#include "pprof-profile.pb-c.h"
+
+typedef Perftools__Profiles__Profile   PpProfile;
+typedef Perftools__Profiles__Sample    PpSample;
+typedef Perftools__Profiles__Label     PpLabel;
+typedef Perftools__Profiles__Location  PpLocation;
+typedef Perftools__Profiles__Line      PpLine;
+typedef Perftools__Profiles__Function  PpFunction;
+typedef Perftools__Profiles__Mapping   PpMapping;
+typedef Perftools__Profiles__ValueType PpValueType;
+
+#define MAX_EXPANDED_SAMPLES (50 * 1000 * 1000)
+
+/* ---- writing ---- */
+
+typedef struct {
+  GPtrArray     *arena;
+  FcStringTable  strings;
+  GPtrArray     *samples, *locations, *functions, *mappings;
+  GHashTable    *function_index, *location_index, *mapping_index;   /* content key -> id */
+} Writer;
+
+static gpointer
+arena_new (Writer                           *w,
+           const ProtobufCMessageDescriptor *desc)
+{
+  ProtobufCMessage *m = g_malloc0 (desc->sizeof_message);
+
+  protobuf_c_message_init (desc, m);
+  g_ptr_array_add (w->arena, m);
+  return m;
+}
+
+static gpointer
+arena_keep (Writer   *w,
+            gpointer  data)
+{
+  g_ptr_array_add (w->arena, data);
+  return data;
+}
+
+static guint64
+lookup_id (GHashTable *index,
+           GString    *key)
+{
+  return GPOINTER_TO_SIZE (g_hash_table_lookup (index, key->str));
+}
+
+static guint64
+add_mapping (Writer     *w,
+             FcProfile  *profile,
+             const char *path)
+{
+  g_autoptr(GString) key = g_string_new (path);
+  guint64 id = lookup_id (w->mapping_index, key);
+  guint64 start = 0, size = 0;
+  const char *build_id = NULL;
+  PpMapping *m;
+
+  if (id != 0)
+    return id;
+  m = arena_new (w, &perftools__profiles__mapping__descriptor);
+  m->id = w->mappings->len + 1;
+  m->filename = fc_string_table_add_copy (&w->strings, path);
+  if (fc_interop_find_image (profile, path, &start, &size, &build_id))
+    {
+      m->memory_start = start;
+      m->memory_limit = start + size;
+      m->build_id = fc_string_table_add_copy (&w->strings, build_id);
+    }
+  m->has_functions = TRUE;
+  g_ptr_array_add (w->mappings, m);
+  g_hash_table_insert (w->mapping_index, g_strdup (path), GSIZE_TO_POINTER (m->id));
+  return m->id;
+}
+
+static guint64
+add_function (Writer        *w,
+              FcProfile     *profile,
+              guint32        frame_id)
+{
+  g_autoptr(GString) key = g_string_new (NULL);
+  char buf[256];
+  const FcFrame *frame = fc_profile_get_frame (profile, frame_id);
+  /* pprof tools show nothing for a nameless function: give them the label */
+  const char *name = fc_profile_frame_label (profile, frame_id, buf, sizeof buf);
+  const char *file = fc_profile_string (profile, frame->abs_path);
+  PpFunction *f;
+  guint64 id;
+
+  if (file == NULL || file[0] == '\0')
+    file = fc_profile_string (profile, frame->filename);
+  g_string_append_printf (key, "%s\x1f%s", name, file ? file : "");
+  id = lookup_id (w->function_index, key);
+  if (id != 0)
+    return id;
+  f = arena_new (w, &perftools__profiles__function__descriptor);
+  f->id = w->functions->len + 1;
+  f->name = fc_string_table_add_copy (&w->strings, name);
+  f->system_name = f->name;
+  f->filename = fc_string_table_add (&w->strings, file);
+  g_ptr_array_add (w->functions, f);
+  g_hash_table_insert (w->function_index, g_strdup (key->str), GSIZE_TO_POINTER (f->id));
+  return f->id;
+}
+
+static guint64
+add_location (Writer        *w,
+              FcProfile     *profile,
+              const guint32 *frames,
+              guint          n)
+{
+  g_autoptr(GString) key = g_string_new (NULL);
+  const FcFrame *leaf = fc_profile_get_frame (profile, frames[0]);
+  const FcFrame *outer = fc_profile_get_frame (profile, frames[n - 1]);
+  const char *path = fc_profile_string (profile, outer->package);
+  guint64 mapping, id;
+  PpLine **lines = arena_keep (w, g_new (PpLine *, n));
+  PpLocation *loc;
+
+  if ((path == NULL || path[0] == '\0') && outer->has_instruction_addr)
+    path = fc_profile_string (profile, outer->module);
+  mapping = path != NULL && path[0] != '\0' ? add_mapping (w, profile, path) : 0;
+  g_string_append_printf (key, "%" G_GUINT64_FORMAT ":%" G_GINT64_MODIFIER "x", mapping,
+                          leaf->has_instruction_addr ? leaf->instruction_addr : 0);
+  for (guint i = 0; i < n; i++)
+    {
+      const FcFrame *frame = fc_profile_get_frame (profile, frames[i]);
+      PpLine *line = arena_new (w, &perftools__profiles__line__descriptor);
+
+      line->function_id = add_function (w, profile, frames[i]);
+      line->line = frame->lineno > 0 ? frame->lineno : 0;
+      line->column = frame->colno > 0 ? frame->colno : 0;
+      lines[i] = line;
+      g_string_append_printf (key, "|%" G_GUINT64_FORMAT ":%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
+                              line->function_id, line->line, line->column);
+    }
+  id = lookup_id (w->location_index, key);
+  if (id != 0)
+    return id;
+  loc = arena_new (w, &perftools__profiles__location__descriptor);
+  loc->id = w->locations->len + 1;
+  loc->mapping_id = mapping;
+  loc->address = leaf->has_instruction_addr ? leaf->instruction_addr : 0;
+  loc->line = lines;
+  loc->n_line = n;
+  g_ptr_array_add (w->locations, loc);
+  g_hash_table_insert (w->location_index, g_strdup (key->str), GSIZE_TO_POINTER (loc->id));
+  return loc->id;
+}
+
+static PpLabel *
+new_label (Writer     *w,
+           const char *key,
+           const char *value)
+{
+  PpLabel *l = arena_new (w, &perftools__profiles__label__descriptor);
+
+  l->key = fc_string_table_add (&w->strings, key);
+  l->str = fc_string_table_add_copy (&w->strings, value);
+  return l;
+}
+
+static void
+write_profile (Writer    *w,
+               FcProfile *profile,
+               gint64     period)
+{
+  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GHashTable) by_identity = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GArray) stack_locs = g_array_new (FALSE, TRUE, sizeof (gpointer));  /* stack -> GArray of ids */
+  const FcSample *all;
+  guint n = 0;
+
+  g_array_set_size (stack_locs, fc_profile_get_n_stacks (profile));
+  all = fc_profile_get_samples (profile, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 key = ((guint64) all[i].thread << 32 | all[i].stack) + 1;
+      PpSample *s = g_hash_table_lookup (by_identity, GSIZE_TO_POINTER (key));
+
+      if (s == NULL)
+        {
+          GArray **locs = &g_array_index (stack_locs, GArray *, all[i].stack);
+          const FcThread *thread = fc_profile_get_thread (profile, all[i].thread);
+          const char *name = fc_profile_string (profile, thread->name);
+
+          if (*locs == NULL)
+            {
+              *locs = g_array_new (FALSE, FALSE, sizeof (guint64));
+              fc_interop_stack_locations (profile, all[i].stack, frames, starts);
+              for (guint j = 0; j < starts->len; j++)
+                {
+                  guint first = g_array_index (starts, guint, j);
+                  guint end = j + 1 < starts->len ? g_array_index (starts, guint, j + 1) : frames->len;
+                  guint64 id = add_location (w, profile, &g_array_index (frames, guint32, first), end - first);
+
+                  g_array_append_val (*locs, id);
+                }
+            }
+          s = arena_new (w, &perftools__profiles__sample__descriptor);
+          s->location_id = (guint64 *) (*locs)->data;
+          s->n_location_id = (*locs)->len;
+          s->value = arena_keep (w, g_new0 (gint64, 2));
+          s->n_value = 2;
+          s->label = arena_keep (w, g_new (PpLabel *, 2));
+          s->label[s->n_label++] = new_label (w, "thread.id", fc_profile_string (profile, thread->tid));
+          if (name != NULL && name[0] != '\0')
+            s->label[s->n_label++] = new_label (w, "thread.name", name);
+          g_ptr_array_add (w->samples, s);
+          g_hash_table_insert (by_identity, GSIZE_TO_POINTER (key), s);
+        }
+      s->value[0] += 1;
+      s->value[1] += period;
+    }
+
+  /* the location id arrays move to the arena, where the samples point */
+  for (guint i = 0; i < stack_locs->len; i++)
+    {
+      GArray *locs = g_array_index (stack_locs, GArray *, i);
+
+      if (locs != NULL)
+        arena_keep (w, g_array_free (locs, FALSE));
+    }
+}
+
+GBytes *
+fc_pprof_write (FcDocument  *document,
+                GError     **error)
+{
+  Writer w = { 0 };
+  PpProfile p = PERFTOOLS__PROFILES__PROFILE__INIT;
+  PpValueType *types[2];
+  PpValueType period_type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+  gint64 first = G_MAXINT64, last = G_MININT64;
+  gint64 period = 0;
+  g_autofree guint8 *buf = NULL;
+  gsize size;
+  GBytes *out;
+
+  g_return_val_if_fail (FC_IS_DOCUMENT (document), NULL);
+
+  w.arena = g_ptr_array_new_with_free_func (g_free);
+  fc_string_table_init (&w.strings);
+  w.samples = g_ptr_array_new ();
+  w.locations = g_ptr_array_new ();
+  w.functions = g_ptr_array_new ();
+  w.mappings = g_ptr_array_new ();
+  w.function_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  w.location_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  w.mapping_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < fc_document_get_n_profiles (document); i++)
+    {
+      FcProfile *profile = fc_document_get_profile (document, i);
+      gint64 a, b;
+
+      if (period == 0)
+        period = fc_interop_period_ns (profile);
+      if (fc_profile_get_n_samples (profile) > 0)
+        {
+          fc_profile_get_time_range (profile, &a, &b);
+          first = MIN (first, a);
+          last = MAX (last, b);
+        }
+      write_profile (&w, profile, period);
+    }
+  if (period == 0)
+    period = G_GINT64_CONSTANT (1000000000) / 101;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      types[i] = arena_new (&w, &perftools__profiles__value_type__descriptor);
+      types[i]->type = fc_string_table_add (&w.strings, i == 0 ? "samples" : "wall");
+      types[i]->unit = fc_string_table_add (&w.strings, i == 0 ? "count" : "nanoseconds");
+    }
+  p.sample_type = types;
+  p.n_sample_type = 2;
+  period_type.type = fc_string_table_add (&w.strings, "wall");
+  period_type.unit = fc_string_table_add (&w.strings, "nanoseconds");
+  p.period_type = &period_type;
+  p.period = period;
+  if (first <= last)
+    {
+      p.time_nanos = first;
+      p.duration_nanos = last - first + period;
+    }
+  p.sample = (PpSample **) w.samples->pdata;
+  p.n_sample = w.samples->len;
+  p.location = (PpLocation **) w.locations->pdata;
+  p.n_location = w.locations->len;
+  p.function = (PpFunction **) w.functions->pdata;
+  p.n_function = w.functions->len;
+  p.mapping = (PpMapping **) w.mappings->pdata;
+  p.n_mapping = w.mappings->len;
+  p.string_table = (char **) w.strings.strings->pdata;
+  p.n_string_table = w.strings.strings->len;
+
+  size = protobuf_c_message_get_packed_size (&p.base);
+  buf = g_malloc (MAX (size, 1));
+  protobuf_c_message_pack (&p.base, buf);
+  out = fc_interop_gzip (buf, size, error);
+
+  g_hash_table_unref (w.function_index);
+  g_hash_table_unref (w.location_index);
+  g_hash_table_unref (w.mapping_index);
+  g_ptr_array_unref (w.samples);
+  g_ptr_array_unref (w.locations);
+  g_ptr_array_unref (w.functions);
+  g_ptr_array_unref (w.mappings);
+  fc_string_table_clear (&w.strings);
+  g_ptr_array_unref (w.arena);
+  return out;
+}
+
+/* ---- reading ---- */
+
+static const char *
+str (const PpProfile *p,
+     gint64           index)
+{
+  return index > 0 && (guint64) index < p->n_string_table ? p->string_table[index] : NULL;
+}
+
+static gboolean
+check_str (const PpProfile *p,
+           gint64           index,
+           const char      *where,
+           GError         **error)
+{
+  if (index >= 0 && (guint64) index < p->n_string_table)
+    return TRUE;
+  g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+               "pprof %s: string %" G_GINT64_FORMAT " but the string_table has %" G_GSIZE_FORMAT " entries",
+               where, index, p->n_string_table);
+  return FALSE;
+}
+
+static PpProfile *
+unpack (GBytes *bytes)
+{
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  return perftools__profiles__profile__unpack (NULL, len, data);
+}
+
+gboolean
+fc_pprof_sniff (GBytes *bytes)
+{
+  PpProfile *p = unpack (bytes);
+  gboolean ok;
+
+  if (p == NULL)
+    return FALSE;
+  ok = p->n_string_table > 0 && p->string_table[0][0] == '\0';
+  perftools__profiles__profile__free_unpacked (p, NULL);
+  return ok;
+}
+
+static FcDocument *
+read_profile (const PpProfile  *p,
+              GError          **error)
+{
+  g_autoptr(FcDocument) doc = fc_document_new (FC_DOCUMENT_V2);
+  g_autoptr(FcProfile) profile = fc_interop_new_profile ("native");
+  g_autoptr(GHashTable) functions = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) mappings = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) locations = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL,
+                                                           (GDestroyNotify) g_array_unref);
+  g_autoptr(GHashTable) cursors = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gint64 period = p->period > 0 ? p->period : G_GINT64_CONSTANT (10000000);
+  guint64 expanded = 0;
+  char where[128];
+
+  if (p->n_string_table == 0 || p->string_table[0][0] != '\0')
+    {
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                           "pprof string_table: entry 0 must be the empty string");
+      return NULL;
+    }
+  for (gsize i = 0; i < p->n_function; i++)
+    {
+      g_snprintf (where, sizeof where, "function[%" G_GSIZE_FORMAT "]", i);
+      if (!check_str (p, p->function[i]->name, where, error) || !check_str (p, p->function[i]->filename, where, error))
+        return NULL;
+      g_hash_table_insert (functions, &p->function[i]->id, p->function[i]);
+    }
+  for (gsize i = 0; i < p->n_mapping; i++)
+    {
+      const PpMapping *m = p->mapping[i];
+
+      g_snprintf (where, sizeof where, "mapping[%" G_GSIZE_FORMAT "]", i);
+      if (!check_str (p, m->filename, where, error) || !check_str (p, m->build_id, where, error))
+        return NULL;
+      g_hash_table_insert (mappings, &p->mapping[i]->id, p->mapping[i]);
+      if (str (p, m->filename) != NULL)
+        fc_interop_add_image (profile, str (p, m->filename), m->memory_start, m->memory_limit, str (p, m->build_id));
+    }
+  /* each location as its frames, inlined callees first */
+  for (gsize i = 0; i < p->n_location; i++)
+    {
+      const PpLocation *loc = p->location[i];
+      const PpMapping *m = NULL;
+      GArray *ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+      g_hash_table_insert (locations, &p->location[i]->id, ids);
+      if (loc->mapping_id != 0 && (m = g_hash_table_lookup (mappings, &loc->mapping_id)) == NULL)
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                       "pprof location[%" G_GSIZE_FORMAT "].mapping_id: %" G_GUINT64_FORMAT " is not a mapping id",
+                       i, loc->mapping_id);
+          return NULL;
+        }
+      for (gsize l = 0; l < loc->n_line; l++)
+        {
+          const PpFunction *fn = g_hash_table_lookup (functions, &loc->line[l]->function_id);
+          const char *file;
+          FcFrame frame;
+          guint32 id;
+
+          if (fn == NULL)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                           "pprof location[%" G_GSIZE_FORMAT "].line[%" G_GSIZE_FORMAT "].function_id: %"
+                           G_GUINT64_FORMAT " is not a function id", i, l, loc->line[l]->function_id);
+              return NULL;
+            }
+          fc_frame_init (&frame);
+          frame.function = fc_profile_intern (profile, str (p, fn->name));
+          file = str (p, fn->filename);
+          if (file != NULL)
+            {
+              frame.filename = fc_profile_intern (profile, file);
+              if (file[0] == '/')
+                frame.abs_path = frame.filename;
+            }
+          frame.lineno = loc->line[l]->line > 0 && loc->line[l]->line <= G_MAXINT32 ? (gint32) loc->line[l]->line : FC_LINE_NONE;
+          frame.colno = loc->line[l]->column > 0 && loc->line[l]->column <= G_MAXINT32 ? (gint32) loc->line[l]->column : FC_LINE_NONE;
+          if (m != NULL && str (p, m->filename) != NULL)
+            {
+              frame.package = fc_profile_intern (profile, str (p, m->filename));
+              frame.module = frame.package;
+            }
+          if (loc->address != 0 || m != NULL)
+            {
+              frame.has_instruction_addr = TRUE;
+              frame.instruction_addr = loc->address;
+            }
+          id = fc_profile_intern_frame (profile, &frame);
+          g_array_append_val (ids, id);
+        }
+      /* a location without lines still names its address */
+      if (loc->n_line == 0)
+        {
+          FcFrame frame;
+          guint32 id;
+
+          fc_frame_init (&frame);
+          frame.has_instruction_addr = TRUE;
+          frame.instruction_addr = loc->address;
+          if (m != NULL && str (p, m->filename) != NULL)
+            frame.package = frame.module = fc_profile_intern (profile, str (p, m->filename));
+          id = fc_profile_intern_frame (profile, &frame);
+          g_array_append_val (ids, id);
+        }
+    }
+
+  for (gsize i = 0; i < p->n_sample; i++)
+    {
+      const PpSample *s = p->sample[i];
+      const char *tid = NULL, *name = NULL;
+      char num_tid[32];
+      guint32 stack, thread;
+      gint64 count = s->n_value > 0 ? s->value[0] : 1;
+      gint64 *cursor;
+
+      g_array_set_size (frames, 0);
+      for (gsize l = 0; l < s->n_location_id; l++)
+        {
+          GArray *ids = g_hash_table_lookup (locations, &s->location_id[l]);
+
+          if (ids == NULL)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                           "pprof sample[%" G_GSIZE_FORMAT "].location_id[%" G_GSIZE_FORMAT "]: %" G_GUINT64_FORMAT
+                           " is not a location id", i, l, s->location_id[l]);
+              return NULL;
+            }
+          g_array_append_vals (frames, ids->data, ids->len);
+        }
+      stack = fc_profile_intern_stack_frames (profile, (guint32 *) frames->data, frames->len);
+
+      for (gsize l = 0; l < s->n_label; l++)
+        {
+          const char *key = str (p, s->label[l]->key);
+
+          g_snprintf (where, sizeof where, "sample[%" G_GSIZE_FORMAT "].label[%" G_GSIZE_FORMAT "]", i, l);
+          if (!check_str (p, s->label[l]->key, where, error) || !check_str (p, s->label[l]->str, where, error))
+            return NULL;
+          if (g_strcmp0 (key, "thread.id") == 0 || g_strcmp0 (key, "thread_id") == 0 || g_strcmp0 (key, "tid") == 0)
+            {
+              tid = str (p, s->label[l]->str);
+              if (tid == NULL)
+                {
+                  g_snprintf (num_tid, sizeof num_tid, "%" G_GINT64_FORMAT, s->label[l]->num);
+                  tid = num_tid;
+                }
+            }
+          else if (g_strcmp0 (key, "thread.name") == 0 || g_strcmp0 (key, "thread_name") == 0)
+            name = str (p, s->label[l]->str);
+        }
+      thread = fc_profile_ensure_thread (profile, tid != NULL ? tid : "0");
+      fc_profile_get_thread_mut (profile, thread)->has_metadata = TRUE;
+      if (name != NULL && fc_profile_get_thread (profile, thread)->name == FC_STRING_NONE)
+        fc_profile_set_thread_name (profile, thread, name);
+
+      if (count < 0)
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                       "pprof sample[%" G_GSIZE_FORMAT "].value[0]: %" G_GINT64_FORMAT " is negative", i, count);
+          return NULL;
+        }
+      expanded += count;
+      if (expanded > MAX_EXPANDED_SAMPLES)
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                       "pprof sample[%" G_GSIZE_FORMAT "].value[0]: more than %d samples in all", i, MAX_EXPANDED_SAMPLES);
+          return NULL;
+        }
+      cursor = g_hash_table_lookup (cursors, GUINT_TO_POINTER (thread + 1));
+      if (cursor == NULL)
+        {
+          cursor = g_new (gint64, 1);
+          *cursor = p->time_nanos > 0 ? p->time_nanos : g_get_real_time () * 1000;
+          g_hash_table_insert (cursors, GUINT_TO_POINTER (thread + 1), cursor);
+        }
+      for (gint64 c = 0; c < count; c++, *cursor += period)
+        fc_profile_append_sample (profile, *cursor, thread, stack, 0);
+    }
+
+  fc_interop_finish_profile (doc, profile);
+  return g_steal_pointer (&doc);
+}
+
+FcDocument *
+fc_pprof_read (GBytes  *bytes,
+               GError **error)
+{
+  PpProfile *p;
+  FcDocument *doc;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+
+  p = unpack (bytes);
+  if (p == NULL)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
+                   "pprof: %" G_GSIZE_FORMAT " bytes that are not a perftools.profiles.Profile protobuf message",
+                   g_bytes_get_size (bytes));
+      return NULL;
+    }
+  doc = read_profile (p, error);
+  perftools__profiles__profile__free_unpacked (p, NULL);
+  return doc;
+}

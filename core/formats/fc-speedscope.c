@@ -1,0 +1,540 @@
+/* fc-speedscope.c - speedscope's file format (https://www.speedscope.app/file-format-schema.json)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <string.h>
+
+#include "fc-error.h"
+#include "fc-interop-private.h"
+#include "fc-json-util.h"
+#include "fc-speedscope.h"
+
+#define SCHEMA_URL    "https://www.speedscope.app/file-format-schema.json"
+#define COUNT_SPACING G_GINT64_CONSTANT (10000000)
+#define MAX_SAMPLES   (50 * 1000 * 1000)
+
+/* ---- writing ---- */
+
+typedef struct {
+  GString       *frames;     /* the shared.frames array's text */
+  GHashTable    *index;      /* frame content key -> index + 1 */
+  guint          n_frames;
+} Frames;
+
+static guint
+shared_frame (Frames    *f,
+              FcProfile *profile,
+              guint32    frame_id)
+{
+  const FcFrame *frame = fc_profile_get_frame (profile, frame_id);
+  char buf[256];
+  const char *name = fc_profile_frame_label (profile, frame_id, buf, sizeof buf);
+  const char *file = fc_profile_string (profile, frame->abs_path);
+  g_autofree char *key = NULL;
+  gpointer found;
+
+  if (file == NULL || file[0] == '\0')
+    file = fc_profile_string (profile, frame->filename);
+  key = g_strdup_printf ("%s\x1f%s\x1f%d\x1f%d", name, file ? file : "", frame->lineno, frame->colno);
+  found = g_hash_table_lookup (f->index, key);
+  if (found != NULL)
+    return GPOINTER_TO_UINT (found) - 1;
+
+  g_string_append (f->frames, f->n_frames > 0 ? ",{\"name\":" : "{\"name\":");
+  fc_interop_append_json_string (f->frames, name);
+  if (file != NULL && file[0] != '\0')
+    {
+      g_string_append (f->frames, ",\"file\":");
+      fc_interop_append_json_string (f->frames, file);
+    }
+  if (frame->lineno > 0)
+    g_string_append_printf (f->frames, ",\"line\":%d", frame->lineno);
+  if (frame->colno > 0)
+    g_string_append_printf (f->frames, ",\"col\":%d", frame->colno);
+  g_string_append_c (f->frames, '}');
+  g_hash_table_insert (f->index, g_steal_pointer (&key), GUINT_TO_POINTER (f->n_frames + 1));
+  return f->n_frames++;
+}
+
+static void
+append_event (GString *out,
+              gboolean *first,
+              char      type,
+              gint64    at,
+              guint     frame)
+{
+  g_string_append_printf (out, "%s{\"type\":\"%c\",\"at\":%" G_GINT64_FORMAT ",\"frame\":%u}",
+                          *first ? "" : ",", type, at, frame);
+  *first = FALSE;
+}
+
+static void
+write_thread (GString   *out,
+              Frames    *f,
+              FcProfile *profile,
+              guint32    thread_index,
+              gint64     origin,
+              gint64     period)
+{
+  const FcThread *thread = fc_profile_get_thread (profile, thread_index);
+  const char *name = fc_profile_string (profile, thread->name);
+  const char *tid = fc_profile_string (profile, thread->tid);
+  g_autofree char *title = name != NULL && name[0] != '\0' ? g_strdup_printf ("%s (%s)", name, tid)
+                                                           : g_strdup_printf ("tid %s", tid);
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint));    /* shared frame ids, root first */
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const FcSample *all;
+  const guint32 *idx;
+  guint n_all = 0, n = 0;
+  gboolean first = TRUE;
+  gint64 end = 0;
+
+  all = fc_profile_get_samples (profile, &n_all);
+  idx = fc_profile_get_thread_samples (profile, thread_index, &n);
+  if (n == 0)
+    return;
+
+  g_string_append (out, "{\"type\":\"evented\",\"name\":");
+  fc_interop_append_json_string (out, title);
+  g_string_append_printf (out, ",\"unit\":\"nanoseconds\",\"startValue\":%" G_GINT64_FORMAT ",\"endValue\":",
+                          all[idx[0]].timestamp_ns - origin);
+  end = all[idx[n - 1]].timestamp_ns - origin + period;
+  g_string_append_printf (out, "%" G_GINT64_FORMAT ",\"events\":[", end);
+
+  for (guint i = 0; i < n; i++)
+    {
+      const FcSample *s = &all[idx[i]];
+      const FcStackNode *node = fc_profile_get_stack (profile, s->stack);
+      gint64 at = s->timestamp_ns - origin;
+      guint common = 0;
+
+      g_array_set_size (frames, node->depth);
+      fc_profile_stack_frames (profile, s->stack, (guint32 *) frames->data, node->depth);
+      g_array_set_size (stack, node->depth);
+      for (guint d = 0; d < node->depth; d++)
+        g_array_index (stack, guint, d) = shared_frame (f, profile, g_array_index (frames, guint32, node->depth - 1 - d));
+
+      while (common < open->len && common < stack->len &&
+             g_array_index (open, guint, common) == g_array_index (stack, guint, common))
+        common++;
+      /* close what this sample no longer runs, innermost first, then open the rest */
+      for (guint d = open->len; d > common; d--)
+        append_event (out, &first, 'C', at, g_array_index (open, guint, d - 1));
+      for (guint d = common; d < stack->len; d++)
+        append_event (out, &first, 'O', at, g_array_index (stack, guint, d));
+      g_array_set_size (open, 0);
+      g_array_append_vals (open, stack->data, stack->len);
+    }
+  for (guint d = open->len; d > 0; d--)
+    append_event (out, &first, 'C', end, g_array_index (open, guint, d - 1));
+  g_string_append (out, "]}");
+}
+
+GBytes *
+fc_speedscope_write (FcDocument  *document,
+                     GError     **error)
+{
+  g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GString) profiles = g_string_new (NULL);
+  g_autoptr(GString) shared = g_string_new (NULL);
+  Frames f = { shared, index, 0 };
+  gint64 origin = G_MAXINT64;
+  GString *out;
+
+  g_return_val_if_fail (FC_IS_DOCUMENT (document), NULL);
+
+  for (guint i = 0; i < fc_document_get_n_profiles (document); i++)
+    {
+      FcProfile *profile = fc_document_get_profile (document, i);
+      gint64 first = 0, last = 0;
+
+      if (fc_profile_get_n_samples (profile) == 0)
+        continue;
+      fc_profile_get_time_range (profile, &first, &last);
+      origin = MIN (origin, first);
+    }
+
+  for (guint i = 0; i < fc_document_get_n_profiles (document); i++)
+    {
+      FcProfile *profile = fc_document_get_profile (document, i);
+      gint64 period = fc_interop_period_ns (profile);
+
+      for (guint t = 0; t < fc_profile_get_n_threads (profile); t++)
+        {
+          guint n = 0;
+
+          fc_profile_get_thread_samples (profile, t, &n);
+          if (n == 0)
+            continue;
+          if (profiles->len > 0)
+            g_string_append_c (profiles, ',');
+          write_thread (profiles, &f, profile, t, origin, period);
+        }
+    }
+
+  out = g_string_sized_new (profiles->len + shared->len + 256);
+  g_string_append (out, "{\"$schema\":\"" SCHEMA_URL "\",\"exporter\":\"flamecast " FC_VERSION "\",");
+  g_string_append (out, "\"name\":\"flamecast\",\"activeProfileIndex\":0,\"shared\":{\"frames\":[");
+  g_string_append_len (out, shared->str, shared->len);
+  g_string_append (out, "]},\"profiles\":[");
+  g_string_append_len (out, profiles->str, profiles->len);
+  g_string_append (out, "]}\n");
+  return fc_interop_string_to_bytes (out);
+}
+
+/* ---- reading ---- */
+
+gboolean
+fc_speedscope_sniff (const char *data,
+                     gsize       len)
+{
+  const char *p = data, *end = data + len;
+
+  while (p < end && g_ascii_isspace (*p))
+    p++;
+  if (p == end || *p != '{')
+    return FALSE;
+  for (p++; p < end && g_ascii_isspace (*p); p++)
+    ;
+  /* speedscope writes "$schema" first; others start with "shared" or "profiles" */
+  if (end - p >= 9 && memcmp (p, "\"$schema\"", 9) == 0)
+    return g_strstr_len (p, MIN (end - p, 256), "speedscope") != NULL;
+  return (end - p >= 8 && memcmp (p, "\"shared\"", 8) == 0) ||
+         (end - p >= 10 && memcmp (p, "\"profiles\"", 10) == 0) ||
+         (end - p >= 10 && memcmp (p, "\"exporter\"", 10) == 0 &&
+          g_strstr_len (p, MIN (end - p, 256), "speedscope") != NULL);
+}
+
+static gint64
+unit_to_ns (const char *unit)
+{
+  if (g_strcmp0 (unit, "nanoseconds") == 0)
+    return 1;
+  if (g_strcmp0 (unit, "microseconds") == 0)
+    return 1000;
+  if (g_strcmp0 (unit, "milliseconds") == 0)
+    return 1000000;
+  if (g_strcmp0 (unit, "seconds") == 0)
+    return 1000000000;
+  return 0;   /* none, bytes: counts */
+}
+
+static gboolean
+get_number (JsonNode  *node,
+            double    *out)
+{
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  if (json_node_get_value_type (node) != G_TYPE_INT64 && json_node_get_value_type (node) != G_TYPE_DOUBLE)
+    return FALSE;
+  *out = json_node_get_double (node);
+  return TRUE;
+}
+
+static gboolean
+frame_index (JsonNode    *node,
+             guint        n_frames,
+             guint       *out,
+             const char  *where,
+             GError     **error)
+{
+  double d;
+
+  if (!get_number (node, &d) || d < 0 || d != (double) (guint) d)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "speedscope %s: expected a frame index", where);
+      return FALSE;
+    }
+  if ((guint) d >= n_frames)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                   "speedscope %s: frame %u but shared.frames has %u", where, (guint) d, n_frames);
+      return FALSE;
+    }
+  *out = (guint) d;
+  return TRUE;
+}
+
+static JsonArray *
+get_array (JsonObject  *object,
+           const char  *key,
+           const char  *where,
+           GError     **error)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, key) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error (error, FC_FORMAT_ERROR, node == NULL ? FC_FORMAT_ERROR_MISSING : FC_FORMAT_ERROR_TYPE,
+                   "speedscope %s.%s: expected an array", where, key);
+      return NULL;
+    }
+  return json_node_get_array (node);
+}
+
+static guint32
+stack_of (FcProfile    *profile,
+          const guint32 *model_frames,
+          GArray       *ids_root_first)
+{
+  g_autoptr(GArray) leaf_first = g_array_sized_new (FALSE, FALSE, sizeof (guint32), ids_root_first->len);
+
+  for (guint i = ids_root_first->len; i > 0; i--)
+    g_array_append_val (leaf_first, model_frames[g_array_index (ids_root_first, guint, i - 1)]);
+  return fc_profile_intern_stack_frames (profile, (guint32 *) leaf_first->data, leaf_first->len);
+}
+
+static gboolean
+read_sampled (FcProfile     *profile,
+              JsonObject    *p,
+              const guint32 *model_frames,
+              guint          n_frames,
+              guint32        thread,
+              gint64         base_ns,
+              const char    *where,
+              GError       **error)
+{
+  JsonArray *samples = get_array (p, "samples", where, error);
+  JsonArray *weights = samples ? get_array (p, "weights", where, error) : NULL;
+  gint64 scale = unit_to_ns (fc_json_get_string (p, "unit"));
+  double start = 0, at;
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint64 total = 0;
+
+  if (weights == NULL)
+    return FALSE;
+  if (json_array_get_length (weights) != json_array_get_length (samples))
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE, "speedscope %s: %u samples but %u weights",
+                   where, json_array_get_length (samples), json_array_get_length (weights));
+      return FALSE;
+    }
+  get_number (json_object_get_member (p, "startValue"), &start);
+  at = start;
+  for (guint i = 0; i < json_array_get_length (samples); i++)
+    {
+      JsonNode *sample = json_array_get_element (samples, i);
+      double w = 0;
+      char place[160];
+      guint32 stack;
+
+      g_snprintf (place, sizeof place, "%s.samples[%u]", where, i);
+      if (!JSON_NODE_HOLDS_ARRAY (sample))
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "speedscope %s: expected an array", place);
+          return FALSE;
+        }
+      g_array_set_size (ids, 0);
+      for (guint j = 0; j < json_array_get_length (json_node_get_array (sample)); j++)
+        {
+          guint id;
+          char fplace[192];
+
+          g_snprintf (fplace, sizeof fplace, "%s[%u]", place, j);
+          if (!frame_index (json_array_get_element (json_node_get_array (sample), j), n_frames, &id, fplace, error))
+            return FALSE;
+          g_array_append_val (ids, id);
+        }
+      if (!get_number (json_array_get_element (weights, i), &w) || w < 0)
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE,
+                       "speedscope %s.weights[%u]: expected a number >= 0", where, i);
+          return FALSE;
+        }
+      stack = stack_of (profile, model_frames, ids);
+      if (scale > 0)
+        {
+          fc_profile_append_sample (profile, base_ns + (gint64) ((at - start) * scale), thread, stack, 0);
+          at += w;
+        }
+      else
+        {
+          total += (guint64) w;
+          if (total > MAX_SAMPLES)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                           "speedscope %s.weights[%u]: more than %d samples in all", where, i, MAX_SAMPLES);
+              return FALSE;
+            }
+          for (guint64 c = 0; c < (guint64) w; c++, at += 1)
+            fc_profile_append_sample (profile, base_ns + (gint64) (at - start) * COUNT_SPACING, thread, stack, 0);
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+read_evented (FcProfile     *profile,
+              JsonObject    *p,
+              const guint32 *model_frames,
+              guint          n_frames,
+              guint32        thread,
+              gint64         base_ns,
+              const char    *where,
+              GError       **error)
+{
+  JsonArray *events = get_array (p, "events", where, error);
+  gint64 scale = unit_to_ns (fc_json_get_string (p, "unit"));
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint));
+  double start = 0, prev_at = -G_MAXDOUBLE;
+
+  if (events == NULL)
+    return FALSE;
+  if (scale == 0)
+    scale = 1;
+  get_number (json_object_get_member (p, "startValue"), &start);
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonNode *node = json_array_get_element (events, i);
+      JsonObject *e = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *type = e ? fc_json_get_string (e, "type") : NULL;
+      char place[160];
+      double at = 0;
+      guint frame;
+
+      g_snprintf (place, sizeof place, "%s.events[%u]", where, i);
+      if (e == NULL || type == NULL || (strcmp (type, "O") != 0 && strcmp (type, "C") != 0) ||
+          !get_number (json_object_get_member (e, "at"), &at))
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE,
+                       "speedscope %s: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}", place);
+          return FALSE;
+        }
+      g_strlcat (place, ".frame", sizeof place);
+      if (!frame_index (json_object_get_member (e, "frame"), n_frames, &frame, place, error))
+        return FALSE;
+      if (at < prev_at)
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                       "speedscope %s.events[%u].at: %g is before the previous event (%g)", where, i, at, prev_at);
+          return FALSE;
+        }
+      /* the stack as it was since the previous time is a sample there */
+      if (at > prev_at && prev_at != -G_MAXDOUBLE && open->len > 0)
+        fc_profile_append_sample (profile, base_ns + (gint64) ((prev_at - start) * scale), thread,
+                                  stack_of (profile, model_frames, open), 0);
+      prev_at = at;
+      if (type[0] == 'O')
+        g_array_append_val (open, frame);
+      else
+        {
+          if (open->len == 0 || g_array_index (open, guint, open->len - 1) != frame)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                           "speedscope %s.events[%u]: closes frame %u, which is not the innermost open frame",
+                           where, i, frame);
+              return FALSE;
+            }
+          g_array_set_size (open, open->len - 1);
+        }
+    }
+  if (open->len > 0)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                   "speedscope %s.events: %u frames are never closed", where, open->len);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+FcDocument *
+fc_speedscope_read (GBytes  *bytes,
+                    GError **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(FcDocument) doc = fc_document_new (FC_DOCUMENT_V2);
+  g_autoptr(FcProfile) profile = fc_interop_new_profile ("native");
+  g_autofree guint32 *model_frames = NULL;
+  JsonNode *root;
+  JsonObject *file, *shared;
+  JsonArray *frames, *profiles;
+  gint64 base_ns = g_get_real_time () / 1000 * 1000000;
+  gsize len = 0;
+  const char *text = g_bytes_get_data (bytes, &len);
+  guint n_frames;
+
+  if (!json_parser_load_from_data (parser, text, len, &local_error))
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "speedscope: %s", local_error->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  file = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+  shared = file ? fc_json_get_object (file, "shared") : NULL;
+  if (shared == NULL)
+    {
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "speedscope: no \"shared\" object");
+      return NULL;
+    }
+  frames = get_array (shared, "frames", "shared", error);
+  profiles = frames ? get_array (file, "profiles", "file", error) : NULL;
+  if (profiles == NULL)
+    return NULL;
+
+  n_frames = json_array_get_length (frames);
+  model_frames = g_new (guint32, MAX (n_frames, 1));
+  for (guint i = 0; i < n_frames; i++)
+    {
+      JsonNode *node = json_array_get_element (frames, i);
+      JsonObject *f = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *file_name = f ? fc_json_get_string (f, "file") : NULL;
+      gint64 line = 0, col = 0;
+      FcFrame frame;
+
+      if (f == NULL || fc_json_get_string (f, "name") == NULL)
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING,
+                       "speedscope shared.frames[%u]: expected an object with a \"name\"", i);
+          return NULL;
+        }
+      fc_frame_init (&frame);
+      frame.function = fc_profile_intern (profile, fc_json_get_string (f, "name"));
+      if (file_name != NULL && file_name[0] != '\0')
+        {
+          frame.filename = fc_profile_intern (profile, file_name);
+          if (file_name[0] == '/')
+            frame.abs_path = frame.filename;
+        }
+      if (fc_json_get_int64 (f, "line", &line) && line > 0 && line <= G_MAXINT32)
+        frame.lineno = (gint32) line;
+      if (fc_json_get_int64 (f, "col", &col) && col > 0 && col <= G_MAXINT32)
+        frame.colno = (gint32) col;
+      model_frames[i] = fc_profile_intern_frame (profile, &frame);
+    }
+
+  for (guint i = 0; i < json_array_get_length (profiles); i++)
+    {
+      JsonNode *node = json_array_get_element (profiles, i);
+      JsonObject *p = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      const char *type = p ? fc_json_get_string (p, "type") : NULL;
+      const char *name = p ? fc_json_get_string (p, "name") : NULL;
+      char where[64], tid[16];
+      guint32 thread;
+      gboolean ok;
+
+      g_snprintf (where, sizeof where, "profiles[%u]", i);
+      g_snprintf (tid, sizeof tid, "%u", i + 1);
+      thread = fc_profile_ensure_thread (profile, tid);
+      fc_profile_get_thread_mut (profile, thread)->has_metadata = TRUE;
+      if (name != NULL && name[0] != '\0')
+        fc_profile_set_thread_name (profile, thread, name);
+      if (g_strcmp0 (type, "sampled") == 0)
+        ok = read_sampled (profile, p, model_frames, n_frames, thread, base_ns, where, error);
+      else if (g_strcmp0 (type, "evented") == 0)
+        ok = read_evented (profile, p, model_frames, n_frames, thread, base_ns, where, error);
+      else
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_UNSUPPORTED,
+                       "speedscope %s.type: expected \"sampled\" or \"evented\"", where);
+          ok = FALSE;
+        }
+      if (!ok)
+        return NULL;
+    }
+
+  fc_interop_finish_profile (doc, profile);
+  return g_steal_pointer (&doc);
+}
