@@ -19,9 +19,10 @@ typedef struct {
 static const Command commands[] = {
   { "inspect",  fc_cli_inspect,  N_("Summarize a profile, chunk or envelope") },
   { "validate", fc_cli_validate, N_("Check files against Relay's rules") },
-  { "convert",  fc_cli_convert,  N_("Convert between V1, V2 and envelopes") },
+  { "convert",  fc_cli_convert,  N_("Convert between V1, V2, envelopes, OTLP, pprof, speedscope, folded") },
   { "record",   fc_cli_record,   N_("Profile a running process or a command") },
-  { "send",     fc_cli_send,     N_("Send profiles to Sentry") },
+  { "send",     fc_cli_send,     N_("Send profiles to Sentry or an OpenTelemetry endpoint") },
+  { "diff",     fc_cli_diff,     N_("Compare two profiles by function and call path") },
 };
 
 static int

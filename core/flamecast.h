@@ -17,11 +17,18 @@
 #include "fc-validate.h"
 #include "fc-convert.h"
 #include "fc-transaction.h"
+#include "fc-import.h"
+#include "fc-otlp.h"
+#include "fc-pprof.h"
+#include "fc-speedscope.h"
+#include "fc-folded.h"
+#include "fc-perf-script.h"
 #include "fc-stats.h"
 /* views' aggregation */
 #include "fc-sample-weights.h"
 #include "fc-call-tree.h"
 #include "fc-flame-layout.h"
+#include "fc-diff.h"
 /* capture */
 #include "fc-recorder.h"
 /* Sentry */

@@ -373,10 +373,94 @@ test_convert_v1_envelope (void)
   g_rmdir (dir);
 }
 
+/* every other tool's format from a fixture, then read back by inspect */
+static void
+test_convert_interop (void)
+{
+  static const char * const targets[] = { "otlp", "otlp-json", "pprof", "speedscope", "collapsed" };
+  g_autofree char *dir = g_dir_make_tmp ("fc-cli-XXXXXX", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    {
+      g_auto(Run) convert = { 0 };
+      g_auto(Run) inspect = { 0 };
+      g_autofree char *out = g_build_filename (dir, targets[i], NULL);
+
+      run_cli (&convert, "convert", "@relay/sample/v2/valid.json", "-o", out, "--to", targets[i], NULL);
+      g_assert_cmpint (convert.status, ==, 0);
+      run_cli (&inspect, "inspect", out, "--json", NULL);
+      g_assert_cmpint (inspect.status, ==, 0);
+      g_assert_nonnull (strstr (inspect.out, "\"format\""));
+      g_unlink (out);
+    }
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "convert", "@relay/sample/v2/valid.json", "-o", "-", "--to", "collapsed", "--per-thread", NULL);
+    g_assert_cmpint (run.status, ==, 0);
+    g_assert_nonnull (strchr (run.out, ';'));
+  }
+  {
+    g_auto(Run) run = { 0 };
+
+    run_cli (&run, "convert", "@relay/sample/v2/valid.json", "-o", "-", "--to", "flamegraph", NULL);
+    g_assert_cmpint (run.status, ==, 2);
+  }
+  g_rmdir (dir);
+}
+
+static void
+test_diff (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fc-cli-XXXXXX", NULL);
+  g_autofree char *before = g_build_filename (dir, "before.folded", NULL);
+  g_autofree char *after = g_build_filename (dir, "after.folded", NULL);
+  g_auto(Run) json = { 0 };
+  g_auto(Run) folded = { 0 };
+  g_auto(Run) text = { 0 };
+  g_auto(Run) bad = { 0 };
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonArray *functions;
+  JsonObject *first;
+
+  g_assert_true (g_file_set_contents (before, "main;foo 60\nmain;bar 30\nmain 10\n", -1, NULL));
+  g_assert_true (g_file_set_contents (after, "main;foo 5\nmain;bar;baz 10\nmain;bar 20\nmain 15\n", -1, NULL));
+
+  run_cli (&json, "diff", before, after, "--json", NULL);
+  g_assert_cmpint (json.status, ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, json.out, -1, NULL));
+  functions = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)), "functions");
+  first = json_array_get_object_element (functions, 0);
+  /* foo: 60% -> 10% of all samples is the biggest change of self */
+  g_assert_cmpstr (json_object_get_string_member (first, "function"), ==, "foo");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (first, "before_self"), 0.6, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (first, "after_self"), 0.1, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (first, "delta_self"), -0.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (first, "delta_total"), -0.5, 1e-9);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (functions, 1), "function"), ==, "baz");
+
+  /* baz (+20%) before main (+20% self, total unchanged); difffolded: before
+   * counts scaled to the after total (100 -> 50) */
+  run_cli (&folded, "diff", before, after, "--folded", NULL);
+  g_assert_cmpint (folded.status, ==, 0);
+  g_assert_cmpstr (folded.out, ==, "main 5 15\nmain;bar 15 20\nmain;bar;baz 0 10\nmain;foo 30 5\n");
+
+  run_cli (&text, "diff", before, after, NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "main;bar;baz (new)"));
+
+  run_cli (&bad, "diff", before, NULL);
+  g_assert_cmpint (bad.status, ==, 2);
+
+  g_unlink (before);
+  g_unlink (after);
+  g_rmdir (dir);
+}
+
 static void
 test_help (void)
 {
-  static const char * const commands[] = { "inspect", "validate", "convert" };
+  static const char * const commands[] = { "inspect", "validate", "convert", "diff" };
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
@@ -402,6 +486,8 @@ main (int   argc,
   g_test_add_func ("/cli/inspect/text", test_inspect_text);
   g_test_add_func ("/cli/convert/split-and-back", test_convert);
   g_test_add_func ("/cli/convert/v1-envelope", test_convert_v1_envelope);
+  g_test_add_func ("/cli/convert/interop", test_convert_interop);
+  g_test_add_func ("/cli/diff", test_diff);
   g_test_add_func ("/cli/help", test_help);
 
   return g_test_run ();
