@@ -2,7 +2,8 @@
 #
 #   make run    install what is missing, build, start the app
 #   make check  install what is missing, build, run the whole test suite
-#               (then the core and CLI suites again under ASan + UBSan)
+#               (then the core and CLI suites again under ASan + UBSan, and the
+#               tests of shared state under ThreadSanitizer)
 #   make bench  build and run the benchmarks (they print figures)
 
 BUILDDIR ?= build
@@ -17,7 +18,7 @@ DEB_PACKAGES = \
 	protobuf-c-compiler libprotobuf-c-dev protobuf-compiler golang-go python3-jsonschema \
 	xvfb xauth
 
-.PHONY: all deps build run check check-sanitize bench clean
+.PHONY: all deps build run check check-sanitize check-tsan bench clean
 
 all: build
 
@@ -50,6 +51,7 @@ run: build
 check: build
 	xvfb-run -a -s "-screen 0 1280x800x24" meson test -C $(BUILDDIR) --print-errorlogs $(MESON_TEST_ARGS)
 	$(MAKE) check-sanitize
+	$(MAKE) check-tsan
 
 # The core and CLI suites again under AddressSanitizer + UBSan. Traced targets
 # (suite 'sampler') and GTK (whose own leaks drown the report) stay out.
@@ -62,9 +64,19 @@ check-sanitize: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  meson test -C $(ASAN_BUILDDIR) --no-suite sampler --print-errorlogs
 
+# Tests of code that threads share (suite 'tsan') under ThreadSanitizer. Only
+# those targets are built; add a test to TSAN_TARGETS and give it the suite.
+TSAN_BUILDDIR ?= build-tsan
+TSAN_TARGETS = test-profile-growing
+check-tsan: deps
+	@[ -f $(TSAN_BUILDDIR)/build.ninja ] || meson setup $(TSAN_BUILDDIR) -Dapp=false -Db_sanitize=thread
+	meson compile -C $(TSAN_BUILDDIR) $(TSAN_TARGETS)
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  meson test -C $(TSAN_BUILDDIR) --no-rebuild --suite tsan --print-errorlogs
+
 bench: build
 	meson compile -C $(BUILDDIR) benchmarks
 	./bench/run-all.sh $(BUILDDIR)
 
 clean:
-	rm -rf $(BUILDDIR) $(ASAN_BUILDDIR)
+	rm -rf $(BUILDDIR) $(ASAN_BUILDDIR) $(TSAN_BUILDDIR)

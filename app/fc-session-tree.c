@@ -199,11 +199,6 @@ rebuild_cb (gpointer user_data)
   data->filtered = self->filtered;
   data->filter = fc_session_get_frame_filter (self->session);
 
-  /* The profile sorts and indexes its samples on first read: here, so the
-   * worker only reads. */
-  if (fc_profile_get_n_threads (profile) > 0)
-    fc_profile_get_thread_samples (profile, 0, NULL);
-
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, build_ready_cb, NULL);
   g_task_set_source_tag (task, rebuild_cb);

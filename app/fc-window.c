@@ -62,10 +62,6 @@ load_thread (GTask        *task,
     /* Views merge by function, not by call site or address. */
     result->profile = fc_profile_dup_by_function (merged);
   }
-  /* The profile sorts and indexes its samples on first read: do it here,
-   * not in the main loop when the first view asks. */
-  if (fc_profile_get_n_threads (result->profile) > 0)
-    fc_profile_get_thread_samples (result->profile, 0, NULL);
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) load_result_free);
 }
 

@@ -139,6 +139,7 @@ generate (void)
                                 stack_ids[g_rand_int_range (rand, 0, N_STACKS)], 0);
     }
 
+  fc_profile_finish (profile);
   return profile;
 }
 

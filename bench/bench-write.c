@@ -80,6 +80,7 @@ build_profile (void)
         ts += 10000000 / 100;  /* keep the chunk under 66 s */
     }
 
+  fc_profile_finish (profile);
   return profile;
 }
 

@@ -91,6 +91,8 @@ fc_test_profile_new (void)
   fc_test_sample (profile, t1, 0, 2, main_f, baz);
   fc_test_sample (profile, t1, 5, 2, main_f, baz);
 
+  /* still building: tests add to it; sorted, so it reads as it is */
+  fc_profile_sort_samples (profile);
   return profile;
 }
 

@@ -454,7 +454,7 @@ finish_chunk (FcRecorder *self)
   if (self->live == NULL || fc_profile_get_n_samples (self->live) == 0)
     return;
   set_debug_meta (self);
-  fc_profile_sort_samples (self->live);
+  fc_profile_finish (self->live);
   chunk = g_object_ref (self->live);
   new_live_profile (self);
   g_signal_emit (self, signals[CHUNK_READY], 0, chunk);
@@ -541,6 +541,8 @@ emit_samples_added (FcRecorder *self,
   if (n == 0)
     return;
   *added = 0;
+  /* live views read the chunk on workers: they see the batch from here on */
+  fc_profile_publish (self->live);
   /* notified here, not per sample, so that no handler runs between a sample and its signal */
   if (self->threads_changed)
     {

@@ -1901,8 +1901,8 @@ resolve (FcPayloadParser *self,
   g_clear_pointer (&self->frame_ids, g_array_unref);
 
   fc_profile_set_format (profile, format);
-  fc_profile_sort_samples (profile);
   fc_profile_set_source_size (profile, self->n_bytes);
+  fc_profile_finish (profile);
 
   return TRUE;
 }

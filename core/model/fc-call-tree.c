@@ -161,14 +161,13 @@ add_node (GArray  *nodes,
 }
 
 static void
-accumulate_thread (FcProfile *profile,
-                   guint32    thread,
-                   gint64     begin_ns,
-                   gint64     end_ns,
-                   guint64   *stack_samples,
-                   gint64    *stack_ns)
+accumulate_thread (FcProfile             *profile,
+                   const FcSampleWeights *weights,
+                   gint64                 begin_ns,
+                   gint64                 end_ns,
+                   guint64               *stack_samples,
+                   gint64                *stack_ns)
 {
-  g_autoptr(FcSampleWeights) weights = fc_sample_weights_new (profile, thread);
   const FcSample *samples = fc_profile_get_samples (profile, NULL);
   guint first = 0;
   guint last = weights->n_samples;
@@ -399,6 +398,7 @@ fc_call_tree_new_full (FcProfile        *profile,
   g_autofree guint64 *stack_samples = NULL;
   g_autofree gint64 *stack_ns = NULL;
   g_autofree guint *child_offset = NULL;
+  g_autoptr(GPtrArray) weights = NULL;
   guint n_stacks;
   guint n_threads;
   BuildNode root = { 0 };
@@ -414,18 +414,23 @@ fc_call_tree_new_full (FcProfile        *profile,
   self->bottom_up = !!bottom_up;
   self->which = which;
 
-  n_stacks = MAX (1, fc_profile_get_n_stacks (profile));
+  /* The samples first, then the stacks they refer to: on a live profile
+   * stacks published later only add to what the samples need. */
   n_threads = fc_profile_get_n_threads (profile);
-  stack_samples = g_new0 (guint64, n_stacks);
-  stack_ns = g_new0 (gint64, n_stacks);
-
+  weights = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_sample_weights_free);
   if (thread < 0)
     {
       for (guint t = 0; t < n_threads; t++)
-        accumulate_thread (profile, t, begin_ns, end_ns, stack_samples, stack_ns);
+        g_ptr_array_add (weights, fc_sample_weights_new (profile, t));
     }
   else if ((guint) thread < n_threads)
-    accumulate_thread (profile, thread, begin_ns, end_ns, stack_samples, stack_ns);
+    g_ptr_array_add (weights, fc_sample_weights_new (profile, thread));
+
+  n_stacks = MAX (1, fc_profile_get_n_stacks (profile));
+  stack_samples = g_new0 (guint64, n_stacks);
+  stack_ns = g_new0 (gint64, n_stacks);
+  for (guint i = 0; i < weights->len; i++)
+    accumulate_thread (profile, g_ptr_array_index (weights, i), begin_ns, end_ns, stack_samples, stack_ns);
 
   nodes = g_array_new (FALSE, FALSE, sizeof (BuildNode));
   root.parent = UNSET;
@@ -509,8 +514,8 @@ build_in_thread (GTask        *task,
 /**
  * fc_call_tree_new_async:
  *
- * Builds the tree on a worker thread. @profile must not change until the
- * callback runs.
+ * Builds the tree on a worker thread, from a finished profile or what a live
+ * one has published.
  */
 void
 fc_call_tree_new_async (FcProfile           *profile,
@@ -549,11 +554,6 @@ fc_call_tree_new_full_async (FcProfile           *profile,
   data->end_ns = end_ns;
   data->bottom_up = bottom_up;
   data->which = which;
-
-  /* The profile sorts and indexes its samples lazily on first read: do it
-   * here, so the worker only reads. */
-  if (fc_profile_get_n_threads (profile) > 0)
-    fc_profile_get_thread_samples (profile, 0, NULL);
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, fc_call_tree_new_full_async);

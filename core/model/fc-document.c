@@ -108,6 +108,9 @@ fc_document_add_profile (FcDocument *self,
 {
   g_return_if_fail (FC_IS_DOCUMENT (self));
   g_return_if_fail (FC_IS_PROFILE (profile));
+
+  /* a document is read from any thread: its profiles are done growing */
+  fc_profile_finish (profile);
   g_ptr_array_add (self->profiles, g_object_ref (profile));
 }
 
@@ -227,6 +230,7 @@ fc_document_dup_merged_profile (FcDocument *self)
   merged = fc_profile_copy_range (g_ptr_array_index (self->profiles, 0), 0, 0);
   for (guint i = 1; i < self->profiles->len; i++)
     fc_profile_import (merged, g_ptr_array_index (self->profiles, i), 0, 0);
+  fc_profile_finish (merged);
 
   return merged;
 }

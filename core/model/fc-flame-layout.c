@@ -43,7 +43,7 @@ typedef struct {
 } Row;
 
 typedef struct {
-  const FcStackNode *nodes;     /* a copy of the profile's stack table */
+  const FcStackNode *nodes;     /* the profile's stack table */
   Row       *rows;              /* per depth */
   guint      n_rows;
   guint      rows_capacity;
@@ -112,8 +112,9 @@ build_lane (LaneBuilder *b,
             guint32      thread)
 {
   g_autoptr(FcSampleWeights) weights = fc_sample_weights_new (profile, thread);
+  /* after the weights: on a live profile these hold every sample and stack they name */
   const FcSample *samples = fc_profile_get_samples (profile, NULL);
-  const FcStackNode *nodes = b->nodes;
+  const FcStackNode *nodes = b->nodes = fc_profile_get_stacks (profile, NULL);
   g_autofree guint32 *chain = NULL;
   guint chain_len = 0;
   guint32 prev_stack = G_MAXUINT32;
@@ -197,9 +198,7 @@ fc_flame_layout_new (FcProfile *profile,
   FcFlameLayout *self;
   g_autoptr(GArray) lanes = g_array_new (FALSE, FALSE, sizeof (FcFlameLane));
   g_autoptr(GArray) builders = g_array_new (FALSE, TRUE, sizeof (LaneBuilder));
-  g_autofree FcStackNode *nodes = NULL;
   guint n_threads;
-  guint n_stacks;
   guint next_row = 0;
   gboolean have_extent = FALSE;
 
@@ -209,11 +208,6 @@ fc_flame_layout_new (FcProfile *profile,
   g_atomic_ref_count_init (&self->ref_count);
   self->profile = g_object_ref (profile);
   self->thread = thread < 0 ? -1 : thread;
-
-  n_stacks = MAX (1, fc_profile_get_n_stacks (profile));
-  nodes = g_new0 (FcStackNode, n_stacks);
-  for (guint i = 0; i < fc_profile_get_n_stacks (profile); i++)
-    nodes[i] = *fc_profile_get_stack (profile, i);
 
   n_threads = fc_profile_get_n_threads (profile);
   for (guint t = 0; t < n_threads; t++)
@@ -229,7 +223,6 @@ fc_flame_layout_new (FcProfile *profile,
       if (thread < 0 && n_thread_samples == 0)
         continue;
 
-      b.nodes = nodes;
       build_lane (&b, profile, t);
 
       if (b.has_samples)
@@ -343,11 +336,6 @@ fc_flame_layout_new_async (FcProfile           *profile,
   data = g_new0 (BuildData, 1);
   data->profile = g_object_ref (profile);
   data->thread = thread;
-
-  /* The profile sorts and indexes its samples lazily on first read: do it
-   * here, so the worker only reads. */
-  if (fc_profile_get_n_threads (profile) > 0)
-    fc_profile_get_thread_samples (profile, 0, NULL);
 
   task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, fc_flame_layout_new_async);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fc-profile.h"
+#include "fc-column.h"
 
 G_STATIC_ASSERT (sizeof (gpointer) == 8);
 
@@ -23,22 +24,30 @@ struct _FcProfile
 
   FcFormat      format;
 
+  /* Columns a reader may see while the profile grows (see fc-column.h); the
+   * hash tables and the working thread table are the builder's alone. */
   GStringChunk *string_chunk;
-  GPtrArray    *strings;       /* id -> const char* (in string_chunk); [0] = NULL */
+  FcColumn      strings;       /* id -> const char* (in string_chunk); [0] = NULL */
   GHashTable   *string_ids;    /* const char* -> id */
 
-  GArray       *frames;        /* FcFrame */
+  FcColumn      frames;        /* FcFrame */
   FrameTable    frame_table;
 
-  GArray       *stacks;        /* FcStackNode; [0] = FC_STACK_EMPTY */
+  FcColumn      stacks;        /* FcStackNode; [0] = FC_STACK_EMPTY */
   GHashTable   *stack_ids;     /* (parent << 32 | frame) -> id */
 
-  GArray       *threads;       /* FcThread */
+  GArray       *threads;       /* FcThread: the builder's working table */
   GHashTable   *thread_ids;    /* tid string id -> thread index + 1 */
+  FcThread     *pub_threads;   /* atomic: a live profile's published copy of the table */
+  guint         pub_n_threads; /* atomic */
+  GPtrArray    *retired_threads;
 
-  GArray       *samples;       /* FcSample */
-  gboolean      sorted;
-  GPtrArray    *thread_index;  /* per thread GArray of guint32 sample indexes, or NULL when stale */
+  FcColumn      samples;       /* FcSample, in time order once sorted */
+  FcColumn      thread_index;  /* FcColumn* per thread, of guint32 sample indexes in time order */
+  gboolean      sorted;        /* FALSE while an out-of-order append waits for fc_profile_finish() */
+  gboolean      live;          /* published batch by batch: readers may be reading now */
+  gboolean      finished;      /* immutable: no more samples */
+  guint32       active_tid;    /* string id, computed when building ends */
 
   JsonObject   *meta;
   JsonObject   *profile_extra;
@@ -56,16 +65,26 @@ fc_profile_finalize (GObject *object)
   FcProfile *self = (FcProfile *)object;
 
   g_clear_pointer (&self->string_chunk, g_string_chunk_free);
-  g_clear_pointer (&self->strings, g_ptr_array_unref);
+  fc_column_clear (&self->strings);
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
-  g_clear_pointer (&self->frames, g_array_unref);
+  fc_column_clear (&self->frames);
   g_clear_pointer (&self->frame_table.slots, g_free);
-  g_clear_pointer (&self->stacks, g_array_unref);
+  fc_column_clear (&self->stacks);
   g_clear_pointer (&self->stack_ids, g_hash_table_unref);
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->thread_ids, g_hash_table_unref);
-  g_clear_pointer (&self->samples, g_array_unref);
-  g_clear_pointer (&self->thread_index, g_ptr_array_unref);
+  if (self->live)
+    g_free (self->pub_threads);
+  g_clear_pointer (&self->retired_threads, g_ptr_array_unref);
+  fc_column_clear (&self->samples);
+  for (guint i = 0; i < self->thread_index.len; i++)
+    {
+      FcColumn *column = fc_column_writer_at (&self->thread_index, FcColumn *, i);
+
+      fc_column_clear (column);
+      g_free (column);
+    }
+  fc_column_clear (&self->thread_index);
   g_clear_pointer (&self->meta, json_object_unref);
   g_clear_pointer (&self->profile_extra, json_object_unref);
   g_clear_pointer (&self->linked_event, json_object_unref);
@@ -96,22 +115,23 @@ fc_profile_init (FcProfile *self)
   FcStackNode root = { FC_STACK_EMPTY, 0, 0 };
 
   self->string_chunk = g_string_chunk_new (64 * 1024);
-  self->strings = g_ptr_array_new ();
-  g_ptr_array_add (self->strings, NULL);
+  fc_column_init (&self->strings, sizeof (const char *));
+  fc_column_push (&self->strings);
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
 
-  self->frames = g_array_new (FALSE, TRUE, sizeof (FcFrame));
+  fc_column_init (&self->frames, sizeof (FcFrame));
   self->frame_table.mask = 255;
   self->frame_table.slots = g_new0 (guint32, self->frame_table.mask + 1);
 
-  self->stacks = g_array_new (FALSE, TRUE, sizeof (FcStackNode));
-  g_array_append_val (self->stacks, root);
+  fc_column_init (&self->stacks, sizeof (FcStackNode));
+  *(FcStackNode *) fc_column_push (&self->stacks) = root;
   self->stack_ids = g_hash_table_new (stack_key_hash, NULL);
 
   self->threads = g_array_new (FALSE, TRUE, sizeof (FcThread));
   self->thread_ids = g_hash_table_new (NULL, NULL);
 
-  self->samples = g_array_new (FALSE, FALSE, sizeof (FcSample));
+  fc_column_init (&self->samples, sizeof (FcSample));
+  fc_column_init (&self->thread_index, sizeof (FcColumn *));
   self->sorted = TRUE;
 
   self->meta = json_object_new ();
@@ -165,11 +185,14 @@ fc_profile_intern (FcProfile  *self,
   if (g_hash_table_lookup_extended (self->string_ids, str, NULL, &id))
     return GPOINTER_TO_UINT (id);
 
-  copy = g_string_chunk_insert (self->string_chunk, str);
-  g_ptr_array_add (self->strings, (gpointer)copy);
-  g_hash_table_insert (self->string_ids, (gpointer)copy, GUINT_TO_POINTER (self->strings->len - 1));
+  g_return_val_if_fail (!self->finished, FC_STRING_NONE);
 
-  return self->strings->len - 1;
+  /* GStringChunk never moves a string it holds: readers keep their pointers. */
+  copy = g_string_chunk_insert (self->string_chunk, str);
+  *(const char **) fc_column_push (&self->strings) = copy;
+  g_hash_table_insert (self->string_ids, (gpointer)copy, GUINT_TO_POINTER (self->strings.len - 1));
+
+  return self->strings.len - 1;
 }
 
 guint32
@@ -199,18 +222,22 @@ const char *
 fc_profile_string (FcProfile *self,
                    guint32    id)
 {
+  const char * const *strings;
+  guint n;
+
   g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
 
-  if (id >= self->strings->len)
+  strings = fc_column_read (&self->strings, &n);
+  if (id >= n)
     return NULL;
-  return g_ptr_array_index (self->strings, id);
+  return strings[id];
 }
 
 guint
 fc_profile_get_n_strings (FcProfile *self)
 {
   g_return_val_if_fail (FC_IS_PROFILE (self), 0);
-  return self->strings->len;
+  return fc_column_n_published (&self->strings);
 }
 
 /* ---- frames ---- */
@@ -242,9 +269,9 @@ frame_table_grow (FcProfile *self)
   guint new_mask = (t->mask << 1) | 1;
   guint32 *slots = g_new0 (guint32, new_mask + 1);
 
-  for (guint i = 0; i < self->frames->len; i++)
+  for (guint i = 0; i < self->frames.len; i++)
     {
-      guint pos = frame_hash (&g_array_index (self->frames, FcFrame, i)) & new_mask;
+      guint pos = frame_hash (&fc_column_writer_at (&self->frames, FcFrame, i)) & new_mask;
 
       while (slots[pos] != 0)
         pos = (pos + 1) & new_mask;
@@ -289,36 +316,43 @@ fc_profile_intern_frame (FcProfile     *self,
     {
       guint32 id = t->slots[pos] - 1;
 
-      if (memcmp (&g_array_index (self->frames, FcFrame, id), &key, sizeof key) == 0)
+      if (memcmp (&fc_column_writer_at (&self->frames, FcFrame, id), &key, sizeof key) == 0)
         return id;
       pos = (pos + 1) & t->mask;
     }
 
-  g_array_append_val (self->frames, key);
-  t->slots[pos] = self->frames->len;
+  g_return_val_if_fail (!self->finished, 0);
+
+  *(FcFrame *) fc_column_push (&self->frames) = key;
+  t->slots[pos] = self->frames.len;
   t->used++;
 
   if (t->used * 2 > t->mask)
     frame_table_grow (self);
 
-  return self->frames->len - 1;
+  return self->frames.len - 1;
 }
 
 guint
 fc_profile_get_n_frames (FcProfile *self)
 {
   g_return_val_if_fail (FC_IS_PROFILE (self), 0);
-  return self->frames->len;
+  return fc_column_n_published (&self->frames);
 }
 
 const FcFrame *
 fc_profile_get_frame (FcProfile *self,
                       guint32    frame_id)
 {
-  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
-  g_return_val_if_fail (frame_id < self->frames->len, NULL);
+  const FcFrame *frames;
+  guint n;
 
-  return &g_array_index (self->frames, FcFrame, frame_id);
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  frames = fc_column_read (&self->frames, &n);
+  g_return_val_if_fail (frame_id < n, NULL);
+
+  return &frames[frame_id];
 }
 
 /**
@@ -404,8 +438,8 @@ fc_profile_intern_stack (FcProfile *self,
   FcStackNode node;
 
   g_return_val_if_fail (FC_IS_PROFILE (self), FC_STACK_EMPTY);
-  g_return_val_if_fail (parent < self->stacks->len, FC_STACK_EMPTY);
-  g_return_val_if_fail (frame_id < self->frames->len, FC_STACK_EMPTY);
+  g_return_val_if_fail (parent < self->stacks.len, FC_STACK_EMPTY);
+  g_return_val_if_fail (frame_id < self->frames.len, FC_STACK_EMPTY);
 
   key = GSIZE_TO_POINTER (((guint64)parent << 32) | frame_id);
   if (g_hash_table_lookup_extended (self->stack_ids, key, NULL, &id))
@@ -413,11 +447,12 @@ fc_profile_intern_stack (FcProfile *self,
 
   node.parent = parent;
   node.frame = frame_id;
-  node.depth = g_array_index (self->stacks, FcStackNode, parent).depth + 1;
-  g_array_append_val (self->stacks, node);
-  g_hash_table_insert (self->stack_ids, key, GUINT_TO_POINTER (self->stacks->len - 1));
+  node.depth = fc_column_writer_at (&self->stacks, FcStackNode, parent).depth + 1;
+  g_return_val_if_fail (!self->finished, FC_STACK_EMPTY);
+  *(FcStackNode *) fc_column_push (&self->stacks) = node;
+  g_hash_table_insert (self->stack_ids, key, GUINT_TO_POINTER (self->stacks.len - 1));
 
-  return self->stacks->len - 1;
+  return self->stacks.len - 1;
 }
 
 guint32
@@ -439,17 +474,37 @@ guint
 fc_profile_get_n_stacks (FcProfile *self)
 {
   g_return_val_if_fail (FC_IS_PROFILE (self), 0);
-  return self->stacks->len;
+  return fc_column_n_published (&self->stacks);
 }
 
 const FcStackNode *
 fc_profile_get_stack (FcProfile *self,
                       guint32    stack_id)
 {
-  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
-  g_return_val_if_fail (stack_id < self->stacks->len, NULL);
+  const FcStackNode *stacks;
+  guint n;
 
-  return &g_array_index (self->stacks, FcStackNode, stack_id);
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  stacks = fc_column_read (&self->stacks, &n);
+  g_return_val_if_fail (stack_id < n, NULL);
+
+  return &stacks[stack_id];
+}
+
+/**
+ * fc_profile_get_stacks:
+ *
+ * Returns: (transfer none): every stack node, indexed by stack id; valid
+ * for the life of the profile
+ */
+const FcStackNode *
+fc_profile_get_stacks (FcProfile *self,
+                       guint     *n_stacks)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  return fc_column_read (&self->stacks, n_stacks);
 }
 
 /**
@@ -464,19 +519,23 @@ fc_profile_stack_frames (FcProfile *self,
                          guint32   *frames_leaf_first,
                          guint      max_frames)
 {
+  const FcStackNode *stacks;
   const FcStackNode *node;
+  guint n;
   guint depth;
   guint i = 0;
 
   g_return_val_if_fail (FC_IS_PROFILE (self), 0);
-  g_return_val_if_fail (stack_id < self->stacks->len, 0);
 
-  node = &g_array_index (self->stacks, FcStackNode, stack_id);
+  stacks = fc_column_read (&self->stacks, &n);
+  g_return_val_if_fail (stack_id < n, 0);
+
+  node = &stacks[stack_id];
   depth = node->depth;
 
   while (stack_id != FC_STACK_EMPTY && i < max_frames)
     {
-      node = &g_array_index (self->stacks, FcStackNode, stack_id);
+      node = &stacks[stack_id];
       frames_leaf_first[i++] = node->frame;
       stack_id = node->parent;
     }
@@ -486,6 +545,13 @@ fc_profile_stack_frames (FcProfile *self,
 
 /* ---- threads ---- */
 
+static FcColumn *
+thread_index_column (FcProfile *self,
+                     guint32    thread_index)
+{
+  return fc_column_writer_at (&self->thread_index, FcColumn *, thread_index);
+}
+
 guint32
 fc_profile_ensure_thread (FcProfile  *self,
                           const char *tid)
@@ -493,6 +559,7 @@ fc_profile_ensure_thread (FcProfile  *self,
   guint32 tid_id;
   gpointer index;
   FcThread thread = { 0 };
+  FcColumn *column;
 
   g_return_val_if_fail (FC_IS_PROFILE (self), 0);
   g_return_val_if_fail (tid != NULL, 0);
@@ -502,6 +569,8 @@ fc_profile_ensure_thread (FcProfile  *self,
   if (index != NULL)
     return GPOINTER_TO_UINT (index) - 1;
 
+  g_return_val_if_fail (!self->finished, 0);
+
   thread.tid = tid_id;
   thread.priority = -1;
   thread.first_ns = G_MAXINT64;
@@ -509,10 +578,29 @@ fc_profile_ensure_thread (FcProfile  *self,
   g_array_append_val (self->threads, thread);
   g_hash_table_insert (self->thread_ids, GUINT_TO_POINTER (tid_id), GUINT_TO_POINTER (self->threads->len));
 
-  if (self->thread_index != NULL)
-    g_ptr_array_add (self->thread_index, g_array_new (FALSE, FALSE, sizeof (guint32)));
+  column = g_new (FcColumn, 1);
+  fc_column_init (column, sizeof (guint32));
+  if (self->live)
+    fc_column_share (column);
+  *(FcColumn **) fc_column_push (&self->thread_index) = column;
 
   return self->threads->len - 1;
+}
+
+/* the thread table readers see: the working table while one thread builds
+ * the profile, the copy made at the last fc_profile_publish() once it is live */
+static const FcThread *
+read_threads (FcProfile *self,
+              guint     *n)
+{
+  if (!self->live)
+    {
+      *n = self->threads->len;
+      return (const FcThread *) (gpointer) self->threads->data;
+    }
+
+  *n = g_atomic_int_get (&self->pub_n_threads);
+  return g_atomic_pointer_get (&self->pub_threads);
 }
 
 gboolean
@@ -520,12 +608,31 @@ fc_profile_lookup_thread (FcProfile  *self,
                           const char *tid,
                           guint32    *thread_index)
 {
+  const FcThread *threads;
   gpointer id;
   gpointer index;
+  guint n;
 
   g_return_val_if_fail (FC_IS_PROFILE (self), FALSE);
 
-  if (tid == NULL || !g_hash_table_lookup_extended (self->string_ids, tid, NULL, &id))
+  if (tid == NULL)
+    return FALSE;
+
+  if (self->live)
+    {
+      /* The builder's hash tables are its own while it appends: scan what is published. */
+      threads = read_threads (self, &n);
+      for (guint i = 0; i < n; i++)
+        if (g_strcmp0 (fc_profile_string (self, threads[i].tid), tid) == 0)
+          {
+            if (thread_index != NULL)
+              *thread_index = i;
+            return TRUE;
+          }
+      return FALSE;
+    }
+
+  if (!g_hash_table_lookup_extended (self->string_ids, tid, NULL, &id))
     return FALSE;
 
   index = g_hash_table_lookup (self->thread_ids, id);
@@ -542,18 +649,29 @@ fc_profile_set_thread_name (FcProfile  *self,
                             guint32     thread_index,
                             const char *name)
 {
-  g_return_if_fail (FC_IS_PROFILE (self));
-  g_return_if_fail (thread_index < self->threads->len);
+  FcThread *thread = fc_profile_get_thread_mut (self, thread_index);
+  guint32 id;
 
-  g_array_index (self->threads, FcThread, thread_index).name = fc_profile_intern (self, name);
+  if (thread == NULL)
+    return;
+  id = fc_profile_intern (self, name);
+  if (thread->name != id)
+    thread->name = id;
 }
 
+/**
+ * fc_profile_get_thread_mut:
+ *
+ * The builder's entry for a thread, to fill in its metadata. On a live
+ * profile readers see the change at the next fc_profile_publish().
+ */
 FcThread *
 fc_profile_get_thread_mut (FcProfile *self,
                            guint32    thread_index)
 {
   g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
   g_return_val_if_fail (thread_index < self->threads->len, NULL);
+  g_return_val_if_fail (!self->finished, NULL);
 
   return &g_array_index (self->threads, FcThread, thread_index);
 }
@@ -561,19 +679,46 @@ fc_profile_get_thread_mut (FcProfile *self,
 guint
 fc_profile_get_n_threads (FcProfile *self)
 {
+  guint n;
+
   g_return_val_if_fail (FC_IS_PROFILE (self), 0);
-  return self->threads->len;
+
+  read_threads (self, &n);
+  return n;
 }
 
 const FcThread *
 fc_profile_get_thread (FcProfile *self,
                        guint32    thread_index)
 {
-  return fc_profile_get_thread_mut (self, thread_index);
+  const FcThread *threads;
+  guint n;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  threads = read_threads (self, &n);
+  g_return_val_if_fail (thread_index < n, NULL);
+
+  return &threads[thread_index];
 }
 
 /* ---- samples ---- */
 
+static void
+index_sample (FcProfile *self,
+              guint32    sample_index)
+{
+  const FcSample *sample = &fc_column_writer_at (&self->samples, FcSample, sample_index);
+
+  *(guint32 *) fc_column_push (thread_index_column (self, sample->thread)) = sample_index;
+}
+
+/**
+ * fc_profile_append_sample:
+ *
+ * Appends one sample. While one thread builds the profile it is visible at
+ * once; on a live profile, at the next fc_profile_publish().
+ */
 void
 fc_profile_append_sample (FcProfile *self,
                           gint64     timestamp_ns,
@@ -585,28 +730,28 @@ fc_profile_append_sample (FcProfile *self,
   FcThread *thread;
 
   g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
   g_return_if_fail (thread_index < self->threads->len);
-  g_return_if_fail (stack_id < self->stacks->len);
+  g_return_if_fail (stack_id < self->stacks.len);
 
-  if (self->samples->len > 0 &&
-      timestamp_ns < g_array_index (self->samples, FcSample, self->samples->len - 1).timestamp_ns)
+  if (!self->live && self->sorted && self->samples.len > 0 &&
+      timestamp_ns < fc_column_writer_at (&self->samples, FcSample, self->samples.len - 1).timestamp_ns)
     {
+      /* out of order: the index waits for fc_profile_finish() to sort */
       self->sorted = FALSE;
-      g_clear_pointer (&self->thread_index, g_ptr_array_unref);
+      for (guint i = 0; i < self->thread_index.len; i++)
+        fc_column_truncate (thread_index_column (self, i), 0);
     }
 
-  g_array_append_val (self->samples, sample);
+  *(FcSample *) fc_column_push (&self->samples) = sample;
 
   thread = &g_array_index (self->threads, FcThread, thread_index);
   thread->n_samples++;
   thread->first_ns = MIN (thread->first_ns, timestamp_ns);
   thread->last_ns = MAX (thread->last_ns, timestamp_ns);
 
-  if (self->thread_index != NULL)
-    {
-      guint32 index = self->samples->len - 1;
-      g_array_append_val (g_ptr_array_index (self->thread_index, thread_index), index);
-    }
+  if (!self->live && self->sorted)
+    index_sample (self, self->samples.len - 1);
 }
 
 static gint
@@ -620,89 +765,250 @@ sample_compare (gconstpointer a,
   return (sa->timestamp_ns > sb->timestamp_ns) - (sa->timestamp_ns < sb->timestamp_ns);
 }
 
+/* Before the profile is shared: order everything and index it again. */
+static void
+sort_all (FcProfile *self)
+{
+  g_assert (!self->live);
+
+  if (self->sorted)
+    return;
+
+  /* g_qsort_with_data() is stable: equal timestamps keep their append order */
+  g_qsort_with_data (self->samples.data, self->samples.len, sizeof (FcSample), sample_compare, NULL);
+  self->sorted = TRUE;
+
+  for (guint i = 0; i < self->thread_index.len; i++)
+    fc_column_truncate (thread_index_column (self, i), 0);
+  for (guint32 i = 0; i < self->samples.len; i++)
+    index_sample (self, i);
+}
+
 /**
  * fc_profile_sort_samples:
  *
- * Orders samples by time. The sort is stable, so samples with equal
- * timestamps keep the order they were appended in.
+ * Orders samples by time while one thread builds the profile (the sort is
+ * stable: equal timestamps keep their append order). A live profile keeps
+ * its order as it publishes, so there it does nothing.
  */
 void
 fc_profile_sort_samples (FcProfile *self)
 {
   g_return_if_fail (FC_IS_PROFILE (self));
 
-  if (self->sorted)
+  if (!self->live)
+    sort_all (self);
+}
+
+static void
+publish_threads (FcProfile *self)
+{
+  FcThread *copy = g_memdup2 (self->threads->data, MAX (1, self->threads->len) * sizeof (FcThread));
+  FcThread *old = self->pub_threads;
+
+  g_atomic_pointer_set (&self->pub_threads, copy);
+  g_atomic_int_set (&self->pub_n_threads, self->threads->len);
+
+  /* a reader may still hold the previous table */
+  if (old != NULL)
+    {
+      if (self->retired_threads == NULL)
+        self->retired_threads = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (self->retired_threads, old);
+    }
+}
+
+static void
+go_live (FcProfile *self)
+{
+  sort_all (self);
+
+  fc_column_share (&self->strings);
+  fc_column_share (&self->frames);
+  fc_column_share (&self->stacks);
+  fc_column_share (&self->samples);
+  fc_column_share (&self->thread_index);
+  for (guint i = 0; i < self->thread_index.len; i++)
+    fc_column_share (thread_index_column (self, i));
+
+  /* everything appended so far counts as published */
+  fc_column_publish (&self->strings);
+  fc_column_publish (&self->frames);
+  fc_column_publish (&self->stacks);
+  for (guint i = 0; i < self->thread_index.len; i++)
+    fc_column_publish (thread_index_column (self, i));
+  fc_column_publish (&self->thread_index);
+  publish_threads (self);
+  fc_column_publish (&self->samples);
+
+  self->live = TRUE;
+}
+
+/**
+ * fc_profile_publish:
+ *
+ * Makes everything appended since the last call visible to readers on other
+ * threads, and from the first call on keeps it so: a live profile grows by
+ * batches on one thread while workers read a consistent prefix. What readers
+ * got stays valid and unchanged; each published batch is sorted by time, and
+ * a sample older than what was already published is moved up to the
+ * published end (its timestamp raised to it) so that the prefix stays in time
+ * order.
+ *
+ * The order of publication is the order readers follow: strings, frames and
+ * stacks before the samples that refer to them, a thread's sample indexes
+ * before the samples, the thread table last but one and the sample count
+ * last.
+ */
+void
+fc_profile_publish (FcProfile *self)
+{
+  guint first;
+  gint64 floor_ns = G_MININT64;
+
+  g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+
+  if (!self->live)
+    {
+      go_live (self);
+      return;
+    }
+
+  first = self->samples.published;
+  if (first > 0)
+    floor_ns = fc_column_writer_at (&self->samples, FcSample, first - 1).timestamp_ns;
+
+  if (self->samples.len > first)
+    {
+      FcSample *tail = &fc_column_writer_at (&self->samples, FcSample, first);
+      guint n_tail = self->samples.len - first;
+
+      g_qsort_with_data (tail, n_tail, sizeof (FcSample), sample_compare, NULL);
+      for (guint i = 0; i < n_tail && tail[i].timestamp_ns < floor_ns; i++)
+        tail[i].timestamp_ns = floor_ns;
+      for (guint32 i = first; i < self->samples.len; i++)
+        index_sample (self, i);
+    }
+
+  fc_column_publish (&self->strings);
+  fc_column_publish (&self->frames);
+  fc_column_publish (&self->stacks);
+  for (guint i = 0; i < self->thread_index.len; i++)
+    fc_column_publish (thread_index_column (self, i));
+  fc_column_publish (&self->thread_index);
+  publish_threads (self);
+  fc_column_publish (&self->samples);
+}
+
+/**
+ * fc_profile_finish:
+ *
+ * Ends building: samples are sorted and indexed (or, on a live profile, the
+ * last batch is published) and the profile is immutable from here on, safe to
+ * read from any number of threads. Metadata setters still work for the owner
+ * before it shares the profile.
+ */
+void
+fc_profile_finish (FcProfile *self)
+{
+  const char *active;
+
+  g_return_if_fail (FC_IS_PROFILE (self));
+
+  if (self->finished)
     return;
 
-  g_qsort_with_data (self->samples->data, self->samples->len, sizeof (FcSample), sample_compare, NULL);
-  self->sorted = TRUE;
-  g_clear_pointer (&self->thread_index, g_ptr_array_unref);
+  if (self->live)
+    fc_profile_publish (self);
+  else
+    sort_all (self);
+
+  /* computed here, once, so that the getter never interns */
+  active = fc_profile_get_active_thread_id (self);
+  self->active_tid = fc_profile_intern (self, active);
+  if (self->live && active != NULL)
+    fc_column_publish (&self->strings);
+
+  self->finished = TRUE;
+}
+
+gboolean
+fc_profile_is_finished (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), FALSE);
+  return self->finished;
+}
+
+gboolean
+fc_profile_is_live (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), FALSE);
+  return self->live;
+}
+
+/* Getters never sort: a profile appended out of order is read after
+ * fc_profile_finish() (or fc_profile_sort_samples() on the building thread). */
+static gboolean
+in_order (FcProfile  *self,
+          const char *func)
+{
+  if G_LIKELY (self->sorted)
+    return TRUE;
+
+  g_critical ("%s: samples were appended out of time order; call fc_profile_finish() "
+              "(or fc_profile_sort_samples()) before reading them", func);
+  return FALSE;
 }
 
 guint
 fc_profile_get_n_samples (FcProfile *self)
 {
   g_return_val_if_fail (FC_IS_PROFILE (self), 0);
-  return self->samples->len;
+  return fc_column_n_published (&self->samples);
 }
 
+/**
+ * fc_profile_get_samples:
+ *
+ * Returns: (transfer none): the samples in time order (in the order they
+ * were appended while a building thread has not sorted them yet). The pointer stays
+ * valid, and the @n_samples it comes with unchanged, for the life of the
+ * profile. On a live profile, fetch a thread's indexes
+ * (fc_profile_get_thread_samples()) before the samples they point into.
+ */
 const FcSample *
 fc_profile_get_samples (FcProfile *self,
                         guint     *n_samples)
 {
   g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
 
-  fc_profile_sort_samples (self);
-  if (n_samples != NULL)
-    *n_samples = self->samples->len;
-  return (const FcSample *)(gpointer)self->samples->data;
-}
-
-static void
-ensure_thread_index (FcProfile *self)
-{
-  fc_profile_sort_samples (self);
-
-  if (self->thread_index != NULL)
-    return;
-
-  self->thread_index = g_ptr_array_new_with_free_func ((GDestroyNotify)g_array_unref);
-  for (guint i = 0; i < self->threads->len; i++)
-    {
-      const FcThread *thread = &g_array_index (self->threads, FcThread, i);
-      GArray *indexes = g_array_sized_new (FALSE, FALSE, sizeof (guint32), thread->n_samples);
-
-      g_ptr_array_add (self->thread_index, indexes);
-    }
-
-  for (guint32 i = 0; i < self->samples->len; i++)
-    {
-      const FcSample *sample = &g_array_index (self->samples, FcSample, i);
-      g_array_append_val (g_ptr_array_index (self->thread_index, sample->thread), i);
-    }
+  return fc_column_read (&self->samples, n_samples);
 }
 
 /**
  * fc_profile_get_thread_samples:
  *
  * Returns: (transfer none): the indexes into fc_profile_get_samples() of the
- * samples of @thread_index, in time order. Valid until the next append.
+ * samples of @thread_index, in time order. Like the samples, they stay valid
+ * for the life of the profile; a live profile only adds to them.
  */
 const guint32 *
 fc_profile_get_thread_samples (FcProfile *self,
                                guint32    thread_index,
                                guint     *n_samples)
 {
-  GArray *indexes;
+  FcColumn * const *columns;
+  guint n_columns;
 
   g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
-  g_return_val_if_fail (thread_index < self->threads->len, NULL);
+  if (!in_order (self, G_STRFUNC))
+    return NULL;
 
-  ensure_thread_index (self);
-  indexes = g_ptr_array_index (self->thread_index, thread_index);
-  if (n_samples != NULL)
-    *n_samples = indexes->len;
-  return (const guint32 *)(gpointer)indexes->data;
+  columns = fc_column_read (&self->thread_index, &n_columns);
+  g_return_val_if_fail (thread_index < n_columns, NULL);
+
+  return fc_column_read (columns[thread_index], n_samples);
 }
 
 void
@@ -710,16 +1016,29 @@ fc_profile_get_time_range (FcProfile *self,
                            gint64    *first_ns,
                            gint64    *last_ns)
 {
+  const FcSample *samples;
   gint64 first = 0;
   gint64 last = 0;
+  guint n;
 
   g_return_if_fail (FC_IS_PROFILE (self));
 
-  fc_profile_sort_samples (self);
-  if (self->samples->len > 0)
+  samples = fc_column_read (&self->samples, &n);
+  if (n > 0 && self->sorted)
     {
-      first = g_array_index (self->samples, FcSample, 0).timestamp_ns;
-      last = g_array_index (self->samples, FcSample, self->samples->len - 1).timestamp_ns;
+      first = samples[0].timestamp_ns;
+      last = samples[n - 1].timestamp_ns;
+    }
+  else if (n > 0)
+    {
+      /* still being built out of order */
+      first = G_MAXINT64;
+      last = G_MININT64;
+      for (guint i = 0; i < n; i++)
+        {
+          first = MIN (first, samples[i].timestamp_ns);
+          last = MAX (last, samples[i].timestamp_ns);
+        }
     }
 
   if (first_ns != NULL)
@@ -729,12 +1048,11 @@ fc_profile_get_time_range (FcProfile *self,
 }
 
 static guint
-lower_bound (FcProfile     *self,
-             const guint32 *indexes,
-             guint          n,
-             gint64         ts)
+lower_bound (const FcSample *samples,
+             const guint32  *indexes,
+             guint           n,
+             gint64          ts)
 {
-  const FcSample *samples = (const FcSample *)(gpointer)self->samples->data;
   guint lo = 0;
   guint hi = n;
 
@@ -758,7 +1076,7 @@ lower_bound (FcProfile     *self,
  *
  * Finds the samples with @begin_ns <= timestamp < @end_ns: positions
  * [*first, *last) in fc_profile_get_thread_samples() of the thread, or in
- * fc_profile_get_samples() for G_MAXUINT32.
+ * fc_profile_get_samples() for G_MAXUINT32, as they were when this ran.
  */
 void
 fc_profile_find_range (FcProfile *self,
@@ -769,17 +1087,26 @@ fc_profile_find_range (FcProfile *self,
                        guint     *last)
 {
   const guint32 *indexes = NULL;
+  const FcSample *samples;
   guint n;
 
   g_return_if_fail (FC_IS_PROFILE (self));
 
-  if (thread_index == G_MAXUINT32)
-    fc_profile_get_samples (self, &n);
+  *first = *last = 0;
+  if (thread_index != G_MAXUINT32)
+    {
+      indexes = fc_profile_get_thread_samples (self, thread_index, &n);
+      samples = fc_profile_get_samples (self, NULL);
+    }
   else
-    indexes = fc_profile_get_thread_samples (self, thread_index, &n);
+    {
+      samples = fc_profile_get_samples (self, &n);
+    }
+  if (samples == NULL || n == 0)
+    return;
 
-  *first = lower_bound (self, indexes, n, begin_ns);
-  *last = MAX (*first, lower_bound (self, indexes, n, end_ns));
+  *first = lower_bound (samples, indexes, n, begin_ns);
+  *last = MAX (*first, lower_bound (samples, indexes, n, end_ns));
 }
 
 /* ---- metadata ---- */
@@ -939,6 +1266,10 @@ fc_profile_get_active_thread_id (FcProfile *self)
 
   g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
 
+  /* a finished profile is read from any thread: never intern here */
+  if (self->finished)
+    return fc_profile_string (self, self->active_tid);
+
   transaction = fc_profile_get_transaction (self);
   if (transaction == NULL)
     return NULL;
@@ -1015,14 +1346,15 @@ importer_init (Importer  *imp,
   imp->dst = dst;
   imp->src = src;
   imp->by_function = FALSE;
-  imp->strings = g_array_sized_new (FALSE, TRUE, sizeof (guint32), src->strings->len);
-  g_array_set_size (imp->strings, src->strings->len);
-  imp->frames = g_array_sized_new (FALSE, TRUE, sizeof (guint32), src->frames->len);
-  g_array_set_size (imp->frames, src->frames->len);
-  imp->stacks = g_array_sized_new (FALSE, TRUE, sizeof (guint32), src->stacks->len);
-  g_array_set_size (imp->stacks, src->stacks->len);
-  imp->threads = g_array_sized_new (FALSE, TRUE, sizeof (guint32), src->threads->len);
-  g_array_set_size (imp->threads, src->threads->len);
+  /* the source may be live: map what is published now */
+  imp->threads = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_array_set_size (imp->threads, fc_profile_get_n_threads (src));
+  imp->strings = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_array_set_size (imp->strings, fc_profile_get_n_strings (src));
+  imp->frames = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_array_set_size (imp->frames, fc_profile_get_n_frames (src));
+  imp->stacks = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_array_set_size (imp->stacks, fc_profile_get_n_stacks (src));
 }
 
 static void
@@ -1057,7 +1389,7 @@ import_frame (Importer *imp,
 
   if (*slot == 0)
     {
-      FcFrame frame = g_array_index (imp->src->frames, FcFrame, id);
+      FcFrame frame = *fc_profile_get_frame (imp->src, id);
 
       frame.function = import_string (imp, frame.function);
       frame.module = import_string (imp, frame.module);
@@ -1109,7 +1441,7 @@ import_stack (Importer *imp,
     while (cur != FC_STACK_EMPTY && g_array_index (imp->stacks, guint32, cur) == 0)
       {
         g_array_append_val (chain, cur);
-        cur = g_array_index (imp->src->stacks, FcStackNode, cur).parent;
+        cur = fc_profile_get_stack (imp->src, cur)->parent;
       }
 
     parent = cur == FC_STACK_EMPTY ? FC_STACK_EMPTY : g_array_index (imp->stacks, guint32, cur) - 1;
@@ -1118,7 +1450,7 @@ import_stack (Importer *imp,
       {
         guint32 src_id = g_array_index (chain, guint32, i - 1);
 
-        node = &g_array_index (imp->src->stacks, FcStackNode, src_id);
+        node = fc_profile_get_stack (imp->src, src_id);
         parent = fc_profile_intern_stack (imp->dst, parent, import_frame (imp, node->frame));
         g_array_index (imp->stacks, guint32, src_id) = parent + 1;
       }
@@ -1135,7 +1467,7 @@ import_thread (Importer *imp,
 
   if (*slot == 0)
     {
-      const FcThread *src = &g_array_index (imp->src->threads, FcThread, index);
+      const FcThread *src = fc_profile_get_thread (imp->src, index);
       guint32 dst_index = fc_profile_ensure_thread (imp->dst, fc_profile_string (imp->src, src->tid));
       FcThread *dst = fc_profile_get_thread_mut (imp->dst, dst_index);
 
@@ -1163,13 +1495,14 @@ import_samples (FcProfile *self,
   const FcSample *samples;
   guint n;
 
+  /* the samples first: on a live source, what they refer to is published before them */
+  samples = fc_profile_get_samples (src, &n);
   importer_init (&imp, self, src);
   imp.by_function = by_function;
-  samples = fc_profile_get_samples (src, &n);
 
   /* Threads listed in thread_metadata keep their names even without samples. */
   if (end_ns <= begin_ns)
-    for (guint32 t = 0; t < src->threads->len; t++)
+    for (guint32 t = 0; t < imp.threads->len; t++)
       import_thread (&imp, t);
 
   for (guint i = 0; i < n; i++)
@@ -1231,6 +1564,7 @@ copy_profile (FcProfile *self,
   copy->has_start = self->has_start;
 
   import_samples (copy, self, begin_ns, end_ns, by_function);
+  fc_profile_sort_samples (copy);
   return copy;
 }
 
@@ -1257,9 +1591,13 @@ fc_profile_copy_range (FcProfile *self,
 FcProfile *
 fc_profile_dup_by_function (FcProfile *self)
 {
+  FcProfile *copy;
+
   g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
 
-  return copy_profile (self, 0, 0, TRUE);
+  copy = copy_profile (self, 0, 0, TRUE);
+  fc_profile_finish (copy);
+  return copy;
 }
 
 static gboolean

@@ -28,8 +28,18 @@ G_BEGIN_DECLS
  * unknown keys of frames, samples and thread_metadata entries as compact
  * JSON object text in an interned string ("extra").
  *
- * An FcProfile is not thread-safe: one thread builds it (a reader on a
- * worker, or the main thread appending live batches) and hands it over.
+ * One thread builds a profile; then either
+ *
+ *  - it calls fc_profile_finish() and hands the profile over: finished, it is
+ *    immutable (sorted and indexed when building ended, nothing computed in
+ *    a getter) and any number of threads may read it; or
+ *  - it calls fc_profile_publish() after each batch it appends: the profile
+ *    is live, and readers on other threads see the published prefix, which
+ *    never changes and whose storage never moves under them. Readers follow
+ *    references in the order they were published: a sample's thread indexes
+ *    before fc_profile_get_samples(), then its stack, frames and strings.
+ *
+ * Until either, getters on the building thread see everything appended.
  */
 
 #define FC_STRING_NONE 0u
@@ -129,6 +139,8 @@ guint32            fc_profile_intern_stack_frames  (FcProfile         *self,
 guint              fc_profile_get_n_stacks         (FcProfile         *self);
 const FcStackNode *fc_profile_get_stack            (FcProfile         *self,
                                                     guint32            stack_id);
+const FcStackNode *fc_profile_get_stacks           (FcProfile         *self,
+                                                    guint             *n_stacks);
 guint              fc_profile_stack_frames         (FcProfile         *self,
                                                     guint32            stack_id,
                                                     guint32           *frames_leaf_first,
@@ -159,6 +171,11 @@ guint              fc_profile_get_n_samples        (FcProfile         *self);
 const FcSample    *fc_profile_get_samples          (FcProfile         *self,
                                                     guint             *n_samples);
 void               fc_profile_sort_samples         (FcProfile         *self);
+/* building ends / a live batch is visible; see the comment at the top */
+void               fc_profile_finish               (FcProfile         *self);
+void               fc_profile_publish              (FcProfile         *self);
+gboolean           fc_profile_is_finished          (FcProfile         *self);
+gboolean           fc_profile_is_live              (FcProfile         *self);
 const guint32     *fc_profile_get_thread_samples   (FcProfile         *self,
                                                     guint32            thread_index,
                                                     guint             *n_samples);

@@ -56,8 +56,10 @@ fc_sample_weights_new (FcProfile *profile,
   if (thread_index >= fc_profile_get_n_threads (profile))
     return self;
 
-  samples = fc_profile_get_samples (profile, &n_all);
+  /* the indexes first: on a live profile the samples fetched after them hold
+   * every sample they point to */
   indices = fc_profile_get_thread_samples (profile, thread_index, &n);
+  samples = fc_profile_get_samples (profile, &n_all);
   if (indices == NULL || n == 0)
     return self;
 

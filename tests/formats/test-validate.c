@@ -227,6 +227,7 @@ test_chunk_samples (void)
   fc_profile_append_sample (profile, FC_TEST_BASE_NS + 2 * FC_TEST_MS, t0, FC_STACK_EMPTY, 0);
   fc_profile_append_sample (profile, FC_TEST_BASE_NS, t1, stack, 0);
   fc_profile_append_sample (profile, FC_TEST_BASE_NS + 70000 * FC_TEST_MS, t1, stack, 0);
+  fc_profile_finish (profile);
 
   problems = fc_validate_profile (profile);
   fc_test_assert_problem (problems, W, "thread 1", "1 sample(s) with a non-empty stack");

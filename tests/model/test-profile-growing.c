@@ -1,0 +1,279 @@
+/* test-profile-growing.c - a live profile read by a worker while it grows
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Also built under ThreadSanitizer by `make check-tsan`.
+ */
+
+#include "fc-call-tree.h"
+#include "fc-flame-layout.h"
+#include "fc-profile.h"
+
+#define N_SAMPLES   100000
+#define BASE_NS     G_GINT64_CONSTANT (1700000000000000000)
+#define INTERVAL_NS G_GINT64_CONSTANT (1000000)
+
+typedef struct {
+  FcProfile *profile;
+  gint       done;          /* atomic: the builder has finished */
+  guint      rounds;        /* the worker's, read after the join */
+  guint      distinct;      /* how many different prefixes the worker saw */
+} Shared;
+
+/* Everything the worker asserts holds for any published prefix: samples are
+ * sample i at BASE_NS + i ms, so a prefix of n samples is exactly the time
+ * range [BASE_NS, BASE_NS + n ms). */
+static void
+check_prefix (FcProfile *profile,
+              guint      n)
+{
+  gint64 end_ns = BASE_NS + (gint64) n * INTERVAL_NS;
+  g_autoptr(FcCallTree) top_down = fc_call_tree_new (profile, -1, BASE_NS, end_ns, FALSE);
+  g_autoptr(FcCallTree) bottom_up = fc_call_tree_new (profile, -1, BASE_NS, end_ns, TRUE);
+  const FcSample *samples;
+  guint n_threads;
+  guint n_now;
+  guint in_threads = 0;
+  guint first, last;
+
+  g_assert_cmpuint (fc_call_tree_node_get_total (fc_call_tree_get_root (top_down)), ==, n);
+  g_assert_cmpuint (fc_call_tree_node_get_total (fc_call_tree_get_root (bottom_up)), ==, n);
+
+  n_threads = fc_profile_get_n_threads (profile);
+  for (guint32 t = 0; t < n_threads; t++)
+    {
+      const guint32 *idx;
+      guint n_idx;
+
+      fc_profile_find_range (profile, t, BASE_NS, end_ns, &first, &last);
+      in_threads += last - first;
+
+      /* the indexes first, then the samples they point into */
+      idx = fc_profile_get_thread_samples (profile, t, &n_idx);
+      samples = fc_profile_get_samples (profile, &n_now);
+      g_assert_cmpuint (n_idx, <=, fc_profile_get_thread (profile, t)->n_samples);
+      for (guint i = first; i < last; i++)
+        {
+          g_assert_cmpuint (idx[i], <, n_now);
+          g_assert_cmpuint (samples[idx[i]].thread, ==, t);
+          g_assert_cmpint (samples[idx[i]].timestamp_ns, ==, BASE_NS + (gint64) idx[i] * INTERVAL_NS);
+          g_assert_cmpuint (samples[idx[i]].stack, <, fc_profile_get_n_stacks (profile));
+        }
+    }
+  g_assert_cmpuint (in_threads, ==, n);
+
+  fc_profile_find_range (profile, G_MAXUINT32, BASE_NS, end_ns, &first, &last);
+  g_assert_cmpuint (first, ==, 0);
+  g_assert_cmpuint (last, ==, n);
+
+  /* a box's frame and its label resolve whatever was published after */
+  {
+    g_autoptr(FcFlameLayout) layout = fc_flame_layout_new (profile, -1);
+    const FcFlameBox *boxes;
+    guint n_boxes;
+    char buf[64];
+
+    boxes = fc_flame_layout_get_boxes (layout, &n_boxes);
+    g_assert_true (n == 0 || n_boxes > 0);
+    for (guint i = 0; i < n_boxes; i++)
+      g_assert_nonnull (fc_profile_frame_label (profile, boxes[i].frame, buf, sizeof buf));
+  }
+}
+
+static gpointer
+reader_thread (gpointer data)
+{
+  Shared *shared = data;
+  guint last_n = 0;
+  gboolean finished;
+
+  do
+    {
+      guint n;
+
+      finished = g_atomic_int_get (&shared->done);
+      n = fc_profile_get_n_samples (shared->profile);
+      g_assert_cmpuint (n, >=, last_n);
+      if (n != last_n || shared->rounds == 0)
+        shared->distinct++;
+      last_n = n;
+
+      check_prefix (shared->profile, n);
+      shared->rounds++;
+    }
+  while (!finished);
+
+  g_assert_cmpuint (last_n, ==, N_SAMPLES);
+  return NULL;
+}
+
+static guint32
+add_frame (FcProfile *profile,
+           guint      i)
+{
+  g_autofree char *name = g_strdup_printf ("function_%u", i);
+  FcFrame frame;
+
+  fc_frame_init (&frame);
+  frame.function = fc_profile_intern (profile, name);
+  frame.module = fc_profile_intern (profile, i % 2 ? "libapp.so" : "app");
+  frame.in_app = i % 2 ? FC_IN_APP_NO : FC_IN_APP_YES;
+  return fc_profile_intern_frame (profile, &frame);
+}
+
+static void
+test_growing (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (8);
+  g_autoptr(GArray) threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  Shared shared = { profile, 0, 0, 0 };
+  const FcSample *early;
+  GThread *reader;
+  guint next = 0;
+  guint n_frames = 0;
+
+  {
+    guint32 t = fc_profile_ensure_thread (profile, "1");
+    guint32 frame = add_frame (profile, n_frames++);
+    guint32 stack = fc_profile_intern_stack (profile, FC_STACK_EMPTY, frame);
+
+    g_array_append_val (threads, t);
+    g_array_append_val (stacks, stack);
+    fc_profile_set_thread_name (profile, t, "main");
+    fc_profile_append_sample (profile, BASE_NS, t, stack, 0);
+    next = 1;
+  }
+  /* live from here: the reader only ever sees what is published */
+  fc_profile_publish (profile);
+  g_assert_true (fc_profile_is_live (profile));
+  early = fc_profile_get_samples (profile, NULL);
+
+  reader = g_thread_new ("growing-reader", reader_thread, &shared);
+
+  while (next < N_SAMPLES)
+    {
+      guint batch = g_rand_int_range (rand, 1, 3000);
+      g_autofree guint *order = NULL;
+
+      batch = MIN (batch, N_SAMPLES - next);
+      order = g_new (guint, batch);
+
+      /* new threads, frames, strings and deeper stacks keep arriving */
+      if (g_rand_int_range (rand, 0, 4) == 0 && threads->len < 16)
+        {
+          g_autofree char *tid = g_strdup_printf ("%u", threads->len + 1);
+          guint32 t = fc_profile_ensure_thread (profile, tid);
+
+          g_array_append_val (threads, t);
+        }
+      for (guint k = 0; k < 3; k++)
+        {
+          guint32 parent = g_array_index (stacks, guint32, g_rand_int_range (rand, 0, stacks->len));
+          guint32 stack = fc_profile_intern_stack (profile, parent, add_frame (profile, n_frames++));
+
+          g_array_append_val (stacks, stack);
+        }
+
+      /* a batch arrives in any order; publishing puts it in time order */
+      for (guint i = 0; i < batch; i++)
+        order[i] = next + i;
+      for (guint i = batch; i > 1; i--)
+        {
+          guint j = g_rand_int_range (rand, 0, i);
+          guint tmp = order[i - 1];
+
+          order[i - 1] = order[j];
+          order[j] = tmp;
+        }
+      for (guint i = 0; i < batch; i++)
+        fc_profile_append_sample (profile, BASE_NS + (gint64) order[i] * INTERVAL_NS,
+                                  g_array_index (threads, guint32, order[i] % threads->len),
+                                  g_array_index (stacks, guint32, g_rand_int_range (rand, 0, stacks->len)),
+                                  0);
+      next += batch;
+
+      /* unpublished samples are nobody's business yet */
+      g_assert_cmpuint (fc_profile_get_n_samples (profile), ==, next - batch);
+      fc_profile_publish (profile);
+      g_assert_cmpuint (fc_profile_get_n_samples (profile), ==, next);
+      g_usleep (200);  /* let the reader see many prefixes */
+    }
+
+  fc_profile_finish (profile);
+  g_atomic_int_set (&shared.done, TRUE);
+  g_thread_join (reader);
+
+  g_test_message ("the reader built trees over %u prefixes in %u rounds", shared.distinct, shared.rounds);
+  g_assert_cmpuint (shared.rounds, >=, 2);
+  g_assert_true (fc_profile_is_finished (profile));
+
+  /* what a reader got before the storage grew is still there, unchanged */
+  g_assert_cmpint (early[0].timestamp_ns, ==, BASE_NS);
+  g_assert_cmpuint (fc_profile_get_thread (profile, 0)->n_samples, >, 0);
+  check_prefix (profile, N_SAMPLES);
+}
+
+static void
+test_late_sample (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  guint32 t = fc_profile_ensure_thread (profile, "1");
+  const FcSample *samples;
+  guint n;
+
+  fc_profile_append_sample (profile, 200, t, FC_STACK_EMPTY, 0);
+  fc_profile_append_sample (profile, 100, t, FC_STACK_EMPTY, 0);
+  /* the first publish sorts whatever came before */
+  fc_profile_publish (profile);
+  samples = fc_profile_get_samples (profile, &n);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (samples[0].timestamp_ns, ==, 100);
+  g_assert_cmpint (samples[1].timestamp_ns, ==, 200);
+
+  /* older than what readers already have: moved up to the published end */
+  fc_profile_append_sample (profile, 300, t, FC_STACK_EMPTY, 0);
+  fc_profile_append_sample (profile, 150, t, FC_STACK_EMPTY, 0);
+  fc_profile_publish (profile);
+  samples = fc_profile_get_samples (profile, &n);
+  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpint (samples[1].timestamp_ns, ==, 200);
+  g_assert_cmpint (samples[2].timestamp_ns, ==, 200);
+  g_assert_cmpint (samples[3].timestamp_ns, ==, 300);
+  g_assert_cmpuint (fc_profile_get_thread (profile, t)->n_samples, ==, 4);
+}
+
+static void
+test_finished_is_immutable (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  guint32 t = fc_profile_ensure_thread (profile, "1");
+
+  fc_profile_append_sample (profile, 200, t, FC_STACK_EMPTY, 0);
+  fc_profile_append_sample (profile, 100, t, FC_STACK_EMPTY, 0);
+  fc_profile_finish (profile);
+  g_assert_cmpint (fc_profile_get_samples (profile, NULL)[0].timestamp_ns, ==, 100);
+
+  if (g_test_subprocess ())
+    {
+      fc_profile_append_sample (profile, 300, t, FC_STACK_EMPTY, 0);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("*finished*");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/core/profile-growing/reader-while-appending", test_growing);
+  g_test_add_func ("/core/profile-growing/late-sample", test_late_sample);
+  g_test_add_func ("/core/profile-growing/finished-is-immutable", test_finished_is_immutable);
+
+  return g_test_run ();
+}
