@@ -127,7 +127,8 @@ run_recorder (guint         threads,
   if (!fc_recorder_get_target_exited (recorder, NULL))
     g_main_loop_run (loop);
   fc_recorder_stop (recorder);
-  fc_recorder_flush_sync (recorder, 10000);
+  while (fc_recorder_get_stopping (recorder))
+    g_main_context_iteration (NULL, TRUE);
   fc_recorder_get_sampler_stats (recorder, &stats);
   fc_recorder_get_unwind_stats (recorder, &ustats);
   fc_recorder_detach (recorder);

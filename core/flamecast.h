@@ -39,4 +39,5 @@
 #include "fc-rate-limits.h"
 #include "fc-transport.h"
 #include "fc-sender.h"
+#include "fc-recording.h"
 #undef FLAMECAST_INSIDE

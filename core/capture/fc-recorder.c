@@ -28,7 +28,6 @@
 
 #define MAX_FRAMES 256
 #define DELIVERY_INTERVAL_MS 50
-#define DETACH_FLUSH_TIMEOUT_MS 10000
 
 typedef enum {
   ITEM_SAMPLE,
@@ -554,7 +553,7 @@ emit_samples_added (FcRecorder *self,
 }
 
 /* Handlers of the signals emitted here may iterate the main context (a
- * flush_sync(), a nested loop) and so run this again: items are taken one at a
+ * nested loop) and so run this again: items are taken one at a
  * time from self->ready, which keeps them in order whoever takes them. */
 static void
 flush_pending (FcRecorder *self)
@@ -621,14 +620,20 @@ flush_pending (FcRecorder *self)
 
 /* ---- lifecycle ---- */
 
+/* Items not yet appended point into the symbolizer: deliver them (flush_pending)
+ * before @release frees it. */
 static void
-stop_worker (FcRecorder *self)
+stop_worker (FcRecorder *self,
+             gboolean    release)
 {
-  if (self->worker == NULL)
+  if (self->worker != NULL)
+    {
+      g_async_queue_push (self->queue, &quit_marker);
+      g_thread_join (self->worker);
+      self->worker = NULL;
+    }
+  if (!release)
     return;
-  g_async_queue_push (self->queue, &quit_marker);
-  g_thread_join (self->worker);
-  self->worker = NULL;
   g_clear_pointer (&self->unwinder, fc_unwinder_free);
   g_clear_pointer (&self->symbolizer, fc_symbolizer_free);
   g_hash_table_remove_all (self->thread_states);
@@ -655,7 +660,7 @@ prepare_target (FcRecorder *self,
   return TRUE;
 }
 
-/* detach() runs the main context while it waits: nothing may start over from there */
+/* detach() emits the last signals while it releases the target: nothing may start over from their handlers */
 static gboolean
 check_not_detaching (FcRecorder *self,
                      GError    **error)
@@ -749,49 +754,6 @@ fc_recorder_stop (FcRecorder *self)
   g_async_queue_push (self->queue, &stop_marker);
 }
 
-static gboolean
-flush_timeout_cb (gpointer user_data)
-{
-  gboolean *timed_out = user_data;
-  *timed_out = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-gboolean
-fc_recorder_flush_sync (FcRecorder *self,
-                        guint       timeout_ms)
-{
-  g_autoptr(GObject) guard = NULL;
-  GSource *timeout;
-  gboolean timed_out = FALSE;
-
-  g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
-
-  if (self->stops_flushed == self->stops_issued)
-    return TRUE;
-
-  guard = g_object_ref (G_OBJECT (self));
-  timeout = g_timeout_source_new (timeout_ms);
-  g_source_set_static_name (timeout, "[flamecast] recorder flush timeout");
-  g_source_set_callback (timeout, flush_timeout_cb, &timed_out, NULL);
-  g_source_attach (timeout, self->context);
-
-  /* The flush arrives as a delivery source on the context: iterating runs
-   * it, and everything else too. Items already taken for delivery (when this
-   * is called from one of the recorder's own signals) are appended here. */
-  while (self->stops_flushed != self->stops_issued && !timed_out)
-    {
-      if (!g_queue_is_empty (&self->ready))
-        flush_pending (self);
-      else
-        g_main_context_iteration (self->context, TRUE);
-    }
-
-  g_source_destroy (timeout);
-  g_source_unref (timeout);
-  return self->stops_flushed == self->stops_issued;
-}
-
 gboolean
 fc_recorder_get_stopping (FcRecorder *self)
 {
@@ -823,17 +785,17 @@ fc_recorder_detach (FcRecorder *self)
 
   if (self->worker == NULL || self->detaching)
     return;
-  /* What was captured is not lost: the chunk in progress is finished first.
-   * Waiting runs the main context, so the caller's sources go on; if the
-   * worker is slower than the timeout, joining it below still hands over
-   * everything, only with the context blocked. */
+  /* What was captured is not lost: the worker unwinds what is queued before
+   * it sees the quit marker, and flush_pending() below hands it over. That
+   * blocks for as long as the backlog takes, without running the caller's
+   * context; a caller that must not block waits for "stopped" first
+   * (fc_recording_stop_async()), so that there is nothing left. */
   self->detaching = TRUE;
   fc_recorder_stop (self);
-  if (!fc_recorder_flush_sync (self, DETACH_FLUSH_TIMEOUT_MS))
-    g_debug ("Recorder: the unwinder is still busy after %u ms; waiting for it", DETACH_FLUSH_TIMEOUT_MS);
   fc_sampler_detach (self->sampler);
-  stop_worker (self);
+  stop_worker (self, FALSE);
   flush_pending (self);
+  stop_worker (self, TRUE);
   self->detaching = FALSE;
 
   /* a launched command outlives the recording; its exit status still matters to the caller */
@@ -865,7 +827,7 @@ fc_recorder_dispose (GObject *object)
   if (self->sampler != NULL)
     {
       fc_sampler_detach (self->sampler);
-      stop_worker (self);
+      stop_worker (self, TRUE);
       g_clear_pointer (&self->sampler, fc_sampler_free);
     }
   if (self->child_watch != NULL)

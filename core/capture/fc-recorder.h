@@ -30,10 +30,11 @@ G_DECLARE_FINAL_TYPE (FcRecorder, fc_recorder, FC, RECORDER, GObject)
  *
  * fc_recorder_stop() never waits for the unwinder: it ends the sampling run and returns; the chunk
  * in progress is finished on the main context when the run's last samples arrive. start() may be
- * called again at once: samples taken after it go to the next chunk. fc_recorder_flush_sync() waits
- * for the stops still being flushed by iterating the main context (call it from the thread that
- * runs that context), up to timeout_ms; FALSE if they are not all in by then.
- * fc_recorder_detach() flushes the same way before it releases the target.
+ * called again at once: samples taken after it go to the next chunk. fc_recorder_get_stopping()
+ * is TRUE until the last stop's "stopped". fc_recorder_detach() stops, releases the target and
+ * hands over everything captured (chunk-ready, stopped) before it returns: it blocks while the
+ * unwinder works through its backlog, without iterating any main context; wait for "stopped"
+ * first to find it empty.
  */
 
 typedef struct {
@@ -53,8 +54,6 @@ gboolean    fc_recorder_spawn              (FcRecorder          *self,
 gboolean    fc_recorder_start              (FcRecorder          *self,
                                             GError             **error);
 void        fc_recorder_stop               (FcRecorder          *self);
-gboolean    fc_recorder_flush_sync         (FcRecorder          *self,
-                                            guint                timeout_ms);
 gboolean    fc_recorder_get_stopping       (FcRecorder          *self);
 void        fc_recorder_detach             (FcRecorder          *self);
 FcProfile  *fc_recorder_get_live_profile   (FcRecorder          *self);

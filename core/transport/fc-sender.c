@@ -377,6 +377,7 @@ struct _FcSender
   guint         n_queued;
   guint         n_background;    /* flushes in flight */
   guint         delivered;       /* by background flushes */
+  GPtrArray    *finishing;       /* GTask*: flush_async calls waiting for the background flushes */
 };
 
 G_DEFINE_FINAL_TYPE (FcSender, fc_sender, G_TYPE_OBJECT)
@@ -389,6 +390,7 @@ fc_sender_finalize (GObject *object)
   g_clear_object (&self->transport);
   g_clear_object (&self->last_chunk);
   g_clear_pointer (&self->pending_spans, g_ptr_array_unref);
+  g_clear_pointer (&self->finishing, g_ptr_array_unref);
   g_clear_pointer (&self->transaction_name, g_free);
   g_clear_pointer (&self->span_thread_id, g_free);
   g_clear_pointer (&self->span_thread_name, g_free);
@@ -407,6 +409,7 @@ fc_sender_init (FcSender *self)
 {
   self->format = FC_FORMAT_V2;
   self->pending_spans = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_root_span_free);
+  self->finishing = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 FcSender *
@@ -463,6 +466,8 @@ fc_sender_get_n_queued (FcSender *self)
   return self->n_queued;
 }
 
+static void flush_last (GTask *task);
+
 static void
 background_flush_cb (GObject      *object,
                      GAsyncResult *result,
@@ -479,6 +484,14 @@ background_flush_cb (GObject      *object,
     g_debug ("Background flush failed: %s", error->message);
 
   self->n_background--;
+  if (self->n_background == 0 && self->finishing->len > 0)
+    {
+      g_autoptr(GPtrArray) waiting = g_steal_pointer (&self->finishing);
+
+      self->finishing = g_ptr_array_new_with_free_func (g_object_unref);
+      for (guint i = 0; i < waiting->len; i++)
+        flush_last (g_object_ref (g_ptr_array_index (waiting, i)));
+    }
 }
 
 static gboolean
@@ -579,27 +592,66 @@ fc_sender_add_root_span (FcSender         *self,
   return queue_span (self, span, error);
 }
 
-FcFlushReport *
-fc_sender_finish (FcSender  *self,
-                  GError   **error)
+static void
+last_flush_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
-  g_autoptr(GMainContext) context = NULL;
+  g_autoptr(GTask) task = user_data;
+  FcSender *self = g_task_get_source_object (task);
+  GError *error = NULL;
   FcFlushReport *report;
 
-  g_return_val_if_fail (FC_IS_SENDER (self), NULL);
+  report = fc_transport_flush_finish (FC_TRANSPORT (object), result, &error);
+  if (report == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  report->delivered += self->delivered;
+  self->delivered = 0;
+  g_task_return_pointer (task, report, (GDestroyNotify) fc_flush_report_unref);
+}
 
-  /* Background flushes run on this thread's context: let them end. */
-  context = g_main_context_ref_thread_default ();
-  while (self->n_background > 0)
-    g_main_context_iteration (context, TRUE);
+/* takes @task */
+static void
+flush_last (GTask *task)
+{
+  FcSender *self = g_task_get_source_object (task);
 
   if (self->pending_spans->len > 0)
     g_debug ("%u root span(s) ended without a chunk to link to; not sent", self->pending_spans->len);
+  fc_transport_flush_async (self->transport, g_task_get_cancellable (task), last_flush_cb, task);
+}
 
-  report = fc_transport_flush (self->transport, NULL, error);
-  if (report != NULL)
-    report->delivered += self->delivered;
-  self->delivered = 0;
+void
+fc_sender_flush_async (FcSender            *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  GTask *task;
 
-  return report;
+  g_return_if_fail (FC_IS_SENDER (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fc_sender_flush_async);
+  /* Background flushes complete on this context: the last one starts ours. */
+  if (self->n_background > 0)
+    {
+      g_ptr_array_add (self->finishing, task);
+      return;
+    }
+  flush_last (task);
+}
+
+FcFlushReport *
+fc_sender_flush_finish (FcSender      *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (FC_IS_SENDER (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

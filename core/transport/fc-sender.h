@@ -55,7 +55,7 @@ char       *fc_sender_describe_problems      (GPtrArray        *problems);
 /*
  * FcSender: the live side, for `record --send` and the app. Chunks and
  * spans are turned into envelopes, put into the outbox and flushed in the
- * background on the caller's main context; fc_sender_finish() delivers
+ * background on the caller's main context; fc_sender_flush_async() delivers
  * what is left and reports.
  */
 #define FC_TYPE_SENDER (fc_sender_get_type ())
@@ -83,8 +83,15 @@ gboolean       fc_sender_add_root_span     (FcSender         *self,
                                             const FcRootSpan *span,
                                             GError          **error);
 guint          fc_sender_get_n_queued      (FcSender         *self);
-/* Waits for background flushes, then flushes once more, blocking. */
-FcFlushReport *fc_sender_finish            (FcSender         *self,
-                                            GError          **error);
+/* Waits for the background flushes, then flushes once more; never iterates
+ * the caller's context (the background flushes complete on it). What cannot
+ * go now waits in the outbox. */
+void           fc_sender_flush_async       (FcSender            *self,
+                                            GCancellable        *cancellable,
+                                            GAsyncReadyCallback  callback,
+                                            gpointer             user_data);
+FcFlushReport *fc_sender_flush_finish      (FcSender            *self,
+                                            GAsyncResult        *result,
+                                            GError             **error);
 
 G_END_DECLS

@@ -377,7 +377,6 @@ test_stop_does_not_block (void)
 
   /* nothing to wait for yet */
   g_assert_false (fc_recorder_get_stopping (recorder));
-  g_assert_true (fc_recorder_flush_sync (recorder, 0));
 
   g_assert_true (fc_recorder_spawn (recorder, argv, &error));
   g_assert_no_error (error);
@@ -417,9 +416,11 @@ test_stop_does_not_block (void)
   g_assert_cmpuint (cap.chunks->len, ==, 1);
   g_assert_cmpuint (chunks_at_stopped->len, ==, 1);
 
+  /* the caller's loop delivers the chunk and "stopped"; nothing in the recorder runs it */
   fc_recorder_stop (recorder);
-  g_assert_true (fc_recorder_flush_sync (recorder, 10000));
-  g_assert_false (fc_recorder_get_stopping (recorder));
+  g_assert_true (fc_recorder_get_stopping (recorder));
+  while (fc_recorder_get_stopping (recorder))
+    g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (cap.chunks->len, ==, 2);
   g_assert_cmpuint (chunks_at_stopped->len, ==, 2);
   /* each "stopped" follows its own chunk */

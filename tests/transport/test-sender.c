@@ -289,6 +289,15 @@ test_sender_span_transaction (void)
 }
 
 static void
+flushed_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GAsyncResult **out = user_data;
+  *out = g_object_ref (result);
+}
+
+static void
 test_sender_live (void)
 {
   Relay *relay = relay_new ();
@@ -300,6 +309,7 @@ test_sender_live (void)
   g_autoptr(FcRootSpan) unsampled = make_span ("ignored", BASE_NS, BASE_NS + 1000000000);
   g_autoptr(FcRootSpan) unprofiled = make_span ("not profiled", BASE_NS, BASE_NS + 1000000000);
   g_autoptr(FcFlushReport) report = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *sent = NULL;
 
@@ -316,7 +326,11 @@ test_sender_live (void)
   g_assert_no_error (error);
   g_assert_cmpuint (fc_sender_get_n_queued (sender), ==, 2);
 
-  report = fc_sender_finish (sender, &error);
+  /* delivered from this thread's loop, which the sender does not run itself */
+  fc_sender_flush_async (sender, NULL, flushed_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  report = fc_sender_flush_finish (sender, result, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (report->delivered, ==, 2);
   g_assert_true (fc_flush_report_all_delivered (report));

@@ -1,0 +1,454 @@
+/* test-recording.c - FcRecording on real traced programs: files, sending, lifecycle, stopping
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fc-error.h"
+#include "fc-reader.h"
+#include "fc-recording.h"
+#include "fc-test-relay.h"
+#include "fc-validate.h"
+
+typedef struct {
+  GMainLoop     *loop;
+  guint          n_batches;
+  guint          n_added;
+  guint          n_chunks;
+  gboolean       exited;
+  gboolean       done;
+  gboolean       stop_ok;
+  FcFlushReport *report;
+  GError        *error;
+} Run;
+
+static char *
+target_path (const char *name)
+{
+  const char *dir = g_getenv ("FC_TARGETS_DIR");
+  g_assert_nonnull (dir);
+  return g_strdup_printf ("%s/fc-target-%s", dir, name);
+}
+
+static void
+samples_added_cb (FcRecording *recording,
+                  guint        first,
+                  guint        n,
+                  Run         *run)
+{
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (first + n, <=, fc_profile_get_n_samples (fc_recording_get_live_profile (recording)));
+  run->n_batches++;
+  run->n_added += n;
+}
+
+static void
+chunk_ready_cb (FcRecording *recording,
+                FcProfile   *chunk,
+                Run         *run)
+{
+  run->n_chunks++;
+}
+
+static void
+target_exited_cb (FcRecording *recording,
+                  int          status,
+                  Run         *run)
+{
+  run->exited = TRUE;
+  g_main_loop_quit (run->loop);
+}
+
+static gboolean
+quit_cb (gpointer data)
+{
+  g_main_loop_quit (data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+run_init (Run         *run,
+          FcRecording *recording)
+{
+  memset (run, 0, sizeof *run);
+  run->loop = g_main_loop_new (NULL, FALSE);
+  g_signal_connect (recording, "samples-added", G_CALLBACK (samples_added_cb), run);
+  g_signal_connect (recording, "chunk-ready", G_CALLBACK (chunk_ready_cb), run);
+  g_signal_connect (recording, "target-exited", G_CALLBACK (target_exited_cb), run);
+}
+
+static void
+run_clear (Run *run)
+{
+  g_main_loop_unref (run->loop);
+  g_clear_pointer (&run->report, fc_flush_report_unref);
+  g_clear_error (&run->error);
+}
+
+static void
+run_for (Run  *run,
+         guint ms)
+{
+  g_timeout_add (ms, quit_cb, run->loop);
+  g_main_loop_run (run->loop);
+}
+
+/* Runs the loop until @cond holds (checked every 50 ms), at most 20 s: the
+ * machine may be loaded. */
+#define RUN_UNTIL(run, cond)                                         \
+  G_STMT_START {                                                     \
+    gint64 deadline_ = g_get_monotonic_time () + 20 * G_USEC_PER_SEC; \
+    while (!(cond) && g_get_monotonic_time () < deadline_)           \
+      run_for ((run), 50);                                           \
+    g_assert_true (cond);                                            \
+  } G_STMT_END
+
+static void
+stopped_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  Run *run = user_data;
+
+  run->stop_ok = fc_recording_stop_finish (FC_RECORDING (object), result, &run->report, &run->error);
+  run->done = TRUE;
+  g_main_loop_quit (run->loop);
+}
+
+static gboolean
+flag_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Stops, checking that stop_async returns without running this context:
+ * a ready source of the highest priority has not run when it returns. */
+static void
+stop_and_wait (FcRecording *recording,
+               Run         *run)
+{
+  gboolean ran = FALSE;
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_priority (source, G_PRIORITY_HIGH);
+  g_source_set_callback (source, flag_cb, &ran, NULL);
+  g_source_attach (source, NULL);
+  g_source_unref (source);
+
+  fc_recording_stop_async (recording, NULL, stopped_cb, run);
+  g_assert_false (ran);
+  g_assert_false (run->done);
+  while (!run->done)
+    g_main_loop_run (run->loop);
+  g_assert_true (ran);
+}
+
+static char *
+proc_status_field (GPid        pid,
+                   const char *key)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", pid);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], key))
+      return g_strstrip (g_strdup (lines[i] + strlen (key)));
+  return NULL;
+}
+
+static void
+rm_rf (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      rm_rf (child);
+    }
+  g_remove (path);
+}
+
+/* A launched command, manual lifecycle, two chunks' worth of files. */
+static void
+test_recording_spawn_files (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  g_autofree char *dir = g_dir_make_tmp ("fc-recording-XXXXXX", NULL);
+  g_autofree char *output = g_build_filename (dir, "out", NULL);
+  const char *argv[] = { burner, "-s", "30", "-t", "2", NULL };
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) listing = NULL;
+  const char *name;
+  guint n_files = 0, n_samples = 0;
+  FcSamplerStats stats;
+  int status = -1;
+  Run run;
+
+  run_init (&run, recording);
+  g_object_set (recording, "frequency", 250, "chunk-duration-ms", 300, "output-dir", output,
+                "release", "test@1.0", "environment", "test", NULL);
+  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (fc_recording_get_lifecycle (recording));
+  g_assert_false (fc_recording_get_profiling (recording));
+  g_assert_true (fc_recording_start (recording, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recording_get_profiling (recording));
+
+  /* the live view's feed: several batches while recording, and more than one chunk */
+  RUN_UNTIL (&run, run.n_batches >= 4 && run.n_chunks >= 1);
+  g_assert_false (run.exited);
+
+  stop_and_wait (recording, &run);
+  g_assert_true (run.stop_ok);
+  g_assert_null (run.report);
+  g_assert_true (fc_recording_get_stopped (recording));
+  g_assert_false (fc_recording_get_profiling (recording));
+  g_assert_false (fc_recording_get_write_failed (recording));
+  g_assert_cmpuint (fc_recording_get_n_files (recording), ==, run.n_chunks);
+  g_assert_cmpuint (fc_recording_get_n_files (recording), >=, 2);
+  fc_recording_get_sampler_stats (recording, &stats);
+  g_assert_cmpuint (stats.n_samples, >, 0);
+
+  /* every file is a valid chunk; together they hold every sample delivered */
+  listing = g_dir_open (output, 0, &error);
+  g_assert_no_error (error);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (output, name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(FcDocument) doc = fc_reader_load_file (file, FC_READ_FLAGS_NONE, NULL, &error);
+      FcProfile *chunk;
+
+      g_assert_no_error (error);
+      g_assert_true (g_str_has_prefix (name, "chunk-") && g_str_has_suffix (name, ".json"));
+      chunk = fc_document_get_profile (doc, 0);
+      g_assert_cmpstr (fc_profile_get_release (chunk), ==, "test@1.0");
+      n_samples += fc_profile_get_n_samples (chunk);
+      n_files++;
+    }
+  g_assert_cmpuint (n_files, ==, fc_recording_get_n_files (recording));
+  g_assert_cmpuint (n_samples, ==, run.n_added);
+
+  /* a launched command outlives the recording: untraced, still running */
+  g_assert_false (fc_recording_get_target_exited (recording, NULL));
+  {
+    g_autofree char *tracer = proc_status_field (fc_recording_get_pid (recording), "TracerPid:");
+    g_assert_cmpstr (tracer, ==, "0");
+  }
+  /* until asked to end */
+  g_assert_true (fc_recording_terminate_target (recording));
+  while (!fc_recording_get_target_exited (recording, &status))
+    g_main_loop_run (run.loop);
+  g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGTERM);
+  g_assert_false (fc_recording_terminate_target (recording));
+
+  /* only once */
+  run.done = FALSE;
+  fc_recording_stop_async (recording, NULL, stopped_cb, &run);
+  while (!run.done)
+    g_main_loop_run (run.loop);
+  g_assert_false (run.stop_ok);
+  g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_PENDING);
+
+  run_clear (&run);
+  rm_rf (dir);
+}
+
+/* A running process: attached, recorded, released; it runs on untraced. */
+static void
+test_recording_attach (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  char *argv[] = { burner, "-s", "30", NULL };
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tracer = NULL;
+  g_autofree char *state = NULL;
+  GPid pid;
+  int status;
+  Run run;
+
+  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  run_init (&run, recording);
+  g_object_set (recording, "frequency", 200, NULL);
+  g_assert_true (fc_recording_attach (recording, pid, &error));
+  g_assert_no_error (error);
+  g_assert_false (fc_recording_terminate_target (recording));   /* not ours to end */
+  g_assert_true (fc_recording_start (recording, &error));
+  RUN_UNTIL (&run, run.n_added > 0);
+
+  stop_and_wait (recording, &run);
+  g_assert_true (run.stop_ok);
+  g_assert_cmpuint (run.n_chunks, ==, 1);
+  tracer = proc_status_field (pid, "TracerPid:");
+  g_assert_cmpstr (tracer, ==, "0");
+  state = proc_status_field (pid, "State:");
+  g_assert_nonnull (state);
+  g_assert_false (state[0] == 't' || state[0] == 'T');
+  g_assert_cmpint (waitpid (pid, &status, WNOHANG), ==, 0);
+
+  kill (pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  run_clear (&run);
+}
+
+/* Trace lifecycle with a sender: profiling runs while a root span is
+ * active, and the span's transaction goes out after the chunk it links to. */
+static void
+test_recording_trace_send (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  const char *argv[] = { burner, "-s", "30", NULL };
+  Relay *relay = relay_new ();
+  g_autoptr(FcDsn) dsn = relay_dsn (relay);
+  g_autoptr(FcTransport) transport = fc_transport_new (dsn, NULL, NULL);
+  g_autoptr(FcSender) sender = fc_sender_new (transport);
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  FcLifecycle *lifecycle;
+  guint span;
+  Run run;
+
+  run_init (&run, recording);
+  g_object_set (recording, "frequency", 200, "lifecycle", FC_PROFILE_LIFECYCLE_TRACE, "sender", sender, NULL);
+  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_true (fc_recording_start (recording, &error));
+  g_assert_no_error (error);
+  /* nothing is recorded until a span begins */
+  g_assert_false (fc_recording_get_profiling (recording));
+  run_for (&run, 200);
+  g_assert_cmpuint (run.n_added, ==, 0);
+
+  lifecycle = fc_recording_get_lifecycle (recording);
+  span = fc_lifecycle_begin_root_span (lifecycle, "checkout");
+  g_assert_true (fc_recording_get_profiling (recording));
+  RUN_UNTIL (&run, run.n_added > 0);
+  g_assert_true (fc_lifecycle_end_root_span (lifecycle, span));
+  g_assert_false (fc_recording_get_profiling (recording));
+
+  stop_and_wait (recording, &run);
+  g_assert_no_error (run.error);
+  g_assert_true (run.stop_ok);
+  g_assert_nonnull (run.report);
+  g_assert_true (fc_flush_report_all_delivered (run.report));
+  g_assert_cmpuint (relay->delivered->len, ==, 2);
+  first = g_strndup (g_bytes_get_data (g_ptr_array_index (relay->delivered, 0), NULL),
+                     g_bytes_get_size (g_ptr_array_index (relay->delivered, 0)));
+  second = g_strndup (g_bytes_get_data (g_ptr_array_index (relay->delivered, 1), NULL),
+                      g_bytes_get_size (g_ptr_array_index (relay->delivered, 1)));
+  g_assert_nonnull (strstr (first, "\"type\":\"profile_chunk\""));
+  g_assert_nonnull (strstr (second, "\"type\":\"transaction\""));
+  g_assert_nonnull (strstr (second, "checkout"));
+  g_assert_nonnull (strstr (second, fc_recorder_get_profiler_id (fc_recording_get_recorder (recording))));
+
+  fc_recording_terminate_target (recording);
+  while (!fc_recording_get_target_exited (recording, NULL))
+    g_main_loop_run (run.loop);
+  run_clear (&run);
+  relay_free (relay);
+}
+
+/* A target that exits while recording: the recording ends with it. */
+static void
+test_recording_target_exits (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  const char *argv[] = { burner, "-s", "0.3", "-x", "3", NULL };
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+  Run run;
+
+  run_init (&run, recording);
+  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_true (fc_recording_start (recording, &error));
+  g_assert_no_error (error);
+  g_timeout_add (10000, quit_cb, run.loop);
+  g_main_loop_run (run.loop);
+  g_assert_true (run.exited);
+  g_assert_true (fc_recording_get_target_exited (recording, &status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 3);
+
+  stop_and_wait (recording, &run);
+  g_assert_true (run.stop_ok);
+  g_assert_cmpuint (run.n_chunks, ==, 1);
+  g_assert_cmpuint (run.n_added, >, 0);
+  run_clear (&run);
+}
+
+/* Nothing to record yet, or nothing allowed to: clear errors, no samples. */
+static void
+test_recording_errors (void)
+{
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  g_autoptr(FcRecording) unsampled = fc_recording_new ();
+  g_autofree char *burner = target_path ("burner");
+  const char *argv[] = { burner, "-s", "30", NULL };
+  const char *missing[] = { "/nonexistent/fc-no-such-program", NULL };
+  g_autoptr(GError) error = NULL;
+  Run run;
+
+  g_assert_false (fc_recording_start (recording, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS);
+  g_clear_error (&error);
+  g_assert_false (fc_recording_spawn (recording, missing, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED);
+  g_clear_error (&error);
+
+  /* a session that was not sampled records nothing, and says so once */
+  run_init (&run, unsampled);
+  g_object_set (unsampled, "profile-session-sample-rate", 0.0, NULL);
+  g_assert_true (fc_recording_spawn (unsampled, argv, &error));
+  g_test_expect_message ("flamecast-lifecycle", G_LOG_LEVEL_WARNING, "*not sampled*");
+  g_assert_true (fc_recording_start (unsampled, &error));
+  g_test_assert_expected_messages ();
+  g_assert_false (fc_recording_get_profiling (unsampled));
+  run_for (&run, 200);
+  g_assert_cmpuint (run.n_added, ==, 0);
+  stop_and_wait (unsampled, &run);
+  g_assert_true (run.stop_ok);
+  g_assert_cmpuint (run.n_chunks, ==, 0);
+  fc_recording_terminate_target (unsampled);
+  while (!fc_recording_get_target_exited (unsampled, NULL))
+    g_main_loop_run (run.loop);
+  run_clear (&run);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  /* the fake Relay is on 127.0.0.1: no proxy, and no GSettings for finding one */
+  g_unsetenv ("http_proxy");
+  g_unsetenv ("HTTP_PROXY");
+  g_unsetenv ("all_proxy");
+  g_unsetenv ("ALL_PROXY");
+  g_setenv ("GIO_USE_PROXY_RESOLVER", "dummy", TRUE);
+
+  g_test_add_func ("/control/recording/spawn-files", test_recording_spawn_files);
+  g_test_add_func ("/control/recording/attach", test_recording_attach);
+  g_test_add_func ("/control/recording/trace-send", test_recording_trace_send);
+  g_test_add_func ("/control/recording/target-exits", test_recording_target_exits);
+  g_test_add_func ("/control/recording/errors", test_recording_errors);
+
+  return g_test_run ();
+}
