@@ -16,5 +16,6 @@ int fc_cli_convert  (int argc, char **argv);
 int fc_cli_record   (int argc, char **argv);
 int fc_cli_send     (int argc, char **argv);
 int fc_cli_diff     (int argc, char **argv);
+int fc_cli_doctor   (int argc, char **argv);
 
 G_END_DECLS

@@ -23,6 +23,7 @@ static const Command commands[] = {
   { "record",   fc_cli_record,   N_("Profile a running process or a command") },
   { "send",     fc_cli_send,     N_("Send profiles to Sentry or an OpenTelemetry endpoint") },
   { "diff",     fc_cli_diff,     N_("Compare two profiles by function and call path") },
+  { "doctor",   fc_cli_doctor,   N_("Check what stands in the way of recording a process") },
 };
 
 static int

@@ -1,4 +1,4 @@
-/* fc-attach-error.c - why PTRACE_SEIZE or perf_event_open failed, and the fix
+/* fc-attach-check.c - what stands between the profiler and a process, and the fix
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -8,39 +8,282 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fc-attach-error.h"
+#include "fc-attach-check.h"
 #include "fc-error.h"
 
+#define CAP_SYS_PTRACE_BIT 19
+#define CAP_SYS_ADMIN_BIT  21
+#define CAP_PERFMON_BIT    38
+
 static char *
-read_proc_line (GPid        pid,
-                const char *file,
-                const char *key)
+read_file (const char *proc_root,
+           const char *name)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/%s", pid, file);
-  g_autofree char *contents = NULL;
-  g_auto(GStrv) lines = NULL;
+  g_autofree char *path = g_build_filename (proc_root, name, NULL);
+  char *contents = NULL;
 
   if (!g_file_get_contents (path, &contents, NULL, NULL))
     return NULL;
-  if (key == NULL)
-    return g_strdup (g_strstrip (contents));
+  return g_strstrip (contents);
+}
+
+/* The value after "Key:" in PROC/ENTRY/status, or NULL. */
+static char *
+read_status (const char *proc_root,
+             const char *entry,
+             const char *key)
+{
+  g_autofree char *name = g_build_filename (entry, "status", NULL);
+  g_autofree char *contents = read_file (proc_root, name);
+  g_auto(GStrv) lines = NULL;
+
+  if (contents == NULL)
+    return NULL;
   lines = g_strsplit (contents, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
+  for (guint i = 0; lines[i] != NULL; i++)
     if (g_str_has_prefix (lines[i], key))
-      return g_strdup (g_strstrip (lines[i] + strlen (key)));
+      return g_strstrip (g_strdup (lines[i] + strlen (key)));
   return NULL;
+}
+
+static int
+read_int (const char *proc_root,
+          const char *name,
+          int         fallback)
+{
+  g_autofree char *text = read_file (proc_root, name);
+  return text != NULL ? atoi (text) : fallback;
+}
+
+static char *
+pid_entry (GPid pid)
+{
+  return g_strdup_printf ("%d", pid);
+}
+
+void
+fc_attach_facts_read (const char    *proc_root,
+                      FcAttachFacts *facts)
+{
+  g_autofree char *uid = read_status (proc_root, "self", "Uid:");
+  g_autofree char *caps = read_status (proc_root, "self", "CapEff:");
+  g_autofree char *cgroup = read_file (proc_root, "1/cgroup");
+  guint64 cap = caps != NULL ? g_ascii_strtoull (caps, NULL, 16) : 0;
+
+  memset (facts, 0, sizeof *facts);
+  facts->ptrace_scope = read_int (proc_root, "sys/kernel/yama/ptrace_scope", -1);
+  facts->perf_event_paranoid = read_int (proc_root, "sys/kernel/perf_event_paranoid", 2);
+  /* "Uid: real effective saved fs" */
+  if (uid != NULL)
+    {
+      g_auto(GStrv) fields = g_strsplit_set (uid, " \t", -1);
+      guint n = 0;
+
+      for (guint i = 0; fields[i] != NULL; i++)
+        if (*fields[i] != '\0' && n++ == 1)
+          facts->euid = (uid_t) atoi (fields[i]);
+    }
+  else
+    facts->euid = geteuid ();
+  facts->cap_sys_ptrace = (cap >> CAP_SYS_PTRACE_BIT) & 1;
+  facts->cap_perfmon = ((cap >> CAP_PERFMON_BIT) & 1) || ((cap >> CAP_SYS_ADMIN_BIT) & 1);
+  facts->in_container = (cgroup != NULL &&
+                         (strstr (cgroup, "docker") || strstr (cgroup, "kubepods") ||
+                          strstr (cgroup, "containerd") || strstr (cgroup, "libpod") ||
+                          strstr (cgroup, "lxc"))) ||
+                        (g_strcmp0 (proc_root, "/proc") == 0 &&
+                         (g_file_test ("/.dockerenv", G_FILE_TEST_EXISTS) ||
+                          g_file_test ("/run/.containerenv", G_FILE_TEST_EXISTS)));
+}
+
+/* ---- the messages, shared by the check and the failure ---- */
+
+static void
+set_traced (GError    **error,
+            const char *proc_root,
+            GPid        pid,
+            int         tracer)
+{
+  g_autofree char *name = g_strdup_printf ("%d/comm", tracer);
+  g_autofree char *comm = read_file (proc_root, name);
+
+  g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+               "Process %d is already traced by process %d (%s); only one tracer at a time. "
+               "Stop that debugger or profiler first",
+               pid, tracer, comm ? comm : "unknown");
+}
+
+static void
+set_other_user (GError **error,
+                GPid     pid,
+                int      uid)
+{
+  g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+               "Process %d belongs to another user (uid %d); run the profiler as that user or as root",
+               pid, uid);
+}
+
+static void
+set_yama (GError **error,
+          GPid     pid,
+          int      scope)
+{
+  if (scope >= 3)
+    g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                 "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d, which forbids "
+                 "attaching to any process until reboot. Launch the program through the profiler instead "
+                 "(flamecast-cli record -- COMMAND)",
+                 pid, scope);
+  else if (scope == 2)
+    g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                 "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is 2 (only with CAP_SYS_PTRACE). "
+                 "Launch the program through the profiler instead (flamecast-cli record -- COMMAND), "
+                 "run as root, or: sudo sysctl kernel.yama.ptrace_scope=1",
+                 pid);
+  else
+    g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                 "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d (only child processes). "
+                 "Launch the program through the profiler instead (flamecast-cli record -- COMMAND), "
+                 "run as root, or: sudo sysctl kernel.yama.ptrace_scope=0",
+                 pid, scope);
+}
+
+static void
+set_perf (GError     **error,
+          GPid         pid,
+          const char  *why,
+          int          level)
+{
+  const char *fix;
+
+  if (level > 2)
+    fix = "this kernel forbids them for unprivileged users: sudo sysctl kernel.perf_event_paranoid=2, "
+          "or give the profiler CAP_PERFMON";
+  else
+    fix = "a container or seccomp profile may block perf_event_open; CAP_PERFMON may be needed";
+  g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
+               "perf events are not available for process %d (%s, kernel.perf_event_paranoid is %d): %s. "
+               "Use wall mode (--mode wall) instead",
+               pid, why, level, fix);
+}
+
+/* Yama's scope 1 lets us trace our descendants only. */
+static gboolean
+is_descendant (const char *proc_root,
+               GPid        pid)
+{
+  g_autofree char *self = read_status (proc_root, "self", "Pid:");
+  int self_pid = self != NULL ? atoi (self) : getpid ();
+
+  for (guint depth = 0; pid > 1 && depth < 64; depth++)
+    {
+      g_autofree char *entry = pid_entry (pid);
+      g_autofree char *ppid = read_status (proc_root, entry, "PPid:");
+
+      if (ppid == NULL)
+        return FALSE;
+      pid = atoi (ppid);
+      if (pid == self_pid)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* uid (real) of @pid, or -1 */
+static int
+process_uid (const char *proc_root,
+             GPid        pid)
+{
+  g_autofree char *entry = pid_entry (pid);
+  g_autofree char *uid = read_status (proc_root, entry, "Uid:");
+
+  return uid != NULL ? atoi (uid) : -1;
+}
+
+static int
+process_tracer (const char *proc_root,
+                GPid        pid)
+{
+  g_autofree char *entry = pid_entry (pid);
+  g_autofree char *tracer = read_status (proc_root, entry, "TracerPid:");
+
+  return tracer != NULL ? atoi (tracer) : 0;
+}
+
+gboolean
+fc_attach_check_at (const char     *proc_root,
+                    GPid            pid,
+                    FcSamplerMode   mode,
+                    GError        **error)
+{
+  FcAttachFacts facts;
+  gboolean privileged;
+
+  g_return_val_if_fail (proc_root != NULL, FALSE);
+  g_return_val_if_fail (pid >= 0, FALSE);
+
+  fc_attach_facts_read (proc_root, &facts);
+  privileged = facts.euid == 0 || facts.cap_sys_ptrace;
+
+  if (pid > 0)
+    {
+      g_autofree char *entry = pid_entry (pid);
+      g_autofree char *status = g_build_filename (proc_root, entry, "status", NULL);
+      int uid, tracer;
+
+      if (!g_file_test (status, G_FILE_TEST_EXISTS))
+        {
+          g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
+                       "No process %d (it may have exited)", pid);
+          return FALSE;
+        }
+      if ((tracer = process_tracer (proc_root, pid)) != 0)
+        {
+          set_traced (error, proc_root, pid, tracer);
+          return FALSE;
+        }
+      uid = process_uid (proc_root, pid);
+      if (uid >= 0 && (uid_t) uid != facts.euid && !privileged)
+        {
+          set_other_user (error, pid, uid);
+          return FALSE;
+        }
+    }
+
+  /* Yama: 1 children only (or CAP_SYS_PTRACE), 2 CAP_SYS_PTRACE only, 3 nobody */
+  if (facts.ptrace_scope >= 3 ||
+      (facts.ptrace_scope == 2 && !facts.cap_sys_ptrace) ||
+      (facts.ptrace_scope == 1 && !facts.cap_sys_ptrace && (pid == 0 || !is_descendant (proc_root, pid))))
+    {
+      set_yama (error, pid, facts.ptrace_scope);
+      return FALSE;
+    }
+
+  if (mode == FC_SAMPLER_MODE_CPU && facts.perf_event_paranoid > 2 && facts.euid != 0 && !facts.cap_perfmon)
+    {
+      set_perf (error, pid, "not permitted", facts.perf_event_paranoid);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+fc_attach_check (GPid            pid,
+                 FcSamplerMode   mode,
+                 GError        **error)
+{
+  return fc_attach_check_at ("/proc", pid, mode, error);
 }
 
 void
 fc_attach_error_set (GError    **error,
-                             GPid        pid,
-                             int         err,
-                             const char *what)
+                     GPid        pid,
+                     int         err,
+                     const char *what)
 {
-  g_autofree char *tracer = NULL;
-  g_autofree char *scope = NULL;
-  g_autofree char *uid_line = NULL;
-  g_autofree char *paranoid = NULL;
+  FcAttachFacts facts;
+  int tracer, uid;
 
   if (err == ESRCH || err == ENOENT)
     {
@@ -49,30 +292,15 @@ fc_attach_error_set (GError    **error,
       return;
     }
 
+  fc_attach_facts_read ("/proc", &facts);
+  uid = process_uid ("/proc", pid);
+
   if (g_strcmp0 (what, "perf_event_open") == 0)
     {
-      g_autofree char *owner = read_proc_line (pid, "status", "Uid:");
-      const char *fix;
-      int level;
-
-      g_file_get_contents ("/proc/sys/kernel/perf_event_paranoid", &paranoid, NULL, NULL);
-      level = paranoid ? atoi (paranoid) : 2;
-      if (owner != NULL && (uid_t) atoi (owner) != geteuid () && geteuid () != 0)
-        {
-          g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                       "Process %d belongs to another user (uid %d); run the profiler as that user or as root",
-                       pid, atoi (owner));
-          return;
-        }
-      if (level > 2)
-        fix = "this kernel forbids them for unprivileged users: sudo sysctl kernel.perf_event_paranoid=2, "
-              "or give the profiler CAP_PERFMON";
+      if (uid >= 0 && (uid_t) uid != facts.euid && facts.euid != 0)
+        set_other_user (error, pid, uid);
       else
-        fix = "a container or seccomp profile may block perf_event_open; CAP_PERFMON may be needed";
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                   "perf events are not available for process %d (%s, kernel.perf_event_paranoid is %d): %s. "
-                   "Use wall mode (--mode wall) instead",
-                   pid, g_strerror (err), level, fix);
+        set_perf (error, pid, g_strerror (err), facts.perf_event_paranoid);
       return;
     }
 
@@ -83,33 +311,19 @@ fc_attach_error_set (GError    **error,
       return;
     }
 
-  tracer = read_proc_line (pid, "status", "TracerPid:");
-  if (tracer != NULL && atoi (tracer) != 0)
+  if ((tracer = process_tracer ("/proc", pid)) != 0)
     {
-      g_autofree char *comm = read_proc_line (atoi (tracer), "comm", NULL);
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                   "Process %d is already traced by process %s (%s); only one tracer at a time. "
-                   "Stop that debugger or profiler first",
-                   pid, tracer, comm ? comm : "unknown");
+      set_traced (error, "/proc", pid, tracer);
       return;
     }
-
-  uid_line = read_proc_line (pid, "status", "Uid:");
-  if (uid_line != NULL && (uid_t) atoi (uid_line) != geteuid () && geteuid () != 0)
+  if (uid >= 0 && (uid_t) uid != facts.euid && facts.euid != 0)
     {
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                   "Process %d belongs to another user (uid %d); run the profiler as that user or as root",
-                   pid, atoi (uid_line));
+      set_other_user (error, pid, uid);
       return;
     }
-
-  if (g_file_get_contents ("/proc/sys/kernel/yama/ptrace_scope", &scope, NULL, NULL) && atoi (scope) > 0)
+  if (facts.ptrace_scope > 0)
     {
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                   "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d. "
-                   "Launch the program through the profiler instead (flamecast-cli record -- COMMAND), "
-                   "run as root, or: sudo sysctl kernel.yama.ptrace_scope=0",
-                   pid, atoi (scope));
+      set_yama (error, pid, facts.ptrace_scope);
       return;
     }
 

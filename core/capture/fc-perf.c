@@ -15,7 +15,7 @@
 
 #include <libunwind.h>
 
-#include "fc-attach-error.h"
+#include "fc-attach-check.h"
 #include "fc-error.h"
 #include "fc-perf.h"
 

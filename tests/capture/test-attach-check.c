@@ -1,0 +1,299 @@
+/* test-attach-check.c - what stands in the way of attaching, named before trying
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fc-attach-check.h"
+#include "fc-error.h"
+#include "fc-recorder.h"
+
+/* A /proc-like tree: we are uid 1000 (pid 500) without capabilities. */
+typedef struct {
+  char *root;
+} FakeProc;
+
+static void
+fake_write (FakeProc   *proc,
+            const char *name,
+            const char *contents)
+{
+  g_autofree char *path = g_build_filename (proc->root, name, NULL);
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  g_file_set_contents (path, contents, -1, &error);
+  g_assert_no_error (error);
+}
+
+static void
+fake_process (FakeProc *proc,
+              int       pid,
+              int       ppid,
+              int       uid,
+              int       tracer,
+              const char *comm)
+{
+  g_autofree char *status = g_strdup_printf ("Name:\t%s\nPid:\t%d\nPPid:\t%d\nTracerPid:\t%d\n"
+                                             "Uid:\t%d\t%d\t%d\t%d\n",
+                                             comm, pid, ppid, tracer, uid, uid, uid, uid);
+  g_autofree char *status_name = g_strdup_printf ("%d/status", pid);
+  g_autofree char *comm_name = g_strdup_printf ("%d/comm", pid);
+  g_autofree char *comm_line = g_strdup_printf ("%s\n", comm);
+
+  fake_write (proc, status_name, status);
+  fake_write (proc, comm_name, comm_line);
+}
+
+static void
+fake_init (FakeProc *proc,
+           int       scope,
+           int       paranoid,
+           const char *cap_eff)
+{
+  g_autofree char *self = g_strdup_printf ("Name:\tflamecast\nPid:\t500\nPPid:\t1\nTracerPid:\t0\n"
+                                           "Uid:\t1000\t1000\t1000\t1000\nCapEff:\t%s\n", cap_eff);
+  g_autofree char *scope_text = g_strdup_printf ("%d\n", scope);
+  g_autofree char *paranoid_text = g_strdup_printf ("%d\n", paranoid);
+
+  proc->root = g_dir_make_tmp ("fc-proc-XXXXXX", NULL);
+  g_assert_nonnull (proc->root);
+  fake_write (proc, "self/status", self);
+  if (scope >= 0)
+    fake_write (proc, "sys/kernel/yama/ptrace_scope", scope_text);
+  fake_write (proc, "sys/kernel/perf_event_paranoid", paranoid_text);
+  fake_write (proc, "1/cgroup", "0::/init.scope\n");
+  fake_process (proc, 42, 1, 1000, 0, "server");       /* ours, not our child */
+  fake_process (proc, 43, 1, 0, 0, "sshd");            /* root's */
+  fake_process (proc, 44, 1, 1000, 77, "app");         /* under gdb */
+  fake_process (proc, 77, 1, 1000, 0, "gdb");
+  fake_process (proc, 45, 500, 1000, 0, "child");      /* launched by us */
+  fake_process (proc, 46, 45, 1000, 0, "grandchild");
+}
+
+static void
+rm_rf (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      rm_rf (child);
+    }
+  g_remove (path);
+}
+
+static void
+fake_clear (FakeProc *proc)
+{
+  rm_rf (proc->root);
+  g_free (proc->root);
+}
+
+/* The check's message for @pid, or NULL when nothing stands in the way. */
+static char *
+check (FakeProc      *proc,
+       GPid           pid,
+       FcSamplerMode  mode,
+       int            expected_code)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (fc_attach_check_at (proc->root, pid, mode, &error))
+    {
+      g_assert_no_error (error);
+      return NULL;
+    }
+  g_assert_nonnull (error);
+  g_assert_true (error->domain == FC_SAMPLER_ERROR);
+  g_assert_cmpint (error->code, ==, expected_code);
+  return g_strdup (error->message);
+}
+
+static void
+test_yama (void)
+{
+  FakeProc proc;
+  g_autofree char *other = NULL;
+  g_autofree char *any = NULL;
+
+  /* 1: children only */
+  fake_init (&proc, 1, 2, "0000000000000000");
+  other = check (&proc, 42, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_PERMISSION);
+  g_assert_nonnull (strstr (other, "ptrace_scope is 1"));
+  g_assert_nonnull (strstr (other, "flamecast-cli record -- COMMAND"));
+  g_assert_nonnull (strstr (other, "sudo sysctl kernel.yama.ptrace_scope=0"));
+  g_assert_null (check (&proc, 45, FC_SAMPLER_MODE_WALL, 0));
+  g_assert_null (check (&proc, 46, FC_SAMPLER_MODE_WALL, 0));
+  any = check (&proc, 0, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_PERMISSION);
+  g_assert_nonnull (strstr (any, "ptrace_scope is 1"));
+  fake_clear (&proc);
+
+  /* CAP_SYS_PTRACE (bit 19) lifts 1 and 2, not 3 */
+  fake_init (&proc, 2, 2, "0000000000080000");
+  g_assert_null (check (&proc, 42, FC_SAMPLER_MODE_WALL, 0));
+  fake_clear (&proc);
+  fake_init (&proc, 2, 2, "0000000000000000");
+  g_clear_pointer (&other, g_free);
+  other = check (&proc, 45, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_PERMISSION);
+  g_assert_nonnull (strstr (other, "ptrace_scope is 2 (only with CAP_SYS_PTRACE)"));
+  fake_clear (&proc);
+  fake_init (&proc, 3, 2, "000001ffffffffff");
+  g_clear_pointer (&other, g_free);
+  other = check (&proc, 45, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_PERMISSION);
+  g_assert_nonnull (strstr (other, "ptrace_scope is 3"));
+  fake_clear (&proc);
+
+  /* 0, or no Yama: our own processes */
+  fake_init (&proc, 0, 2, "0000000000000000");
+  g_assert_null (check (&proc, 42, FC_SAMPLER_MODE_WALL, 0));
+  g_assert_null (check (&proc, 0, FC_SAMPLER_MODE_WALL, 0));
+  fake_clear (&proc);
+  fake_init (&proc, -1, 2, "0000000000000000");
+  g_assert_null (check (&proc, 42, FC_SAMPLER_MODE_WALL, 0));
+  fake_clear (&proc);
+}
+
+static void
+test_process (void)
+{
+  FakeProc proc;
+  g_autofree char *root = NULL;
+  g_autofree char *traced = NULL;
+  g_autofree char *gone = NULL;
+
+  fake_init (&proc, 0, 2, "0000000000000000");
+  root = check (&proc, 43, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_PERMISSION);
+  g_assert_cmpstr (root, ==, "Process 43 belongs to another user (uid 0); run the profiler as that user or as root");
+  traced = check (&proc, 44, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_PERMISSION);
+  g_assert_nonnull (strstr (traced, "already traced by process 77 (gdb)"));
+  gone = check (&proc, 4242, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_NO_PROCESS);
+  g_assert_cmpstr (gone, ==, "No process 4242 (it may have exited)");
+  fake_clear (&proc);
+
+  /* root may trace anyone's */
+  fake_init (&proc, 0, 2, "0000000000080000");
+  g_assert_null (check (&proc, 43, FC_SAMPLER_MODE_WALL, 0));
+  fake_clear (&proc);
+}
+
+static void
+test_perf (void)
+{
+  FakeProc proc;
+  g_autofree char *cpu = NULL;
+
+  fake_init (&proc, 0, 3, "0000000000000000");
+  /* wall mode does not use perf events */
+  g_assert_null (check (&proc, 45, FC_SAMPLER_MODE_WALL, 0));
+  cpu = check (&proc, 45, FC_SAMPLER_MODE_CPU, FC_SAMPLER_ERROR_NOT_SUPPORTED);
+  g_assert_nonnull (strstr (cpu, "perf_event_paranoid is 3"));
+  g_assert_nonnull (strstr (cpu, "sudo sysctl kernel.perf_event_paranoid=2"));
+  g_assert_nonnull (strstr (cpu, "--mode wall"));
+  fake_clear (&proc);
+
+  /* CAP_PERFMON (bit 38) */
+  fake_init (&proc, 0, 3, "0000004000000000");
+  g_assert_null (check (&proc, 45, FC_SAMPLER_MODE_CPU, 0));
+  fake_clear (&proc);
+  fake_init (&proc, 0, 2, "0000000000000000");
+  g_assert_null (check (&proc, 45, FC_SAMPLER_MODE_CPU, 0));
+  fake_clear (&proc);
+}
+
+static char *
+target_path (const char *name)
+{
+  const char *dir = g_getenv ("FC_TARGETS_DIR");
+  g_assert_nonnull (dir);
+  return g_strdup_printf ("%s/fc-target-%s", dir, name);
+}
+
+static char *
+run_doctor (int  *status,
+            GPid  pid)
+{
+  g_autofree char *pid_arg = g_strdup_printf ("%d", pid);
+  const char *argv[] = { g_getenv ("FC_CLI"), "doctor", "--pid", pid_arg, NULL };
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+
+  g_assert_nonnull (argv[0]);
+  process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (process, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  *status = g_subprocess_get_exit_status (process);
+  return out;
+}
+
+/* On the real /proc: a process we trace is reported as traced, by us; the
+ * doctor says the same. */
+static void
+test_real_traced (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  const char *argv[] = { burner, "-s", "30", NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *gone = NULL;
+  int status;
+  GPid pid;
+
+  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_no_error (error);
+  pid = fc_recorder_get_pid (recorder);
+  g_assert_false (fc_attach_check (pid, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION);
+  /* the tracer is one of our threads (the sampler's): its id and name are named */
+  {
+    const char *by = strstr (error->message, "already traced by process ");
+    g_autofree char *task = NULL;
+    int tracer;
+
+    g_assert_nonnull (by);
+    tracer = atoi (by + strlen ("already traced by process "));
+    task = g_strdup_printf ("/proc/self/task/%d", tracer);
+    g_assert_true (g_file_test (task, G_FILE_TEST_IS_DIR));
+    expected = g_strdup_printf ("already traced by process %d (", tracer);
+  }
+  g_clear_error (&error);
+
+  out = run_doctor (&status, pid);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (out, "perf_event_paranoid: "));
+  g_assert_nonnull (strstr (out, expected));
+
+  gone = run_doctor (&status, 999999999);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (gone, "wall mode: No process 999999999 (it may have exited)"));
+
+  kill (pid, SIGKILL);
+  fc_recorder_detach (recorder);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/core/attach-check/yama", test_yama);
+  g_test_add_func ("/core/attach-check/process", test_process);
+  g_test_add_func ("/core/attach-check/perf", test_perf);
+  g_test_add_func ("/core/attach-check/real-traced", test_real_traced);
+
+  return g_test_run ();
+}
