@@ -486,3 +486,76 @@ fc_outbox_claim_release (FcOutboxClaim *claim)
   g_free (claim->id);
   g_free (claim);
 }
+
+/* -- what the user decides -- */
+
+gboolean
+fc_outbox_discard (FcOutbox    *self,
+                   const char  *id,
+                   GError     **error)
+{
+  g_autoptr(FcOutboxClaim) claim = NULL;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), FALSE);
+
+  /* Claimed first: an envelope on its way out is not pulled from under the sender. */
+  claim = fc_outbox_claim (self, id, error);
+  if (claim == NULL)
+    return FALSE;
+
+  return fc_outbox_remove (self, id, error);
+}
+
+gboolean
+fc_outbox_discard_rejected (FcOutbox    *self,
+                            const char  *id,
+                            GError     **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *reason = NULL;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), FALSE);
+
+  if (!check_id (id, error))
+    return FALSE;
+
+  path = path_for (self->rejected_dir, id, ENVELOPE_SUFFIX);
+  reason = path_for (self->rejected_dir, id, REASON_SUFFIX);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                   "No rejected envelope %s in %s", id, self->rejected_dir);
+      return FALSE;
+    }
+
+  return unlink_if_exists (path, error) && unlink_if_exists (reason, error);
+}
+
+gboolean
+fc_outbox_requeue_rejected (FcOutbox    *self,
+                            const char  *id,
+                            GError     **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *dest = NULL;
+  g_autofree char *reason = NULL;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), FALSE);
+
+  if (!check_id (id, error) || !ensure_dir (self->dir, error))
+    return FALSE;
+
+  path = path_for (self->rejected_dir, id, ENVELOPE_SUFFIX);
+  dest = path_for (self->dir, id, ENVELOPE_SUFFIX);
+  reason = path_for (self->rejected_dir, id, REASON_SUFFIX);
+
+  if (g_rename (path, dest) != 0)
+    {
+      int errsv = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+                   "Cannot move %s back to %s: %s", path, dest, g_strerror (errsv));
+      return FALSE;
+    }
+
+  return unlink_if_exists (reason, error);
+}

@@ -76,4 +76,24 @@ GBytes        *fc_outbox_claim_load    (FcOutboxClaim  *claim,
 void           fc_outbox_claim_release (FcOutboxClaim  *claim);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcOutboxClaim, fc_outbox_claim_release)
 
+/*
+ * What the user decides (the app's Outbox page): discarding a waiting or a
+ * rejected envelope, and giving a rejected one another chance.
+ */
+
+/* Deletes a waiting envelope and its note. Fails with G_IO_ERROR_BUSY while
+ * someone is sending it, G_IO_ERROR_NOT_FOUND when it is gone. */
+gboolean    fc_outbox_discard          (FcOutbox    *self,
+                                        const char  *id,
+                                        GError     **error);
+/* Deletes a rejected envelope and its reason. */
+gboolean    fc_outbox_discard_rejected (FcOutbox    *self,
+                                        const char  *id,
+                                        GError     **error);
+/* Moves a rejected envelope back into the outbox (same ID, so it keeps its
+ * place in the order) for the next flush; its reason is deleted. */
+gboolean    fc_outbox_requeue_rejected (FcOutbox    *self,
+                                        const char  *id,
+                                        GError     **error);
+
 G_END_DECLS

@@ -281,6 +281,65 @@ test_outbox_claim_dies_with_process (void)
   g_assert_nonnull (claim);
 }
 
+static void
+test_outbox_user_decisions (void)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_state_dir (), "decisions", NULL);
+  g_autoptr(FcOutbox) outbox = fc_outbox_new (dir);
+  g_autoptr(GBytes) one = envelope_n (1);
+  g_autoptr(GBytes) two = envelope_n (2);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *a = fc_outbox_add (outbox, one, &error);
+  g_autofree char *b = fc_outbox_add (outbox, two, &error);
+  g_autoptr(GPtrArray) waiting = NULL;
+  g_autoptr(GPtrArray) rejected = NULL;
+  g_autoptr(GBytes) back = NULL;
+  g_autofree char *reason = NULL;
+
+  g_assert_no_error (error);
+
+  /* a waiting envelope being sent is not discarded from under its sender */
+  {
+    g_autoptr(FcOutboxClaim) claim = fc_outbox_claim (outbox, a, &error);
+
+    g_assert_no_error (error);
+    g_assert_false (fc_outbox_discard (outbox, a, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_BUSY);
+    g_clear_error (&error);
+  }
+  g_assert_true (fc_outbox_discard (outbox, a, &error));
+  g_assert_no_error (error);
+  g_assert_false (fc_outbox_discard (outbox, a, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* a rejected one goes back to the outbox with its ID, and its reason goes */
+  g_assert_true (fc_outbox_reject (outbox, b, "HTTP 400: bad", &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_outbox_requeue_rejected (outbox, b, &error));
+  g_assert_no_error (error);
+  waiting = fc_outbox_list (outbox);
+  rejected = fc_outbox_list_rejected (outbox);
+  g_assert_cmpuint (waiting->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (waiting, 0), ==, b);
+  g_assert_cmpuint (rejected->len, ==, 0);
+  reason = fc_outbox_dup_rejected_reason (outbox, b);
+  g_assert_null (reason);
+  back = fc_outbox_load (outbox, b, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (back, two));
+
+  /* and a rejected one can be discarded for good */
+  g_assert_true (fc_outbox_reject (outbox, b, "HTTP 400: bad", &error));
+  g_assert_true (fc_outbox_discard_rejected (outbox, b, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&rejected, g_ptr_array_unref);
+  rejected = fc_outbox_list_rejected (outbox);
+  g_assert_cmpuint (rejected->len, ==, 0);
+  g_assert_false (fc_outbox_discard_rejected (outbox, b, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -293,6 +352,7 @@ main (int   argc,
   g_test_add_func ("/core/outbox/custom-dir", test_outbox_custom_dir);
   g_test_add_func ("/core/outbox/claim", test_outbox_claim);
   g_test_add_func ("/core/outbox/claim-dies-with-process", test_outbox_claim_dies_with_process);
+  g_test_add_func ("/core/outbox/user-decisions", test_outbox_user_decisions);
 
   return g_test_run ();
 }
