@@ -252,6 +252,7 @@ fc_window_init_actions (FcWindow *self)
   g_autoptr(GSimpleAction) no_recent = NULL;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
+  fc_window_init_send_actions (self);
 
   color_mode = g_property_action_new ("color-mode", self->session, "color-mode");
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (color_mode));
