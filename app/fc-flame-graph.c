@@ -348,7 +348,7 @@ reload_cb (FcFlameGraph *self)
   gint thread;
   gint64 begin, end;
   guint n_samples = 0;
-  FcCallTreeFrames which;
+  FcFrameFilter which;
   GWeakRef *weak;
 
   g_clear_handle_id (&self->reload_source, g_source_remove);
@@ -375,19 +375,7 @@ reload_cb (FcFlameGraph *self)
   else
     n_samples = fc_profile_get_n_samples (profile);
 
-  switch (fc_session_get_frame_filter (self->session))
-    {
-    case FC_FRAME_FILTER_APPLICATION:
-      which = FC_CALL_TREE_APPLICATION_FRAMES;
-      break;
-    case FC_FRAME_FILTER_SYSTEM:
-      which = FC_CALL_TREE_SYSTEM_FRAMES;
-      break;
-    case FC_FRAME_FILTER_ALL:
-    default:
-      which = FC_CALL_TREE_ALL_FRAMES;
-      break;
-    }
+  which = fc_session_get_frame_filter (self->session);
 
   if (n_samples < FC_LAYOUT_CACHE_SYNC_SAMPLES)
     {

@@ -72,25 +72,6 @@ fc_color_mode_get_type (void)
   return type_id;
 }
 
-GType
-fc_frame_filter_get_type (void)
-{
-  static gsize type_id;
-
-  if (g_once_init_enter (&type_id))
-    {
-      static const GEnumValue values[] = {
-        { FC_FRAME_FILTER_ALL, "FC_FRAME_FILTER_ALL", "all" },
-        { FC_FRAME_FILTER_APPLICATION, "FC_FRAME_FILTER_APPLICATION", "application" },
-        { FC_FRAME_FILTER_SYSTEM, "FC_FRAME_FILTER_SYSTEM", "system" },
-        { 0, NULL, NULL }
-      };
-      g_once_init_leave (&type_id, g_enum_register_static (g_intern_static_string ("FcFrameFilter"), values));
-    }
-
-  return type_id;
-}
-
 /**
  * fc_session_pick_default_thread:
  * @profile: (nullable): a profile
@@ -105,9 +86,7 @@ fc_session_pick_default_thread (FcProfile *profile)
 {
   const char *active_tid;
   guint32 active;
-  guint n_threads;
-  gint busiest = FC_SESSION_ALL_THREADS;
-  guint busiest_samples = 0;
+  gint busiest;
 
   if (profile == NULL)
     return FC_SESSION_ALL_THREADS;
@@ -118,19 +97,8 @@ fc_session_pick_default_thread (FcProfile *profile)
       fc_profile_get_thread (profile, active)->n_samples > 0)
     return (gint) active;
 
-  n_threads = fc_profile_get_n_threads (profile);
-  for (guint i = 0; i < n_threads; i++)
-    {
-      const FcThread *thread = fc_profile_get_thread (profile, i);
-
-      if (thread->n_samples > busiest_samples)
-        {
-          busiest_samples = thread->n_samples;
-          busiest = (gint) i;
-        }
-    }
-
-  return busiest;
+  busiest = fc_stats_busiest_thread (profile);
+  return busiest >= 0 ? busiest : FC_SESSION_ALL_THREADS;
 }
 
 static void

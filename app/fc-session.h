@@ -17,19 +17,11 @@ typedef enum {
   FC_COLOR_MODE_FUNCTION,   /* by function name, stable hash */
 } FcColorMode;
 
-typedef enum {
-  FC_FRAME_FILTER_ALL,
-  FC_FRAME_FILTER_APPLICATION,
-  FC_FRAME_FILTER_SYSTEM,
-} FcFrameFilter;
-
 #define FC_SESSION_ALL_THREADS (-1)
 #define FC_SESSION_NO_FRAME    G_MAXUINT
 
 #define FC_TYPE_COLOR_MODE   (fc_color_mode_get_type ())
-#define FC_TYPE_FRAME_FILTER (fc_frame_filter_get_type ())
 GType fc_color_mode_get_type   (void) G_GNUC_CONST;
-GType fc_frame_filter_get_type (void) G_GNUC_CONST;
 
 #define FC_TYPE_SESSION (fc_session_get_type ())
 G_DECLARE_FINAL_TYPE (FcSession, fc_session, FC, SESSION, GObject)

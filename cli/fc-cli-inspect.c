@@ -84,7 +84,7 @@ frame_label (FcProfile *profile,
 static char *
 format_time (gint64 ns)
 {
-  return fc_rfc3339_format_ns (ns);
+  return fc_time_format_rfc3339 (ns);
 }
 
 static void

@@ -11,7 +11,9 @@
 #include "fc-problem.h"
 #include "fc-profile.h"
 #include "fc-document.h"
+#include "fc-time.h"
 /* formats */
+#include "fc-envelope.h"
 #include "fc-reader.h"
 #include "fc-writer.h"
 #include "fc-validate.h"

@@ -24,6 +24,7 @@
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"
 #include "fc-symbolizer.h"
+#include "fc-time.h"
 #include "fc-unwinder.h"
 
 #define MAX_FRAMES 256
@@ -159,18 +160,6 @@ thread_state_free (ThreadState *ts)
   g_free (ts->ips);
   g_free (ts->symbols);
   g_free (ts);
-}
-
-static char *
-new_uuid_hex (void)
-{
-  g_autofree char *uuid = g_uuid_string_random ();
-  GString *s = g_string_new (NULL);
-
-  for (const char *p = uuid; *p; p++)
-    if (*p != '-')
-      g_string_append_c (s, g_ascii_tolower (*p));
-  return g_string_free (s, FALSE);
 }
 
 /* ---- worker thread ---- */
@@ -384,7 +373,7 @@ push_item (FcRecorder *self,
 static void
 new_live_profile (FcRecorder *self)
 {
-  g_autofree char *chunk_id = new_uuid_hex ();
+  g_autofree char *chunk_id = fc_uuid_hex_new ();
   JsonObject *meta;
   JsonObject *sdk;
 
@@ -722,7 +711,7 @@ fc_recorder_start (FcRecorder *self,
     return TRUE;
   if (self->profiler_id == NULL)
     {
-      self->profiler_id = new_uuid_hex ();
+      self->profiler_id = fc_uuid_hex_new ();
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILER_ID]);
     }
   /* A stop still being flushed needs nothing here: its marker is ahead of

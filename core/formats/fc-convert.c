@@ -10,6 +10,7 @@
 #include "fc-error.h"
 #include "fc-json-util.h"
 #include "fc-stats.h"
+#include "fc-time.h"
 #include "fc-transaction.h"
 #include "fc-validate.h"
 
@@ -84,9 +85,7 @@ retime_measurements (JsonObject *measurements,
                   (json_node_get_value_type (t) != G_TYPE_DOUBLE &&
                    json_node_get_value_type (t) != G_TYPE_INT64))
                 continue;
-              t_ns = (gint64) (json_node_get_double (t) * 1e9);
-              if (json_node_get_value_type (t) == G_TYPE_INT64)
-                t_ns = json_node_get_int (t) * G_GINT64_CONSTANT (1000000000);
+              t_ns = fc_time_s_to_ns (json_node_get_double (t));
               if (t_ns < begin_ns || (end_ns != 0 && t_ns >= end_ns))
                 continue;
             }
@@ -95,7 +94,7 @@ retime_measurements (JsonObject *measurements,
           json_object_set_member (nv, "value", json_node_copy (value));
           if (to == FC_FORMAT_V2)
             {
-              json_object_set_double_member (nv, "timestamp", t_ns / 1e9);
+              json_object_set_double_member (nv, "timestamp", fc_time_ns_to_s (t_ns));
             }
           else
             {
@@ -321,7 +320,7 @@ build_v1_window (FcProfile      *v2,
   g_autofree char *txn_id = fc_uuid_hex_new ();
   g_autofree char *trace_id = fc_uuid_hex_new ();
   g_autofree char *segment_id = fc_span_id_hex_new ();
-  g_autofree char *timestamp = fc_rfc3339_format_ns (start_ns);
+  g_autofree char *timestamp = fc_time_format_rfc3339 (start_ns);
   g_autofree char *rel_end = NULL;
   g_autoptr(JsonObject) event = NULL;
   gint busiest;

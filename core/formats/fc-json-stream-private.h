@@ -9,6 +9,10 @@
 
 G_BEGIN_DECLS
 
+/* Objects and arrays nested deeper than this are rejected, by every JSON
+ * reader in formats (this one and the payload parser). */
+#define FC_JSON_MAX_DEPTH 64
+
 /* Adds a JSON number given as its text: an int64 when it is one, else a double. */
 void        fc_json_builder_add_number  (JsonBuilder  *builder,
                                          const char   *text,

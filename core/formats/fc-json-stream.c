@@ -10,7 +10,6 @@
 
 #include "fc-error.h"
 #include "fc-json-stream-private.h"
-#include "fc-reader.h"
 
 typedef struct {
   JsonBuilder *builder;
@@ -103,7 +102,7 @@ cb_map_key (void                *data,
 static int
 enter (Ctx *ctx)
 {
-  if (++ctx->depth > FC_READER_MAX_DEPTH)
+  if (++ctx->depth > FC_JSON_MAX_DEPTH)
     {
       ctx->too_deep = TRUE;
       return 0;
@@ -208,7 +207,7 @@ fc_json_stream_parse_object (const char  *data,
     {
       if (ctx.too_deep)
         g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                     "nested deeper than %d levels", FC_READER_MAX_DEPTH);
+                     "nested deeper than %d levels", FC_JSON_MAX_DEPTH);
       else
         {
           unsigned char *msg = yajl_get_error (yajl, 0, (const unsigned char *)data, len);

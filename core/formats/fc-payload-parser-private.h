@@ -5,7 +5,9 @@
 
 #pragma once
 
-#include "fc-reader.h"
+#include "fc-problem.h"
+#include "fc-profile.h"
+#include "fc-read-flags.h"
 
 G_BEGIN_DECLS
 
@@ -28,11 +30,5 @@ guint64          fc_payload_parser_get_n_bytes (FcPayloadParser *self);
 void             fc_payload_parser_free   (FcPayloadParser  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcPayloadParser, fc_payload_parser_free)
-
-/* Seconds as a JSON number text ("1724762625.5756555", "1.7e9") -> ns, exactly
- * (no double rounding); FALSE when negative, not a number or beyond year 2200. */
-gboolean         fc_parse_seconds_ns      (const char       *text,
-                                           gsize             len,
-                                           gint64           *out_ns);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"
 #include "fc-problem.h"
+#include "fc-time.h"
 
 /*
  * The payload is tokenized by yajl and interpreted on the fly: strings,
@@ -29,7 +30,6 @@
  */
 
 #define MAX_PROBLEMS      100
-#define MAX_TIMESTAMP_S   G_GINT64_CONSTANT (7258118400)   /* 2200-01-01 */
 #define MAX_ELAPSED_NS    (G_GINT64_CONSTANT (1) << 62)
 #define MAX_LEVELS        8
 
@@ -216,96 +216,6 @@ parse_uint (const char *s,
 
   *out = v;
   return INT_OK;
-}
-
-gboolean
-fc_parse_seconds_ns (const char *s,
-                     gsize       len,
-                     gint64     *out_ns)
-{
-  char digits[64];
-  gsize n_digits = 0;
-  gsize n_int = 0;
-  gint64 exp = 0;
-  gint64 point;
-  gsize i = 0;
-  gsize first = 0;
-  guint64 ns = 0;
-
-  if (len == 0 || s[0] == '-')
-    return FALSE;
-
-  /* Digits of the mantissa; only the first few dozen can matter. */
-  for (; i < len && g_ascii_isdigit (s[i]); i++, n_int++)
-    if (n_digits < sizeof digits)
-      digits[n_digits++] = s[i];
-  if (n_int == 0)
-    return FALSE;
-  if (n_int > sizeof digits)
-    return FALSE;
-
-  if (i < len && s[i] == '.')
-    {
-      for (i++; i < len && g_ascii_isdigit (s[i]); i++)
-        if (n_digits < sizeof digits)
-          digits[n_digits++] = s[i];
-    }
-
-  if (i < len && (s[i] == 'e' || s[i] == 'E'))
-    {
-      gboolean neg = FALSE;
-
-      i++;
-      if (i < len && (s[i] == '+' || s[i] == '-'))
-        neg = s[i++] == '-';
-      if (i == len)
-        return FALSE;
-      for (; i < len && g_ascii_isdigit (s[i]); i++)
-        {
-          if (exp < 100000)
-            exp = exp * 10 + (s[i] - '0');
-        }
-      if (neg)
-        exp = -exp;
-    }
-
-  if (i != len)
-    return FALSE;
-
-  /* Position of the decimal point in digits[] once scaled to nanoseconds. */
-  point = (gint64)n_int + exp + 9;
-
-  while (first < n_digits && digits[first] == '0')
-    {
-      first++;
-      point--;
-    }
-
-  if (first == n_digits || point < 0)
-    {
-      *out_ns = 0;
-      return TRUE;
-    }
-
-  if (point > 19)
-    return FALSE;
-
-  for (gint64 k = 0; k < point; k++)
-    {
-      gsize pos = first + k;
-      guint d = pos < n_digits ? digits[pos] - '0' : 0;
-
-      ns = ns * 10 + d;
-    }
-
-  if (first + point < n_digits && digits[first + point] >= '5')
-    ns++;
-
-  if (ns > (guint64)MAX_TIMESTAMP_S * G_GINT64_CONSTANT (1000000000))
-    return FALSE;
-
-  *out_ns = (gint64)ns;
-  return TRUE;
 }
 
 /* ---- errors and problems ---- */
@@ -788,7 +698,7 @@ sample_scalar (FcPayloadParser *self,
     case KEY_TIMESTAMP:
       if (kind != VAL_NUMBER)
         return fail (self, FC_FORMAT_ERROR_TYPE, "expected a number of seconds, got %s", kind_name (kind));
-      if (!fc_parse_seconds_ns (text, len, &s->ts_ns))
+      if (!fc_time_parse_seconds (text, len, &s->ts_ns))
         return fail (self, FC_FORMAT_ERROR_RANGE, "absurd timestamp %.*s (seconds since 1970, before 2200)",
                      (int)MIN (len, 40), text);
       s->has |= SAMPLE_HAS_TS;
@@ -1071,8 +981,8 @@ cb_string (void                *ctx,
 static int
 enter (FcPayloadParser *self)
 {
-  if (++self->depth > FC_READER_MAX_DEPTH)
-    return fail (self, FC_FORMAT_ERROR_SYNTAX, "nested deeper than %d levels", FC_READER_MAX_DEPTH);
+  if (++self->depth > FC_JSON_MAX_DEPTH)
+    return fail (self, FC_FORMAT_ERROR_SYNTAX, "nested deeper than %d levels", FC_JSON_MAX_DEPTH);
   return 1;
 }
 
@@ -1764,7 +1674,7 @@ resolve (FcPayloadParser *self,
     {
       const char *ts = fc_profile_get_meta_string (profile, "timestamp");
 
-      if (ts == NULL || !fc_reader_parse_rfc3339 (ts, &start_ns))
+      if (ts == NULL || !fc_time_parse_rfc3339 (ts, &start_ns))
         {
           const char *what = ts == NULL ? "missing" : "not an RFC 3339 date-time";
 

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "fc-envelope.h"
 #include "fc-error.h"
 #include "fc-import.h"
 #include "fc-json-stream-private.h"
@@ -18,279 +19,7 @@
  * that is a complete JSON object, followed by more lines) or a bare payload.
  */
 
-#define BLOCK_SIZE      (64 * 1024)
-#define MAX_HEADER_LINE (1024 * 1024)
-
-typedef struct {
-  GInputStream *stream;
-  GCancellable *cancellable;
-  guint8       *buf;
-  gsize         pos;
-  gsize         end;
-  gboolean      eof;
-  gboolean      compressed;
-  guint64       total;
-} Input;
-
-typedef gboolean (*SinkFunc) (gpointer      user_data,
-                              const guint8 *data,
-                              gsize         len,
-                              GError      **error);
-
-static void
-input_clear (Input *in)
-{
-  g_clear_object (&in->stream);
-  g_clear_pointer (&in->buf, g_free);
-}
-
-/* Broken compressed data is broken input, not an I/O failure. */
-static void
-propagate_gzip_error (GError  **error,
-                      GError   *local_error,
-                      guint64   offset)
-{
-  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) ||
-      g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
-    {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                   "corrupt or truncated gzip data after %" G_GUINT64_FORMAT " uncompressed bytes: %s",
-                   offset, local_error->message);
-      g_error_free (local_error);
-    }
-  else
-    g_propagate_error (error, local_error);
-}
-
-static gboolean
-input_read_more (Input   *in,
-                 GError **error)
-{
-  g_autoptr(GError) local_error = NULL;
-  gssize n;
-
-  if (in->eof)
-    return TRUE;
-
-  if (in->pos > 0)
-    {
-      memmove (in->buf, in->buf + in->pos, in->end - in->pos);
-      in->end -= in->pos;
-      in->pos = 0;
-    }
-
-  if (in->end == BLOCK_SIZE)
-    return TRUE;
-
-  n = g_input_stream_read (in->stream, in->buf + in->end, BLOCK_SIZE - in->end, in->cancellable, &local_error);
-  if (n < 0)
-    {
-      if (in->compressed)
-        propagate_gzip_error (error, g_steal_pointer (&local_error), in->total);
-      else
-        g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-  if (n == 0)
-    {
-      in->eof = TRUE;
-      return TRUE;
-    }
-
-  in->end += n;
-  in->total += n;
-  if (in->total > FC_READER_MAX_SIZE)
-    {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "the data is larger than %" G_GUINT64_FORMAT " MiB (uncompressed), the reader's limit",
-                   FC_READER_MAX_SIZE >> 20);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* Fills the block as far as the stream allows: a gzip stream hands out small pieces. */
-static gboolean
-input_fill_block (Input   *in,
-                  GError **error)
-{
-  while (!in->eof && (in->pos > 0 || in->end < BLOCK_SIZE))
-    {
-      if (!input_read_more (in, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-/* The rest of the input in memory, for the importers of other formats. */
-static GBytes *
-input_read_all (Input   *in,
-                GError **error)
-{
-  g_autoptr(GByteArray) all = g_byte_array_new ();
-
-  for (;;)
-    {
-      g_byte_array_append (all, in->buf + in->pos, in->end - in->pos);
-      in->pos = in->end;
-      if (in->eof)
-        break;
-      if (!input_read_more (in, error))
-        return NULL;
-    }
-  return g_byte_array_free_to_bytes (g_steal_pointer (&all));
-}
-
-/* Makes at least one byte available; FALSE only on error. At the end, pos == end. */
-static gboolean
-input_ensure (Input   *in,
-              GError **error)
-{
-  while (in->pos == in->end && !in->eof)
-    {
-      if (!input_read_more (in, error))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-is_space (guint8 c)
-{
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-/* Skips whitespace; *at_end tells whether nothing else follows. */
-static gboolean
-input_skip_space (Input     *in,
-                  gboolean  *at_end,
-                  GError   **error)
-{
-  for (;;)
-    {
-      if (!input_ensure (in, error))
-        return FALSE;
-      if (in->pos == in->end)
-        {
-          *at_end = TRUE;
-          return TRUE;
-        }
-      while (in->pos < in->end && is_space (in->buf[in->pos]))
-        in->pos++;
-      if (in->pos < in->end)
-        {
-          *at_end = FALSE;
-          return TRUE;
-        }
-    }
-}
-
-/* Reads up to a newline (consumed, not stored) or the end. */
-static gboolean
-input_read_line (Input       *in,
-                 GByteArray  *line,
-                 gsize        max_len,
-                 const char  *what,
-                 GError     **error)
-{
-  for (;;)
-    {
-      const guint8 *nl;
-      gsize n;
-
-      if (!input_ensure (in, error))
-        return FALSE;
-      if (in->pos == in->end)
-        return TRUE;
-
-      nl = memchr (in->buf + in->pos, '\n', in->end - in->pos);
-      n = nl ? (gsize)(nl - (in->buf + in->pos)) : in->end - in->pos;
-
-      if (line->len + n > max_len)
-        {
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                       "%s: the line is longer than %" G_GSIZE_FORMAT " bytes", what, max_len);
-          return FALSE;
-        }
-
-      g_byte_array_append (line, in->buf + in->pos, n);
-      in->pos += n;
-      if (nl != NULL)
-        {
-          in->pos++;
-          return TRUE;
-        }
-    }
-}
-
-/* Hands the bytes up to a newline (consumed) or the end to @sink. */
-static gboolean
-input_pump_line (Input     *in,
-                 SinkFunc   sink,
-                 gpointer   user_data,
-                 GError   **error)
-{
-  for (;;)
-    {
-      const guint8 *nl;
-      gsize n;
-
-      if (!input_ensure (in, error))
-        return FALSE;
-      if (in->pos == in->end)
-        return TRUE;
-
-      nl = memchr (in->buf + in->pos, '\n', in->end - in->pos);
-      n = nl ? (gsize)(nl - (in->buf + in->pos)) : in->end - in->pos;
-
-      if (n > 0 && !sink (user_data, in->buf + in->pos, n, error))
-        return FALSE;
-      in->pos += n;
-      if (nl != NULL)
-        {
-          in->pos++;
-          return TRUE;
-        }
-    }
-}
-
-/* Hands exactly @count bytes to @sink; @count == G_MAXUINT64 means up to the end. */
-static gboolean
-input_pump_exact (Input       *in,
-                  guint64      count,
-                  SinkFunc     sink,
-                  gpointer     user_data,
-                  const char  *where,
-                  GError     **error)
-{
-  guint64 left = count;
-
-  while (left > 0)
-    {
-      gsize n;
-
-      if (!input_ensure (in, error))
-        return FALSE;
-      if (in->pos == in->end)
-        {
-          if (count == G_MAXUINT64)
-            return TRUE;
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                       "%slength %" G_GUINT64_FORMAT " runs past the end of the data (%" G_GUINT64_FORMAT
-                       " bytes missing)", where, count, left);
-          return FALSE;
-        }
-
-      n = MIN (left, in->end - in->pos);
-      if (!sink (user_data, in->buf + in->pos, n, error))
-        return FALSE;
-      in->pos += n;
-      left -= n;
-    }
-
-  return TRUE;
-}
+#define BLOCK_SIZE (64 * 1024)
 
 static gboolean
 sink_parser (gpointer      user_data,
@@ -311,70 +40,6 @@ sink_bytes (gpointer      user_data,
   return TRUE;
 }
 
-/* ---- time ---- */
-
-/**
- * fc_reader_parse_rfc3339:
- * @text: "2025-05-19T13:47:00.482107Z", "2022-09-01T09:45:00+02:00"...
- *
- * Unlike GDateTime, keeps up to nine fractional digits.
- */
-gboolean
-fc_reader_parse_rfc3339 (const char *text,
-                         gint64     *out_ns)
-{
-  g_autoptr(GTimeZone) utc = NULL;
-  g_autoptr(GDateTime) dt = NULL;
-  g_autoptr(GString) rest = NULL;
-  const char *t;
-  const char *dot;
-  gint64 frac = 0;
-  gint64 unix_s;
-  int n_frac = 0;
-
-  g_return_val_if_fail (text != NULL, FALSE);
-
-  t = strpbrk (text, "Tt ");
-  if (t == NULL)
-    return FALSE;
-
-  rest = g_string_new (NULL);
-  dot = strchr (t, '.');
-  if (dot != NULL)
-    {
-      const char *p = dot + 1;
-
-      if (!g_ascii_isdigit (*p))
-        return FALSE;
-      for (; g_ascii_isdigit (*p); p++)
-        {
-          if (n_frac < 9)
-            {
-              frac = frac * 10 + (*p - '0');
-              n_frac++;
-            }
-        }
-      for (; n_frac < 9; n_frac++)
-        frac *= 10;
-      g_string_append_len (rest, text, dot - text);
-      g_string_append (rest, p);
-    }
-  else
-    g_string_append (rest, text);
-
-  utc = g_time_zone_new_utc ();
-  dt = g_date_time_new_from_iso8601 (rest->str, utc);
-  if (dt == NULL)
-    return FALSE;
-
-  unix_s = g_date_time_to_unix (dt);
-  if (unix_s < 0 || unix_s > G_GINT64_CONSTANT (7258118400))
-    return FALSE;
-
-  *out_ns = unix_s * G_GINT64_CONSTANT (1000000000) + frac;
-  return TRUE;
-}
-
 /* ---- documents ---- */
 
 static FcDocumentKind
@@ -389,14 +54,6 @@ add_problems (FcDocument *doc,
 {
   while (problems->len > 0)
     fc_document_add_problem (doc, g_ptr_array_steal_index (problems, 0));
-}
-
-static JsonObject *
-parse_object (const char  *data,
-              gsize        len,
-              GError     **error)
-{
-  return fc_json_stream_parse_object (data, len, error);
 }
 
 /* Sentry writes UUIDs with or without dashes, in either case. */
@@ -483,16 +140,16 @@ link_transactions (FcDocument *doc)
 }
 
 static FcDocument *
-read_payload (Input        *in,
-              FcReadFlags   flags,
-              GError      **error)
+read_payload (FcEnvelopeInput  *in,
+              FcReadFlags       flags,
+              GError          **error)
 {
   g_autoptr(FcPayloadParser) parser = fc_payload_parser_new (flags, NULL);
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify)fc_problem_free);
   g_autoptr(FcProfile) profile = NULL;
   g_autoptr(FcDocument) doc = NULL;
 
-  if (!input_pump_exact (in, G_MAXUINT64, sink_parser, parser, "", error))
+  if (!fc_envelope_input_read_to_end (in, sink_parser, parser, error))
     return NULL;
 
   profile = fc_payload_parser_finish (parser, problems, error);
@@ -507,72 +164,21 @@ read_payload (Input        *in,
 }
 
 static gboolean
-read_item (Input       *in,
-           FcDocument  *doc,
-           guint        item_no,
-           FcReadFlags  flags,
-           GError     **error)
+read_item (FcEnvelopeInput       *in,
+           FcEnvelopeItemHeader  *item,
+           FcDocument            *doc,
+           FcReadFlags            flags,
+           GError               **error)
 {
-  g_autoptr(GByteArray) line = g_byte_array_new ();
   g_autoptr(GError) local_error = NULL;
-  g_autoptr(JsonObject) header = NULL;
-  g_autofree char *what = g_strdup_printf ("envelope item %u", item_no);
-  g_autofree char *where = NULL;
-  const char *type;
-  JsonNode *length_node;
-  guint64 length = G_MAXUINT64;
-  gboolean has_length = FALSE;
 
-  if (!input_read_line (in, line, MAX_HEADER_LINE, what, error))
-    return FALSE;
-
-  header = parse_object ((const char *)line->data, line->len, &local_error);
-  if (header == NULL)
+  if (g_str_equal (item->type, "profile") || g_str_equal (item->type, "profile_chunk"))
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                   "%s: the item header is not a JSON object: %s", what, local_error->message);
-      return FALSE;
-    }
-
-  type = get_string_member (header, "type");
-  if (type == NULL)
-    {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                   "%s: the item header has no \"type\" string", what);
-      return FALSE;
-    }
-
-  where = g_strdup_printf ("%s (%s): ", what, type);
-
-  length_node = json_object_get_member (header, "length");
-  if (length_node != NULL && !JSON_NODE_HOLDS_NULL (length_node))
-    {
-      if (!JSON_NODE_HOLDS_VALUE (length_node) ||
-          json_node_get_value_type (length_node) != G_TYPE_INT64 ||
-          json_node_get_int (length_node) < 0)
-        {
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                       "%s\"length\" is not a non-negative integer", where);
-          return FALSE;
-        }
-      length = json_node_get_int (length_node);
-      has_length = TRUE;
-      if (length > FC_READER_MAX_SIZE)
-        {
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                       "%slength %" G_GUINT64_FORMAT " is beyond the reader's limit", where, length);
-          return FALSE;
-        }
-    }
-
-  if (g_str_equal (type, "profile") || g_str_equal (type, "profile_chunk"))
-    {
-      g_autoptr(FcPayloadParser) parser = fc_payload_parser_new (flags, where);
+      g_autoptr(FcPayloadParser) parser = fc_payload_parser_new (flags, item->where);
       g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify)fc_problem_free);
       g_autoptr(FcProfile) profile = NULL;
 
-      if (has_length ? !input_pump_exact (in, length, sink_parser, parser, where, error)
-                     : !input_pump_line (in, sink_parser, parser, error))
+      if (!fc_envelope_input_read_payload (in, item, sink_parser, parser, error))
         return FALSE;
 
       profile = fc_payload_parser_finish (parser, problems, error);
@@ -588,27 +194,25 @@ read_item (Input       *in,
       g_autoptr(GBytes) bytes = NULL;
       g_autoptr(JsonObject) event = NULL;
 
-      if (has_length ? !input_pump_exact (in, length, sink_bytes, payload, where, error)
-                     : !input_pump_line (in, sink_bytes, payload, error))
+      if (!fc_envelope_input_read_payload (in, item, sink_bytes, payload, error))
         return FALSE;
 
       bytes = g_byte_array_free_to_bytes (g_steal_pointer (&payload));
 
-      if (g_str_equal (type, "transaction"))
+      if (g_str_equal (item->type, "transaction"))
         {
           gsize size;
           const char *data = g_bytes_get_data (bytes, &size);
 
-          g_clear_error (&local_error);
-          event = parse_object (data, size, &local_error);
+          event = fc_json_stream_parse_object (data, size, &local_error);
           if (event == NULL && !(flags & FC_READ_LENIENT))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                           "%sthe transaction is not a JSON object: %s", where, local_error->message);
+                           "%sthe transaction is not a JSON object: %s", item->where, local_error->message);
               return FALSE;
             }
           if (event == NULL)
-            fc_document_add_problem (doc, fc_problem_new (FC_PROBLEM_ERROR, what,
+            fc_document_add_problem (doc, fc_problem_new (FC_PROBLEM_ERROR, item->what,
                                                           "the transaction is not a JSON object: %s",
                                                           local_error->message));
         }
@@ -616,49 +220,32 @@ read_item (Input       *in,
       if (event != NULL)
         fc_document_add_transaction (doc, event);
       else
-        fc_document_add_other_item (doc, header, bytes);
-    }
-
-  /* With a length, the payload is followed by a newline or the end. */
-  if (has_length)
-    {
-      if (!input_ensure (in, error))
-        return FALSE;
-      if (in->pos < in->end)
-        {
-          if (in->buf[in->pos] != '\n')
-            {
-              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                           "%sexpected a newline after the %" G_GUINT64_FORMAT "-byte payload, got 0x%02x",
-                           where, length, in->buf[in->pos]);
-              return FALSE;
-            }
-          in->pos++;
-        }
+        fc_document_add_other_item (doc, item->header, bytes);
     }
 
   return TRUE;
 }
 
 static FcDocument *
-read_envelope (Input        *in,
-               JsonObject   *header,
-               FcReadFlags   flags,
-               GError      **error)
+read_envelope (FcEnvelopeInput  *in,
+               JsonObject       *header,
+               FcReadFlags       flags,
+               GError          **error)
 {
   g_autoptr(FcDocument) doc = fc_document_new (FC_DOCUMENT_ENVELOPE);
 
   fc_document_set_envelope_header (doc, header);
 
-  for (guint item_no = 1; ; item_no++)
+  for (;;)
     {
+      g_auto(FcEnvelopeItemHeader) item = { 0 };
       gboolean at_end = FALSE;
 
-      if (!input_skip_space (in, &at_end, error))
+      if (!fc_envelope_input_next_item (in, &item, &at_end, error))
         return NULL;
       if (at_end)
         break;
-      if (!read_item (in, doc, item_no, flags, error))
+      if (!read_item (in, &item, doc, flags, error))
         return NULL;
     }
 
@@ -666,30 +253,20 @@ read_envelope (Input        *in,
   return g_steal_pointer (&doc);
 }
 
-/* An envelope starts with a header line that is a whole JSON object, and
- * more follows it; a pretty-printed payload's first line is just "{". */
-static JsonObject *
-sniff_envelope_header (Input *in)
+/* Broken compressed data is broken input, not an I/O failure. */
+static void
+propagate_gzip_error (GError  **error,
+                      GError   *local_error)
 {
-  const guint8 *start = in->buf + in->pos;
-  const guint8 *nl = memchr (start, '\n', in->end - in->pos);
-  g_autoptr(JsonObject) header = NULL;
-  const guint8 *p;
-
-  if (nl == NULL)
-    return NULL;
-
-  for (p = nl + 1; p < in->buf + in->end && is_space (*p); p++)
-    ;
-  if (p == in->buf + in->end)
-    return NULL;
-
-  header = parse_object ((const char *)start, nl - start, NULL);
-  if (header == NULL)
-    return NULL;
-
-  in->pos = nl + 1 - in->buf;
-  return g_steal_pointer (&header);
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT) ||
+      g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
+                   "corrupt or truncated gzip data after 0 uncompressed bytes: %s", local_error->message);
+      g_error_free (local_error);
+    }
+  else
+    g_propagate_error (error, local_error);
 }
 
 static GInputStream *
@@ -717,7 +294,7 @@ maybe_decompress (GInputStream  *base,
           if (n < 0)
             {
               if (*compressed)
-                propagate_gzip_error (error, g_steal_pointer (&local_error), 0);
+                propagate_gzip_error (error, g_steal_pointer (&local_error));
               else
                 g_propagate_error (error, g_steal_pointer (&local_error));
               return NULL;
@@ -753,55 +330,44 @@ fc_reader_load_stream (GInputStream  *stream,
                        GCancellable  *cancellable,
                        GError       **error)
 {
-  Input in = { 0 };
+  g_autoptr(GInputStream) plain = NULL;
+  g_autoptr(FcEnvelopeInput) in = NULL;
   g_autoptr(JsonObject) header = NULL;
-  FcDocument *doc = NULL;
+  const guint8 *head = NULL;
+  gsize head_len = 0;
   FcImportKind kind;
-  gboolean at_end = FALSE;
+  gboolean compressed = FALSE;
 
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  in.stream = maybe_decompress (stream, &in.compressed, cancellable, error);
-  if (in.stream == NULL)
+  plain = maybe_decompress (stream, &compressed, cancellable, error);
+  if (plain == NULL)
     return NULL;
-  in.cancellable = cancellable;
-  in.buf = g_malloc (BLOCK_SIZE);
-
-  if (!input_fill_block (&in, error))
-    goto out;
+  in = fc_envelope_input_new (plain, compressed, cancellable);
 
   /* pprof, OTLP, speedscope, folded stacks, perf script (fc-import.c) */
-  kind = fc_import_sniff (in.buf + in.pos, in.end - in.pos);
+  if (!fc_envelope_input_peek (in, &head, &head_len, error))
+    return NULL;
+  kind = fc_import_sniff (head, head_len);
   if (kind != FC_IMPORT_NONE)
     {
-      g_autoptr(GBytes) all = input_read_all (&in, error);
+      g_autoptr(GByteArray) all = g_byte_array_new ();
+      g_autoptr(GBytes) bytes = NULL;
 
-      doc = all != NULL ? fc_import_load (kind, all, error) : NULL;
-      goto out;
+      if (!fc_envelope_input_read_to_end (in, sink_bytes, all, error))
+        return NULL;
+      bytes = g_byte_array_free_to_bytes (g_steal_pointer (&all));
+      return fc_import_load (kind, bytes, error);
     }
 
-  /* A UTF-8 byte order mark is not JSON, but editors write it. */
-  if (in.end - in.pos >= 3 && memcmp (in.buf + in.pos, "\xef\xbb\xbf", 3) == 0)
-    in.pos += 3;
+  if (!fc_envelope_input_start (in, error))
+    return NULL;
 
-  if (!input_skip_space (&in, &at_end, error))
-    goto out;
-  if (at_end)
-    {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "no data: the input is empty");
-      goto out;
-    }
-
-  header = sniff_envelope_header (&in);
+  header = fc_envelope_input_sniff_header (in);
   if (header != NULL)
-    doc = read_envelope (&in, header, flags, error);
-  else
-    doc = read_payload (&in, flags, error);
-
-out:
-  input_clear (&in);
-  return doc;
+    return read_envelope (in, header, flags, error);
+  return read_payload (in, flags, error);
 }
 
 /**

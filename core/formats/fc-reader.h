@@ -8,19 +8,14 @@
 #include <gio/gio.h>
 
 #include "fc-document.h"
+#include "fc-envelope.h"
 #include "fc-profile.h"
+#include "fc-read-flags.h"
 
 G_BEGIN_DECLS
 
-typedef enum {
-  FC_READ_FLAGS_NONE = 0,
-  FC_READ_LENIENT    = 1 << 0,  /* recover from reference problems, record them as FcProblems in the document */
-} FcReadFlags;
-
 /* The largest input the reader accepts, compressed or not. */
-#define FC_READER_MAX_SIZE (G_GUINT64_CONSTANT (1) << 30)
-/* Objects and arrays nested deeper than this are rejected. */
-#define FC_READER_MAX_DEPTH 64
+#define FC_READER_MAX_SIZE FC_ENVELOPE_MAX_SIZE
 
 FcDocument *fc_reader_load_file        (GFile               *file,
                                         FcReadFlags          flags,
@@ -47,9 +42,5 @@ FcProfile  *fc_reader_parse_payload    (const char          *data,
                                         FcReadFlags          flags,
                                         GPtrArray           *problems,
                                         GError             **error);
-
-/* RFC 3339 date-time with up to 9 fractional digits -> ns since the epoch. */
-gboolean    fc_reader_parse_rfc3339    (const char          *text,
-                                        gint64              *out_ns);
 
 G_END_DECLS

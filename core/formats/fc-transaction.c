@@ -1,4 +1,4 @@
-/* fc-transaction.c - the transaction event that goes with a V1 profile, ids and RFC 3339 time
+/* fc-transaction.c - the transaction event that goes with a V1 profile
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,141 +7,8 @@
 #include <string.h>
 
 #include "fc-json-util.h"
+#include "fc-time.h"
 #include "fc-transaction.h"
-
-char *
-fc_uuid_hex_new (void)
-{
-  g_autofree char *uuid = g_uuid_string_random ();
-  GString *out = g_string_sized_new (32);
-
-  for (const char *p = uuid; *p != '\0'; p++)
-    {
-      if (*p != '-')
-        g_string_append_c (out, g_ascii_tolower (*p));
-    }
-
-  return g_string_free (out, FALSE);
-}
-
-char *
-fc_span_id_hex_new (void)
-{
-  g_autofree char *uuid = fc_uuid_hex_new ();
-
-  /* the second half of a v4 UUID is random apart from the variant nibble */
-  return g_strndup (uuid + 16, 16);
-}
-
-gboolean
-fc_hex_is_valid (const char *str,
-                 gsize       len)
-{
-  if (str == NULL || strlen (str) != len)
-    return FALSE;
-  for (gsize i = 0; i < len; i++)
-    {
-      if (!g_ascii_isxdigit (str[i]))
-        return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-fc_uuid_is_valid (const char *str,
-                  gboolean   *canonical)
-{
-  gboolean ok = FALSE;
-  gboolean canon = FALSE;
-
-  if (str == NULL)
-    goto out;
-
-  if (fc_hex_is_valid (str, 32))
-    {
-      ok = TRUE;
-      canon = TRUE;
-      for (const char *p = str; *p != '\0'; p++)
-        {
-          if (g_ascii_isupper (*p))
-            canon = FALSE;
-        }
-    }
-  else if (g_uuid_string_is_valid (str))
-    {
-      ok = TRUE;
-    }
-
-out:
-  if (canonical != NULL)
-    *canonical = canon;
-  return ok;
-}
-
-char *
-fc_rfc3339_format_ns (gint64 unix_ns)
-{
-  gint64 secs = unix_ns / G_GINT64_CONSTANT (1000000000);
-  gint64 frac = unix_ns % G_GINT64_CONSTANT (1000000000);
-  g_autoptr(GDateTime) dt = NULL;
-  g_autofree char *base = NULL;
-
-  if (frac < 0)
-    {
-      frac += G_GINT64_CONSTANT (1000000000);
-      secs -= 1;
-    }
-
-  dt = g_date_time_new_from_unix_utc (secs);
-  if (dt == NULL)
-    return g_strdup ("1970-01-01T00:00:00.000000Z");
-  base = g_date_time_format (dt, "%Y-%m-%dT%H:%M:%S");
-
-  if (frac % 1000 == 0)
-    return g_strdup_printf ("%s.%06dZ", base, (int) (frac / 1000));
-  return g_strdup_printf ("%s.%09dZ", base, (int) frac);
-}
-
-gboolean
-fc_rfc3339_parse_ns (const char *str,
-                     gint64     *unix_ns)
-{
-  g_autoptr(GDateTime) dt = NULL;
-  g_autofree char *whole = NULL;
-  const char *dot;
-  gint64 frac_ns = 0;
-
-  if (str == NULL || *str == '\0')
-    return FALSE;
-
-  /* GDateTime keeps microseconds only: read the fraction here so that
-   * nanosecond timestamps survive, and let GLib parse the rest. */
-  dot = strchr (str, '.');
-  if (dot != NULL)
-    {
-      g_autofree char *head = g_strndup (str, dot - str);
-      const char *tail = dot + 1;
-      gint64 scale = G_GINT64_CONSTANT (100000000);
-
-      if (!g_ascii_isdigit (*tail))
-        return FALSE;
-      for (; g_ascii_isdigit (*tail); tail++)
-        {
-          frac_ns += (*tail - '0') * scale;
-          scale /= 10;
-        }
-      whole = g_strconcat (head, tail, NULL);
-    }
-
-  /* a NULL default zone makes GLib refuse timestamps without an offset,
-   * which RFC 3339 requires */
-  dt = g_date_time_new_from_iso8601 (whole != NULL ? whole : str, NULL);
-  if (dt == NULL)
-    return FALSE;
-
-  *unix_ns = g_date_time_to_unix (dt) * G_GINT64_CONSTANT (1000000000) + frac_ns;
-  return TRUE;
-}
 
 /* Relay's list of event platforms; a profile platform outside it (e.g.
  * "rust") would make the transaction invalid, so it becomes "other". */
@@ -162,16 +29,6 @@ event_platform (const char *platform)
         return event_platforms[i];
     }
   return "other";
-}
-
-static double
-ns_to_seconds (gint64 ns)
-{
-  /* microsecond precision is all Sentry keeps; rounding first avoids
-   * printing 0.499999999 for .5 */
-  gint64 us = ns >= 0 ? (ns + 500) / 1000 : (ns - 500) / 1000;
-
-  return (double) (us / 1000000) + (double) (us % 1000000) / 1e6;
 }
 
 static const char *
@@ -248,8 +105,8 @@ fc_transaction_event_new_for_profile (FcProfile *v1)
   json_object_set_string_member (event, "type", "transaction");
   json_object_set_string_member (event, "event_id", event_id);
   json_object_set_string_member (event, "transaction", name);
-  json_object_set_double_member (event, "start_timestamp", ns_to_seconds (start_ns + rel_start));
-  json_object_set_double_member (event, "timestamp", ns_to_seconds (start_ns + rel_end));
+  json_object_set_double_member (event, "start_timestamp", fc_time_ns_to_s (start_ns + rel_start));
+  json_object_set_double_member (event, "timestamp", fc_time_ns_to_s (start_ns + rel_end));
   json_object_set_string_member (event, "platform", event_platform (fc_profile_get_platform (v1)));
   if (fc_profile_get_release (v1) != NULL)
     json_object_set_string_member (event, "release", fc_profile_get_release (v1));

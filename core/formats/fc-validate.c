@@ -10,8 +10,10 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "fc-envelope.h"
 #include "fc-json-util.h"
 #include "fc-stats.h"
+#include "fc-time.h"
 #include "fc-transaction.h"
 #include "fc-validate.h"
 
@@ -485,7 +487,7 @@ validate_v1 (Report    *r,
 
   if (timestamp == NULL)
     ERROR (r, "timestamp", "missing; Relay requires an RFC 3339 timestamp");
-  else if (!fc_rfc3339_parse_ns (timestamp, &ts_ns))
+  else if (!fc_time_parse_rfc3339 (timestamp, &ts_ns))
     ERROR (r, "timestamp", "\"%s\" is not an RFC 3339 timestamp", timestamp);
 
   if (device == NULL)
@@ -594,9 +596,9 @@ get_seconds (JsonObject *event,
       return TRUE;
     case G_TYPE_STRING:
       /* Relay takes RFC 3339 strings here as well */
-      if (!fc_rfc3339_parse_ns (json_node_get_string (node), &ns))
+      if (!fc_time_parse_rfc3339 (json_node_get_string (node), &ns))
         return FALSE;
-      *seconds = ns / 1e9;
+      *seconds = fc_time_ns_to_s (ns);
       return TRUE;
     default:
       return FALSE;
@@ -691,37 +693,17 @@ validate_envelope (FcDocument *document,
 {
   Report rr = { problems, "" };
   Report *r = &rr;
-  JsonObject *header = fc_document_get_envelope_header (document);
   guint n_profiles = fc_document_get_n_profiles (document);
   guint n_transactions = fc_document_get_n_transactions (document);
   gboolean has_v1 = FALSE;
-  const char *sent_at;
-  gint64 ns;
 
-  if (header != NULL)
-    {
-      sent_at = fc_json_get_string (header, "sent_at");
-      if (json_object_has_member (header, "sent_at") &&
-          (sent_at == NULL || !fc_rfc3339_parse_ns (sent_at, &ns)))
-        WARNING (r, "envelope header.sent_at", "not an RFC 3339 timestamp");
-      if (!json_object_has_member (header, "sdk"))
-        WARNING (r, "envelope header.sdk", "missing; recommended");
-      if (json_object_has_member (header, "event_id") &&
-          !fc_uuid_is_valid (fc_json_get_string (header, "event_id"), NULL))
-        ERROR (r, "envelope header.event_id", "not a UUID");
-    }
-
-  if (n_profiles > 1)
-    ERROR (r, "envelope", "%u profile/profile_chunk items; Relay accepts at most one per envelope "
-           "and answers 413", n_profiles);
+  fc_envelope_check (document, problems);
 
   for (guint i = 0; i < n_profiles; i++)
     {
       if (fc_profile_get_format (fc_document_get_profile (document, i)) == FC_FORMAT_V1)
         has_v1 = TRUE;
     }
-  if (has_v1 && n_transactions != 1)
-    ERROR (r, "envelope", "%u transaction items; a profile item needs exactly one", n_transactions);
 
   for (guint i = 0; i < n_transactions; i++)
     {

@@ -9,8 +9,10 @@
 #include <string.h>
 #include <yajl/yajl_gen.h>
 
+#include "fc-envelope.h"
 #include "fc-error.h"
 #include "fc-json-util.h"
+#include "fc-time.h"
 #include "fc-transaction.h"
 #include "fc-writer.h"
 
@@ -133,40 +135,6 @@ out_finish (Out     *out,
   /* the next document written into the same buffer starts afresh */
   yajl_gen_reset (out->g, NULL);
   return TRUE;
-}
-
-void
-fc_writer_format_seconds (gint64  unix_ns,
-                          char   *buf,
-                          gsize   buf_len)
-{
-  /* Integer arithmetic: a double holds 1.7e9 s only to ~0.2 µs, too close
-   * to the precision we promise. Truncated, not rounded, so that the value
-   * read back has the same whole microseconds as the model. */
-  gint64 secs = unix_ns / G_GINT64_CONSTANT (1000000000);
-  gint64 rem = unix_ns % G_GINT64_CONSTANT (1000000000);
-
-  if (rem < 0)
-    {
-      /* floor division; only for instants before 1970 */
-      secs -= 1;
-      rem += G_GINT64_CONSTANT (1000000000);
-    }
-  if (secs < 0)
-    {
-      /* -0.25 s is secs = -1, rem = 0.75 s: print the exact negative value */
-      gint64 neg_us = (G_GINT64_CONSTANT (1000000000) - rem) / 1000;
-      gint64 whole = -(secs + 1);
-
-      if (neg_us == 1000000)
-        {
-          whole += 1;
-          neg_us = 0;
-        }
-      g_snprintf (buf, buf_len, "-%" G_GINT64_FORMAT ".%06d", whole, (int) neg_us);
-      return;
-    }
-  g_snprintf (buf, buf_len, "%" G_GINT64_FORMAT ".%06d", secs, (int) (rem / 1000));
 }
 
 static void
@@ -620,7 +588,7 @@ write_sample_field (Out      *out,
       out_string (out, g_ptr_array_index (ctx->tids, s->thread));
       break;
     case SAMPLE_TIMESTAMP:
-      fc_writer_format_seconds (s->timestamp_ns, buf, sizeof buf);
+      fc_time_format_seconds (s->timestamp_ns, buf, sizeof buf);
       out_number (out, buf);
       break;
     default:
@@ -763,7 +731,7 @@ write_samples_fast (Out *out,
           raw (out, buf, n);
           raw (out, tid, strlen (tid));
           memcpy (buf, ",\"timestamp\":", 13);
-          fc_writer_format_seconds (s->timestamp_ns, buf + 13, sizeof buf - 14);
+          fc_time_format_seconds (s->timestamp_ns, buf + 13, sizeof buf - 14);
           n = strlen (buf);
           buf[n++] = '}';
           raw (out, buf, n);
@@ -931,7 +899,7 @@ write_top_field (Out      *out,
       break;
     case TOP_TIMESTAMP:
       {
-        g_autofree char *ts = fc_rfc3339_format_ns (ctx->start_ns);
+        g_autofree char *ts = fc_time_format_rfc3339 (ctx->start_ns);
 
         out_string (out, ts);
       }
@@ -975,7 +943,7 @@ write_profile (Out           *out,
         ctx.start_ns = first_ns;
       if (first_ns <= last_ns && first_ns < ctx.start_ns)
         {
-          g_autofree char *ts = fc_rfc3339_format_ns (ctx.start_ns);
+          g_autofree char *ts = fc_time_format_rfc3339 (ctx.start_ns);
 
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
                        "V1 profile: a sample is %.6f s before the profile timestamp %s; "
@@ -1076,80 +1044,6 @@ fc_writer_write_v1 (FcProfile  *profile,
 /* ---- envelopes ---- */
 
 static void
-append_line (GByteArray *buf,
-             JsonObject *object)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-  g_autofree char *text = NULL;
-
-  json_node_set_object (node, object);
-  text = fc_writer_json_to_string (node);
-  g_byte_array_append (buf, (const guint8 *) text, strlen (text));
-  g_byte_array_append (buf, (const guint8 *) "\n", 1);
-}
-
-static void
-append_item (GByteArray   *buf,
-             JsonObject   *header,
-             const guint8 *payload,
-             gsize         len)
-{
-  g_autoptr(JsonObject) h = json_object_new ();
-  GList *members = json_object_get_members (header);
-
-  /* a copy, so that the caller's header keeps its own length */
-  for (GList *l = members; l != NULL; l = l->next)
-    json_object_set_member (h, l->data, json_node_ref (json_object_get_member (header, l->data)));
-  g_list_free (members);
-  json_object_set_int_member (h, "length", len);
-
-  append_line (buf, h);
-  g_byte_array_append (buf, payload, len);
-  g_byte_array_append (buf, (const guint8 *) "\n", 1);
-}
-
-static JsonObject *
-sdk_object (void)
-{
-  JsonObject *sdk = json_object_new ();
-
-  json_object_set_string_member (sdk, "name", "flamecast");
-  json_object_set_string_member (sdk, "version", FC_VERSION);
-  return sdk;
-}
-
-static JsonObject *
-envelope_header (JsonObject *existing,
-                 const char *event_id,
-                 gint64      sent_at_ns)
-{
-  JsonObject *header = json_object_new ();
-
-  if (existing != NULL)
-    {
-      GList *members = json_object_get_members (existing);
-
-      for (GList *l = members; l != NULL; l = l->next)
-        json_object_set_member (header, l->data, json_node_ref (json_object_get_member (existing, l->data)));
-      g_list_free (members);
-    }
-
-  if (event_id != NULL && !json_object_has_member (header, "event_id"))
-    json_object_set_string_member (header, "event_id", event_id);
-  if (!json_object_has_member (header, "sent_at"))
-    {
-      g_autofree char *sent_at = fc_rfc3339_format_ns (sent_at_ns != 0 ? sent_at_ns
-                                                       : g_get_real_time () * 1000);
-
-      json_object_set_string_member (header, "sent_at", sent_at);
-    }
-  if (!json_object_has_member (header, "sdk"))
-    json_object_set_object_member (header, "sdk", sdk_object ());
-
-  return header;
-}
-
-static void
 append_transaction_item (GByteArray *buf,
                          JsonObject *event)
 {
@@ -1161,7 +1055,7 @@ append_transaction_item (GByteArray *buf,
   json_object_set_string_member (header, "content_type", "application/json");
   json_node_set_object (node, event);
   text = fc_writer_json_to_string (node);
-  append_item (buf, header, (const guint8 *) text, strlen (text));
+  fc_envelope_append_item (buf, header, (const guint8 *) text, strlen (text));
 }
 
 static gboolean
@@ -1184,7 +1078,7 @@ append_profile_item (GByteArray    *buf,
   if (chunk && fc_profile_get_platform (profile) != NULL)
     json_object_set_string_member (header, "platform", fc_profile_get_platform (profile));
 
-  append_item (buf, header,
+  fc_envelope_append_item (buf, header,
                g_bytes_get_data (payload, NULL), g_bytes_get_size (payload));
   return TRUE;
 }
@@ -1210,8 +1104,8 @@ write_single_envelope (FcProfile     *profile,
       event_id = fc_json_get_string (event, "event_id");
     }
 
-  header = envelope_header (existing_header, event_id, sent_at_ns);
-  append_line (buf, header);
+  header = fc_envelope_header_new (existing_header, event_id, sent_at_ns);
+  fc_envelope_append_header (buf, header);
   if (event != NULL)
     append_transaction_item (buf, event);
   if (!append_profile_item (buf, profile, flags, error))
@@ -1296,8 +1190,8 @@ fc_writer_write_envelope_full (FcDocument    *document,
   if (fc_document_get_n_transactions (document) > 0)
     event_id = fc_json_get_string (fc_document_get_transaction (document, 0), "event_id");
   buf = g_byte_array_new ();
-  header = envelope_header (fc_document_get_envelope_header (document), event_id, sent_at_ns);
-  append_line (buf, header);
+  header = fc_envelope_header_new (fc_document_get_envelope_header (document), event_id, sent_at_ns);
+  fc_envelope_append_header (buf, header);
   for (guint i = 0; i < fc_document_get_n_transactions (document); i++)
     append_transaction_item (buf, fc_document_get_transaction (document, i));
   if (profile != NULL && !append_profile_item (buf, profile, flags, error))
@@ -1308,7 +1202,7 @@ fc_writer_write_envelope_full (FcDocument    *document,
       gsize len = 0;
       const guint8 *data = g_bytes_get_data (item->payload, &len);
 
-      append_item (buf, item->header, data, len);
+      fc_envelope_append_item (buf, item->header, data, len);
     }
 
   return g_byte_array_free_to_bytes (g_steal_pointer (&buf));

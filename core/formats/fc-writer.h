@@ -69,9 +69,4 @@ GBytes *fc_writer_write_v1_envelope    (FcProfile     *profile,
 /* compact JSON of any node with sorted keys, as the writers print it */
 char   *fc_writer_json_to_string       (JsonNode      *node);
 
-/* "1710805788.500000": Unix seconds with microsecond precision */
-void    fc_writer_format_seconds       (gint64         unix_ns,
-                                        char          *buf,
-                                        gsize          buf_len);
-
 G_END_DECLS

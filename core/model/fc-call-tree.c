@@ -32,7 +32,7 @@ struct _FcCallTree
   gint64                 begin_ns;
   gint64                 end_ns;
   gboolean               bottom_up;
-  FcCallTreeFrames       which;
+  FcFrameFilter          which;
   guint                  max_depth;
   FcCallTreeNode        *nodes;
   guint                  n_nodes;
@@ -40,6 +40,11 @@ struct _FcCallTree
 };
 
 G_DEFINE_BOXED_TYPE (FcCallTree, fc_call_tree, fc_call_tree_ref, fc_call_tree_unref)
+
+G_DEFINE_ENUM_TYPE (FcFrameFilter, fc_frame_filter,
+  G_DEFINE_ENUM_VALUE (FC_FRAME_FILTER_ALL, "all"),
+  G_DEFINE_ENUM_VALUE (FC_FRAME_FILTER_APPLICATION, "application"),
+  G_DEFINE_ENUM_VALUE (FC_FRAME_FILTER_SYSTEM, "system"))
 
 #define UNSET G_MAXUINT32
 
@@ -275,7 +280,7 @@ build_indexed (FcProfile        *profile,
                const gint64     *stack_ns,
                guint             n_stacks,
                gboolean          bottom_up,
-               FcCallTreeFrames  which)
+               FcFrameFilter     which)
 {
   ChildIndex index;
   g_autofree guint32 *frames = NULL;
@@ -290,8 +295,8 @@ build_indexed (FcProfile        *profile,
     {
       gboolean app = fc_profile_get_frame (profile, f)->in_app == FC_IN_APP_YES;
 
-      keep[f] = which == FC_CALL_TREE_ALL_FRAMES ||
-                (which == FC_CALL_TREE_APPLICATION_FRAMES ? app : !app);
+      keep[f] = which == FC_FRAME_FILTER_ALL ||
+                (which == FC_FRAME_FILTER_APPLICATION ? app : !app);
     }
 
   for (guint32 s = 0; s < n_stacks; s++)
@@ -377,7 +382,7 @@ fc_call_tree_new (FcProfile *profile,
                   gint64     end_ns,
                   gboolean   bottom_up)
 {
-  return fc_call_tree_new_full (profile, thread, begin_ns, end_ns, bottom_up, FC_CALL_TREE_ALL_FRAMES);
+  return fc_call_tree_new_full (profile, thread, begin_ns, end_ns, bottom_up, FC_FRAME_FILTER_ALL);
 }
 
 /**
@@ -391,7 +396,7 @@ fc_call_tree_new_full (FcProfile        *profile,
                        gint64            begin_ns,
                        gint64            end_ns,
                        gboolean          bottom_up,
-                       FcCallTreeFrames  which)
+                       FcFrameFilter     which)
 {
   FcCallTree *self;
   g_autoptr(GArray) nodes = NULL;
@@ -437,7 +442,7 @@ fc_call_tree_new_full (FcProfile        *profile,
   root.frame = FC_CALL_TREE_ROOT_FRAME;
   g_array_append_val (nodes, root);
 
-  if (bottom_up || which != FC_CALL_TREE_ALL_FRAMES)
+  if (bottom_up || which != FC_FRAME_FILTER_ALL)
     build_indexed (profile, nodes, stack_samples, stack_ns, n_stacks, bottom_up, which);
   else
     build_top_down (profile, nodes, stack_samples, stack_ns, n_stacks);
@@ -487,7 +492,7 @@ typedef struct {
   gint64            begin_ns;
   gint64            end_ns;
   gboolean          bottom_up;
-  FcCallTreeFrames  which;
+  FcFrameFilter     which;
 } BuildData;
 
 static void
@@ -527,7 +532,7 @@ fc_call_tree_new_async (FcProfile           *profile,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
 {
-  fc_call_tree_new_full_async (profile, thread, begin_ns, end_ns, bottom_up, FC_CALL_TREE_ALL_FRAMES,
+  fc_call_tree_new_full_async (profile, thread, begin_ns, end_ns, bottom_up, FC_FRAME_FILTER_ALL,
                                cancellable, callback, user_data);
 }
 
@@ -537,7 +542,7 @@ fc_call_tree_new_full_async (FcProfile           *profile,
                              gint64               begin_ns,
                              gint64               end_ns,
                              gboolean             bottom_up,
-                             FcCallTreeFrames     which,
+                             FcFrameFilter        which,
                              GCancellable        *cancellable,
                              GAsyncReadyCallback  callback,
                              gpointer             user_data)
@@ -615,10 +620,10 @@ fc_call_tree_is_bottom_up (FcCallTree *self)
   return self->bottom_up;
 }
 
-FcCallTreeFrames
+FcFrameFilter
 fc_call_tree_get_frames (FcCallTree *self)
 {
-  g_return_val_if_fail (self != NULL, FC_CALL_TREE_ALL_FRAMES);
+  g_return_val_if_fail (self != NULL, FC_FRAME_FILTER_ALL);
   return self->which;
 }
 

@@ -25,11 +25,15 @@ G_BEGIN_DECLS
  * total duration, largest first, then by frame id.
  */
 
+/* Which frames a call tree (and every view of one) shows. */
 typedef enum {
-  FC_CALL_TREE_ALL_FRAMES,
-  FC_CALL_TREE_APPLICATION_FRAMES,  /* in_app frames only */
-  FC_CALL_TREE_SYSTEM_FRAMES,       /* frames not marked in_app only */
-} FcCallTreeFrames;
+  FC_FRAME_FILTER_ALL,
+  FC_FRAME_FILTER_APPLICATION,  /* in_app frames only */
+  FC_FRAME_FILTER_SYSTEM,       /* frames not marked in_app only */
+} FcFrameFilter;
+
+#define FC_TYPE_FRAME_FILTER (fc_frame_filter_get_type ())
+GType fc_frame_filter_get_type (void) G_GNUC_CONST;
 
 typedef struct _FcCallTree     FcCallTree;
 typedef struct _FcCallTreeNode FcCallTreeNode;
@@ -52,13 +56,13 @@ FcCallTree           *fc_call_tree_new_full            (FcProfile           *pro
                                                         gint64               begin_ns,
                                                         gint64               end_ns,
                                                         gboolean             bottom_up,
-                                                        FcCallTreeFrames     which);
+                                                        FcFrameFilter        which);
 void                  fc_call_tree_new_full_async      (FcProfile           *profile,
                                                         gint                 thread,
                                                         gint64               begin_ns,
                                                         gint64               end_ns,
                                                         gboolean             bottom_up,
-                                                        FcCallTreeFrames     which,
+                                                        FcFrameFilter        which,
                                                         GCancellable        *cancellable,
                                                         GAsyncReadyCallback  callback,
                                                         gpointer             user_data);
@@ -78,7 +82,7 @@ void                  fc_call_tree_unref               (FcCallTree          *sel
 FcProfile            *fc_call_tree_get_profile         (FcCallTree          *self);
 gint                  fc_call_tree_get_thread          (FcCallTree          *self);
 gboolean              fc_call_tree_is_bottom_up        (FcCallTree          *self);
-FcCallTreeFrames      fc_call_tree_get_frames          (FcCallTree          *self);
+FcFrameFilter         fc_call_tree_get_frames          (FcCallTree          *self);
 void                  fc_call_tree_get_range           (FcCallTree          *self,
                                                         gint64              *begin_ns,
                                                         gint64              *end_ns);

@@ -6,9 +6,12 @@
 #include <string.h>
 
 #include "fc-convert.h"
+#include "fc-envelope.h"
 #include "fc-error.h"
 #include "fc-problem.h"
 #include "fc-sender.h"
+#include "fc-stats.h"
+#include "fc-time.h"
 #include "fc-transaction.h"
 #include "fc-validate.h"
 #include "fc-writer.h"
@@ -209,31 +212,6 @@ fc_sender_envelopes_for_document (FcDocument  *document,
   return g_steal_pointer (&envelopes);
 }
 
-static guint32
-busiest_thread (FcProfile *chunk)
-{
-  guint32 best = 0;
-  guint best_n = 0;
-
-  for (guint i = 0; i < fc_profile_get_n_threads (chunk); i++)
-    {
-      const FcThread *thread = fc_profile_get_thread (chunk, i);
-
-      if (thread->n_samples > best_n)
-        {
-          best = i;
-          best_n = thread->n_samples;
-        }
-    }
-  return best;
-}
-
-static double
-ns_to_seconds (gint64 ns)
-{
-  return ns / 1e9;
-}
-
 JsonObject *
 fc_sender_transaction_for_span (const FcRootSpan *span,
                                 FcProfile        *chunk,
@@ -256,7 +234,7 @@ fc_sender_transaction_for_span (const FcRootSpan *span,
 
   if (thread_id == NULL && fc_profile_get_n_threads (chunk) > 0)
     {
-      const FcThread *thread = fc_profile_get_thread (chunk, busiest_thread (chunk));
+      const FcThread *thread = fc_profile_get_thread (chunk, MAX (fc_stats_busiest_thread (chunk), 0));
 
       thread_id = fc_profile_string (chunk, thread->tid);
       thread_name = thread->name ? fc_profile_string (chunk, thread->name) : NULL;
@@ -269,8 +247,8 @@ fc_sender_transaction_for_span (const FcRootSpan *span,
   json_object_set_string_member (event, "type", "transaction");
   json_object_set_string_member (event, "event_id", event_id);
   json_object_set_string_member (event, "transaction", span->name);
-  json_object_set_double_member (event, "start_timestamp", ns_to_seconds (span->start_ns));
-  json_object_set_double_member (event, "timestamp", ns_to_seconds (MAX (span->end_ns, span->start_ns)));
+  json_object_set_double_member (event, "start_timestamp", fc_time_ns_to_s (span->start_ns));
+  json_object_set_double_member (event, "timestamp", fc_time_ns_to_s (MAX (span->end_ns, span->start_ns)));
   json_object_set_string_member (event, "platform", platform ? platform : "native");
   if (release != NULL && *release != '\0')
     json_object_set_string_member (event, "release", release);
@@ -303,29 +281,16 @@ fc_sender_transaction_for_span (const FcRootSpan *span,
   return g_steal_pointer (&event);
 }
 
-static char *
-object_to_string (JsonObject *object)
-{
-  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
-
-  json_node_set_object (node, object);
-  return fc_writer_json_to_string (node);
-}
-
 GBytes *
 fc_sender_transaction_envelope (JsonObject  *event,
                                 GError     **error)
 {
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_problem_free);
-  g_autoptr(JsonObject) header = json_object_new ();
+  g_autoptr(GByteArray) buf = g_byte_array_new ();
+  g_autoptr(JsonObject) header = NULL;
   g_autoptr(JsonObject) item = json_object_new ();
-  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
-  g_autofree char *sent_at = g_date_time_format_iso8601 (now);
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
   g_autofree char *payload = NULL;
-  g_autofree char *header_text = NULL;
-  g_autofree char *item_text = NULL;
-  JsonObject *sdk = json_object_new ();
-  GString *out;
 
   g_return_val_if_fail (event != NULL, NULL);
 
@@ -333,30 +298,16 @@ fc_sender_transaction_envelope (JsonObject  *event,
   if (!check_problems (problems, "Transaction", error))
     return NULL;
 
-  payload = object_to_string (event);
+  json_node_set_object (node, event);
+  payload = fc_writer_json_to_string (node);
 
-  json_object_set_string_member (header, "event_id",
-                                 json_object_get_string_member_with_default (event, "event_id", ""));
-  json_object_set_string_member (header, "sent_at", sent_at);
-  json_object_set_string_member (sdk, "name", "flamecast");
-  json_object_set_string_member (sdk, "version", FC_VERSION);
-  json_object_set_object_member (header, "sdk", sdk);
-
+  header = fc_envelope_header_new (NULL, json_object_get_string_member_with_default (event, "event_id", ""), 0);
   json_object_set_string_member (item, "type", "transaction");
   json_object_set_string_member (item, "content_type", "application/json");
-  json_object_set_int_member (item, "length", strlen (payload));
 
-  header_text = object_to_string (header);
-  item_text = object_to_string (item);
-
-  out = g_string_new (header_text);
-  g_string_append_c (out, '\n');
-  g_string_append (out, item_text);
-  g_string_append_c (out, '\n');
-  g_string_append (out, payload);
-  g_string_append_c (out, '\n');
-
-  return g_string_free_to_bytes (out);
+  fc_envelope_append_header (buf, header);
+  fc_envelope_append_item (buf, item, (const guint8 *) payload, strlen (payload));
+  return g_byte_array_free_to_bytes (g_steal_pointer (&buf));
 }
 
 /* -- FcSender -- */

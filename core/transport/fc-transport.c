@@ -9,7 +9,9 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "fc-envelope.h"
 #include "fc-error.h"
+#include "fc-json-util.h"
 #include "fc-transport.h"
 
 #define DEFAULT_MAX_ATTEMPTS   3
@@ -82,120 +84,39 @@ fc_flush_report_all_delivered (const FcFlushReport *report)
   return report->rejected == 0 && report->waiting == 0;
 }
 
-/* -- envelope framing, just enough to know what is inside -- */
-
-static JsonObject *
-parse_header_line (const char  *line,
-                   gsize        len,
-                   const char  *what,
-                   GError     **error)
-{
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
-
-  if (!json_parser_load_from_data (parser, line, len, &local_error))
-    {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                   "%s is not JSON: %s", what, local_error->message);
-      return NULL;
-    }
-
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                   "%s is not a JSON object", what);
-      return NULL;
-    }
-
-  return json_object_ref (json_node_get_object (root));
-}
+/* -- what is inside an envelope -- */
 
 GPtrArray *
 fc_envelope_dup_categories (GBytes  *envelope,
                             GError **error)
 {
   g_autoptr(GPtrArray) categories = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(FcEnvelopeInput) in = NULL;
   g_autoptr(JsonObject) header = NULL;
-  const char *data;
-  const char *nl;
-  gsize len;
-  gsize pos;
   guint n_items = 0;
 
   g_return_val_if_fail (envelope != NULL, NULL);
 
-  data = g_bytes_get_data (envelope, &len);
-  nl = len ? memchr (data, '\n', len) : NULL;
-  header = parse_header_line (data, nl ? (gsize)(nl - data) : len, "the envelope header", error);
+  in = fc_envelope_input_new_for_bytes (envelope);
+  header = fc_envelope_input_read_header (in, error);
   if (header == NULL)
     return NULL;
 
-  pos = nl ? (gsize)(nl - data) + 1 : len;
-  while (pos < len)
+  for (;;)
     {
-      g_autoptr(JsonObject) item = NULL;
-      g_autofree char *what = NULL;
-      const char *type;
-      const char *platform;
+      g_auto(FcEnvelopeItemHeader) item = { 0 };
+      gboolean at_end = FALSE;
       const char *category;
-      gsize line_end;
 
-      /* Only a final newline may follow the last item. */
-      if (pos + 1 == len && data[pos] == '\n')
+      if (!fc_envelope_input_next_item (in, &item, &at_end, error))
+        return NULL;
+      if (at_end)
         break;
-
-      nl = memchr (data + pos, '\n', len - pos);
-      line_end = nl ? (gsize)(nl - data) : len;
-      what = g_strdup_printf ("the header of item %u (byte %" G_GSIZE_FORMAT ")", n_items + 1, pos);
-      item = parse_header_line (data + pos, line_end - pos, what, error);
-      if (item == NULL)
+      if (!fc_envelope_input_read_payload (in, &item, NULL, NULL, error))
         return NULL;
 
-      type = json_object_get_string_member_with_default (item, "type", NULL);
-      if (type == NULL || *type == '\0')
-        {
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                       "item %u has no type", n_items + 1);
-          return NULL;
-        }
-
-      pos = line_end < len ? line_end + 1 : len;
-
-      if (json_object_has_member (item, "length"))
-        {
-          gint64 length = json_object_get_int_member_with_default (item, "length", -1);
-
-          if (length < 0 || (guint64)length > len - pos)
-            {
-              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                           "item %u (%s): length %" G_GINT64_FORMAT " but %" G_GSIZE_FORMAT " bytes are left",
-                           n_items + 1, type, length, len - pos);
-              return NULL;
-            }
-          pos += length;
-          if (pos < len)
-            {
-              if (data[pos] != '\n')
-                {
-                  g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                               "item %u (%s): byte %" G_GSIZE_FORMAT " after the payload is not a newline",
-                               n_items + 1, type, pos);
-                  return NULL;
-                }
-              pos++;
-            }
-        }
-      else
-        {
-          nl = pos < len ? memchr (data + pos, '\n', len - pos) : NULL;
-          pos = nl ? (gsize)(nl - data) + 1 : len;
-        }
-
       n_items++;
-      platform = json_object_get_string_member_with_default (item, "platform", NULL);
-      category = fc_rate_limits_category_for_item (type, platform);
+      category = fc_rate_limits_category_for_item (item.type, fc_json_get_string (item.header, "platform"));
       if (!g_ptr_array_find_with_equal_func (categories, category, g_str_equal, NULL))
         g_ptr_array_add (categories, g_strdup (category));
     }

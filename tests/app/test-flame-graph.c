@@ -110,7 +110,7 @@ test_flame_graph (void)
    * (with bar's 30 ms) */
   fc_session_set_frame_filter (session, FC_FRAME_FILTER_APPLICATION);
   tree = fc_flame_graph_get_tree (graph);
-  g_assert_cmpint (fc_call_tree_get_frames (tree), ==, FC_CALL_TREE_APPLICATION_FRAMES);
+  g_assert_cmpint (fc_call_tree_get_frames (tree), ==, FC_FRAME_FILTER_APPLICATION);
   g_assert_cmpuint (frame_at (graph, 350, ROW (1)), ==, FC_TEST_FOO);
   g_assert_cmpuint (frame_at (graph, 450, ROW (1)), ==, G_MAXUINT32);
   g_assert_cmpuint (frame_at (graph, 250, ROW (2)), ==, G_MAXUINT32);

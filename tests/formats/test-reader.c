@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "flamecast.h"
-#include "fc-payload-parser-private.h"
 #include "fc-reader.h"
 
 static char *
@@ -830,64 +829,6 @@ test_cancelled (void)
   g_assert_null (doc);
 }
 
-static void
-test_seconds (void)
-{
-  static const struct {
-    const char *text;
-    gboolean ok;
-    gint64 ns;
-  } cases[] = {
-    { "1724762625.5756555", TRUE, G_GINT64_CONSTANT (1724762625575655500) },
-    { "1710805788.51", TRUE, G_GINT64_CONSTANT (1710805788510000000) },
-    { "1710805788", TRUE, G_GINT64_CONSTANT (1710805788000000000) },
-    { "1.7108057885e9", TRUE, G_GINT64_CONSTANT (1710805788500000000) },
-    { "17108057885E-1", TRUE, G_GINT64_CONSTANT (1710805788500000000) },
-    { "171080578851e-2", TRUE, G_GINT64_CONSTANT (1710805788510000000) },
-    { "0.0000000005", TRUE, 1 },
-    { "0.0000000004", TRUE, 0 },
-    { "0", TRUE, 0 },
-    { "1.123456789123", TRUE, G_GINT64_CONSTANT (1123456789) },
-    { "-1", FALSE, 0 },
-    { "1e300", FALSE, 0 },
-    { "7258118401", FALSE, 0 },
-    { "1e", FALSE, 0 },
-    { "abc", FALSE, 0 },
-    { "", FALSE, 0 },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      gint64 ns = -1;
-      gboolean ok = fc_parse_seconds_ns (cases[i].text, strlen (cases[i].text), &ns);
-
-      g_test_message ("%s", cases[i].text);
-      g_assert_cmpint (ok, ==, cases[i].ok);
-      if (ok)
-        g_assert_cmpint (ns, ==, cases[i].ns);
-    }
-}
-
-static void
-test_rfc3339 (void)
-{
-  gint64 ns = 0;
-
-  g_assert_true (fc_reader_parse_rfc3339 ("2022-09-01T09:45:00.000Z", &ns));
-  g_assert_cmpint (ns, ==, G_GINT64_CONSTANT (1662025500000000000));
-  g_assert_true (fc_reader_parse_rfc3339 ("2025-05-19T13:47:00.482107Z", &ns));
-  g_assert_cmpint (ns, ==, G_GINT64_CONSTANT (1747662420482107000));
-  g_assert_true (fc_reader_parse_rfc3339 ("2025-05-19T13:47:00.123456789Z", &ns));
-  g_assert_cmpint (ns, ==, G_GINT64_CONSTANT (1747662420123456789));
-  g_assert_true (fc_reader_parse_rfc3339 ("2025-05-19T15:47:00.5+02:00", &ns));
-  g_assert_cmpint (ns, ==, G_GINT64_CONSTANT (1747662420500000000));
-  g_assert_true (fc_reader_parse_rfc3339 ("2023-01-12T08:24:54Z", &ns));
-  g_assert_cmpint (ns, ==, G_GINT64_CONSTANT (1673511894000000000));
-  g_assert_false (fc_reader_parse_rfc3339 ("yesterday", &ns));
-  g_assert_false (fc_reader_parse_rfc3339 ("2025-05-19T13:47:00.Z", &ns));
-  g_assert_false (fc_reader_parse_rfc3339 ("2025-13-19T13:47:00Z", &ns));
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -913,8 +854,6 @@ main (int   argc,
   g_test_add_func ("/core/reader/parse-payload", test_parse_payload);
   g_test_add_func ("/core/reader/async", test_async);
   g_test_add_func ("/core/reader/cancelled", test_cancelled);
-  g_test_add_func ("/core/reader/seconds", test_seconds);
-  g_test_add_func ("/core/reader/rfc3339", test_rfc3339);
 
   return g_test_run ();
 }

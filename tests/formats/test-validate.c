@@ -408,6 +408,66 @@ test_size_limit (void)
   fc_test_assert_problem (problems, E, "profile", "50 MiB");
 }
 
+/* The reader and the validator accept and reject the same timestamps:
+ * a V1 profile whose timestamp the strict reader refuses is exactly one
+ * whose (lenient) reading the validator reports at "timestamp". */
+static void
+test_timestamps_agree (void)
+{
+  static const char * const stamps[] = {
+    "2022-09-01T09:45:00.000Z", "2022-09-01T11:45:00+02:00", "2022-09-01 09:45:00z",
+    "2022-09-01T09:45:00.123456789Z", "2022-09-01T09:45:00+0200",
+    "2022-09-01T09:45:00", "2022-09-01T09:45:00.000", "20220901T094500Z", "2022-W35-4T09:45:00Z",
+    "2022-09-31T09:45:00Z", "1969-12-31T23:59:59Z", "yesterday", "",
+  };
+  g_autofree char *path = fc_test_fixture_path ("relay/sample/v1/valid.json");
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  guint n_accepted = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, NULL, &error));
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (stamps); i++)
+    {
+      g_autofree char *quoted = g_strdup_printf ("\"timestamp\": \"%s\"", stamps[i]);
+      g_auto(GStrv) parts = g_strsplit (contents, "\"timestamp\": \"2022-09-01T09:45:00.000Z\"", 2);
+      g_autofree char *text = NULL;
+      g_autoptr(GBytes) bytes = NULL;
+      g_autoptr(FcDocument) strict = NULL;
+      g_autoptr(FcDocument) lenient = NULL;
+      g_autoptr(GPtrArray) problems = NULL;
+      g_autoptr(GError) strict_error = NULL;
+      gboolean validator_ok = TRUE;
+
+      g_assert_cmpuint (g_strv_length (parts), ==, 2);
+      text = g_strjoin (quoted, parts[0], parts[1], NULL);
+      bytes = g_bytes_new_take (g_steal_pointer (&text), strlen (parts[0]) + strlen (quoted) + strlen (parts[1]));
+
+      strict = fc_reader_load_bytes (bytes, FC_READ_FLAGS_NONE, &strict_error);
+      lenient = fc_reader_load_bytes (bytes, FC_READ_LENIENT, &error);
+      g_assert_no_error (error);
+      problems = fc_validate_document (lenient);
+      for (guint j = 0; j < problems->len; j++)
+        {
+          const FcProblem *p = g_ptr_array_index (problems, j);
+
+          if (p->severity == FC_PROBLEM_ERROR && g_strcmp0 (p->location, "timestamp") == 0)
+            validator_ok = FALSE;
+        }
+
+      g_test_message ("%s: reader %s, validator %s", stamps[i], strict ? "accepts" : "rejects",
+                      validator_ok ? "accepts" : "rejects");
+      g_assert_cmpint (strict != NULL, ==, validator_ok);
+      if (strict == NULL)
+        g_assert_error (strict_error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE);
+      n_accepted += strict != NULL;
+    }
+
+  /* the five RFC 3339 forms, nothing else */
+  g_assert_cmpuint (n_accepted, ==, 5);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -426,6 +486,7 @@ main (int   argc,
   g_test_add_func ("/core/validate/v1-samples", test_v1_samples);
   g_test_add_func ("/core/validate/envelope-rules", test_envelope_rules);
   g_test_add_func ("/core/validate/size-limit", test_size_limit);
+  g_test_add_func ("/core/validate/timestamps-agree", test_timestamps_agree);
 
   return g_test_run ();
 }

@@ -371,39 +371,6 @@ test_extras_sorted (void)
                                   "\"symbol\":null,\"zeta\":[1,2.5]}]"));
 }
 
-static void
-test_format_seconds (void)
-{
-  char buf[64];
-
-  fc_writer_format_seconds (G_GINT64_CONSTANT (1710805788500000000), buf, sizeof buf);
-  g_assert_cmpstr (buf, ==, "1710805788.500000");
-  /* truncated to the µs, never rounded up into the next one */
-  fc_writer_format_seconds (G_GINT64_CONSTANT (1710805688117936800), buf, sizeof buf);
-  g_assert_cmpstr (buf, ==, "1710805688.117936");
-  fc_writer_format_seconds (G_GINT64_CONSTANT (1999999999999), buf, sizeof buf);
-  g_assert_cmpstr (buf, ==, "1999.999999");
-  fc_writer_format_seconds (0, buf, sizeof buf);
-  g_assert_cmpstr (buf, ==, "0.000000");
-}
-
-static void
-test_rfc3339 (void)
-{
-  g_autofree char *a = fc_rfc3339_format_ns (G_GINT64_CONSTANT (1662025500000000000));
-  g_autofree char *b = fc_rfc3339_format_ns (G_GINT64_CONSTANT (1662025500000000007));
-  gint64 ns = 0;
-
-  g_assert_cmpstr (a, ==, "2022-09-01T09:45:00.000000Z");
-  g_assert_cmpstr (b, ==, "2022-09-01T09:45:00.000000007Z");
-  g_assert_true (fc_rfc3339_parse_ns (b, &ns));
-  g_assert_cmpint (ns, ==, G_GINT64_CONSTANT (1662025500000000007));
-  g_assert_true (fc_rfc3339_parse_ns ("2022-09-01T11:45:00.5+02:00", &ns));
-  g_assert_cmpint (ns, ==, G_GINT64_CONSTANT (1662025500500000000));
-  g_assert_false (fc_rfc3339_parse_ns ("2022-09-01 11:45", &ns));
-  g_assert_false (fc_rfc3339_parse_ns ("yesterday", &ns));
-}
-
 static GPtrArray *
 split_envelope (GBytes *bytes)
 {
@@ -446,7 +413,7 @@ test_chunk_envelope (void)
   g_assert_cmpuint (lines->len, ==, 4);
   g_assert_cmpstr (g_ptr_array_index (lines, 3), ==, "");
   header = parse_line (g_ptr_array_index (lines, 0));
-  g_assert_true (fc_rfc3339_parse_ns (json_object_get_string_member (header, "sent_at"), &sent_at));
+  g_assert_true (fc_time_parse_rfc3339 (json_object_get_string_member (header, "sent_at"), &sent_at));
   g_assert_cmpint (ABS (sent_at - g_get_real_time () * 1000), <, G_GINT64_CONSTANT (3600) * 1000000000);
   g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (header, "sdk"), "name"),
                    ==, "flamecast");
@@ -589,8 +556,6 @@ main (int   argc,
   g_test_add_func ("/core/writer/v1-shape", test_v1_shape);
   g_test_add_func ("/core/writer/v1-sample-before-start", test_v1_sample_before_start);
   g_test_add_func ("/core/writer/extras-sorted", test_extras_sorted);
-  g_test_add_func ("/core/writer/format-seconds", test_format_seconds);
-  g_test_add_func ("/core/writer/rfc3339", test_rfc3339);
   g_test_add_func ("/core/writer/chunk-envelope", test_chunk_envelope);
   g_test_add_func ("/core/writer/v1-envelope", test_v1_envelope);
   g_test_add_func ("/core/writer/envelope-document", test_envelope_document);

@@ -207,8 +207,8 @@ test_frame_filter (void)
 
   /* application frames only: main and foo; bar's time is foo's, baz's
    * main's, the empty sample stays the root's */
-  app = fc_call_tree_new_full (profile, 0, 0, 0, FALSE, FC_CALL_TREE_APPLICATION_FRAMES);
-  g_assert_cmpint (fc_call_tree_get_frames (app), ==, FC_CALL_TREE_APPLICATION_FRAMES);
+  app = fc_call_tree_new_full (profile, 0, 0, 0, FALSE, FC_FRAME_FILTER_APPLICATION);
+  g_assert_cmpint (fc_call_tree_get_frames (app), ==, FC_FRAME_FILTER_APPLICATION);
   root = fc_call_tree_get_root (app);
   assert_node (root, 1, 7, 20, 80);
   g_assert_cmpuint (fc_call_tree_node_get_n_children (root), ==, 1);
@@ -222,7 +222,7 @@ test_frame_filter (void)
 
   /* system frames only: bar and baz move up to the root; main>foo has
    * none, so its sample is the root's own */
-  system = fc_call_tree_new_full (profile, 0, 0, 0, FALSE, FC_CALL_TREE_SYSTEM_FRAMES);
+  system = fc_call_tree_new_full (profile, 0, 0, 0, FALSE, FC_FRAME_FILTER_SYSTEM);
   root = fc_call_tree_get_root (system);
   assert_node (root, 2, 7, 30, 80);
   g_assert_cmpuint (fc_call_tree_node_get_n_children (root), ==, 2);
@@ -235,7 +235,7 @@ test_frame_filter (void)
 
   /* bottom-up with application frames: foo (4 samples) <- main, and main
    * alone (2 samples, where baz ran) */
-  app_bottom = fc_call_tree_new_full (profile, 0, 0, 0, TRUE, FC_CALL_TREE_APPLICATION_FRAMES);
+  app_bottom = fc_call_tree_new_full (profile, 0, 0, 0, TRUE, FC_FRAME_FILTER_APPLICATION);
   root = fc_call_tree_get_root (app_bottom);
   assert_node (root, 1, 7, 20, 80);
   n = fc_call_tree_node_get_child (root, 0);
