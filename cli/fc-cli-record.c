@@ -22,6 +22,8 @@ typedef struct {
   GMainLoop   *loop;
   FcRecording *recording;
   gboolean     interrupted;
+  int          signal_number;  /* SIGINT or SIGTERM received, 0 if none */
+  gboolean     launched;
   gboolean     tty;
   gint64       started_us;
   guint        status_width;
@@ -49,12 +51,35 @@ target_exited_cb (FcRecording *recording,
     g_main_loop_quit (rec->loop);
 }
 
-static gboolean
-quit_cb (gpointer user_data)
+#define END_GRACE_MS 3000
+
+/* Launch mode ends the command the way perf does: the signal goes to it, and
+ * a command still there after a grace period is killed; recording goes on
+ * until it has exited. An attached process is only released. */
+static void
+interrupted (Record *rec,
+             int     signal_number)
 {
-  Record *rec = user_data;
   rec->interrupted = TRUE;
-  g_main_loop_quit (rec->loop);
+  if (rec->signal_number == 0)
+    rec->signal_number = signal_number;
+  if (rec->launched && !fc_recording_get_target_exited (rec->recording, NULL))
+    fc_recorder_end_target (fc_recording_get_recorder (rec->recording), signal_number, END_GRACE_MS);
+  else if (!rec->stopping)
+    g_main_loop_quit (rec->loop);
+}
+
+static gboolean
+sigint_cb (gpointer user_data)
+{
+  interrupted (user_data, SIGINT);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+sigterm_cb (gpointer user_data)
+{
+  interrupted (user_data, SIGTERM);
   return G_SOURCE_CONTINUE;
 }
 
@@ -138,12 +163,11 @@ fc_cli_record (int    argc,
   g_autoptr(FcSender) sender = NULL;
   FcRecorder *recorder;
   FcProfileLifecycle lifecycle_mode;
-  gboolean send = FALSE, v1;
+  gboolean send = FALSE, v1, pid_given;
   int pid = 0, frequency = 101, exit_code = 0, status = -1;
   double duration = 0;
   guint sigint_id, sigterm_id, status_id = 0;
-  FcSamplerStats stats;
-  FcUnwindStats ustats;
+  g_autoptr(FcCaptureSummary) summary = NULL;
   Record rec = { 0 };
   GOptionEntry entries[] = {
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, N_("Profile the running process PID"), "PID" },
@@ -166,12 +190,21 @@ fc_cli_record (int    argc,
   context = g_option_context_new (_("(--pid PID | -- COMMAND [ARGS...]) - profile a process"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_strict_posix (context, TRUE);
+  pid = G_MININT;
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "flamecast-cli record: %s\n", error->message);
       return 2;
     }
-  if ((pid > 0) == (command != NULL && command[0] != NULL))
+  pid_given = pid != G_MININT;
+  if (!pid_given)
+    pid = 0;
+  if (pid_given && pid <= 0)
+    {
+      fprintf (stderr, "flamecast-cli record: --pid %d: %s\n", pid, _("a process id is a positive number"));
+      return 2;
+    }
+  if (pid_given == (command != NULL && command[0] != NULL))
     {
       fprintf (stderr, "flamecast-cli record: %s\n", _("give either --pid PID or -- COMMAND [ARGS...]"));
       return 2;
@@ -258,8 +291,9 @@ fc_cli_record (int    argc,
   g_signal_connect (recording, "target-exited", G_CALLBACK (target_exited_cb), &rec);
 
   /* Ctrl-C and SIGTERM stop the recording cleanly: the target is released and everything written */
-  sigint_id = g_unix_signal_add (SIGINT, quit_cb, &rec);
-  sigterm_id = g_unix_signal_add (SIGTERM, quit_cb, &rec);
+  sigint_id = g_unix_signal_add (SIGINT, sigint_cb, &rec);
+  sigterm_id = g_unix_signal_add (SIGTERM, sigterm_cb, &rec);
+  rec.launched = pid == 0;
 
   if (pid > 0 ? !fc_recording_attach (recording, pid, &error)
               : !fc_recording_spawn (recording, (const char * const *) command, &error))
@@ -309,8 +343,6 @@ fc_cli_record (int    argc,
   fc_recording_stop_async (recording, NULL, stopped_cb, &rec);
   while (rec.stopping)
     g_main_loop_run (loop);
-  fc_recording_get_sampler_stats (recording, &stats);
-  fc_recording_get_unwind_stats (recording, &ustats);
 
   /* a launched command keeps running after the recording ends; its exit status is ours */
   if (pid == 0)
@@ -324,16 +356,21 @@ fc_cli_record (int    argc,
         }
       exit_code = status >= 0 ? exit_code_for_status (status) : 1;
     }
+  /* ended by a signal to us: exit as perf does, whatever the command's status */
+  if (rec.signal_number != 0 && pid == 0)
+    exit_code = 128 + rec.signal_number;
 
-  fprintf (stderr,
-           _("flamecast: %u samples of %u threads, %.1f%% of stacks complete, median stop %.0f us, "
-             "%" G_GUINT64_FORMAT " dropped ticks, %" G_GUINT64_FORMAT " lost; %u %s in %s (profiler_id %s)\n"),
-           fc_recorder_get_n_samples (recorder), fc_recorder_get_n_threads (recorder),
-           ustats.n_unwound ? 100.0 * ustats.n_complete / ustats.n_unwound : 100.0,
-           stats.median_stop_us, stats.dropped_ticks, stats.lost_samples, fc_recording_get_n_files (recording),
+  /* counted in core, so that the app tells the same */
+  summary = fc_recorder_dup_summary (recorder);
+  {
+    g_autofree char *text = fc_capture_summary_format (summary);
+    fputs (text, stderr);
+  }
+  fprintf (stderr, _("flamecast: %u %s in %s (profiler_id %s)\n"), fc_recording_get_n_files (recording),
            v1 ? (fc_recording_get_n_files (recording) == 1 ? "envelope" : "envelopes")
               : (fc_recording_get_n_files (recording) == 1 ? "chunk file" : "chunk files"),
-           output ? output : ".", fc_recorder_get_profiler_id (recorder));
+           output ? output : ".",
+           fc_recorder_get_profiler_id (recorder) ? fc_recorder_get_profiler_id (recorder) : "none");
   if (fc_recording_get_write_failed (recording) && exit_code == 0)
     exit_code = 1;
 

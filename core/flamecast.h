@@ -32,6 +32,7 @@
 #include "fc-flame-layout.h"
 #include "fc-diff.h"
 /* capture */
+#include "fc-capture-summary.h"
 #include "fc-recorder.h"
 /* Sentry */
 #include "fc-dsn.h"

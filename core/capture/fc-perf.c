@@ -62,6 +62,18 @@ fc_perf_stream_open (int        tid,
                      gboolean   enable_on_exec,
                      GError   **error)
 {
+  return fc_perf_stream_open_full (tid, frequency, stack_size,
+                                   enable_on_exec ? FC_PERF_ENABLE_ON_EXEC : 0, error);
+}
+
+FcPerfStream *
+fc_perf_stream_open_full (int           tid,
+                          guint         frequency,
+                          guint         stack_size,
+                          FcPerfFlags   flags,
+                          GError      **error)
+{
+  gboolean enable_on_exec = (flags & FC_PERF_ENABLE_ON_EXEC) != 0;
   struct perf_event_attr attr;
   FcPerfStream *self;
   int fd;
@@ -88,6 +100,15 @@ fc_perf_stream_open (int        tid,
   /* PERF_RECORD_COMM with the exec flag tells us when the program's modules change */
   attr.comm = 1;
   attr.comm_exec = 1;
+  if (flags & FC_PERF_SWITCHES)
+    {
+      /* wall mode: when the thread goes off and on a CPU, and whether it was preempted
+       * (still runnable) or went to sleep; the trailer carries the time */
+      attr.context_switch = 1;
+      attr.sample_id_all = 1;
+      attr.comm = 0;   /* ptrace reports the exec */
+      attr.comm_exec = 0;
+    }
 
   fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0)
@@ -181,6 +202,16 @@ fc_perf_stream_drain (FcPerfStream   *self,
                       gpointer        sink_data,
                       guint64        *lost)
 {
+  return fc_perf_stream_drain_full (self, sink, NULL, sink_data, lost);
+}
+
+guint
+fc_perf_stream_drain_full (FcPerfStream   *self,
+                           FcSnapshotSink  sink,
+                           FcPerfSwitchFunc switch_func,
+                           gpointer        sink_data,
+                           guint64        *lost)
+{
   struct perf_event_mmap_page *meta = self->base;
   const guint8 *data = (const guint8 *) self->base + self->page_size;
   gsize data_size = self->data_size;
@@ -252,6 +283,19 @@ fc_perf_stream_drain (FcPerfStream   *self,
           ring_copy (data, data_size, tail + sizeof hdr, pid_tid, sizeof pid_tid);
           snap = fc_snapshot_new (FC_SNAPSHOT_EXEC, pid_tid[1], 0);
           sink (snap, sink_data);
+        }
+      else if (hdr.type == PERF_RECORD_SWITCH && switch_func != NULL)
+        {
+          /* no body; the sample_id trailer is pid, tid, time */
+          guint64 trailer[2] = { 0, 0 };
+          FcPerfSwitch kind = FC_PERF_SWITCH_IN;
+
+          if (hdr.size >= sizeof hdr + sizeof trailer)
+            ring_copy (data, data_size, tail + sizeof hdr, trailer, sizeof trailer);
+          if (hdr.misc & PERF_RECORD_MISC_SWITCH_OUT)
+            kind = (hdr.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? FC_PERF_SWITCH_OUT_PREEMPTED
+                                                                    : FC_PERF_SWITCH_OUT_SLEEPING;
+          switch_func (kind, (gint64) trailer[1], sink_data);
         }
       else if (hdr.type == PERF_RECORD_LOST && lost != NULL)
         {

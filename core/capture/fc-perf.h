@@ -11,11 +11,32 @@ G_BEGIN_DECLS
 
 typedef struct _FcPerfStream FcPerfStream;
 
+typedef enum {
+  FC_PERF_ENABLE_ON_EXEC = 1 << 0,  /* start counting when the thread calls execve() */
+  FC_PERF_SWITCHES       = 1 << 1,  /* also report when the thread goes off and on a CPU */
+} FcPerfFlags;
+
+typedef enum {
+  FC_PERF_SWITCH_IN,
+  FC_PERF_SWITCH_OUT_SLEEPING,      /* it blocked or was stopped */
+  FC_PERF_SWITCH_OUT_PREEMPTED,     /* still runnable, another thread took the CPU */
+} FcPerfSwitch;
+
+/* time_ns is CLOCK_MONOTONIC */
+typedef void (*FcPerfSwitchFunc) (FcPerfSwitch kind,
+                                  gint64       time_ns,
+                                  gpointer     user_data);
+
 FcPerfStream *fc_perf_stream_open   (int             tid,
                                      guint           frequency,
                                      guint           stack_size,
                                      gboolean        enable_on_exec,
                                      GError        **error);
+FcPerfStream *fc_perf_stream_open_full (int           tid,
+                                        guint         frequency,
+                                        guint         stack_size,
+                                        FcPerfFlags   flags,
+                                        GError      **error);
 void          fc_perf_stream_free   (FcPerfStream   *self);
 int           fc_perf_stream_get_tid (FcPerfStream  *self);
 void          fc_perf_stream_set_frequency (FcPerfStream *self,
@@ -27,5 +48,11 @@ guint         fc_perf_stream_drain  (FcPerfStream   *self,
                                      FcSnapshotSink  sink,
                                      gpointer        sink_data,
                                      guint64        *lost);
+/* The same, and context switches to switch_func (with sink_data) in the order they happened. */
+guint         fc_perf_stream_drain_full (FcPerfStream    *self,
+                                         FcSnapshotSink   sink,
+                                         FcPerfSwitchFunc switch_func,
+                                         gpointer         sink_data,
+                                         guint64         *lost);
 
 G_END_DECLS

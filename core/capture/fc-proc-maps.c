@@ -25,7 +25,9 @@ struct _FcProcMaps {
   char           *exe;
   GPtrArray      *all;       /* FcModule*, owned; never shrinks so pointers stay valid */
   GPtrArray      *active;    /* FcModule*, borrowed, sorted by start */
-  gint64          last_reload_us;
+  guint           maps_hash; /* of the last /proc/PID/maps text read */
+  GHashTable     *missed;    /* pages (addr >> 12) that missed every module in that text */
+  gint64          missed_since_us;
 };
 
 static const char * const system_dirs[] = {
@@ -130,6 +132,7 @@ fc_module_parse (FcModule *m)
   if (elf_kind (elf) != ELF_K_ELF || gelf_getehdr (elf, &ehdr) == NULL || elf_getphdrnum (elf, &phnum) != 0)
     goto out;
 
+  m->entry = ehdr.e_entry;
   m->loads = g_new0 (guint64, 4 * MAX (phnum, 1));
   for (size_t i = 0; i < phnum; i++)
     {
@@ -195,6 +198,8 @@ fc_module_apply_bias (FcModule *m)
 
   m->exec_start += m->bias;
   m->exec_end += m->bias;
+  if (m->entry != 0)
+    m->entry += m->bias;
   if (m->eh_frame_hdr == 0)
     return;
   m->eh_frame_hdr += m->bias;
@@ -307,6 +312,7 @@ fc_proc_maps_new (GPid pid)
   self->pid = pid;
   self->all = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_module_free);
   self->active = g_ptr_array_new ();
+  self->missed = g_hash_table_new (NULL, NULL);
   return self;
 }
 
@@ -324,6 +330,7 @@ fc_proc_maps_unref (FcProcMaps *self)
     return;
   g_ptr_array_unref (self->active);
   g_ptr_array_unref (self->all);
+  g_hash_table_unref (self->missed);
   g_free (self->exe);
   g_free (self);
 }
@@ -346,6 +353,8 @@ fc_proc_maps_forget (FcProcMaps *self)
 {
   g_ptr_array_set_size (self->active, 0);
   g_clear_pointer (&self->exe, g_free);
+  g_hash_table_remove_all (self->missed);
+  self->maps_hash = 0;
   self->generation++;
 }
 
@@ -385,13 +394,18 @@ fc_proc_maps_reload (FcProcMaps *self,
   g_autoptr(GPtrArray) order = NULL;
   g_auto(GStrv) lines = NULL;
 
-  self->last_reload_us = g_get_monotonic_time ();
   if (!g_file_get_contents (maps_path, &contents, NULL, &local_error))
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
                    "Cannot read %s: %s", maps_path, local_error->message);
       return FALSE;
     }
+  /* nothing mapped or unmapped since the last read: the modules stand */
+  if (self->active->len > 0 && g_str_hash (contents) == self->maps_hash)
+    return TRUE;
+  self->maps_hash = g_str_hash (contents);
+  g_hash_table_remove_all (self->missed);
+  self->missed_since_us = g_get_monotonic_time ();
   if (self->exe == NULL)
     self->exe = g_file_read_link (exe_link, NULL);
 
@@ -508,21 +522,34 @@ fc_proc_maps_find (FcProcMaps *self,
   return NULL;
 }
 
-/* An address outside every known module may be in a library dlopen()ed since
- * the last read; re-read the maps, but not more than 20 times a second. */
+/* An address outside every known module may be in a library mapped since the
+ * last read (the dynamic loader maps libc after exec, dlopen() later): re-read
+ * the maps at every miss, so no stack is lost to a stale view. A page that
+ * missed with the maps unchanged (JIT code, garbage on the stack) is not
+ * looked up again until the maps change, or for a second. */
 const FcModule *
 fc_proc_maps_find_or_reload (FcProcMaps *self,
                              guint64     addr)
 {
   const FcModule *m = fc_proc_maps_find (self, addr);
+  gpointer page = GSIZE_TO_POINTER ((gsize) (addr >> 12));
 
   if (m != NULL || addr < 4096)
     return m;
-  if (g_get_monotonic_time () - self->last_reload_us < G_USEC_PER_SEC / 20)
+  if (g_hash_table_contains (self->missed, page) &&
+      g_get_monotonic_time () - self->missed_since_us < G_USEC_PER_SEC)
     return NULL;
+  if (g_get_monotonic_time () - self->missed_since_us >= G_USEC_PER_SEC || g_hash_table_size (self->missed) > 65536)
+    {
+      g_hash_table_remove_all (self->missed);
+      self->missed_since_us = g_get_monotonic_time ();
+    }
   if (!fc_proc_maps_reload (self, NULL))
     return NULL;
-  return fc_proc_maps_find (self, addr);
+  m = fc_proc_maps_find (self, addr);
+  if (m == NULL)
+    g_hash_table_add (self->missed, page);
+  return m;
 }
 
 gboolean
@@ -542,4 +569,51 @@ fc_proc_maps_read (FcProcMaps *self,
   remote.iov_base = GSIZE_TO_POINTER (addr);
   remote.iov_len = len;
   return process_vm_readv (self->pid, &local, 1, &remote, 1, 0) == (ssize_t) len;
+}
+
+/**
+ * fc_module_find_function:
+ * @start: (out): target address where the function holding @addr begins
+ *
+ * Finds the function holding @addr from the module's .eh_frame_hdr search
+ * table (every function with unwind info has an entry), so that addresses
+ * without a symbol can still be grouped per function, as perf does.
+ *
+ * Returns: FALSE when no unwind entry covers @addr
+ */
+gboolean
+fc_module_find_function (const FcModule *m,
+                         guint64         addr,
+                         guint64        *start)
+{
+  gint64 lo = 0, hi = (gint64) m->eh_fde_count - 1, found = -1;
+  gint32 entry[2], fde[4];
+  guint64 begin;
+
+  if (m->eh_frame_hdr == 0 || m->eh_fde_count == 0)
+    return FALSE;
+  while (lo <= hi)
+    {
+      gint64 mid = (lo + hi) / 2;
+      if (!fc_module_read (m, m->eh_table + mid * 8, entry, sizeof entry))
+        return FALSE;
+      if (m->eh_frame_hdr + (gint64) entry[0] <= addr)
+        {
+          found = mid;
+          lo = mid + 1;
+        }
+      else
+        hi = mid - 1;
+    }
+  if (found < 0 || !fc_module_read (m, m->eh_table + found * 8, entry, sizeof entry))
+    return FALSE;
+  begin = m->eh_frame_hdr + (gint64) entry[0];
+  /* the FDE: length, CIE pointer, then pc_begin and pc_range as pcrel sdata4 (what GCC and
+   * clang write); when it is laid out so, addresses past the function's end are not in it */
+  if (fc_module_read (m, m->eh_frame_hdr + (gint64) entry[1], fde, sizeof fde) &&
+      m->eh_frame_hdr + (gint64) entry[1] + 8 + (gint64) fde[2] == begin &&
+      addr >= begin + (guint32) fde[3])
+    return FALSE;
+  *start = begin;
+  return TRUE;
 }

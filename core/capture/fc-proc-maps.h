@@ -24,6 +24,7 @@ typedef struct {
   guint64   eh_frame_hdr;    /* target address of .eh_frame_hdr, 0 if none */
   guint64   eh_table;        /* target address of its binary search table */
   guint64   eh_fde_count;
+  guint64   entry;           /* target address of the ELF entry point (_start), 0 if none */
   dev_t     dev;
   ino_t     ino;
   gboolean  is_main;         /* the target's executable */
@@ -60,6 +61,9 @@ gboolean        fc_module_read               (const FcModule *module,
                                               void           *buf,
                                               gsize           len);
 char           *fc_module_debug_id           (const FcModule *module);
+gboolean        fc_module_find_function      (const FcModule *module,
+                                              guint64         addr,
+                                              guint64        *start);
 gboolean        fc_path_is_system_library    (const char     *path);
 char           *fc_build_id_to_debug_id      (const char     *build_id_hex);
 

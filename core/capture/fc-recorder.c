@@ -18,8 +18,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 
+#include "fc-capture-summary.h"
 #include "fc-error.h"
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"
@@ -98,6 +100,11 @@ struct _FcRecorder {
   gint64         chunk_start_ns;
   guint          n_samples;
   GHashTable    *threads_seen;   /* tids sampled in this recording */
+  GHashTable    *thread_counts;  /* tid -> ThreadCount, this target's */
+  guint64        n_root;         /* this target's samples reaching a root frame */
+  guint64        n_unnamed_leaf;
+  guint64        n_wait_leaf;
+  guint64        n_target_samples;
   gboolean       threads_changed; /* n-threads to notify with the next samples-added */
   GPid           pid;
   gboolean       spawned;
@@ -105,6 +112,7 @@ struct _FcRecorder {
   gboolean       exited;
   int            exit_status;
   GSource       *child_watch;
+  GSource       *kill_timeout;   /* SIGKILL for a launched command that ignored end_target() */
 };
 
 enum {
@@ -150,6 +158,19 @@ item_free (Item *item)
   g_free (item->ips);
   g_free (item->symbols);
   g_free (item);
+}
+
+typedef struct {
+  guint64  n_samples;
+  char    *name;        /* GRefString */
+} ThreadCount;
+
+static void
+thread_count_free (ThreadCount *tc)
+{
+  if (tc->name)
+    g_ref_string_release (tc->name);
+  g_free (tc);
 }
 
 static void
@@ -486,6 +507,62 @@ intern_frame (FcRecorder     *self,
   return id;
 }
 
+/* what the summary tells: does the stack reach the program's or the thread's start, is its
+ * leaf named, is it waiting for a child */
+static void
+count_for_summary (FcRecorder *self,
+                   Item       *item)
+{
+  ThreadCount *tc = g_hash_table_lookup (self->thread_counts, GINT_TO_POINTER (item->tid));
+
+  if (tc == NULL)
+    {
+      tc = g_new0 (ThreadCount, 1);
+      g_hash_table_insert (self->thread_counts, GINT_TO_POINTER (item->tid), tc);
+    }
+  tc->n_samples++;
+  if (item->thread_name != NULL && tc->name != item->thread_name)
+    {
+      if (tc->name)
+        g_ref_string_release (tc->name);
+      tc->name = g_ref_string_acquire (item->thread_name);
+    }
+  self->n_target_samples++;
+  if (item->n_frames == 0)
+    {
+      self->n_unnamed_leaf++;
+      return;
+    }
+  {
+    const FcSymbol *leaf = item->symbols[0];
+
+    /* the outermost frames: a stripped program's _start may have no name, but
+     * __libc_start_main or start_thread just above it does */
+    for (guint i = item->n_frames, seen = 0; i-- > 0 && seen < 4;)
+      {
+        const FcSymbol *sym = item->symbols[i];
+        gboolean root = FALSE;
+        for (; sym != NULL && !root; sym = sym->caller)
+          root = fc_capture_is_root_function (sym->function);
+        if (root)
+          {
+            self->n_root++;
+            break;
+          }
+        seen++;
+      }
+    if (leaf == NULL || leaf->unnamed)
+      self->n_unnamed_leaf++;
+    /* inlined frames first: the real function is the last of the chain */
+    for (const FcSymbol *sym = leaf; sym != NULL; sym = sym->caller)
+      if (fc_capture_is_wait_function (sym->function))
+        {
+          self->n_wait_leaf++;
+          break;
+        }
+  }
+}
+
 static void
 append_item (FcRecorder *self,
              Item       *item)
@@ -515,6 +592,7 @@ append_item (FcRecorder *self,
     fc_profile_set_thread_name (self->live, thread, item->thread_name);
   fc_profile_append_sample (self->live, item->time_ns, thread, stack, FC_STRING_NONE);
   self->n_samples++;
+  count_for_summary (self, item);
   if (g_hash_table_add (self->threads_seen, GINT_TO_POINTER (item->tid)))
     self->threads_changed = TRUE;
 }
@@ -639,6 +717,8 @@ prepare_target (FcRecorder *self,
   self->spawned = fc_sampler_is_spawned (self->sampler);
   self->exited = FALSE;
   self->exit_status = -1;
+  g_hash_table_remove_all (self->thread_counts);
+  self->n_root = self->n_unnamed_leaf = self->n_wait_leaf = self->n_target_samples = 0;
   g_clear_pointer (&self->maps, fc_proc_maps_unref);
   self->maps = fc_proc_maps_new (self->pid);
   if (!fc_proc_maps_reload (self->maps, &local_error))
@@ -819,6 +899,11 @@ fc_recorder_dispose (GObject *object)
       stop_worker (self, TRUE);
       g_clear_pointer (&self->sampler, fc_sampler_free);
     }
+  if (self->kill_timeout != NULL)
+    {
+      g_source_destroy (self->kill_timeout);
+      g_clear_pointer (&self->kill_timeout, g_source_unref);
+    }
   if (self->child_watch != NULL)
     {
       g_source_destroy (self->child_watch);
@@ -852,6 +937,7 @@ fc_recorder_finalize (GObject *object)
   g_hash_table_unref (self->frame_cache[1]);
   g_hash_table_unref (self->images);
   g_hash_table_unref (self->threads_seen);
+  g_hash_table_unref (self->thread_counts);
   g_ptr_array_unref (self->pending);
   g_main_context_unref (self->context);
   g_queue_clear_full (&self->ready, (GDestroyNotify) item_free);
@@ -969,6 +1055,7 @@ fc_recorder_init (FcRecorder *self)
   self->frame_cache[1] = g_hash_table_new (NULL, NULL);
   self->images = g_hash_table_new (NULL, NULL);
   self->threads_seen = g_hash_table_new (NULL, NULL);
+  self->thread_counts = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) thread_count_free);
   self->exit_status = -1;
   g_queue_init (&self->ready);
   g_mutex_init (&self->lock);
@@ -1153,4 +1240,127 @@ fc_recorder_get_unwind_stats (FcRecorder    *self,
   g_mutex_lock (&self->lock);
   *stats = self->unwind_stats;
   g_mutex_unlock (&self->lock);
+}
+
+static int
+compare_thread_summary (gconstpointer a,
+                        gconstpointer b)
+{
+  const FcThreadSummary *x = a, *y = b;
+  return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/**
+ * fc_recorder_dup_summary:
+ *
+ * What the current or last target's recording captured, counted on the main
+ * context from the samples delivered so far: how many stacks reach a root,
+ * how many leaves have no name, ticks per thread, and how the stacks were
+ * taken. Call it before fc_recorder_detach() for the sampler's figures of a
+ * target that is still attached.
+ *
+ * Returns: (transfer full): the summary
+ */
+FcCaptureSummary *
+fc_recorder_dup_summary (FcRecorder *self)
+{
+  FcCaptureSummary *summary;
+  g_autoptr(GHashTable) ticks = NULL;
+  FcSamplerStats stats;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_val_if_fail (FC_IS_RECORDER (self), NULL);
+
+  summary = fc_capture_summary_new ();
+  fc_sampler_get_stats (self->sampler, &stats);
+  summary->mode = self->mode;
+  summary->method = fc_sampler_dup_method (self->sampler, &summary->method_reason);
+  summary->frequency = self->frequency;
+  summary->spawned = self->spawned;
+  summary->target_stopped = fc_sampler_get_target_was_stopped (self->sampler);
+  summary->n_samples = self->n_target_samples;
+  summary->n_root = self->n_root;
+  summary->n_unnamed_leaf = self->n_unnamed_leaf;
+  summary->n_wait_leaf = self->n_wait_leaf;
+  summary->n_ticks = stats.n_ticks;
+  summary->dropped_ticks = stats.dropped_ticks;
+  summary->lost_samples = stats.lost_samples;
+  summary->n_ptrace_stops = stats.n_stops;
+  summary->median_stop_us = stats.median_stop_us;
+
+  ticks = fc_sampler_dup_tick_counts (self->sampler);
+  g_hash_table_iter_init (&iter, self->thread_counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const ThreadCount *tc = value;
+      const guint64 *n_ticks = g_hash_table_lookup (ticks, key);
+      FcThreadSummary t = { GPOINTER_TO_INT (key), g_strdup (tc->name), tc->n_samples, n_ticks ? *n_ticks : 0 };
+      g_array_append_val (summary->threads, t);
+    }
+  /* threads that were known at ticks but never sampled missed them all */
+  g_hash_table_iter_init (&iter, ticks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (!g_hash_table_contains (self->thread_counts, key))
+      {
+        FcThreadSummary t = { GPOINTER_TO_INT (key), NULL, 0, *(const guint64 *) value };
+        g_array_append_val (summary->threads, t);
+      }
+  g_array_sort (summary->threads, compare_thread_summary);
+  return summary;
+}
+
+/* Wall mode stops every thread at every tick, as where perf events are not allowed (for tests and
+ * comparisons); read at the next attach or launch. */
+void
+fc_recorder_set_force_ptrace (FcRecorder *self,
+                              gboolean    force)
+{
+  g_return_if_fail (FC_IS_RECORDER (self));
+
+  fc_sampler_set_force_ptrace (self->sampler, force);
+}
+
+static gboolean
+kill_timeout_cb (gpointer user_data)
+{
+  FcRecorder *self = user_data;
+
+  g_clear_pointer (&self->kill_timeout, g_source_unref);
+  if (self->spawned && !self->exited && self->pid > 0)
+    kill (self->pid, SIGKILL);
+  return G_SOURCE_REMOVE;
+}
+
+/**
+ * fc_recorder_end_target:
+ * @signal_number: the signal to forward, e.g. SIGTERM
+ * @grace_ms: how long the command may take to exit before SIGKILL; 0 kills at once
+ *
+ * Ends a launched command the way perf does when it is interrupted: the signal
+ * goes to the command, and a command still running after @grace_ms is killed.
+ * "target-exited" follows. Sampling goes on meanwhile, so the command's last
+ * moments are recorded. Does nothing for an attached process, which is not ours
+ * to end.
+ */
+void
+fc_recorder_end_target (FcRecorder *self,
+                        int         signal_number,
+                        guint       grace_ms)
+{
+  g_return_if_fail (FC_IS_RECORDER (self));
+
+  if (!self->spawned || self->exited || self->pid <= 0)
+    return;
+  if (grace_ms == 0 || self->kill_timeout != NULL)
+    {
+      /* asked twice: no more waiting */
+      kill (self->pid, SIGKILL);
+      return;
+    }
+  kill (self->pid, signal_number);
+  self->kill_timeout = g_timeout_source_new (grace_ms);
+  g_source_set_static_name (self->kill_timeout, "[flamecast] kill launched command");
+  g_source_set_callback (self->kill_timeout, kill_timeout_cb, self, NULL);
+  g_source_attach (self->kill_timeout, self->context);
 }

@@ -7,6 +7,7 @@
 
 #include <glib-object.h>
 
+#include "fc-capture-summary.h"
 #include "fc-profile.h"
 #include "fc-sampler.h"
 
@@ -88,5 +89,11 @@ void        fc_recorder_get_sampler_stats  (FcRecorder          *self,
                                             FcSamplerStats      *stats);
 void        fc_recorder_get_unwind_stats   (FcRecorder          *self,
                                             FcUnwindStats       *stats);
+FcCaptureSummary *fc_recorder_dup_summary  (FcRecorder          *self);
+void        fc_recorder_end_target         (FcRecorder          *self,
+                                            int                  signal_number,
+                                            guint                grace_ms);
+void        fc_recorder_set_force_ptrace   (FcRecorder          *self,
+                                            gboolean             force);
 
 G_END_DECLS

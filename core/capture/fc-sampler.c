@@ -53,9 +53,15 @@ G_DEFINE_ENUM_TYPE (FcSamplerMode, fc_sampler_mode,
 typedef struct {
   int           tid;
   int           schedstat_fd;
-  guint64       last_runtime;
+  guint64       last_runtime;       /* schedstat at the last capture: ns on a CPU */
+  guint64       last_pcount;        /* ... and times it was put on a CPU */
   gint64        interrupt_ns;
   FcPerfStream *perf;
+  FcSnapshot   *latest;               /* wall mode, perf: newest on-CPU sample since the last tick */
+  guint         switch_seen : 1;      /* wall mode, perf: a context switch told its state */
+  guint         off_cpu : 1;
+  guint         preempted : 1;        /* off CPU but runnable */
+  guint         fresh : 1;            /* a new thread before its first stop: not yet run */
   guint         interrupt_pending : 1;
   guint         group_stopped : 1;
   guint         have_sample : 1;      /* a previous sample exists to reuse */
@@ -97,6 +103,11 @@ struct _FcSampler {
   FcSamplerStats  stats;          /* protected by lock */
   GArray         *stop_times;     /* protected by lock: recent hold times in us, a ring */
   guint           stop_times_pos;
+  GHashTable     *tick_counts;    /* protected by lock: tid -> ticks while we knew it (guint64*) */
+  char           *method_reason;  /* protected by lock: why wall mode stops threads, or NULL */
+  gboolean        wall_perf;      /* protected by lock (written on the sampler thread): wall mode
+                                   * takes running threads' stacks from perf events */
+  gboolean        target_stopped; /* protected by lock: group-stopped when attached */
 
   /* sampler thread only */
   GHashTable     *tasks;          /* tid -> Task* */
@@ -111,6 +122,7 @@ struct _FcSampler {
   guint           frequency;
   guint           stack_size;
   guint           pending;        /* interrupts sent, stops not yet seen */
+  gboolean        force_ptrace;    /* protected by lock */
   guint           next_frequency;  /* protected by lock: from fc_sampler_set_options() */
   guint           next_stack_size; /* protected by lock */
   gint64          last_rescan_us;
@@ -134,7 +146,32 @@ task_free (Task *task)
   if (task->schedstat_fd >= 0)
     close (task->schedstat_fd);
   fc_perf_stream_free (task->perf);
+  g_free (task->latest);
   g_free (task);
+}
+
+static gboolean task_sched (Task *task, guint64 *runtime, guint64 *pcount);
+
+/* Wall mode's running threads are sampled by perf events: the kernel copies
+ * registers and stack, the thread is never stopped. */
+static void
+task_open_wall_perf (FcSampler *self,
+                     Task      *task)
+{
+  g_autoptr(GError) error = NULL;
+
+  task->perf = fc_perf_stream_open_full (task->tid, self->frequency ? self->frequency : 101, self->stack_size,
+                                         FC_PERF_SWITCHES, &error);
+  if (task->perf == NULL)
+    {
+      /* this thread is sampled with ptrace stops, like every thread of the fallback */
+      if (debug_sampler)
+        g_printerr ("thread %d: %s\n", task->tid, error->message);
+      return;
+    }
+  fc_perf_stream_enable (task->perf, self->sampling);
+  /* a thread whose run time does not move from here is asleep: one ptrace capture */
+  task_sched (task, &task->last_runtime, &task->last_pcount);
 }
 
 static Task *
@@ -151,22 +188,51 @@ task_add (FcSampler *self,
   path = g_strdup_printf ("/proc/%d/task/%d/schedstat", self->pid, tid);
   task->schedstat_fd = open (path, O_RDONLY | O_CLOEXEC);
   g_hash_table_insert (self->tasks, GINT_TO_POINTER (tid), task);
+  if (self->mode == FC_SAMPLER_MODE_WALL && self->wall_perf)
+    task_open_wall_perf (self, task);
   return task;
 }
 
-static guint64
-task_runtime (Task *task)
+/* schedstat: ns on a CPU, ns waiting for one, times put on one */
+static gboolean
+task_sched (Task    *task,
+            guint64 *runtime,
+            guint64 *pcount)
 {
   char buf[128];
+  char *end;
   ssize_t n;
 
+  *runtime = *pcount = G_MAXUINT64;
   if (task->schedstat_fd < 0)
-    return G_MAXUINT64;
+    return FALSE;
   n = pread (task->schedstat_fd, buf, sizeof buf - 1, 0);
   if (n <= 0)
-    return G_MAXUINT64;
+    return FALSE;
   buf[n] = 0;
-  return g_ascii_strtoull (buf, NULL, 10);
+  *runtime = g_ascii_strtoull (buf, &end, 10);
+  g_ascii_strtoull (end, &end, 10);
+  *pcount = g_ascii_strtoull (end, NULL, 10);
+  return TRUE;
+}
+
+/* Whether the thread ran since its last capture. Our own stop made a
+ * sleeping thread run twice, briefly (to its trap, then back to its wait):
+ * that is allowed for once. Run time alone cannot tell a thread that woke
+ * for a few microseconds and went to sleep elsewhere; the count of times it
+ * was put on a CPU can. */
+static gboolean
+task_ran (Task    *task,
+          guint64  runtime,
+          guint64  pcount)
+{
+  guint64 time_slack = task->stopped_by_us ? 200 * 1000 : 0;
+  guint64 count_slack = task->stopped_by_us ? 2 : 0;
+
+  if (runtime == G_MAXUINT64)
+    return TRUE;
+  return runtime < task->last_runtime || runtime - task->last_runtime > time_slack ||
+         pcount < task->last_pcount || pcount - task->last_pcount > count_slack;
 }
 
 static void
@@ -208,6 +274,8 @@ capture (FcSampler *self,
   guint n = 0;
   ssize_t got;
 
+  if (debug_sampler)
+    g_printerr ("capture tid %d\n", task->tid);
   if (ptrace (PTRACE_GETREGSET, task->tid, (void *) NT_PRSTATUS, &io) != 0)
     {
       if (listen)
@@ -263,7 +331,12 @@ capture (FcSampler *self,
   record_stop_time (self, (now_ns () - task->interrupt_ns) / 1000.0);
 
   task->have_sample = TRUE;
-  task->stopped_by_us = TRUE;
+  /* Stopped inside a blocking system call (the call returns a restart code to
+   * be made again): the thread only ran to its trap and back into the call,
+   * which the next tick excuses. A thread stopped in its own code (running,
+   * or just born) gets no such excuse: whatever it runs next is its own. */
+  task->stopped_by_us = (gint64) r.orig_rax >= 0 &&
+                        ((gint64) r.rax == -EINTR || ((gint64) r.rax <= -512 && (gint64) r.rax >= -516));
   emit (self, snap);
 }
 
@@ -342,6 +415,12 @@ handle_wait_status (FcSampler *self,
   task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
   if (task == NULL)
     task = task_add (self, tid);   /* a new thread's first stop can come before its parent's clone event */
+  else if (task->fresh)
+    {
+      /* its first stop, before it ran: its run time so far is not ours to excuse */
+      task_sched (task, &task->last_runtime, &task->last_pcount);
+    }
+  task->fresh = FALSE;
 
   /* any ptrace-stop consumes a pending PTRACE_INTERRUPT (the kernel clears the trap on every
    * trap), so whatever stop comes first is the sample */
@@ -359,8 +438,9 @@ handle_wait_status (FcSampler *self,
   if (event == PTRACE_EVENT_CLONE)
     {
       unsigned long new_tid = 0;
-      if (ptrace (PTRACE_GETEVENTMSG, tid, NULL, &new_tid) == 0 && new_tid > 0)
-        task_add (self, new_tid);
+      if (ptrace (PTRACE_GETEVENTMSG, tid, NULL, &new_tid) == 0 && new_tid > 0 &&
+          !g_hash_table_contains (self->tasks, GINT_TO_POINTER ((int) new_tid)))
+        task_add (self, new_tid)->fresh = TRUE;
       if (detaching && task->detaching)
         {
           ptrace (PTRACE_DETACH, tid, NULL, NULL);
@@ -649,12 +729,56 @@ take_options (FcSampler *self)
   g_mutex_unlock (&self->lock);
 }
 
+/* Wall mode stops only sleeping threads where perf events are allowed (a stop
+ * costs a running thread 0.4-1 ms on a virtual CPU, SAMPLING.md); elsewhere
+ * every thread is stopped at every tick, as before. */
+static void
+choose_wall_method (FcSampler *self,
+                    GPid       pid)
+{
+  g_autoptr(GError) error = NULL;
+  FcPerfStream *probe = NULL;
+  char *reason = NULL;
+  gboolean force;
+
+  g_mutex_lock (&self->lock);
+  force = self->force_ptrace;
+  g_mutex_unlock (&self->lock);
+  if (force || g_strcmp0 (g_getenv ("FC_SAMPLER_FORCE_PTRACE"), "1") == 0)
+    reason = g_strdup (force ? "ptrace forced by the caller" : "ptrace forced by FC_SAMPLER_FORCE_PTRACE=1");
+  else if ((probe = fc_perf_stream_open_full (pid, 101, 1024, FC_PERF_SWITCHES, &error)) == NULL)
+    reason = g_strdup_printf ("ptrace only: %s", error->message);
+  fc_perf_stream_free (probe);
+
+  g_mutex_lock (&self->lock);
+  self->wall_perf = reason == NULL;
+  g_free (self->method_reason);
+  self->method_reason = reason;
+  g_mutex_unlock (&self->lock);
+}
+
+static gboolean
+target_is_stopped (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+  g_autofree char *stat = NULL;
+  const char *p;
+
+  if (!g_file_get_contents (path, &stat, NULL, NULL) || (p = strrchr (stat, ')')) == NULL)
+    return FALSE;
+  return p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
+}
+
 static gboolean
 do_attach (FcSampler *self,
            Command   *cmd)
 {
   reset_target (self);
   take_options (self);
+  /* the counts of the last target are kept until the next one, for its summary */
+  g_mutex_lock (&self->lock);
+  g_hash_table_remove_all (self->tick_counts);
+  g_mutex_unlock (&self->lock);
   self->pid = cmd->pid;
   self->mode = cmd->mode;
   if (kill (cmd->pid, 0) != 0 && errno == ESRCH)
@@ -662,8 +786,12 @@ do_attach (FcSampler *self,
       fc_attach_error_set (&cmd->error, cmd->pid, ESRCH, "attach");
       return FALSE;
     }
+  g_mutex_lock (&self->lock);
+  self->target_stopped = target_is_stopped (cmd->pid);
+  g_mutex_unlock (&self->lock);
   if (cmd->mode == FC_SAMPLER_MODE_WALL)
     {
+      choose_wall_method (self, cmd->pid);
       if (!seize_all (self, &cmd->error))
         {
           self->attached = TRUE;
@@ -696,6 +824,10 @@ do_spawn (FcSampler *self,
 
   reset_target (self);
   take_options (self);
+  /* the counts of the last target are kept until the next one, for its summary */
+  g_mutex_lock (&self->lock);
+  g_hash_table_remove_all (self->tick_counts);
+  g_mutex_unlock (&self->lock);
   self->mode = cmd->mode;
   if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err_pipe, O_CLOEXEC) != 0)
     {
@@ -732,8 +864,12 @@ do_spawn (FcSampler *self,
   self->pid = child;
   self->spawned = TRUE;
 
+  g_mutex_lock (&self->lock);
+  self->target_stopped = FALSE;
+  g_mutex_unlock (&self->lock);
   if (cmd->mode == FC_SAMPLER_MODE_WALL)
     {
+      choose_wall_method (self, child);
       if (ptrace (PTRACE_SEIZE, child, NULL, (void *) (long) (PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC)) != 0)
         {
           fc_attach_error_set (&cmd->error, child, errno, "PTRACE_SEIZE");
@@ -788,78 +924,175 @@ do_spawn (FcSampler *self,
 }
 
 static void
+count_sample (FcSampler *self,
+              gboolean   reused)
+{
+  g_mutex_lock (&self->lock);
+  self->stats.n_samples++;
+  if (reused)
+    self->stats.n_reused++;
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+emit_reuse (FcSampler *self,
+            Task      *task,
+            gint64     t)
+{
+  FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_REUSE, task->tid, 0);
+
+  snap->time_ns = t;
+  emit (self, snap);
+  count_sample (self, TRUE);
+}
+
+static void
+interrupt_task (FcSampler *self,
+                Task      *task)
+{
+  task->interrupt_ns = now_ns ();
+  if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) == 0)
+    {
+      task->interrupt_pending = TRUE;
+      self->pending++;
+      count_sample (self, FALSE);
+      g_mutex_lock (&self->lock);
+      self->stats.n_stops++;
+      g_mutex_unlock (&self->lock);
+    }
+}
+
+static void
+collect_perf_sample_cb (FcSnapshot *snapshot,
+                        gpointer    user_data)
+{
+  Task *task = user_data;
+
+  /* one sample per thread per tick: the newest stands for the tick */
+  g_free (task->latest);
+  task->latest = snapshot;
+}
+
+static void
+collect_switch_cb (FcPerfSwitch kind,
+                   gint64       time_ns,
+                   gpointer     user_data)
+{
+  Task *task = user_data;
+
+  task->switch_seen = TRUE;
+  task->off_cpu = kind != FC_PERF_SWITCH_IN;
+  task->preempted = kind == FC_PERF_SWITCH_OUT_PREEMPTED;
+}
+
+/* Wall mode with perf events: TRUE when the tick is done for this thread (a
+ * perf sample of its running stack, or its last stack again because it is
+ * runnable but has had no CPU), FALSE when it sleeps and the ptrace path
+ * decides (its stack again if it has not run since its capture, else one
+ * capture while it sleeps). */
+static gboolean
+perf_tick_task (FcSampler *self,
+                Task      *task,
+                guint64    runtime,
+                guint64    pcount)
+{
+  g_autofree FcSnapshot *latest = NULL;
+  guint64 lost = 0;
+  gboolean ran, sleeping;
+
+  fc_perf_stream_drain_full (task->perf, collect_perf_sample_cb, collect_switch_cb, task, &lost);
+  latest = g_steal_pointer (&task->latest);
+  if (lost > 0)
+    {
+      g_mutex_lock (&self->lock);
+      self->stats.lost_samples += lost;
+      g_mutex_unlock (&self->lock);
+    }
+
+  /* before its first context switch, run time tells: a thread blocked since
+   * before we came has not run */
+  ran = task_ran (task, runtime, pcount);
+  sleeping = task->switch_seen ? task->off_cpu && !task->preempted : !ran;
+  if (debug_sampler)
+    g_printerr ("tick tid %d: perf sample %d, switch seen %d off %d preempted %d ran %d have %d\n", task->tid,
+                latest != NULL, task->switch_seen, task->off_cpu, task->preempted, ran, task->have_sample);
+  if (sleeping)
+    return FALSE;
+  if (latest != NULL)
+    {
+      /* it stands for this tick, like every other thread's sample: stamped so, samples arrive
+       * in time order (chunks are cut by time as they arrive) */
+      latest->time_ns = now_ns ();
+      emit (self, g_steal_pointer (&latest));
+      count_sample (self, FALSE);
+      task->have_sample = TRUE;
+      return TRUE;
+    }
+  /* on a CPU or waiting for one, without a sample since the last tick: its
+   * last stack is the best guess and costs it nothing. A thread with no
+   * stack at all yet is stopped once, so that it misses no tick. */
+  if (!task->have_sample)
+    return FALSE;
+  emit_reuse (self, task, now_ns ());
+  return TRUE;
+}
+
+static void
 interrupt_tick (FcSampler *self)
 {
   GHashTableIter iter;
   Task *task;
   gint64 t = now_ns ();
 
+  g_mutex_lock (&self->lock);
   g_hash_table_iter_init (&iter, self->tasks);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
     {
-      guint64 runtime;
+      guint64 *n = g_hash_table_lookup (self->tick_counts, GINT_TO_POINTER (task->tid));
+      if (n == NULL)
+        {
+          n = g_new0 (guint64, 1);
+          g_hash_table_insert (self->tick_counts, GINT_TO_POINTER (task->tid), n);
+        }
+      (*n)++;
+    }
+  g_mutex_unlock (&self->lock);
 
-      if (task->interrupt_pending)
+  g_hash_table_iter_init (&iter, self->tasks);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+    {
+      guint64 runtime, pcount;
+
+      /* a thread that has not started has no stack yet; its first stop is near */
+      if (task->interrupt_pending || task->fresh)
         continue;
       if (task->group_stopped && !task->have_sample)
         {
           /* stopped before its first sample: one interrupt makes it report its stop again */
-          task->interrupt_ns = now_ns ();
-          if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) == 0)
-            {
-              task->interrupt_pending = TRUE;
-              self->pending++;
-              g_mutex_lock (&self->lock);
-              self->stats.n_samples++;
-              g_mutex_unlock (&self->lock);
-            }
+          interrupt_task (self, task);
           continue;
         }
       if (task->group_stopped)
         {
           /* a stopped thread's stack does not change */
-          if (task->have_sample)
-            {
-              FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_REUSE, task->tid, 0);
-              snap->time_ns = t;
-              emit (self, snap);
-              g_mutex_lock (&self->lock);
-              self->stats.n_reused++;
-              self->stats.n_samples++;
-              g_mutex_unlock (&self->lock);
-            }
+          emit_reuse (self, task, t);
           continue;
         }
 
-      runtime = task_runtime (task);
-      if (task->have_sample && runtime != G_MAXUINT64)
+      task_sched (task, &runtime, &pcount);
+      if (task->perf != NULL && perf_tick_task (self, task, runtime, pcount))
+        continue;
+      if (task->have_sample && !task_ran (task, runtime, pcount))
         {
-          /* our own previous stop made the thread run briefly (trap, return to its wait); allow for that once */
-          guint64 slack = task->stopped_by_us ? 200 * 1000 : 0;
-          if (runtime >= task->last_runtime && runtime - task->last_runtime <= slack)
-            {
-              FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_REUSE, task->tid, 0);
-              snap->time_ns = t;
-              task->last_runtime = runtime;
-              task->stopped_by_us = FALSE;
-              emit (self, snap);
-              g_mutex_lock (&self->lock);
-              self->stats.n_reused++;
-              self->stats.n_samples++;
-              g_mutex_unlock (&self->lock);
-              continue;
-            }
+          task->last_runtime = runtime;
+          task->last_pcount = pcount;
+          task->stopped_by_us = FALSE;
+          emit_reuse (self, task, t);
+          continue;
         }
       task->last_runtime = runtime;
-      task->interrupt_ns = now_ns ();
-      if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) == 0)
-        {
-          task->interrupt_pending = TRUE;
-          self->pending++;
-          g_mutex_lock (&self->lock);
-          self->stats.n_samples++;
-          g_mutex_unlock (&self->lock);
-        }
+      task->last_pcount = pcount;
+      interrupt_task (self, task);
     }
 
   /* capture each thread as its stop arrives */
@@ -1110,18 +1343,17 @@ sampler_thread (gpointer data)
           self->frequency = CLAMP (cmd->frequency, 1, 1000);
           self->stack_size = CLAMP (cmd->stack_size, 1024, 65528);
           self->sampling = TRUE;
-          if (self->mode == FC_SAMPLER_MODE_CPU)
-            {
-              GHashTableIter iter;
-              Task *task;
-              g_hash_table_iter_init (&iter, self->tasks);
-              while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
-                if (task->perf)
-                  {
-                    fc_perf_stream_set_frequency (task->perf, self->frequency);
-                    fc_perf_stream_enable (task->perf, TRUE);
-                  }
-            }
+          {
+            GHashTableIter iter;
+            Task *task;
+            g_hash_table_iter_init (&iter, self->tasks);
+            while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+              if (task->perf)
+                {
+                  fc_perf_stream_set_frequency (task->perf, self->frequency);
+                  fc_perf_stream_enable (task->perf, TRUE);
+                }
+          }
           arm_timer (self, TRUE);
           finish_command (self, cmd, TRUE);
           break;
@@ -1143,6 +1375,16 @@ sampler_thread (gpointer data)
                 }
               else
                 {
+                  GHashTableIter iter;
+                  Task *task;
+                  g_hash_table_iter_init (&iter, self->tasks);
+                  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+                    if (task->perf)
+                      {
+                        fc_perf_stream_enable (task->perf, FALSE);
+                        fc_perf_stream_drain_full (task->perf, collect_perf_sample_cb, collect_switch_cb, task, NULL);
+                        g_clear_pointer (&task->latest, g_free);
+                      }
                   /* keep polling for ptrace events, but take no more samples */
                   collect_events (self, TRUE, FALSE);
                   arm_timer (self, FALSE);
@@ -1218,6 +1460,7 @@ fc_sampler_new (FcSnapshotSink sink,
   self->stack_size = 32 * 1024;
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) task_free);
   self->stop_times = g_array_new (FALSE, FALSE, sizeof (double));
+  self->tick_counts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->thread = g_thread_new ("fc-sampler", sampler_thread, self);
@@ -1235,6 +1478,8 @@ fc_sampler_free (FcSampler *self)
   g_thread_join (self->thread);
   g_hash_table_unref (self->tasks);
   g_array_unref (self->stop_times);
+  g_hash_table_unref (self->tick_counts);
+  g_free (self->method_reason);
   close (self->wake_fd);
   close (self->timer_fd);
   if (self->pidfd >= 0)
@@ -1402,4 +1647,77 @@ fc_sampler_measure_interrupt (GPid     pid,
   *median_us = times->len ? g_array_index (times, double, times->len / 2) : 0;
   *p99_us = times->len ? g_array_index (times, double, MIN (times->len - 1, times->len * 99 / 100)) : 0;
   return times->len > 0;
+}
+
+/**
+ * fc_sampler_set_force_ptrace:
+ *
+ * Makes the next attach or launch in wall mode stop every thread at every tick
+ * (the fallback where perf events are not allowed), even where perf events
+ * are allowed. The environment variable FC_SAMPLER_FORCE_PTRACE=1 does the same.
+ */
+void
+fc_sampler_set_force_ptrace (FcSampler *self,
+                             gboolean   force)
+{
+  g_mutex_lock (&self->lock);
+  self->force_ptrace = !!force;
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * fc_sampler_dup_method:
+ * @reason: (out) (optional): why this method, when it is a fallback
+ *
+ * Returns: how the current or last target is sampled, for people.
+ */
+char *
+fc_sampler_dup_method (FcSampler  *self,
+                       char      **reason)
+{
+  char *method;
+
+  g_mutex_lock (&self->lock);
+  if (self->mode == FC_SAMPLER_MODE_CPU)
+    method = g_strdup ("perf events, on-CPU only");
+  else if (self->wall_perf)
+    method = g_strdup ("perf events for running threads, one ptrace stop per sleep");
+  else
+    method = g_strdup ("ptrace stops of every thread");
+  if (reason != NULL)
+    *reason = self->mode == FC_SAMPLER_MODE_WALL ? g_strdup (self->method_reason) : NULL;
+  g_mutex_unlock (&self->lock);
+  return method;
+}
+
+/**
+ * fc_sampler_dup_tick_counts:
+ *
+ * Returns: (transfer full): tid -> ticks (guint64 *) while the sampler knew each thread, for
+ *   the threads of the current or last target in wall mode.
+ */
+GHashTable *
+fc_sampler_dup_tick_counts (FcSampler *self)
+{
+  GHashTable *copy = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_mutex_lock (&self->lock);
+  g_hash_table_iter_init (&iter, self->tick_counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    g_hash_table_insert (copy, key, g_memdup2 (value, sizeof (guint64)));
+  g_mutex_unlock (&self->lock);
+  return copy;
+}
+
+gboolean
+fc_sampler_get_target_was_stopped (FcSampler *self)
+{
+  gboolean stopped;
+
+  g_mutex_lock (&self->lock);
+  stopped = self->target_stopped;
+  g_mutex_unlock (&self->lock);
+  return stopped;
 }

@@ -12,7 +12,8 @@
 G_BEGIN_DECLS
 
 typedef enum {
-  FC_SAMPLER_MODE_WALL,   /* ptrace: every thread every tick, running or not */
+  FC_SAMPLER_MODE_WALL,   /* every thread every tick, running or not: perf events for running
+                           * threads and one ptrace stop per sleep, or ptrace stops alone */
   FC_SAMPLER_MODE_CPU,    /* perf events: on-CPU time, the target is never stopped */
 } FcSamplerMode;
 
@@ -28,6 +29,7 @@ typedef struct {
   guint64 lost_samples;     /* perf samples lost by the kernel */
   double  median_stop_us;   /* time a thread was held, interrupt to resume (wall mode) */
   double  p99_stop_us;
+  guint64 n_stops;          /* threads stopped with ptrace to take their stack */
 } FcSamplerStats;
 
 typedef struct _FcSampler FcSampler;
@@ -57,6 +59,12 @@ gboolean   fc_sampler_is_spawned     (FcSampler           *self);
 gboolean   fc_sampler_is_attached    (FcSampler           *self);
 void       fc_sampler_get_stats      (FcSampler           *self,
                                       FcSamplerStats      *stats);
+void       fc_sampler_set_force_ptrace (FcSampler         *self,
+                                        gboolean           force);
+char      *fc_sampler_dup_method     (FcSampler           *self,
+                                      char               **reason);
+GHashTable *fc_sampler_dup_tick_counts (FcSampler         *self);
+gboolean   fc_sampler_get_target_was_stopped (FcSampler   *self);
 
 /* Measures the bare PTRACE_INTERRUPT + wait + PTRACE_CONT round trip on pid (for the benchmark). */
 gboolean   fc_sampler_measure_interrupt (GPid              pid,

@@ -333,10 +333,23 @@ fc_symbolizer_lookup (FcSymbolizer *self,
   else if (m != NULL)
     {
       g_autofree char *base = g_path_get_basename (m->path);
-      sym->function = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, (guint64) key - m->bias);
+      guint64 start = key;
+
+      /* no symbol: name the function (its unwind entry's start), not the instruction, so that
+       * samples in one function merge; a stripped program's entry point is its _start */
+      if (fc_module_find_function (m, key, &start) && m->is_main && start == m->entry)
+        sym->function = g_strdup ("_start");
+      else
+        {
+          sym->function = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, start - m->bias);
+          sym->unnamed = TRUE;
+        }
     }
   else
-    sym->function = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) key);
+    {
+      sym->function = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) key);
+      sym->unnamed = TRUE;
+    }
 
   if (mod != NULL && sym->abs_path != NULL)
     sym = expand_inlines (sym, mod, key);

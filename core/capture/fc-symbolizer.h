@@ -21,6 +21,7 @@ struct _FcSymbol {
   int             lineno;     /* -1 when unknown */
   const FcModule *module;     /* NULL when the address is in no known module */
   gboolean        in_app;
+  gboolean        unnamed;    /* function is "module+0x..." or an address: no symbol covers it */
   FcSymbol       *caller;     /* the function this one was inlined into, or NULL */
 };
 

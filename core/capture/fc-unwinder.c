@@ -228,6 +228,8 @@ fc_unwinder_unwind (FcUnwinder       *self,
   while (n < max_ips)
     {
       unw_word_t ip = 0, sp = 0, prev_sp = 0;
+      /* a signal handler may run on an alternate stack anywhere in memory */
+      gboolean from_signal_frame = unw_is_signal_frame (&cursor) > 0;
 
       unw_get_reg (&cursor, UNW_REG_SP, &prev_sp);
       ret = unw_step (&cursor);
@@ -250,9 +252,22 @@ fc_unwinder_unwind (FcUnwinder       *self,
           break;
         }
       unw_get_reg (&cursor, UNW_REG_SP, &sp);
+      /* A caller's frame is always above its callee's: a CFA that does not
+       * grow means broken CFI (or a stack that changed under the copy), and
+       * following it repeats the same frame until the frame limit. The
+       * stack ends here, incomplete. */
+      if (sp <= prev_sp && !from_signal_frame)
+        {
+          if (g_getenv ("FC_DEBUG_UNWIND"))
+            g_printerr ("unwind tid %d: no progress at ip 0x%" G_GINT64_MODIFIER "x (cfa 0x%" G_GINT64_MODIFIER
+                        "x <= 0x%" G_GINT64_MODIFIER "x)\n", snapshot->tid, ip, sp, prev_sp);
+          break;
+        }
       ips[n++] = ip;
-      if (sp == prev_sp && n > 2 && ips[n - 1] == ips[n - 2])
-        break;   /* no progress: broken CFI */
+      /* a return address in no module is a guess (libunwind's fallback without CFI read a stack
+       * word): what lies beyond it is noise, often the same word over and over */
+      if (fc_proc_maps_find_or_reload (self->maps, ip - 1) == NULL)
+        break;
     }
   return n;
 }

@@ -6,6 +6,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "fc-convert.h"
 #include "fc-error.h"
@@ -341,6 +344,23 @@ prepare (FcRecording  *self,
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
                    "cannot create %s: %s", self->output_dir, g_strerror (saved_errno));
       return FALSE;
+    }
+  /* an output directory that cannot be written is found now, not after a long recording */
+  if (self->output_dir != NULL)
+    {
+      g_autofree char *probe = g_build_filename (self->output_dir, ".flamecast-write-test-XXXXXX", NULL);
+      int fd = g_mkstemp (probe);
+
+      if (fd < 0)
+        {
+          int saved_errno = errno;
+
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                       "cannot write in %s: %s", self->output_dir, g_strerror (saved_errno));
+          return FALSE;
+        }
+      close (fd);
+      g_unlink (probe);
     }
   return TRUE;
 }

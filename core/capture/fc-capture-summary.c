@@ -1,0 +1,159 @@
+/* fc-capture-summary.c - what a recording captured, told honestly: reach, names, ticks, method
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * "Complete" used to mean "libunwind stopped without an error", which a
+ * looping unwind or a stack cut at a bare libc address also did. What a user
+ * can check is whether a stack reaches the frame every stack of the program
+ * starts from: the program's entry or its thread's start.
+ */
+
+#include <string.h>
+
+#include "fc-capture-summary.h"
+
+static const char * const root_functions[] = {
+  "_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main", "main",
+  "clone", "clone3", "__clone", "__clone3", "__clone_internal", "start_thread",
+};
+
+static const char * const wait_functions[] = {
+  "wait4", "__wait4", "__GI___wait4", "waitpid", "__waitpid", "__libc_waitpid", "waitid", "__waitid",
+  "wait", "__libc_wait", "__wait",
+};
+
+gboolean
+fc_capture_is_root_function (const char *function)
+{
+  if (function == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (root_functions); i++)
+    if (strcmp (function, root_functions[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+fc_capture_is_wait_function (const char *function)
+{
+  if (function == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (wait_functions); i++)
+    if (strcmp (function, wait_functions[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+thread_summary_clear (FcThreadSummary *t)
+{
+  g_free (t->name);
+}
+
+FcCaptureSummary *
+fc_capture_summary_new (void)
+{
+  FcCaptureSummary *self = g_new0 (FcCaptureSummary, 1);
+
+  self->threads = g_array_new (FALSE, TRUE, sizeof (FcThreadSummary));
+  g_array_set_clear_func (self->threads, (GDestroyNotify) thread_summary_clear);
+  return self;
+}
+
+void
+fc_capture_summary_free (FcCaptureSummary *self)
+{
+  if (self == NULL)
+    return;
+  g_array_unref (self->threads);
+  g_free (self->method);
+  g_free (self->method_reason);
+  g_free (self);
+}
+
+static double
+percent (guint64 part,
+         guint64 whole)
+{
+  return whole > 0 ? 100.0 * part / whole : 0.0;
+}
+
+char *
+fc_capture_summary_dup_hint (const FcCaptureSummary *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->n_samples == 0)
+    {
+      if (self->target_stopped)
+        return g_strdup ("no samples: the target was stopped (by a debugger or SIGSTOP) and never ran; "
+                         "continue it, or record in wall mode to see where it stands");
+      if (self->mode == FC_SAMPLER_MODE_CPU)
+        return g_strdup ("no samples: cpu mode samples only threads running on a CPU, and the target never "
+                         "ran: it was asleep, stopped by a debugger, or its work ran in child processes "
+                         "(use --follow-children, or --mode wall to see where it waits)");
+      return g_strdup ("no samples: the target ended or was released before the first tick");
+    }
+  /* a shell or make waiting for the programs it started: their work is elsewhere */
+  if (self->n_wait_leaf * 10 >= self->n_samples * 9)
+    return g_strdup ("the work is in child processes: use --follow-children");
+  return NULL;
+}
+
+char *
+fc_capture_summary_format (const FcCaptureSummary *self)
+{
+  GString *s = g_string_new (NULL);
+  g_autofree char *hint = NULL;
+  guint64 requested = 0, captured = 0;
+  guint shown = 0;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_string_append_printf (s, "flamecast: %" G_GUINT64_FORMAT " samples of %u %s, %s mode at %u Hz, %s",
+                          self->n_samples, self->threads->len, self->threads->len == 1 ? "thread" : "threads",
+                          self->mode == FC_SAMPLER_MODE_CPU ? "cpu" : "wall", self->frequency,
+                          self->method ? self->method : "?");
+  if (self->method_reason != NULL)
+    g_string_append_printf (s, " (%s)", self->method_reason);
+  g_string_append_c (s, '\n');
+  if (self->n_samples > 0)
+    g_string_append_printf (s, "  stacks reaching a root (_start, main, thread start): %.1f%%; leaf without a name: %.1f%%\n",
+                            percent (self->n_root, self->n_samples), percent (self->n_unnamed_leaf, self->n_samples));
+
+  if (self->mode == FC_SAMPLER_MODE_WALL)
+    {
+      for (guint i = 0; i < self->threads->len; i++)
+        {
+          const FcThreadSummary *t = &g_array_index (self->threads, FcThreadSummary, i);
+          requested += t->n_ticks;
+          captured += MIN (t->n_samples, t->n_ticks);
+        }
+      g_string_append_printf (s, "  ticks: %" G_GUINT64_FORMAT " per thread requested in all, %" G_GUINT64_FORMAT
+                              " captured (%.1f%%), %" G_GUINT64_FORMAT " dropped by a late sampler",
+                              requested, captured, requested ? percent (captured, requested) : 100.0,
+                              self->dropped_ticks);
+      if (self->n_ptrace_stops > 0)
+        g_string_append_printf (s, "; %" G_GUINT64_FORMAT " ptrace stops, median %.0f us",
+                                self->n_ptrace_stops, self->median_stop_us);
+      g_string_append_c (s, '\n');
+      /* threads that missed ticks first: they are what needs explaining */
+      for (guint i = 0; i < self->threads->len && shown < 8; i++)
+        {
+          const FcThreadSummary *t = &g_array_index (self->threads, FcThreadSummary, i);
+          if (t->n_ticks == 0 || t->n_samples * 100 >= t->n_ticks * 99)
+            continue;
+          g_string_append_printf (s, "  thread %d%s%s%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " ticks\n",
+                                  t->tid, t->name ? " (" : "", t->name ? t->name : "", t->name ? ")" : "",
+                                  MIN (t->n_samples, t->n_ticks), t->n_ticks);
+          shown++;
+        }
+    }
+  if (self->lost_samples > 0)
+    g_string_append_printf (s, "  %" G_GUINT64_FORMAT " perf samples lost by the kernel\n", self->lost_samples);
+
+  hint = fc_capture_summary_dup_hint (self);
+  if (hint != NULL)
+    g_string_append_printf (s, "  hint: %s\n", hint);
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,55 @@
+/* fc-capture-summary.h - what a recording captured, told honestly: reach, names, ticks, method
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+#include "fc-sampler.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  int      tid;
+  char    *name;           /* comm, or NULL */
+  guint64  n_samples;      /* samples of this thread in the recording */
+  guint64  n_ticks;        /* wall mode: ticks while the sampler knew the thread; 0 in cpu mode */
+} FcThreadSummary;
+
+typedef struct {
+  FcSamplerMode  mode;
+  char          *method;          /* how stacks were taken, e.g. "perf events, ptrace for sleeping threads" */
+  char          *method_reason;   /* why that method (the fallback's cause), or NULL */
+  guint          frequency;
+  gboolean       spawned;         /* launch mode */
+  gboolean       target_stopped;  /* the target was stopped (debugger, SIGSTOP) when sampling began */
+  guint64        n_samples;
+  guint64        n_root;          /* samples whose outermost frame is a root (_start, main, clone...) */
+  guint64        n_unnamed_leaf;  /* samples whose leaf function has no name (module+0x...) */
+  guint64        n_wait_leaf;     /* samples waiting for a child (wait4, waitpid) */
+  guint64        n_ticks;
+  guint64        dropped_ticks;
+  guint64        lost_samples;    /* perf samples the kernel dropped */
+  guint64        n_ptrace_stops;  /* threads stopped to take a stack */
+  double         median_stop_us;
+  GArray        *threads;         /* FcThreadSummary, by tid */
+} FcCaptureSummary;
+
+FcCaptureSummary *fc_capture_summary_new              (void);
+void              fc_capture_summary_free             (FcCaptureSummary       *self);
+/* Several lines for people, ending with a newline; hints (no samples, work in child processes)
+ * included. */
+char             *fc_capture_summary_format           (const FcCaptureSummary *self);
+/* The one hint that matters most when the recording is of little use, or NULL. */
+char             *fc_capture_summary_dup_hint         (const FcCaptureSummary *self);
+
+/* _start, __libc_start_main, __libc_start_call_main, clone, clone3, start_thread, main */
+gboolean          fc_capture_is_root_function         (const char             *function);
+/* wait4, waitpid, waitid, wait and their glibc-internal names */
+gboolean          fc_capture_is_wait_function         (const char             *function);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcCaptureSummary, fc_capture_summary_free)
+
+G_END_DECLS
