@@ -1,0 +1,475 @@
+/* test-wall.c - wall mode: every thread every tick, right stacks from the first sample, an honest
+ * summary; with perf events and with the ptrace fallback forced
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fc-capture-summary.h"
+#include "fc-recorder.h"
+
+typedef struct {
+  GMainLoop *loop;
+  GPtrArray *chunks;
+} Capture;
+
+/* per thread: what its samples showed */
+typedef struct {
+  guint n;
+  guint n_marker;      /* stacks holding the thread's own function */
+  guint n_marker_root; /* ... and reaching start_thread / clone */
+  guint n_leaf;        /* ... with the expected call at the leaf */
+  guint max_repeat;    /* most times one function appears in one stack */
+} ThreadFacts;
+
+static char *
+target_path (const char *name)
+{
+  const char *dir = g_getenv ("FC_TARGETS_DIR");
+  g_assert_nonnull (dir);
+  return g_strdup_printf ("%s/fc-target-%s", dir, name);
+}
+
+static void
+chunk_ready_cb (FcRecorder *recorder,
+                FcProfile  *chunk,
+                Capture    *cap)
+{
+  g_ptr_array_add (cap->chunks, g_object_ref (chunk));
+}
+
+static void
+target_exited_cb (FcRecorder *recorder,
+                  int         status,
+                  Capture    *cap)
+{
+  g_main_loop_quit (cap->loop);
+}
+
+static gboolean
+quit_cb (gpointer data)
+{
+  g_main_loop_quit (data);
+  return G_SOURCE_CONTINUE;   /* removed by record() */
+}
+
+/* Records for `seconds` (or until the target exits); returns the summary. */
+static FcCaptureSummary *
+record (FcRecorder *recorder,
+        Capture    *cap,
+        double      seconds)
+{
+  g_autoptr(GError) error = NULL;
+  FcCaptureSummary *summary;
+  guint timeout;
+
+  cap->loop = g_main_loop_new (NULL, FALSE);
+  cap->chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), cap);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), cap);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  timeout = g_timeout_add ((guint) (seconds * 1000), quit_cb, cap->loop);
+  g_main_loop_run (cap->loop);
+  g_source_remove (timeout);
+  fc_recorder_stop (recorder);
+  /* the chunk in progress is finished once the unwinder has caught up */
+  while (fc_recorder_get_stopping (recorder))
+    g_main_context_iteration (NULL, TRUE);
+  summary = fc_recorder_dup_summary (recorder);
+  fc_recorder_detach (recorder);
+  return summary;
+}
+
+static void
+capture_clear (Capture *cap)
+{
+  g_main_loop_unref (cap->loop);
+  g_ptr_array_unref (cap->chunks);
+}
+
+static gboolean
+stack_has (const char * const *names,
+           guint               n,
+           const char         *function)
+{
+  for (guint i = 0; i < n; i++)
+    if (strcmp (names[i], function) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Facts about the threads whose stacks hold `marker`, the leaf expected to contain `leaf`. */
+static ThreadFacts
+facts_for (Capture    *cap,
+           const char *marker,
+           const char *leaf)
+{
+  ThreadFacts facts = { 0 };
+  g_autoptr(GHashTable) marked_threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  /* the threads: those with the marker in any stack */
+  for (guint c = 0; c < cap->chunks->len; c++)
+    {
+      FcProfile *chunk = g_ptr_array_index (cap->chunks, c);
+      guint n_samples;
+      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
+
+      for (guint i = 0; i < n_samples; i++)
+        {
+          guint32 frames[512];
+          const char *names[512];
+          guint n = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
+          const FcThread *t = fc_profile_get_thread (chunk, samples[i].thread);
+
+          for (guint k = 0; k < n; k++)
+            names[k] = fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function);
+          if (stack_has (names, n, marker))
+            g_hash_table_add (marked_threads, g_strdup (fc_profile_string (chunk, t->tid)));
+        }
+    }
+
+  for (guint c = 0; c < cap->chunks->len; c++)
+    {
+      FcProfile *chunk = g_ptr_array_index (cap->chunks, c);
+      guint n_samples;
+      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
+
+      for (guint i = 0; i < n_samples; i++)
+        {
+          guint32 frames[512];
+          const char *names[512];
+          const FcThread *t = fc_profile_get_thread (chunk, samples[i].thread);
+          guint n;
+
+          if (!g_hash_table_contains (marked_threads, fc_profile_string (chunk, t->tid)))
+            continue;
+          n = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
+          for (guint k = 0; k < n; k++)
+            names[k] = fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function);
+          facts.n++;
+          for (guint k = 0; k < n; k++)
+            {
+              guint repeat = 0;
+              for (guint j = 0; j < n; j++)
+                repeat += strcmp (names[j], names[k]) == 0;
+              facts.max_repeat = MAX (facts.max_repeat, repeat);
+            }
+          if (!stack_has (names, n, marker))
+            {
+              g_test_message ("%s thread, other stack: %s ... %s (%u frames)", marker, n ? names[0] : "-",
+                              n ? names[n - 1] : "-", n);
+              continue;
+            }
+          facts.n_marker++;
+          if (stack_has (names, n, "start_thread") || stack_has (names, n, "clone3") || stack_has (names, n, "clone"))
+            facts.n_marker_root++;
+          if (leaf != NULL && n > 0 && strstr (names[0], leaf) != NULL)
+            facts.n_leaf++;
+        }
+    }
+  return facts;
+}
+
+static void
+assert_every_thread_ticked (const FcCaptureSummary *summary,
+                            guint                   min_percent)
+{
+  g_assert_cmpuint (summary->threads->len, >=, 4);
+  for (guint i = 0; i < summary->threads->len; i++)
+    {
+      const FcThreadSummary *t = &g_array_index (summary->threads, FcThreadSummary, i);
+      g_test_message ("thread %d %s: %" G_GUINT64_FORMAT " samples of %" G_GUINT64_FORMAT " ticks", t->tid,
+                      t->name, t->n_samples, t->n_ticks);
+      g_assert_cmpuint (t->n_ticks, >, 50);
+      g_assert_cmpuint (t->n_samples * 100, >=, t->n_ticks * min_percent);
+    }
+}
+
+/* Threads blocked in read() and nanosleep() since before the attach: captured once, right, and
+ * repeated at every tick; busy threads sampled at every tick too. */
+static void
+check_blocked_before_attach (gboolean force_ptrace)
+{
+  g_autofree char *waiters = target_path ("waiters");
+  const char *argv[] = { waiters, "-b", "2", "-s", "30", NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(FcCaptureSummary) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  ThreadFacts reader, sleeper, busy;
+  char buf[8] = { 0 };
+  GPid pid;
+  int out_fd, status;
+  Capture cap;
+
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                            &pid, NULL, &out_fd, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read (out_fd, buf, 6), ==, 6);
+  g_assert_cmpstr (buf, ==, "ready\n");
+  /* long enough for the reader to sit in read() */
+  g_usleep (200 * 1000);
+
+  fc_recorder_set_force_ptrace (recorder, force_ptrace);
+  g_assert_true (fc_recorder_attach (recorder, pid, &error));
+  g_assert_no_error (error);
+  summary = record (recorder, &cap, 1.5);
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+  close (out_fd);
+
+  text = fc_capture_summary_format (summary);
+  g_test_message ("%s", text);
+  if (force_ptrace)
+    {
+      g_assert_nonnull (strstr (summary->method, "ptrace stops"));
+      g_assert_nonnull (strstr (summary->method_reason, "forced"));
+      g_assert_nonnull (strstr (text, "forced"));
+    }
+  else
+    {
+      g_assert_nonnull (strstr (summary->method, "perf events"));
+      g_assert_null (summary->method_reason);
+    }
+  assert_every_thread_ticked (summary, 90);
+
+  reader = facts_for (&cap, "waiters_read", "read");
+  sleeper = facts_for (&cap, "waiters_sleep", "nanosleep");
+  busy = facts_for (&cap, "waiters_busy", NULL);
+  g_test_message ("reader %u/%u/%u/%u sleeper %u/%u/%u/%u busy %u/%u/%u",
+                  reader.n, reader.n_marker, reader.n_marker_root, reader.n_leaf,
+                  sleeper.n, sleeper.n_marker, sleeper.n_marker_root, sleeper.n_leaf,
+                  busy.n, busy.n_marker, busy.n_marker_root);
+  /* every sample of the blocked threads, the first included: their call, whole */
+  g_assert_cmpuint (reader.n, >, 100);
+  g_assert_cmpuint (reader.n_marker, ==, reader.n);
+  g_assert_cmpuint (reader.n_marker_root, ==, reader.n);
+  g_assert_cmpuint (reader.n_leaf, ==, reader.n);
+  g_assert_cmpuint (sleeper.n, >, 100);
+  g_assert_cmpuint (sleeper.n_marker_root, ==, sleeper.n);
+  g_assert_cmpuint (sleeper.n_leaf, ==, sleeper.n);
+  /* the busy ones, in their loop (a sample may land in the thread's own loop code) */
+  g_assert_cmpuint (busy.n, >, 200);
+  g_assert_cmpuint (busy.n_marker_root * 100, >=, busy.n * 90);
+  g_assert_cmpuint (summary->n_root * 100, >=, summary->n_samples * 95);
+  capture_clear (&cap);
+}
+
+static void
+test_blocked_before_attach_perf (void)
+{
+  check_blocked_before_attach (FALSE);
+}
+
+static void
+test_blocked_before_attach_ptrace (void)
+{
+  check_blocked_before_attach (TRUE);
+}
+
+/* Launched: threads idle from their start reach a root from the first sample on. */
+static void
+test_launch_idle_threads (void)
+{
+  g_autofree char *waiters = target_path ("waiters");
+  const char *argv[] = { waiters, "-b", "0", "-s", "1.2", NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(FcCaptureSummary) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  Capture cap;
+
+  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_no_error (error);
+  summary = record (recorder, &cap, 30);
+  text = fc_capture_summary_format (summary);
+  g_test_message ("%s", text);
+  g_assert_cmpuint (summary->n_samples, >, 300);
+  /* the dynamic loader's first instants and thread starts aside, every stack is whole */
+  g_assert_cmpuint (summary->n_root * 100, >=, summary->n_samples * 98);
+  g_assert_cmpuint (summary->n_unnamed_leaf * 100, <=, summary->n_samples * 2);
+  capture_clear (&cap);
+}
+
+/* A stack whose unwind info loops ends where it starts looping, and does not reach a root. */
+static void
+test_looping_unwind (void)
+{
+  g_autofree char *waiters = target_path ("waiters");
+  const char *argv[] = { waiters, "-b", "0", "-l", "-s", "1.2", NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(FcCaptureSummary) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  ThreadFacts looper;
+  Capture cap;
+
+  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_no_error (error);
+  summary = record (recorder, &cap, 30);
+  looper = facts_for (&cap, "waiters_badcfi", NULL);
+  g_test_message ("looper %u samples, %u in the loop, %u reaching a root, a function at most %u times",
+                  looper.n, looper.n_marker, looper.n_marker_root, looper.max_repeat);
+  g_assert_cmpuint (looper.n_marker, >, 50);
+  g_assert_cmpuint (looper.n_marker_root, ==, 0);
+  g_assert_cmpuint (looper.max_repeat, <=, 2);
+  /* the summary does not count them as whole */
+  g_assert_cmpuint (summary->n_root + looper.n_marker, <=, summary->n_samples);
+  capture_clear (&cap);
+}
+
+static char *
+run_cli (const char * const *argv,
+         int                 signal_number,
+         guint               signal_after_ms,
+         int                *exit_status,
+         double             *seconds)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) err = g_string_new (NULL);
+  GPid pid;
+  int err_fd, status;
+  char buf[4096];
+  ssize_t n;
+  gint64 t0 = g_get_monotonic_time (), t1;
+
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                            NULL, NULL, &pid, NULL, NULL, &err_fd, &error);
+  g_assert_no_error (error);
+  if (signal_number != 0)
+    {
+      g_usleep (signal_after_ms * 1000);
+      t0 = g_get_monotonic_time ();
+      g_assert_cmpint (kill (pid, signal_number), ==, 0);
+    }
+  while ((n = read (err_fd, buf, sizeof buf)) > 0)
+    g_string_append_len (err, buf, n);
+  close (err_fd);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  t1 = g_get_monotonic_time ();
+  g_assert_true (WIFEXITED (status));
+  *exit_status = WEXITSTATUS (status);
+  *seconds = (t1 - t0) / 1e6;
+  return g_string_free (g_steal_pointer (&err), FALSE);
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* SIGTERM to the profiler alone, in launch mode: the command gets it, everything is written, and
+ * the profiler exits 128 + SIGTERM; a command that ignores it is killed after a grace period. */
+static void
+check_cli_sigterm (gboolean command_ignores)
+{
+  g_autofree char *waiters = target_path ("waiters");
+  g_autofree char *tmp = g_dir_make_tmp ("fc-test-wall-XXXXXX", NULL);
+  g_autofree char *chunk = g_build_filename (tmp, "chunk-001.json", NULL);
+  g_autofree char *err = NULL;
+  const char *cli = g_getenv ("FC_CLI");
+  const char *argv[] = { cli, "record", "-o", tmp, "--", waiters, "-b", "1", "-s", "60",
+                         command_ignores ? "-i" : NULL, NULL };
+  double seconds;
+  int status;
+
+  err = run_cli (argv, SIGTERM, 800, &status, &seconds);
+  g_test_message ("%s(%.1f s after SIGTERM)", err, seconds);
+  g_assert_cmpint (status, ==, 128 + SIGTERM);
+  g_assert_true (g_file_test (chunk, G_FILE_TEST_EXISTS));
+  g_assert_nonnull (strstr (err, "samples of"));
+  if (command_ignores)
+    g_assert_cmpfloat (seconds, >=, 2.5);
+  g_assert_cmpfloat (seconds, <, 10);
+  remove_dir (tmp);
+}
+
+static void
+test_cli_sigterm (void)
+{
+  check_cli_sigterm (FALSE);
+}
+
+static void
+test_cli_sigterm_ignored (void)
+{
+  check_cli_sigterm (TRUE);
+}
+
+/* A shell that only waits for the program it started: the summary says where the work is. */
+static void
+test_cli_children_hint (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  g_autofree char *tmp = g_dir_make_tmp ("fc-test-wall-XXXXXX", NULL);
+  g_autofree char *script = g_strdup_printf ("'%s' -s 1 > /dev/null; '%s' -s 0.5 > /dev/null", burner, burner);
+  g_autofree char *err = NULL;
+  const char *cli = g_getenv ("FC_CLI");
+  const char *argv[] = { cli, "record", "-o", tmp, "--", "/bin/sh", "-c", script, NULL };
+  double seconds;
+  int status;
+
+  err = run_cli (argv, 0, 0, &status, &seconds);
+  g_test_message ("%s", err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (err, "the work is in child processes: use --follow-children"));
+  g_assert_nonnull (strstr (err, "reaching a root"));
+  remove_dir (tmp);
+}
+
+/* Wrong --pid values and an output directory that cannot be written are found before recording. */
+static void
+test_cli_bad_arguments (void)
+{
+  const char *cli = g_getenv ("FC_CLI");
+  const char *pid0[] = { cli, "record", "--pid", "0", NULL };
+  const char *pid_neg[] = { cli, "record", "--pid", "-5", NULL };
+  const char *unwritable[] = { cli, "record", "-o", "/proc/self", "--", "/bin/true", NULL };
+  g_autofree char *e1 = NULL, *e2 = NULL, *e3 = NULL;
+  double seconds;
+  int status;
+
+  e1 = run_cli (pid0, 0, 0, &status, &seconds);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (e1, "--pid 0: a process id is a positive number"));
+  e2 = run_cli (pid_neg, 0, 0, &status, &seconds);
+  g_assert_cmpint (status, ==, 2);
+  g_assert_nonnull (strstr (e2, "--pid -5: a process id is a positive number"));
+  e3 = run_cli (unwritable, 0, 0, &status, &seconds);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (e3, "cannot write in /proc/self"));
+  /* nothing ran: no summary */
+  g_assert_null (strstr (e3, "samples of"));
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+
+  g_test_add_func ("/core/wall/blocked-before-attach-perf", test_blocked_before_attach_perf);
+  g_test_add_func ("/core/wall/blocked-before-attach-ptrace", test_blocked_before_attach_ptrace);
+  g_test_add_func ("/core/wall/launch-idle-threads", test_launch_idle_threads);
+  g_test_add_func ("/core/wall/looping-unwind", test_looping_unwind);
+  g_test_add_func ("/cli/record/sigterm", test_cli_sigterm);
+  g_test_add_func ("/cli/record/sigterm-ignored", test_cli_sigterm_ignored);
+  g_test_add_func ("/cli/record/children-hint", test_cli_children_hint);
+  g_test_add_func ("/cli/record/bad-arguments", test_cli_bad_arguments);
+
+  return g_test_run ();
+}
