@@ -137,6 +137,7 @@ fc_application_startup (GApplication *app)
     { "window.close", { "<Control>w", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.send", { "<Control><Shift>s", NULL } },
+    { "win.save-v2", { "<Control>s", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.choose-thread", { "<Control>t", NULL } },
     { "win.show-details", { "F9", NULL } },
