@@ -7,100 +7,38 @@
 
 #include <json-glib/json-glib.h>
 
+#include "fc-envelope.h"
 #include "fc-envelope-summary.h"
 #include "fc-error.h"
 
-/* -- framing: the envelope header line, then (item header, payload) pairs -- */
-
-typedef struct {
-  const char *header;
-  gsize       header_len;
-  const char *payload;
-  gsize       payload_len;
-  gboolean    had_length;
-} Item;
-
-typedef struct {
-  const char *data;
-  gsize       len;
-  gsize       pos;
-  guint       n;
-} Framing;
+/* -- items, framed by core's fc-envelope -- */
 
 static gboolean
-framing_init (Framing     *f,
-              GBytes      *envelope,
-              const char **header,
-              gsize       *header_len)
+append_sink (gpointer       user_data,
+             const guint8  *data,
+             gsize          len,
+             GError       **error)
 {
-  const char *nl;
-
-  f->data = g_bytes_get_data (envelope, &f->len);
-  f->n = 0;
-  nl = f->len ? memchr (f->data, '\n', f->len) : NULL;
-  *header = f->data;
-  *header_len = nl ? (gsize)(nl - f->data) : f->len;
-  f->pos = nl ? *header_len + 1 : f->len;
+  g_byte_array_append (user_data, data, len);
   return TRUE;
 }
 
-/* FALSE at the end (error unset) or on broken framing (error set). */
+/* The next item and its payload; FALSE at the end (error unset) or on broken framing. */
 static gboolean
-framing_next (Framing     *f,
-              Item        *item,
-              JsonObject **header_object,
-              GError     **error)
+next_item (FcEnvelopeInput       *input,
+           FcEnvelopeItemHeader  *item,
+           GByteArray           **payload,
+           GError               **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(GError) local_error = NULL;
-  const char *nl;
-  gsize line_end;
-  JsonNode *root;
+  gboolean at_end = FALSE;
 
-  if (f->pos >= f->len || (f->pos + 1 == f->len && f->data[f->pos] == '\n'))
+  if (!fc_envelope_input_next_item (input, item, &at_end, error) || at_end)
     return FALSE;
-
-  f->n++;
-  nl = memchr (f->data + f->pos, '\n', f->len - f->pos);
-  line_end = nl ? (gsize)(nl - f->data) : f->len;
-  item->header = f->data + f->pos;
-  item->header_len = line_end - f->pos;
-
-  if (!json_parser_load_from_data (parser, item->header, item->header_len, &local_error) ||
-      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  *payload = g_byte_array_new ();
+  if (!fc_envelope_input_read_payload (input, item, append_sink, *payload, error))
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                   "the header of item %u (byte %" G_GSIZE_FORMAT ") is not a JSON object%s%s",
-                   f->n, f->pos, local_error ? ": " : "", local_error ? local_error->message : "");
+      g_clear_pointer (payload, g_byte_array_unref);
       return FALSE;
-    }
-  *header_object = json_object_ref (json_node_get_object (root));
-
-  f->pos = line_end < f->len ? line_end + 1 : f->len;
-  item->payload = f->data + f->pos;
-  item->had_length = json_object_has_member (*header_object, "length");
-  if (item->had_length)
-    {
-      gint64 length = json_object_get_int_member_with_default (*header_object, "length", -1);
-
-      if (length < 0 || (guint64) length > f->len - f->pos)
-        {
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                       "item %u: length %" G_GINT64_FORMAT " but %" G_GSIZE_FORMAT " bytes are left",
-                       f->n, length, f->len - f->pos);
-          g_clear_pointer (header_object, json_object_unref);
-          return FALSE;
-        }
-      item->payload_len = length;
-      f->pos += length;
-      if (f->pos < f->len && f->data[f->pos] == '\n')
-        f->pos++;
-    }
-  else
-    {
-      nl = f->pos < f->len ? memchr (f->data + f->pos, '\n', f->len - f->pos) : NULL;
-      item->payload_len = nl ? (gsize)(nl - item->payload) : f->len - f->pos;
-      f->pos = nl ? (gsize)(nl - f->data) + 1 : f->len;
     }
   return TRUE;
 }
@@ -281,12 +219,9 @@ fc_envelope_summarize (GBytes  *envelope,
   g_autoptr(FcEnvelopeSummary) summary = g_new0 (FcEnvelopeSummary, 1);
   g_autoptr(GHashTable) threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GHashTable) paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(FcEnvelopeInput) input = fc_envelope_input_new_for_bytes (envelope);
+  g_autoptr(JsonObject) header = NULL;
   g_autoptr(GError) local_error = NULL;
-  const char *header;
-  gsize header_len;
-  Framing f;
-  Item item;
-  JsonObject *item_header = NULL;
 
   g_return_val_if_fail (envelope != NULL, NULL);
 
@@ -294,15 +229,23 @@ fc_envelope_summarize (GBytes  *envelope,
   summary->size = g_bytes_get_size (envelope);
   summary->items = g_ptr_array_new_with_free_func ((GDestroyNotify) item_summary_free);
 
-  framing_init (&f, envelope, &header, &header_len);
-  while (framing_next (&f, &item, &item_header, &local_error))
-    {
-      g_autoptr(JsonObject) owned_header = item_header;
-      FcItemSummary *summary_item = g_new0 (FcItemSummary, 1);
-      const char *type = json_object_get_string_member_with_default (owned_header, "type", "");
+  if (!fc_envelope_input_start (input, error) || (header = fc_envelope_input_read_header (input, error)) == NULL)
+    return NULL;
 
+  for (;;)
+    {
+      g_auto(FcEnvelopeItemHeader) item = { 0 };
+      g_autoptr(GByteArray) payload = NULL;
+      FcItemSummary *summary_item;
+      const char *type;
+
+      if (!next_item (input, &item, &payload, &local_error))
+        break;
+
+      type = item.type ? item.type : "";
+      summary_item = g_new0 (FcItemSummary, 1);
       summary_item->type = g_strdup (type);
-      summary_item->size = item.payload_len;
+      summary_item->size = payload->len;
       summary_item->limit = limit_for (type);
       g_ptr_array_add (summary->items, summary_item);
 
@@ -312,7 +255,7 @@ fc_envelope_summarize (GBytes  *envelope,
           JsonNode *root;
 
           /* A payload that is not JSON is the validator's business, not the preview's. */
-          if (!json_parser_load_from_data (parser, item.payload, item.payload_len, NULL) ||
+          if (!json_parser_load_from_data (parser, (const char *) payload->data, payload->len, NULL) ||
               (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
             continue;
           if (g_str_equal (type, "transaction") || g_str_equal (type, "event"))
@@ -421,13 +364,10 @@ fc_envelope_strip_home (GBytes      *envelope,
                         GError     **error)
 {
   g_autoptr(GByteArray) out = g_byte_array_new ();
+  g_autoptr(FcEnvelopeInput) input = NULL;
+  g_autoptr(JsonObject) header = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autofree char *dir = NULL;
-  const char *header;
-  gsize header_len;
-  Framing f;
-  Item item;
-  JsonObject *item_header = NULL;
 
   g_return_val_if_fail (envelope != NULL, NULL);
   g_return_val_if_fail (home != NULL && home[0] == '/', NULL);
@@ -439,42 +379,34 @@ fc_envelope_strip_home (GBytes      *envelope,
   if (g_str_equal (dir, "/"))
     return g_bytes_ref (envelope);
 
-  framing_init (&f, envelope, &header, &header_len);
-  g_byte_array_append (out, (const guint8 *) header, header_len);
-  g_byte_array_append (out, (const guint8 *) "\n", 1);
+  input = fc_envelope_input_new_for_bytes (envelope);
+  if (!fc_envelope_input_start (input, error) || (header = fc_envelope_input_read_header (input, error)) == NULL)
+    return NULL;
+  fc_envelope_append_header (out, header);
 
-  while (framing_next (&f, &item, &item_header, &local_error))
+  for (;;)
     {
-      g_autoptr(JsonObject) owned_header = item_header;
-      const char *type = json_object_get_string_member_with_default (owned_header, "type", "");
+      g_auto(FcEnvelopeItemHeader) item = { 0 };
+      g_autoptr(GByteArray) payload = NULL;
       g_autoptr(JsonParser) parser = json_parser_new ();
-      g_autofree char *payload = NULL;
-      g_autofree char *header_text = NULL;
-      g_autoptr(JsonNode) header_node = NULL;
+      g_autofree char *stripped = NULL;
       JsonNode *root;
-      gsize payload_len = 0;
+      gsize stripped_len = 0;
 
-      if (!is_json_item (type) ||
-          !json_parser_load_from_data (parser, item.payload, item.payload_len, NULL) ||
+      if (!next_item (input, &item, &payload, &local_error))
+        break;
+
+      if (!is_json_item (item.type) ||
+          !json_parser_load_from_data (parser, (const char *) payload->data, payload->len, NULL) ||
           (root = json_parser_get_root (parser)) == NULL)
         {
-          g_byte_array_append (out, (const guint8 *) item.header, item.header_len);
-          g_byte_array_append (out, (const guint8 *) "\n", 1);
-          g_byte_array_append (out, (const guint8 *) item.payload, item.payload_len);
-          g_byte_array_append (out, (const guint8 *) "\n", 1);
+          fc_envelope_append_item (out, item.header, payload->data, payload->len);
           continue;
         }
 
       strip_node (root, dir, strlen (dir));
-      payload = node_to_compact (root, &payload_len);
-      json_object_set_int_member (owned_header, "length", payload_len);
-      header_node = json_node_init_object (json_node_alloc (), owned_header);
-      header_text = node_to_compact (header_node, NULL);
-
-      g_byte_array_append (out, (const guint8 *) header_text, strlen (header_text));
-      g_byte_array_append (out, (const guint8 *) "\n", 1);
-      g_byte_array_append (out, (const guint8 *) payload, payload_len);
-      g_byte_array_append (out, (const guint8 *) "\n", 1);
+      stripped = node_to_compact (root, &stripped_len);
+      fc_envelope_append_item (out, item.header, (const guint8 *) stripped, stripped_len);
     }
   if (local_error != NULL)
     {

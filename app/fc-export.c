@@ -303,7 +303,7 @@ typedef struct {
   gint64            begin_ns;
   gint64            end_ns;
   FcColorMode       color_mode;
-  FcCallTreeFrames  frames;
+  FcFrameFilter  frames;
   int               width;
   GFile            *file;
 } Svg;
@@ -537,7 +537,7 @@ fc_export_svg_async (FcSession           *session,
   svg->view = view;
   svg->thread = fc_session_get_thread (session);
   svg->color_mode = fc_session_get_color_mode (session);
-  svg->frames = (FcCallTreeFrames) fc_session_get_frame_filter (session);
+  svg->frames = (FcFrameFilter) fc_session_get_frame_filter (session);
   svg->width = width;
   svg->file = g_object_ref (file);
   if (view == FC_EXPORT_FLAMECHART)
