@@ -30,13 +30,27 @@ load_result_free (LoadResult *result)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadResult, load_result_free)
 
+typedef struct {
+  GFile  *file;
+  char  **in_app_prefixes;   /* read on the main thread: GSettings stays there */
+} LoadData;
+
+static void
+load_data_free (LoadData *data)
+{
+  g_clear_object (&data->file);
+  g_strfreev (data->in_app_prefixes);
+  g_free (data);
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  GFile *file = task_data;
+  LoadData *data = task_data;
+  GFile *file = data->file;
   g_autoptr(LoadResult) result = g_new0 (LoadResult, 1);
   g_autoptr(GError) error = NULL;
 
@@ -58,9 +72,11 @@ load_thread (GTask        *task,
 
   {
     g_autoptr(FcProfile) merged = fc_document_dup_merged_profile (result->document);
+    g_autoptr(FcInAppRules) rules = fc_in_app_rules_new ((const char * const *) data->in_app_prefixes);
 
-    /* Views merge by function, not by call site or address. */
-    result->profile = fc_profile_dup_by_function (merged);
+    /* Views merge by function, not by call site or address, and know your
+     * code where the SDK left in_app out. */
+    result->profile = fc_profile_dup_for_view (merged, rules);
   }
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) load_result_free);
 }
@@ -156,7 +172,7 @@ load_ready_cb (GObject      *object,
   FcWindow *self = FC_WINDOW (object);
   g_autoptr(LoadResult) loaded = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = g_object_ref (g_task_get_task_data (G_TASK (result)));
+  g_autoptr(GFile) file = g_object_ref (((LoadData *) g_task_get_task_data (G_TASK (result)))->file);
   g_autofree char *name = g_file_get_basename (file);
   GPtrArray *problems;
 
@@ -276,7 +292,13 @@ fc_window_open_file (FcWindow *self,
 
   task = g_task_new (self, self->load_cancellable, load_ready_cb, NULL);
   g_task_set_source_tag (task, fc_window_open_file);
-  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  {
+    LoadData *data = g_new0 (LoadData, 1);
+
+    data->file = g_object_ref (file);
+    data->in_app_prefixes = g_settings_get_strv (self->settings, "in-app-prefixes");
+    g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
+  }
   g_task_set_return_on_cancel (task, FALSE);
   g_task_run_in_thread (task, load_thread);
 }

@@ -10,6 +10,7 @@
 #include "fc-error.h"
 #include "fc-problem.h"
 #include "fc-profile.h"
+#include "fc-in-app.h"
 #include "fc-document.h"
 #include "fc-time.h"
 /* formats */
@@ -29,6 +30,7 @@
 /* views' aggregation */
 #include "fc-sample-weights.h"
 #include "fc-call-tree.h"
+#include "fc-function-details.h"
 #include "fc-flame-layout.h"
 #include "fc-diff.h"
 /* capture */

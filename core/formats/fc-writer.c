@@ -551,7 +551,7 @@ write_frame (Out     *out,
   ADD (f->colno != FC_LINE_NONE, "colno", FRAME_COLNO);
   ADD (f->filename != FC_STRING_NONE, "filename", FRAME_FILENAME);
   ADD (f->function != FC_STRING_NONE, "function", FRAME_FUNCTION);
-  ADD (f->in_app != FC_IN_APP_UNKNOWN, "in_app", FRAME_IN_APP);
+  ADD (f->in_app != FC_IN_APP_UNKNOWN && !f->in_app_inferred, "in_app", FRAME_IN_APP);  /* only what the SDK said */
   ADD (f->has_instruction_addr, "instruction_addr", FRAME_INSTRUCTION_ADDR);
   ADD (f->lineno != FC_LINE_NONE, "lineno", FRAME_LINENO);
   ADD (f->module != FC_STRING_NONE, "module", FRAME_MODULE);

@@ -7,6 +7,7 @@
 
 #include "fc-profile.h"
 #include "fc-column.h"
+#include "fc-in-app.h"
 
 G_STATIC_ASSERT (sizeof (gpointer) == 8);
 
@@ -306,6 +307,7 @@ fc_profile_intern_frame (FcProfile     *self,
   key.lineno = frame->lineno;
   key.colno = frame->colno;
   key.in_app = frame->in_app;
+  key.in_app_inferred = frame->in_app != FC_IN_APP_UNKNOWN && frame->in_app_inferred != 0;
   key.has_instruction_addr = frame->has_instruction_addr != 0;
   key.instruction_addr = key.has_instruction_addr ? frame->instruction_addr : 0;
 
@@ -1336,6 +1338,8 @@ typedef struct {
   GArray    *stacks;   /* src stack id -> dst stack id + 1 */
   GArray    *threads;  /* src thread -> dst thread + 1 */
   gboolean   by_function;
+  gboolean   infer_in_app;
+  const FcInAppRules *rules;
 } Importer;
 
 static void
@@ -1346,6 +1350,8 @@ importer_init (Importer  *imp,
   imp->dst = dst;
   imp->src = src;
   imp->by_function = FALSE;
+  imp->infer_in_app = FALSE;
+  imp->rules = NULL;
   /* the source may be live: map what is published now */
   imp->threads = g_array_new (FALSE, TRUE, sizeof (guint32));
   g_array_set_size (imp->threads, fc_profile_get_n_threads (src));
@@ -1390,6 +1396,12 @@ import_frame (Importer *imp,
   if (*slot == 0)
     {
       FcFrame frame = *fc_profile_get_frame (imp->src, id);
+
+      if (imp->infer_in_app && frame.in_app == FC_IN_APP_UNKNOWN)
+        {
+          frame.in_app = fc_profile_frame_in_app (imp->src, id, imp->rules);
+          frame.in_app_inferred = frame.in_app != FC_IN_APP_UNKNOWN;
+        }
 
       frame.function = import_string (imp, frame.function);
       frame.module = import_string (imp, frame.module);
@@ -1485,11 +1497,13 @@ import_thread (Importer *imp,
 }
 
 static void
-import_samples (FcProfile *self,
-                FcProfile *src,
-                gint64     begin_ns,
-                gint64     end_ns,
-                gboolean   by_function)
+import_samples (FcProfile          *self,
+                FcProfile          *src,
+                gint64              begin_ns,
+                gint64              end_ns,
+                gboolean            by_function,
+                gboolean            infer_in_app,
+                const FcInAppRules *rules)
 {
   Importer imp;
   const FcSample *samples;
@@ -1499,6 +1513,8 @@ import_samples (FcProfile *self,
   samples = fc_profile_get_samples (src, &n);
   importer_init (&imp, self, src);
   imp.by_function = by_function;
+  imp.infer_in_app = infer_in_app;
+  imp.rules = rules;
 
   /* Threads listed in thread_metadata keep their names even without samples. */
   if (end_ns <= begin_ns)
@@ -1532,7 +1548,7 @@ fc_profile_import (FcProfile *self,
   g_return_if_fail (FC_IS_PROFILE (src));
   g_return_if_fail (self != src);
 
-  import_samples (self, src, begin_ns, end_ns, FALSE);
+  import_samples (self, src, begin_ns, end_ns, FALSE, FALSE, NULL);
 }
 
 static JsonObject *
@@ -1547,10 +1563,12 @@ object_copy (JsonObject *object)
 }
 
 static FcProfile *
-copy_profile (FcProfile *self,
-              gint64     begin_ns,
-              gint64     end_ns,
-              gboolean   by_function)
+copy_profile (FcProfile          *self,
+              gint64              begin_ns,
+              gint64              end_ns,
+              gboolean            by_function,
+              gboolean            infer_in_app,
+              const FcInAppRules *rules)
 {
   FcProfile *copy;
 
@@ -1563,7 +1581,7 @@ copy_profile (FcProfile *self,
   copy->start_ns = self->start_ns;
   copy->has_start = self->has_start;
 
-  import_samples (copy, self, begin_ns, end_ns, by_function);
+  import_samples (copy, self, begin_ns, end_ns, by_function, infer_in_app, rules);
   fc_profile_sort_samples (copy);
   return copy;
 }
@@ -1575,7 +1593,7 @@ fc_profile_copy_range (FcProfile *self,
 {
   g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
 
-  return copy_profile (self, begin_ns, end_ns, FALSE);
+  return copy_profile (self, begin_ns, end_ns, FALSE, FALSE, NULL);
 }
 
 /**
@@ -1595,7 +1613,30 @@ fc_profile_dup_by_function (FcProfile *self)
 
   g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
 
-  copy = copy_profile (self, 0, 0, TRUE);
+  copy = copy_profile (self, 0, 0, TRUE, FALSE, NULL);
+  fc_profile_finish (copy);
+  return copy;
+}
+
+/**
+ * fc_profile_dup_for_view:
+ * @rules: (nullable): the user's in-app prefixes
+ *
+ * What views show: fc_profile_dup_by_function(), and every frame whose
+ * payload left in_app out gets the value Sentry would infer (fc-in-app.h),
+ * marked `in_app_inferred`. Frames with an explicit in_app keep it.
+ *
+ * Returns: (transfer full): a finished copy
+ */
+FcProfile *
+fc_profile_dup_for_view (FcProfile          *self,
+                         const FcInAppRules *rules)
+{
+  FcProfile *copy;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  copy = copy_profile (self, 0, 0, TRUE, TRUE, rules);
   fc_profile_finish (copy);
   return copy;
 }

@@ -70,7 +70,8 @@ typedef struct {
   gint32   colno;             /* FC_LINE_NONE when absent */
   gint8    in_app;            /* FcInApp */
   guint8   has_instruction_addr;
-  guint8   _pad[2];
+  guint8   in_app_inferred;   /* in_app was inferred (fc-in-app.h), not read */
+  guint8   _pad;
   guint64  instruction_addr;
 } FcFrame;
 
@@ -228,6 +229,11 @@ FcProfile         *fc_profile_copy_range           (FcProfile         *self,
 /* a copy whose frames differ only by function identity (no line, column or
  * address when a function name is known): what aggregated views merge by */
 FcProfile         *fc_profile_dup_by_function      (FcProfile         *self);
+/* by function, with in_app inferred where the payload left it out
+ * (@rules: an FcInAppRules from fc-in-app.h, or NULL) */
+typedef struct _FcInAppRules FcInAppRules;
+FcProfile         *fc_profile_dup_for_view         (FcProfile         *self,
+                                                    const FcInAppRules *rules);
 /* append the samples of @src in [begin_ns, end_ns) (end_ns <= begin_ns: all),
  * re-interning their threads, stacks, frames and strings into @self */
 void               fc_profile_import               (FcProfile         *self,

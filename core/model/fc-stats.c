@@ -26,19 +26,129 @@ fc_stats_thread_samples (FcProfile *profile,
   return counts;
 }
 
+/* Leaf functions a thread waits in (blocked in the kernel or parked), by
+ * name with leading underscores and a "_nocancel" suffix dropped: the
+ * syscall wrappers of glibc and musl, the pthread and GLib waits built on
+ * them, and the names Python, Java and V8 give waiting. */
+static const char * const idle_functions[] = {
+  "accept", "accept4", "clock_nanosleep", "epoll_pwait", "epoll_pwait2", "epoll_wait", "g_cond_wait",
+  "g_cond_wait_until", "g_poll", "nanosleep", "park", "pause", "poll", "ppoll", "pselect", "pselect6",
+  "pthread_cond_clockwait", "pthread_cond_timedwait", "pthread_cond_wait", "pthread_join", "read", "recv",
+  "recvfrom", "recvmsg", "select", "sem_clockwait", "sem_timedwait", "sem_wait", "sigsuspend",
+  "sigtimedwait", "sigwait", "sigwaitinfo", "sleep", "syscall", "usleep", "wait", "wait4",
+  "wait_for_tstate_lock", "waitid", "waitpid", "(idle)",
+};
+
+/* also by prefix: futex_wait, __futex_abstimed_wait_common64, __lll_lock_wait_private... */
+static const char * const idle_prefixes[] = { "futex", "lll_lock_wait", "epoll_wait", };
+
+/**
+ * fc_stats_function_is_idle:
+ *
+ * Whether a leaf function named @name means the thread was waiting, not
+ * running: see idle_functions above.
+ */
+gboolean
+fc_stats_function_is_idle (const char *name)
+{
+  g_autofree char *base = NULL;
+  const char *dot;
+  gsize len;
+
+  if (name == NULL)
+    return FALSE;
+
+  /* "time.sleep", "Unsafe.park", "threading.Condition.wait": the last part */
+  dot = strrchr (name, '.');
+  if (dot != NULL && dot[1] != '\0')
+    name = dot + 1;
+  while (*name == '_')
+    name++;
+  base = g_strdup (name);
+  len = strlen (base);
+  if (len > 9 && g_str_has_suffix (base, "_nocancel"))
+    base[len - 9] = '\0';
+
+  for (guint i = 0; i < G_N_ELEMENTS (idle_functions); i++)
+    if (strcmp (base, idle_functions[i]) == 0)
+      return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (idle_prefixes); i++)
+    if (g_str_has_prefix (base, idle_prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/**
+ * fc_stats_thread_busy_samples:
+ *
+ * Samples per thread that were on CPU: a sample is idle when its stack is
+ * empty or its leaf function is a wait (fc_stats_function_is_idle()).
+ *
+ * Returns: (transfer full): counts indexed by thread
+ */
+guint *
+fc_stats_thread_busy_samples (FcProfile *profile,
+                              guint     *n_threads)
+{
+  guint n = fc_profile_get_n_threads (profile);
+  guint n_samples = 0;
+  const FcSample *samples = fc_profile_get_samples (profile, &n_samples);
+  guint n_stacks = fc_profile_get_n_stacks (profile);
+  guint n_frames = fc_profile_get_n_frames (profile);
+  guint *counts = g_new0 (guint, MAX (n, 1));
+  g_autofree guint8 *frame_idle = g_new0 (guint8, MAX (n_frames, 1));  /* 0 unknown, 1 busy, 2 idle */
+
+  for (guint i = 0; i < n_samples; i++)
+    {
+      const FcStackNode *leaf;
+
+      if (samples[i].thread >= n || samples[i].stack == FC_STACK_EMPTY || samples[i].stack >= n_stacks)
+        continue;
+      leaf = fc_profile_get_stack (profile, samples[i].stack);
+      if (leaf->frame < n_frames && frame_idle[leaf->frame] == 0)
+        {
+          const FcFrame *frame = fc_profile_get_frame (profile, leaf->frame);
+
+          frame_idle[leaf->frame] = fc_stats_function_is_idle (fc_profile_string (profile, frame->function)) ? 2 : 1;
+        }
+      if (leaf->frame < n_frames && frame_idle[leaf->frame] == 2)
+        continue;
+      counts[samples[i].thread]++;
+    }
+
+  if (n_threads != NULL)
+    *n_threads = n;
+  return counts;
+}
+
+/**
+ * fc_stats_busiest_thread:
+ *
+ * The thread a view opens on: the one with the most on-CPU samples
+ * (fc_stats_thread_busy_samples()), so that in wall mode, where every
+ * thread has as many samples, a main thread parked in a futex is not
+ * chosen. Ties, and profiles where every sample waits: the most samples,
+ * then the first thread.
+ *
+ * Returns: a thread index, or -1 when no thread has samples
+ */
 gint
 fc_stats_busiest_thread (FcProfile *profile)
 {
   guint n = 0;
   g_autofree guint *counts = NULL;
+  g_autofree guint *busy = NULL;
   gint best = -1;
 
   g_return_val_if_fail (FC_IS_PROFILE (profile), -1);
 
   counts = fc_stats_thread_samples (profile, &n);
+  busy = fc_stats_thread_busy_samples (profile, NULL);
   for (guint i = 0; i < n; i++)
     {
-      if (counts[i] > 0 && (best < 0 || counts[i] > counts[best]))
+      if (counts[i] == 0)
+        continue;
+      if (best < 0 || busy[i] > busy[best] || (busy[i] == busy[best] && counts[i] > counts[best]))
         best = i;
     }
   return best;

@@ -28,8 +28,15 @@ GArray     *fc_stats_top_functions  (FcProfile *profile,
                                      gboolean   by_self,
                                      guint      limit);
 
-/* The thread index with the most samples (ties: the first), or -1 */
+/* The thread index with the most on-CPU samples (ties: most samples, then
+ * the first), or -1 when there are none; the one rule for a default thread */
 gint        fc_stats_busiest_thread (FcProfile *profile);
+
+/* Samples per thread whose stack is not empty and whose leaf function is not
+ * a wait (futex, epoll/poll/select, nanosleep, read, condition variables...) */
+guint      *fc_stats_thread_busy_samples (FcProfile *profile,
+                                          guint     *n_threads);
+gboolean    fc_stats_function_is_idle    (const char *name);
 
 /* Samples per thread (index into the thread table), counted from the
  * sample array: the model's cached counts may lag a live profile. */

@@ -112,6 +112,68 @@ test_busiest_thread (void)
   g_assert_cmpuint (counts[1], ==, 2);
 }
 
+/* Wall mode samples every thread alike: the default thread is the one that
+ * ran, not the main thread parked in a futex. */
+static void
+test_busiest_on_cpu (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcProfile) idle_only = fc_profile_new (FC_FORMAT_V2);
+  guint32 main_f = fc_test_frame (profile, "main", "/srv/app", TRUE);
+  guint32 futex = fc_test_frame (profile, "__futex_abstimed_wait_common64", "/usr/lib/libc.so.6", FALSE);
+  guint32 epoll = fc_test_frame (profile, "epoll_wait", "/usr/lib/libc.so.6", FALSE);
+  guint32 work = fc_test_frame (profile, "compress_block", "/srv/app", TRUE);
+  guint32 parked = fc_profile_ensure_thread (profile, "1");
+  guint32 worker = fc_profile_ensure_thread (profile, "2");
+  guint32 poller = fc_profile_ensure_thread (profile, "3");
+  g_autofree guint *busy = NULL;
+  guint n = 0;
+
+  for (gint64 ms = 0; ms < 100; ms += 10)
+    {
+      fc_test_sample (profile, parked, ms, 2, main_f, futex);
+      /* the worker waits a quarter of the time */
+      if (ms % 40 == 0)
+        fc_test_sample (profile, worker, ms, 2, main_f, futex);
+      else
+        fc_test_sample (profile, worker, ms, 2, main_f, work);
+      fc_test_sample (profile, poller, ms, 2, main_f, epoll);
+      fc_test_sample (profile, poller, ms + 5, 0);
+    }
+  fc_profile_finish (profile);
+
+  busy = fc_stats_thread_busy_samples (profile, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (busy[parked], ==, 0);
+  g_assert_cmpuint (busy[worker], ==, 7);
+  g_assert_cmpuint (busy[poller], ==, 0);
+  g_assert_cmpint (fc_stats_busiest_thread (profile), ==, (gint) worker);
+
+  /* everybody waits: the most samples decide, then the first thread */
+  {
+    guint32 f = fc_test_frame (idle_only, "nanosleep", "libc", FALSE);
+    guint32 a = fc_profile_ensure_thread (idle_only, "1");
+    guint32 b = fc_profile_ensure_thread (idle_only, "2");
+
+    fc_test_sample (idle_only, a, 0, 1, f);
+    fc_test_sample (idle_only, b, 1, 1, f);
+    fc_test_sample (idle_only, b, 2, 1, f);
+    fc_profile_finish (idle_only);
+    g_assert_cmpint (fc_stats_busiest_thread (idle_only), ==, (gint) b);
+  }
+
+  g_assert_true (fc_stats_function_is_idle ("futex_wait"));
+  g_assert_true (fc_stats_function_is_idle ("__lll_lock_wait_private"));
+  g_assert_true (fc_stats_function_is_idle ("__read_nocancel"));
+  g_assert_true (fc_stats_function_is_idle ("pthread_cond_wait"));
+  g_assert_true (fc_stats_function_is_idle ("time.sleep"));
+  g_assert_true (fc_stats_function_is_idle ("jdk.internal.misc.Unsafe.park"));
+  g_assert_true (fc_stats_function_is_idle ("(idle)"));
+  g_assert_false (fc_stats_function_is_idle ("readdir"));
+  g_assert_false (fc_stats_function_is_idle ("compress_block"));
+  g_assert_false (fc_stats_function_is_idle (NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -122,6 +184,7 @@ main (int   argc,
   g_test_add_func ("/core/stats/top-one-thread", test_top_one_thread);
   g_test_add_func ("/core/stats/recursion-and-lines", test_recursion_and_lines);
   g_test_add_func ("/core/stats/busiest-thread", test_busiest_thread);
+  g_test_add_func ("/core/stats/busiest-on-cpu", test_busiest_on_cpu);
 
   return g_test_run ();
 }
