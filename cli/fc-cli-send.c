@@ -9,6 +9,8 @@
 #include "fc-cli.h"
 #include "fc-dsn.h"
 #include "fc-error.h"
+#include "fc-otlp-endpoint.h"
+#include "fc-otlp.h"
 #include "fc-reader.h"
 #include "fc-sender.h"
 #include "fc-settings.h"
@@ -41,12 +43,27 @@ transport_from_options (const char  *dsn_option,
   return fc_transport_new (dsn, NULL, NULL);
 }
 
+/* --otlp: the OTLP target from --endpoint or the OTEL_EXPORTER_OTLP_* variables */
+static FcTransport *
+otlp_transport_from_options (const char  *endpoint_option,
+                             GError     **error)
+{
+  g_auto(GStrv) headers = NULL;
+  g_autofree char *url = fc_otlp_endpoint_resolve (endpoint_option, &headers, error);
+
+  if (url == NULL)
+    return NULL;
+  return fc_transport_new_otlp (url, (const char * const *) headers, NULL);
+}
+
 /* 0: everything delivered; 1: something invalid, rejected or still waiting; 2: usage, DSN or I/O error */
 int
 fc_cli_send (int    argc,
              char **argv)
 {
   g_autofree char *dsn_option = NULL;
+  g_autofree char *endpoint_option = NULL;
+  gboolean otlp = FALSE;
   gboolean flush = FALSE;
   int retries = 3;
   int timeout = 30;
@@ -54,6 +71,10 @@ fc_cli_send (int    argc,
   const GOptionEntry entries[] = {
     { "dsn", 0, 0, G_OPTION_ARG_STRING, &dsn_option,
       N_("Sentry DSN (default: $SENTRY_DSN, then the saved settings)"), "DSN" },
+    { "otlp", 0, 0, G_OPTION_ARG_NONE, &otlp,
+      N_("Send to an OpenTelemetry endpoint (OTLP/HTTP, profiles v1development) instead of Sentry"), NULL },
+    { "endpoint", 0, 0, G_OPTION_ARG_STRING, &endpoint_option,
+      N_("OTLP base URL (default: $OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT)"), "URL" },
     { "flush", 0, 0, G_OPTION_ARG_NONE, &flush, N_("Deliver what is waiting in the outbox"), NULL },
     { "attempts", 0, 0, G_OPTION_ARG_INT, &retries,
       N_("Requests per envelope when Sentry is unavailable (default 3)"), "N" },
@@ -78,6 +99,13 @@ fc_cli_send (int    argc,
                                   "SENTRY_DSN, then “dsn=” in the [flamecast] group of\n"
                                   "$XDG_CONFIG_HOME/flamecast/settings.ini.\n"
                                   "\n"
+                                  "--otlp sends any profile the reader opens as an OTLP\n"
+                                  "ExportProfilesServiceRequest (protobuf) to ENDPOINT/v1development/profiles,\n"
+                                  "through $XDG_STATE_HOME/flamecast/otlp-outbox with the same retries. The\n"
+                                  "endpoint comes from --endpoint, OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT (as\n"
+                                  "is) or OTEL_EXPORTER_OTLP_ENDPOINT; headers from OTEL_EXPORTER_OTLP_HEADERS\n"
+                                  "and OTEL_EXPORTER_OTLP_PROFILES_HEADERS (k=v,k2=v2).\n"
+                                  "\n"
                                   "Exit status: 0 when everything was delivered, 1 when something was\n"
                                   "invalid, rejected or is still waiting, 2 on usage or DSN errors."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -97,7 +125,14 @@ fc_cli_send (int    argc,
       return 2;
     }
 
-  if (!(transport = transport_from_options (dsn_option, &error)))
+  if (!otlp && endpoint_option != NULL)
+    {
+      fprintf (stderr, "flamecast-cli send: %s\n", _("--endpoint needs --otlp"));
+      return 2;
+    }
+  transport = otlp ? otlp_transport_from_options (endpoint_option, &error)
+                   : transport_from_options (dsn_option, &error);
+  if (transport == NULL)
     {
       fprintf (stderr, "flamecast-cli send: %s\n", error->message);
       return 2;
@@ -105,7 +140,8 @@ fc_cli_send (int    argc,
   fc_transport_set_retry_policy (transport, retries, 1000);
   fc_transport_set_timeout (transport, timeout);
 
-  masked = fc_dsn_dup_masked (fc_transport_get_dsn (transport));
+  masked = otlp ? g_strdup (fc_transport_get_otlp_url (transport))
+                : fc_dsn_dup_masked (fc_transport_get_dsn (transport));
   printf (_("Sending to %s\n"), masked);
 
   for (guint i = 0; files != NULL && files[i] != NULL; i++)
@@ -123,6 +159,21 @@ fc_cli_send (int    argc,
         {
           printf ("%s: %s: %s\n", files[i], _("cannot read"), local_error->message);
           invalid = TRUE;
+          continue;
+        }
+
+      if (otlp)
+        {
+          /* ProfilesData and ExportProfilesServiceRequest share their fields: the same bytes */
+          g_autoptr(GBytes) request = fc_otlp_write (document, &local_error);
+          g_autofree char *id = request ? fc_transport_enqueue (transport, request, &local_error) : NULL;
+
+          if (id == NULL)
+            {
+              fprintf (stderr, "flamecast-cli send: %s\n", local_error->message);
+              return 2;
+            }
+          printf (_("%s: 1 OTLP request queued (%u profiles)\n"), files[i], fc_document_get_n_profiles (document));
           continue;
         }
 

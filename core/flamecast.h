@@ -43,6 +43,7 @@
 #include "fc-outbox.h"
 #include "fc-rate-limits.h"
 #include "fc-transport.h"
+#include "fc-otlp-endpoint.h"
 #include "fc-sender.h"
 #include "fc-recording.h"
 #undef FLAMECAST_INSIDE

@@ -13,6 +13,7 @@
 #include "fc-pb-json-private.h"
 #include "otel-profiles-service.pb-c.h"
 #include "otel-profiles.pb-c.h"
+#include "rpc-status.pb-c.h"
 
 typedef Opentelemetry__Proto__Profiles__V1development__ProfilesData       PData;
 typedef Opentelemetry__Proto__Profiles__V1development__ProfilesDictionary PDict;
@@ -1013,4 +1014,48 @@ fc_otlp_parse_response (GBytes  *body,
     }
   protobuf_c_message_free_unpacked (&response->base, NULL);
   return TRUE;
+}
+
+char *
+fc_otlp_dup_status_message (GBytes *body)
+{
+  gsize len = 0;
+  const guint8 *data = body != NULL ? g_bytes_get_data (body, &len) : NULL;
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  Google__Rpc__Status *status;
+  char *message = NULL;
+
+  if (len == 0)
+    return NULL;
+  if (json_parser_load_from_data (parser, (const char *) data, len, NULL))
+    {
+      JsonNode *root = json_parser_get_root (parser);
+
+      if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+        {
+          const char *m = fc_json_get_string (json_node_get_object (root), "message");
+
+          return m != NULL && m[0] != '\0' ? g_strdup (m) : NULL;
+        }
+      return NULL;
+    }
+  status = google__rpc__status__unpack (NULL, len, data);
+  if (status != NULL)
+    {
+      if (status->message != NULL && status->message[0] != '\0' && g_utf8_validate (status->message, -1, NULL))
+        message = g_strdup (status->message);
+      google__rpc__status__free_unpacked (status, NULL);
+      return message;
+    }
+  /* plain text, as some proxies answer */
+  for (gsize i = 0; i < MIN (len, 300); i++)
+    if (data[i] < 0x20 && data[i] != '\n' && data[i] != '\r' && data[i] != '\t')
+      return NULL;
+  if (g_utf8_validate ((const char *) data, MIN (len, 300), NULL))
+    {
+      message = g_strndup ((const char *) data, MIN (len, 300));
+      g_strdelimit (message, "\r\n\t", ' ');
+      g_strstrip (message);
+    }
+  return message;
 }

@@ -50,4 +50,8 @@ gboolean    fc_otlp_parse_response  (GBytes       *body,
                                      char        **message,
                                      GError      **error);
 
+/* The message of a receiver's error answer: a google.rpc.Status in
+ * protobuf or JSON ({"code", "message"}); NULL when the body has none. */
+char       *fc_otlp_dup_status_message (GBytes   *body);
+
 G_END_DECLS

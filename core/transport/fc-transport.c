@@ -12,6 +12,7 @@
 #include "fc-envelope.h"
 #include "fc-error.h"
 #include "fc-json-util.h"
+#include "fc-otlp.h"
 #include "fc-transport.h"
 
 #define DEFAULT_MAX_ATTEMPTS   3
@@ -26,7 +27,9 @@ struct _FcTransport
   GObject       parent_instance;
 
   /* owned */
-  FcDsn        *dsn;
+  FcDsn        *dsn;          /* NULL for an OTLP target */
+  char         *otlp_url;
+  GStrv         otlp_headers; /* name, value, ... */
   FcOutbox     *outbox;
   FcRateLimits *rate_limits;
 
@@ -81,7 +84,7 @@ gboolean
 fc_flush_report_all_delivered (const FcFlushReport *report)
 {
   g_return_val_if_fail (report != NULL, FALSE);
-  return report->rejected == 0 && report->waiting == 0;
+  return report->rejected == 0 && report->waiting == 0 && report->partial == 0;
 }
 
 /* -- what is inside an envelope -- */
@@ -152,6 +155,8 @@ fc_transport_finalize (GObject *object)
   g_assert (self->flush == NULL);
 
   g_clear_pointer (&self->dsn, fc_dsn_unref);
+  g_clear_pointer (&self->otlp_url, g_free);
+  g_clear_pointer (&self->otlp_headers, g_strfreev);
   g_clear_object (&self->outbox);
   g_clear_object (&self->rate_limits);
 
@@ -190,6 +195,48 @@ fc_transport_new (FcDsn        *dsn,
   self->rate_limits = rate_limits ? g_object_ref (rate_limits) : fc_rate_limits_new (NULL);
 
   return self;
+}
+
+FcTransport *
+fc_transport_new_otlp (const char         *url,
+                       const char * const *headers,
+                       FcOutbox           *outbox)
+{
+  FcTransport *self;
+
+  g_return_val_if_fail (url != NULL, NULL);
+  g_return_val_if_fail (outbox == NULL || FC_IS_OUTBOX (outbox), NULL);
+
+  self = g_object_new (FC_TYPE_TRANSPORT, NULL);
+  self->otlp_url = g_strdup (url);
+  self->otlp_headers = g_strdupv ((char **) headers);
+  if (outbox != NULL)
+    self->outbox = g_object_ref (outbox);
+  else
+    {
+      /* apart from Sentry's: its entries are protobuf, not envelopes */
+      g_autofree char *dir = g_build_filename (g_get_user_state_dir (), "flamecast", "otlp-outbox", NULL);
+
+      self->outbox = fc_outbox_new (dir);
+    }
+  /* never consulted for OTLP, but kept apart from Sentry's file */
+  self->rate_limits = fc_rate_limits_new (NULL);
+  return self;
+}
+
+const char *
+fc_transport_get_otlp_url (FcTransport *self)
+{
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+
+  return self->otlp_url;
+}
+
+/* who answers, for messages */
+static const char *
+server_name (FcTransport *self)
+{
+  return self->otlp_url != NULL ? "the OTLP receiver" : "Sentry";
 }
 
 FcDsn *
@@ -580,25 +627,52 @@ on_response_cb (GObject      *object,
   headers = soup_message_get_response_headers (message);
 
   /* Every answer may carry limits, a 200 included. */
-  fc_rate_limits_update (f->self->rate_limits, status,
-                         soup_message_headers_get_one (headers, "X-Sentry-Rate-Limits"),
-                         soup_message_headers_get_one (headers, "Retry-After"),
-                         transport_now (f->self));
+  if (f->self->otlp_url == NULL)
+    fc_rate_limits_update (f->self->rate_limits, status,
+                           soup_message_headers_get_one (headers, "X-Sentry-Rate-Limits"),
+                           soup_message_headers_get_one (headers, "Retry-After"),
+                           transport_now (f->self));
 
   if (SOUP_STATUS_IS_SUCCESSFUL (status))
     {
       g_autoptr(GError) remove_error = NULL;
 
       f->report->delivered++;
+      if (f->self->otlp_url != NULL)
+        {
+          g_autoptr(GError) parse_error = NULL;
+          g_autofree char *partial_message = NULL;
+          gint64 rejected = 0;
+
+          /* delivered all the same: a partial_success is not to be retried */
+          if (!fc_otlp_parse_response (body, &rejected, &partial_message, &parse_error))
+            add_message (f, f->id, parse_error->message);
+          else if (rejected > 0 || partial_message != NULL)
+            {
+              g_autofree char *msg = g_strdup_printf ("partial success: %" G_GINT64_FORMAT " profile%s rejected%s%s",
+                                                      rejected, rejected == 1 ? "" : "s",
+                                                      partial_message ? ": " : "",
+                                                      partial_message ? partial_message : "");
+              f->report->partial++;
+              add_message (f, f->id, msg);
+            }
+        }
       if (!fc_outbox_remove (f->self->outbox, f->id, &remove_error))
         add_message (f, f->id, remove_error->message);
       flush_next (f);
       return;
     }
 
-  reason = response_reason (message, body);
+  if (f->self->otlp_url != NULL)
+    {
+      reason = fc_otlp_dup_status_message (body);
+      if (reason == NULL)
+        reason = g_strdup (status_text (status));
+    }
+  else
+    reason = response_reason (message, body);
 
-  if (status == 429)
+  if (status == 429 && f->self->otlp_url == NULL)
     {
       gint64 until = fc_rate_limits_get_limited_until (f->self->rate_limits, NULL, transport_now (f->self));
       g_autofree char *when = until ? format_time (until) : NULL;
@@ -610,11 +684,11 @@ on_response_cb (GObject      *object,
     }
   else if (status == 400 || status == 403 || status == 413)
     {
-      why = g_strdup_printf ("rejected by Sentry (HTTP %u: %s)", status, reason);
+      why = g_strdup_printf ("rejected by %s (HTTP %u: %s)", server_name (f->self), status, reason);
       mark_rejected (f, why);
       flush_next (f);
     }
-  else if (SOUP_STATUS_IS_SERVER_ERROR (status))
+  else if (SOUP_STATUS_IS_SERVER_ERROR (status) || status == 429)
     {
       const char *retry_after = soup_message_headers_get_one (headers, "Retry-After");
       gint64 retry_after_us = -1;
@@ -624,13 +698,14 @@ on_response_cb (GObject      *object,
           !fc_retry_after_parse (retry_after, transport_now (f->self), &retry_after_us))
         retry_after_us = -1;
 
-      why = g_strdup_printf ("Sentry is unavailable (HTTP %u: %s)", status, reason);
+      why = g_strdup_printf ("%s is unavailable (HTTP %u: %s)", server_name (f->self), status, reason);
       flush_retry_or_wait (f, why, retry_after_us);
     }
   else
     {
       /* 401, 404, redirects...: most likely a wrong DSN, so stop here and keep everything. */
-      why = g_strdup_printf ("unexpected answer (HTTP %u: %s); check the DSN", status, reason);
+      why = g_strdup_printf ("unexpected answer (HTTP %u: %s); check the %s", status, reason,
+                             f->self->otlp_url != NULL ? "endpoint" : "DSN");
       mark_waiting (f, why);
       f->stop_reason = g_strdup_printf ("not attempted: %s", why);
       flush_next (f);
@@ -650,8 +725,9 @@ flush_send_current (Flush *f)
   uri = g_uri_parse (f->url, SOUP_HTTP_URI_FLAGS, &error);
   if (uri == NULL)
     {
-      g_autofree char *masked = fc_dsn_dup_masked (f->self->dsn);
-      g_autofree char *why = g_strdup_printf ("the DSN %s gives no valid URL: %s", masked, error->message);
+      g_autofree char *masked = f->self->dsn ? fc_dsn_dup_masked (f->self->dsn) : g_strdup (f->url);
+      g_autofree char *why = g_strdup_printf ("the %s %s gives no valid URL: %s",
+                                              f->self->dsn ? "DSN" : "endpoint", masked, error->message);
 
       mark_waiting (f, why);
       f->stop_reason = g_strdup_printf ("not attempted: %s", why);
@@ -661,10 +737,17 @@ flush_send_current (Flush *f)
 
   f->message = soup_message_new_from_uri (SOUP_METHOD_POST, uri);
   headers = soup_message_get_request_headers (f->message);
-  soup_message_headers_replace (headers, "X-Sentry-Auth", f->auth);
+  if (f->auth != NULL)
+    soup_message_headers_replace (headers, "X-Sentry-Auth", f->auth);
+  for (guint i = 0; f->self->otlp_headers != NULL && f->self->otlp_headers[i] != NULL &&
+                    f->self->otlp_headers[i + 1] != NULL; i += 2)
+    soup_message_headers_replace (headers, f->self->otlp_headers[i], f->self->otlp_headers[i + 1]);
   if (f->gzipped)
     soup_message_headers_replace (headers, "Content-Encoding", "gzip");
-  soup_message_set_request_body_from_bytes (f->message, "application/x-sentry-envelope", f->body);
+  soup_message_set_request_body_from_bytes (f->message,
+                                            f->self->otlp_url != NULL ? "application/x-protobuf"
+                                                                      : "application/x-sentry-envelope",
+                                            f->body);
 
   soup_session_send_and_read_async (f->session, f->message, G_PRIORITY_DEFAULT,
                                     f->cancellable, on_response_cb, f);
@@ -745,7 +828,11 @@ prepare_thread (GTask        *task,
       return;
     }
 
-  p->categories = fc_envelope_dup_categories (bytes, &p->framing_error);
+  /* an OTLP request body is protobuf: no items, no Sentry categories */
+  if (g_object_get_data (G_OBJECT (task), "fc-otlp") != NULL)
+    p->categories = g_ptr_array_new ();
+  else
+    p->categories = fc_envelope_dup_categories (bytes, &p->framing_error);
   if (p->categories != NULL)
     {
       if (g_bytes_get_size (bytes) > FC_TRANSPORT_GZIP_THRESHOLD)
@@ -879,6 +966,8 @@ flush_next (Flush *f)
 
       task = g_task_new (f->self->outbox, f->cancellable, prepare_cb, f);
       g_task_set_source_tag (task, flush_next);
+      if (f->self->otlp_url != NULL)
+        g_object_set_data (G_OBJECT (task), "fc-otlp", GINT_TO_POINTER (TRUE));
       g_task_set_task_data (task, g_strdup (f->id), g_free);
       g_task_run_in_thread (task, prepare_thread);
       return;
@@ -964,8 +1053,8 @@ fc_transport_flush_async (FcTransport         *self,
   f->self = g_object_ref (self);
   f->context = g_steal_pointer (&context);
   f->cancellable = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
-  f->url = fc_dsn_dup_envelope_url (self->dsn);
-  f->auth = fc_dsn_dup_auth_header (self->dsn);
+  f->url = self->dsn ? fc_dsn_dup_envelope_url (self->dsn) : g_strdup (self->otlp_url);
+  f->auth = self->dsn ? fc_dsn_dup_auth_header (self->dsn) : NULL;
   f->tasks = g_ptr_array_new_with_free_func (g_object_unref);
   f->seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   f->queue = g_ptr_array_new_with_free_func (g_free);
@@ -976,7 +1065,9 @@ fc_transport_flush_async (FcTransport         *self,
    * blocking flush can run the same code on a private one. TLS certificates
    * are verified (libsoup's default); proxies come from the environment. */
   {
-    g_autoptr(GProxyResolver) resolver = dup_proxy_resolver (fc_dsn_get_scheme (self->dsn));
+    g_autoptr(GProxyResolver) resolver =
+      dup_proxy_resolver (self->dsn ? fc_dsn_get_scheme (self->dsn)
+                                    : g_str_has_prefix (self->otlp_url, "https:") ? "https" : "http");
 
     f->session = soup_session_new_with_options ("user-agent", "flamecast/" FC_VERSION,
                                                 "timeout", self->timeout_s,
@@ -1122,6 +1213,40 @@ fc_transport_describe_report (FcTransport         *self,
 
   rejected_dir = fc_outbox_dup_rejected_dir (self->outbox);
   s = g_string_new (NULL);
+
+  if (self->otlp_url != NULL)
+    {
+      /* OTLP entries are requests, not envelopes */
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "Delivered %u request.\n",
+                                              "Delivered %u requests.\n", report->delivered),
+                              report->delivered);
+      if (report->partial > 0)
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                                "%u request was accepted only in part (partial_success):\n",
+                                                "%u requests were accepted only in part (partial_success):\n",
+                                                report->partial),
+                                report->partial);
+      if (report->rejected > 0)
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u request was not accepted and is kept in %s:\n",
+                                                "%u requests were not accepted and are kept in %s:\n",
+                                                report->rejected),
+                                report->rejected, rejected_dir);
+      if (report->busy > 0)
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u request is being sent by another process.\n",
+                                                "%u requests are being sent by another process.\n", report->busy),
+                                report->busy);
+      if (report->waiting > 0)
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u request is waiting in the outbox %s:\n",
+                                                "%u requests are waiting in the outbox %s:\n", report->waiting),
+                                report->waiting, fc_outbox_get_dir (self->outbox));
+      for (guint i = 0; i < report->messages->len; i++)
+        g_string_append_printf (s, "  %s\n", (const char *) g_ptr_array_index (report->messages, i));
+      if (report->waiting > 0)
+        g_string_append (s, g_dngettext (GETTEXT_PACKAGE, "Run “flamecast-cli send --otlp --flush” to try it again.\n",
+                                         "Run “flamecast-cli send --otlp --flush” to try them again.\n",
+                                         report->waiting));
+      return g_string_free (s, FALSE);
+    }
 
   g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "Delivered %u envelope.\n",
                                           "Delivered %u envelopes.\n", report->delivered),

@@ -24,6 +24,7 @@ typedef struct
   guint      waiting;     /* still in the outbox: rate limited, server or network down */
   guint      busy;        /* skipped: another process was sending them (not an error) */
   guint      attempts;    /* HTTP requests made, retries included */
+  guint      partial;     /* OTLP: delivered, but the receiver rejected some profiles (partial_success) */
   GPtrArray *messages;    /* char*, one line per envelope not delivered: "ID: why" */
 } FcFlushReport;
 
@@ -53,6 +54,21 @@ typedef guint (*FcRetryWaitFunc) (FcTransport *self,
 FcTransport   *fc_transport_new                (FcDsn          *dsn,
                                                 FcOutbox       *outbox,
                                                 FcRateLimits   *rate_limits);
+/*
+ * An OpenTelemetry target: entries of @outbox (NULL: $XDG_STATE_HOME/
+ * flamecast/otlp-outbox) are ExportProfilesServiceRequest bodies, posted to
+ * @url as application/x-protobuf with @headers ("name", "value", ...,
+ * NULL). The same promises as for Sentry: retries with backoff on 5xx, 429
+ * and network errors (at least the Retry-After), 400/403/413 kept aside with
+ * the receiver's google.rpc.Status message, a partial_success reported in
+ * report->partial and its messages. No DSN, no Sentry rate limits.
+ */
+FcTransport   *fc_transport_new_otlp           (const char     *url,
+                                                const char * const *headers,
+                                                FcOutbox       *outbox);
+/* the OTLP URL, or NULL for a Sentry transport */
+const char    *fc_transport_get_otlp_url       (FcTransport    *self);
+/* NULL for an OTLP transport */
 FcDsn         *fc_transport_get_dsn            (FcTransport    *self);
 FcOutbox      *fc_transport_get_outbox         (FcTransport    *self);
 FcRateLimits  *fc_transport_get_rate_limits    (FcTransport    *self);
