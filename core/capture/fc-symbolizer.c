@@ -15,6 +15,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 
 #include "fc-symbolizer.h"
 
@@ -119,6 +120,18 @@ die_function_name (Dwarf_Die *die)
   return name != NULL ? fc_symbolizer_demangle (name) : NULL;
 }
 
+/* "./string/strcoll_l.c" is relative to the compilation directory */
+static char *
+source_path (const char *path,
+             const char *comp_dir)
+{
+  if (path == NULL)
+    return NULL;
+  if (g_path_is_absolute (path) || comp_dir == NULL || !g_path_is_absolute (comp_dir))
+    return g_strdup (path);
+  return g_canonicalize_filename (path, comp_dir);
+}
+
 static void
 set_call_site (FcSymbol  *sym,
                Dwarf_Die *inlined,
@@ -136,7 +149,9 @@ set_call_site (FcSymbol  *sym,
       dwarf_getsrcfiles (cudie, &files, &n_files) == 0 && file_idx < n_files &&
       (path = dwarf_filesrc (files, file_idx, NULL, NULL)) != NULL)
     {
-      sym->abs_path = g_strdup (path);
+      Dwarf_Attribute comp_dir;
+
+      sym->abs_path = source_path (path, dwarf_formstring (dwarf_attr (cudie, DW_AT_comp_dir, &comp_dir)));
       sym->filename = g_path_get_basename (path);
     }
 }
@@ -266,6 +281,76 @@ ensure_reported (FcSymbolizer   *self,
   return mod;
 }
 
+/* A PLT stub has no symbol of its own: it is named after the function it jumps to, as perf and
+ * objdump do ("memcmp@plt"). Entry k of .plt.sec, or k + 1 of .plt (whose first entry calls
+ * the resolver), goes through relocation k of .rela.plt. */
+static char *
+plt_name (const FcModule *m,
+          guint64         vaddr)
+{
+  Elf *elf;
+  Elf_Scn *scn = NULL;
+  GElf_Shdr plt = { 0 }, plt_sec = { 0 }, rela = { 0 };
+  Elf_Scn *rela_scn = NULL;
+  size_t shstrndx;
+  char *name = NULL;
+
+  if (m->data == NULL)
+    return NULL;
+  elf_version (EV_CURRENT);
+  elf = elf_memory ((char *) m->data, m->size);
+  if (elf == NULL)
+    return NULL;
+  if (elf_getshdrstrndx (elf, &shstrndx) != 0)
+    goto out;
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr sh;
+      const char *sname;
+
+      if (gelf_getshdr (scn, &sh) == NULL || (sname = elf_strptr (elf, shstrndx, sh.sh_name)) == NULL)
+        continue;
+      if (strcmp (sname, ".plt") == 0)
+        plt = sh;
+      else if (strcmp (sname, ".plt.sec") == 0)
+        plt_sec = sh;
+      else if (strcmp (sname, ".rela.plt") == 0)
+        {
+          rela = sh;
+          rela_scn = scn;
+        }
+    }
+  if (rela_scn != NULL && rela.sh_entsize > 0)
+    {
+      gint64 index = -1;
+
+      if (plt_sec.sh_size > 0 && vaddr >= plt_sec.sh_addr && vaddr < plt_sec.sh_addr + plt_sec.sh_size)
+        index = (vaddr - plt_sec.sh_addr) / 16;
+      else if (plt.sh_size > 0 && vaddr >= plt.sh_addr + 16 && vaddr < plt.sh_addr + plt.sh_size)
+        index = (vaddr - plt.sh_addr) / 16 - 1;
+      if (index >= 0 && (guint64) index < rela.sh_size / rela.sh_entsize)
+        {
+          Elf_Data *data = elf_getdata (rela_scn, NULL);
+          Elf_Scn *symtab = elf_getscn (elf, rela.sh_link);
+          GElf_Shdr symsh;
+          GElf_Rela r;
+          GElf_Sym sym;
+
+          if (data != NULL && symtab != NULL && gelf_getshdr (symtab, &symsh) != NULL &&
+              gelf_getrela (data, (int) index, &r) != NULL &&
+              gelf_getsym (elf_getdata (symtab, NULL), (int) GELF_R_SYM (r.r_info), &sym) != NULL)
+            {
+              const char *target = elf_strptr (elf, symsh.sh_link, sym.st_name);
+              if (target != NULL && target[0] != 0)
+                name = g_strdup_printf ("%.*s@plt", (int) strcspn (target, "@"), target);
+            }
+        }
+    }
+out:
+  elf_end (elf);
+  return name;
+}
+
 const FcSymbol *
 fc_symbolizer_lookup (FcSymbolizer *self,
                       guint64       addr,
@@ -317,7 +402,7 @@ fc_symbolizer_lookup (FcSymbolizer *self,
           const char *src = dwfl_lineinfo (line, NULL, &lineno, NULL, NULL, NULL);
           if (src != NULL)
             {
-              sym->abs_path = g_strdup (src);
+              sym->abs_path = source_path (src, dwfl_line_comp_dir (line));
               sym->filename = g_path_get_basename (src);
               sym->lineno = lineno > 0 ? lineno : -1;
             }
@@ -339,6 +424,8 @@ fc_symbolizer_lookup (FcSymbolizer *self,
        * samples in one function merge; a stripped program's entry point is its _start */
       if (fc_module_find_function (m, key, &start) && m->is_main && start == m->entry)
         sym->function = g_strdup ("_start");
+      else if ((sym->function = plt_name (m, key - m->bias)) != NULL)
+        ;
       else
         {
           sym->function = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, start - m->bias);

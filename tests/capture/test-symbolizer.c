@@ -129,6 +129,12 @@ test_lookup_self (void)
   g_assert_cmpstr (sym->function, ==, "fc_test_symbolizer_marker");
   g_assert_cmpstr (sym->filename, ==, "test-symbolizer.c");
   g_assert_true (g_str_has_suffix (sym->abs_path, "test-symbolizer.c"));
+  /* meson compiles "../tests/capture/test-symbolizer.c" in the build directory: joined with
+   * the compilation directory, the path is absolute, normalized, and the file is there */
+  g_assert_true (g_path_is_absolute (sym->abs_path));
+  g_assert_null (strstr (sym->abs_path, "/../"));
+  g_assert_null (strstr (sym->abs_path, "/./"));
+  g_assert_true (g_file_test (sym->abs_path, G_FILE_TEST_EXISTS));
   g_assert_cmpint (sym->lineno, >=, 17);
   g_assert_cmpint (sym->lineno, <=, 21);
   g_assert_true (sym->in_app);
@@ -173,6 +179,49 @@ test_lookup_no_symbol (void)
   expected = g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, m->start + 0x10 - m->bias);
   g_assert_cmpstr (sym->function, ==, expected);
   g_assert_true (sym->in_app);
+}
+
+/* A PLT stub is named after the function it jumps to, as objdump names it. */
+static void
+test_lookup_plt (void)
+{
+  g_autoptr(FcProcMaps) maps = fc_proc_maps_new (getpid ());
+  g_autoptr(FcSymbolizer) symbolizer = NULL;
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *out = NULL;
+  g_autoptr(GRegex) regex = g_regex_new ("^([0-9a-f]+) <([A-Za-z_][A-Za-z0-9_]*@plt)>:$", G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  g_autofree char *addr_text = NULL;
+  g_autofree char *name = NULL;
+  const FcModule *m;
+  const FcSymbol *sym;
+  const char *argv[] = { "objdump", "-d", "-j", ".plt.sec", exe, NULL };
+  guint64 vaddr;
+
+  g_assert_true (fc_proc_maps_reload (maps, NULL));
+  symbolizer = fc_symbolizer_new (maps);
+  m = fc_proc_maps_find (maps, GPOINTER_TO_SIZE (fc_test_symbolizer_marker));
+  g_assert_nonnull (m);
+
+  /* without .plt.sec (no IBT), the stubs are in .plt */
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                               NULL, NULL, &out, NULL, NULL, NULL));
+  if (!g_regex_match (regex, out, 0, &match))
+    {
+      argv[3] = ".plt";
+      g_clear_pointer (&out, g_free);
+      g_clear_pointer (&match, g_match_info_unref);
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                                   NULL, NULL, &out, NULL, NULL, NULL));
+      g_assert_true (g_regex_match (regex, out, 0, &match));
+    }
+  addr_text = g_match_info_fetch (match, 1);
+  name = g_match_info_fetch (match, 2);
+  vaddr = g_ascii_strtoull (addr_text, NULL, 16);
+
+  sym = fc_symbolizer_lookup (symbolizer, m->bias + vaddr + 4, FALSE);
+  g_assert_cmpstr (sym->function, ==, name);
+  g_assert_false (sym->unnamed);
 }
 
 static void
@@ -231,6 +280,7 @@ main (int    argc,
   g_test_add_func ("/core/symbolizer/maps-self", test_maps_self);
   g_test_add_func ("/core/symbolizer/lookup-self", test_lookup_self);
   g_test_add_func ("/core/symbolizer/lookup-no-symbol", test_lookup_no_symbol);
+  g_test_add_func ("/core/symbolizer/lookup-plt", test_lookup_plt);
   g_test_add_func ("/core/symbolizer/inlined", test_inlined);
   g_test_add_func ("/core/symbolizer/demangle", test_demangle);
 
