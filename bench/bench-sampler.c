@@ -11,17 +11,28 @@
  * per sample, and the share of stacks unwound to the outermost frame.
  * Figures only: this never fails.
  *
+ * Then the issue-10 targets, each printed beside its goal: wall mode's
+ * slowdown of one busy thread in alternating bare/profiled pairs (perf events,
+ * the forced ptrace fallback, perf record -g); 5 busy + 2 blocked threads (ticks
+ * per thread, blocked threads' leaves); the share of stacks reaching a root in
+ * launch mode on sh, make -j2, zstd -T2 and xz -T2; the profiler's own CPU at
+ * 101 Hz x 20 threads and at 1000 Hz on cc1.
+ *
  * Environment: FC_BENCH_REPEAT (runs per configuration, default 3),
- * FC_BENCH_SECONDS (bare single-thread work, default 1.0), FC_BENCH_STACK (bytes of
- * stack copied per sample, default 32768).
+ * FC_BENCH_PAIRS (bare/profiled pairs, default 5), FC_BENCH_SECONDS (bare
+ * single-thread work, default 1.0), FC_BENCH_STACK (bytes of stack copied per
+ * sample, default 32768), FC_BENCH_ONLY=targets (skip the first tables).
  */
 
 #include <signal.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "fc-recorder.h"
 #include "fc-sampler.h"
@@ -31,6 +42,7 @@
 #endif
 
 static const char *burner = FC_TARGETS_DIR "/fc-target-burner";
+static const char *waiters = FC_TARGETS_DIR "/fc-target-waiters";
 
 typedef struct {
   double seconds;          /* target's own wall time for the work */
@@ -99,10 +111,11 @@ target_exited_cb (FcRecorder *recorder,
 }
 
 static Run
-run_recorder (guint         threads,
-              long          rounds,
-              FcSamplerMode mode,
-              guint         frequency)
+run_recorder_full (guint         threads,
+                   long          rounds,
+                   FcSamplerMode mode,
+                   guint         frequency,
+                   gboolean      force_ptrace)
 {
   g_autofree char *out = g_build_filename (g_get_tmp_dir (), "fc-bench-sampler.out", NULL);
   g_autofree char *cmd = burner_command (threads, rounds, out);
@@ -115,6 +128,7 @@ run_recorder (guint         threads,
   Run run = { -1, 0 };
 
   g_object_set (recorder, "mode", mode, "frequency", frequency, NULL);
+  fc_recorder_set_force_ptrace (recorder, force_ptrace);
   if (g_getenv ("FC_BENCH_STACK"))
     g_object_set (recorder, "stack-size", (guint) atoi (g_getenv ("FC_BENCH_STACK")), NULL);
   g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), loop);
@@ -144,22 +158,40 @@ run_recorder (guint         threads,
 }
 
 static Run
-run_perf (guint       threads,
-          long        rounds,
-          const char *call_graph)
+run_recorder (guint         threads,
+              long          rounds,
+              FcSamplerMode mode,
+              guint         frequency)
+{
+  return run_recorder_full (threads, rounds, mode, frequency, FALSE);
+}
+
+static Run
+run_perf_freq (guint       threads,
+               long        rounds,
+               const char *call_graph,
+               guint       frequency)
 {
   g_autofree char *out = g_build_filename (g_get_tmp_dir (), "fc-bench-sampler.out", NULL);
   g_autofree char *data = g_build_filename (g_get_tmp_dir (), "fc-bench-sampler.perf", NULL);
   g_autofree char *inner = burner_command (threads, rounds, out);
   g_autofree char *quoted = g_shell_quote (inner);
-  g_autofree char *cmd = g_strdup_printf ("perf record -q -F 1000 %s -o '%s' -- /bin/sh -c %s 2>/dev/null",
-                                          call_graph, data, quoted);
+  g_autofree char *cmd = g_strdup_printf ("perf record -q -F %u %s -o '%s' -- /bin/sh -c %s 2>/dev/null",
+                                          frequency, call_graph, data, quoted);
   Run run = { -1, 0 };
 
   if (run_shell (cmd))
     run.seconds = read_burner_time (out, &run.cpu_seconds);
   unlink (data);
   return run;
+}
+
+static Run
+run_perf (guint       threads,
+          long        rounds,
+          const char *call_graph)
+{
+  return run_perf_freq (threads, rounds, call_graph, 1000);
 }
 
 static int
@@ -235,6 +267,345 @@ measure_interrupt (long rounds)
   waitpid (pid, NULL, 0);
 }
 
+/* ---- issue-10 targets ---- */
+
+static double
+process_cpu_seconds (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+typedef struct {
+  GPtrArray        *chunks;
+  FcCaptureSummary *summary;
+  double            wall_seconds;
+  double            profiler_cpu;   /* share of one core the profiler (this process) used */
+} Recorded;
+
+static void
+recorded_clear (Recorded *r)
+{
+  g_clear_pointer (&r->chunks, g_ptr_array_unref);
+  g_clear_pointer (&r->summary, fc_capture_summary_free);
+}
+
+static void
+collect_chunk_cb (FcRecorder *recorder,
+                  FcProfile  *chunk,
+                  GPtrArray  *chunks)
+{
+  g_ptr_array_add (chunks, g_object_ref (chunk));
+}
+
+/* Launches argv under the recorder until it exits; FALSE if it could not start. */
+static gboolean
+record_command (const char * const *argv,
+                FcSamplerMode       mode,
+                guint               frequency,
+                gboolean            force_ptrace,
+                Recorded           *out)
+{
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GError) error = NULL;
+  double cpu0, cpu1;
+  gint64 t0, t1;
+
+  memset (out, 0, sizeof *out);
+  out->chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_object_set (recorder, "mode", mode, "frequency", frequency, NULL);
+  fc_recorder_set_force_ptrace (recorder, force_ptrace);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), loop);
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (collect_chunk_cb), out->chunks);
+  cpu0 = process_cpu_seconds ();
+  t0 = g_get_monotonic_time ();
+  if (!fc_recorder_spawn (recorder, argv, &error) || !fc_recorder_start (recorder, &error))
+    {
+      printf ("  (%s: %s)\n", argv[0], error->message);
+      fc_recorder_detach (recorder);
+      return FALSE;
+    }
+  if (!fc_recorder_get_target_exited (recorder, NULL))
+    g_main_loop_run (loop);
+  fc_recorder_stop (recorder);
+  while (fc_recorder_get_stopping (recorder))
+    g_main_context_iteration (NULL, TRUE);
+  t1 = g_get_monotonic_time ();
+  cpu1 = process_cpu_seconds ();
+  out->summary = fc_recorder_dup_summary (recorder);
+  fc_recorder_detach (recorder);
+  out->wall_seconds = (t1 - t0) / 1e6;
+  out->profiler_cpu = out->wall_seconds > 0 ? (cpu1 - cpu0) / out->wall_seconds : 0;
+  return TRUE;
+}
+
+static double
+root_share (const FcCaptureSummary *s)
+{
+  return s->n_samples ? 100.0 * s->n_root / s->n_samples : 0;
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+median_of (GArray *values)
+{
+  if (values->len == 0)
+    return 0;
+  g_array_sort (values, compare_double);
+  return g_array_index (values, double, values->len / 2);
+}
+
+/* Wall mode on one busy thread: bare and profiled runs alternate (the order
+ * flips every pair), and the slowdown is the median of the pairs' ratios. */
+static void
+target_wall_slowdown (long  rounds,
+                      guint pairs,
+                      gboolean have_perf)
+{
+  g_autoptr(GArray) perf_ratio = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) ptrace_ratio = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) perfrec_ratio = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint i = 0; i < pairs; i++)
+    {
+      Run bare1, bare2, bare3, w, p, pr = { -1, 0 };
+      double r;
+
+      if (i % 2 == 0)
+        {
+          bare1 = run_bare (1, rounds);
+          w = run_recorder_full (1, rounds, FC_SAMPLER_MODE_WALL, 101, FALSE);
+          bare2 = run_bare (1, rounds);
+          p = run_recorder_full (1, rounds, FC_SAMPLER_MODE_WALL, 101, TRUE);
+          bare3 = run_bare (1, rounds);
+          if (have_perf)
+            pr = run_perf_freq (1, rounds, "-g", 101);
+        }
+      else
+        {
+          if (have_perf)
+            pr = run_perf_freq (1, rounds, "-g", 101);
+          bare3 = run_bare (1, rounds);
+          p = run_recorder_full (1, rounds, FC_SAMPLER_MODE_WALL, 101, TRUE);
+          bare2 = run_bare (1, rounds);
+          w = run_recorder_full (1, rounds, FC_SAMPLER_MODE_WALL, 101, FALSE);
+          bare1 = run_bare (1, rounds);
+        }
+      if (w.seconds > 0 && bare1.seconds > 0)
+        {
+          r = w.seconds / bare1.seconds;
+          g_array_append_val (perf_ratio, r);
+        }
+      if (p.seconds > 0 && bare2.seconds > 0)
+        {
+          r = p.seconds / bare2.seconds;
+          g_array_append_val (ptrace_ratio, r);
+        }
+      if (pr.seconds > 0 && bare3.seconds > 0)
+        {
+          r = pr.seconds / bare3.seconds;
+          g_array_append_val (perfrec_ratio, r);
+        }
+    }
+  printf ("\n wall 101 Hz, one busy thread: median slowdown of %u alternating bare/profiled pairs (goal <= 0.5%%)\n",
+          pairs);
+  printf ("  %-44s %+6.2f%%\n", "flamecast wall, perf events (default)", 100.0 * (median_of (perf_ratio) - 1));
+  printf ("  %-44s %+6.2f%%\n", "flamecast wall, ptrace forced (fallback)", 100.0 * (median_of (ptrace_ratio) - 1));
+  if (have_perf)
+    printf ("  %-44s %+6.2f%%\n", "perf record -g -F 101", 100.0 * (median_of (perfrec_ratio) - 1));
+}
+
+typedef struct {
+  guint n, n_leaf, n_root;
+} LeafFacts;
+
+/* Samples of the threads whose stacks hold `marker`: how many have `leaf` in their leaf
+ * function's name and reach start_thread / clone3. */
+static LeafFacts
+leaf_facts (GPtrArray  *chunks,
+            const char *marker,
+            const char *leaf)
+{
+  LeafFacts f = { 0 };
+
+  for (guint c = 0; c < chunks->len; c++)
+    {
+      FcProfile *chunk = g_ptr_array_index (chunks, c);
+      g_autoptr(GHashTable) marked = g_hash_table_new (NULL, NULL);
+      guint n_samples;
+      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
+
+      for (int pass = 0; pass < 2; pass++)
+        for (guint i = 0; i < n_samples; i++)
+          {
+            guint32 frames[256];
+            guint n = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
+            gboolean has_marker = FALSE, has_root = FALSE;
+
+            for (guint k = 0; k < n; k++)
+              {
+                const char *fn = fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function);
+                has_marker |= strcmp (fn, marker) == 0;
+                has_root |= strcmp (fn, "start_thread") == 0 || strcmp (fn, "__clone3") == 0 || strcmp (fn, "clone3") == 0;
+              }
+            if (pass == 0)
+              {
+                if (has_marker)
+                  g_hash_table_add (marked, GUINT_TO_POINTER (samples[i].thread + 1));
+                continue;
+              }
+            if (!g_hash_table_contains (marked, GUINT_TO_POINTER (samples[i].thread + 1)))
+              continue;
+            f.n++;
+            if (n > 0 && strstr (fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[0])->function), leaf))
+              f.n_leaf++;
+            if (has_root)
+              f.n_root++;
+          }
+    }
+  return f;
+}
+
+static void
+target_busy_and_blocked (void)
+{
+  const char *argv[] = { waiters, "-b", "5", "-s", "4", NULL };
+  Recorded r;
+  LeafFacts reader, sleeper;
+  double min_share = 101;
+  int min_tid = 0;
+
+  printf ("\n 5 busy + 2 blocked threads, wall 101 Hz, %u CPUs (goal: every thread >= 99%% of its ticks)\n",
+          g_get_num_processors ());
+  if (!record_command (argv, FC_SAMPLER_MODE_WALL, 101, FALSE, &r))
+    return;
+  for (guint i = 0; i < r.summary->threads->len; i++)
+    {
+      const FcThreadSummary *t = &g_array_index (r.summary->threads, FcThreadSummary, i);
+      double share = t->n_ticks ? 100.0 * MIN (t->n_samples, t->n_ticks) / t->n_ticks : 100;
+      if (t->n_ticks > 10 && share < min_share)
+        {
+          min_share = share;
+          min_tid = t->tid;
+        }
+    }
+  reader = leaf_facts (r.chunks, "waiters_read", "read");
+  sleeper = leaf_facts (r.chunks, "waiters_sleep", "nanosleep");
+  printf ("  %s\n  least-sampled thread %d: %.1f%% of its ticks; %" G_GUINT64_FORMAT " ticks dropped\n",
+          r.summary->method, min_tid, min_share, r.summary->dropped_ticks);
+  printf ("  read() thread: %u samples, %.1f%% with read at the leaf, %.1f%% reaching start_thread\n",
+          reader.n, reader.n ? 100.0 * reader.n_leaf / reader.n : 0, reader.n ? 100.0 * reader.n_root / reader.n : 0);
+  printf ("  nanosleep() thread: %u samples, %.1f%% with nanosleep at the leaf, %.1f%% reaching start_thread\n",
+          sleeper.n, sleeper.n ? 100.0 * sleeper.n_leaf / sleeper.n : 0,
+          sleeper.n ? 100.0 * sleeper.n_root / sleeper.n : 0);
+  printf ("  profiler CPU %.1f%% of one core\n", 100.0 * r.profiler_cpu);
+  recorded_clear (&r);
+}
+
+static void
+target_launch_roots (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fc-bench-sampler-XXXXXX", NULL);
+  g_autofree char *data = g_build_filename (dir, "data", NULL);
+  g_autofree char *makefile = g_build_filename (dir, "Makefile", NULL);
+  g_autofree char *gen = g_strdup_printf ("head -c 24000000 /dev/urandom | od -A n -t x8 | head -c 24000000 > '%s'", data);
+  g_autofree char *make_dir = g_strdup_printf ("-C%s", dir);
+  g_autofree char *zstd_out = g_build_filename (dir, "data.zst", NULL);
+  g_autofree char *xz_out = g_build_filename (dir, "data.xz", NULL);
+  const char *mk =
+    "all: a b c d\n"
+    "a b c d:\n"
+    "\t@i=0; while [ $$i -lt 60000 ]; do i=$$((i+1)); done\n";
+  struct {
+    const char *label;
+    const char *argv[10];
+  } commands[] = {
+    { "sh -c 'sleep 2'", { "/bin/sh", "-c", "sleep 2", NULL } },
+    { "make -j2 (4 shell loops)", { "make", "-s", "-j2", make_dir, NULL } },
+    { "zstd -19 -T2", { "zstd", "-q", "-f", "-19", "-T2", data, "-o", zstd_out, NULL } },
+    { "xz -6 -T2", { "xz", "-q", "-k", "-f", "-6", "-T2", data, NULL } },
+  };
+
+  printf ("\n launch mode, wall 101 Hz: samples reaching a root (goal >= 99%%)\n");
+  if (!run_shell (gen) || !g_file_set_contents (makefile, mk, -1, NULL))
+    {
+      printf ("  (cannot prepare the inputs in %s)\n", dir);
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      Recorded r;
+
+      if (!record_command (commands[i].argv, FC_SAMPLER_MODE_WALL, 101, FALSE, &r))
+        continue;
+      printf ("  %-28s %6" G_GUINT64_FORMAT " samples of %2u threads  root %5.1f%%  unnamed leaf %4.1f%%  %.1f s  profiler CPU %4.1f%%\n",
+              commands[i].label, r.summary->n_samples, r.summary->threads->len, root_share (r.summary),
+              r.summary->n_samples ? 100.0 * r.summary->n_unnamed_leaf / r.summary->n_samples : 0,
+              r.wall_seconds, 100.0 * r.profiler_cpu);
+      recorded_clear (&r);
+    }
+  g_unlink (data);
+  g_unlink (makefile);
+  g_unlink (zstd_out);
+  g_unlink (xz_out);
+  g_rmdir (dir);
+}
+
+/* cc1 on a generated translation unit: thousands of distinct functions, deep stacks, a big
+ * binary to symbolize. */
+static void
+target_profiler_cpu (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fc-bench-sampler-XXXXXX", NULL);
+  g_autofree char *src = g_build_filename (dir, "big.c", NULL);
+  g_autoptr(GString) code = g_string_new (NULL);
+  g_autofree char *cc1 = NULL;
+  const char *argv20[] = { waiters, "-b", "20", "-s", "3", NULL };
+  Recorded r;
+
+  printf ("\n profiler CPU (sampler + unwinder + symbolizer, one process), share of one core\n");
+  if (record_command (argv20, FC_SAMPLER_MODE_WALL, 101, FALSE, &r))
+    {
+      printf ("  wall 101 Hz x 20 busy threads (+2 blocked):  %5.1f%%  (goal <= 5%%; %" G_GUINT64_FORMAT " samples in %.1f s)\n",
+              100.0 * r.profiler_cpu, r.summary->n_samples, r.wall_seconds);
+      recorded_clear (&r);
+    }
+
+  for (int i = 0; i < 1500; i++)
+    {
+      g_autofree char *callee = i ? g_strdup_printf ("f%d (x - 1)", i - 1) : g_strdup ("0");
+      g_string_append_printf (code,
+                              "static int f%d (int x) { int s = 0; for (int i = 0; i < x; i++) s += (i * %d) ^ (s >> 3);"
+                              " return s + %s; }\n", i, i + 1, callee);
+    }
+  g_string_append (code, "int main (int c, char **v) { return f1499 (c); }\n");
+  g_file_set_contents (src, code->str, code->len, NULL);
+  if (!g_spawn_command_line_sync ("gcc -print-prog-name=cc1", &cc1, NULL, NULL, NULL) || cc1 == NULL)
+    return;
+  g_strstrip (cc1);
+  {
+    const char *argv[] = { cc1, "-quiet", "-O2", src, "-o", "/dev/null", NULL };
+    if (record_command (argv, FC_SAMPLER_MODE_CPU, 1000, FALSE, &r))
+      {
+        printf ("  cpu 1000 Hz on cc1 -O2 (1500 functions):    %5.1f%%  (goal <= 15%%; %" G_GUINT64_FORMAT " samples in %.1f s, root %.1f%%)\n",
+                100.0 * r.profiler_cpu, r.summary->n_samples, r.wall_seconds, root_share (r.summary));
+        recorded_clear (&r);
+      }
+  }
+  g_unlink (src);
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -245,8 +616,13 @@ main (int    argc,
   const guint thread_counts[] = { 1, 4 };
   long rounds;
 
+  guint pairs = g_getenv ("FC_BENCH_PAIRS") ? atoi (g_getenv ("FC_BENCH_PAIRS")) : 5;
+  gboolean only_targets = g_strcmp0 (g_getenv ("FC_BENCH_ONLY"), "targets") == 0;
+
   repeat = CLAMP (repeat, 1, 15);
   rounds = calibrate (seconds);
+  if (only_targets)
+    goto targets;
   printf ("bench-sampler: burner %ld rounds (~%.1f s of single-thread work), median of %u runs, %u CPUs\n",
           rounds, seconds, repeat, g_get_num_processors ());
   printf ("  columns: target wall time and its change vs bare, target CPU time and its change;\n"
@@ -292,5 +668,12 @@ main (int    argc,
       else
         printf ("  perf record: not available (install linux-perf, kernel.perf_event_paranoid <= 2)\n");
     }
+
+targets:
+  printf ("\n issue-10 targets (load average now: see uptime; the machine is shared, figures are noisy)\n");
+  target_wall_slowdown (rounds, CLAMP (pairs, 1, 31), have_perf);
+  target_busy_and_blocked ();
+  target_launch_roots ();
+  target_profiler_cpu ();
   return 0;
 }
