@@ -90,13 +90,15 @@ fc_capture_summary_dup_hint (const FcCaptureSummary *self)
                          "continue it, or record in wall mode to see where it stands");
       if (self->mode == FC_SAMPLER_MODE_CPU)
         return g_strdup ("no samples: cpu mode samples only threads running on a CPU, and the target never "
-                         "ran: it was asleep, stopped by a debugger, or its work ran in child processes "
-                         "(use --follow-children, or --mode wall to see where it waits)");
+                         "ran: it was asleep, stopped by a debugger, or its work ran in child processes, "
+                         "which are not followed (record --mode wall to see where it waits, or launch or "
+                         "attach to the child that works)");
       return g_strdup ("no samples: the target ended or was released before the first tick");
     }
   /* a shell or make waiting for the programs it started: their work is elsewhere */
   if (self->n_wait_leaf * 10 >= self->n_samples * 9)
-    return g_strdup ("the work is in child processes: use --follow-children");
+    return g_strdup ("the work is in child processes, which are not followed: record the program that "
+                     "works (launch it, or --pid its process)");
   return NULL;
 }
 

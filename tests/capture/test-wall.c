@@ -426,9 +426,65 @@ test_cli_children_hint (void)
   err = run_cli (argv, 0, 0, &status, &seconds);
   g_test_message ("%s", err);
   g_assert_cmpint (status, ==, 0);
-  g_assert_nonnull (strstr (err, "the work is in child processes: use --follow-children"));
+  g_assert_nonnull (strstr (err, "the work is in child processes, which are not followed"));
   g_assert_nonnull (strstr (err, "reaching a root"));
   remove_dir (tmp);
+}
+
+/* cpu mode on a program that never runs gets no samples, and the summary says why: asleep, or
+ * stopped (by a debugger or SIGSTOP). */
+static void
+check_cli_cpu_no_samples (gboolean stopped)
+{
+  g_autofree char *waiters = target_path ("waiters");
+  g_autofree char *tmp = g_dir_make_tmp ("fc-test-wall-XXXXXX", NULL);
+  g_autofree char *pid_arg = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *target_argv[] = { waiters, "-b", "0", "-s", "30", NULL };
+  const char *cli = g_getenv ("FC_CLI");
+  char buf[8] = { 0 };
+  double seconds;
+  int out_fd, status;
+  GPid pid;
+
+  g_spawn_async_with_pipes (NULL, (char **) target_argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                            &pid, NULL, &out_fd, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read (out_fd, buf, 6), ==, 6);
+  if (stopped)
+    {
+      kill (pid, SIGSTOP);
+      g_assert_cmpint (waitpid (pid, &status, WUNTRACED), ==, pid);
+    }
+  pid_arg = g_strdup_printf ("%d", pid);
+  {
+    const char *argv[] = { cli, "record", "--mode", "cpu", "-d", "0.6", "-o", tmp, "--pid", pid_arg, NULL };
+    err = run_cli (argv, 0, 0, &status, &seconds);
+  }
+  g_test_message ("%s", err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (err, "0 samples"));
+  if (stopped)
+    g_assert_nonnull (strstr (err, "hint: no samples: the target was stopped (by a debugger or SIGSTOP)"));
+  else
+    g_assert_nonnull (strstr (err, "hint: no samples: cpu mode samples only threads running on a CPU"));
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+  close (out_fd);
+  remove_dir (tmp);
+}
+
+static void
+test_cli_cpu_asleep (void)
+{
+  check_cli_cpu_no_samples (FALSE);
+}
+
+static void
+test_cli_cpu_stopped (void)
+{
+  check_cli_cpu_no_samples (TRUE);
 }
 
 /* Wrong --pid values and an output directory that cannot be written are found before recording. */
@@ -470,6 +526,8 @@ main (int    argc,
   g_test_add_func ("/cli/record/sigterm-ignored", test_cli_sigterm_ignored);
   g_test_add_func ("/cli/record/children-hint", test_cli_children_hint);
   g_test_add_func ("/cli/record/bad-arguments", test_cli_bad_arguments);
+  g_test_add_func ("/cli/record/cpu-asleep", test_cli_cpu_asleep);
+  g_test_add_func ("/cli/record/cpu-stopped", test_cli_cpu_stopped);
 
   return g_test_run ();
 }
