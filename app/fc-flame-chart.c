@@ -9,7 +9,7 @@
 
 #include "fc-colors.h"
 #include "fc-flame-chart-private.h"
-#include "fc-layout-cache.h"
+#include "fc-time-ruler.h"
 #include "fc-view-util.h"
 
 #define ROW_HEIGHT        FC_FLAME_CHART_ROW_HEIGHT
@@ -20,38 +20,24 @@
 #define ZOOM_STEP         1.25
 #define PAN_FRACTION      0.1
 #define WHEEL_PIXELS      50.0
-#define TICK_SPACING      110.0
 #define NO_BOX            G_MAXUINT
 #define SYNC_SEARCH_BOXES 200000
 
 struct _FcFlameChart
 {
-  GtkWidget       parent_instance;
+  FcFlameView     parent_instance;
+
+  /* children */
+  GtkWidget      *ruler;
 
   /* owned */
-  FcSession      *session;
-  GSignalGroup   *session_signals;
-  GCancellable   *cancellable;
   GCancellable   *search_cancellable;
-  FcFlameLayout  *layout;
-  GdkRGBA        *colors;          /* per frame, by colour mode */
-  GdkRGBA        *draw_colors;     /* per frame, dimmed where the search does not match */
-  guint32        *draw_pixels;     /* draw_colors packed for the raster */
-  guint           n_colors;
-  guint8         *search_match;    /* per frame; NULL without search */
   GArray         *matches;         /* guint box indexes, by time */
-  GskRenderNode  *scene;
-  PangoLayout    *pango;           /* ruler labels */
+  PangoLayout    *pango;           /* box labels */
   PangoLayout    *ellipsis;
   int             ellipsis_width;
   GHashTable     *labels;          /* frame id -> LabelEntry: shaped once, drawn every zoom step */
 
-  /* what the cached scene was drawn for */
-  int             scene_width;
-  int             scene_height;
-  gint64          scene_begin_ns;
-  gint64          scene_end_ns;
-  double          scene_scroll_y;
   guint           n_drawn_boxes;
 
   /* view state that is not the session's */
@@ -60,7 +46,6 @@ struct _FcFlameChart
   guint           selected_box;
   guint           current_match;
   int             text_height;
-  gboolean        dark;
   double          pointer_x;
 
   /* gestures */
@@ -75,8 +60,6 @@ struct _FcFlameChart
 
 enum {
   PROP_0,
-  PROP_SESSION,
-  PROP_LAYOUT,
   PROP_N_MATCHES,
   PROP_CURRENT_MATCH,
   N_PROPS
@@ -84,7 +67,25 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (FcFlameChart, fc_flame_chart, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (FcFlameChart, fc_flame_chart, FC_TYPE_FLAME_VIEW)
+
+static inline FcSession *
+session_of (FcFlameChart *self)
+{
+  return fc_flame_view_get_session (FC_FLAME_VIEW (self));
+}
+
+static inline FcFlameLayout *
+layout_of (FcFlameChart *self)
+{
+  return fc_flame_view_get_layout (FC_FLAME_VIEW (self));
+}
+
+static void
+invalidate_scene (FcFlameChart *self)
+{
+  fc_flame_view_invalidate_scene (FC_FLAME_VIEW (self));
+}
 
 /* ---- geometry ---- */
 
@@ -95,13 +96,13 @@ get_visible (FcFlameChart *self,
 {
   gint64 b = 0, e = 0;
 
-  if (self->session != NULL)
+  if (session_of (self) != NULL)
     {
-      b = fc_session_get_visible_begin_ns (self->session);
-      e = fc_session_get_visible_end_ns (self->session);
+      b = fc_session_get_visible_begin_ns (session_of (self));
+      e = fc_session_get_visible_end_ns (session_of (self));
     }
-  if (e <= b && self->layout != NULL)
-    fc_flame_layout_get_extent (self->layout, &b, &e);
+  if (e <= b && layout_of (self) != NULL)
+    fc_flame_layout_get_extent (layout_of (self), &b, &e);
   if (e <= b)
     e = b + 1;
 
@@ -112,9 +113,9 @@ get_visible (FcFlameChart *self,
 static double
 content_height (FcFlameChart *self)
 {
-  if (self->layout == NULL)
+  if (layout_of (self) == NULL)
     return 0;
-  return fc_flame_layout_get_n_rows (self->layout) * (double) ROW_HEIGHT;
+  return fc_flame_layout_get_n_rows (layout_of (self)) * (double) ROW_HEIGHT;
 }
 
 static double
@@ -133,7 +134,7 @@ set_scroll_y (FcFlameChart *self,
   if (scroll_y == self->scroll_y)
     return;
   self->scroll_y = scroll_y;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  invalidate_scene (self);
 }
 
 static gint64
@@ -151,7 +152,7 @@ static guint
 box_index (FcFlameChart     *self,
            const FcFlameBox *box)
 {
-  const FcFlameBox *boxes = fc_flame_layout_get_boxes (self->layout, NULL);
+  const FcFlameBox *boxes = fc_flame_layout_get_boxes (layout_of (self), NULL);
 
   return box == NULL ? NO_BOX : (guint) (box - boxes);
 }
@@ -163,9 +164,9 @@ box_at_index (FcFlameChart *self,
   guint n = 0;
   const FcFlameBox *boxes;
 
-  if (self->layout == NULL || index == NO_BOX)
+  if (layout_of (self) == NULL || index == NO_BOX)
     return NULL;
-  boxes = fc_flame_layout_get_boxes (self->layout, &n);
+  boxes = fc_flame_layout_get_boxes (layout_of (self), &n);
   return index < n ? &boxes[index] : NULL;
 }
 
@@ -178,14 +179,14 @@ fc_flame_chart_box_at (FcFlameChart *self,
 
   g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
 
-  if (self->layout == NULL || y < RULER_HEIGHT || x < 0)
+  if (layout_of (self) == NULL || y < RULER_HEIGHT || x < 0)
     return NULL;
 
   row = floor ((y - RULER_HEIGHT + self->scroll_y) / ROW_HEIGHT);
-  if (row < 0 || row >= fc_flame_layout_get_n_rows (self->layout))
+  if (row < 0 || row >= fc_flame_layout_get_n_rows (layout_of (self)))
     return NULL;
 
-  return fc_flame_layout_hit_test (self->layout, (guint) row, time_at (self, x));
+  return fc_flame_layout_hit_test (layout_of (self), (guint) row, time_at (self, x));
 }
 
 static void
@@ -219,47 +220,6 @@ fc_flame_chart_get_box_bounds (FcFlameChart     *self,
 }
 
 /* ---- state that follows the session ---- */
-
-static void
-invalidate_scene (FcFlameChart *self)
-{
-  g_clear_pointer (&self->scene, gsk_render_node_unref);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-update_draw_colors (FcFlameChart *self)
-{
-  g_clear_pointer (&self->draw_colors, g_free);
-  g_clear_pointer (&self->draw_pixels, g_free);
-  if (self->colors == NULL)
-    return;
-
-  self->draw_colors = g_memdup2 (self->colors, sizeof (GdkRGBA) * MAX (self->n_colors, 1));
-  if (self->search_match != NULL)
-    for (guint i = 0; i < self->n_colors; i++)
-      if (!self->search_match[i])
-        fc_colors_dim (&self->colors[i], self->dark, &self->draw_colors[i]);
-
-  /* packed once here rather than for each of tens of thousands of runs per frame */
-  self->draw_pixels = g_new (guint32, MAX (self->n_colors, 1));
-  for (guint i = 0; i < self->n_colors; i++)
-    self->draw_pixels[i] = fc_raster_pack (&self->draw_colors[i]);
-}
-
-static void
-update_colors (FcFlameChart *self)
-{
-  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
-
-  g_clear_pointer (&self->colors, g_free);
-  self->n_colors = 0;
-  if (profile != NULL)
-    self->colors = fc_colors_for_profile (profile, fc_session_get_color_mode (self->session),
-                                          &self->n_colors);
-  update_draw_colors (self);
-  invalidate_scene (self);
-}
 
 static void
 set_current_match (FcFlameChart *self,
@@ -386,29 +346,25 @@ matches_ready_cb (GObject      *source,
 static void
 update_search (FcFlameChart *self)
 {
-  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
+  const guint8 *search_match = fc_flame_view_get_search_match (FC_FLAME_VIEW (self));
+  FcFlameLayout *layout = layout_of (self);
+  guint n_colors = 0;
   guint n_boxes = 0;
 
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
-  g_clear_pointer (&self->search_match, g_free);
+  fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
 
-  if (profile != NULL)
-    self->search_match = fc_view_search_frames (profile, fc_session_get_search_text (self->session), NULL);
-
-  update_draw_colors (self);
-  invalidate_scene (self);
-
-  if (self->search_match == NULL || self->layout == NULL)
+  if (search_match == NULL || layout == NULL)
     {
       set_matches (self, NULL);
       return;
     }
 
-  fc_flame_layout_get_boxes (self->layout, &n_boxes);
+  fc_flame_layout_get_boxes (layout, &n_boxes);
   if (n_boxes < SYNC_SEARCH_BOXES)
     {
-      g_autoptr(GArray) matches = find_matches (self->layout, self->search_match, self->n_colors);
+      g_autoptr(GArray) matches = find_matches (layout, search_match, n_colors);
 
       set_matches (self, matches);
     }
@@ -421,9 +377,9 @@ update_search (FcFlameChart *self)
       /* until the worker answers, the counter shows no matches */
       set_matches (self, NULL);
 
-      data->layout = fc_flame_layout_ref (self->layout);
-      data->match = g_memdup2 (self->search_match, MAX (self->n_colors, 1));
-      data->n_frames = self->n_colors;
+      data->layout = fc_flame_layout_ref (layout);
+      data->match = g_memdup2 (search_match, MAX (n_colors, 1));
+      data->n_frames = n_colors;
       g_weak_ref_init (weak, self);
       self->search_cancellable = g_cancellable_new ();
       task = g_task_new (NULL, self->search_cancellable, matches_ready_cb, weak);
@@ -434,74 +390,30 @@ update_search (FcFlameChart *self)
 }
 
 static void
-set_layout (FcFlameChart  *self,
-            FcFlameLayout *layout)
+fc_flame_chart_layout_changed (FcFlameView *view)
 {
-  if (layout == self->layout)
-    return;
-
-  g_clear_pointer (&self->layout, fc_flame_layout_unref);
-  if (layout != NULL)
-    self->layout = fc_flame_layout_ref (layout);
+  FcFlameChart *self = FC_FLAME_CHART (view);
 
   self->hover_box = NO_BOX;
   self->selected_box = NO_BOX;
   self->scroll_y = 0;
   update_search (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAYOUT]);
 }
 
 static void
-layout_ready_cb (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
+fc_flame_chart_search_changed (FcFlameView *view)
 {
-  GWeakRef *weak = user_data;
-  g_autoptr(FcFlameChart) self = g_weak_ref_get (weak);
-  g_autoptr(FcFlameLayout) layout = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_weak_ref_clear (weak);
-  g_free (weak);
-
-  layout = fc_layout_cache_request_finish (result, &error);
-  /* A widget gone while its layout was computed has nothing to update. */
-  if (self == NULL)
-    return;
-  if (error != NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("Could not lay out the flamechart: %s", error->message);
-      return;
-    }
-
-  /* A newer request replaced this one. */
-  if (source != G_OBJECT (self->session) || g_cancellable_is_cancelled (self->cancellable))
-    return;
-
-  set_layout (self, layout);
+  update_search (FC_FLAME_CHART (view));
 }
 
 static void
-reload_cb (FcFlameChart *self)
+fc_flame_chart_reload (FcFlameView *view)
 {
-  GWeakRef *weak;
+  FcFlameChart *self = FC_FLAME_CHART (view);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-
-  set_layout (self, NULL);
-  update_colors (self);
+  fc_time_ruler_set_session (FC_TIME_RULER (self->ruler), session_of (self));
   g_hash_table_remove_all (self->labels);
-
-  if (self->session == NULL || fc_session_get_profile (self->session) == NULL)
-    return;
-
-  self->cancellable = g_cancellable_new ();
-  weak = g_new0 (GWeakRef, 1);
-  g_weak_ref_init (weak, self);
-  fc_layout_cache_request (self->session, self->cancellable, layout_ready_cb, weak);
 }
 
 static void
@@ -523,7 +435,7 @@ selected_frame_changed_cb (FcFlameChart *self)
 
   /* Someone else (the call tree, the details panel) picked another frame:
    * our box no longer stands for the selection. */
-  if (box != NULL && box->frame != fc_session_get_selected_frame (self->session))
+  if (box != NULL && box->frame != fc_session_get_selected_frame (session_of (self)))
     self->selected_box = NO_BOX;
   invalidate_scene (self);
 }
@@ -538,7 +450,7 @@ zoom_around (FcFlameChart *self,
   gint64 b, e, begin;
   double width, new_width;
 
-  if (self->session == NULL)
+  if (session_of (self) == NULL)
     return;
 
   /* Offsets from the window's start: absolute nanoseconds (~1.7e18) only
@@ -547,7 +459,7 @@ zoom_around (FcFlameChart *self,
   width = (double) (e - b);
   new_width = width * factor;
   begin = b + (gint64) (fraction * (width - new_width));
-  fc_session_zoom_to (self->session, begin, begin + (gint64) new_width);
+  fc_session_zoom_to (session_of (self), begin, begin + (gint64) new_width);
 }
 
 static void
@@ -556,10 +468,10 @@ pan_by_ns (FcFlameChart *self,
 {
   gint64 b, e;
 
-  if (self->session == NULL)
+  if (session_of (self) == NULL)
     return;
   get_visible (self, &b, &e);
-  fc_session_zoom_to (self->session, b + delta, e + delta);
+  fc_session_zoom_to (session_of (self), b + delta, e + delta);
 }
 
 static void
@@ -592,7 +504,7 @@ zoom_to_box (FcFlameChart     *self,
 {
   gint64 pad = MAX ((box->end_ns - box->begin_ns) / 20, 1);
 
-  fc_session_zoom_to (self->session, box->begin_ns - pad, box->end_ns + pad);
+  fc_session_zoom_to (session_of (self), box->begin_ns - pad, box->end_ns + pad);
   reveal_row (self, box->row);
 }
 
@@ -601,8 +513,8 @@ select_box (FcFlameChart     *self,
             const FcFlameBox *box)
 {
   self->selected_box = box ? box_index (self, box) : NO_BOX;
-  if (self->session != NULL)
-    fc_session_set_selected_frame (self->session, box ? box->frame : FC_SESSION_NO_FRAME);
+  if (session_of (self) != NULL)
+    fc_session_set_selected_frame (session_of (self), box ? box->frame : FC_SESSION_NO_FRAME);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -614,7 +526,7 @@ go_to_match (FcFlameChart *self,
   guint current;
   const FcFlameBox *box;
 
-  if (n == 0 || self->session == NULL)
+  if (n == 0 || session_of (self) == NULL)
     return;
 
   if (self->current_match == 0)
@@ -638,7 +550,7 @@ action_cb (GtkWidget  *widget,
   FcFlameChart *self = FC_FLAME_CHART (widget);
   gint64 b, e;
 
-  if (self->session == NULL)
+  if (session_of (self) == NULL)
     return;
 
   get_visible (self, &b, &e);
@@ -649,7 +561,7 @@ action_cb (GtkWidget  *widget,
     zoom_around (self, 0.5, ZOOM_STEP);
   else if (g_str_equal (action_name, "flamechart.zoom-reset"))
     {
-      fc_session_reset_view (self->session);
+      fc_session_reset_view (session_of (self));
       set_scroll_y (self, 0);
     }
   else if (g_str_equal (action_name, "flamechart.pan-left"))
@@ -665,7 +577,7 @@ action_cb (GtkWidget  *widget,
   else if (g_str_equal (action_name, "flamechart.search-previous"))
     go_to_match (self, -1);
   else if (g_str_equal (action_name, "flamechart.clear-selection"))
-    fc_session_set_selection (self->session, 0, 0);
+    fc_session_set_selection (session_of (self), 0, 0);
 }
 
 /* ---- input ---- */
@@ -709,7 +621,7 @@ motion_cb (FcFlameChart *self,
   guint hover = NO_BOX;
 
   self->pointer_x = x;
-  if (self->layout != NULL)
+  if (layout_of (self) != NULL)
     hover = box_index (self, fc_flame_chart_box_at (self, x, y));
   if (hover != self->hover_box)
     {
@@ -779,7 +691,7 @@ fc_flame_chart_drag_update (FcFlameChart *self,
 
   g_return_if_fail (FC_IS_FLAME_CHART (self));
 
-  if (self->session == NULL)
+  if (session_of (self) == NULL)
     return;
 
   if (self->drag_selecting)
@@ -787,7 +699,7 @@ fc_flame_chart_drag_update (FcFlameChart *self,
       gint64 a = self->drag_begin_ns + (gint64) (self->drag_start_x * ns_per_px);
       gint64 b = self->drag_begin_ns + (gint64) ((self->drag_start_x + offset_x) * ns_per_px);
 
-      fc_session_set_selection (self->session, a, b);
+      fc_session_set_selection (session_of (self), a, b);
       return;
     }
 
@@ -795,7 +707,7 @@ fc_flame_chart_drag_update (FcFlameChart *self,
     {
       gint64 delta = (gint64) (-offset_x * ns_per_px);
 
-      fc_session_zoom_to (self->session, self->drag_begin_ns + delta, self->drag_end_ns + delta);
+      fc_session_zoom_to (session_of (self), self->drag_begin_ns + delta, self->drag_end_ns + delta);
     }
   set_scroll_y (self, self->drag_scroll_y - offset_y);
 }
@@ -844,7 +756,7 @@ pinch_scale_cb (FcFlameChart   *self,
   int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
   double fraction, old_width, new_width, anchor;
 
-  if (self->session == NULL || scale <= 0)
+  if (session_of (self) == NULL || scale <= 0)
     return;
 
   if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &cx, &cy))
@@ -853,7 +765,7 @@ pinch_scale_cb (FcFlameChart   *self,
   old_width = (double) (self->pinch_end_ns - self->pinch_begin_ns);
   anchor = self->pinch_begin_ns + fraction * old_width;
   new_width = old_width / scale;
-  fc_session_zoom_to (self->session,
+  fc_session_zoom_to (session_of (self),
                       (gint64) (anchor - fraction * new_width),
                       (gint64) (anchor - fraction * new_width + new_width));
 }
@@ -874,7 +786,7 @@ fc_flame_chart_query_tooltip (GtkWidget  *widget,
     return FALSE;
 
   get_visible (self, &b, &e);
-  markup = fc_view_frame_tooltip (fc_flame_layout_get_profile (self->layout), box->frame,
+  markup = fc_view_frame_tooltip (fc_flame_layout_get_profile (layout_of (self)), box->frame,
                                   box->end_ns - box->begin_ns, e - b, _("of the visible range"));
   if (markup == NULL)
     return FALSE;
@@ -974,20 +886,6 @@ ensure_pango (FcFlameChart *self)
   pango_layout_get_pixel_size (self->ellipsis, &self->ellipsis_width, NULL);
 }
 
-static gint64
-nice_step (double ns_per_tick)
-{
-  gint64 step = 1;
-
-  while ((double) step * 10 <= ns_per_tick && step < G_MAXINT64 / 10)
-    step *= 10;
-  if ((double) step * 2 >= ns_per_tick)
-    return step * 2;
-  if ((double) step * 5 >= ns_per_tick)
-    return step * 5;
-  return step * 10;
-}
-
 static void
 draw_label (FcFlameChart  *self,
             GtkSnapshot   *snapshot,
@@ -1005,47 +903,25 @@ draw_label (FcFlameChart  *self,
   gtk_snapshot_restore (snapshot);
 }
 
+/* vertical lines under the ruler's ticks */
 static void
-draw_ruler (FcFlameChart *self,
-            GtkSnapshot  *snapshot,
-            int           width,
-            int           height,
-            gint64        begin_ns,
-            gint64        end_ns)
+draw_grid (FcFlameChart *self,
+           GtkSnapshot  *snapshot,
+           int           width,
+           int           height,
+           gint64        begin_ns,
+           gint64        end_ns)
 {
-  GdkRGBA strip = self->dark ? (GdkRGBA) { 1, 1, 1, 0.06f } : (GdkRGBA) { 0, 0, 0, 0.04f };
-  GdkRGBA tick = self->dark ? (GdkRGBA) { 1, 1, 1, 0.35f } : (GdkRGBA) { 0, 0, 0, 0.3f };
-  GdkRGBA grid = self->dark ? (GdkRGBA) { 1, 1, 1, 0.07f } : (GdkRGBA) { 0, 0, 0, 0.06f };
-  GdkRGBA text = self->dark ? (GdkRGBA) { 1, 1, 1, 0.8f } : (GdkRGBA) { 0, 0, 0, 0.7f };
+  GdkRGBA grid = fc_flame_view_is_dark (FC_FLAME_VIEW (self)) ? (GdkRGBA) { 1, 1, 1, 0.07f } : (GdkRGBA) { 0, 0, 0, 0.06f };
   double px_per_ns = (double) width / (double) (end_ns - begin_ns);
-  gint64 origin = begin_ns;
-  gint64 step;
-  gint64 first;
+  gint64 origin = session_of (self) != NULL ? fc_time_ruler_get_origin (session_of (self)) : begin_ns;
+  gint64 step = fc_time_ruler_step (1.0 / px_per_ns);
 
-  if (self->session != NULL)
-    {
-      gint64 range_end;
-
-      fc_session_get_thread_range (self->session, &origin, &range_end);
-    }
-
-  gtk_snapshot_append_color (snapshot, &strip, &GRAPHENE_RECT_INIT (0, 0, width, RULER_HEIGHT));
-
-  step = nice_step (TICK_SPACING / px_per_ns);
-  /* ticks at multiples of the step counted from the thread's start */
-  first = origin + ((begin_ns - origin) / step) * step;
-  if (first < begin_ns)
-    first += step;
-
-  for (gint64 t = first; t < end_ns; t += step)
+  for (gint64 t = fc_time_ruler_first_tick (origin, begin_ns, step); t < end_ns; t += step)
     {
       double x = floor ((double) (t - begin_ns) * px_per_ns);
-      g_autofree char *label = fc_view_format_duration (t - origin);
 
-      gtk_snapshot_append_color (snapshot, &tick, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT - 6, 1, 6));
       gtk_snapshot_append_color (snapshot, &grid, &GRAPHENE_RECT_INIT (x, RULER_HEIGHT, 1, height - RULER_HEIGHT));
-      draw_label (self, snapshot, label, x + 3, (RULER_HEIGHT - self->text_height) / 2.0 - 1,
-                  TICK_SPACING - 6, &text);
     }
 }
 
@@ -1095,10 +971,16 @@ draw_boxes (FcFlameChart *self,
             int           width,
             int           height)
 {
-  FcProfile *profile = fc_flame_layout_get_profile (self->layout);
+  FcProfile *profile = fc_flame_layout_get_profile (layout_of (self));
+  gboolean dark = fc_flame_view_is_dark (FC_FLAME_VIEW (self));
+  guint n_colors = 0;
+  const GdkRGBA *draw_colors = fc_flame_view_get_draw_colors (FC_FLAME_VIEW (self));
+  const guint32 *draw_pixels = fc_flame_view_get_draw_pixels (FC_FLAME_VIEW (self));
   gint64 begin_ns, end_ns;
   double px_per_ns;
-  guint n_rows = fc_flame_layout_get_n_rows (self->layout);
+
+  fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
+  guint n_rows = fc_flame_layout_get_n_rows (layout_of (self));
   guint first_row = (guint) MAX (0.0, floor (self->scroll_y / ROW_HEIGHT));
   guint last_row = (guint) MAX (0.0, ceil ((self->scroll_y + height - RULER_HEIGHT) / ROW_HEIGHT));
   GdkRGBA fallback = { 0.8f, 0.8f, 0.8f, 1.0f };
@@ -1111,7 +993,7 @@ draw_boxes (FcFlameChart *self,
   int raster_height;
   guint drawn = 0;
   guint32 accent = fc_raster_pack (&(GdkRGBA) { 0.21f, 0.52f, 0.89f, 1.0f });
-  guint selected_frame = self->session ? fc_session_get_selected_frame (self->session) : FC_SESSION_NO_FRAME;
+  guint selected_frame = session_of (self) ? fc_session_get_selected_frame (session_of (self)) : FC_SESSION_NO_FRAME;
 
   self->n_drawn_boxes = 0;
   if (area_height <= 0)
@@ -1129,9 +1011,9 @@ draw_boxes (FcFlameChart *self,
   for (guint row = first_row; row < last_row; row++)
     {
       guint n = 0;
-      const FcFlameBox *boxes = fc_flame_layout_get_row (self->layout, row, &n);
+      const FcFlameBox *boxes = fc_flame_layout_get_row (layout_of (self), row, &n);
       double y = row * (double) ROW_HEIGHT - self->scroll_y;
-      guint i = fc_flame_layout_row_lower_bound (self->layout, row, begin_ns);
+      guint i = fc_flame_layout_row_lower_bound (layout_of (self), row, begin_ns);
       int line, line_end;
 
       /* Every box of a row covers the same device rows: paint the first
@@ -1144,8 +1026,8 @@ draw_boxes (FcFlameChart *self,
       while (i < n && boxes[i].begin_ns < end_ns)
         {
           const FcFlameBox *box = &boxes[i];
-          gboolean known = box->frame < self->n_colors;
-          guint32 pixel = known ? self->draw_pixels[box->frame] : fallback_pixel;
+          gboolean known = box->frame < n_colors;
+          guint32 pixel = known ? draw_pixels[box->frame] : fallback_pixel;
           double x0 = (double) (box->begin_ns - begin_ns) * px_per_ns;
           double x1 = (double) (box->end_ns - begin_ns) * px_per_ns;
 
@@ -1176,7 +1058,7 @@ draw_boxes (FcFlameChart *self,
                       Label label = { box, lx0 + LABEL_PADDING,
                                       RULER_HEIGHT + y + (ROW_HEIGHT - 1 - self->text_height) / 2.0,
                                       lx1 - lx0 - 2 * LABEL_PADDING,
-                                      known ? &self->draw_colors[box->frame] : &fallback };
+                                      known ? &draw_colors[box->frame] : &fallback };
 
                       g_array_append_val (labels, label);
                     }
@@ -1252,14 +1134,14 @@ draw_boxes (FcFlameChart *self,
     }
 
   /* all threads: each lane's name in the empty row above it */
-  if (fc_flame_layout_get_thread (self->layout) < 0)
+  if (fc_flame_layout_get_thread (layout_of (self)) < 0)
     {
-      GdkRGBA text = self->dark ? (GdkRGBA) { 1, 1, 1, 0.75f } : (GdkRGBA) { 0, 0, 0, 0.7f };
-      GdkRGBA rule = self->dark ? (GdkRGBA) { 1, 1, 1, 0.15f } : (GdkRGBA) { 0, 0, 0, 0.12f };
+      GdkRGBA text = dark ? (GdkRGBA) { 1, 1, 1, 0.75f } : (GdkRGBA) { 0, 0, 0, 0.7f };
+      GdkRGBA rule = dark ? (GdkRGBA) { 1, 1, 1, 0.15f } : (GdkRGBA) { 0, 0, 0, 0.12f };
 
-      for (guint l = 0; l < fc_flame_layout_get_n_lanes (self->layout); l++)
+      for (guint l = 0; l < fc_flame_layout_get_n_lanes (layout_of (self)); l++)
         {
-          const FcFlameLane *lane = fc_flame_layout_get_lane (self->layout, l);
+          const FcFlameLane *lane = fc_flame_layout_get_lane (layout_of (self), l);
           const FcThread *thread = fc_profile_get_thread (profile, lane->thread);
           const char *name = fc_profile_string (profile, thread->name);
           const char *tid = fc_profile_string (profile, thread->tid);
@@ -1282,22 +1164,24 @@ draw_boxes (FcFlameChart *self,
 }
 
 static void
-draw_scene (FcFlameChart *self,
-            GtkSnapshot  *snapshot,
-            int           width,
-            int           height)
+fc_flame_chart_render_scene (FcFlameView *view,
+                             GtkSnapshot *snapshot,
+                             int          width,
+                             int          height)
 {
+  FcFlameChart *self = FC_FLAME_CHART (view);
   gint64 b, e;
 
   ensure_pango (self);
   get_visible (self, &b, &e);
 
-  draw_ruler (self, snapshot, width, height, b, e);
-  if (self->layout != NULL && self->draw_colors != NULL)
+  self->n_drawn_boxes = 0;
+  draw_grid (self, snapshot, width, height, b, e);
+  if (layout_of (self) != NULL && fc_flame_view_get_draw_colors (view) != NULL)
     draw_boxes (self, snapshot, width, height);
-  else if (self->session != NULL && fc_session_get_profile (self->session) != NULL)
+  else if (fc_flame_view_get_profile (view) != NULL)
     {
-      GdkRGBA text = self->dark ? (GdkRGBA) { 1, 1, 1, 0.6f } : (GdkRGBA) { 0, 0, 0, 0.55f };
+      GdkRGBA text = fc_flame_view_is_dark (view) ? (GdkRGBA) { 1, 1, 1, 0.6f } : (GdkRGBA) { 0, 0, 0, 0.55f };
 
       /* big profiles are laid out on a worker: say so meanwhile */
       draw_label (self, snapshot, _("Laying out…"), LABEL_PADDING,
@@ -1305,85 +1189,31 @@ draw_scene (FcFlameChart *self,
     }
 }
 
-GskRenderNode *
-fc_flame_chart_render_scene (FcFlameChart *self,
-                             int           width,
-                             int           height)
-{
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-
-  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
-  g_return_val_if_fail (width > 0 && height > 0, NULL);
-
-  snapshot = gtk_snapshot_new ();
-  draw_scene (self, snapshot, width, height);
-  return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-}
-
 static void
-draw_outline (GtkSnapshot           *snapshot,
-              const graphene_rect_t *bounds,
-              const GdkRGBA         *color,
-              float                  thickness)
+fc_flame_chart_snapshot_overlay (FcFlameView *view,
+                                 GtkSnapshot *snapshot,
+                                 int          width,
+                                 int          height)
 {
-  GskRoundedRect outline;
-  const float widths[4] = { thickness, thickness, thickness, thickness };
-  const GdkRGBA colors[4] = { *color, *color, *color, *color };
-
-  gsk_rounded_rect_init_from_rect (&outline, bounds, 0);
-  gtk_snapshot_append_border (snapshot, &outline, widths, colors);
-}
-
-static void
-fc_flame_chart_snapshot (GtkWidget   *widget,
-                         GtkSnapshot *snapshot)
-{
-  FcFlameChart *self = FC_FLAME_CHART (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
+  FcFlameChart *self = FC_FLAME_CHART (view);
+  FcSession *session = session_of (self);
+  const GdkRGBA *accent = fc_flame_view_get_accent (view);
   gint64 b, e;
   double px_per_ns;
-  gboolean dark;
-
-  if (width <= 0 || height <= 0)
-    return;
-
-  dark = fc_view_is_dark (widget);
-  if (dark != self->dark)
-    {
-      self->dark = dark;
-      update_draw_colors (self);
-      g_clear_pointer (&self->scene, gsk_render_node_unref);
-    }
 
   get_visible (self, &b, &e);
   px_per_ns = (double) width / (double) (e - b);
 
-  if (self->scene == NULL ||
-      self->scene_width != width || self->scene_height != height ||
-      self->scene_begin_ns != b || self->scene_end_ns != e ||
-      self->scene_scroll_y != self->scroll_y)
-    {
-      g_clear_pointer (&self->scene, gsk_render_node_unref);
-      self->scene = fc_flame_chart_render_scene (self, width, height);
-      self->scene_width = width;
-      self->scene_height = height;
-      self->scene_begin_ns = b;
-      self->scene_end_ns = e;
-      self->scene_scroll_y = self->scroll_y;
-    }
-
-  if (self->scene != NULL)
-    gtk_snapshot_append_node (snapshot, self->scene);
-
   /* the time selection, over the whole height */
-  if (self->session != NULL && fc_session_has_selection (self->session))
+  if (session != NULL && fc_session_has_selection (session))
     {
-      double x0 = (fc_session_get_selection_begin_ns (self->session) - b) * px_per_ns;
-      double x1 = (fc_session_get_selection_end_ns (self->session) - b) * px_per_ns;
-      GdkRGBA shade = { 0.21f, 0.52f, 0.89f, 0.18f };
-      GdkRGBA edge = { 0.21f, 0.52f, 0.89f, 0.9f };
+      double x0 = (fc_session_get_selection_begin_ns (session) - b) * px_per_ns;
+      double x1 = (fc_session_get_selection_end_ns (session) - b) * px_per_ns;
+      GdkRGBA shade = *accent;
+      GdkRGBA edge = *accent;
 
+      shade.alpha = 0.18f;
+      edge.alpha = 0.9f;
       x0 = CLAMP (x0, -2.0, width + 2.0);
       x1 = CLAMP (x1, -2.0, width + 2.0);
       gtk_snapshot_append_color (snapshot, &shade, &GRAPHENE_RECT_INIT (x0, 0, MAX (x1 - x0, 1), height));
@@ -1399,19 +1229,18 @@ fc_flame_chart_snapshot (GtkWidget   *widget,
 
     if (hover != NULL)
       {
-        GdkRGBA color = self->dark ? (GdkRGBA) { 1, 1, 1, 0.9f } : (GdkRGBA) { 0, 0, 0, 0.75f };
+        GdkRGBA color;
 
+        fc_flame_view_get_hover_color (view, &color);
         box_bounds (hover, b, px_per_ns, self->scroll_y, &bounds);
         bounds.size.height -= 1;
-        draw_outline (snapshot, &bounds, &color, 1);
+        fc_flame_view_draw_outline (snapshot, &bounds, &color, 1);
       }
     if (selected != NULL)
       {
-        GdkRGBA color = { 0.21f, 0.52f, 0.89f, 1.0f };
-
         box_bounds (selected, b, px_per_ns, self->scroll_y, &bounds);
         bounds.size.height -= 1;
-        draw_outline (snapshot, &bounds, &color, 2);
+        fc_flame_view_draw_outline (snapshot, &bounds, accent, 2);
       }
   }
   gtk_snapshot_pop (snapshot);
@@ -1448,8 +1277,14 @@ fc_flame_chart_size_allocate (GtkWidget *widget,
                               int        baseline)
 {
   FcFlameChart *self = FC_FLAME_CHART (widget);
+  double scroll_y = CLAMP (self->scroll_y, 0.0, max_scroll (self));
 
-  self->scroll_y = CLAMP (self->scroll_y, 0.0, max_scroll (self));
+  if (scroll_y != self->scroll_y)
+    {
+      self->scroll_y = scroll_y;
+      invalidate_scene (self);
+    }
+  gtk_widget_allocate (self->ruler, width, RULER_HEIGHT, -1, NULL);
 }
 
 static void
@@ -1458,13 +1293,11 @@ fc_flame_chart_css_changed (GtkWidget         *widget,
 {
   FcFlameChart *self = FC_FLAME_CHART (widget);
 
-  GTK_WIDGET_CLASS (fc_flame_chart_parent_class)->css_changed (widget, change);
-
-  /* fonts or colours may have changed */
+  /* fonts may have changed */
   g_clear_object (&self->pango);
   g_clear_object (&self->ellipsis);
   g_hash_table_remove_all (self->labels);
-  invalidate_scene (self);
+  GTK_WIDGET_CLASS (fc_flame_chart_parent_class)->css_changed (widget, change);
 }
 
 /* ---- GObject ---- */
@@ -1473,35 +1306,6 @@ GtkWidget *
 fc_flame_chart_new (void)
 {
   return g_object_new (FC_TYPE_FLAME_CHART, NULL);
-}
-
-FcSession *
-fc_flame_chart_get_session (FcFlameChart *self)
-{
-  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
-  return self->session;
-}
-
-void
-fc_flame_chart_set_session (FcFlameChart *self,
-                            FcSession    *session)
-{
-  g_return_if_fail (FC_IS_FLAME_CHART (self));
-  g_return_if_fail (!session || FC_IS_SESSION (session));
-
-  if (!g_set_object (&self->session, session))
-    return;
-
-  g_signal_group_set_target (self->session_signals, session);
-  reload_cb (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
-}
-
-FcFlameLayout *
-fc_flame_chart_get_layout (FcFlameChart *self)
-{
-  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
-  return self->layout;
 }
 
 guint
@@ -1530,16 +1334,8 @@ fc_flame_chart_dispose (GObject *object)
 {
   FcFlameChart *self = FC_FLAME_CHART (object);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
-  if (self->session_signals != NULL)
-    g_signal_group_set_target (self->session_signals, NULL);
-  g_clear_object (&self->session_signals);
-  g_clear_object (&self->session);
-  g_clear_pointer (&self->layout, fc_flame_layout_unref);
-  g_clear_pointer (&self->scene, gsk_render_node_unref);
   g_clear_object (&self->pango);
   g_clear_object (&self->ellipsis);
 
@@ -1551,10 +1347,6 @@ fc_flame_chart_finalize (GObject *object)
 {
   FcFlameChart *self = FC_FLAME_CHART (object);
 
-  g_clear_pointer (&self->colors, g_free);
-  g_clear_pointer (&self->draw_colors, g_free);
-  g_clear_pointer (&self->draw_pixels, g_free);
-  g_clear_pointer (&self->search_match, g_free);
   g_clear_pointer (&self->matches, g_array_unref);
   g_clear_pointer (&self->labels, g_hash_table_unref);
 
@@ -1571,12 +1363,6 @@ fc_flame_chart_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    case PROP_LAYOUT:
-      g_value_set_boxed (value, self->layout);
-      break;
     case PROP_N_MATCHES:
       g_value_set_uint (value, self->matches->len);
       break;
@@ -1589,28 +1375,11 @@ fc_flame_chart_get_property (GObject    *object,
 }
 
 static void
-fc_flame_chart_set_property (GObject      *object,
-                             guint         prop_id,
-                             const GValue *value,
-                             GParamSpec   *pspec)
-{
-  FcFlameChart *self = FC_FLAME_CHART (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      fc_flame_chart_set_session (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 fc_flame_chart_class_init (FcFlameChartClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  FcFlameViewClass *view_class = FC_FLAME_VIEW_CLASS (klass);
   static const char * const actions[] = {
     "flamechart.zoom-in", "flamechart.zoom-out", "flamechart.zoom-reset",
     "flamechart.pan-left", "flamechart.pan-right", "flamechart.pan-up", "flamechart.pan-down",
@@ -1620,22 +1389,18 @@ fc_flame_chart_class_init (FcFlameChartClass *klass)
   object_class->dispose = fc_flame_chart_dispose;
   object_class->finalize = fc_flame_chart_finalize;
   object_class->get_property = fc_flame_chart_get_property;
-  object_class->set_property = fc_flame_chart_set_property;
 
-  widget_class->snapshot = fc_flame_chart_snapshot;
   widget_class->measure = fc_flame_chart_measure;
   widget_class->size_allocate = fc_flame_chart_size_allocate;
   widget_class->query_tooltip = fc_flame_chart_query_tooltip;
   widget_class->css_changed = fc_flame_chart_css_changed;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  properties[PROP_LAYOUT] =
-    g_param_spec_boxed ("layout", NULL, NULL,
-                        FC_TYPE_FLAME_LAYOUT,
-                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  view_class->render_scene = fc_flame_chart_render_scene;
+  view_class->snapshot_overlay = fc_flame_chart_snapshot_overlay;
+  view_class->reload = fc_flame_chart_reload;
+  view_class->layout_changed = fc_flame_chart_layout_changed;
+  view_class->search_changed = fc_flame_chart_search_changed;
+  view_class->uses_layout = TRUE;
   properties[PROP_N_MATCHES] =
     g_param_spec_uint ("n-matches", NULL, NULL,
                        0, G_MAXUINT, 0,
@@ -1663,13 +1428,13 @@ fc_flame_chart_class_init (FcFlameChartClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flamechart.clear-selection", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "flamechart");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void
 fc_flame_chart_init (FcFlameChart *self)
 {
   GtkEventController *controller;
+  GSignalGroup *signals;
   GtkGesture *gesture;
 
   self->hover_box = NO_BOX;
@@ -1680,19 +1445,17 @@ fc_flame_chart_init (FcFlameChart *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "default");
 
-  self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
-  g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (reload_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::thread", G_CALLBACK (reload_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::visible-begin-ns", G_CALLBACK (visible_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::visible-end-ns", G_CALLBACK (visible_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::search-text", G_CALLBACK (update_search), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::color-mode", G_CALLBACK (update_colors), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selection-begin-ns", G_CALLBACK (overlay_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selection-end-ns", G_CALLBACK (overlay_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selected-frame", G_CALLBACK (selected_frame_changed_cb), self);
+  signals = fc_flame_view_get_session_signals (FC_FLAME_VIEW (self));
+  g_signal_group_connect_swapped (signals, "notify::visible-begin-ns", G_CALLBACK (visible_changed_cb), self);
+  g_signal_group_connect_swapped (signals, "notify::visible-end-ns", G_CALLBACK (visible_changed_cb), self);
+  g_signal_group_connect_swapped (signals, "notify::selection-begin-ns", G_CALLBACK (overlay_changed_cb), self);
+  g_signal_group_connect_swapped (signals, "notify::selection-end-ns", G_CALLBACK (overlay_changed_cb), self);
+  g_signal_group_connect_swapped (signals, "notify::selected-frame", G_CALLBACK (selected_frame_changed_cb), self);
+
+  self->ruler = fc_time_ruler_new ();
+  gtk_widget_set_parent (self->ruler, GTK_WIDGET (self));
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scroll_cb), self);

@@ -7,8 +7,7 @@
 
 #include <gtk/gtk.h>
 
-#include "fc-flame-layout.h"
-#include "fc-session.h"
+#include "fc-flame-view.h"
 
 G_BEGIN_DECLS
 
@@ -16,14 +15,10 @@ G_BEGIN_DECLS
 #define FC_FLAME_CHART_RULER_HEIGHT 22
 
 #define FC_TYPE_FLAME_CHART (fc_flame_chart_get_type ())
-G_DECLARE_FINAL_TYPE (FcFlameChart, fc_flame_chart, FC, FLAME_CHART, GtkWidget)
+G_DECLARE_FINAL_TYPE (FcFlameChart, fc_flame_chart, FC, FLAME_CHART, FcFlameView)
 
 GtkWidget        *fc_flame_chart_new               (void);
-FcSession        *fc_flame_chart_get_session       (FcFlameChart          *self);
-void              fc_flame_chart_set_session       (FcFlameChart          *self,
-                                                    FcSession             *session);
 /* NULL until laid out (big profiles are laid out on a worker thread) */
-FcFlameLayout    *fc_flame_chart_get_layout        (FcFlameChart          *self);
 guint             fc_flame_chart_get_n_matches     (FcFlameChart          *self);
 /* 1-based index of the match search-next/previous went to; 0 for none */
 guint             fc_flame_chart_get_current_match (FcFlameChart          *self);
@@ -37,9 +32,6 @@ void              fc_flame_chart_get_box_bounds    (FcFlameChart          *self,
                                                     graphene_rect_t       *bounds);
 /* the scene (boxes, labels, ruler) at a size, as the widget would cache it;
  * for benchmarks and tests */
-GskRenderNode    *fc_flame_chart_render_scene      (FcFlameChart          *self,
-                                                    int                    width,
-                                                    int                    height);
 /* how many boxes the last scene drew (after culling and merging) */
 guint             fc_flame_chart_get_n_drawn_boxes (FcFlameChart          *self);
 

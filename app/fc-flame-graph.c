@@ -7,8 +7,9 @@
 #include <math.h>
 
 #include "fc-colors.h"
+#include "fc-format.h"
 #include "fc-flame-graph.h"
-#include "fc-layout-cache.h"
+#include "fc-session-tree.h"
 #include "fc-view-util.h"
 
 #define ROW_HEIGHT      FC_FLAME_GRAPH_ROW_HEIGHT
@@ -17,30 +18,18 @@
 #define CULL_WIDTH      0.25
 #define WHEEL_PIXELS    50.0
 #define NO_NODE         G_MAXUINT
-#define RELOAD_DELAY_MS 80
 
 struct _FcFlameGraph
 {
-  GtkWidget       parent_instance;
+  FcFlameView     parent_instance;
 
   /* owned */
-  FcSession      *session;
-  GSignalGroup   *session_signals;
-  GCancellable   *cancellable;
-  guint           reload_source;   /* a coalesced rebuild while a selection is dragged */
+  GSignalGroup   *tree_signals;    /* the session's shared top-down tree */
   FcCallTree     *tree;
   gint64         *offsets;         /* per node: where it starts, in weight units */
-  GdkRGBA        *colors;
-  GdkRGBA        *draw_colors;
-  guint           n_colors;
-  guint8         *search_match;
   guint           n_matches;
-  GskRenderNode  *scene;
   PangoLayout    *pango;
 
-  int             scene_width;
-  int             scene_height;
-  double          scene_scroll_y;
   guint           n_drawn_boxes;
 
   double          scroll_y;
@@ -48,13 +37,11 @@ struct _FcFlameGraph
   guint           hover;
   guint           selected;
   int             text_height;
-  gboolean        dark;
   gboolean        use_samples;     /* weigh by samples when durations are all zero */
 };
 
 enum {
   PROP_0,
-  PROP_SESSION,
   PROP_TREE,
   PROP_N_MATCHES,
   N_PROPS
@@ -62,7 +49,13 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (FcFlameGraph, fc_flame_graph, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (FcFlameGraph, fc_flame_graph, FC_TYPE_FLAME_VIEW)
+
+static inline FcSession *
+session_of (FcFlameGraph *self)
+{
+  return fc_flame_view_get_session (FC_FLAME_VIEW (self));
+}
 
 /* ---- geometry ---- */
 
@@ -222,71 +215,32 @@ set_scroll_y (FcFlameGraph *self,
   if (scroll_y == self->scroll_y)
     return;
   self->scroll_y = scroll_y;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  fc_flame_view_invalidate_scene (FC_FLAME_VIEW (self));
 }
 
 /* ---- state that follows the session ---- */
 
 static void
-invalidate_scene (FcFlameGraph *self)
+count_matches (FcFlameGraph *self)
 {
-  g_clear_pointer (&self->scene, gsk_render_node_unref);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-update_draw_colors (FcFlameGraph *self)
-{
-  g_clear_pointer (&self->draw_colors, g_free);
-  if (self->colors == NULL)
-    return;
-
-  self->draw_colors = g_memdup2 (self->colors, sizeof (GdkRGBA) * MAX (self->n_colors, 1));
-  if (self->search_match != NULL)
-    for (guint i = 0; i < self->n_colors; i++)
-      if (!self->search_match[i])
-        fc_colors_dim (&self->colors[i], self->dark, &self->draw_colors[i]);
-}
-
-static void
-update_colors (FcFlameGraph *self)
-{
-  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
-
-  g_clear_pointer (&self->colors, g_free);
-  self->n_colors = 0;
-  if (profile != NULL)
-    self->colors = fc_colors_for_profile (profile, fc_session_get_color_mode (self->session),
-                                          &self->n_colors);
-  update_draw_colors (self);
-  invalidate_scene (self);
-}
-
-static void
-update_search (FcFlameGraph *self)
-{
-  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
+  const guint8 *match = fc_flame_view_get_search_match (FC_FLAME_VIEW (self));
+  guint n_colors = 0;
   guint n_matches = 0;
 
-  g_clear_pointer (&self->search_match, g_free);
-  if (profile != NULL)
-    self->search_match = fc_view_search_frames (profile, fc_session_get_search_text (self->session), NULL);
-
-  if (self->search_match != NULL && self->tree != NULL)
+  fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
+  if (match != NULL && self->tree != NULL)
     for (guint i = 1; i < fc_call_tree_get_n_nodes (self->tree); i++)
       {
         guint32 frame = fc_call_tree_node_get_frame (fc_call_tree_get_node (self->tree, i));
 
-        n_matches += frame < self->n_colors && self->search_match[frame];
+        n_matches += frame < n_colors && match[frame];
       }
 
-  update_draw_colors (self);
   if (n_matches != self->n_matches)
     {
       self->n_matches = n_matches;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_MATCHES]);
     }
-  invalidate_scene (self);
 }
 
 static void
@@ -308,125 +262,40 @@ set_tree (FcFlameGraph *self,
   self->hover = NO_NODE;
   self->selected = NO_NODE;
   self->scroll_y = 0;
-  update_search (self);
+  count_matches (self);
+  fc_flame_view_invalidate_scene (FC_FLAME_VIEW (self));
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
 }
 
 static void
-tree_ready_cb (GObject      *source,
-               GAsyncResult *result,
-               gpointer      user_data)
+shared_tree_changed_cb (FcFlameGraph  *self,
+                        GParamSpec    *pspec,
+                        FcSessionTree *shared)
 {
-  GWeakRef *weak = user_data;
-  g_autoptr(FcFlameGraph) self = g_weak_ref_get (weak);
-  g_autoptr(FcCallTree) tree = NULL;
-  g_autoptr(GError) error = NULL;
+  set_tree (self, fc_session_tree_get_tree (shared));
+}
 
-  g_weak_ref_clear (weak);
-  g_free (weak);
+static void
+fc_flame_graph_reload (FcFlameView *view)
+{
+  FcFlameGraph *self = FC_FLAME_GRAPH (view);
+  FcSession *session = session_of (self);
+  FcSessionTree *shared = session ? fc_session_tree_get_shared (session) : NULL;
+  FcCallTree *tree = shared ? fc_session_tree_get_tree (shared) : NULL;
 
-  tree = fc_call_tree_new_finish (result, &error);
-  if (self == NULL)
-    return;
-  if (error != NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("Could not build the flamegraph: %s", error->message);
-      return;
-    }
-  if (g_cancellable_is_cancelled (self->cancellable))
-    return;
-
+  g_signal_group_set_target (self->tree_signals, shared);
+  /* a tree of another profile is not worth showing meanwhile; another
+   * thread's is, until the new one is ready */
+  if (tree != NULL && fc_call_tree_get_profile (tree) != fc_flame_view_get_profile (view))
+    tree = NULL;
   set_tree (self, tree);
 }
 
 static void
-reload_cb (FcFlameGraph *self)
+fc_flame_graph_search_changed (FcFlameView *view)
 {
-  FcProfile *profile;
-  gint thread;
-  gint64 begin, end;
-  guint n_samples = 0;
-  FcFrameFilter which;
-  GWeakRef *weak;
-
-  g_clear_handle_id (&self->reload_source, g_source_remove);
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-
-  profile = self->session ? fc_session_get_profile (self->session) : NULL;
-  if (profile == NULL)
-    {
-      set_tree (self, NULL);
-      update_colors (self);
-      return;
-    }
-
-  if (self->colors == NULL || self->tree == NULL || fc_call_tree_get_profile (self->tree) != profile)
-    update_colors (self);
-
-  thread = fc_session_get_thread (self->session);
-  begin = fc_session_get_selection_begin_ns (self->session);
-  end = fc_session_get_selection_end_ns (self->session);
-
-  if (thread >= 0 && (guint) thread < fc_profile_get_n_threads (profile))
-    fc_profile_get_thread_samples (profile, thread, &n_samples);
-  else
-    n_samples = fc_profile_get_n_samples (profile);
-
-  which = fc_session_get_frame_filter (self->session);
-
-  if (n_samples < FC_LAYOUT_CACHE_SYNC_SAMPLES)
-    {
-      g_autoptr(FcCallTree) tree = fc_call_tree_new_full (profile, thread, begin, end, FALSE, which);
-
-      set_tree (self, tree);
-      return;
-    }
-
-  /* Keep showing the old tree until the new one is ready: a selection
-   * being dragged rebuilds many times. */
-  self->cancellable = g_cancellable_new ();
-  weak = g_new0 (GWeakRef, 1);
-  g_weak_ref_init (weak, self);
-  fc_call_tree_new_full_async (profile, thread, begin, end, FALSE, which, self->cancellable, tree_ready_cb, weak);
-}
-
-static gboolean
-reload_timeout_cb (gpointer user_data)
-{
-  FcFlameGraph *self = user_data;
-
-  self->reload_source = 0;
-  reload_cb (self);
-  return G_SOURCE_REMOVE;
-}
-
-/* Dragging a selection changes it at every motion event; rebuilding a big
- * tree each time would queue worker after worker. Small trees follow at
- * once. */
-static void
-selection_changed_cb (FcFlameGraph *self)
-{
-  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
-
-  if (profile == NULL || fc_profile_get_n_samples (profile) < FC_LAYOUT_CACHE_SYNC_SAMPLES)
-    {
-      reload_cb (self);
-      return;
-    }
-
-  g_clear_handle_id (&self->reload_source, g_source_remove);
-  self->reload_source = g_timeout_add (RELOAD_DELAY_MS, reload_timeout_cb, self);
-}
-
-static void
-profile_changed_cb (FcFlameGraph *self)
-{
-  set_tree (self, NULL);
-  update_colors (self);
-  reload_cb (self);
+  count_matches (FC_FLAME_GRAPH (view));
 }
 
 static void
@@ -434,7 +303,7 @@ selected_frame_changed_cb (FcFlameGraph *self)
 {
   const FcCallTreeNode *node = node_at_index (self, self->selected);
 
-  if (node != NULL && fc_call_tree_node_get_frame (node) != fc_session_get_selected_frame (self->session))
+  if (node != NULL && fc_call_tree_node_get_frame (node) != fc_session_get_selected_frame (session_of (self)))
     self->selected = NO_NODE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -463,7 +332,7 @@ fc_flame_graph_set_focus (FcFlameGraph         *self,
   if (focus == self->focus)
     return;
   self->focus = focus;
-  invalidate_scene (self);
+  fc_flame_view_invalidate_scene (FC_FLAME_VIEW (self));
 }
 
 static void
@@ -471,8 +340,8 @@ select_node (FcFlameGraph         *self,
              const FcCallTreeNode *node)
 {
   self->selected = node ? fc_call_tree_node_get_index (node) : NO_NODE;
-  if (self->session != NULL)
-    fc_session_set_selected_frame (self->session, node ? fc_call_tree_node_get_frame (node) : FC_SESSION_NO_FRAME);
+  if (session_of (self) != NULL)
+    fc_session_set_selected_frame (session_of (self), node ? fc_call_tree_node_get_frame (node) : FC_SESSION_NO_FRAME);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -577,11 +446,11 @@ fc_flame_graph_query_tooltip (GtkWidget  *widget,
   whole = fc_call_tree_node_get_total_ns (fc_call_tree_get_root (self->tree));
   markup = fc_view_frame_tooltip (fc_call_tree_get_profile (self->tree), fc_call_tree_node_get_frame (node),
                                   fc_call_tree_node_get_total_ns (node), whole,
-                                  fc_session_has_selection (self->session) ? _("of the selection")
+                                  fc_session_has_selection (session_of (self)) ? _("of the selection")
                                                                            : _("of the thread"));
   if (markup == NULL)
     return FALSE;
-  self_time = fc_view_format_duration (fc_call_tree_node_get_self_ns (node));
+  self_time = fc_format_duration (fc_call_tree_node_get_self_ns (node));
   full = g_strdup_printf ("%s\n%s %s, %" G_GUINT64_FORMAT " %s", markup, _("Self:"), self_time,
                           fc_call_tree_node_get_total (node),
                           g_dngettext (NULL, "sample", "samples", fc_call_tree_node_get_total (node)));
@@ -622,12 +491,16 @@ draw_scene (FcFlameGraph *self,
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
   g_autoptr(GdkTexture) texture = NULL;
   GdkRGBA fallback = { 0.8f, 0.8f, 0.8f, 1.0f };
+  guint n_colors = 0;
+  const GdkRGBA *draw_colors = fc_flame_view_get_draw_colors (FC_FLAME_VIEW (self));
   FcRaster raster;
   int raster_height;
   gint64 b, e;
   double px_per_unit;
   guint root = 0;
   guint drawn = 0;
+
+  fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
 
   ensure_pango (self);
   get_view (self, &b, &e);
@@ -652,7 +525,7 @@ draw_scene (FcFlameGraph *self,
           double x1 = (double) (self->offsets[index] + weight (self, node) - b) * px_per_unit;
           double y = (depth - 1.0) * ROW_HEIGHT - self->scroll_y;
           guint32 frame = fc_call_tree_node_get_frame (node);
-          const GdkRGBA *color = frame < self->n_colors ? &self->draw_colors[frame] : &fallback;
+          const GdkRGBA *color = frame < n_colors ? &draw_colors[frame] : &fallback;
           double cx0, cx1;
 
           /* children are narrower and below: skip the whole subtree */
@@ -707,21 +580,17 @@ draw_scene (FcFlameGraph *self,
   self->n_drawn_boxes = drawn;
 }
 
-GskRenderNode *
-fc_flame_graph_render_scene (FcFlameGraph *self,
-                             int           width,
-                             int           height)
+static void
+fc_flame_graph_render_scene (FcFlameView *view,
+                             GtkSnapshot *snapshot,
+                             int          width,
+                             int          height)
 {
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-
-  g_return_val_if_fail (FC_IS_FLAME_GRAPH (self), NULL);
-  g_return_val_if_fail (width > 0 && height > 0, NULL);
+  FcFlameGraph *self = FC_FLAME_GRAPH (view);
 
   self->n_drawn_boxes = 0;
-  snapshot = gtk_snapshot_new ();
-  if (self->tree != NULL && self->draw_colors != NULL)
+  if (self->tree != NULL && fc_flame_view_get_draw_colors (view) != NULL)
     draw_scene (self, snapshot, width, height);
-  return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 }
 
 guint
@@ -732,70 +601,30 @@ fc_flame_graph_get_n_drawn_boxes (FcFlameGraph *self)
 }
 
 static void
-draw_outline (GtkSnapshot           *snapshot,
-              const graphene_rect_t *bounds,
-              const GdkRGBA         *color,
-              float                  thickness)
+fc_flame_graph_snapshot_overlay (FcFlameView *view,
+                                 GtkSnapshot *snapshot,
+                                 int          width,
+                                 int          height)
 {
-  GskRoundedRect outline;
-  const float widths[4] = { thickness, thickness, thickness, thickness };
-  const GdkRGBA colors[4] = { *color, *color, *color, *color };
-
-  gsk_rounded_rect_init_from_rect (&outline, bounds, 0);
-  gtk_snapshot_append_border (snapshot, &outline, widths, colors);
-}
-
-static void
-fc_flame_graph_snapshot (GtkWidget   *widget,
-                         GtkSnapshot *snapshot)
-{
-  FcFlameGraph *self = FC_FLAME_GRAPH (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  const FcCallTreeNode *hover;
-  const FcCallTreeNode *selected;
+  FcFlameGraph *self = FC_FLAME_GRAPH (view);
+  const FcCallTreeNode *hover = node_at_index (self, self->hover);
+  const FcCallTreeNode *selected = node_at_index (self, self->selected);
   graphene_rect_t bounds;
-  gboolean dark;
 
-  if (width <= 0 || height <= 0)
-    return;
-
-  dark = fc_view_is_dark (widget);
-  if (dark != self->dark)
-    {
-      self->dark = dark;
-      update_draw_colors (self);
-      g_clear_pointer (&self->scene, gsk_render_node_unref);
-    }
-
-  if (self->scene == NULL || self->scene_width != width || self->scene_height != height ||
-      self->scene_scroll_y != self->scroll_y)
-    {
-      g_clear_pointer (&self->scene, gsk_render_node_unref);
-      self->scene = fc_flame_graph_render_scene (self, width, height);
-      self->scene_width = width;
-      self->scene_height = height;
-      self->scene_scroll_y = self->scroll_y;
-    }
-  gtk_snapshot_append_node (snapshot, self->scene);
-
-  hover = node_at_index (self, self->hover);
-  selected = node_at_index (self, self->selected);
   if (hover != NULL && fc_call_tree_node_get_depth (hover) > 0)
     {
-      GdkRGBA color = self->dark ? (GdkRGBA) { 1, 1, 1, 0.9f } : (GdkRGBA) { 0, 0, 0, 0.75f };
+      GdkRGBA color;
 
+      fc_flame_view_get_hover_color (view, &color);
       node_bounds (self, hover, width, &bounds);
       bounds.size.height -= 1;
-      draw_outline (snapshot, &bounds, &color, 1);
+      fc_flame_view_draw_outline (snapshot, &bounds, &color, 1);
     }
   if (selected != NULL && fc_call_tree_node_get_depth (selected) > 0)
     {
-      GdkRGBA color = { 0.21f, 0.52f, 0.89f, 1.0f };
-
       node_bounds (self, selected, width, &bounds);
       bounds.size.height -= 1;
-      draw_outline (snapshot, &bounds, &color, 2);
+      fc_flame_view_draw_outline (snapshot, &bounds, fc_flame_view_get_accent (view), 2);
     }
 }
 
@@ -841,9 +670,9 @@ fc_flame_graph_css_changed (GtkWidget         *widget,
 {
   FcFlameGraph *self = FC_FLAME_GRAPH (widget);
 
-  GTK_WIDGET_CLASS (fc_flame_graph_parent_class)->css_changed (widget, change);
+  /* fonts may have changed */
   g_clear_object (&self->pango);
-  invalidate_scene (self);
+  GTK_WIDGET_CLASS (fc_flame_graph_parent_class)->css_changed (widget, change);
 }
 
 /* ---- GObject ---- */
@@ -852,28 +681,6 @@ GtkWidget *
 fc_flame_graph_new (void)
 {
   return g_object_new (FC_TYPE_FLAME_GRAPH, NULL);
-}
-
-FcSession *
-fc_flame_graph_get_session (FcFlameGraph *self)
-{
-  g_return_val_if_fail (FC_IS_FLAME_GRAPH (self), NULL);
-  return self->session;
-}
-
-void
-fc_flame_graph_set_session (FcFlameGraph *self,
-                            FcSession    *session)
-{
-  g_return_if_fail (FC_IS_FLAME_GRAPH (self));
-  g_return_if_fail (!session || FC_IS_SESSION (session));
-
-  if (!g_set_object (&self->session, session))
-    return;
-
-  g_signal_group_set_target (self->session_signals, session);
-  profile_changed_cb (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 
 FcCallTree *
@@ -895,15 +702,10 @@ fc_flame_graph_dispose (GObject *object)
 {
   FcFlameGraph *self = FC_FLAME_GRAPH (object);
 
-  g_clear_handle_id (&self->reload_source, g_source_remove);
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  if (self->session_signals != NULL)
-    g_signal_group_set_target (self->session_signals, NULL);
-  g_clear_object (&self->session_signals);
-  g_clear_object (&self->session);
+  if (self->tree_signals != NULL)
+    g_signal_group_set_target (self->tree_signals, NULL);
+  g_clear_object (&self->tree_signals);
   g_clear_pointer (&self->tree, fc_call_tree_unref);
-  g_clear_pointer (&self->scene, gsk_render_node_unref);
   g_clear_object (&self->pango);
 
   G_OBJECT_CLASS (fc_flame_graph_parent_class)->dispose (object);
@@ -915,9 +717,6 @@ fc_flame_graph_finalize (GObject *object)
   FcFlameGraph *self = FC_FLAME_GRAPH (object);
 
   g_clear_pointer (&self->offsets, g_free);
-  g_clear_pointer (&self->colors, g_free);
-  g_clear_pointer (&self->draw_colors, g_free);
-  g_clear_pointer (&self->search_match, g_free);
 
   G_OBJECT_CLASS (fc_flame_graph_parent_class)->finalize (object);
 }
@@ -932,9 +731,6 @@ fc_flame_graph_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
     case PROP_TREE:
       g_value_set_boxed (value, self->tree);
       break;
@@ -947,44 +743,25 @@ fc_flame_graph_get_property (GObject    *object,
 }
 
 static void
-fc_flame_graph_set_property (GObject      *object,
-                             guint         prop_id,
-                             const GValue *value,
-                             GParamSpec   *pspec)
-{
-  FcFlameGraph *self = FC_FLAME_GRAPH (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      fc_flame_graph_set_session (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 fc_flame_graph_class_init (FcFlameGraphClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  FcFlameViewClass *view_class = FC_FLAME_VIEW_CLASS (klass);
 
   object_class->dispose = fc_flame_graph_dispose;
   object_class->finalize = fc_flame_graph_finalize;
   object_class->get_property = fc_flame_graph_get_property;
-  object_class->set_property = fc_flame_graph_set_property;
 
-  widget_class->snapshot = fc_flame_graph_snapshot;
   widget_class->measure = fc_flame_graph_measure;
   widget_class->size_allocate = fc_flame_graph_size_allocate;
   widget_class->query_tooltip = fc_flame_graph_query_tooltip;
   widget_class->css_changed = fc_flame_graph_css_changed;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  view_class->render_scene = fc_flame_graph_render_scene;
+  view_class->snapshot_overlay = fc_flame_graph_snapshot_overlay;
+  view_class->reload = fc_flame_graph_reload;
+  view_class->search_changed = fc_flame_graph_search_changed;
   properties[PROP_TREE] =
     g_param_spec_boxed ("tree", NULL, NULL,
                         FC_TYPE_CALL_TREE,
@@ -1005,7 +782,6 @@ fc_flame_graph_class_init (FcFlameGraphClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flamegraph.zoom-reset", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "flamegraph");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void
@@ -1020,17 +796,12 @@ fc_flame_graph_init (FcFlameGraph *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focus_on_click (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
-  self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
-  g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (profile_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::thread", G_CALLBACK (reload_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selection-begin-ns", G_CALLBACK (selection_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selection-end-ns", G_CALLBACK (selection_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::frame-filter", G_CALLBACK (reload_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::search-text", G_CALLBACK (update_search), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::color-mode", G_CALLBACK (update_colors), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selected-frame", G_CALLBACK (selected_frame_changed_cb), self);
+  g_signal_group_connect_swapped (fc_flame_view_get_session_signals (FC_FLAME_VIEW (self)), "notify::selected-frame",
+                                  G_CALLBACK (selected_frame_changed_cb), self);
+  self->tree_signals = g_signal_group_new (FC_TYPE_SESSION_TREE);
+  g_signal_group_connect_object (self->tree_signals, "notify::tree",
+                                 G_CALLBACK (shared_tree_changed_cb), self, G_CONNECT_SWAPPED);
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
   g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scroll_cb), self);

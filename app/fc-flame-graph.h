@@ -8,19 +8,16 @@
 #include <gtk/gtk.h>
 
 #include "fc-call-tree.h"
-#include "fc-session.h"
+#include "fc-flame-view.h"
 
 G_BEGIN_DECLS
 
 #define FC_FLAME_GRAPH_ROW_HEIGHT 20
 
 #define FC_TYPE_FLAME_GRAPH (fc_flame_graph_get_type ())
-G_DECLARE_FINAL_TYPE (FcFlameGraph, fc_flame_graph, FC, FLAME_GRAPH, GtkWidget)
+G_DECLARE_FINAL_TYPE (FcFlameGraph, fc_flame_graph, FC, FLAME_GRAPH, FcFlameView)
 
 GtkWidget            *fc_flame_graph_new               (void);
-FcSession            *fc_flame_graph_get_session       (FcFlameGraph         *self);
-void                  fc_flame_graph_set_session       (FcFlameGraph         *self,
-                                                        FcSession            *session);
 /* the top-down tree of the session's thread and selection; NULL while it
  * is being built */
 FcCallTree           *fc_flame_graph_get_tree          (FcFlameGraph         *self);
@@ -36,9 +33,6 @@ const FcCallTreeNode *fc_flame_graph_get_focus         (FcFlameGraph         *se
 void                  fc_flame_graph_set_focus         (FcFlameGraph         *self,
                                                         const FcCallTreeNode *node);
 guint                 fc_flame_graph_get_n_matches     (FcFlameGraph         *self);
-GskRenderNode        *fc_flame_graph_render_scene      (FcFlameGraph         *self,
-                                                        int                   width,
-                                                        int                   height);
 guint                 fc_flame_graph_get_n_drawn_boxes (FcFlameGraph         *self);
 
 G_END_DECLS

@@ -12,7 +12,10 @@
  * @ns: a duration in nanoseconds
  *
  * Three significant digits in the largest unit that keeps the number at
- * least 1: "1.23 s", "45.6 ms", "789 µs", "12 ns".
+ * least 1: "1.23 s", "45.6 ms", "789 µs", "12 ns"; from a minute up, as a
+ * clock reads: "16 min 40 s", "1 h 02 min". The one duration format of the
+ * app: tooltips, the details panel, the call tree and the ruler's
+ * selection all print through it.
  *
  * Returns: (transfer full): the text
  */
@@ -22,6 +25,12 @@ fc_format_duration (gint64 ns)
   double value = ABS ((double) ns);
   const char *sign = ns < 0 ? "-" : "";
 
+  if (value >= 3600e9)
+    {
+      gint64 minutes = (gint64) (value / 60e9);
+      /* TRANSLATORS: hours and minutes, as in "1 h 02 min" */
+      return g_strdup_printf (_("%s%" G_GINT64_FORMAT " h %02" G_GINT64_FORMAT " min"), sign, minutes / 60, minutes % 60);
+    }
   if (value >= 60e9)
     {
       gint64 seconds = (gint64) (value / 1e9);
@@ -42,14 +51,21 @@ fc_format_duration (gint64 ns)
  * @part: a part
  * @whole: the whole
  *
- * Returns: (transfer full): "12.3%", or "–" when @whole is 0
+ * Returns: (transfer full): "12.3%"; a share too small for one decimal
+ *   keeps two significant digits ("0.029%": 17 ms of 59 s is not 0.0%);
+ *   "–" when @whole is 0
  */
 char *
 fc_format_percent (gint64 part,
                    gint64 whole)
 {
+  double share;
+
   if (whole == 0)
     return g_strdup ("–");
 
-  return g_strdup_printf ("%.1f%%", 100.0 * (double) part / (double) whole);
+  share = 100.0 * (double) part / (double) whole;
+  if (part != 0 && ABS (share) < 0.05)
+    return g_strdup_printf ("%.2g%%", share);
+  return g_strdup_printf ("%.1f%%", share);
 }

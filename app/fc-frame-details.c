@@ -26,12 +26,15 @@ struct _FcFrameDetails
   GtkBox        *callees_box;
 
   /* owned */
-  FcSessionTree *session_tree;   /* top-down tree of the session's thread and selection */
+  FcSession     *session;
   GSignalGroup  *session_signals;
+  GSignalGroup  *tree_signals;   /* the session's shared top-down tree */
+  GCancellable  *stats_cancellable;
   GArray        *callers;
   GArray        *callees;
 
   FcFrameStats   stats;
+  gboolean       computing;
 };
 
 G_DEFINE_FINAL_TYPE (FcFrameDetails, fc_frame_details, GTK_TYPE_WIDGET)
@@ -139,19 +142,33 @@ links_to_array (GHashTable *links)
 /* One pass over the top-down tree, whose nodes come parents first: a node
  * counts towards the frame's total only when no ancestor is the same frame,
  * so recursion is not counted twice. */
+typedef struct {
+  FcFrameStats  stats;
+  GArray       *callers;
+  GArray       *callees;
+} StatsResult;
+
 static void
-compute_stats (FcFrameDetails *self,
-               FcCallTree     *tree,
-               guint32         frame)
+stats_result_free (StatsResult *result)
 {
+  g_clear_pointer (&result->callers, g_array_unref);
+  g_clear_pointer (&result->callees, g_array_unref);
+  g_free (result);
+}
+
+static StatsResult *
+compute_stats (FcCallTree *tree,
+               guint32     frame)
+{
+  StatsResult *result = g_new0 (StatsResult, 1);
   guint n_nodes = fc_call_tree_get_n_nodes (tree);
   g_autofree guint8 *inside = g_new0 (guint8, n_nodes);
   g_autoptr(GHashTable) callers = g_hash_table_new (NULL, NULL);
   g_autoptr(GHashTable) callees = g_hash_table_new (NULL, NULL);
+  FcFrameStats *stats = &result->stats;
 
-  memset (&self->stats, 0, sizeof self->stats);
-  self->stats.frame = frame;
-  self->stats.all_ns = fc_call_tree_node_get_total_ns (fc_call_tree_get_root (tree));
+  stats->frame = frame;
+  stats->all_ns = fc_call_tree_node_get_total_ns (fc_call_tree_get_root (tree));
 
   for (guint i = 1; i < n_nodes; i++)
     {
@@ -164,12 +181,12 @@ compute_stats (FcFrameDetails *self,
       if (!is_frame)
         continue;
 
-      self->stats.self_ns += fc_call_tree_node_get_self_ns (node);
-      self->stats.self_samples += fc_call_tree_node_get_self (node);
+      stats->self_ns += fc_call_tree_node_get_self_ns (node);
+      stats->self_samples += fc_call_tree_node_get_self (node);
       if (!inside[parent_index])
         {
-          self->stats.total_ns += fc_call_tree_node_get_total_ns (node);
-          self->stats.total_samples += fc_call_tree_node_get_total (node);
+          stats->total_ns += fc_call_tree_node_get_total_ns (node);
+          stats->total_samples += fc_call_tree_node_get_total (node);
         }
 
       if (parent_index != 0)
@@ -182,17 +199,40 @@ compute_stats (FcFrameDetails *self,
         }
     }
 
-  g_clear_pointer (&self->callers, g_array_unref);
-  g_clear_pointer (&self->callees, g_array_unref);
-  self->callers = links_to_array (callers);
-  self->callees = links_to_array (callees);
+  result->callers = links_to_array (callers);
+  result->callees = links_to_array (callees);
+  return result;
+}
+
+typedef struct {
+  FcCallTree *tree;
+  guint32     frame;
+} StatsData;
+
+static void
+stats_data_free (StatsData *data)
+{
+  g_clear_pointer (&data->tree, fc_call_tree_unref);
+  g_free (data);
+}
+
+/* a walk over every node of the tree: off the main thread */
+static void
+compute_stats_thread (GTask        *task,
+                      gpointer      source_object,
+                      gpointer      task_data,
+                      GCancellable *cancellable)
+{
+  StatsData *data = task_data;
+
+  g_task_return_pointer (task, compute_stats (data->tree, data->frame), (GDestroyNotify) stats_result_free);
 }
 
 static void
 link_clicked_cb (GtkButton      *button,
                  FcFrameDetails *self)
 {
-  FcSession *session = fc_session_tree_get_session (self->session_tree);
+  FcSession *session = self->session;
   guint frame = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "frame"));
 
   if (session != NULL)
@@ -248,15 +288,86 @@ fill_links (FcFrameDetails *self,
 }
 
 static void
+show_stats (FcFrameDetails *self,
+            FcProfile      *profile)
+{
+  g_autofree char *self_time = NULL;
+  g_autofree char *self_percent = NULL;
+  g_autofree char *self_text = NULL;
+  g_autofree char *total_time = NULL;
+  g_autofree char *total_percent = NULL;
+  g_autofree char *total_text = NULL;
+  g_autofree char *samples = NULL;
+
+  clear_container (GTK_WIDGET (self->time_grid));
+  self_time = fc_format_duration (self->stats.self_ns);
+  self_percent = fc_format_percent (self->stats.self_ns, self->stats.all_ns);
+  self_text = g_strdup_printf ("%s  %s", self_time, self_percent);
+  total_time = fc_format_duration (self->stats.total_ns);
+  total_percent = fc_format_percent (self->stats.total_ns, self->stats.all_ns);
+  total_text = g_strdup_printf ("%s  %s", total_time, total_percent);
+  samples = g_strdup_printf ("%'" G_GUINT64_FORMAT " / %'" G_GUINT64_FORMAT,
+                             self->stats.self_samples, self->stats.total_samples);
+  add_field (self->time_grid, 0, _("Self"), self_text);
+  add_field (self->time_grid, 1, _("Total"), total_text);
+  add_field (self->time_grid, 2, _("Samples (self / total)"), samples);
+  fill_links (self, self->callers_box, self->callers, profile);
+  fill_links (self, self->callees_box, self->callees, profile);
+}
+
+static void
+set_computing (FcFrameDetails *self,
+               gboolean        computing)
+{
+  if (computing == self->computing)
+    return;
+  self->computing = computing;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+stats_ready_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GWeakRef *weak = user_data;
+  g_autoptr(FcFrameDetails) self = g_weak_ref_get (weak);
+  StatsResult *stats = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  g_weak_ref_clear (weak);
+  g_free (weak);
+
+  /* only the newest request shows, in a panel still there */
+  if (self != NULL && stats != NULL && g_task_get_cancellable (G_TASK (result)) == self->stats_cancellable &&
+      self->session != NULL && fc_session_get_profile (self->session) != NULL)
+    {
+      self->stats = stats->stats;
+      g_clear_pointer (&self->callers, g_array_unref);
+      g_clear_pointer (&self->callees, g_array_unref);
+      self->callers = g_steal_pointer (&stats->callers);
+      self->callees = g_steal_pointer (&stats->callees);
+      g_clear_object (&self->stats_cancellable);
+      show_stats (self, fc_session_get_profile (self->session));
+      set_computing (self, FALSE);
+    }
+
+  g_clear_pointer (&stats, stats_result_free);
+}
+
+static void
 fc_frame_details_update (FcFrameDetails *self)
 {
-  FcSession *session = fc_session_tree_get_session (self->session_tree);
-  FcCallTree *tree = fc_session_tree_get_tree (self->session_tree);
+  FcSession *session = self->session;
+  FcCallTree *tree = session ? fc_session_tree_get_tree (fc_session_tree_get_shared (session)) : NULL;
   FcProfile *profile = session ? fc_session_get_profile (session) : NULL;
   guint frame_id = session ? fc_session_get_selected_frame (session) : FC_SESSION_NO_FRAME;
   const FcFrame *frame;
   char buf[512];
   int row = 0;
+
+  g_cancellable_cancel (self->stats_cancellable);
+  g_clear_object (&self->stats_cancellable);
+  set_computing (self, FALSE);
 
   if (profile == NULL || frame_id == FC_SESSION_NO_FRAME || frame_id >= fc_profile_get_n_frames (profile))
     {
@@ -305,28 +416,19 @@ fc_frame_details_update (FcFrameDetails *self)
   clear_container (GTK_WIDGET (self->time_grid));
   if (tree != NULL)
     {
-      g_autofree char *self_time = NULL;
-      g_autofree char *self_percent = NULL;
-      g_autofree char *self_text = NULL;
-      g_autofree char *total_time = NULL;
-      g_autofree char *total_percent = NULL;
-      g_autofree char *total_text = NULL;
-      g_autofree char *samples = NULL;
+      g_autoptr(GTask) task = NULL;
+      StatsData *data = g_new0 (StatsData, 1);
+      GWeakRef *weak = g_new0 (GWeakRef, 1);
 
-      compute_stats (self, tree, frame_id);
-      self_time = fc_format_duration (self->stats.self_ns);
-      self_percent = fc_format_percent (self->stats.self_ns, self->stats.all_ns);
-      self_text = g_strdup_printf ("%s  %s", self_time, self_percent);
-      total_time = fc_format_duration (self->stats.total_ns);
-      total_percent = fc_format_percent (self->stats.total_ns, self->stats.all_ns);
-      total_text = g_strdup_printf ("%s  %s", total_time, total_percent);
-      samples = g_strdup_printf ("%'" G_GUINT64_FORMAT " / %'" G_GUINT64_FORMAT,
-                                 self->stats.self_samples, self->stats.total_samples);
-      add_field (self->time_grid, 0, _("Self"), self_text);
-      add_field (self->time_grid, 1, _("Total"), total_text);
-      add_field (self->time_grid, 2, _("Samples (self / total)"), samples);
-      fill_links (self, self->callers_box, self->callers, profile);
-      fill_links (self, self->callees_box, self->callees, profile);
+      g_weak_ref_init (weak, self);
+      data->tree = fc_call_tree_ref (tree);
+      data->frame = frame_id;
+      self->stats_cancellable = g_cancellable_new ();
+      task = g_task_new (NULL, self->stats_cancellable, stats_ready_cb, weak);
+      g_task_set_task_data (task, data, (GDestroyNotify) stats_data_free);
+      g_task_set_return_on_cancel (task, TRUE);
+      set_computing (self, TRUE);
+      g_task_run_in_thread (task, compute_stats_thread);
     }
 
   gtk_stack_set_visible_child_name (self->stack, "frame");
@@ -343,15 +445,18 @@ fc_frame_details_dispose (GObject *object)
 {
   FcFrameDetails *self = (FcFrameDetails *)object;
 
+  g_cancellable_cancel (self->stats_cancellable);
+  g_clear_object (&self->stats_cancellable);
   if (self->session_signals != NULL)
     g_signal_group_set_target (self->session_signals, NULL);
-  if (self->session_tree != NULL)
-    g_signal_handlers_disconnect_by_data (self->session_tree, self);
+  if (self->tree_signals != NULL)
+    g_signal_group_set_target (self->tree_signals, NULL);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), FC_TYPE_FRAME_DETAILS);
 
   g_clear_object (&self->session_signals);
-  g_clear_object (&self->session_tree);
+  g_clear_object (&self->tree_signals);
+  g_clear_object (&self->session);
   g_clear_pointer (&self->callers, g_array_unref);
   g_clear_pointer (&self->callees, g_array_unref);
 
@@ -441,9 +546,11 @@ fc_frame_details_init (FcFrameDetails *self)
   self->callees = g_array_new (FALSE, FALSE, sizeof (FcFrameLink));
   self->stats.frame = FC_SESSION_NO_FRAME;
 
-  self->session_tree = fc_session_tree_new (FALSE);
-  g_signal_connect_swapped (self->session_tree, "notify::tree", G_CALLBACK (fc_frame_details_update), self);
-  g_signal_connect_swapped (self->session_tree, "notify::busy", G_CALLBACK (busy_changed_cb), self);
+  self->tree_signals = g_signal_group_new (FC_TYPE_SESSION_TREE);
+  g_signal_group_connect_object (self->tree_signals, "notify::tree",
+                                 G_CALLBACK (fc_frame_details_update), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->tree_signals, "notify::busy",
+                                 G_CALLBACK (busy_changed_cb), self, G_CONNECT_SWAPPED);
 
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
   g_signal_group_connect_object (self->session_signals, "notify::selected-frame",
@@ -467,7 +574,7 @@ fc_frame_details_get_session (FcFrameDetails *self)
 {
   g_return_val_if_fail (FC_IS_FRAME_DETAILS (self), NULL);
 
-  return fc_session_tree_get_session (self->session_tree);
+  return self->session;
 }
 
 void
@@ -477,10 +584,10 @@ fc_frame_details_set_session (FcFrameDetails *self,
   g_return_if_fail (FC_IS_FRAME_DETAILS (self));
   g_return_if_fail (!session || FC_IS_SESSION (session));
 
-  if (session == fc_session_tree_get_session (self->session_tree))
+  if (!g_set_object (&self->session, session))
     return;
 
-  fc_session_tree_set_session (self->session_tree, session);
+  g_signal_group_set_target (self->tree_signals, session ? fc_session_tree_get_shared (session) : NULL);
   g_signal_group_set_target (self->session_signals, session);
   fc_frame_details_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -491,7 +598,8 @@ fc_frame_details_get_busy (FcFrameDetails *self)
 {
   g_return_val_if_fail (FC_IS_FRAME_DETAILS (self), FALSE);
 
-  return fc_session_tree_get_busy (self->session_tree);
+  return self->computing ||
+         (self->session != NULL && fc_session_tree_get_busy (fc_session_tree_get_shared (self->session)));
 }
 
 /**

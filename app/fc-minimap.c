@@ -5,8 +5,6 @@
 
 #include <math.h>
 
-#include "fc-colors.h"
-#include "fc-layout-cache.h"
 #include "fc-minimap-private.h"
 #include "fc-view-util.h"
 
@@ -22,19 +20,8 @@ typedef enum {
 
 struct _FcMinimap
 {
-  GtkWidget       parent_instance;
+  FcFlameView     parent_instance;
 
-  /* owned */
-  FcSession      *session;
-  GSignalGroup   *session_signals;
-  GCancellable   *cancellable;
-  FcFlameLayout  *layout;
-  GdkRGBA        *colors;
-  guint           n_colors;
-  GskRenderNode  *scene;
-
-  int             scene_width;
-  int             scene_height;
   guint           n_drawn_rects;
 
   /* the drag under way */
@@ -44,16 +31,13 @@ struct _FcMinimap
   gint64          drag_end_ns;
 };
 
-enum {
-  PROP_0,
-  PROP_SESSION,
-  PROP_LAYOUT,
-  N_PROPS
-};
+G_DEFINE_FINAL_TYPE (FcMinimap, fc_minimap, FC_TYPE_FLAME_VIEW)
 
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (FcMinimap, fc_minimap, GTK_TYPE_WIDGET)
+static inline FcSession *
+session_of (FcMinimap *self)
+{
+  return fc_flame_view_get_session (FC_FLAME_VIEW (self));
+}
 
 void
 fc_minimap_get_range (FcMinimap *self,
@@ -64,8 +48,8 @@ fc_minimap_get_range (FcMinimap *self,
 
   g_return_if_fail (FC_IS_MINIMAP (self));
 
-  if (self->session != NULL)
-    fc_session_get_thread_range (self->session, &b, &e);
+  if (session_of (self) != NULL)
+    fc_session_get_thread_range (session_of (self), &b, &e);
   if (e <= b)
     e = b + 1;
 
@@ -96,88 +80,6 @@ time_at (FcMinimap *self,
 }
 
 static void
-invalidate_scene (FcMinimap *self)
-{
-  g_clear_pointer (&self->scene, gsk_render_node_unref);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-update_colors (FcMinimap *self)
-{
-  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
-
-  g_clear_pointer (&self->colors, g_free);
-  self->n_colors = 0;
-  if (profile != NULL)
-    self->colors = fc_colors_for_profile (profile, fc_session_get_color_mode (self->session),
-                                          &self->n_colors);
-  invalidate_scene (self);
-}
-
-static void
-set_layout (FcMinimap     *self,
-            FcFlameLayout *layout)
-{
-  if (layout == self->layout)
-    return;
-
-  g_clear_pointer (&self->layout, fc_flame_layout_unref);
-  if (layout != NULL)
-    self->layout = fc_flame_layout_ref (layout);
-  invalidate_scene (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LAYOUT]);
-}
-
-static void
-layout_ready_cb (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GWeakRef *weak = user_data;
-  g_autoptr(FcMinimap) self = g_weak_ref_get (weak);
-  g_autoptr(FcFlameLayout) layout = NULL;
-  g_autoptr(GError) error = NULL;
-
-  g_weak_ref_clear (weak);
-  g_free (weak);
-
-  layout = fc_layout_cache_request_finish (result, &error);
-  if (self == NULL)
-    return;
-  if (error != NULL)
-    {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_warning ("Could not lay out the minimap: %s", error->message);
-      return;
-    }
-  if (source != G_OBJECT (self->session) || g_cancellable_is_cancelled (self->cancellable))
-    return;
-
-  set_layout (self, layout);
-}
-
-static void
-reload_cb (FcMinimap *self)
-{
-  GWeakRef *weak;
-
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-
-  set_layout (self, NULL);
-  update_colors (self);
-
-  if (self->session == NULL || fc_session_get_profile (self->session) == NULL)
-    return;
-
-  self->cancellable = g_cancellable_new ();
-  weak = g_new0 (GWeakRef, 1);
-  g_weak_ref_init (weak, self);
-  fc_layout_cache_request (self->session, self->cancellable, layout_ready_cb, weak);
-}
-
-static void
 overlay_changed_cb (FcMinimap *self)
 {
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -194,12 +96,12 @@ fc_minimap_pointer_down (FcMinimap *self,
   g_return_if_fail (FC_IS_MINIMAP (self));
 
   self->drag_mode = DRAG_NONE;
-  if (self->session == NULL)
+  if (session_of (self) == NULL)
     return;
 
   self->drag_x = x;
-  self->drag_begin_ns = fc_session_get_visible_begin_ns (self->session);
-  self->drag_end_ns = fc_session_get_visible_end_ns (self->session);
+  self->drag_begin_ns = fc_session_get_visible_begin_ns (session_of (self));
+  self->drag_end_ns = fc_session_get_visible_end_ns (session_of (self));
   x0 = x_for_time (self, self->drag_begin_ns);
   x1 = x_for_time (self, self->drag_end_ns);
 
@@ -219,7 +121,7 @@ fc_minimap_pointer_move (FcMinimap *self,
 
   g_return_if_fail (FC_IS_MINIMAP (self));
 
-  if (self->session == NULL)
+  if (session_of (self) == NULL)
     return;
 
   fc_minimap_get_range (self, &b, &e);
@@ -230,13 +132,13 @@ fc_minimap_pointer_move (FcMinimap *self,
       {
         gint64 delta = (gint64) (offset_x * (double) (e - b) / width);
 
-        fc_session_zoom_to (self->session, self->drag_begin_ns + delta, self->drag_end_ns + delta);
+        fc_session_zoom_to (session_of (self), self->drag_begin_ns + delta, self->drag_end_ns + delta);
       }
       break;
 
     case DRAG_SELECTION:
       if (fabs (offset_x) >= CLICK_SLOP)
-        fc_session_set_selection (self->session,
+        fc_session_set_selection (session_of (self),
                                   time_at (self, CLAMP (self->drag_x, 0, width)),
                                   time_at (self, CLAMP (self->drag_x + offset_x, 0, width)));
       break;
@@ -253,7 +155,7 @@ fc_minimap_pointer_up (FcMinimap *self,
 {
   g_return_if_fail (FC_IS_MINIMAP (self));
 
-  if (self->session == NULL)
+  if (session_of (self) == NULL)
     return;
 
   fc_minimap_pointer_move (self, offset_x);
@@ -264,7 +166,7 @@ fc_minimap_pointer_up (FcMinimap *self,
       gint64 span = self->drag_end_ns - self->drag_begin_ns;
       gint64 center = time_at (self, self->drag_x);
 
-      fc_session_zoom_to (self->session, center - span / 2, center - span / 2 + span);
+      fc_session_zoom_to (session_of (self), center - span / 2, center - span / 2 + span);
     }
 
   self->drag_mode = DRAG_NONE;
@@ -300,12 +202,15 @@ drag_end_cb (FcMinimap      *self,
 /* ---- drawing ---- */
 
 static void
-draw_rows (FcMinimap   *self,
-           GtkSnapshot *snapshot,
-           int          width,
-           int          height)
+draw_rows (FcMinimap     *self,
+           GtkSnapshot   *snapshot,
+           FcFlameLayout *layout,
+           int            width,
+           int            height)
 {
-  guint n_rows = fc_flame_layout_get_n_rows (self->layout);
+  guint n_rows = fc_flame_layout_get_n_rows (layout);
+  guint n_colors = 0;
+  const GdkRGBA *colors = fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
   g_autoptr(GdkTexture) texture = NULL;
   FcRaster raster;
   double row_height;
@@ -327,7 +232,7 @@ draw_rows (FcMinimap   *self,
   for (guint row = 0; row < n_rows; row++)
     {
       guint n = 0;
-      const FcFlameBox *boxes = fc_flame_layout_get_row (self->layout, row, &n);
+      const FcFlameBox *boxes = fc_flame_layout_get_row (layout, row, &n);
       const GdkRGBA *span_color = NULL;
       int span_start = 0;
 
@@ -342,7 +247,7 @@ draw_rows (FcMinimap   *self,
             {
               gint64 t = b + (gint64) ((x + 0.5) * ns_per_px);
               gint64 t_end = b + (gint64) ((x + 1) * ns_per_px);
-              guint i = fc_flame_layout_row_lower_bound (self->layout, row, b + (gint64) (x * ns_per_px));
+              guint i = fc_flame_layout_row_lower_bound (layout, row, b + (gint64) (x * ns_per_px));
 
               /* any box touching this column paints it, preferring the one
                * under its middle */
@@ -352,8 +257,8 @@ draw_rows (FcMinimap   *self,
 
                   if (box->end_ns <= t && i + 1 < n && boxes[i + 1].begin_ns <= t)
                     box = &boxes[i + 1];
-                  if (box->frame < self->n_colors)
-                    color = &self->colors[box->frame];
+                  if (box->frame < n_colors)
+                    color = &colors[box->frame];
                 }
             }
 
@@ -376,27 +281,20 @@ draw_rows (FcMinimap   *self,
   self->n_drawn_rects = drawn;
 }
 
-GskRenderNode *
-fc_minimap_render_scene (FcMinimap *self,
-                         int        width,
-                         int        height)
+static void
+fc_minimap_render_scene (FcFlameView *view,
+                         GtkSnapshot *snapshot,
+                         int          width,
+                         int          height)
 {
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  gboolean dark;
-  GdkRGBA background;
+  FcMinimap *self = FC_MINIMAP (view);
+  FcFlameLayout *layout = fc_flame_view_get_layout (view);
+  GdkRGBA background = fc_flame_view_is_dark (view) ? (GdkRGBA) { 1, 1, 1, 0.04f } : (GdkRGBA) { 0, 0, 0, 0.03f };
 
-  g_return_val_if_fail (FC_IS_MINIMAP (self), NULL);
-  g_return_val_if_fail (width > 0 && height > 0, NULL);
-
-  dark = fc_view_is_dark (GTK_WIDGET (self));
-  background = dark ? (GdkRGBA) { 1, 1, 1, 0.04f } : (GdkRGBA) { 0, 0, 0, 0.03f };
-
-  snapshot = gtk_snapshot_new ();
   self->n_drawn_rects = 0;
   gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (self->layout != NULL && self->colors != NULL)
-    draw_rows (self, snapshot, width, height);
-  return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (layout != NULL && fc_flame_view_get_colors (view, NULL) != NULL)
+    draw_rows (self, snapshot, layout, width, height);
 }
 
 guint
@@ -407,53 +305,36 @@ fc_minimap_get_n_drawn_rects (FcMinimap *self)
 }
 
 static void
-fc_minimap_snapshot (GtkWidget   *widget,
-                     GtkSnapshot *snapshot)
+fc_minimap_snapshot_overlay (FcFlameView *view,
+                             GtkSnapshot *snapshot,
+                             int          width,
+                             int          height)
 {
-  FcMinimap *self = FC_MINIMAP (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  GdkRGBA shade = fc_view_is_dark (widget) ? (GdkRGBA) { 0, 0, 0, 0.45f } : (GdkRGBA) { 0, 0, 0, 0.18f };
-  GdkRGBA frame = { 0.21f, 0.52f, 0.89f, 1.0f };
-  GdkRGBA selection = { 0.21f, 0.52f, 0.89f, 0.3f };
+  FcMinimap *self = FC_MINIMAP (view);
+  FcSession *session = session_of (self);
+  GdkRGBA shade = fc_flame_view_is_dark (view) ? (GdkRGBA) { 0, 0, 0, 0.45f } : (GdkRGBA) { 0, 0, 0, 0.18f };
+  GdkRGBA frame = *fc_flame_view_get_accent (view);
+  GdkRGBA selection = frame;
   double x0, x1;
 
-  if (width <= 0 || height <= 0)
+  if (session == NULL || fc_session_get_profile (session) == NULL)
     return;
 
-  if (self->scene == NULL || self->scene_width != width || self->scene_height != height)
+  selection.alpha = 0.3f;
+  if (fc_session_has_selection (session))
     {
-      g_clear_pointer (&self->scene, gsk_render_node_unref);
-      self->scene = fc_minimap_render_scene (self, width, height);
-      self->scene_width = width;
-      self->scene_height = height;
-    }
-  gtk_snapshot_append_node (snapshot, self->scene);
-
-  if (self->session == NULL || fc_session_get_profile (self->session) == NULL)
-    return;
-
-  if (fc_session_has_selection (self->session))
-    {
-      x0 = x_for_time (self, fc_session_get_selection_begin_ns (self->session));
-      x1 = x_for_time (self, fc_session_get_selection_end_ns (self->session));
+      x0 = x_for_time (self, fc_session_get_selection_begin_ns (session));
+      x1 = x_for_time (self, fc_session_get_selection_end_ns (session));
       gtk_snapshot_append_color (snapshot, &selection, &GRAPHENE_RECT_INIT (x0, 0, MAX (x1 - x0, 1), height));
     }
 
   /* everything outside the visible window is shaded */
-  x0 = CLAMP (x_for_time (self, fc_session_get_visible_begin_ns (self->session)), 0, width);
-  x1 = CLAMP (x_for_time (self, fc_session_get_visible_end_ns (self->session)), 0, width);
+  x0 = CLAMP (x_for_time (self, fc_session_get_visible_begin_ns (session)), 0, width);
+  x1 = CLAMP (x_for_time (self, fc_session_get_visible_end_ns (session)), 0, width);
   x1 = MAX (x1, x0 + 1);
   gtk_snapshot_append_color (snapshot, &shade, &GRAPHENE_RECT_INIT (0, 0, x0, height));
   gtk_snapshot_append_color (snapshot, &shade, &GRAPHENE_RECT_INIT (x1, 0, width - x1, height));
-  {
-    GskRoundedRect outline;
-    const float widths[4] = { 1, 1, 1, 1 };
-    const GdkRGBA colors[4] = { frame, frame, frame, frame };
-
-    gsk_rounded_rect_init_from_rect (&outline, &GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height), 0);
-    gtk_snapshot_append_border (snapshot, &outline, widths, colors);
-  }
+  fc_flame_view_draw_outline (snapshot, &GRAPHENE_RECT_INIT (x0, 0, x1 - x0, height), &frame, 1);
 }
 
 static void
@@ -477,14 +358,6 @@ fc_minimap_measure (GtkWidget      *widget,
     }
 }
 
-static void
-fc_minimap_css_changed (GtkWidget         *widget,
-                        GtkCssStyleChange *change)
-{
-  GTK_WIDGET_CLASS (fc_minimap_parent_class)->css_changed (widget, change);
-  invalidate_scene (FC_MINIMAP (widget));
-}
-
 /* ---- GObject ---- */
 
 GtkWidget *
@@ -493,135 +366,31 @@ fc_minimap_new (void)
   return g_object_new (FC_TYPE_MINIMAP, NULL);
 }
 
-FcSession *
-fc_minimap_get_session (FcMinimap *self)
-{
-  g_return_val_if_fail (FC_IS_MINIMAP (self), NULL);
-  return self->session;
-}
-
-void
-fc_minimap_set_session (FcMinimap *self,
-                        FcSession *session)
-{
-  g_return_if_fail (FC_IS_MINIMAP (self));
-  g_return_if_fail (!session || FC_IS_SESSION (session));
-
-  if (!g_set_object (&self->session, session))
-    return;
-
-  g_signal_group_set_target (self->session_signals, session);
-  reload_cb (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
-}
-
-FcFlameLayout *
-fc_minimap_get_layout (FcMinimap *self)
-{
-  g_return_val_if_fail (FC_IS_MINIMAP (self), NULL);
-  return self->layout;
-}
-
-static void
-fc_minimap_dispose (GObject *object)
-{
-  FcMinimap *self = FC_MINIMAP (object);
-
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  if (self->session_signals != NULL)
-    g_signal_group_set_target (self->session_signals, NULL);
-  g_clear_object (&self->session_signals);
-  g_clear_object (&self->session);
-  g_clear_pointer (&self->layout, fc_flame_layout_unref);
-  g_clear_pointer (&self->scene, gsk_render_node_unref);
-  g_clear_pointer (&self->colors, g_free);
-
-  G_OBJECT_CLASS (fc_minimap_parent_class)->dispose (object);
-}
-
-static void
-fc_minimap_get_property (GObject    *object,
-                         guint       prop_id,
-                         GValue     *value,
-                         GParamSpec *pspec)
-{
-  FcMinimap *self = FC_MINIMAP (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      g_value_set_object (value, self->session);
-      break;
-    case PROP_LAYOUT:
-      g_value_set_boxed (value, self->layout);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-fc_minimap_set_property (GObject      *object,
-                         guint         prop_id,
-                         const GValue *value,
-                         GParamSpec   *pspec)
-{
-  FcMinimap *self = FC_MINIMAP (object);
-
-  switch (prop_id)
-    {
-    case PROP_SESSION:
-      fc_minimap_set_session (self, g_value_get_object (value));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
 static void
 fc_minimap_class_init (FcMinimapClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  FcFlameViewClass *view_class = FC_FLAME_VIEW_CLASS (klass);
 
-  object_class->dispose = fc_minimap_dispose;
-  object_class->get_property = fc_minimap_get_property;
-  object_class->set_property = fc_minimap_set_property;
-
-  widget_class->snapshot = fc_minimap_snapshot;
   widget_class->measure = fc_minimap_measure;
-  widget_class->css_changed = fc_minimap_css_changed;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  properties[PROP_LAYOUT] =
-    g_param_spec_boxed ("layout", NULL, NULL,
-                        FC_TYPE_FLAME_LAYOUT,
-                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  view_class->render_scene = fc_minimap_render_scene;
+  view_class->snapshot_overlay = fc_minimap_snapshot_overlay;
+  view_class->uses_layout = TRUE;
 
   gtk_widget_class_set_css_name (widget_class, "minimap");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
 
 static void
 fc_minimap_init (FcMinimap *self)
 {
+  GSignalGroup *signals = fc_flame_view_get_session_signals (FC_FLAME_VIEW (self));
   GtkGesture *gesture;
 
-  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
-
-  self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
-  g_signal_group_connect_swapped (self->session_signals, "notify::profile", G_CALLBACK (reload_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::thread", G_CALLBACK (reload_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::color-mode", G_CALLBACK (update_colors), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::visible-begin-ns", G_CALLBACK (overlay_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::visible-end-ns", G_CALLBACK (overlay_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selection-begin-ns", G_CALLBACK (overlay_changed_cb), self);
-  g_signal_group_connect_swapped (self->session_signals, "notify::selection-end-ns", G_CALLBACK (overlay_changed_cb), self);
+  g_signal_group_connect_swapped (signals, "notify::visible-begin-ns", G_CALLBACK (overlay_changed_cb), self);
+  g_signal_group_connect_swapped (signals, "notify::visible-end-ns", G_CALLBACK (overlay_changed_cb), self);
+  g_signal_group_connect_swapped (signals, "notify::selection-begin-ns", G_CALLBACK (overlay_changed_cb), self);
+  g_signal_group_connect_swapped (signals, "notify::selection-end-ns", G_CALLBACK (overlay_changed_cb), self);
 
   gesture = gtk_gesture_drag_new ();
   g_signal_connect_swapped (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);

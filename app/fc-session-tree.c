@@ -3,32 +3,55 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "fc-layout-cache.h"
 #include "fc-session-tree.h"
 
 /*
- * Follows a session's profile, thread and selection range (and, when made
- * "filtered", its frame filter) and rebuilds the FcCallTree and its
- * FcFilteredTree on a worker thread when they change. Several session
+ * Follows a session's profile, thread and selection range and rebuilds a
+ * call tree on a worker thread when they change. Several session
  * properties change together (a new document resets them all), so rebuilds
  * are coalesced into one idle; a rebuild in flight is cancelled when a newer
  * one starts, and only the newest result is published.
+ *
+ * A session has one shared tree (fc_session_tree_get_shared()): top-down,
+ * with the session's frame filter applied. The flamegraph and the details
+ * panel read it, so a selection change walks the samples once. A
+ * "filtered" tree (the call tree view's) turns it into an FcFilteredTree
+ * without walking the samples again, except bottom-up, which is a
+ * different tree built from the samples.
  */
+
+#define SHARED_KEY      "fc-session-tree-shared"
+#define SELECT_DELAY_MS 80
 
 struct _FcSessionTree
 {
   GObject       parent_instance;
 
-  /* owned */
+  /* owned; the shared tree only points at its session, which owns it */
   FcSession    *session;
   GSignalGroup *session_signals;
+  FcSessionTree *source;         /* the shared tree a filtered one derives from */
+  GSignalGroup *source_signals;
   FcCallTree   *tree;
   FcFilteredTree *filtered_tree;
   GCancellable *cancellable;
+
+  /* what the newest build (done or under way) was for: a session that
+   * notifies begin and end of one selection change builds once */
+  FcProfile    *built_profile;   /* unowned, compared only */
+  FcCallTree   *built_source;    /* unowned, compared only */
+  gint          built_thread;
+  gint64        built_begin_ns;
+  gint64        built_end_ns;
+  FcFrameFilter built_filter;
+  gboolean      built_bottom_up;
 
   guint         rebuild_source;
   guint         bottom_up : 1;
   guint         busy : 1;
   guint         filtered : 1;
+  guint         shared : 1;
 };
 
 G_DEFINE_FINAL_TYPE (FcSessionTree, fc_session_tree, G_TYPE_OBJECT)
@@ -58,6 +81,13 @@ fc_session_tree_set_busy (FcSessionTree *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
+/* a filtered top-down tree is a copy of the shared one */
+static gboolean
+derives_from_source (FcSessionTree *self)
+{
+  return self->filtered && !self->bottom_up;
+}
+
 static void
 unref_tree_func (gpointer data,
                  gpointer user_data)
@@ -70,6 +100,13 @@ static void
 unref_tree_later (FcCallTree *tree)
 {
   static GThreadPool *pool;
+
+  /* a small one is quicker to free than to hand over */
+  if (fc_call_tree_get_n_nodes (tree) < 10000)
+    {
+      fc_call_tree_unref (tree);
+      return;
+    }
 
   if (g_once_init_enter (&pool))
     g_once_init_leave (&pool, g_thread_pool_new (unref_tree_func, NULL, 1, FALSE, NULL));
@@ -92,6 +129,7 @@ fc_session_tree_publish (FcSessionTree  *self,
 }
 
 typedef struct {
+  FcCallTree     *source;      /* derive from this tree instead of the samples */
   FcProfile      *profile;
   gint            thread;
   gint64          begin_ns;
@@ -109,6 +147,7 @@ typedef struct {
 static void
 build_data_free (BuildData *data)
 {
+  g_clear_pointer (&data->source, fc_call_tree_unref);
   g_clear_object (&data->profile);
   g_free (data);
 }
@@ -129,6 +168,23 @@ build_thread (GTask        *task,
 {
   BuildData *data = task_data;
   BuildResult *result = g_new0 (BuildResult, 1);
+
+  if (data->source != NULL)
+    {
+      /* The shared tree has the frame filter applied already: filtering
+       * again keeps every frame, so this is a copy that knows its filter. */
+      result->filtered_tree = fc_filtered_tree_new (data->source, data->filter);
+      g_task_return_pointer (task, result, (GDestroyNotify) build_result_free);
+      return;
+    }
+
+  if (!data->filtered)
+    {
+      result->tree = fc_call_tree_new_full (data->profile, data->thread, data->begin_ns, data->end_ns,
+                                            data->bottom_up, data->filter);
+      g_task_return_pointer (task, result, (GDestroyNotify) build_result_free);
+      return;
+    }
 
   result->tree = fc_call_tree_new (data->profile, data->thread, data->begin_ns, data->end_ns, data->bottom_up);
   if (data->filtered)
@@ -169,22 +225,31 @@ build_ready_cb (GObject      *object,
 }
 
 static gboolean
+is_small (FcSessionTree *self)
+{
+  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
+
+  return self->shared && profile != NULL && fc_profile_get_n_samples (profile) < FC_LAYOUT_CACHE_SYNC_SAMPLES;
+}
+
+static gboolean
 rebuild_cb (gpointer user_data)
 {
   FcSessionTree *self = user_data;
   g_autoptr(GTask) task = NULL;
+  BuildResult *built = NULL;
   FcProfile *profile;
   BuildData *data;
 
   self->rebuild_source = 0;
 
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-
   profile = self->session ? fc_session_get_profile (self->session) : NULL;
-  if (profile == NULL)
+  if (profile == NULL ||
+      (derives_from_source (self) && (self->source == NULL || self->source->tree == NULL)))
     {
+      if (self->cancellable != NULL)
+        g_cancellable_cancel (self->cancellable);
+      g_clear_object (&self->cancellable);
       fc_session_tree_publish (self, NULL, NULL);
       fc_session_tree_set_busy (self, FALSE);
       return G_SOURCE_REMOVE;
@@ -198,6 +263,46 @@ rebuild_cb (gpointer user_data)
   data->bottom_up = self->bottom_up;
   data->filtered = self->filtered;
   data->filter = fc_session_get_frame_filter (self->session);
+  if (derives_from_source (self))
+    {
+      data->source = fc_call_tree_ref (self->source->tree);
+      data->filter = fc_call_tree_get_frames (self->source->tree);
+    }
+
+  if (data->profile == self->built_profile && data->source == self->built_source &&
+      data->thread == self->built_thread && data->begin_ns == self->built_begin_ns &&
+      data->end_ns == self->built_end_ns && data->filter == self->built_filter &&
+      data->bottom_up == self->built_bottom_up && (self->tree != NULL || self->filtered_tree != NULL || self->cancellable != NULL))
+    {
+      build_data_free (data);
+      fc_session_tree_set_busy (self, self->cancellable != NULL);
+      return G_SOURCE_REMOVE;
+    }
+  self->built_profile = data->profile;
+  self->built_source = data->source;
+  self->built_thread = data->thread;
+  self->built_begin_ns = data->begin_ns;
+  self->built_end_ns = data->end_ns;
+  self->built_filter = data->filter;
+  self->built_bottom_up = data->bottom_up;
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  /* A small shared tree costs less than a trip through a worker, and
+   * every view then sees it at once. */
+  if (is_small (self))
+    {
+      task = g_task_new (self, NULL, NULL, NULL);
+      g_task_set_task_data (task, data, (GDestroyNotify) build_data_free);
+      build_thread (task, self, data, NULL);
+      built = g_task_propagate_pointer (task, NULL);
+      fc_session_tree_publish (self, built->tree, built->filtered_tree);
+      g_clear_pointer (&built, build_result_free);
+      fc_session_tree_set_busy (self, FALSE);
+      return G_SOURCE_REMOVE;
+    }
 
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, build_ready_cb, NULL);
@@ -212,9 +317,59 @@ rebuild_cb (gpointer user_data)
 static void
 fc_session_tree_queue_rebuild (FcSessionTree *self)
 {
+  if (is_small (self))
+    {
+      g_clear_handle_id (&self->rebuild_source, g_source_remove);
+      rebuild_cb (self);
+      return;
+    }
+
   fc_session_tree_set_busy (self, TRUE);
   if (self->rebuild_source == 0)
     self->rebuild_source = g_idle_add_full (G_PRIORITY_DEFAULT, rebuild_cb, self, NULL);
+}
+
+static void
+session_changed_cb (FcSessionTree *self)
+{
+  /* a copy of the shared tree follows that tree instead */
+  if (!derives_from_source (self))
+    fc_session_tree_queue_rebuild (self);
+}
+
+/* Dragging a selection changes it at every motion event; rebuilding a big
+ * tree each time would queue worker after worker. Small trees follow at
+ * once. */
+static void
+selection_changed_cb (FcSessionTree *self)
+{
+  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
+
+  if (derives_from_source (self))
+    return;
+  if (profile == NULL || fc_profile_get_n_samples (profile) < FC_LAYOUT_CACHE_SYNC_SAMPLES)
+    {
+      fc_session_tree_queue_rebuild (self);
+      return;
+    }
+
+  fc_session_tree_set_busy (self, TRUE);
+  g_clear_handle_id (&self->rebuild_source, g_source_remove);
+  self->rebuild_source = g_timeout_add (SELECT_DELAY_MS, rebuild_cb, self);
+}
+
+static void
+source_busy_cb (FcSessionTree *self)
+{
+  if (derives_from_source (self))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+source_tree_cb (FcSessionTree *self)
+{
+  if (derives_from_source (self))
+    fc_session_tree_queue_rebuild (self);
 }
 
 static void
@@ -229,7 +384,14 @@ fc_session_tree_dispose (GObject *object)
   if (self->session_signals != NULL)
     g_signal_group_set_target (self->session_signals, NULL);
   g_clear_object (&self->session_signals);
-  g_clear_object (&self->session);
+  if (self->source_signals != NULL)
+    g_signal_group_set_target (self->source_signals, NULL);
+  g_clear_object (&self->source_signals);
+  g_clear_object (&self->source);
+  if (self->shared)
+    g_clear_weak_pointer (&self->session);
+  else
+    g_clear_object (&self->session);
   g_clear_pointer (&self->tree, fc_call_tree_unref);
   g_clear_pointer (&self->filtered_tree, fc_filtered_tree_unref);
 
@@ -259,7 +421,7 @@ fc_session_tree_get_property (GObject    *object,
       g_value_set_boxed (value, self->filtered_tree);
       break;
     case PROP_BUSY:
-      g_value_set_boolean (value, self->busy);
+      g_value_set_boolean (value, fc_session_tree_get_busy (self));
       break;
     case PROP_FILTERED:
       g_value_set_boolean (value, self->filtered);
@@ -300,9 +462,9 @@ fc_session_tree_constructed (GObject *object)
 
   G_OBJECT_CLASS (fc_session_tree_parent_class)->constructed (object);
 
-  if (self->filtered)
-    g_signal_group_connect_object (self->session_signals, "notify::frame-filter",
-                                   G_CALLBACK (fc_session_tree_queue_rebuild), self, G_CONNECT_SWAPPED);
+  /* the shared tree applies the frame filter; a filtered one copies it top-down */
+  g_signal_group_connect_object (self->session_signals, "notify::frame-filter",
+                                 G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
 }
 
 static void
@@ -348,13 +510,19 @@ fc_session_tree_init (FcSessionTree *self)
 {
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
   g_signal_group_connect_object (self->session_signals, "notify::profile",
-                                 G_CALLBACK (fc_session_tree_queue_rebuild), self, G_CONNECT_SWAPPED);
+                                 G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->session_signals, "notify::thread",
-                                 G_CALLBACK (fc_session_tree_queue_rebuild), self, G_CONNECT_SWAPPED);
+                                 G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->session_signals, "notify::selection-begin-ns",
-                                 G_CALLBACK (fc_session_tree_queue_rebuild), self, G_CONNECT_SWAPPED);
+                                 G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->session_signals, "notify::selection-end-ns",
-                                 G_CALLBACK (fc_session_tree_queue_rebuild), self, G_CONNECT_SWAPPED);
+                                 G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+
+  self->source_signals = g_signal_group_new (FC_TYPE_SESSION_TREE);
+  g_signal_group_connect_object (self->source_signals, "notify::tree",
+                                 G_CALLBACK (source_tree_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->source_signals, "notify::busy",
+                                 G_CALLBACK (source_busy_cb), self, G_CONNECT_SWAPPED);
 }
 
 
@@ -380,17 +548,68 @@ fc_session_tree_get_session (FcSessionTree *self)
   return self->session;
 }
 
+static void
+shared_tree_detach (gpointer data)
+{
+  FcSessionTree *self = data;
+
+  /* a worker may still hold the tree: stop publishing into a gone session */
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->rebuild_source, g_source_remove);
+  g_signal_group_set_target (self->session_signals, NULL);
+  g_object_unref (self);
+}
+
+/**
+ * fc_session_tree_get_shared:
+ * @session: a session
+ *
+ * The one top-down call tree of @session's thread, selection and frame
+ * filter, made on first use and kept by the session.
+ *
+ * Returns: (transfer none): the session's shared tree
+ */
+FcSessionTree *
+fc_session_tree_get_shared (FcSession *session)
+{
+  FcSessionTree *self;
+
+  g_return_val_if_fail (FC_IS_SESSION (session), NULL);
+
+  self = g_object_get_data (G_OBJECT (session), SHARED_KEY);
+  if (self != NULL)
+    return self;
+
+  self = g_object_new (FC_TYPE_SESSION_TREE, NULL);
+  self->shared = TRUE;
+  g_set_weak_pointer (&self->session, session);
+  g_signal_group_set_target (self->session_signals, session);
+  g_object_set_data_full (G_OBJECT (session), SHARED_KEY, self, shared_tree_detach);
+  fc_session_tree_queue_rebuild (self);
+  return self;
+}
+
 void
 fc_session_tree_set_session (FcSessionTree *self,
                              FcSession     *session)
 {
   g_return_if_fail (FC_IS_SESSION_TREE (self));
   g_return_if_fail (!session || FC_IS_SESSION (session));
+  g_return_if_fail (!self->shared);
 
   if (!g_set_object (&self->session, session))
     return;
 
   g_signal_group_set_target (self->session_signals, session);
+  if (self->filtered)
+    {
+      FcSessionTree *source = session != NULL ? fc_session_tree_get_shared (session) : NULL;
+
+      g_set_object (&self->source, source);
+      g_signal_group_set_target (self->source_signals, self->source);
+    }
   fc_session_tree_queue_rebuild (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
@@ -454,5 +673,7 @@ fc_session_tree_get_busy (FcSessionTree *self)
 {
   g_return_val_if_fail (FC_IS_SESSION_TREE (self), FALSE);
 
+  if (derives_from_source (self) && self->source != NULL && self->source->busy)
+    return TRUE;
   return self->busy;
 }

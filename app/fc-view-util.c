@@ -7,25 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "fc-format.h"
 #include "fc-view-util.h"
-
-char *
-fc_view_format_duration (gint64 ns)
-{
-  double v = (double) ns;
-
-  if (ns < 0)
-    v = -v;
-  if (v < 1e3)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
-  if (v < 1e6)
-    return g_strdup_printf ("%.1f µs", ns / 1e3);
-  if (v < 1e9)
-    return g_strdup_printf ("%.2f ms", ns / 1e6);
-  if (v < 60e9)
-    return g_strdup_printf ("%.2f s", ns / 1e9);
-  return g_strdup_printf ("%d min %.1f s", (int) (ns / 60000000000), (ns % 60000000000) / 1e9);
-}
 
 static const char *
 non_empty (const char *str)
@@ -87,12 +70,14 @@ fc_view_frame_tooltip (FcProfile  *profile,
                                        : frame->in_app == FC_IN_APP_NO ? _("System frame")
                                        : _("Frame of unknown origin"));
 
-  duration = fc_view_format_duration (duration_ns);
+  duration = fc_format_duration (duration_ns);
   if (reference_ns > 0)
-    /* Translators: "12.5 ms (25.0% of the visible range)" */
-    g_string_append_printf (str, "\n%s (%.1f%% %s)", duration,
-                            100.0 * (double) duration_ns / (double) reference_ns,
-                            reference_label ? reference_label : "");
+    {
+      g_autofree char *share = fc_format_percent (duration_ns, reference_ns);
+
+      /* Translators: "12.5 ms (25.0% of the visible range)" */
+      g_string_append_printf (str, "\n%s (%s %s)", duration, share, reference_label ? reference_label : "");
+    }
   else
     g_string_append_printf (str, "\n%s", duration);
 
@@ -149,19 +134,6 @@ fc_view_search_frames (FcProfile  *profile,
   if (n_matching != NULL)
     *n_matching = count;
   return match;
-}
-
-gboolean
-fc_view_is_dark (GtkWidget *widget)
-{
-  GdkRGBA fg;
-
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-G_GNUC_END_IGNORE_DEPRECATIONS
-
-  /* light text means a dark background */
-  return 0.299f * fg.red + 0.587f * fg.green + 0.114f * fg.blue > 0.5f;
 }
 
 /* A redraw while zooming makes a new frame-sized buffer each time; a fresh

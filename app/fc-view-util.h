@@ -11,8 +11,6 @@
 
 G_BEGIN_DECLS
 
-/* "12.3 ms", "1.50 s", "850 µs" */
-char    *fc_view_format_duration  (gint64      ns);
 /* Pango markup: function, module/package, file:line, duration and its
  * share of @reference_ns (0: no share) */
 char    *fc_view_frame_tooltip    (FcProfile  *profile,
@@ -72,8 +70,5 @@ void        fc_raster_repeat_line (FcRaster     *raster,
  * fastest; the raster is emptied */
 GdkTexture *fc_raster_to_texture_for_widget (FcRaster  *raster,
                                              GtkWidget *widget);
-
-/* TRUE when the widget is drawn with a dark style */
-gboolean fc_view_is_dark          (GtkWidget  *widget);
 
 G_END_DECLS

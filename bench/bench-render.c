@@ -200,7 +200,7 @@ measure_chart_frame (FcFlameChart *chart,
 
   begin = g_get_monotonic_time ();
   cpu = cpu_ms ();
-  node = fc_flame_chart_render_scene (chart, WIDTH, HEIGHT);
+  node = fc_flame_view_render_scene (FC_FLAME_VIEW (chart), WIDTH, HEIGHT);
   frame.scene_ms = ms_since (begin);
   frame.scene_cpu_ms = cpu_ms () - cpu;
 
@@ -278,8 +278,8 @@ main (int   argc,
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (minimap));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (chart));
   gtk_window_set_child (GTK_WINDOW (window), box);
-  fc_flame_chart_set_session (chart, session);
-  fc_minimap_set_session (minimap, session);
+  fc_flame_view_set_session (FC_FLAME_VIEW (chart), session);
+  fc_flame_view_set_session (FC_FLAME_VIEW (minimap), session);
   gtk_window_present (GTK_WINDOW (window));
   while (gtk_widget_get_width (GTK_WIDGET (chart)) == 0)
     g_main_context_iteration (NULL, TRUE);
@@ -292,7 +292,7 @@ main (int   argc,
   fc_session_set_document (session, document);
   profile = fc_session_get_profile (session);
   thread = fc_session_get_thread (session);
-  while (fc_flame_chart_get_layout (chart) == NULL)
+  while (fc_flame_view_get_layout (FC_FLAME_VIEW (chart)) == NULL)
     g_main_context_iteration (NULL, TRUE);
   printf ("flamechart layout ready after        %7.1f ms (worker thread; main loop kept running)\n", ms_since (begin));
   while (fc_flame_chart_get_n_drawn_boxes (chart) == 0)
@@ -304,7 +304,7 @@ main (int   argc,
 
   {
     guint n_boxes = 0;
-    FcFlameLayout *layout = fc_flame_chart_get_layout (chart);
+    FcFlameLayout *layout = fc_flame_view_get_layout (FC_FLAME_VIEW (chart));
     g_autoptr(FcFlameLayout) again = NULL;
 
     fc_flame_layout_get_boxes (layout, &n_boxes);
@@ -422,11 +422,11 @@ main (int   argc,
     printf ("\ncall tree of thread %d: %u nodes in %.1f ms\n", thread, fc_call_tree_get_n_nodes (tree), build_ms);
 
     graph = FC_FLAME_GRAPH (g_object_ref_sink (fc_flame_graph_new ()));
-    fc_flame_graph_set_session (graph, session);
+    fc_flame_view_set_session (FC_FLAME_VIEW (graph), session);
     while (fc_flame_graph_get_tree (graph) == NULL)
       g_main_context_iteration (NULL, TRUE);
     begin = g_get_monotonic_time ();
-    node = fc_flame_graph_render_scene (graph, WIDTH, HEIGHT);
+    node = fc_flame_view_render_scene (FC_FLAME_VIEW (graph), WIDTH, HEIGHT);
     scene_ms = ms_since (begin);
     begin = g_get_monotonic_time ();
     texture = gsk_renderer_render_texture (renderer, node, &viewport);
@@ -437,7 +437,7 @@ main (int   argc,
     g_clear_pointer (&node, gsk_render_node_unref);
     g_clear_object (&texture);
     begin = g_get_monotonic_time ();
-    node = fc_minimap_render_scene (minimap, WIDTH, 64);
+    node = fc_flame_view_render_scene (FC_FLAME_VIEW (minimap), WIDTH, 64);
     scene_ms = ms_since (begin);
     viewport = GRAPHENE_RECT_INIT (0, 0, WIDTH, 64);
     begin = g_get_monotonic_time ();

@@ -134,7 +134,7 @@ views_busy (FcWindow *window)
   return fc_window_is_loading (window) ||
          fc_call_tree_view_get_busy (window->call_tree_view) ||
          fc_frame_details_get_busy (window->frame_details) ||
-         (fc_session_get_document (session) != NULL && fc_flame_chart_get_layout (window->flame_chart) == NULL);
+         (fc_session_get_document (session) != NULL && fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart)) == NULL);
 }
 
 static void

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <adwaita.h>
 #include "fc-call-tree-view.h"
 #include "fc-test-profiles.h"
 
@@ -252,6 +253,7 @@ main (int   argc,
       char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
 
 #define ADD(path, func) \
   g_test_add ("/app/call-tree-view/" path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "fc-flame-graph.h"
 #include "fc-session.h"
@@ -41,7 +41,7 @@ test_flame_graph (void)
   fc_session_set_document (session, document);
 
   graph = FC_FLAME_GRAPH (g_object_ref_sink (fc_flame_graph_new ()));
-  fc_flame_graph_set_session (graph, session);
+  fc_flame_view_set_session (FC_FLAME_VIEW (graph), session);
   window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (graph));
@@ -68,7 +68,7 @@ test_flame_graph (void)
   g_assert_cmpfloat_with_epsilon (bounds.size.width, 200, 0.001);
   g_assert_cmpfloat_with_epsilon (bounds.origin.y, FC_FLAME_GRAPH_ROW_HEIGHT, 0.001);
 
-  node = fc_flame_graph_render_scene (graph, WIDTH, HEIGHT);
+  node = fc_flame_view_render_scene (FC_FLAME_VIEW (graph), WIDTH, HEIGHT);
   g_assert_nonnull (node);
   g_assert_cmpuint (fc_flame_graph_get_n_drawn_boxes (graph), ==, 4);
   g_clear_pointer (&node, gsk_render_node_unref);
@@ -80,7 +80,7 @@ test_flame_graph (void)
   g_assert_cmpuint (frame_at (graph, 790, ROW (1)), ==, FC_TEST_FOO);
   g_assert_cmpuint (frame_at (graph, 590, ROW (2)), ==, FC_TEST_BAR);
   g_assert_cmpuint (frame_at (graph, 610, ROW (2)), ==, G_MAXUINT32);
-  node = fc_flame_graph_render_scene (graph, WIDTH, HEIGHT);
+  node = fc_flame_view_render_scene (FC_FLAME_VIEW (graph), WIDTH, HEIGHT);
   g_assert_cmpuint (fc_flame_graph_get_n_drawn_boxes (graph), ==, 3);
   g_clear_pointer (&node, gsk_render_node_unref);
 
@@ -124,7 +124,7 @@ test_flame_graph (void)
   g_assert_cmpuint (frame_at (graph, 790, ROW (1)), ==, FC_TEST_BAZ);
 
   fc_session_set_color_mode (session, FC_COLOR_MODE_PACKAGE);
-  node = fc_flame_graph_render_scene (graph, WIDTH, HEIGHT);
+  node = fc_flame_view_render_scene (FC_FLAME_VIEW (graph), WIDTH, HEIGHT);
   g_assert_cmpuint (fc_flame_graph_get_n_drawn_boxes (graph), ==, 2);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -168,7 +168,7 @@ test_big_profile (void)
 
   graph = FC_FLAME_GRAPH (g_object_ref_sink (fc_flame_graph_new ()));
   g_signal_connect (graph, "notify::tree", G_CALLBACK (tree_changed_cb), &n_changes);
-  fc_flame_graph_set_session (graph, session);
+  fc_flame_view_set_session (FC_FLAME_VIEW (graph), session);
   while (fc_flame_graph_get_tree (graph) == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (fc_call_tree_node_get_total (fc_call_tree_get_root (fc_flame_graph_get_tree (graph))), ==, 30000);
@@ -191,7 +191,7 @@ test_big_profile (void)
     g_assert_cmpuint (fc_call_tree_node_get_self (a_node), ==, 1000);
   }
 
-  fc_flame_graph_set_session (graph, NULL);
+  fc_flame_view_set_session (FC_FLAME_VIEW (graph), NULL);
   g_assert_finalize_object (graph);
   g_assert_finalize_object (session);
 }
@@ -201,6 +201,7 @@ main (int   argc,
       char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
 
   g_test_add_func ("/app/flame-graph/geometry-focus-range-search", test_flame_graph);
   g_test_add_func ("/app/flame-graph/big-profile", test_big_profile);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <adwaita.h>
 #include "fc-frame-details.h"
 #include "fc-test-profiles.h"
 
@@ -46,6 +47,7 @@ test_stats (void)
 
   /* foo on thread 0: 10 ms alone, 40 ms with bar; called by main, calls bar */
   fc_session_set_selected_frame (session, FC_TEST_FOO);
+  wait_until_built (details);
   stats = fc_frame_details_get_stats (details);
   g_assert_cmpuint (stats->frame, ==, FC_TEST_FOO);
   g_assert_cmpint (stats->self_ns, ==, 10 * FC_TEST_MS);
@@ -60,6 +62,7 @@ test_stats (void)
 
   /* main: the entry point, nothing calls it */
   fc_session_set_selected_frame (session, FC_TEST_MAIN);
+  wait_until_built (details);
   g_assert_cmpint (stats->self_ns, ==, 0);
   g_assert_cmpint (stats->total_ns, ==, 60 * FC_TEST_MS);
   g_assert_cmpuint (fc_frame_details_get_callers (details)->len, ==, 0);
@@ -71,11 +74,14 @@ test_stats (void)
   fc_session_set_thread (session, 1);
   wait_until_built (details);
   fc_session_set_selected_frame (session, FC_TEST_BAZ);
+  wait_until_built (details);
   g_assert_cmpint (stats->self_ns, ==, 10 * FC_TEST_MS);
   g_assert_cmpint (stats->total_ns, ==, 10 * FC_TEST_MS);
   g_assert_cmpint (stats->all_ns, ==, 10 * FC_TEST_MS);
 
   fc_session_set_selected_frame (session, FC_SESSION_NO_FRAME);
+
+  wait_until_built (details);
   g_assert_cmpuint (stats->frame, ==, FC_SESSION_NO_FRAME);
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -104,6 +110,8 @@ test_recursion (void)
   wait_until_built (details);
 
   fc_session_set_selected_frame (session, walk);
+
+  wait_until_built (details);
   stats = fc_frame_details_get_stats (details);
   g_assert_cmpint (stats->total_ns, ==, 20 * FC_TEST_MS);
   g_assert_cmpint (stats->self_ns, ==, 20 * FC_TEST_MS);
@@ -120,6 +128,7 @@ main (int   argc,
       char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
 
   g_test_add_func ("/app/frame-details/stats", test_stats);
   g_test_add_func ("/app/frame-details/recursion", test_recursion);

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "fc-minimap-private.h"
 #include "fc-session.h"
@@ -37,14 +37,14 @@ test_minimap (void)
   fc_session_set_document (session, document);
 
   minimap = FC_MINIMAP (g_object_ref_sink (fc_minimap_new ()));
-  fc_minimap_set_session (minimap, session);
-  g_assert_true (fc_minimap_get_session (minimap) == session);
+  fc_flame_view_set_session (FC_FLAME_VIEW (minimap), session);
+  g_assert_true (fc_flame_view_get_session (FC_FLAME_VIEW (minimap)) == session);
 
   window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (minimap));
   gtk_window_present (GTK_WINDOW (window));
-  while (fc_minimap_get_layout (minimap) == NULL ||
+  while (fc_flame_view_get_layout (FC_FLAME_VIEW (minimap)) == NULL ||
          gtk_widget_get_width (GTK_WIDGET (minimap)) != WIDTH)
     g_main_context_iteration (NULL, TRUE);
 
@@ -56,7 +56,7 @@ test_minimap (void)
 
   /* one rectangle per run of one colour in each row: main, main;
    * foo, baz, foo, baz; bar, bar (the last sample's main and baz included) */
-  node = fc_minimap_render_scene (minimap, WIDTH, HEIGHT);
+  node = fc_flame_view_render_scene (FC_FLAME_VIEW (minimap), WIDTH, HEIGHT);
   g_assert_nonnull (node);
   g_assert_cmpuint (fc_minimap_get_n_drawn_rects (minimap), ==, 8);
 
@@ -100,6 +100,7 @@ main (int   argc,
       char *argv[])
 {
   gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
 
   g_test_add_func ("/app/minimap/drag-and-select", test_minimap);
 
