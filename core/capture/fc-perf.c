@@ -159,12 +159,6 @@ fc_perf_stream_free (FcPerfStream *self)
   g_free (self);
 }
 
-int
-fc_perf_stream_get_tid (FcPerfStream *self)
-{
-  return self->tid;
-}
-
 /* Streams are opened at attach time, before the rate is known. */
 void
 fc_perf_stream_set_frequency (FcPerfStream *self,

@@ -335,12 +335,6 @@ fc_proc_maps_unref (FcProcMaps *self)
   g_free (self);
 }
 
-GPid
-fc_proc_maps_get_pid (FcProcMaps *self)
-{
-  return self->pid;
-}
-
 guint
 fc_proc_maps_get_generation (FcProcMaps *self)
 {

@@ -54,7 +54,6 @@ gboolean        fc_proc_maps_read            (FcProcMaps  *self,
                                               void        *buf,
                                               gsize        len);
 guint           fc_proc_maps_get_generation  (FcProcMaps  *self);
-GPid            fc_proc_maps_get_pid         (FcProcMaps  *self);
 
 gboolean        fc_module_read               (const FcModule *module,
                                               guint64         addr,

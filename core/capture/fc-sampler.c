@@ -1606,49 +1606,6 @@ fc_sampler_get_stats (FcSampler      *self,
   stats->p99_stop_us = sorted->len ? g_array_index (sorted, double, MIN (sorted->len - 1, sorted->len * 99 / 100)) : 0;
 }
 
-gboolean
-fc_sampler_measure_interrupt (GPid     pid,
-                              guint    n,
-                              double  *median_us,
-                              double  *p99_us,
-                              GError **error)
-{
-  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
-  int status;
-
-  if (ptrace (PTRACE_SEIZE, pid, NULL, NULL) != 0)
-    {
-      fc_attach_error_set (error, pid, errno, "PTRACE_SEIZE");
-      return FALSE;
-    }
-  for (guint i = 0; i < n; i++)
-    {
-      gint64 t0 = now_ns ();
-      if (ptrace (PTRACE_INTERRUPT, pid, NULL, NULL) != 0)
-        break;
-      if (waitpid (pid, &status, __WALL) != pid || !WIFSTOPPED (status))
-        break;
-      ptrace (PTRACE_CONT, pid, NULL, (status >> 16) == 0 ? GINT_TO_POINTER (WSTOPSIG (status)) : NULL);
-      double us = (now_ns () - t0) / 1000.0;
-      g_array_append_val (times, us);
-      g_usleep (G_USEC_PER_SEC / 101);
-    }
-  ptrace (PTRACE_INTERRUPT, pid, NULL, NULL);
-  while (waitpid (pid, &status, __WALL) == pid && WIFSTOPPED (status))
-    {
-      if ((status >> 16) == PTRACE_EVENT_STOP)
-        {
-          ptrace (PTRACE_DETACH, pid, NULL, NULL);
-          break;
-        }
-      ptrace (PTRACE_CONT, pid, NULL, GINT_TO_POINTER (WSTOPSIG (status)));
-    }
-  g_array_sort (times, compare_double);
-  *median_us = times->len ? g_array_index (times, double, times->len / 2) : 0;
-  *p99_us = times->len ? g_array_index (times, double, MIN (times->len - 1, times->len * 99 / 100)) : 0;
-  return times->len > 0;
-}
-
 /**
  * fc_sampler_set_force_ptrace:
  *

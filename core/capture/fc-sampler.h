@@ -66,11 +66,4 @@ char      *fc_sampler_dup_method     (FcSampler           *self,
 GHashTable *fc_sampler_dup_tick_counts (FcSampler         *self);
 gboolean   fc_sampler_get_target_was_stopped (FcSampler   *self);
 
-/* Measures the bare PTRACE_INTERRUPT + wait + PTRACE_CONT round trip on pid (for the benchmark). */
-gboolean   fc_sampler_measure_interrupt (GPid              pid,
-                                         guint             n,
-                                         double           *median_us,
-                                         double           *p99_us,
-                                         GError          **error);
-
 G_END_DECLS

@@ -26,7 +26,6 @@ gboolean         fc_payload_parser_feed   (FcPayloadParser  *self,
 FcProfile       *fc_payload_parser_finish (FcPayloadParser  *self,
                                            GPtrArray        *problems,
                                            GError          **error);
-guint64          fc_payload_parser_get_n_bytes (FcPayloadParser *self);
 void             fc_payload_parser_free   (FcPayloadParser  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcPayloadParser, fc_payload_parser_free)

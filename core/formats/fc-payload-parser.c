@@ -1448,12 +1448,6 @@ fc_payload_parser_free (FcPayloadParser *self)
   g_free (self);
 }
 
-guint64
-fc_payload_parser_get_n_bytes (FcPayloadParser *self)
-{
-  return self->n_bytes;
-}
-
 static void
 set_syntax_error (FcPayloadParser *self,
                   const guint8    *data,

@@ -75,6 +75,46 @@ invalid (GError     **error,
   return FALSE;
 }
 
+/* The host[:port] text of @text, for messages about it. */
+static char *
+dup_hostport_text (const char *text)
+{
+  const char *start = strstr (text, "://");
+  g_autofree char *authority = NULL;
+  const char *at;
+
+  start = start ? start + 3 : text;
+  authority = g_strndup (start, strcspn (start, "/?#"));
+  at = strrchr (authority, '@');
+  return g_strdup (at ? at + 1 : authority);
+}
+
+/* Names what GUri refused in words a user can act on. */
+static char *
+describe_uri_error (const char   *text,
+                    const GError *uri_error)
+{
+  g_autofree char *hostport = dup_hostport_text (text);
+
+  if (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_PORT) ||
+      (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_HOST) && hostport[0] != '['))
+    {
+      const char *close = strchr (hostport, ']');
+      const char *colon = strchr (close ? close : hostport, ':');
+
+      if (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_PORT) && colon != NULL)
+        return g_strdup_printf ("port “%s” is not a number from 1 to 65535", colon + 1);
+      return g_strdup ("the host is not a valid host name or address");
+    }
+  if (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_HOST))
+    return g_strdup (strchr (hostport, ']') == NULL ? "unterminated IPv6 address"
+                                                    : "unexpected characters after the IPv6 address");
+  if (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_USER) ||
+      g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_PASSWORD))
+    return g_strdup ("the key has a broken %-escape");
+  return g_strdup ("it is not a URL");
+}
+
 /**
  * fc_dsn_parse:
  * @text: a DSN such as `https://KEY@o1.ingest.sentry.io/42`
@@ -87,19 +127,15 @@ FcDsn *
 fc_dsn_parse (const char  *text,
               GError     **error)
 {
+  g_autoptr(GError) uri_error = NULL;
   g_autofree char *copy = NULL;
-  g_autofree char *authority = NULL;
-  g_autofree char *userinfo = NULL;
-  g_autofree char *hostport = NULL;
+  g_autofree char *scheme = NULL;
+  g_autofree char *user = NULL;
+  g_autofree char *password = NULL;
+  g_autofree char *host = NULL;
   g_autofree char *path = NULL;
-  FcDsn *self;
-  const char *sep;
-  const char *rest;
-  const char *end;
-  const char *at;
-  const char *colon;
+  g_autoptr(FcDsn) self = NULL;
   const char *last_slash;
-  char *scheme;
   int port = -1;
 
   if (text == NULL || *text == '\0')
@@ -115,95 +151,43 @@ fc_dsn_parse (const char  *text,
     if (g_ascii_isspace (*p) || g_ascii_iscntrl (*p))
       return invalid (error, copy, "it contains white space or control characters"), NULL;
 
-  sep = strstr (copy, "://");
-  if (sep == NULL)
+  /* GUri takes "host/42" as a relative reference; a DSN needs a scheme */
+  if (strstr (copy, "://") == NULL)
     return invalid (error, copy, "no scheme"), NULL;
 
-  scheme = g_ascii_strdown (copy, sep - copy);
-  if (strcmp (scheme, "http") != 0 && strcmp (scheme, "https") != 0)
+  /* the secret key, when there is one, is the userinfo's password; a query
+   * or fragment has no meaning for the envelope endpoint and is dropped */
+  if (!g_uri_split_with_user (copy, G_URI_FLAGS_HAS_PASSWORD, &scheme, &user, &password, NULL,
+                              &host, &port, &path, NULL, NULL, &uri_error))
     {
-      g_autofree char *msg = g_strdup_printf ("scheme “%s” is not http or https", scheme);
-      g_free (scheme);
+      g_autofree char *msg = describe_uri_error (copy, uri_error);
+
       return invalid (error, copy, msg), NULL;
     }
 
-  rest = sep + 3;
-  /* A query or fragment has no meaning for the envelope endpoint. */
-  end = rest + strcspn (rest, "?#");
-  authority = g_strndup (rest, strcspn (rest, "/?#"));
-  path = g_strndup (rest + strlen (authority), end - (rest + strlen (authority)));
-
-  at = strrchr (authority, '@');
-  if (at == NULL)
+  if (scheme == NULL || (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0))
     {
-      g_free (scheme);
-      return invalid (error, copy, "no public key (KEY@ before the host)"), NULL;
+      g_autofree char *msg = g_strdup_printf ("scheme “%s” is not http or https", scheme ? scheme : "");
+
+      return invalid (error, copy, msg), NULL;
     }
 
-  userinfo = g_strndup (authority, at - authority);
-  hostport = g_strdup (at + 1);
+  if (user == NULL)
+    return invalid (error, copy, "no public key (KEY@ before the host)"), NULL;
+  if (user[0] == '\0')
+    return invalid (error, copy, "the public key is empty"), NULL;
+  if (host == NULL || host[0] == '\0')
+    return invalid (error, copy, "no host"), NULL;
+  if (port == 0)
+    return invalid (error, copy, "port “0” is not a number from 1 to 65535"), NULL;
 
   self = g_atomic_rc_box_new0 (FcDsn);
-  self->scheme = scheme;
-
-  colon = strchr (userinfo, ':');
-  if (colon != NULL)
-    {
-      self->public_key = g_strndup (userinfo, colon - userinfo);
-      if (colon[1] != '\0')
-        self->secret_key = g_strdup (colon + 1);
-    }
-  else
-    self->public_key = g_strdup (userinfo);
-
-  if (self->public_key[0] == '\0')
-    {
-      fc_dsn_unref (self);
-      return invalid (error, copy, "the public key is empty"), NULL;
-    }
-
-  if (hostport[0] == '[')
-    {
-      const char *close = strchr (hostport, ']');
-
-      if (close == NULL)
-        {
-          fc_dsn_unref (self);
-          return invalid (error, copy, "unterminated IPv6 address"), NULL;
-        }
-      self->host = g_strndup (hostport, close - hostport + 1);
-      colon = close[1] == ':' ? close + 1 : NULL;
-      if (close[1] != '\0' && colon == NULL)
-        {
-          fc_dsn_unref (self);
-          return invalid (error, copy, "unexpected characters after the IPv6 address"), NULL;
-        }
-    }
-  else
-    {
-      colon = strchr (hostport, ':');
-      self->host = colon ? g_strndup (hostport, colon - hostport) : g_strdup (hostport);
-    }
-
-  if (self->host[0] == '\0')
-    {
-      fc_dsn_unref (self);
-      return invalid (error, copy, "no host"), NULL;
-    }
-
-  if (colon != NULL)
-    {
-      guint64 value = 0;
-
-      if (!is_all_digits (colon + 1) ||
-          !g_ascii_string_to_unsigned (colon + 1, 10, 1, 65535, &value, NULL))
-        {
-          g_autofree char *msg = g_strdup_printf ("port “%s” is not a number from 1 to 65535", colon + 1);
-          fc_dsn_unref (self);
-          return invalid (error, copy, msg), NULL;
-        }
-      port = (int) value;
-    }
+  self->scheme = g_ascii_strdown (scheme, -1);
+  self->public_key = g_steal_pointer (&user);
+  if (password != NULL && password[0] != '\0')
+    self->secret_key = g_steal_pointer (&password);
+  /* GUri strips the brackets of an IPv6 literal; URLs need them back */
+  self->host = strchr (host, ':') != NULL ? g_strdup_printf ("[%s]", host) : g_steal_pointer (&host);
   self->port = port;
 
   /* Trailing slashes are common when DSNs are pasted from URLs. */
@@ -212,22 +196,19 @@ fc_dsn_parse (const char  *text,
 
   last_slash = strrchr (path, '/');
   if (last_slash == NULL || last_slash[1] == '\0')
-    {
-      fc_dsn_unref (self);
-      return invalid (error, copy, "no project id after the host"), NULL;
-    }
+    return invalid (error, copy, "no project id after the host"), NULL;
 
   if (!is_all_digits (last_slash + 1))
     {
       g_autofree char *msg = g_strdup_printf ("project id “%s” is not a number", last_slash + 1);
-      fc_dsn_unref (self);
+
       return invalid (error, copy, msg), NULL;
     }
 
   self->project_id = g_strdup (last_slash + 1);
   self->path = g_strndup (path, last_slash - path);
 
-  return self;
+  return g_steal_pointer (&self);
 }
 
 const char *

@@ -320,8 +320,6 @@ struct _FcSender
   FcFormat      format;
   gboolean      split;
   char         *transaction_name;
-  char         *span_thread_id;
-  char         *span_thread_name;
 
   FcProfile    *last_chunk;      /* the recording's metadata for span transactions */
   GPtrArray    *pending_spans;   /* FcRootSpan*: ended before the first chunk */
@@ -343,8 +341,6 @@ fc_sender_finalize (GObject *object)
   g_clear_pointer (&self->pending_spans, g_ptr_array_unref);
   g_clear_pointer (&self->finishing, g_ptr_array_unref);
   g_clear_pointer (&self->transaction_name, g_free);
-  g_clear_pointer (&self->span_thread_id, g_free);
-  g_clear_pointer (&self->span_thread_name, g_free);
 
   G_OBJECT_CLASS (fc_sender_parent_class)->finalize (object);
 }
@@ -395,19 +391,6 @@ fc_sender_set_format (FcSender   *self,
   self->split = split;
   g_free (self->transaction_name);
   self->transaction_name = g_strdup (transaction_name);
-}
-
-void
-fc_sender_set_span_thread (FcSender   *self,
-                           const char *thread_id,
-                           const char *thread_name)
-{
-  g_return_if_fail (FC_IS_SENDER (self));
-
-  g_free (self->span_thread_id);
-  g_free (self->span_thread_name);
-  self->span_thread_id = g_strdup (thread_id);
-  self->span_thread_name = g_strdup (thread_name);
 }
 
 guint
@@ -475,8 +458,7 @@ queue_span (FcSender         *self,
 
   g_assert (self->last_chunk != NULL);
 
-  event = fc_sender_transaction_for_span (span, self->last_chunk,
-                                          self->span_thread_id, self->span_thread_name);
+  event = fc_sender_transaction_for_span (span, self->last_chunk, NULL, NULL);
   envelope = fc_sender_transaction_envelope (event, error);
   return envelope != NULL && enqueue (self, envelope, error);
 }

@@ -68,11 +68,6 @@ void           fc_sender_set_format        (FcSender         *self,
                                             FcFormat          format,
                                             gboolean          split,
                                             const char       *transaction_name);
-/* The thread the root spans run on, for contexts.trace.data (default: the
- * busiest thread of the latest chunk). */
-void           fc_sender_set_span_thread   (FcSender         *self,
-                                            const char       *thread_id,
-                                            const char       *thread_name);
 gboolean       fc_sender_add_chunk         (FcSender         *self,
                                             FcProfile        *chunk,
                                             GError          **error);

@@ -253,13 +253,6 @@ fc_transport_get_outbox (FcTransport *self)
   return self->outbox;
 }
 
-FcRateLimits *
-fc_transport_get_rate_limits (FcTransport *self)
-{
-  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
-  return self->rate_limits;
-}
-
 void
 fc_transport_set_retry_policy (FcTransport *self,
                                guint        max_attempts,

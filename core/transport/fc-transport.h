@@ -71,7 +71,6 @@ const char    *fc_transport_get_otlp_url       (FcTransport    *self);
 /* NULL for an OTLP transport */
 FcDsn         *fc_transport_get_dsn            (FcTransport    *self);
 FcOutbox      *fc_transport_get_outbox         (FcTransport    *self);
-FcRateLimits  *fc_transport_get_rate_limits    (FcTransport    *self);
 
 /* Up to @max_attempts requests per envelope for 5xx and network errors,
  * waiting @first_delay_ms, then twice as long each time (default 3, 1000 ms),
