@@ -84,12 +84,50 @@ fc_envelope_summary_free (FcEnvelopeSummary *summary)
   g_free (summary);
 }
 
+/* Members that may be missing or of another type: NULL then, never a critical. */
+static JsonObject *
+object_member (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static JsonArray *
+array_member (JsonObject *object,
+              const char *name)
+{
+  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static JsonObject *
+object_element (JsonArray *array,
+                guint      index)
+{
+  JsonNode *node = json_array_get_element (array, index);
+
+  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static const char *
+string_member (JsonObject *object,
+               const char *name)
+{
+  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+         ? json_node_get_string (node) : NULL;
+}
+
 static void
 take_string (char       **field,
              JsonObject  *object,
              const char  *member)
 {
-  const char *value = json_object_get_string_member_with_default (object, member, NULL);
+  const char *value = string_member (object, member);
 
   if (*field == NULL && value != NULL && *value != '\0')
     *field = g_strdup (value);
@@ -100,7 +138,7 @@ add_path (GHashTable *paths,
           JsonObject *object,
           const char *member)
 {
-  const char *value = json_object_get_string_member_with_default (object, member, NULL);
+  const char *value = string_member (object, member);
 
   /* Only what names a place on this machine: "/x", "~/x", "C:\x" are paths; "libc.so.6" is not. */
   if (value != NULL && (value[0] == '/' || value[0] == '~' || (value[0] && value[1] == ':')))
@@ -113,8 +151,8 @@ summarize_profile (FcEnvelopeSummary *summary,
                    GHashTable        *threads,
                    GHashTable        *paths)
 {
-  JsonObject *profile = json_object_get_object_member (payload, "profile");
-  JsonObject *debug_meta = json_object_get_object_member (payload, "debug_meta");
+  JsonObject *profile = object_member (payload, "profile");
+  JsonObject *debug_meta = object_member (payload, "debug_meta");
   JsonObject *metadata;
   JsonArray *frames;
 
@@ -125,25 +163,25 @@ summarize_profile (FcEnvelopeSummary *summary,
   if (profile == NULL)
     return;
 
-  metadata = json_object_get_object_member (profile, "thread_metadata");
+  metadata = object_member (profile, "thread_metadata");
   if (metadata != NULL)
     {
       g_autoptr(GList) members = json_object_get_members (metadata);
 
       for (GList *l = members; l != NULL; l = l->next)
         {
-          JsonObject *thread = json_object_get_object_member (metadata, l->data);
-          const char *name = thread ? json_object_get_string_member_with_default (thread, "name", NULL) : NULL;
+          JsonObject *thread = object_member (metadata, l->data);
+          const char *name = thread ? string_member (thread, "name") : NULL;
 
           if (name != NULL && *name != '\0')
             g_hash_table_add (threads, g_strdup (name));
         }
     }
 
-  frames = json_object_get_array_member (profile, "frames");
+  frames = array_member (profile, "frames");
   for (guint i = 0; frames != NULL && i < json_array_get_length (frames); i++)
     {
-      JsonObject *frame = json_array_get_object_element (frames, i);
+      JsonObject *frame = object_element (frames, i);
 
       if (frame == NULL)
         continue;
@@ -155,11 +193,11 @@ summarize_profile (FcEnvelopeSummary *summary,
 
   if (debug_meta != NULL)
     {
-      JsonArray *images = json_object_get_array_member (debug_meta, "images");
+      JsonArray *images = array_member (debug_meta, "images");
 
       for (guint i = 0; images != NULL && i < json_array_get_length (images); i++)
         {
-          JsonObject *image = json_array_get_object_element (images, i);
+          JsonObject *image = object_element (images, i);
 
           if (image != NULL)
             add_path (paths, image, "code_file");
@@ -172,10 +210,10 @@ summarize_transaction (FcEnvelopeSummary *summary,
                        JsonObject        *payload,
                        GHashTable        *threads)
 {
-  JsonObject *contexts = json_object_get_object_member (payload, "contexts");
-  JsonObject *trace = contexts ? json_object_get_object_member (contexts, "trace") : NULL;
-  JsonObject *data = trace ? json_object_get_object_member (trace, "data") : NULL;
-  const char *thread_name = data ? json_object_get_string_member_with_default (data, "thread.name", NULL) : NULL;
+  JsonObject *contexts = object_member (payload, "contexts");
+  JsonObject *trace = contexts ? object_member (contexts, "trace") : NULL;
+  JsonObject *data = trace ? object_member (trace, "data") : NULL;
+  const char *thread_name = data ? string_member (data, "thread.name") : NULL;
 
   take_string (&summary->release, payload, "release");
   take_string (&summary->environment, payload, "environment");

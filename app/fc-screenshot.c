@@ -131,7 +131,7 @@ step_cb (gpointer user_data)
       save_png (shooter, "call-tree.png", FALSE);
       return G_SOURCE_CONTINUE;
     default:
-      g_application_quit (g_application_get_default ());
+      fc_screenshot_send_windows (window, shooter->directory);
       return G_SOURCE_REMOVE;
     }
 }

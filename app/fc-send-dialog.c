@@ -155,6 +155,13 @@ build_thread (GTask        *task,
   g_task_return_pointer (task, g_steal_pointer (&built), (GDestroyNotify) built_free);
 }
 
+/* Relay's limits are binary (50 MiB): sizes are shown in the same units. */
+static char *
+format_size (guint64 size)
+{
+  return g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+}
+
 static GtkWidget *
 info_row (const char *title,
           const char *subtitle)
@@ -187,8 +194,8 @@ envelope_group (const FcEnvelopeSummary *summary,
 {
   GtkWidget *group = adw_preferences_group_new ();
   g_autofree char *title = NULL;
-  g_autofree char *size = g_format_size (summary->size);
-  g_autofree char *limit = g_format_size (FC_RELAY_MAX_ENVELOPE_SIZE);
+  g_autofree char *size = format_size (summary->size);
+  g_autofree char *limit = format_size (FC_RELAY_MAX_ENVELOPE_SIZE);
   g_autofree char *description = NULL;
   g_autofree char *threads = NULL;
   GtkWidget *paths;
@@ -202,13 +209,13 @@ envelope_group (const FcEnvelopeSummary *summary,
   for (guint i = 0; i < summary->items->len; i++)
     {
       const FcItemSummary *item = g_ptr_array_index (summary->items, i);
-      g_autofree char *item_size = g_format_size (item->size);
+      g_autofree char *item_size = format_size (item->size);
       g_autofree char *subtitle = NULL;
       GtkWidget *row;
 
       if (item->limit != 0)
         {
-          g_autofree char *item_limit = g_format_size (item->limit);
+          g_autofree char *item_limit = format_size (item->limit);
 
           subtitle = g_strdup_printf (_("%s of Relay's %s limit"), item_size, item_limit);
         }
@@ -300,7 +307,15 @@ build_ready_cb (GObject      *object,
   g_clear_object (&self->build_cancellable);
   gtk_spinner_stop (self->building_spinner);
   if (built == NULL)
-    return;
+    {
+      /* Cancelled: the dialog is going away. */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      built = g_new0 (Built, 1);
+      built->envelopes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+      built->summaries = g_ptr_array_new ();
+      built->invalid = g_strdup (error->message);
+    }
 
   clear_envelopes_box (self);
   g_clear_pointer (&self->envelopes, g_ptr_array_unref);

@@ -10,7 +10,9 @@
 #  - the test-window widget test (a GTK program with a dozen threads) for the
 #    thread selector.
 # The app is started with FLAMECAST_SCREENSHOT_DIR set: once the file is shown
-# it renders its own window with its GskRenderer into PNGs and quits.
+# it renders its own window with its GskRenderer into PNGs, then the send
+# preview, the preferences and an outbox (a private one, seeded, under $tmp;
+# the DSN is made up and nothing is sent), and quits.
 set -eu
 
 builddir=${1:-build}
@@ -35,7 +37,7 @@ GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 GTK_A11Y=none \
   xvfb-run -a "$cli" record -o "$tmp/threads" -- "$builddir/tests/app/test-window" >/dev/null
 
 shoot () {
-  GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 FLAMECAST_SCREENSHOT_DIR="$2" \
+  GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 FLAMECAST_SCREENSHOT_DIR="$2" XDG_STATE_HOME="$tmp/state" \
     xvfb-run -a -s "-screen 0 1600x1000x24" "$app" "$1" >/dev/null 2>"$tmp/app.log" || {
       cat "$tmp/app.log" >&2
       exit 1
@@ -49,4 +51,6 @@ mkdir -p "$out"
 cp "$tmp/shots-writer/flamechart.png" "$tmp/shots-writer/flamegraph.png" \
    "$tmp/shots-writer/call-tree.png" "$out/"
 cp "$tmp/shots-threads/threads.png" "$out/threads.png"
+cp "$tmp/shots-writer/send-preview.png" "$tmp/shots-writer/preferences.png" \
+   "$tmp/shots-writer/preferences-sending.png" "$tmp/shots-writer/outbox.png" "$out/"
 ls -l "$out"

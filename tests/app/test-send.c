@@ -339,6 +339,37 @@ test_send_rate_limited (void)
 }
 
 static void
+test_send_preview_v1 (void)
+{
+  Relay *relay = relay_new ();
+  FcWindow *window;
+  FcSendDialog *dialog;
+  g_autoptr(FcEnvelopeSummary) summary = NULL;
+
+  /* a V1 profile goes with its transaction: both items, sized against their limits */
+  set_dsn (relay);
+  window = window_with_fixture ("vroom/test/data/node.json");
+  dialog = open_send_dialog (window);
+  g_assert_cmpstr (fc_send_dialog_get_page (dialog), ==, "preview");
+  g_assert_cmpuint (fc_send_dialog_get_envelopes (dialog)->len, ==, 1);
+  summary = fc_envelope_summarize (g_ptr_array_index (fc_send_dialog_get_envelopes (dialog), 0), NULL);
+  g_assert_cmpuint (summary->items->len, ==, 2);
+  g_assert_cmpstr (((FcItemSummary *) g_ptr_array_index (summary->items, 0))->type, ==, "transaction");
+  g_assert_cmpuint (((FcItemSummary *) g_ptr_array_index (summary->items, 0))->limit, ==, FC_RELAY_MAX_EVENT_SIZE);
+  g_assert_cmpstr (((FcItemSummary *) g_ptr_array_index (summary->items, 1))->type, ==, "profile");
+  g_assert_cmpuint (((FcItemSummary *) g_ptr_array_index (summary->items, 1))->limit, ==, FC_RELAY_MAX_PROFILE_SIZE);
+  g_assert_true (fc_envelope_summary_fits (summary));
+
+  /* closed without sending: nothing went out */
+  gtk_window_close (GTK_WINDOW (dialog));
+  settle ();
+  g_assert_cmpuint (relay_n_requests (relay), ==, 0);
+  g_assert_finalize_object (dialog);
+  window_free (window);
+  relay_free (relay);
+}
+
+static void
 test_send_without_dsn (void)
 {
   FcWindow *window;
@@ -458,6 +489,7 @@ main (int   argc,
 
   g_test_add_func ("/app/send/delivered", test_send_delivered);
   g_test_add_func ("/app/send/rejected", test_send_rejected);
+  g_test_add_func ("/app/send/preview-v1", test_send_preview_v1);
   g_test_add_func ("/app/send/without-dsn", test_send_without_dsn);
   g_test_add_func ("/app/send/strips-home", test_send_strips_home);
   /* last: Sentry's 60 s limit is remembered in the state dir */
