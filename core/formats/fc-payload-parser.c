@@ -125,6 +125,14 @@ typedef struct {
   guint32 index;
 } TidCache;
 
+typedef enum {
+  LEGACY_NONE,
+  LEGACY_NAME,
+  LEGACY_SYMBOL,
+  LEGACY_FILE,
+  LEGACY_LINE,
+} Legacy;
+
 struct _FcPayloadParser
 {
   FcReadFlags  flags;
@@ -170,6 +178,17 @@ struct _FcPayloadParser
 
   GPtrArray   *problems;
   guint        n_suppressed;
+
+  /* other spellings of a frame's name, file and line: the older Python SDK's
+   * "name", "file", "line" and cocoa's "symbol", kept in the frame's extra
+   * and read into the model where the usual key is missing */
+  Legacy       capture_legacy;
+  guint32      legacy_name;
+  guint32      legacy_symbol;
+  guint32      legacy_file;
+  gint32       legacy_line;
+  guint        n_nameless;
+  guint        first_nameless;
 };
 
 /* ---- numbers ---- */
@@ -420,6 +439,7 @@ static void
 end_capture (FcPayloadParser *self)
 {
   self->capturing = FALSE;
+  self->capture_legacy = LEGACY_NONE;
 
   if (self->capture_dest != CAP_EXTRA)
     {
@@ -479,12 +499,51 @@ extra_put_null (FcPayloadParser *self,
 }
 
 static void
+capture_legacy (FcPayloadParser *self,
+                ValKind          kind,
+                const char      *text,
+                gsize            len)
+{
+  guint64 v = 0;
+
+  switch (self->capture_legacy)
+    {
+    case LEGACY_NAME:
+    case LEGACY_SYMBOL:
+    case LEGACY_FILE:
+      if (kind == VAL_STRING && len > 0)
+        {
+          guint32 id = fc_profile_intern_len (self->profile, text, len);
+
+          if (self->capture_legacy == LEGACY_NAME)
+            self->legacy_name = id;
+          else if (self->capture_legacy == LEGACY_SYMBOL)
+            self->legacy_symbol = id;
+          else
+            self->legacy_file = id;
+        }
+      break;
+    case LEGACY_LINE:
+      if (kind == VAL_NUMBER && parse_uint (text, len, G_MAXINT32, &v) == INT_OK)
+        self->legacy_line = (gint32) v;
+      break;
+    case LEGACY_NONE:
+    default:
+      break;
+    }
+  self->capture_legacy = LEGACY_NONE;
+}
+
+static void
 capture_scalar (FcPayloadParser *self,
                 ValKind          kind,
                 const char      *text,
                 gsize            len,
                 gboolean         boolean)
 {
+  if (self->capture_legacy != LEGACY_NONE && self->capture_depth == 0)
+    capture_legacy (self, kind, text, len);
+
   if (self->capture_dest == CAP_EXTRA)
     {
       yajl_gen g = self->extra_gen;
@@ -1033,6 +1092,8 @@ cb_start_map (void *ctx)
 
     case CTX_FRAMES:
       fc_frame_init (&self->frame);
+      self->legacy_name = self->legacy_symbol = self->legacy_file = FC_STRING_NONE;
+      self->legacy_line = FC_LINE_NONE;
       push (self, CTX_FRAME);
       return 1;
 
@@ -1127,6 +1188,36 @@ end_sample (FcPayloadParser *self)
   return 1;
 }
 
+/* Where "function", "filename" or "lineno" is missing, another spelling
+ * fills in; a frame with nothing to call it by is counted for a problem. */
+static void
+end_frame_names (FcPayloadParser *self)
+{
+  FcFrame *f = &self->frame;
+  const char *function = fc_profile_string (self->profile, f->function);
+
+  if (function == NULL || function[0] == '\0')
+    {
+      if (self->legacy_name != FC_STRING_NONE)
+        f->function = self->legacy_name;
+      else if (self->legacy_symbol != FC_STRING_NONE)
+        f->function = self->legacy_symbol;
+    }
+  if (f->filename == FC_STRING_NONE && self->legacy_file != FC_STRING_NONE)
+    f->filename = self->legacy_file;
+  if (f->lineno == FC_LINE_NONE && self->legacy_line != FC_LINE_NONE)
+    f->lineno = self->legacy_line;
+
+  function = fc_profile_string (self->profile, f->function);
+  if ((function == NULL || function[0] == '\0') && !f->has_instruction_addr &&
+      f->filename == FC_STRING_NONE && f->abs_path == FC_STRING_NONE &&
+      f->module == FC_STRING_NONE && f->package == FC_STRING_NONE)
+    {
+      if (self->n_nameless++ == 0)
+        self->first_nameless = self->frame_ids->len;
+    }
+}
+
 static int
 cb_end_container (void *ctx)
 {
@@ -1150,6 +1241,7 @@ cb_end_container (void *ctx)
         guint32 id;
 
         self->frame.extra = take_extra (self);
+        end_frame_names (self);
         id = fc_profile_intern_frame (self->profile, &self->frame);
         g_array_append_val (self->frame_ids, id);
       }
@@ -1365,7 +1457,14 @@ cb_map_key (void                *ctx,
     case CTX_FRAME:
     case CTX_THREAD:
       if (l->key == KEY_OTHER)
-        begin_capture (self, CAP_EXTRA, key, len);
+        {
+          begin_capture (self, CAP_EXTRA, key, len);
+          if (l->ctx == CTX_FRAME)
+            self->capture_legacy = is_key (key, len, "name") ? LEGACY_NAME :
+                                   is_key (key, len, "symbol") ? LEGACY_SYMBOL :
+                                   is_key (key, len, "file") ? LEGACY_FILE :
+                                   is_key (key, len, "line") ? LEGACY_LINE : LEGACY_NONE;
+        }
       break;
 
     case CTX_THREADS:
@@ -1792,6 +1891,16 @@ resolve (FcPayloadParser *self,
         }
 
       fc_profile_append_sample (profile, ts, s->thread, g_array_index (stack_map, guint32, s->stack), s->extra);
+    }
+
+  if (self->n_nameless > 0)
+    {
+      g_autofree char *where = g_strdup_printf ("profile.frames[%u]", self->first_nameless);
+
+      add_problem (self, FC_PROBLEM_WARNING, where,
+                   "%u of %u frames have no name: no \"function\" (or \"name\", \"symbol\"), file, "
+                   "module or address; they show as <unknown>",
+                   self->n_nameless, self->frame_ids->len);
     }
 
   if (self->n_suppressed > 0)

@@ -165,7 +165,8 @@ test_fixtures (void)
         {
           g_assert_no_error (error);
           g_assert_nonnull (strict);
-          g_assert_cmpuint (fc_document_get_problems (doc)->len, ==, 0);
+          /* node.json's frame 181 has only a line number: a warning, no error */
+          g_assert_cmpuint (fc_document_get_problems (doc)->len, ==, g_str_has_suffix (f->path, "node.json") ? 1 : 0);
         }
       else
         {
