@@ -14,6 +14,7 @@ typedef struct _FcPerfStream FcPerfStream;
 typedef enum {
   FC_PERF_ENABLE_ON_EXEC = 1 << 0,  /* start counting when the thread calls execve() */
   FC_PERF_SWITCHES       = 1 << 1,  /* also report when the thread goes off and on a CPU */
+  FC_PERF_SMALL_RING     = 1 << 2,  /* drained at every tick: a ring of 512 KiB, not 4 MiB */
 } FcPerfFlags;
 
 typedef enum {

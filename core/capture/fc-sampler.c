@@ -161,7 +161,7 @@ task_open_wall_perf (FcSampler *self,
   g_autoptr(GError) error = NULL;
 
   task->perf = fc_perf_stream_open_full (task->tid, self->frequency ? self->frequency : 101, self->stack_size,
-                                         FC_PERF_SWITCHES, &error);
+                                         FC_PERF_SWITCHES | FC_PERF_SMALL_RING, &error);
   if (task->perf == NULL)
     {
       /* this thread is sampled with ptrace stops, like every thread of the fallback */
@@ -746,7 +746,7 @@ choose_wall_method (FcSampler *self,
   g_mutex_unlock (&self->lock);
   if (force || g_strcmp0 (g_getenv ("FC_SAMPLER_FORCE_PTRACE"), "1") == 0)
     reason = g_strdup (force ? "ptrace forced by the caller" : "ptrace forced by FC_SAMPLER_FORCE_PTRACE=1");
-  else if ((probe = fc_perf_stream_open_full (pid, 101, 1024, FC_PERF_SWITCHES, &error)) == NULL)
+  else if ((probe = fc_perf_stream_open_full (pid, 101, 1024, FC_PERF_SWITCHES | FC_PERF_SMALL_RING, &error)) == NULL)
     reason = g_strdup_printf ("ptrace only: %s", error->message);
   fc_perf_stream_free (probe);
 
