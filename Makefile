@@ -5,6 +5,7 @@
 #               (then the core and CLI suites again under ASan + UBSan, and the
 #               tests of shared state under ThreadSanitizer)
 #   make bench  build and run the benchmarks (they print figures)
+#   make fuzz   build the libFuzzer harnesses (clang) and run each for FUZZ_SECONDS
 
 BUILDDIR ?= build
 MESON_TEST_ARGS ?=
@@ -16,9 +17,10 @@ DEB_PACKAGES = \
 	libjson-glib-dev libsoup-3.0-dev libyajl-dev \
 	libunwind-dev libdw-dev libelf-dev linux-perf zstd xz-utils make \
 	protobuf-c-compiler libprotobuf-c-dev protobuf-compiler golang-go python3-jsonschema \
-	xvfb xauth
+	xvfb xauth \
+	clang libclang-rt-14-dev
 
-.PHONY: all deps build run check check-sanitize check-tsan bench clean
+.PHONY: all deps build run check check-sanitize check-tsan check-fuzz fuzz fuzz-build fuzz-merge bench clean
 
 all: build
 
@@ -52,6 +54,7 @@ check: build
 	xvfb-run -a -s "-screen 0 1280x800x24" meson test -C $(BUILDDIR) --print-errorlogs $(MESON_TEST_ARGS)
 	$(MAKE) check-sanitize
 	$(MAKE) check-tsan
+	$(MAKE) check-fuzz
 
 # The core and CLI suites again under AddressSanitizer + UBSan. Traced targets
 # (suite 'sampler') and GTK (whose own leaks drown the report) stay out.
@@ -74,9 +77,34 @@ check-tsan: deps
 	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  meson test -C $(TSAN_BUILDDIR) --no-rebuild --suite tsan --print-errorlogs
 
+# libFuzzer harnesses (fuzz/): clang, ASan + UBSan, coverage in every core layer.
+# The 'fuzz' test suite replays their corpus in the build and ASan trees; `make fuzz`
+# mutates from there. See fuzz/run.sh for where corpus and crashes go.
+FUZZ_BUILDDIR ?= build-fuzz
+FUZZ_SECONDS ?= 300
+FUZZ_CHECK_SECONDS ?= 3
+FUZZERS ?= fuzz-reader fuzz-payload fuzz-envelope fuzz-gzip fuzz-dsn fuzz-rate-limits fuzz-outbox
+fuzz-build: deps
+	@[ -f $(FUZZ_BUILDDIR)/build.ninja ] || CC=clang meson setup $(FUZZ_BUILDDIR) -Dapp=false -Dfuzzing=true \
+	  -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link
+	meson compile -C $(FUZZ_BUILDDIR) $(addprefix fuzz/,$(FUZZERS))
+
+fuzz: fuzz-build
+	./fuzz/run.sh $(FUZZ_BUILDDIR) $(FUZZ_SECONDS) $(FUZZERS)
+
+# A few seconds each: the whole corpus (seeds and every crash ever kept) first, then mutations.
+check-fuzz: fuzz-build
+	./fuzz/run.sh $(FUZZ_BUILDDIR) $(FUZZ_CHECK_SECONDS) $(FUZZERS)
+
+# Folds what `make fuzz` found, minimized, into the corpus kept in the tree.
+fuzz-merge: fuzz-build
+	for h in $(FUZZERS); do \
+	  $(FUZZ_BUILDDIR)/fuzz/$$h -merge=1 fuzz/corpus/$$h $(FUZZ_BUILDDIR)/corpus/$$h || exit 1; \
+	done
+
 bench: build
 	meson compile -C $(BUILDDIR) benchmarks
 	./bench/run-all.sh $(BUILDDIR)
 
 clean:
-	rm -rf $(BUILDDIR) $(ASAN_BUILDDIR) $(TSAN_BUILDDIR)
+	rm -rf $(BUILDDIR) $(ASAN_BUILDDIR) $(TSAN_BUILDDIR) $(FUZZ_BUILDDIR)

@@ -174,9 +174,15 @@ list_dir (const char *dir)
 
   while ((name = g_dir_read_name (d)) != NULL)
     {
-      /* Skips g_file_set_contents() temporaries ("NAME.envelope.XXXXXX"). */
-      if (g_str_has_suffix (name, ENVELOPE_SUFFIX))
-        g_ptr_array_add (ids, g_strndup (name, strlen (name) - strlen (ENVELOPE_SUFFIX)));
+      g_autofree char *id = NULL;
+
+      /* Skips g_file_set_contents() temporaries ("NAME.envelope.XXXXXX"),
+       * and strangers whose name is no ID: every other call refuses those. */
+      if (!g_str_has_suffix (name, ENVELOPE_SUFFIX))
+        continue;
+      id = g_strndup (name, strlen (name) - strlen (ENVELOPE_SUFFIX));
+      if (valid_id (id))
+        g_ptr_array_add (ids, g_steal_pointer (&id));
     }
 
   g_ptr_array_sort (ids, compare_strings);

@@ -282,6 +282,19 @@ test_good_v1 (void)
   g_assert_cmpuint (problems->len, ==, 0);
 }
 
+/* Found by fuzz/fuzz-payload: a year GDateTime takes but nanoseconds since
+ * the epoch cannot hold overflowed a gint64 (UBSan). */
+static void
+test_v1_timestamp_out_of_range (void)
+{
+  g_autoptr(FcProfile) profile = good_v1 ();
+  g_autoptr(GPtrArray) problems = NULL;
+
+  json_object_set_string_member (fc_profile_get_meta (profile), "timestamp", "4044-09-01T09:45:00.000Z");
+  problems = fc_validate_profile (profile);
+  fc_test_assert_problem (problems, E, "timestamp", "RFC 3339");
+}
+
 static void
 test_v1_required (void)
 {
@@ -483,6 +496,7 @@ main (int   argc,
   g_test_add_func ("/core/validate/chunk-samples", test_chunk_samples);
   g_test_add_func ("/core/validate/good-v1", test_good_v1);
   g_test_add_func ("/core/validate/v1-required", test_v1_required);
+  g_test_add_func ("/core/validate/v1-timestamp-out-of-range", test_v1_timestamp_out_of_range);
   g_test_add_func ("/core/validate/v1-samples", test_v1_samples);
   g_test_add_func ("/core/validate/envelope-rules", test_envelope_rules);
   g_test_add_func ("/core/validate/size-limit", test_size_limit);

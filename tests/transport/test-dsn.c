@@ -107,6 +107,8 @@ static const InvalidCase invalid_cases[] = {
   { "https://" KEY "@h:99999/1", "port “99999”" },
   { "https://" KEY "@h:http/1", "port “http”" },
   { "https://" KEY "@[::1/1", "IPv6" },
+  /* Found by fuzz/fuzz-dsn: bracketed like IPv6, but no address, so no URL. */
+  { "https://" KEY "@[ftp::1]:18443/1", "IPv6" },
   { "https://" KEY "@h/4 2", "white space" },
 };
 

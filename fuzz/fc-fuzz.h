@@ -1,0 +1,42 @@
+/* fc-fuzz.h - what every Flamecast fuzz harness shares
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each harness defines LLVMFuzzerTestOneInput(). Built with clang and
+ * -fsanitize=fuzzer it is a libFuzzer program (`make fuzz`); built with the
+ * project's compiler it links fc-fuzz-replay.c instead, which runs every file
+ * of the corpus through it once (the 'fuzz' test suite of `make check`).
+ */
+
+#pragma once
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <glib.h>
+
+int LLVMFuzzerTestOneInput (const uint8_t *data,
+                            size_t         size);
+
+/* A failing input must say what failed and where: an error without a message
+ * is a bug, and so is a failure without an error or an error on success. */
+#define FC_FUZZ_CHECK_RESULT(ok, error, what)                                           \
+  G_STMT_START {                                                                        \
+    if ((ok) && (error) != NULL)                                                        \
+      {                                                                                 \
+        fprintf (stderr, "%s succeeded but set an error: %s\n", (what), (error)->message); \
+        abort ();                                                                       \
+      }                                                                                 \
+    if (!(ok) && (error) == NULL)                                                       \
+      {                                                                                 \
+        fprintf (stderr, "%s failed without an error\n", (what));                       \
+        abort ();                                                                       \
+      }                                                                                 \
+    if (!(ok) && ((error)->message == NULL || (error)->message[0] == '\0'))             \
+      {                                                                                 \
+        fprintf (stderr, "%s failed with an empty error message (%s %d)\n", (what),     \
+                 g_quark_to_string ((error)->domain), (error)->code);                   \
+        abort ();                                                                       \
+      }                                                                                 \
+  } G_STMT_END
