@@ -75,6 +75,7 @@ main (int   argc,
 {
   guint n = 0;
 
+  LLVMFuzzerInitialize (&argc, &argv);
   for (int i = 1; i < argc; i++)
     if (!replay_path (argv[i], &n))
       return 1;

@@ -18,6 +18,9 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
+/* fc-fuzz.c: makes GLib criticals and warnings abort */
+int LLVMFuzzerInitialize   (int           *argc,
+                            char        ***argv);
 
 /* A failing input must say what failed and where: an error without a message
  * is a bug, and so is a failure without an error or an error on success. */

@@ -174,6 +174,20 @@ parse_seconds (const char *text,
   return TRUE;
 }
 
+/* Relay's data categories are snake_case words; anything else in the header is
+ * no category we send, and would not survive as a key of the state file
+ * (g_key_file_set_value() refuses "a=b" with a critical; found by fuzz/fuzz-rate-limits). */
+static gboolean
+is_category (const char *text)
+{
+  if (*text == '\0')
+    return FALSE;
+  for (; *text; text++)
+    if (!g_ascii_isalnum (*text) && *text != '_' && *text != '-' && *text != '.')
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 extend (FcRateLimits *self,
         const char   *category,
@@ -264,6 +278,8 @@ fc_rate_limits_update (FcRateLimits *self,
               if (categories[j][0] == '\0')
                 continue;
               any = TRUE;
+              if (!is_category (categories[j]))
+                continue;
               changed |= extend (self, categories[j], until);
             }
 

@@ -117,6 +117,12 @@ test_rate_limits_malformed (void)
   /* One bad entry does not spoil the good ones. */
   g_assert_true (fc_rate_limits_update (limits, 200, "x:y:z, 7:profile:key", NULL, NOW));
   g_assert_cmpint (fc_rate_limits_get_limited_until (limits, "profile", NOW), ==, NOW + S (7));
+
+  /* Found by fuzz/fuzz-rate-limits: a category that is no key name ("a=b")
+   * is no category we send: ignored (it was a GKeyFile critical), and it does
+   * not turn into a limit on everything either. */
+  g_assert_false (fc_rate_limits_update (limits, 429, "60:a=b;[x]", NULL, NOW));
+  g_assert_false (fc_rate_limits_is_limited (limits, "transaction", NOW));
 }
 
 static void
