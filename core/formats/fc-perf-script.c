@@ -17,6 +17,15 @@ typedef struct {
   gint64  time_ns;
 } Header;
 
+static void
+header_clear (Header *h)
+{
+  g_clear_pointer (&h->comm, g_free);
+  g_clear_pointer (&h->tid, g_free);
+}
+/* The error returns of fc_perf_script_read() leaked a parsed header (found by fuzz/fuzz-reader). */
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Header, header_clear)
+
 /* "1234.567890:" -> ns */
 static gboolean
 parse_time (const char *token,
@@ -129,7 +138,7 @@ fc_perf_script_read (GBytes  *bytes,
   gsize len = 0;
   const char *data = g_bytes_get_data (bytes, &len);
   const char *end = data + len;
-  Header h = { 0 };
+  g_auto(Header) h = { 0 };
   gboolean in_sample = FALSE;
   guint line_no = 0;
 
@@ -242,8 +251,6 @@ fc_perf_script_read (GBytes  *bytes,
       fc_profile_append_sample (profile, h.time_ns, thread,
                                 fc_profile_intern_stack_frames (profile, (guint32 *) frames->data, frames->len), 0);
     }
-  g_free (h.comm);
-  g_free (h.tid);
 
   if (fc_profile_get_n_samples (profile) == 0)
     {
