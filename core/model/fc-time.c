@@ -129,7 +129,8 @@ fc_time_parse_rfc3339 (const char *text,
   if (*p != '\0')
     return FALSE;
 
-  if (month < 1 || month > 12 || day < 1 || day > (int) g_date_get_days_in_month (month, year) ||
+  /* Year 0 fails g_date_get_days_in_month()'s precondition (found by fuzz/fuzz-payload). */
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > (int) g_date_get_days_in_month (month, year) ||
       hour > 23 || minute > 59 || second > 59 || off_h > 23 || off_m > 59)
     return FALSE;
 

@@ -140,6 +140,7 @@ test_rfc3339_parse (void)
     /* outside the instants a profile can hold */
     { "1969-12-31T23:59:59Z", FALSE, 0 },
     { "2200-01-01T00:00:01Z", FALSE, 0 },
+    { "0000-01-01T00:00:00Z", FALSE, 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
