@@ -17,9 +17,12 @@ fc_cli_validate (int    argc,
                  char **argv)
 {
   gboolean quiet = FALSE;
+  gboolean strict = FALSE;
   g_auto(GStrv) files = NULL;
   const GOptionEntry entries[] = {
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print errors only, no warnings"), NULL },
+    { "strict", 0, 0, G_OPTION_ARG_NONE, &strict,
+      N_("Also require what the SDK spec recommends (environment, canonical ids, trace op and status...)"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("FILE...") },
     { NULL }
   };
@@ -64,7 +67,7 @@ fc_cli_validate (int    argc,
           continue;
         }
 
-      problems = fc_validate_document (document);
+      problems = fc_validate_document_full (document, strict ? FC_VALIDATE_STRICT : FC_VALIDATE_FLAGS_NONE);
       for (guint p = 0; p < problems->len; p++)
         {
           const FcProblem *problem = g_ptr_array_index (problems, p);

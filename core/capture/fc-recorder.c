@@ -25,6 +25,7 @@
 #include "fc-error.h"
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"
+#include "fc-release.h"
 #include "fc-symbolizer.h"
 #include "fc-time.h"
 #include "fc-unwinder.h"
@@ -70,6 +71,7 @@ struct _FcRecorder {
   guint          stack_size;
   char          *platform;
   char          *release;
+  char          *default_release;  /* of the target's executable, for chunks when release is unset */
   char          *environment;
 
   /* owned */
@@ -404,7 +406,8 @@ new_live_profile (FcRecorder *self)
   fc_profile_set_meta_string (self->live, "profiler_id", self->profiler_id);
   fc_profile_set_meta_string (self->live, "chunk_id", chunk_id);
   fc_profile_set_meta_string (self->live, "platform", self->platform);
-  fc_profile_set_meta_string (self->live, "release", self->release);
+  fc_profile_set_meta_string (self->live, "release",
+                              self->release != NULL && *self->release != '\0' ? self->release : self->default_release);
   fc_profile_set_meta_string (self->live, "environment", self->environment);
   meta = fc_profile_get_meta (self->live);
   sdk = json_object_new ();
@@ -721,6 +724,8 @@ prepare_target (FcRecorder *self,
   self->n_root = self->n_unnamed_leaf = self->n_wait_leaf = self->n_target_samples = 0;
   g_clear_pointer (&self->maps, fc_proc_maps_unref);
   self->maps = fc_proc_maps_new (self->pid);
+  g_free (self->default_release);
+  self->default_release = fc_release_default_for_pid (self->pid);
   if (!fc_proc_maps_reload (self->maps, &local_error))
     g_debug ("%s", local_error->message);   /* the target may have exited already; samples will tell */
   self->unwinder = fc_unwinder_new (self->maps);
@@ -944,6 +949,7 @@ fc_recorder_finalize (GObject *object)
   g_mutex_clear (&self->lock);
   g_free (self->platform);
   g_free (self->release);
+  g_free (self->default_release);
   g_free (self->environment);
   g_free (self->profiler_id);
 

@@ -534,8 +534,13 @@ fc_envelope_header_new (JsonObject *existing,
       g_list_free (members);
     }
 
-  if (event_id != NULL && !json_object_has_member (header, "event_id"))
-    json_object_set_string_member (header, "event_id", event_id);
+  /* the official SDKs put an event_id on every envelope, chunks included */
+  if (!json_object_has_member (header, "event_id"))
+    {
+      g_autofree char *fresh = event_id == NULL ? fc_uuid_hex_new () : NULL;
+
+      json_object_set_string_member (header, "event_id", event_id != NULL ? event_id : fresh);
+    }
   if (!json_object_has_member (header, "sent_at"))
     {
       g_autofree char *sent_at = fc_time_format_rfc3339 (sent_at_ns != 0 ? sent_at_ns
@@ -586,6 +591,7 @@ fc_envelope_append_item (GByteArray   *buf,
 
 void
 fc_envelope_check (FcDocument *document,
+                   gboolean    strict,
                    GPtrArray  *problems)
 {
   JsonObject *header;
@@ -610,8 +616,8 @@ fc_envelope_check (FcDocument *document,
         g_ptr_array_add (problems, fc_problem_new (FC_PROBLEM_WARNING, "envelope header.sent_at",
                                                    "not an RFC 3339 timestamp"));
       if (!json_object_has_member (header, "sdk"))
-        g_ptr_array_add (problems, fc_problem_new (FC_PROBLEM_WARNING, "envelope header.sdk",
-                                                   "missing; recommended"));
+        g_ptr_array_add (problems, fc_problem_new (strict ? FC_PROBLEM_ERROR : FC_PROBLEM_WARNING,
+                                                   "envelope header.sdk", "missing; recommended"));
       if (json_object_has_member (header, "event_id") &&
           !fc_uuid_is_valid (fc_json_get_string (header, "event_id"), NULL))
         g_ptr_array_add (problems, fc_problem_new (FC_PROBLEM_ERROR, "envelope header.event_id",

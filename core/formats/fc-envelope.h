@@ -90,8 +90,9 @@ gboolean    fc_envelope_input_read_to_end  (FcEnvelopeInput       *self,
                                             gpointer               user_data,
                                             GError               **error);
 
-/* An envelope header: @existing's members, then event_id (when given and
- * not there), sent_at (@sent_at_ns, or now when 0) and sdk when missing. */
+/* An envelope header: @existing's members, then what is missing of event_id
+ * (@event_id, or a new UUID v4: SDKs give every envelope one), sent_at
+ * (@sent_at_ns, or now when 0) and sdk. */
 JsonObject *fc_envelope_header_new         (JsonObject            *existing,
                                             const char            *event_id,
                                             gint64                 sent_at_ns);
@@ -106,8 +107,9 @@ void        fc_envelope_append_item        (GByteArray            *buf,
 
 /* Envelope rules Relay applies to a read envelope, as FcProblems: its
  * header (event_id, sent_at, sdk), at most one profile item, exactly one
- * transaction with a V1 profile. */
+ * transaction with a V1 profile; @strict makes the recommended ones errors. */
 void        fc_envelope_check              (FcDocument            *document,
+                                            gboolean               strict,
                                             GPtrArray             *problems);
 
 G_END_DECLS

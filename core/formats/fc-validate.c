@@ -20,6 +20,7 @@
 typedef struct {
   GPtrArray  *problems;
   const char *prefix;         /* "profile 2: " for documents with several, or "" */
+  gboolean    strict;         /* FC_VALIDATE_STRICT: what the spec recommends is required */
 } Report;
 
 static void report (Report            *r,
@@ -49,6 +50,8 @@ report (Report            *r,
 
 #define ERROR(r, loc, ...)   report (r, FC_PROBLEM_ERROR, loc, __VA_ARGS__)
 #define WARNING(r, loc, ...) report (r, FC_PROBLEM_WARNING, loc, __VA_ARGS__)
+/* what the SDK spec and the official SDKs always send: an error with --strict */
+#define RECOMMENDED(r, loc, ...) report (r, (r)->strict ? FC_PROBLEM_ERROR : FC_PROBLEM_WARNING, loc, __VA_ARGS__)
 
 static gboolean
 is_blank (const char *str)
@@ -73,7 +76,7 @@ check_uuid (Report     *r,
   else if (!fc_uuid_is_valid (value, &canonical))
     ERROR (r, location, "\"%s\" is not a UUID", value);
   else if (!canonical)
-    WARNING (r, location, "\"%s\" should be 32 lowercase hex digits without dashes", value);
+    RECOMMENDED (r, location, "\"%s\" should be 32 lowercase hex digits without dashes", value);
 }
 
 static void
@@ -355,9 +358,14 @@ check_common_recommended (Report    *r,
                           FcProfile *profile)
 {
   if (is_blank (fc_profile_get_environment (profile)))
-    WARNING (r, "environment", "missing; recommended (for example \"production\")");
-  if (is_blank (fc_profile_get_release (profile)))
-    WARNING (r, "release", "missing; the sample format asks for the release");
+    RECOMMENDED (r, "environment", "missing; recommended (for example \"production\")");
+  if (!is_blank (fc_profile_get_release (profile)))
+    return;
+  /* the V2 format marks it required and every official SDK sends one */
+  if (fc_profile_get_format (profile) == FC_FORMAT_V2)
+    ERROR (r, "release", "missing; a profile chunk requires the release (\"NAME@VERSION\")");
+  else
+    RECOMMENDED (r, "release", "missing; the sample format asks for the release");
 }
 
 static void
@@ -460,7 +468,7 @@ check_v1_transaction (Report    *r,
 
   segment_id = fc_json_get_string (txn, "segment_id");
   if (segment_id == NULL)
-    WARNING (r, LOC ("segment_id"), "missing; should be the transaction's span id");
+    RECOMMENDED (r, LOC ("segment_id"), "missing; should be the transaction's span id");
   else if (!fc_hex_is_valid (segment_id, 16))
     WARNING (r, LOC ("segment_id"), "\"%s\" is not a 16-hex-digit span id", segment_id);
 #undef LOC
@@ -546,9 +554,10 @@ validate_v1 (Report    *r,
 static void
 validate_profile_into (FcProfile  *profile,
                        const char *prefix,
+                       gboolean    strict,
                        GPtrArray  *problems)
 {
-  Report r = { problems, prefix };
+  Report r = { problems, prefix, strict };
 
   switch (fc_profile_get_format (profile))
     {
@@ -572,7 +581,7 @@ fc_validate_profile (FcProfile *profile)
 
   g_return_val_if_fail (FC_IS_PROFILE (profile), problems);
 
-  validate_profile_into (profile, "", problems);
+  validate_profile_into (profile, "", FALSE, problems);
   return problems;
 }
 
@@ -605,13 +614,14 @@ get_seconds (JsonObject *event,
     }
 }
 
-void
-fc_validate_transaction (JsonObject *event,
-                         const char *location,
-                         GPtrArray  *problems)
+static void
+validate_transaction (JsonObject *event,
+                      const char *location,
+                      gboolean    strict,
+                      GPtrArray  *problems)
 {
   g_autofree char *prefix = g_strdup_printf ("%s: ", location);
-  Report rr = { problems, prefix };
+  Report rr = { problems, prefix, strict };
   Report *r = &rr;
   JsonObject *contexts = fc_json_get_object (event, "contexts");
   JsonObject *trace = fc_json_get_object (contexts, "trace");
@@ -650,9 +660,9 @@ fc_validate_transaction (JsonObject *event,
       if (span_id == NULL || !fc_hex_is_valid (span_id, 16))
         ERROR (r, "contexts.trace.span_id", "missing or not 16 hex digits");
       if (is_blank (fc_json_get_string (trace, "op")))
-        WARNING (r, "contexts.trace.op", "missing; recommended");
+        RECOMMENDED (r, "contexts.trace.op", "missing; recommended");
       if (is_blank (fc_json_get_string (trace, "status")))
-        WARNING (r, "contexts.trace.status", "missing; recommended");
+        RECOMMENDED (r, "contexts.trace.status", "missing; recommended");
     }
 
   /* Relay copies the profile's client_sdk from here */
@@ -662,9 +672,17 @@ fc_validate_transaction (JsonObject *event,
   if (is_blank (fc_json_get_string (event, "platform")))
     WARNING (r, "platform", "missing");
   if (is_blank (fc_json_get_string (event, "release")))
-    WARNING (r, "release", "missing; recommended");
+    RECOMMENDED (r, "release", "missing; recommended");
   if (is_blank (fc_json_get_string (event, "environment")))
-    WARNING (r, "environment", "missing; recommended");
+    RECOMMENDED (r, "environment", "missing; recommended");
+}
+
+void
+fc_validate_transaction (JsonObject *event,
+                         const char *location,
+                         GPtrArray  *problems)
+{
+  validate_transaction (event, location, FALSE, problems);
 }
 
 static void
@@ -689,15 +707,16 @@ check_link (Report     *r,
 
 static void
 validate_envelope (FcDocument *document,
+                   gboolean    strict,
                    GPtrArray  *problems)
 {
-  Report rr = { problems, "" };
+  Report rr = { problems, "", strict };
   Report *r = &rr;
   guint n_profiles = fc_document_get_n_profiles (document);
   guint n_transactions = fc_document_get_n_transactions (document);
   gboolean has_v1 = FALSE;
 
-  fc_envelope_check (document, problems);
+  fc_envelope_check (document, strict, problems);
 
   for (guint i = 0; i < n_profiles; i++)
     {
@@ -709,7 +728,7 @@ validate_envelope (FcDocument *document,
     {
       g_autofree char *where = g_strdup_printf ("transaction %u", i);
 
-      fc_validate_transaction (fc_document_get_transaction (document, i), where, problems);
+      validate_transaction (fc_document_get_transaction (document, i), where, strict, problems);
     }
 
   if (has_v1 && n_transactions == 1)
@@ -727,6 +746,14 @@ validate_envelope (FcDocument *document,
 GPtrArray *
 fc_validate_document (FcDocument *document)
 {
+  return fc_validate_document_full (document, FC_VALIDATE_FLAGS_NONE);
+}
+
+GPtrArray *
+fc_validate_document_full (FcDocument      *document,
+                           FcValidateFlags  flags)
+{
+  gboolean strict = (flags & FC_VALIDATE_STRICT) != 0;
   GPtrArray *problems = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_problem_free);
   GPtrArray *read_problems;
   guint n_profiles;
@@ -749,11 +776,11 @@ fc_validate_document (FcDocument *document)
     {
       g_autofree char *prefix = n_profiles > 1 ? g_strdup_printf ("profile %u: ", i) : g_strdup ("");
 
-      validate_profile_into (fc_document_get_profile (document, i), prefix, problems);
+      validate_profile_into (fc_document_get_profile (document, i), prefix, strict, problems);
     }
 
   if (fc_document_get_kind (document) == FC_DOCUMENT_ENVELOPE)
-    validate_envelope (document, problems);
+    validate_envelope (document, strict, problems);
 
   return problems;
 }

@@ -20,10 +20,19 @@ G_BEGIN_DECLS
  * format, errors and warnings in a fixed order; an empty array when Relay
  * would accept it as recommended. */
 GPtrArray *fc_validate_profile    (FcProfile  *profile);
+typedef enum {
+  FC_VALIDATE_FLAGS_NONE = 0,
+  /* what the SDK spec marks RECOMMENDED (environment, canonical ids, trace
+   * op and status, the envelope's sdk...) is an error too */
+  FC_VALIDATE_STRICT     = 1 << 0,
+} FcValidateFlags;
+
 /* The reader's problems, each profile's, and the envelope rules (one
  * profile per envelope, a V1 profile's single transaction, the transaction
  * event and its link to the profile, the envelope header). */
 GPtrArray *fc_validate_document   (FcDocument *document);
+GPtrArray *fc_validate_document_full (FcDocument      *document,
+                                      FcValidateFlags  flags);
 /* A transaction event as Relay checks it, with @location as prefix. */
 void       fc_validate_transaction (JsonObject *event,
                                     const char *location,

@@ -85,6 +85,15 @@ test_validate_fixtures (void)
       g_assert_cmpint (run.status, ==, cases[i].status);
       g_assert_nonnull (strstr (run.out, cases[i].line));
     }
+
+  /* --strict: what the spec recommends (here: environment) is required */
+  {
+    g_auto(Run) strict = { 0 };
+
+    run_cli (&strict, "validate", "--strict", "@relay/sample/v2/valid.json", NULL);
+    g_assert_cmpint (strict.status, ==, 1);
+    g_assert_nonnull (strstr (strict.out, "error: environment: missing; recommended"));
+  }
 }
 
 static void

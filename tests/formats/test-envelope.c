@@ -194,7 +194,7 @@ test_check (void)
   g_autoptr(GString) all = g_string_new (NULL);
 
   g_assert_no_error (error);
-  fc_envelope_check (doc, problems);
+  fc_envelope_check (doc, FALSE, problems);
   for (guint i = 0; i < problems->len; i++)
     {
       g_autofree char *text = fc_problem_to_string (g_ptr_array_index (problems, i));

@@ -421,6 +421,37 @@ test_size_limit (void)
   fc_test_assert_problem (problems, E, "profile", "50 MiB");
 }
 
+/* A chunk without release is an error (V2 requires it, every official SDK
+ * sends one); --strict makes the spec's RECOMMENDED fields errors too. */
+static void
+test_release_and_strict (void)
+{
+  g_autoptr(FcProfile) profile = good_chunk ();
+  g_autoptr(FcDocument) doc = fc_document_new (FC_DOCUMENT_V2);
+  g_autoptr(GPtrArray) plain = NULL;
+  g_autoptr(GPtrArray) strict = NULL;
+  g_autoptr(GPtrArray) no_release = NULL;
+  JsonObject *meta = fc_profile_get_meta (profile);
+
+  json_object_remove_member (meta, "environment");
+  json_object_set_string_member (meta, "profiler_id", "4D229F1D-3807-421B-A62A-5F8BC295D836");
+  fc_document_add_profile (doc, profile);
+
+  plain = fc_validate_document (doc);
+  fc_test_assert_problem (plain, W, "environment", "recommended");
+  fc_test_assert_problem (plain, W, "profiler_id", "lowercase");
+  g_assert_false (fc_problems_has_errors (plain));
+
+  strict = fc_validate_document_full (doc, FC_VALIDATE_STRICT);
+  fc_test_assert_problem (strict, E, "environment", "recommended");
+  fc_test_assert_problem (strict, E, "profiler_id", "lowercase");
+  g_assert_cmpuint (strict->len, ==, plain->len);
+
+  json_object_remove_member (meta, "release");
+  no_release = fc_validate_profile (profile);
+  fc_test_assert_problem (no_release, E, "release", "requires the release");
+}
+
 /* The reader and the validator accept and reject the same timestamps:
  * a V1 profile whose timestamp the strict reader refuses is exactly one
  * whose (lenient) reading the validator reports at "timestamp". */
@@ -501,6 +532,7 @@ main (int   argc,
   g_test_add_func ("/core/validate/envelope-rules", test_envelope_rules);
   g_test_add_func ("/core/validate/size-limit", test_size_limit);
   g_test_add_func ("/core/validate/timestamps-agree", test_timestamps_agree);
+  g_test_add_func ("/core/validate/release-and-strict", test_release_and_strict);
 
   return g_test_run ();
 }

@@ -497,6 +497,7 @@ test_envelope_document (void)
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(GBytes) again = NULL;
   g_autoptr(FcDocument) reread = NULL;
+  g_autofree char *event_id = NULL;
   const char *text;
 
   json_object_set_string_member (header, "sent_at", "2024-01-01T00:00:00Z");
@@ -510,8 +511,12 @@ test_envelope_document (void)
   bytes = fc_writer_write_envelope (document, &error);
   g_assert_no_error (error);
   text = g_bytes_get_data (bytes, NULL);
-  /* kept header keys, completed with sdk; other items with a true length */
-  g_assert_true (g_str_has_prefix (text, "{\"dsn\":\"https://key@example.com/1\",\"sdk\":{"));
+  /* kept header keys, completed with an event_id (as the SDKs write on every
+   * envelope) and sdk; other items with a true length */
+  g_assert_true (g_str_has_prefix (text, "{\"dsn\":\"https://key@example.com/1\",\"event_id\":\""));
+  event_id = g_strndup (text + strlen ("{\"dsn\":\"https://key@example.com/1\",\"event_id\":\""), 32);
+  g_assert_true (fc_hex_is_valid (event_id, 32));
+  g_assert_nonnull (strstr (text, "\",\"sdk\":{"));
   g_assert_nonnull (strstr (text, "\"sent_at\":\"2024-01-01T00:00:00Z\""));
   g_assert_nonnull (strstr (text, "{\"length\":11,\"type\":\"client_report\"}\n{\"hello\":1}\n"));
 
