@@ -9,7 +9,8 @@
 
 #include "fc-format.h"
 #include "fc-frame-details.h"
-#include "fc-session-tree.h"
+#include "fc-function-details.h"
+#include "fc-session.h"
 
 #define MAX_LINKS 12
 
@@ -28,7 +29,6 @@ struct _FcFrameDetails
   /* owned */
   FcSession     *session;
   GSignalGroup  *session_signals;
-  GSignalGroup  *tree_signals;   /* the session's shared top-down tree */
   GCancellable  *stats_cancellable;
   GArray        *callers;
   GArray        *callees;
@@ -98,134 +98,19 @@ add_string_field (GtkGrid    *grid,
     add_field (grid, (*row)++, name, value);
 }
 
-static int
-compare_links (gconstpointer a,
-               gconstpointer b)
-{
-  const FcFrameLink *la = a;
-  const FcFrameLink *lb = b;
-
-  if (la->total_ns != lb->total_ns)
-    return la->total_ns > lb->total_ns ? -1 : 1;
-  return la->frame < lb->frame ? -1 : la->frame > lb->frame;
-}
-
-static void
-add_link (GHashTable *links,
-          guint32     frame,
-          gint64      ns)
-{
-  gpointer key = GUINT_TO_POINTER (frame + 1);
-
-  g_hash_table_insert (links, key,
-                       GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (links, key)) + (gsize) ns));
-}
-
 static GArray *
-links_to_array (GHashTable *links)
+links_from (GArray *function_links)
 {
-  GArray *array = g_array_new (FALSE, FALSE, sizeof (FcFrameLink));
-  GHashTableIter iter;
-  gpointer key, value;
+  GArray *links = g_array_sized_new (FALSE, FALSE, sizeof (FcFrameLink), function_links->len);
 
-  g_hash_table_iter_init (&iter, links);
-  while (g_hash_table_iter_next (&iter, &key, &value))
+  for (guint i = 0; i < function_links->len; i++)
     {
-      FcFrameLink link = { GPOINTER_TO_UINT (key) - 1, (gint64) GPOINTER_TO_SIZE (value) };
-      g_array_append_val (array, link);
+      const FcFunctionLink *from = &g_array_index (function_links, FcFunctionLink, i);
+      FcFrameLink link = { from->frame, from->total_ns };
+
+      g_array_append_val (links, link);
     }
-  g_array_sort (array, compare_links);
-
-  return array;
-}
-
-/* One pass over the top-down tree, whose nodes come parents first: a node
- * counts towards the frame's total only when no ancestor is the same frame,
- * so recursion is not counted twice. */
-typedef struct {
-  FcFrameStats  stats;
-  GArray       *callers;
-  GArray       *callees;
-} StatsResult;
-
-static void
-stats_result_free (StatsResult *result)
-{
-  g_clear_pointer (&result->callers, g_array_unref);
-  g_clear_pointer (&result->callees, g_array_unref);
-  g_free (result);
-}
-
-static StatsResult *
-compute_stats (FcCallTree *tree,
-               guint32     frame)
-{
-  StatsResult *result = g_new0 (StatsResult, 1);
-  guint n_nodes = fc_call_tree_get_n_nodes (tree);
-  g_autofree guint8 *inside = g_new0 (guint8, n_nodes);
-  g_autoptr(GHashTable) callers = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) callees = g_hash_table_new (NULL, NULL);
-  FcFrameStats *stats = &result->stats;
-
-  stats->frame = frame;
-  stats->all_ns = fc_call_tree_node_get_total_ns (fc_call_tree_get_root (tree));
-
-  for (guint i = 1; i < n_nodes; i++)
-    {
-      const FcCallTreeNode *node = fc_call_tree_get_node (tree, i);
-      const FcCallTreeNode *parent = fc_call_tree_node_get_parent (node);
-      guint parent_index = fc_call_tree_node_get_index (parent);
-      gboolean is_frame = fc_call_tree_node_get_frame (node) == frame;
-
-      inside[i] = inside[parent_index] || is_frame;
-      if (!is_frame)
-        continue;
-
-      stats->self_ns += fc_call_tree_node_get_self_ns (node);
-      stats->self_samples += fc_call_tree_node_get_self (node);
-      if (!inside[parent_index])
-        {
-          stats->total_ns += fc_call_tree_node_get_total_ns (node);
-          stats->total_samples += fc_call_tree_node_get_total (node);
-        }
-
-      if (parent_index != 0)
-        add_link (callers, fc_call_tree_node_get_frame (parent), fc_call_tree_node_get_total_ns (node));
-      for (guint c = 0; c < fc_call_tree_node_get_n_children (node); c++)
-        {
-          const FcCallTreeNode *child = fc_call_tree_node_get_child (node, c);
-
-          add_link (callees, fc_call_tree_node_get_frame (child), fc_call_tree_node_get_total_ns (child));
-        }
-    }
-
-  result->callers = links_to_array (callers);
-  result->callees = links_to_array (callees);
-  return result;
-}
-
-typedef struct {
-  FcCallTree *tree;
-  guint32     frame;
-} StatsData;
-
-static void
-stats_data_free (StatsData *data)
-{
-  g_clear_pointer (&data->tree, fc_call_tree_unref);
-  g_free (data);
-}
-
-/* a walk over every node of the tree: off the main thread */
-static void
-compute_stats_thread (GTask        *task,
-                      gpointer      source_object,
-                      gpointer      task_data,
-                      GCancellable *cancellable)
-{
-  StatsData *data = task_data;
-
-  g_task_return_pointer (task, compute_stats (data->tree, data->frame), (GDestroyNotify) stats_result_free);
+  return links;
 }
 
 static void
@@ -332,33 +217,37 @@ stats_ready_cb (GObject      *object,
 {
   GWeakRef *weak = user_data;
   g_autoptr(FcFrameDetails) self = g_weak_ref_get (weak);
-  StatsResult *stats = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(FcFunctionDetails) details = fc_function_details_new_finish (result, NULL);
 
   g_weak_ref_clear (weak);
   g_free (weak);
 
   /* only the newest request shows, in a panel still there */
-  if (self != NULL && stats != NULL && g_task_get_cancellable (G_TASK (result)) == self->stats_cancellable &&
+  if (self != NULL && details != NULL && g_task_get_cancellable (G_TASK (result)) == self->stats_cancellable &&
       self->session != NULL && fc_session_get_profile (self->session) != NULL)
     {
-      self->stats = stats->stats;
+      self->stats = (FcFrameStats) {
+        .frame = details->frame,
+        .self_ns = details->self_ns,
+        .total_ns = details->total_ns,
+        .self_samples = details->self_samples,
+        .total_samples = details->total_samples,
+        .all_ns = details->all_ns,
+      };
       g_clear_pointer (&self->callers, g_array_unref);
       g_clear_pointer (&self->callees, g_array_unref);
-      self->callers = g_steal_pointer (&stats->callers);
-      self->callees = g_steal_pointer (&stats->callees);
+      self->callers = links_from (details->callers);
+      self->callees = links_from (details->callees);
       g_clear_object (&self->stats_cancellable);
       show_stats (self, fc_session_get_profile (self->session));
       set_computing (self, FALSE);
     }
-
-  g_clear_pointer (&stats, stats_result_free);
 }
 
 static void
 fc_frame_details_update (FcFrameDetails *self)
 {
   FcSession *session = self->session;
-  FcCallTree *tree = session ? fc_session_tree_get_tree (fc_session_tree_get_shared (session)) : NULL;
   FcProfile *profile = session ? fc_session_get_profile (session) : NULL;
   guint frame_id = session ? fc_session_get_selected_frame (session) : FC_SESSION_NO_FRAME;
   const FcFrame *frame;
@@ -414,30 +303,21 @@ fc_frame_details_update (FcFrameDetails *self)
   }
 
   clear_container (GTK_WIDGET (self->time_grid));
-  if (tree != NULL)
-    {
-      g_autoptr(GTask) task = NULL;
-      StatsData *data = g_new0 (StatsData, 1);
-      GWeakRef *weak = g_new0 (GWeakRef, 1);
+  {
+    GWeakRef *weak = g_new0 (GWeakRef, 1);
 
-      g_weak_ref_init (weak, self);
-      data->tree = fc_call_tree_ref (tree);
-      data->frame = frame_id;
-      self->stats_cancellable = g_cancellable_new ();
-      task = g_task_new (NULL, self->stats_cancellable, stats_ready_cb, weak);
-      g_task_set_task_data (task, data, (GDestroyNotify) stats_data_free);
-      g_task_set_return_on_cancel (task, TRUE);
-      set_computing (self, TRUE);
-      g_task_run_in_thread (task, compute_stats_thread);
-    }
+    /* a walk over the samples in range: on a worker, in core */
+    g_weak_ref_init (weak, self);
+    self->stats_cancellable = g_cancellable_new ();
+    set_computing (self, TRUE);
+    fc_function_details_new_async (profile, fc_session_get_thread (session),
+                                   fc_session_get_selection_begin_ns (session),
+                                   fc_session_get_selection_end_ns (session),
+                                   fc_session_get_frame_filter (session), frame_id,
+                                   self->stats_cancellable, stats_ready_cb, weak);
+  }
 
   gtk_stack_set_visible_child_name (self->stack, "frame");
-}
-
-static void
-busy_changed_cb (FcFrameDetails *self)
-{
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
 static void
@@ -449,13 +329,10 @@ fc_frame_details_dispose (GObject *object)
   g_clear_object (&self->stats_cancellable);
   if (self->session_signals != NULL)
     g_signal_group_set_target (self->session_signals, NULL);
-  if (self->tree_signals != NULL)
-    g_signal_group_set_target (self->tree_signals, NULL);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), FC_TYPE_FRAME_DETAILS);
 
   g_clear_object (&self->session_signals);
-  g_clear_object (&self->tree_signals);
   g_clear_object (&self->session);
   g_clear_pointer (&self->callers, g_array_unref);
   g_clear_pointer (&self->callees, g_array_unref);
@@ -540,21 +417,21 @@ fc_frame_details_class_init (FcFrameDetailsClass *klass)
 static void
 fc_frame_details_init (FcFrameDetails *self)
 {
+  static const char * const update_on[] = {
+    "notify::selected-frame", "notify::profile", "notify::thread", "notify::frame-filter",
+    "notify::selection-begin-ns", "notify::selection-end-ns",
+  };
+
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->callers = g_array_new (FALSE, FALSE, sizeof (FcFrameLink));
   self->callees = g_array_new (FALSE, FALSE, sizeof (FcFrameLink));
   self->stats.frame = FC_SESSION_NO_FRAME;
 
-  self->tree_signals = g_signal_group_new (FC_TYPE_SESSION_TREE);
-  g_signal_group_connect_object (self->tree_signals, "notify::tree",
-                                 G_CALLBACK (fc_frame_details_update), self, G_CONNECT_SWAPPED);
-  g_signal_group_connect_object (self->tree_signals, "notify::busy",
-                                 G_CALLBACK (busy_changed_cb), self, G_CONNECT_SWAPPED);
-
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
-  g_signal_group_connect_object (self->session_signals, "notify::selected-frame",
-                                 G_CALLBACK (fc_frame_details_update), self, G_CONNECT_SWAPPED);
+  for (guint i = 0; i < G_N_ELEMENTS (update_on); i++)
+    g_signal_group_connect_object (self->session_signals, update_on[i],
+                                   G_CALLBACK (fc_frame_details_update), self, G_CONNECT_SWAPPED);
 }
 
 GtkWidget *
@@ -587,7 +464,6 @@ fc_frame_details_set_session (FcFrameDetails *self,
   if (!g_set_object (&self->session, session))
     return;
 
-  g_signal_group_set_target (self->tree_signals, session ? fc_session_tree_get_shared (session) : NULL);
   g_signal_group_set_target (self->session_signals, session);
   fc_frame_details_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
@@ -598,8 +474,7 @@ fc_frame_details_get_busy (FcFrameDetails *self)
 {
   g_return_val_if_fail (FC_IS_FRAME_DETAILS (self), FALSE);
 
-  return self->computing ||
-         (self->session != NULL && fc_session_tree_get_busy (fc_session_tree_get_shared (self->session)));
+  return self->computing;
 }
 
 /**

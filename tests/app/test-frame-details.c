@@ -101,7 +101,8 @@ test_recursion (void)
   guint32 t = fc_profile_ensure_thread (profile, "1");
   const FcFrameStats *stats;
 
-  /* walk > walk > walk: counted once in total, its callers include itself */
+  /* walk > walk > walk: counted once in total, and once among callers:
+   * the caller is who called the outermost walk, as in Sentry */
   fc_test_sample (profile, t, 0, 4, main_f, walk, walk, walk);
   fc_test_sample (profile, t, 10, 2, main_f, walk);
   fc_document_add_profile (document, profile);
@@ -116,7 +117,11 @@ test_recursion (void)
   g_assert_cmpint (stats->total_ns, ==, 20 * FC_TEST_MS);
   g_assert_cmpint (stats->self_ns, ==, 20 * FC_TEST_MS);
   g_assert_cmpuint (stats->total_samples, ==, 2);
-  g_assert_cmpuint (fc_frame_details_get_callers (details)->len, ==, 2);
+  g_assert_cmpuint (fc_frame_details_get_callers (details)->len, ==, 1);
+  g_assert_cmpuint (g_array_index (fc_frame_details_get_callers (details), FcFrameLink, 0).frame, ==, main_f);
+  g_assert_cmpint (g_array_index (fc_frame_details_get_callers (details), FcFrameLink, 0).total_ns, ==, 20 * FC_TEST_MS);
+  /* the innermost walk is the leaf every time: no callee */
+  g_assert_cmpuint (fc_frame_details_get_callees (details)->len, ==, 0);
 
   fc_frame_details_set_session (details, NULL);
   g_assert_finalize_object (details);
