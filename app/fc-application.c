@@ -8,7 +8,6 @@
 #include "fc-application.h"
 #include "fc-preferences-window.h"
 #include "fc-renderer.h"
-#include "fc-screenshot.h"
 #include "fc-window.h"
 
 struct _FcApplication
@@ -21,14 +20,7 @@ G_DEFINE_FINAL_TYPE (FcApplication, fc_application, ADW_TYPE_APPLICATION)
 static FcWindow *
 fc_application_new_window (FcApplication *self)
 {
-  FcWindow *window = fc_window_new (GTK_APPLICATION (self));
-
-  /* Hidden: FLAMECAST_SCREENSHOT_DIR makes the window photograph itself
-   * once a file is shown (tools/screenshots.sh), then quit. */
-  if (g_getenv ("FLAMECAST_SCREENSHOT_DIR") != NULL)
-    fc_screenshot_window_when_loaded (window, g_getenv ("FLAMECAST_SCREENSHOT_DIR"));
-
-  return window;
+  return fc_window_new (GTK_APPLICATION (self));
 }
 
 static void

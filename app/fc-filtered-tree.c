@@ -275,13 +275,6 @@ fc_filtered_tree_get_root (FcFilteredTree *self)
 }
 
 guint
-fc_filtered_tree_get_n_nodes (FcFilteredTree *self)
-{
-  g_return_val_if_fail (self != NULL, 0);
-  return self->n_nodes;
-}
-
-guint
 fc_filtered_tree_node_get_n_children (const FcFilteredTreeNode *node)
 {
   return node->n_children;
@@ -295,22 +288,10 @@ fc_filtered_tree_node_get_child (const FcFilteredTreeNode *node,
   return node->children[index];
 }
 
-const FcFilteredTreeNode *
-fc_filtered_tree_node_get_parent (const FcFilteredTreeNode *node)
-{
-  return node->parent;
-}
-
 guint32
 fc_filtered_tree_node_get_frame (const FcFilteredTreeNode *node)
 {
   return node->frame;
-}
-
-guint64
-fc_filtered_tree_node_get_self (const FcFilteredTreeNode *node)
-{
-  return node->self;
 }
 
 guint64

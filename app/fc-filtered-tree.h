@@ -35,14 +35,11 @@ gint                      fc_filtered_tree_get_thread         (FcFilteredTree   
 gboolean                  fc_filtered_tree_is_bottom_up       (FcFilteredTree           *self);
 FcFrameFilter             fc_filtered_tree_get_filter         (FcFilteredTree           *self);
 const FcFilteredTreeNode *fc_filtered_tree_get_root           (FcFilteredTree           *self);
-guint                     fc_filtered_tree_get_n_nodes        (FcFilteredTree           *self);
 
 guint                     fc_filtered_tree_node_get_n_children (const FcFilteredTreeNode *node);
 const FcFilteredTreeNode *fc_filtered_tree_node_get_child     (const FcFilteredTreeNode *node,
                                                                guint                     index);
-const FcFilteredTreeNode *fc_filtered_tree_node_get_parent    (const FcFilteredTreeNode *node);
 guint32                   fc_filtered_tree_node_get_frame     (const FcFilteredTreeNode *node);
-guint64                   fc_filtered_tree_node_get_self      (const FcFilteredTreeNode *node);
 guint64                   fc_filtered_tree_node_get_total     (const FcFilteredTreeNode *node);
 gint64                    fc_filtered_tree_node_get_self_ns   (const FcFilteredTreeNode *node);
 gint64                    fc_filtered_tree_node_get_total_ns  (const FcFilteredTreeNode *node);

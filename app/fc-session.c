@@ -53,24 +53,10 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-GType
-fc_color_mode_get_type (void)
-{
-  static gsize type_id;
-
-  if (g_once_init_enter (&type_id))
-    {
-      static const GEnumValue values[] = {
-        { FC_COLOR_MODE_IN_APP, "FC_COLOR_MODE_IN_APP", "in-app" },
-        { FC_COLOR_MODE_PACKAGE, "FC_COLOR_MODE_PACKAGE", "package" },
-        { FC_COLOR_MODE_FUNCTION, "FC_COLOR_MODE_FUNCTION", "function" },
-        { 0, NULL, NULL }
-      };
-      g_once_init_leave (&type_id, g_enum_register_static (g_intern_static_string ("FcColorMode"), values));
-    }
-
-  return type_id;
-}
+G_DEFINE_ENUM_TYPE (FcColorMode, fc_color_mode,
+  G_DEFINE_ENUM_VALUE (FC_COLOR_MODE_IN_APP, "in-app"),
+  G_DEFINE_ENUM_VALUE (FC_COLOR_MODE_PACKAGE, "package"),
+  G_DEFINE_ENUM_VALUE (FC_COLOR_MODE_FUNCTION, "function"))
 
 /**
  * fc_session_pick_default_thread:

@@ -4,7 +4,6 @@
  */
 
 #include <adwaita.h>
-#include <glib/gi18n.h>
 #include <math.h>
 
 #include "fc-format.h"
@@ -275,13 +274,6 @@ GtkWidget *
 fc_time_ruler_new (void)
 {
   return g_object_new (FC_TYPE_TIME_RULER, NULL);
-}
-
-FcSession *
-fc_time_ruler_get_session (FcTimeRuler *self)
-{
-  g_return_val_if_fail (FC_IS_TIME_RULER (self), NULL);
-  return self->session;
 }
 
 void

@@ -18,7 +18,6 @@ G_DECLARE_FINAL_TYPE (FcTimeRuler, fc_time_ruler, FC, TIME_RULER, GtkWidget)
 #define FC_TIME_RULER_TICK_SPACING 110.0
 
 GtkWidget *fc_time_ruler_new         (void);
-FcSession *fc_time_ruler_get_session (FcTimeRuler *self);
 void       fc_time_ruler_set_session (FcTimeRuler *self,
                                       FcSession   *session);
 

@@ -9,8 +9,9 @@
 #    flamechart, flamegraph and call tree;
 #  - the test-window widget test (a GTK program with a dozen threads) for the
 #    thread selector.
-# The app is started with FLAMECAST_SCREENSHOT_DIR set: once the file is shown
-# it renders its own window with its GskRenderer into PNGs, then the send
+# tools/flamecast-screenshots is the real app plus a hook the shipped one does
+# not carry: with FLAMECAST_SCREENSHOT_DIR set, once the file is shown it
+# renders its own window with its GskRenderer into PNGs, then the send
 # preview, the preferences and an outbox (a private one, seeded, under $tmp;
 # the DSN is made up and nothing is sent), and quits.
 set -eu
@@ -21,11 +22,11 @@ out="$srcdir/docs/screenshots"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-meson compile -C "$builddir" app/flamecast:executable cli/flamecast-cli:executable \
+meson compile -C "$builddir" tools/flamecast-screenshots cli/flamecast-cli:executable \
   bench/bench-write tests/app/test-window >/dev/null
 
 cli="$builddir/cli/flamecast-cli"
-app="$builddir/app/flamecast"
+app="$builddir/tools/flamecast-screenshots"
 
 echo "recording bench-write"
 mkdir -p "$tmp/writer" "$tmp/threads" "$tmp/shots-writer" "$tmp/shots-threads"
