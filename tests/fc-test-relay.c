@@ -175,8 +175,12 @@ relay_handler (SoupServer        *server,
     relay_problem (relay, "method %s", soup_server_message_get_method (msg));
   if (strcmp (path, "/api/" PROJECT "/envelope/") != 0)
     relay_problem (relay, "path %s", path);
+  /* a DSN with the (legacy) secret key sends it too */
   if (g_strcmp0 (soup_message_headers_get_one (req, "X-Sentry-Auth"),
-                 "Sentry sentry_key=" KEY ", sentry_version=7, sentry_client=flamecast/" FC_VERSION) != 0)
+                 "Sentry sentry_key=" KEY ", sentry_version=7, sentry_client=flamecast/" FC_VERSION) != 0 &&
+      g_strcmp0 (soup_message_headers_get_one (req, "X-Sentry-Auth"),
+                 "Sentry sentry_key=" KEY ", sentry_version=7, sentry_client=flamecast/" FC_VERSION
+                 ", sentry_secret=" SECRET) != 0)
     relay_problem (relay, "auth %s", soup_message_headers_get_one (req, "X-Sentry-Auth"));
   if (g_strcmp0 (soup_message_headers_get_content_type (req, NULL), "application/x-sentry-envelope") != 0)
     relay_problem (relay, "content type %s", soup_message_headers_get_content_type (req, NULL));

@@ -19,6 +19,7 @@
 #include "fc-dsn.h"
 
 #define KEY     "0123456789abcdef0123456789abcdef"
+#define SECRET  "fedcba9876543210fedcba9876543210"
 #define PROJECT "42"
 
 typedef enum {
