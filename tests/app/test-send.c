@@ -230,6 +230,45 @@ test_send_delivered (void)
   relay_free (relay);
 }
 
+/* Quitting while envelopes are in flight loses none: they are in the
+ * outbox (on disk) before the first byte goes out, and leave it only on 2xx. */
+static void
+test_send_in_flight_is_in_outbox (void)
+{
+  Relay *relay = relay_new ();
+  FcWindow *window;
+  FcSendDialog *dialog;
+  guint seen_waiting = 0;
+  g_autoptr(GPtrArray) after = NULL;
+
+  set_dsn (relay);
+  relay_script (relay, REPLY_SLOW, -1);
+  window = window_with_fixture ("relay/sample/v2/valid.json");
+  dialog = open_send_dialog (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "send.send", NULL));
+
+  /* the answer takes 300 ms: the envelope waits in the outbox meanwhile,
+   * and closing the dialog does not stop it */
+  gtk_window_close (GTK_WINDOW (dialog));
+  while (fc_send_dialog_get_outcome (dialog) == NULL)
+    {
+      g_autoptr(GPtrArray) waiting = outbox_list (FALSE);
+
+      seen_waiting = MAX (seen_waiting, waiting->len);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (5000);
+    }
+  g_assert_cmpuint (seen_waiting, ==, 1);
+  g_assert_cmpstr (fc_send_dialog_get_outcome (dialog), ==, "Sent to Sentry: 1 envelope accepted");
+  after = outbox_list (FALSE);
+  g_assert_cmpuint (after->len, ==, 0);
+  g_assert_cmpuint (relay_n_requests (relay), ==, 1);
+
+  g_assert_finalize_object (dialog);
+  window_free (window);
+  relay_free (relay);
+}
+
 static void
 test_send_rejected (void)
 {
@@ -488,6 +527,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/app/send/delivered", test_send_delivered);
+  g_test_add_func ("/app/send/in-flight-is-in-outbox", test_send_in_flight_is_in_outbox);
   g_test_add_func ("/app/send/rejected", test_send_rejected);
   g_test_add_func ("/app/send/preview-v1", test_send_preview_v1);
   g_test_add_func ("/app/send/without-dsn", test_send_without_dsn);
