@@ -298,6 +298,76 @@ test_recorded_chunk_like_sdk (void)
         }
     }
 
+
+  /* the same recording sent as V1 (--format v1): payload, transaction item and headers */
+  {
+    g_autoptr(GPtrArray) v1s = fc_convert_v2_to_v1 (chunk, "checkout", TRUE, &error);
+    g_autofree char *sdk_v1_path = fc_test_fixture_path ("relay/sample/v1/valid.json");
+    g_autofree char *sdk_v1_text = NULL;
+    g_autoptr(JsonObject) sdk_v1 = NULL;
+    g_autoptr(GBytes) v1_envelope = NULL;
+    g_autoptr(JsonObject) v1_header = NULL;
+    g_autoptr(JsonObject) txn_item = NULL;
+    g_autoptr(JsonObject) prof_item = NULL;
+    g_autoptr(JsonObject) v1 = NULL;
+    const char *v;
+    const char *n1, *n2, *n3, *n4;
+    gsize v_len;
+    gint64 txn_len;
+    static const char * const txn_item_keys[] = { "type", "content_type", "length", NULL };
+    /* os.build_number is cocoa's; queue_metadata is Apple's dispatch queues */
+    static const char * const sdk_only_os[] = { "build_number", NULL };
+    static const char * const sdk_only_profile[] = { "queue_metadata", NULL };
+    /* mobile-only device fields (the spec: "Usually mobile only") */
+    static const char * const sdk_only_device[] = { "is_emulator", "locale", "manufacturer", "model", NULL };
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (v1s->len, >=, 1);
+    v1_envelope = fc_writer_write_v1_envelope (g_ptr_array_index (v1s, 0),
+                                               fc_profile_get_linked_event (g_ptr_array_index (v1s, 0)), &error);
+    g_assert_no_error (error);
+    v = g_bytes_get_data (v1_envelope, &v_len);
+    n1 = memchr (v, '\n', v_len);
+    n2 = memchr (n1 + 1, '\n', v_len - (n1 + 1 - v));
+    v1_header = parse_line (v, n1 - v);
+    txn_item = parse_line (n1 + 1, n2 - (n1 + 1));
+    txn_len = json_object_get_int_member (txn_item, "length");
+    n3 = n2 + 1 + txn_len;
+    n4 = memchr (n3 + 1, '\n', v_len - (n3 + 1 - v));
+    prof_item = parse_line (n3 + 1, n4 - (n3 + 1));
+    v1 = parse_line (n4 + 1, json_object_get_int_member (prof_item, "length"));
+
+    assert_key_set (v1_header, header_keys);
+    assert_key_set (txn_item, txn_item_keys);
+    assert_key_set (prof_item, txn_item_keys);
+    g_assert_cmpstr (json_object_get_string_member (prof_item, "type"), ==, "profile");
+    g_assert_cmpstr (json_object_get_string_member (v1, "release"), ==, expected_release);
+
+    g_assert_true (g_file_get_contents (sdk_v1_path, &sdk_v1_text, NULL, NULL));
+    sdk_v1 = parse_line (sdk_v1_text, strlen (sdk_v1_text));
+    /* Relay takes "transaction" or a "transactions" list; both carry the same keys */
+    if (json_object_has_member (v1, "transaction"))
+      {
+        JsonObject *ours = json_object_get_object_member (v1, "transaction");
+        JsonObject *theirs = json_array_get_object_element (json_object_get_array_member (sdk_v1, "transactions"), 0);
+
+        assert_same_keys ("transaction", ours, theirs, NULL);
+        json_object_remove_member (v1, "transaction");
+        json_object_remove_member (sdk_v1, "transactions");
+      }
+    /* Relay overwrites a V1 profile's client_sdk from the transaction's sdk
+     * (its V1 model has the field); we send it as chunks do */
+    g_assert_true (json_object_has_member (v1, "client_sdk"));
+    json_object_remove_member (v1, "client_sdk");
+    assert_same_keys ("v1", v1, sdk_v1, NULL);
+    assert_same_keys ("os", json_object_get_object_member (v1, "os"),
+                      json_object_get_object_member (sdk_v1, "os"), sdk_only_os);
+    assert_same_keys ("device", json_object_get_object_member (v1, "device"),
+                      json_object_get_object_member (sdk_v1, "device"), sdk_only_device);
+    assert_same_keys ("v1 profile", json_object_get_object_member (v1, "profile"),
+                      json_object_get_object_member (sdk_v1, "profile"), sdk_only_profile);
+  }
+
   g_main_loop_unref (cap.loop);
   g_ptr_array_unref (cap.chunks);
 }
