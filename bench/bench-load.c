@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Usage: bench-load [FILE]
+ *        bench-load --generate PATH   (only write the chunk, for bench-convert)
  *
  * Without FILE, generates a V2 chunk the size of Relay's limit (500k samples,
  * 50k stacks, 20k frames, 4 threads, ~50 MB) in a temporary file. Each load
@@ -269,6 +270,11 @@ main (int   argc,
 
   if (argc == 3 && g_str_equal (argv[1], "--child"))
     return run_child (argv[2]);
+  if (argc == 3 && g_str_equal (argv[1], "--generate"))
+    {
+      generate (argv[2]);
+      return 0;
+    }
 
   if (argc > 1)
     path = argv[1];

@@ -28,6 +28,19 @@ guint       fc_string_table_add        (FcStringTable *table,
 guint       fc_string_table_add_copy   (FcStringTable *table,
                                         const char    *str);
 
+/* A bump allocator for the many small messages of an export: one free at the end. */
+typedef struct {
+  GPtrArray *blocks;
+  guint8    *cur;
+  gsize      left;
+} FcArena;
+
+void        fc_arena_init              (FcArena       *arena);
+void        fc_arena_clear             (FcArena       *arena);
+/* zeroed, 8-byte aligned, alive until fc_arena_clear() */
+gpointer    fc_arena_alloc0            (FcArena       *arena,
+                                        gsize          size);
+
 /* The frames of @stack leaf first, cut into locations: a location is a run
  * of frames at one instruction address, inlined callees first and the real
  * function last (how the symbolizer emits them). @frames receives the frame

@@ -57,6 +57,50 @@ fc_string_table_add_copy (FcStringTable *table,
   return fc_string_table_add (table, g_string_chunk_insert (table->owned, str));
 }
 
+#define ARENA_BLOCK (256 * 1024)
+
+void
+fc_arena_init (FcArena *arena)
+{
+  arena->blocks = g_ptr_array_new_with_free_func (g_free);
+  arena->cur = NULL;
+  arena->left = 0;
+}
+
+void
+fc_arena_clear (FcArena *arena)
+{
+  g_clear_pointer (&arena->blocks, g_ptr_array_unref);
+  arena->cur = NULL;
+  arena->left = 0;
+}
+
+gpointer
+fc_arena_alloc0 (FcArena *arena,
+                 gsize    size)
+{
+  gpointer p;
+
+  size = (size + 7) & ~(gsize) 7;
+  if (size > ARENA_BLOCK / 4)
+    {
+      /* big ones get their own block, leaving the current one in use */
+      p = g_malloc0 (size);
+      g_ptr_array_add (arena->blocks, p);
+      return p;
+    }
+  if (size > arena->left)
+    {
+      arena->cur = g_malloc0 (ARENA_BLOCK);
+      arena->left = ARENA_BLOCK;
+      g_ptr_array_add (arena->blocks, arena->cur);
+    }
+  p = arena->cur;
+  arena->cur += size;
+  arena->left -= size;
+  return p;
+}
+
 void
 fc_interop_stack_locations (FcProfile *profile,
                             guint32    stack,
@@ -264,7 +308,7 @@ fc_interop_gzip (const guint8  *data,
                  gsize          len,
                  GError       **error)
 {
-  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  g_autoptr(GZlibCompressor) compressor = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 1);   /* best speed, as Go writes pprof */
   g_autoptr(GByteArray) out = g_byte_array_sized_new (len / 4 + 64);
   gsize in_pos = 0;
 

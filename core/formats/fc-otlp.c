@@ -46,7 +46,8 @@ typedef Opentelemetry__Proto__Collector__Profiles__V1development__ExportProfiles
 /* ---- writing ---- */
 
 typedef struct {
-  GPtrArray     *arena;        /* everything below is freed with it */
+  FcArena        bump;         /* messages and their arrays */
+  GPtrArray     *arena;        /* other allocations, freed at the end */
   FcStringTable  strings;
   GPtrArray     *mappings;     /* PMapping* */
   GPtrArray     *locations;
@@ -58,20 +59,22 @@ typedef struct {
   GHashTable    *function_index;  /* content key -> index + 1 */
   GHashTable    *location_index;
   GHashTable    *attribute_index;
-  GHashTable    *stack_index;
+  GHashTable    *stack_index;     /* GBytes of location indices -> index + 1 */
   GPtrArray     *resource_profiles;
+  GArray        *frame_location;  /* this profile's frame id -> location index + 1, for one-frame locations */
 } Writer;
 
 static gpointer
 arena_new (Writer                           *w,
            const ProtobufCMessageDescriptor *desc)
 {
-  ProtobufCMessage *m = g_malloc0 (desc->sizeof_message);
+  ProtobufCMessage *m = fc_arena_alloc0 (&w->bump, desc->sizeof_message);
 
   protobuf_c_message_init (desc, m);
-  g_ptr_array_add (w->arena, m);
   return m;
 }
+
+#define arena_array(w, type, n) ((type *) fc_arena_alloc0 (&(w)->bump, sizeof (type) * MAX ((n), 1)))
 
 static gpointer
 arena_keep (Writer   *w,
@@ -162,7 +165,7 @@ add_mapping (Writer    *w,
       if (build_id != NULL)
         {
           g_autofree char *hex = g_strdelimit (g_ascii_strdown (build_id, -1), "-", '-');
-          gint32 *attrs = arena_keep (w, g_new (gint32, 1));
+          gint32 *attrs = arena_array (w, gint32, 1);
 
           /* a debug_id with dashes is not a GNU build id, but the best there is */
           if (strchr (hex, '-') != NULL)
@@ -239,7 +242,7 @@ add_location (Writer        *w,
   const char *path = frame_mapping_path (profile, outer);
   guint mapping = path != NULL ? add_mapping (w, profile, path) : 0;
   guint64 address = leaf->has_instruction_addr ? leaf->instruction_addr : 0;
-  PLine **lines = arena_keep (w, g_new (PLine *, n));
+  PLine **lines = arena_array (w, PLine *, n);
   PLocation *loc;
   gpointer found;
 
@@ -275,7 +278,7 @@ add_stack (Writer    *w,
            GArray    *frames,
            GArray    *starts)
 {
-  g_autoptr(GString) key = g_string_new (NULL);
+  g_autoptr(GBytes) key = NULL;
   gint32 *locs;
   PStack *s;
   gpointer found;
@@ -286,20 +289,33 @@ add_stack (Writer    *w,
     {
       guint first = g_array_index (starts, guint, i);
       guint end = i + 1 < starts->len ? g_array_index (starts, guint, i + 1) : frames->len;
+      guint32 frame = g_array_index (frames, guint32, first);
 
-      locs[i] = add_location (w, profile, &g_array_index (frames, guint32, first), end - first);
-      g_string_append_printf (key, "%d,", locs[i]);
+      /* most locations are one frame: remember them by frame id, no key to build */
+      if (end - first == 1)
+        {
+          guint32 *cached;
+
+          if (frame >= w->frame_location->len)
+            g_array_set_size (w->frame_location, frame + 1);
+          cached = &g_array_index (w->frame_location, guint32, frame);
+          if (*cached == 0)
+            *cached = add_location (w, profile, &frame, 1) + 1;
+          locs[i] = *cached - 1;
+        }
+      else
+        locs[i] = add_location (w, profile, &g_array_index (frames, guint32, first), end - first);
     }
-  found = g_hash_table_lookup (w->stack_index, key->str);
+  key = g_bytes_new_take (locs, starts->len * sizeof (gint32));
+  found = g_hash_table_lookup (w->stack_index, key);
   if (found != NULL)
-    {
-      g_free (locs);
-      return GPOINTER_TO_UINT (found) - 1;
-    }
+    return GPOINTER_TO_UINT (found) - 1;
   s = arena_new (w, DESC (stack));
-  s->location_indices = arena_keep (w, locs);
+  s->location_indices = (gint32 *) g_bytes_get_data (key, NULL);
   s->n_location_indices = starts->len;
-  return dedup (w->stack_index, w->stacks, key, s);
+  g_ptr_array_add (w->stacks, s);
+  g_hash_table_insert (w->stack_index, g_bytes_ref (key), GUINT_TO_POINTER (w->stacks->len));
+  return w->stacks->len - 1;
 }
 
 static PKeyValue *
@@ -377,14 +393,14 @@ write_profile (Writer    *w,
   g_autoptr(GArray) stack_cache = g_array_new (FALSE, TRUE, sizeof (guint32));
   g_autoptr(GHashTable) by_identity = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr(GPtrArray) samples = g_ptr_array_new ();
-  g_autoptr(GPtrArray) timestamps = g_ptr_array_new ();   /* GArray* of guint64, parallel to samples */
+  g_autofree guint32 *identity = NULL;   /* model sample -> OTLP sample */
   g_autoptr(GPtrArray) resource_attrs = g_ptr_array_new ();
   g_autofree gint32 *thread_attrs = NULL;    /* two per thread: id, name (-1 when none) */
   PResourceProfiles *rp = arena_new (w, DESC (resource_profiles));
   PScopeProfiles *sp = arena_new (w, DESC (scope_profiles));
   PProfile *p = arena_new (w, DESC (profile));
-  PScopeProfiles **sps = arena_keep (w, g_new (PScopeProfiles *, 1));
-  PProfile **ps = arena_keep (w, g_new (PProfile *, 1));
+  PScopeProfiles **sps = arena_array (w, PScopeProfiles *, 1);
+  PProfile **ps = arena_array (w, PProfile *, 1);
   const FcSample *all;
   guint n_samples = 0;
   gint64 first = 0, last = 0;
@@ -454,14 +470,18 @@ write_profile (Writer    *w,
     }
 
   g_array_set_size (stack_cache, fc_profile_get_n_stacks (profile));
+  /* frame ids are this profile's */
+  g_array_set_size (w->frame_location, 0);
+  g_array_set_size (w->frame_location, fc_profile_get_n_frames (profile));
   all = fc_profile_get_samples (profile, &n_samples);
+  identity = g_new (guint32, MAX (n_samples, 1));
+  /* first the OTLP sample of each model sample, then every timestamp in one block */
   for (guint i = 0; i < n_samples; i++)
     {
       const FcSample *s = &all[i];
       guint32 *cached = &g_array_index (stack_cache, guint32, s->stack);
       guint64 key;
       gpointer found;
-      GArray *ts;
 
       if (*cached == 0)
         *cached = add_stack (w, profile, s->stack, frames, starts) + 1;
@@ -471,7 +491,7 @@ write_profile (Writer    *w,
         {
           PSample *ps_ = arena_new (w, DESC (sample));
           const char *tid = fc_profile_string (profile, fc_profile_get_thread (profile, s->thread)->tid);
-          gint32 *attrs = arena_keep (w, g_new (gint32, 2));
+          gint32 *attrs = arena_array (w, gint32, 2);
 
           ps_->stack_index = *cached - 1;
           attrs[0] = thread_attrs[2 * s->thread];
@@ -482,21 +502,31 @@ write_profile (Writer    *w,
           if (link != 0 && active != NULL && g_strcmp0 (active, tid) == 0)
             ps_->link_index = link;
           g_ptr_array_add (samples, ps_);
-          g_ptr_array_add (timestamps, g_array_new (FALSE, FALSE, sizeof (guint64)));
           found = GUINT_TO_POINTER (samples->len);
           g_hash_table_insert (by_identity, GSIZE_TO_POINTER (key), found);
         }
-      ts = g_ptr_array_index (timestamps, GPOINTER_TO_UINT (found) - 1);
-      g_array_append_val (ts, s->timestamp_ns);
+      identity[i] = GPOINTER_TO_UINT (found) - 1;
+      ((PSample *) g_ptr_array_index (samples, identity[i]))->n_timestamps_unix_nano++;
     }
-  for (guint i = 0; i < samples->len; i++)
-    {
-      PSample *s = g_ptr_array_index (samples, i);
-      GArray *ts = g_ptr_array_index (timestamps, i);
+  {
+    guint64 *block = arena_array (w, guint64, n_samples);
+    gsize offset = 0;
 
-      s->n_timestamps_unix_nano = ts->len;
-      s->timestamps_unix_nano = arena_keep (w, g_array_free (ts, FALSE));
-    }
+    for (guint i = 0; i < samples->len; i++)
+      {
+        PSample *s = g_ptr_array_index (samples, i);
+
+        s->timestamps_unix_nano = block + offset;
+        offset += s->n_timestamps_unix_nano;
+        s->n_timestamps_unix_nano = 0;
+      }
+    for (guint i = 0; i < n_samples; i++)
+      {
+        PSample *s = g_ptr_array_index (samples, identity[i]);
+
+        s->timestamps_unix_nano[s->n_timestamps_unix_nano++] = (guint64) all[i].timestamp_ns;
+      }
+  }
   p->samples = arena_steal_ptrs (w, samples, &p->n_samples);
 
   if (n_samples > 0)
@@ -512,6 +542,7 @@ static void
 writer_init (Writer *w)
 {
   w->arena = g_ptr_array_new_with_free_func (g_free);
+  fc_arena_init (&w->bump);
   fc_string_table_init (&w->strings);
   w->mappings = g_ptr_array_new ();
   w->locations = g_ptr_array_new ();
@@ -524,7 +555,9 @@ writer_init (Writer *w)
   w->function_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->location_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   w->attribute_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  w->stack_index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* the keys own the location index arrays the stacks point to */
+  w->stack_index = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+  w->frame_location = g_array_new (FALSE, TRUE, sizeof (guint32));
 
   /* the zero entries: index 0 means "unset" everywhere */
   g_ptr_array_add (w->mappings, arena_new (w, DESC (mapping)));
@@ -542,7 +575,6 @@ writer_clear (Writer *w)
   g_clear_pointer (&w->function_index, g_hash_table_unref);
   g_clear_pointer (&w->location_index, g_hash_table_unref);
   g_clear_pointer (&w->attribute_index, g_hash_table_unref);
-  g_clear_pointer (&w->stack_index, g_hash_table_unref);
   g_clear_pointer (&w->mappings, g_ptr_array_unref);
   g_clear_pointer (&w->locations, g_ptr_array_unref);
   g_clear_pointer (&w->functions, g_ptr_array_unref);
@@ -552,6 +584,9 @@ writer_clear (Writer *w)
   g_clear_pointer (&w->resource_profiles, g_ptr_array_unref);
   fc_string_table_clear (&w->strings);
   g_clear_pointer (&w->arena, g_ptr_array_unref);
+  fc_arena_clear (&w->bump);
+  g_clear_pointer (&w->stack_index, g_hash_table_unref);
+  g_clear_pointer (&w->frame_location, g_array_unref);
 }
 
 /* the whole ProfilesData, owned by @w */

@@ -24,6 +24,7 @@ typedef Perftools__Profiles__ValueType PpValueType;
 /* ---- writing ---- */
 
 typedef struct {
+  FcArena        bump;         /* messages and their arrays */
   GPtrArray     *arena;
   FcStringTable  strings;
   GPtrArray     *samples, *locations, *functions, *mappings;
@@ -34,10 +35,9 @@ static gpointer
 arena_new (Writer                           *w,
            const ProtobufCMessageDescriptor *desc)
 {
-  ProtobufCMessage *m = g_malloc0 (desc->sizeof_message);
+  ProtobufCMessage *m = fc_arena_alloc0 (&w->bump, desc->sizeof_message);
 
   protobuf_c_message_init (desc, m);
-  g_ptr_array_add (w->arena, m);
   return m;
 }
 
@@ -125,7 +125,7 @@ add_location (Writer        *w,
   const FcFrame *outer = fc_profile_get_frame (profile, frames[n - 1]);
   const char *path = fc_profile_string (profile, outer->package);
   guint64 mapping, id;
-  PpLine **lines = arena_keep (w, g_new (PpLine *, n));
+  PpLine **lines = fc_arena_alloc0 (&w->bump, sizeof (PpLine *) * n);
   PpLocation *loc;
 
   if ((path == NULL || path[0] == '\0') && outer->has_instruction_addr)
@@ -180,10 +180,15 @@ write_profile (Writer    *w,
   g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GHashTable) by_identity = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr(GArray) stack_locs = g_array_new (FALSE, TRUE, sizeof (gpointer));  /* stack -> GArray of ids */
+  /* most locations are one frame: their ids by frame id, no key to build */
+  g_autoptr(GArray) frame_location = g_array_new (FALSE, TRUE, sizeof (guint64));
+  GArray *thread_labels = g_array_new (FALSE, TRUE, sizeof (PpLabel *));   /* kept by the arena */
   const FcSample *all;
   guint n = 0;
 
   g_array_set_size (stack_locs, fc_profile_get_n_stacks (profile));
+  g_array_set_size (frame_location, fc_profile_get_n_frames (profile));
+  g_array_set_size (thread_labels, 2 * fc_profile_get_n_threads (profile));
   all = fc_profile_get_samples (profile, &n);
   for (guint i = 0; i < n; i++)
     {
@@ -204,7 +209,17 @@ write_profile (Writer    *w,
                 {
                   guint first = g_array_index (starts, guint, j);
                   guint end = j + 1 < starts->len ? g_array_index (starts, guint, j + 1) : frames->len;
-                  guint64 id = add_location (w, profile, &g_array_index (frames, guint32, first), end - first);
+                  guint32 frame = g_array_index (frames, guint32, first);
+                  guint64 id;
+
+                  if (end - first == 1 && g_array_index (frame_location, guint64, frame) != 0)
+                    id = g_array_index (frame_location, guint64, frame);
+                  else
+                    {
+                      id = add_location (w, profile, &g_array_index (frames, guint32, first), end - first);
+                      if (end - first == 1)
+                        g_array_index (frame_location, guint64, frame) = id;
+                    }
 
                   g_array_append_val (*locs, id);
                 }
@@ -212,12 +227,18 @@ write_profile (Writer    *w,
           s = arena_new (w, &perftools__profiles__sample__descriptor);
           s->location_id = (guint64 *) (*locs)->data;
           s->n_location_id = (*locs)->len;
-          s->value = arena_keep (w, g_new0 (gint64, 2));
+          s->value = fc_arena_alloc0 (&w->bump, sizeof (gint64) * 2);
           s->n_value = 2;
-          s->label = arena_keep (w, g_new (PpLabel *, 2));
-          s->label[s->n_label++] = new_label (w, "thread.id", fc_profile_string (profile, thread->tid));
-          if (name != NULL && name[0] != '\0')
-            s->label[s->n_label++] = new_label (w, "thread.name", name);
+          /* a thread's labels are the same messages for all its samples */
+          if (g_array_index (thread_labels, PpLabel *, 2 * all[i].thread) == NULL)
+            {
+              g_array_index (thread_labels, PpLabel *, 2 * all[i].thread) =
+                new_label (w, "thread.id", fc_profile_string (profile, thread->tid));
+              if (name != NULL && name[0] != '\0')
+                g_array_index (thread_labels, PpLabel *, 2 * all[i].thread + 1) = new_label (w, "thread.name", name);
+            }
+          s->label = &g_array_index (thread_labels, PpLabel *, 2 * all[i].thread);
+          s->n_label = s->label[1] != NULL ? 2 : 1;
           g_ptr_array_add (w->samples, s);
           g_hash_table_insert (by_identity, GSIZE_TO_POINTER (key), s);
         }
@@ -225,6 +246,7 @@ write_profile (Writer    *w,
       s->value[1] += period;
     }
 
+  arena_keep (w, g_array_free (thread_labels, FALSE));
   /* the location id arrays move to the arena, where the samples point */
   for (guint i = 0; i < stack_locs->len; i++)
     {
@@ -252,6 +274,7 @@ fc_pprof_write (FcDocument  *document,
   g_return_val_if_fail (FC_IS_DOCUMENT (document), NULL);
 
   w.arena = g_ptr_array_new_with_free_func (g_free);
+  fc_arena_init (&w.bump);
   fc_string_table_init (&w.strings);
   w.samples = g_ptr_array_new ();
   w.locations = g_ptr_array_new ();
@@ -321,6 +344,7 @@ fc_pprof_write (FcDocument  *document,
   g_ptr_array_unref (w.mappings);
   fc_string_table_clear (&w.strings);
   g_ptr_array_unref (w.arena);
+  fc_arena_clear (&w.bump);
   return out;
 }
 

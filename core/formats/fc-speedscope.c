@@ -57,21 +57,45 @@ shared_frame (Frames    *f,
   return f->n_frames++;
 }
 
+/* ",123" without printf: a 50 MB chunk has millions of them */
 static void
-append_event (GString *out,
-              gboolean *first,
-              char      type,
-              gint64    at,
-              guint     frame)
+append_number (GString  *out,
+               gboolean  comma,
+               guint64   v)
 {
-  g_string_append_printf (out, "%s{\"type\":\"%c\",\"at\":%" G_GINT64_FORMAT ",\"frame\":%u}",
-                          *first ? "" : ",", type, at, frame);
-  *first = FALSE;
+  char buf[24];
+  int i = sizeof buf;
+
+  do
+    buf[--i] = (char) ('0' + v % 10);
+  while ((v /= 10) > 0);
+  if (comma)
+    buf[--i] = ',';
+  g_string_append_len (out, buf + i, sizeof buf - i);
 }
 
+/* the shared frame of a model frame, by id (frame ids are per profile) */
+static guint
+cached_frame (Frames    *f,
+              GArray    *cache,
+              FcProfile *profile,
+              guint32    frame_id)
+{
+  guint *slot = &g_array_index (cache, guint, frame_id);
+
+  if (*slot == 0)
+    *slot = shared_frame (f, profile, frame_id) + 1;
+  return *slot - 1;
+}
+
+/* A sampled profile whose weights are the time to the thread's next
+ * sample: speedscope lays samples out in order, so its time-ordered view
+ * has a true time axis (an evented profile of a sampling profile costs an
+ * open and a close per frame that changes, a gigabyte for a 50 MB chunk). */
 static void
 write_thread (GString   *out,
               Frames    *f,
+              GArray    *cache,
               FcProfile *profile,
               guint32    thread_index,
               gint64     origin,
@@ -82,53 +106,39 @@ write_thread (GString   *out,
   const char *tid = fc_profile_string (profile, thread->tid);
   g_autofree char *title = name != NULL && name[0] != '\0' ? g_strdup_printf ("%s (%s)", name, tid)
                                                            : g_strdup_printf ("tid %s", tid);
-  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint));    /* shared frame ids, root first */
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   const FcSample *all;
   const guint32 *idx;
   guint n_all = 0, n = 0;
-  gboolean first = TRUE;
-  gint64 end = 0;
 
   all = fc_profile_get_samples (profile, &n_all);
   idx = fc_profile_get_thread_samples (profile, thread_index, &n);
   if (n == 0)
     return;
 
-  g_string_append (out, "{\"type\":\"evented\",\"name\":");
+  g_string_append (out, "{\"type\":\"sampled\",\"name\":");
   fc_interop_append_json_string (out, title);
-  g_string_append_printf (out, ",\"unit\":\"nanoseconds\",\"startValue\":%" G_GINT64_FORMAT ",\"endValue\":",
-                          all[idx[0]].timestamp_ns - origin);
-  end = all[idx[n - 1]].timestamp_ns - origin + period;
-  g_string_append_printf (out, "%" G_GINT64_FORMAT ",\"events\":[", end);
-
+  g_string_append_printf (out, ",\"unit\":\"nanoseconds\",\"startValue\":%" G_GINT64_FORMAT
+                          ",\"endValue\":%" G_GINT64_FORMAT ",\"samples\":[",
+                          all[idx[0]].timestamp_ns - origin, all[idx[n - 1]].timestamp_ns - origin + period);
   for (guint i = 0; i < n; i++)
     {
-      const FcSample *s = &all[idx[i]];
-      const FcStackNode *node = fc_profile_get_stack (profile, s->stack);
-      gint64 at = s->timestamp_ns - origin;
-      guint common = 0;
+      const FcStackNode *node = fc_profile_get_stack (profile, all[idx[i]].stack);
 
       g_array_set_size (frames, node->depth);
-      fc_profile_stack_frames (profile, s->stack, (guint32 *) frames->data, node->depth);
-      g_array_set_size (stack, node->depth);
-      for (guint d = 0; d < node->depth; d++)
-        g_array_index (stack, guint, d) = shared_frame (f, profile, g_array_index (frames, guint32, node->depth - 1 - d));
-
-      while (common < open->len && common < stack->len &&
-             g_array_index (open, guint, common) == g_array_index (stack, guint, common))
-        common++;
-      /* close what this sample no longer runs, innermost first, then open the rest */
-      for (guint d = open->len; d > common; d--)
-        append_event (out, &first, 'C', at, g_array_index (open, guint, d - 1));
-      for (guint d = common; d < stack->len; d++)
-        append_event (out, &first, 'O', at, g_array_index (stack, guint, d));
-      g_array_set_size (open, 0);
-      g_array_append_vals (open, stack->data, stack->len);
+      fc_profile_stack_frames (profile, all[idx[i]].stack, (guint32 *) frames->data, node->depth);
+      g_string_append (out, i > 0 ? ",[" : "[");
+      for (guint d = node->depth; d > 0; d--)
+        append_number (out, d < node->depth, cached_frame (f, cache, profile, g_array_index (frames, guint32, d - 1)));
+      g_string_append_c (out, ']');
     }
-  for (guint d = open->len; d > 0; d--)
-    append_event (out, &first, 'C', end, g_array_index (open, guint, d - 1));
+  g_string_append (out, "],\"weights\":[");
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 w = i + 1 < n ? all[idx[i + 1]].timestamp_ns - all[idx[i]].timestamp_ns : period;
+
+      append_number (out, i > 0, (guint64) MAX (w, 0));
+    }
   g_string_append (out, "]}");
 }
 
@@ -160,7 +170,9 @@ fc_speedscope_write (FcDocument  *document,
     {
       FcProfile *profile = fc_document_get_profile (document, i);
       gint64 period = fc_interop_period_ns (profile);
+      g_autoptr(GArray) cache = g_array_new (FALSE, TRUE, sizeof (guint));
 
+      g_array_set_size (cache, fc_profile_get_n_frames (profile));
       for (guint t = 0; t < fc_profile_get_n_threads (profile); t++)
         {
           guint n = 0;
@@ -170,7 +182,7 @@ fc_speedscope_write (FcDocument  *document,
             continue;
           if (profiles->len > 0)
             g_string_append_c (profiles, ',');
-          write_thread (profiles, &f, profile, t, origin, period);
+          write_thread (profiles, &f, cache, profile, t, origin, period);
         }
     }
 

@@ -11,11 +11,10 @@
 
 G_BEGIN_DECLS
 
-/* One evented profile per thread (time order matters in a sampling
- * profile: speedscope's time-ordered view shows it), in nanoseconds from the
- * first sample; frames shared by all profiles with their file and line.
- * Each sample's stack lasts until the next sample of its thread, the last
- * one a sampling period. */
+/* One sampled profile per thread, samples in time order, each weighing the
+ * time to its thread's next sample (the last one a sampling period), in
+ * nanoseconds from the first sample: speedscope's time-ordered view is a
+ * true time axis. Frames shared by all profiles with their file and line. */
 GBytes     *fc_speedscope_write (FcDocument  *document,
                                  GError     **error);
 

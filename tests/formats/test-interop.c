@@ -422,10 +422,13 @@ test_speedscope_schema (void)
   const char *text = g_bytes_get_data (bytes, NULL);
 
   assert_contains (out, "valid");
-  /* one evented profile per thread, frames with file and line */
+  /* one profile per thread, in time order, each sample weighing the time to
+   * the next one; frames with file and line */
   assert_contains (text, "{\"name\":\"leaf\",\"file\":\"/src/app.c\",\"line\":5}");
-  assert_contains (text, "\"type\":\"evented\",\"name\":\"main (4242)\",\"unit\":\"nanoseconds\"");
-  assert_contains (text, "\"type\":\"evented\",\"name\":\"worker (4243)\"");
+  assert_contains (text, "\"type\":\"sampled\",\"name\":\"main (4242)\",\"unit\":\"nanoseconds\","
+                         "\"startValue\":0,\"endValue\":40000000,\"samples\":[[0,1,2],[0,1,2],[0,3],[]],"
+                         "\"weights\":[10000000,10000000,10000000,10000000]");
+  assert_contains (text, "\"type\":\"sampled\",\"name\":\"worker (4243)\"");
 
   /* and a broken copy is refused by the schema: the check can fail */
   {
@@ -440,10 +443,9 @@ test_speedscope_schema (void)
     g_assert_false (g_spawn_check_wait_status (status, NULL));
   }
 
-  /* read back: a sample where the stack changes (main's two equal samples at
-   * 0 and 10 ms are one open-close pair, its empty one at 30 ms closes all) */
+  /* read back: every sample, at the same offsets */
   back = read_back (bytes);
-  g_assert_cmpuint (fc_profile_get_n_samples (back), ==, 4);
+  g_assert_cmpuint (fc_profile_get_n_samples (back), ==, 6);
   g_unlink (path);
 }
 
