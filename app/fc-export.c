@@ -1,4 +1,4 @@
-/* fc-export.c - save a profile as V2 chunks or V1 envelopes; export a view as PNG or SVG
+/* fc-export.c - save a profile as V2 chunks, V1 envelopes or other tools' formats; export a view as PNG or SVG
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -17,7 +17,11 @@
 #include "fc-convert.h"
 #include "fc-export.h"
 #include "fc-flame-layout.h"
+#include "fc-folded.h"
+#include "fc-otlp.h"
+#include "fc-pprof.h"
 #include "fc-sender.h"
+#include "fc-speedscope.h"
 #include "fc-writer.h"
 
 #define ROW_HEIGHT     20.0
@@ -95,6 +99,24 @@ save_payloads (Save    *save,
 {
   g_autoptr(GPtrArray) payloads = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   guint n = fc_document_get_n_profiles (save->document);
+  GBytes *whole = NULL;
+
+  if (save->format >= FC_SAVE_OTLP && n > 0)
+    {
+      switch (save->format)
+        {
+        case FC_SAVE_OTLP:       whole = fc_otlp_write (save->document, error); break;
+        case FC_SAVE_OTLP_JSON:  whole = fc_otlp_write_json (save->document, error); break;
+        case FC_SAVE_PPROF:      whole = fc_pprof_write (save->document, error); break;
+        case FC_SAVE_SPEEDSCOPE: whole = fc_speedscope_write (save->document, error); break;
+        case FC_SAVE_COLLAPSED:
+        default:                 whole = fc_folded_write (save->document, FALSE, error); break;
+        }
+      if (whole == NULL)
+        return NULL;
+      g_ptr_array_add (payloads, whole);
+      return g_steal_pointer (&payloads);
+    }
 
   for (guint i = 0; i < n; i++)
     {

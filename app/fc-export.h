@@ -15,6 +15,12 @@ G_BEGIN_DECLS
 typedef enum {
   FC_SAVE_V2_CHUNKS,     /* one V2 chunk per file (V1 profiles are converted) */
   FC_SAVE_V1_ENVELOPES,  /* one transaction + profile envelope per <= 30 s */
+  /* other tools' formats, the whole document in one file */
+  FC_SAVE_OTLP,          /* OpenTelemetry ProfilesData, protobuf */
+  FC_SAVE_OTLP_JSON,
+  FC_SAVE_PPROF,
+  FC_SAVE_SPEEDSCOPE,
+  FC_SAVE_COLLAPSED,
 } FcSaveFormat;
 
 typedef enum {

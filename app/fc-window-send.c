@@ -46,6 +46,7 @@ show_outbox_action (GSimpleAction *action,
 typedef enum {
   JOB_SAVE_V2,
   JOB_SAVE_V1,
+  JOB_SAVE_OTHER,   /* the FcSaveFormat in JobData */
   JOB_EXPORT_PNG,
   JOB_EXPORT_SVG,
 } Job;
@@ -151,9 +152,10 @@ current_view (FcWindow     *self,
 }
 
 static void
-run_job (FcWindow *self,
-         Job       job,
-         GFile    *file)
+run_job (FcWindow     *self,
+         Job           job,
+         FcSaveFormat  save_format,
+         GFile        *file)
 {
   JobData *data = g_new0 (JobData, 1);
   FcDocument *document = fc_session_get_document (self->session);
@@ -169,6 +171,10 @@ run_job (FcWindow *self,
     case JOB_SAVE_V1:
       fc_export_save_async (document, file, job == JOB_SAVE_V2 ? FC_SAVE_V2_CHUNKS : FC_SAVE_V1_ENVELOPES,
                             NULL, save_ready_cb, data);
+      break;
+
+    case JOB_SAVE_OTHER:
+      fc_export_save_async (document, file, save_format, NULL, save_ready_cb, data);
       break;
 
     case JOB_EXPORT_PNG:
@@ -189,23 +195,26 @@ chooser_response_cb (GtkFileChooserNative *chooser,
                      FcWindow             *self)
 {
   Job job = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "fc-job"));
+  FcSaveFormat save_format = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "fc-save-format"));
 
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
 
       if (file != NULL && fc_session_get_document (self->session) != NULL)
-        run_job (self, job, file);
+        run_job (self, job, save_format, file);
     }
   gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
   g_object_unref (chooser);
 }
 
+/* @save_format: for JOB_SAVE_OTHER */
 static void
-choose_file (FcWindow   *self,
-             Job         job,
-             const char *title,
-             const char *suffix)
+choose_file (FcWindow     *self,
+             Job           job,
+             FcSaveFormat  save_format,
+             const char   *title,
+             const char   *suffix)
 {
   GtkFileChooserNative *chooser;
   g_autofree char *stem = NULL;
@@ -237,6 +246,7 @@ choose_file (FcWindow   *self,
         gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
     }
   g_object_set_data (G_OBJECT (chooser), "fc-job", GINT_TO_POINTER (job));
+  g_object_set_data (G_OBJECT (chooser), "fc-save-format", GINT_TO_POINTER (save_format));
   g_signal_connect_object (chooser, "response", G_CALLBACK (chooser_response_cb), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -246,7 +256,7 @@ save_v2_action (GSimpleAction *action,
                 GVariant      *param,
                 gpointer       user_data)
 {
-  choose_file (user_data, JOB_SAVE_V2, _("Save as V2 Chunks"), ".chunk.json");
+  choose_file (user_data, JOB_SAVE_V2, FC_SAVE_V2_CHUNKS, _("Save as V2 Chunks"), ".chunk.json");
 }
 
 static void
@@ -254,7 +264,7 @@ save_v1_action (GSimpleAction *action,
                 GVariant      *param,
                 gpointer       user_data)
 {
-  choose_file (user_data, JOB_SAVE_V1, _("Save as V1 Envelopes"), ".envelope");
+  choose_file (user_data, JOB_SAVE_V1, FC_SAVE_V2_CHUNKS, _("Save as V1 Envelopes"), ".envelope");
 }
 
 static void
@@ -262,7 +272,7 @@ export_png_action (GSimpleAction *action,
                    GVariant      *param,
                    gpointer       user_data)
 {
-  choose_file (user_data, JOB_EXPORT_PNG, _("Export the View as PNG"), ".png");
+  choose_file (user_data, JOB_EXPORT_PNG, FC_SAVE_V2_CHUNKS, _("Export the View as PNG"), ".png");
 }
 
 static void
@@ -270,7 +280,36 @@ export_svg_action (GSimpleAction *action,
                    GVariant      *param,
                    gpointer       user_data)
 {
-  choose_file (user_data, JOB_EXPORT_SVG, _("Export the View as SVG"), ".svg");
+  choose_file (user_data, JOB_EXPORT_SVG, FC_SAVE_V2_CHUNKS, _("Export the View as SVG"), ".svg");
+}
+
+/* "win.save-other::pprof": the formats of other tools (fc-export.c) */
+static void
+save_other_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  static const struct {
+    const char  *name;
+    FcSaveFormat format;
+    const char  *title;
+    const char  *suffix;
+  } formats[] = {
+    { "otlp",       FC_SAVE_OTLP,       N_("Save as OpenTelemetry Profiles"),         ".otlp.pb" },
+    { "otlp-json",  FC_SAVE_OTLP_JSON,  N_("Save as OpenTelemetry Profiles (JSON)"),  ".otlp.json" },
+    { "pprof",      FC_SAVE_PPROF,      N_("Save as pprof"),                          ".pb.gz" },
+    { "speedscope", FC_SAVE_SPEEDSCOPE, N_("Save as speedscope"),                     ".speedscope.json" },
+    { "collapsed",  FC_SAVE_COLLAPSED,  N_("Save as Folded Stacks"),                  ".folded" },
+  };
+  FcWindow *self = user_data;
+  const char *name = g_variant_get_string (param, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    if (g_str_equal (name, formats[i].name))
+      {
+        choose_file (self, JOB_SAVE_OTHER, formats[i].format, _(formats[i].title), formats[i].suffix);
+        return;
+      }
 }
 
 static const GActionEntry send_entries[] = {
@@ -278,6 +317,7 @@ static const GActionEntry send_entries[] = {
   { .name = "show-outbox", .activate = show_outbox_action },
   { .name = "save-v2", .activate = save_v2_action },
   { .name = "save-v1", .activate = save_v1_action },
+  { .name = "save-other", .activate = save_other_action, .parameter_type = "s" },
   { .name = "export-png", .activate = export_png_action },
   { .name = "export-svg", .activate = export_svg_action },
 };
@@ -292,6 +332,7 @@ session_document_cb (FcWindow   *self,
   fc_window_set_action_enabled (self, "send", has_document);
   fc_window_set_action_enabled (self, "save-v2", has_document);
   fc_window_set_action_enabled (self, "save-v1", has_document);
+  fc_window_set_action_enabled (self, "save-other", has_document);
   fc_window_set_action_enabled (self, "export-png", has_document);
   fc_window_set_action_enabled (self, "export-svg", has_document);
 }

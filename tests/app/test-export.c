@@ -136,6 +136,37 @@ test_save_v1 (void)
   window_free (window);
 }
 
+/* "Save for Other Tools": each format in one file that the reader opens again */
+static void
+test_save_other (void)
+{
+  static const FcSaveFormat formats[] = { FC_SAVE_OTLP, FC_SAVE_OTLP_JSON, FC_SAVE_PPROF, FC_SAVE_SPEEDSCOPE,
+                                          FC_SAVE_COLLAPSED };
+  FcWindow *window = window_with_fixture ("relay/sample/v2/valid.json");
+  FcDocument *document = fc_session_get_document (window->session);
+  guint n_samples = fc_profile_get_n_samples (fc_document_get_profile (document, 0));
+
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-other"));
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_autoptr(GFile) file = tmp_file ("saved.other");
+      g_autoptr(GAsyncResult) result = NULL;
+      g_autoptr(GPtrArray) files = NULL;
+      g_autoptr(FcDocument) back = NULL;
+      g_autoptr(GError) error = NULL;
+
+      fc_export_save_async (document, file, formats[i], NULL, store_result_cb, &result);
+      files = fc_export_save_finish (wait_result (&result), &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (files->len, ==, 1);
+      back = fc_reader_load_file (file, FC_READ_FLAGS_NONE, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (fc_profile_get_n_samples (fc_document_get_profile (back, 0)), ==, n_samples);
+    }
+
+  window_free (window);
+}
+
 static void
 test_export_png (void)
 {
@@ -286,6 +317,7 @@ main (int   argc,
 
   g_test_add_func ("/app/export/save-v2", test_save_v2);
   g_test_add_func ("/app/export/save-v1", test_save_v1);
+  g_test_add_func ("/app/export/save-other", test_save_other);
   g_test_add_func ("/app/export/png", test_export_png);
   g_test_add_func ("/app/export/svg", test_export_svg);
 
