@@ -363,7 +363,10 @@ test_pprof_go_tool (void)
   assert_contains (out, "outer /src/app.c:21");
   assert_contains (out, "/usr/bin/app b0c1d2e3f4a5968778695a4b3c2d1e0f11223344");
   g_unlink (path);
-  g_free (run (g_strdup_printf ("rm -rf '%s'", tmp)));
+  {
+    g_autofree char *rm = g_strdup_printf ("rm -rf '%s'", tmp);
+    g_free (run (rm));
+  }
 }
 
 /* A real Go program writes a real CPU profile with runtime/pprof. */
@@ -400,7 +403,10 @@ test_pprof_go_cpu_profile (void)
         }
     }
   g_assert_true (found);
-  g_free (run (g_strdup_printf ("chmod -R u+w '%s'; rm -rf '%s'", tmp, tmp)));
+  {
+    g_autofree char *rm = g_strdup_printf ("chmod -R u+w '%s'; rm -rf '%s'", tmp, tmp);
+    g_free (run (rm));
+  }
 }
 
 /* ---- speedscope ---- */
