@@ -231,6 +231,29 @@ set_current_match (FcFlameChart *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_MATCH]);
 }
 
+/* A matching box right under a matching box is the same match one
+ * recursion level deeper: search counts and steps through boxes, one per
+ * maximal run down a stack, not through levels. */
+static gboolean
+continues_a_match (FcFlameLayout    *layout,
+                   const FcFlameBox *box,
+                   const guint8     *match,
+                   guint             n_frames)
+{
+  const FcFlameBox *above;
+  guint n = 0;
+  guint i;
+
+  if (box->row == 0 ||
+      fc_flame_layout_get_lane_of_row (layout, box->row) != fc_flame_layout_get_lane_of_row (layout, box->row - 1))
+    return FALSE;
+
+  above = fc_flame_layout_get_row (layout, box->row - 1, &n);
+  i = fc_flame_layout_row_lower_bound (layout, box->row - 1, box->begin_ns);
+  return i < n && above[i].begin_ns <= box->begin_ns &&
+         above[i].frame < n_frames && match[above[i].frame];
+}
+
 /* Boxes of the matching frames, in time order (outermost first at equal
  * times), which is the order search-next steps through them. Runs on a
  * worker for big layouts: a search for a common word matches millions. */
@@ -246,7 +269,8 @@ find_matches (FcFlameLayout *layout,
   g_autofree guint *tmp = NULL;
 
   for (guint i = 0; i < n; i++)
-    if (boxes[i].frame < n_frames && match[boxes[i].frame])
+    if (boxes[i].frame < n_frames && match[boxes[i].frame] &&
+        !continues_a_match (layout, &boxes[i], match, n_frames))
       g_array_append_val (matches, i);
 
   if (matches->len < 2)

@@ -49,6 +49,8 @@ struct _FcWindow
   FcFlameChart         *flame_chart;
   FcFlameGraph         *flame_graph;
   GtkLabel             *search_matches_label;
+  GtkButton            *search_previous_button;
+  GtkButton            *search_next_button;
 
   /* owned */
   FcSession            *session;

@@ -393,6 +393,22 @@ search_activate_cb (FcWindow *self)
   search_next_cb (self);
 }
 
+/* Shift+Enter goes back, as in browsers */
+static gboolean
+search_key_pressed_cb (FcWindow        *self,
+                       guint            keyval,
+                       guint            keycode,
+                       GdkModifierType  state)
+{
+  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter || keyval == GDK_KEY_ISO_Enter) &&
+      (state & GDK_SHIFT_MASK) != 0)
+    {
+      search_previous_cb (self);
+      return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 search_stop_cb (FcWindow *self)
 {
@@ -535,6 +551,8 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, thread_selector);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, search_previous_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, search_next_button);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, color_menu_button);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, details_button);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, main_stack);
@@ -558,6 +576,7 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_previous_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_key_pressed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
 }
 

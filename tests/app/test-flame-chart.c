@@ -448,6 +448,45 @@ test_async_layout (void)
   g_assert_finalize_object (chart);
 }
 
+/* fib > fib > fib is one match, not three: search steps through boxes,
+ * one per maximal run down a stack */
+static void
+test_search_recursion (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  guint32 main_f = fc_test_frame (profile, "main", "app", TRUE);
+  guint32 fib = fc_test_frame (profile, "fib", "app", TRUE);
+  guint32 add = fc_test_frame (profile, "add", "app", TRUE);
+  guint32 t = fc_profile_ensure_thread (profile, "1");
+  FcSession *session;
+  FcFlameChart *chart = FC_FLAME_CHART (g_object_ref_sink (fc_flame_chart_new ()));
+  GtkWidget *window = gtk_window_new ();
+
+  fc_test_sample (profile, t, 0, 4, main_f, fib, fib, fib);
+  fc_test_sample (profile, t, 10, 5, main_f, fib, fib, add, fib);
+  fc_test_sample (profile, t, 20, 2, main_f, add);
+  fc_test_sample (profile, t, 30, 2, main_f, fib);
+  session = session_for (profile);
+  fc_flame_view_set_session (FC_FLAME_VIEW (chart), session);
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (chart));
+  gtk_window_present (GTK_WINDOW (window));
+  wait_for_layout (chart);
+
+  /* the fib run in 0-20 ms (levels 1-2, and level 3 of the first sample),
+   * the fib under add at 10 ms (a new run: add breaks it), and the fib at 30 ms */
+  fc_session_set_search_text (session, "fib");
+  g_assert_cmpuint (fc_flame_chart_get_n_matches (chart), ==, 3);
+  gtk_widget_activate_action (GTK_WIDGET (chart), "flamechart.search-next", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (chart), "flamechart.search-next", NULL);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (chart), ==, 2);
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), >=, FC_TEST_BASE_NS + 9 * FC_TEST_MS);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (chart);
+  g_assert_finalize_object (session);
+}
+
 static void
 test_colors_and_text (void)
 {
@@ -522,6 +561,7 @@ main (int   argc,
 #undef ADD
   g_test_add_func ("/app/flame-chart/async-layout", test_async_layout);
   g_test_add_func ("/app/flame-chart/colors-and-text", test_colors_and_text);
+  g_test_add_func ("/app/flame-chart/search-recursion", test_search_recursion);
 
   return g_test_run ();
 }

@@ -174,6 +174,27 @@ test_actions (void)
   g_signal_emit_by_name (window->search_entry, "next-match");
   g_assert_cmpuint (fc_flame_chart_get_current_match (window->flame_chart), ==, 1);
   g_assert_cmpstr (gtk_label_get_text (window->search_matches_label), ==, "1/1");
+  /* next and previous buttons beside the counter; Shift+Enter goes back */
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_next_button)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_previous_button)));
+  g_assert_cmpint (gtk_editable_get_width_chars (GTK_EDITABLE (window->search_entry)), >=, 16);
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window->search_entry));
+    gboolean handled = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+        if (GTK_IS_EVENT_CONTROLLER_KEY (controller) &&
+            gtk_event_controller_get_propagation_phase (GTK_EVENT_CONTROLLER (controller)) == GTK_PHASE_CAPTURE)
+          g_signal_emit_by_name (controller, "key-pressed", GDK_KEY_Return, 0, GDK_SHIFT_MASK, &handled);
+      }
+    g_assert_true (handled);
+  }
+  g_assert_cmpuint (fc_flame_chart_get_current_match (window->flame_chart), ==, 1);
+  g_signal_emit_by_name (window->search_previous_button, "clicked");
+  g_assert_cmpuint (fc_flame_chart_get_current_match (window->flame_chart), ==, 1);
   g_action_group_activate_action (actions, "search", g_variant_new_string (""));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->search_matches_label)));
 
