@@ -177,7 +177,7 @@ test_actions (void)
   /* next and previous buttons beside the counter; Shift+Enter goes back */
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_next_button)));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_previous_button)));
-  g_assert_cmpint (gtk_editable_get_width_chars (GTK_EDITABLE (window->search_entry)), >=, 16);
+  g_assert_cmpint (gtk_editable_get_width_chars (GTK_EDITABLE (window->search_entry)), >=, 12);
   {
     g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window->search_entry));
     gboolean handled = FALSE;
