@@ -37,10 +37,11 @@ fc_envelope_input_new (GInputStream *stream,
                        gboolean      compressed,
                        GCancellable *cancellable)
 {
-  FcEnvelopeInput *self = g_new0 (FcEnvelopeInput, 1);
+  FcEnvelopeInput *self;
 
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
 
+  self = g_new0 (FcEnvelopeInput, 1);
   self->stream = g_object_ref (stream);
   self->compressed = compressed;
   self->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
