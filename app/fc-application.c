@@ -4,6 +4,7 @@
  */
 
 #include <glib/gi18n.h>
+#include <glib-unix.h>
 
 #include "fc-application.h"
 #include "fc-preferences-window.h"
@@ -13,6 +14,10 @@
 struct _FcApplication
 {
   AdwApplication parent_instance;
+
+  /* what to record at launch: --pid PID or -- COMMAND [ARGS...] */
+  GPid           record_pid;
+  char         **record_argv;
 };
 
 G_DEFINE_FINAL_TYPE (FcApplication, fc_application, ADW_TYPE_APPLICATION)
@@ -26,12 +31,72 @@ fc_application_new_window (FcApplication *self)
 static void
 fc_application_activate (GApplication *app)
 {
+  FcApplication *self = FC_APPLICATION (app);
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+  g_auto(GStrv) argv = g_steal_pointer (&self->record_argv);
+  GPid pid = self->record_pid;
 
-  if (window == NULL)
-    window = GTK_WINDOW (fc_application_new_window (FC_APPLICATION (app)));
+  if (window == NULL || ((pid > 0 || argv != NULL) && !fc_window_is_empty (FC_WINDOW (window))))
+    window = GTK_WINDOW (fc_application_new_window (self));
 
   gtk_window_present (window);
+
+  /* as the CLI does: recording starts at launch; a failure is shown in the window */
+  self->record_pid = 0;
+  if (pid > 0)
+    fc_window_record_attach (FC_WINDOW (window), pid, NULL);
+  else if (argv != NULL)
+    fc_window_record_spawn (FC_WINDOW (window), (const char * const *) argv, NULL, NULL);
+}
+
+static int
+fc_application_handle_local_options (GApplication *app,
+                                     GVariantDict *options)
+{
+  FcApplication *self = FC_APPLICATION (app);
+  gint32 pid = 0;
+
+  if (g_variant_dict_lookup (options, "pid", "i", &pid))
+    {
+      if (pid <= 0)
+        {
+          g_printerr ("flamecast: %s\n", _("--pid needs a process id"));
+          return 2;
+        }
+      if (self->record_argv != NULL)
+        {
+          g_printerr ("flamecast: %s\n", _("give either --pid PID or -- COMMAND [ARGS...]"));
+          return 2;
+        }
+      self->record_pid = pid;
+    }
+  return -1;
+}
+
+/**
+ * fc_application_set_command:
+ * @self: the application
+ * @argv: (nullable): the command after `--` on the command line
+ *
+ * Records @argv, launched, when the application activates.
+ */
+void
+fc_application_set_command (FcApplication      *self,
+                            const char * const *argv)
+{
+  g_return_if_fail (FC_IS_APPLICATION (self));
+
+  g_strfreev (self->record_argv);
+  self->record_argv = argv != NULL && argv[0] != NULL ? g_strdupv ((char **) argv) : NULL;
+}
+
+/* SIGTERM and SIGINT close the windows as Quit does: recordings release
+ * their targets first. */
+static gboolean
+quit_signal_cb (gpointer user_data)
+{
+  g_action_group_activate_action (G_ACTION_GROUP (user_data), "quit", NULL);
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -71,7 +136,7 @@ about_action (GSimpleAction *action,
                          "version", FC_VERSION,
                          "developer-name", "The Flamecast developers",
                          "developers", developers,
-                         "comments", _("Explore and record Sentry profiles: flamecharts, flamegraphs and call trees, without a server."),
+                         "comments", _("Record programs and explore Sentry profiles live: flamecharts, flamegraphs and call trees, without a server."),
                          "license-type", GTK_LICENSE_GPL_3_0,
                          "copyright", "© 2026 The Flamecast developers",
                          "translator-credits", _("translator-credits"),
@@ -136,6 +201,8 @@ fc_application_startup (GApplication *app)
     { "win.show-page::flamechart", { "<Alt>1", NULL } },
     { "win.show-page::flamegraph", { "<Alt>2", NULL } },
     { "win.show-page::call-tree", { "<Alt>3", NULL } },
+    { "win.record", { "<Control>r", NULL } },
+    { "win.stop-recording", { "<Control>period", NULL } },
   };
 
   G_APPLICATION_CLASS (fc_application_parent_class)->startup (app);
@@ -148,6 +215,18 @@ fc_application_startup (GApplication *app)
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+
+  g_unix_signal_add (SIGTERM, quit_signal_cb, app);
+  g_unix_signal_add (SIGINT, quit_signal_cb, app);
+}
+
+static void
+fc_application_finalize (GObject *object)
+{
+  FcApplication *self = FC_APPLICATION (object);
+
+  g_strfreev (self->record_argv);
+  G_OBJECT_CLASS (fc_application_parent_class)->finalize (object);
 }
 
 static void
@@ -155,7 +234,9 @@ fc_application_class_init (FcApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->finalize = fc_application_finalize;
   app_class->activate = fc_application_activate;
+  app_class->handle_local_options = fc_application_handle_local_options;
   app_class->open = fc_application_open;
   app_class->startup = fc_application_startup;
 }
@@ -163,6 +244,14 @@ fc_application_class_init (FcApplicationClass *klass)
 static void
 fc_application_init (FcApplication *self)
 {
+  const GOptionEntry entries[] = {
+    { "pid", 'p', 0, G_OPTION_ARG_INT, NULL, N_("Record the running process PID"), "PID" },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self),
+                                                     _("[FILE...] [-- COMMAND [ARGS...]]"));
 }
 
 FcApplication *

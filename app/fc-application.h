@@ -14,4 +14,7 @@ G_DECLARE_FINAL_TYPE (FcApplication, fc_application, FC, APPLICATION, AdwApplica
 
 FcApplication *fc_application_new (void);
 
+void           fc_application_set_command (FcApplication      *self,
+                                           const char * const *argv);
+
 G_END_DECLS

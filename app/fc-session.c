@@ -359,6 +359,51 @@ fc_session_update_thread_range (FcSession *self)
 }
 
 /**
+ * fc_session_profile_grew:
+ * @self: a session
+ * @follow: show the live edge
+ *
+ * The session's live profile (see fc_profile_publish()) gained samples or
+ * threads: views reload what is published. The thread range follows the
+ * threads' first and last samples, without walking the samples (this runs
+ * several times a second); with @follow, the visible range becomes the last
+ * %FC_SESSION_LIVE_WINDOW_NS of it.
+ */
+void
+fc_session_profile_grew (FcSession *self,
+                         gboolean   follow)
+{
+  gint64 first = G_MAXINT64;
+  gint64 last = G_MININT64;
+
+  g_return_if_fail (FC_IS_SESSION (self));
+
+  if (self->profile == NULL)
+    return;
+
+  for (guint i = 0; i < fc_profile_get_n_threads (self->profile); i++)
+    {
+      const FcThread *thread = fc_profile_get_thread (self->profile, i);
+
+      if ((self->thread >= 0 && (guint) self->thread != i) || thread->n_samples == 0)
+        continue;
+      first = MIN (first, thread->first_ns);
+      last = MAX (last, thread->last_ns);
+    }
+  if (first > last)
+    first = last = 0;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  self->range_begin_ns = first;
+  self->range_end_ns = MAX (last, first + MIN_VISIBLE_NS);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+  if (follow)
+    fc_session_set_visible_range (self, MAX (self->range_begin_ns, self->range_end_ns - FC_SESSION_LIVE_WINDOW_NS),
+                                  self->range_end_ns);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
  * fc_session_set_document:
  * @self: a session
  * @document: (nullable): the document to show

@@ -78,4 +78,9 @@ void           fc_session_set_selected_frame    (FcSession     *self,
 
 gint           fc_session_pick_default_thread   (FcProfile     *profile);
 
+/* how much of a live recording a following view shows */
+#define FC_SESSION_LIVE_WINDOW_NS (10 * G_GINT64_CONSTANT (1000000000))
+void           fc_session_profile_grew          (FcSession     *self,
+                                                 gboolean       follow);
+
 G_END_DECLS

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "fc-record-dialog.h"
 #include "fc-window-private.h"
 
 #define MAX_RECENT_ITEMS 10
@@ -157,7 +158,45 @@ show_page_action (GSimpleAction *action,
     adw_view_stack_set_visible_child_name (self->view_stack, name);
 }
 
+static void
+record_action (GSimpleAction *action,
+               GVariant      *param,
+               gpointer       user_data)
+{
+  FcWindow *self = user_data;
+
+  gtk_window_present (GTK_WINDOW (fc_record_dialog_new (self)));
+}
+
+static void
+stop_recording_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  fc_window_stop_recording (FC_WINDOW (user_data), FALSE);
+}
+
+static void
+stop_and_end_action (GSimpleAction *action,
+                     GVariant      *param,
+                     gpointer       user_data)
+{
+  fc_window_stop_recording (FC_WINDOW (user_data), TRUE);
+}
+
+static void
+follow_live_action (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  fc_window_record_follow (FC_WINDOW (user_data));
+}
+
 static const GActionEntry win_entries[] = {
+  { .name = "record", .activate = record_action },
+  { .name = "stop-recording", .activate = stop_recording_action },
+  { .name = "stop-and-end", .activate = stop_and_end_action },
+  { .name = "follow-live", .activate = follow_live_action },
   { .name = "open", .activate = open_action },
   { .name = "open-uri", .activate = open_uri_action, .parameter_type = "s" },
   { .name = "cancel-load", .activate = cancel_load_action },

@@ -51,6 +51,15 @@ struct _FcWindow
   GtkLabel             *search_matches_label;
   GtkButton            *search_previous_button;
   GtkButton            *search_next_button;
+  GtkButton            *record_button;
+  AdwSplitButton       *stop_button;
+  GtkRevealer          *record_bar;
+  GtkLabel             *record_status_label;
+  GtkButton            *follow_button;
+  GtkBox               *lifecycle_box;
+  GtkToggleButton      *profiling_button;
+  GtkToggleButton      *transaction_button;
+  GtkEntry             *transaction_entry;
 
   /* owned */
   FcSession            *session;
@@ -63,6 +72,20 @@ struct _FcWindow
   guint                 pulse_source;
   guint                 last_n_problems;
   gboolean              syncing_search;
+
+  /* recording (fc-window-record.c) */
+  FcRecording          *recording;
+  guint                 live_source;
+  gint64                record_started_us;
+  gint64                record_stopped_us;
+  guint                 live_n_samples;
+  guint                 live_n_threads;
+  guint                 transaction_span;
+  gboolean              following;        /* the flamechart shows the live edge */
+  gboolean              setting_range;    /* the live view moves the range, not the user */
+  gboolean              record_stopping;
+  gboolean              record_spawned;
+  gboolean              close_after_stop;
 };
 
 void fc_window_init_actions        (FcWindow   *self);
@@ -72,5 +95,10 @@ void fc_window_set_action_enabled  (FcWindow   *self,
 void fc_window_update_recent_menu  (FcWindow   *self);
 /* fc-window-send.c: send, outbox, save, export */
 void fc_window_init_send_actions   (FcWindow   *self);
+
+void     fc_window_record_init          (FcWindow   *self);
+void     fc_window_record_dispose       (FcWindow   *self);
+gboolean fc_window_record_close_request (FcWindow   *self);
+void     fc_window_record_follow        (FcWindow   *self);
 
 G_END_DECLS

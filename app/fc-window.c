@@ -316,7 +316,8 @@ fc_window_is_empty (FcWindow *self)
 {
   g_return_val_if_fail (FC_IS_WINDOW (self), FALSE);
 
-  return self->load_cancellable == NULL && fc_session_get_document (self->session) == NULL;
+  return self->load_cancellable == NULL && fc_session_get_document (self->session) == NULL &&
+         self->recording == NULL;
 }
 
 FcSession *
@@ -486,6 +487,9 @@ fc_window_close_request (GtkWindow *window)
   fc_window_save_size (self);
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
+  /* the target is released first; the window goes when it is */
+  if (fc_window_record_close_request (self))
+    return TRUE;
 
   return GTK_WINDOW_CLASS (fc_window_parent_class)->close_request (window);
 }
@@ -498,6 +502,7 @@ fc_window_dispose (GObject *object)
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   g_clear_handle_id (&self->pulse_source, g_source_remove);
+  fc_window_record_dispose (self);
 
   if (self->file_chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->file_chooser));
@@ -572,6 +577,15 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_chart);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_graph);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, search_matches_label);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, record_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, record_bar);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, record_status_label);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, follow_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, lifecycle_box);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, profiling_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, transaction_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, transaction_entry);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
@@ -622,6 +636,7 @@ fc_window_init (FcWindow *self)
   gtk_widget_add_controller (GTK_WIDGET (self->main_stack), GTK_EVENT_CONTROLLER (drop_target));
 
   fc_window_init_actions (self);
+  fc_window_record_init (self);
   fc_window_set_action_enabled (self, "cancel-load", FALSE);
   gtk_stack_set_visible_child_name (self->main_stack, "empty");
 }

@@ -22,4 +22,17 @@ gboolean    fc_window_is_empty     (FcWindow       *self);
 FcSession  *fc_window_get_session  (FcWindow       *self);
 GFile      *fc_window_get_file     (FcWindow       *self);
 
+/* recording (fc-window-record.c) */
+gboolean     fc_window_record_attach   (FcWindow           *self,
+                                        GPid                pid,
+                                        GError            **error);
+gboolean     fc_window_record_spawn    (FcWindow           *self,
+                                        const char * const *argv,
+                                        const char         *cwd,
+                                        GError            **error);
+void         fc_window_stop_recording  (FcWindow           *self,
+                                        gboolean            end_program);
+gboolean     fc_window_is_recording    (FcWindow           *self);
+FcRecording *fc_window_get_recording   (FcWindow           *self);
+
 G_END_DECLS

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <string.h>
 
 #include "fc-application.h"
 
@@ -20,5 +21,17 @@ main (int   argc,
   textdomain (GETTEXT_PACKAGE);
 
   app = fc_application_new ();
+
+  /* flamecast -- COMMAND [ARGS...]: what follows "--" is the command to
+   * record, not files to open */
+  for (int i = 1; i < argc; i++)
+    if (strcmp (argv[i], "--") == 0)
+      {
+        if (i + 1 < argc)
+          fc_application_set_command (app, (const char * const *) argv + i + 1);
+        argc = i;
+        break;
+      }
+
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

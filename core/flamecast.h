@@ -36,6 +36,8 @@
 /* capture */
 #include "fc-capture-summary.h"
 #include "fc-recorder.h"
+#include "fc-attach-check.h"
+#include "fc-process-list.h"
 /* Sentry */
 #include "fc-dsn.h"
 #include "fc-settings.h"

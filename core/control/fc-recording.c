@@ -25,12 +25,14 @@ struct _FcRecording
   FcSender           *sender;
   char               *output_dir;
   GTask              *stop_task;       /* stop_async in progress */
+  FcProfile          *profile;         /* keep-profile: the whole recording, live */
 
   /* settings */
   FcProfileLifecycle  lifecycle_mode;
   double              session_sample_rate;
   double              traces_sample_rate;
   FcFormat            format;
+  gboolean            keep_profile;
 
   /* state */
   gboolean            spawned;
@@ -44,6 +46,7 @@ struct _FcRecording
   guint               n_stops;         /* fc_recorder_stop() calls */
   guint               n_stopped;       /* their "stopped": the chunk is out */
   GQueue              deferred_spans;  /* DeferredSpan*: ended while their chunk was being finished */
+  gint64              imported_end_ns; /* keep-profile: samples before this are in profile */
   gboolean            have_final_stats;
   FcSamplerStats      final_stats;
   FcUnwindStats       final_unwind_stats;
@@ -69,6 +72,7 @@ enum {
   PROP_OUTPUT_DIR,
   PROP_FORMAT,
   PROP_SENDER,
+  PROP_KEEP_PROFILE,
   PROP_PROFILING,
   PROP_STOPPED,
   PROP_N_FILES,
@@ -295,12 +299,46 @@ stop_profiling_cb (FcRecording *self)
 
 /* ---- the recorder ---- */
 
+/* keep-profile: the batch @first, @n of the live chunk goes into the whole
+ * recording. Batches are sorted and never earlier than the one before, so a
+ * time range picks exactly the new ones. */
+static void
+keep_samples (FcRecording *self,
+              FcProfile   *chunk,
+              guint        first,
+              guint        n)
+{
+  const FcSample *samples;
+  guint n_chunk, before, after;
+  gint64 begin_ns, end_ns;
+
+  samples = fc_profile_get_samples (chunk, &n_chunk);
+  g_assert (first + n <= n_chunk);
+  begin_ns = MAX (samples[first].timestamp_ns, self->imported_end_ns);
+  end_ns = samples[first + n - 1].timestamp_ns + 1;
+  if (end_ns <= begin_ns)
+    return;
+
+  if (fc_profile_get_profiler_id (self->profile) == NULL)
+    fc_profile_set_meta_string (self->profile, "profiler_id", fc_profile_get_profiler_id (chunk));
+  before = fc_profile_get_n_samples (self->profile);
+  fc_profile_import (self->profile, chunk, begin_ns, end_ns);
+  fc_profile_publish (self->profile);
+  self->imported_end_ns = end_ns;
+  after = fc_profile_get_n_samples (self->profile);
+  if (after > before)
+    g_signal_emit (self, signals[SAMPLES_ADDED], 0, before, after - before);
+}
+
 static void
 samples_added_cb (FcRecording *self,
                   guint        first,
                   guint        n)
 {
-  g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, n);
+  if (self->profile != NULL)
+    keep_samples (self, fc_recorder_get_live_profile (self->recorder), first, n);
+  else
+    g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, n);
 }
 
 static void
@@ -319,6 +357,26 @@ recorder_stopped_cb (FcRecording *self)
   send_deferred_spans (self, FALSE);
   if (self->stop_task != NULL && !fc_recorder_get_stopping (self->recorder))
     stop_continue (self);
+}
+
+static void
+create_profile (FcRecording *self)
+{
+  FcRecorder *recorder = self->recorder;
+
+  g_clear_object (&self->profile);
+  self->imported_end_ns = G_MININT64;
+  if (!self->keep_profile)
+    return;
+  self->profile = fc_profile_new (FC_FORMAT_V2);
+  fc_profile_set_meta_string (self->profile, "version", "2");
+  fc_profile_set_meta_string (self->profile, "platform", fc_recorder_get_platform (recorder));
+  if (fc_recorder_get_release (recorder) != NULL)
+    fc_profile_set_meta_string (self->profile, "release", fc_recorder_get_release (recorder));
+  if (fc_recorder_get_environment (recorder) != NULL)
+    fc_profile_set_meta_string (self->profile, "environment", fc_recorder_get_environment (recorder));
+  /* live from the start: readers may look before the first batch */
+  fc_profile_publish (self->profile);
 }
 
 static void
@@ -375,6 +433,7 @@ fc_recording_attach (FcRecording  *self,
 
   if (!prepare (self, error) || !fc_recorder_attach (self->recorder, pid, error))
     return FALSE;
+  create_profile (self);
   create_lifecycle (self);
   return TRUE;
 }
@@ -390,6 +449,7 @@ fc_recording_spawn (FcRecording        *self,
   if (!prepare (self, error) || !fc_recorder_spawn (self->recorder, argv, error))
     return FALSE;
   self->spawned = TRUE;
+  create_profile (self);
   create_lifecycle (self);
   return TRUE;
 }
@@ -453,6 +513,9 @@ stop_continue (FcRecording *self)
   /* nothing left in the unwinder's queue: returns at once */
   fc_recorder_detach (self->recorder);
   send_deferred_spans (self, TRUE);
+  /* immutable from here: any thread may read it */
+  if (self->profile != NULL)
+    fc_profile_finish (self->profile);
   self->stopped = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STOPPED]);
 
@@ -550,6 +613,13 @@ fc_recording_get_lifecycle (FcRecording *self)
 {
   g_return_val_if_fail (FC_IS_RECORDING (self), NULL);
   return self->lifecycle;
+}
+
+FcProfile *
+fc_recording_get_profile (FcRecording *self)
+{
+  g_return_val_if_fail (FC_IS_RECORDING (self), NULL);
+  return self->profile;
 }
 
 FcProfile *
@@ -676,6 +746,7 @@ fc_recording_dispose (GObject *object)
   g_clear_object (&self->lifecycle);
   g_clear_object (&self->recorder);
   g_clear_object (&self->sender);
+  g_clear_object (&self->profile);
 
   G_OBJECT_CLASS (fc_recording_parent_class)->dispose (object);
 }
@@ -733,6 +804,9 @@ fc_recording_get_property (GObject    *object,
     case PROP_SENDER:
       g_value_set_object (value, self->sender);
       break;
+    case PROP_KEEP_PROFILE:
+      g_value_set_boolean (value, self->keep_profile);
+      break;
     case PROP_PROFILING:
       g_value_set_boolean (value, self->profiling);
       break;
@@ -785,6 +859,9 @@ fc_recording_set_property (GObject      *object,
     case PROP_SENDER:
       g_set_object (&self->sender, g_value_get_object (value));
       break;
+    case PROP_KEEP_PROFILE:
+      self->keep_profile = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
@@ -824,6 +901,8 @@ fc_recording_class_init (FcRecordingClass *klass)
     g_param_spec_int ("format", NULL, NULL, FC_FORMAT_V1, FC_FORMAT_V2, FC_FORMAT_V2, rw);
   properties[PROP_SENDER] =
     g_param_spec_object ("sender", NULL, NULL, FC_TYPE_SENDER, rw);
+  properties[PROP_KEEP_PROFILE] =
+    g_param_spec_boolean ("keep-profile", NULL, NULL, FALSE, rw);
   properties[PROP_PROFILING] =
     g_param_spec_boolean ("profiling", NULL, NULL, FALSE, ro);
   properties[PROP_STOPPED] =

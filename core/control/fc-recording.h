@@ -32,11 +32,14 @@ G_BEGIN_DECLS
  * output-dir (chunk files go there; NULL: none), format (FC_FORMAT_V2: one
  * chunk file per chunk; FC_FORMAT_V1: one envelope per <= 30 s), sender
  * (FcSender: each chunk and each profiled root span is queued for sending;
- * NULL: nothing is sent). Read-only: profiling (the recorder is sampling),
- * n-files, stopped.
+ * NULL: nothing is sent), keep-profile (fc_recording_get_profile () holds
+ * the whole recording, for a live view; default FALSE: chunks are let go).
+ * Read-only: profiling (the recorder is sampling), n-files, stopped.
  *
  * Signals, on the main context that was the thread default at construction:
- *   "samples-added" (guint first, guint n)  samples appended to the live chunk
+ *   "samples-added" (guint first, guint n)  samples appended and published: with
+ *                                           keep-profile to fc_recording_get_profile (),
+ *                                           otherwise to the live chunk
  *                                           (fc_recording_get_live_profile ())
  *   "chunk-ready"   (FcProfile *chunk)      a chunk is complete (after it was written and queued)
  *   "target-exited" (int wait status)
@@ -85,6 +88,9 @@ FcRecorder    *fc_recording_get_recorder       (FcRecording          *self);
 /* NULL before attaching */
 FcLifecycle   *fc_recording_get_lifecycle      (FcRecording          *self);
 FcProfile     *fc_recording_get_live_profile   (FcRecording          *self);
+/* keep-profile: every sample so far, live (published) while recording,
+ * finished once stopped; NULL before attaching or without keep-profile */
+FcProfile     *fc_recording_get_profile        (FcRecording          *self);
 gboolean       fc_recording_get_profiling      (FcRecording          *self);
 gboolean       fc_recording_get_stopped        (FcRecording          *self);
 GPid           fc_recording_get_pid            (FcRecording          *self);

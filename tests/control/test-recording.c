@@ -21,6 +21,7 @@ typedef struct {
   guint          n_batches;
   guint          n_added;
   guint          n_chunks;
+  guint          n_chunk_samples;
   gboolean       exited;
   gboolean       done;
   gboolean       stop_ok;
@@ -42,8 +43,17 @@ samples_added_cb (FcRecording *recording,
                   guint        n,
                   Run         *run)
 {
+  FcProfile *profile = fc_recording_get_profile (recording);
+
   g_assert_cmpuint (n, >, 0);
-  g_assert_cmpuint (first + n, <=, fc_profile_get_n_samples (fc_recording_get_live_profile (recording)));
+  if (profile != NULL)
+    {
+      /* the whole recording: contiguous, in order */
+      g_assert_cmpuint (first, ==, run->n_added);
+      g_assert_cmpuint (first + n, ==, fc_profile_get_n_samples (profile));
+    }
+  else
+    g_assert_cmpuint (first + n, <=, fc_profile_get_n_samples (fc_recording_get_live_profile (recording)));
   run->n_batches++;
   run->n_added += n;
 }
@@ -54,6 +64,7 @@ chunk_ready_cb (FcRecording *recording,
                 Run         *run)
 {
   run->n_chunks++;
+  run->n_chunk_samples += fc_profile_get_n_samples (chunk);
 }
 
 static void
@@ -394,6 +405,51 @@ test_recording_target_exits (void)
   run_clear (&run);
 }
 
+/* keep-profile: one live profile of the whole recording, across chunks,
+ * with the threads' names; finished when the recording stops. */
+static void
+test_recording_keep_profile (void)
+{
+  g_autofree char *threads = target_path ("threads");
+  const char *argv[] = { threads, NULL };
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  FcProfile *profile;
+  Run run;
+
+  run_init (&run, recording);
+  g_object_set (recording, "frequency", 200, "chunk-duration-ms", 200, "keep-profile", TRUE, NULL);
+  g_assert_null (fc_recording_get_profile (recording));
+  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_no_error (error);
+  profile = fc_recording_get_profile (recording);
+  g_assert_nonnull (profile);
+  g_assert_true (fc_profile_is_live (profile));
+  g_assert_true (fc_recording_start (recording, &error));
+  RUN_UNTIL (&run, run.n_chunks >= 2 && fc_profile_get_n_threads (profile) >= 3);
+
+  stop_and_wait (recording, &run);
+  g_assert_true (run.stop_ok);
+  g_assert_true (fc_profile_is_finished (profile));
+  g_assert_cmpuint (fc_profile_get_n_samples (profile), ==, run.n_added);
+  g_assert_cmpuint (fc_profile_get_n_samples (profile), ==, run.n_chunk_samples);
+  g_assert_nonnull (fc_profile_get_profiler_id (profile));
+  for (guint i = 0; i < fc_profile_get_n_threads (profile); i++)
+    {
+      const FcThread *thread = fc_profile_get_thread (profile, i);
+
+      if (thread->name != FC_STRING_NONE)
+        g_hash_table_add (names, (gpointer) fc_profile_string (profile, thread->name));
+    }
+  g_assert_cmpuint (g_hash_table_size (names), >=, 2);
+
+  fc_recording_terminate_target (recording);
+  while (!fc_recording_get_target_exited (recording, NULL))
+    g_main_loop_run (run.loop);
+  run_clear (&run);
+}
+
 /* Nothing to record yet, or nothing allowed to: clear errors, no samples. */
 static void
 test_recording_errors (void)
@@ -448,6 +504,7 @@ main (int    argc,
   g_test_add_func ("/control/recording/attach", test_recording_attach);
   g_test_add_func ("/control/recording/trace-send", test_recording_trace_send);
   g_test_add_func ("/control/recording/target-exits", test_recording_target_exits);
+  g_test_add_func ("/control/recording/keep-profile", test_recording_keep_profile);
   g_test_add_func ("/control/recording/errors", test_recording_errors);
 
   return g_test_run ();

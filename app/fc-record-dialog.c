@@ -1,0 +1,586 @@
+/* fc-record-dialog.c - choose what to record: a running process or a command to launch
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fc-app-settings.h"
+#include "fc-record-dialog.h"
+
+#define REFRESH_INTERVAL_MS 2000
+
+/* ---- one row of the process list ---- */
+
+#define FC_TYPE_PROCESS_ROW (fc_process_row_get_type ())
+G_DECLARE_FINAL_TYPE (FcProcessRow, fc_process_row, FC, PROCESS_ROW, GObject)
+
+struct _FcProcessRow
+{
+  GObject   parent_instance;
+  GPid      pid;
+  char     *name;
+  char     *user;
+  char     *cmdline;
+  guint     n_threads;
+  double    cpu;       /* percent of one CPU since the last refresh; < 0 before the second */
+  gboolean  own;       /* the user's own */
+};
+
+G_DEFINE_FINAL_TYPE (FcProcessRow, fc_process_row, G_TYPE_OBJECT)
+
+static void
+fc_process_row_finalize (GObject *object)
+{
+  FcProcessRow *self = FC_PROCESS_ROW (object);
+
+  g_free (self->name);
+  g_free (self->user);
+  g_free (self->cmdline);
+  G_OBJECT_CLASS (fc_process_row_parent_class)->finalize (object);
+}
+
+static void
+fc_process_row_class_init (FcProcessRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = fc_process_row_finalize;
+}
+
+static void
+fc_process_row_init (FcProcessRow *self)
+{
+}
+
+/* ---- the dialog ---- */
+
+struct _FcRecordDialog
+{
+  AdwWindow           parent_instance;
+
+  /* template widgets */
+  GtkStack           *stack;
+  GtkSearchEntry     *search_entry;
+  GtkColumnView      *column_view;
+  GtkRevealer        *problem_revealer;
+  GtkLabel           *problem_label;
+  GtkLabel           *count_label;
+  GtkButton          *attach_button;
+  AdwEntryRow        *command_row;
+  AdwEntryRow        *cwd_row;
+  GtkLabel           *launch_problem_label;
+  GtkButton          *launch_button;
+
+  /* owned */
+  GListStore         *store;
+  GtkCustomFilter    *filter;
+  GtkFilterListModel *filtered;
+  GtkSingleSelection *selection;
+  GHashTable         *prev_ticks;      /* pid -> cpu ticks at the last refresh */
+  gint64              prev_time_us;
+  GCancellable       *cancellable;
+  guint               refresh_source;
+  char               *problem;
+  GPid                selected_pid;
+  gboolean            reading;
+
+  /* borrowed */
+  FcWindow           *window;
+};
+
+G_DEFINE_FINAL_TYPE (FcRecordDialog, fc_record_dialog, ADW_TYPE_WINDOW)
+
+static FcSamplerMode
+settings_mode (void)
+{
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+  g_autofree char *mode = g_settings_get_string (settings, "mode");
+
+  return g_strcmp0 (mode, "cpu") == 0 ? FC_SAMPLER_MODE_CPU : FC_SAMPLER_MODE_WALL;
+}
+
+static void
+show_problem (FcRecordDialog *self,
+              const char     *message)
+{
+  g_free (self->problem);
+  self->problem = g_strdup (message);
+  if (message != NULL)
+    gtk_label_set_text (self->problem_label, message);
+  gtk_revealer_set_reveal_child (self->problem_revealer, message != NULL);
+}
+
+/* Before attaching: what stands in the way, and the fix. */
+static gboolean
+check_selected (FcRecordDialog *self)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+
+  if (self->selected_pid <= 0)
+    {
+      show_problem (self, NULL);
+      gtk_widget_set_sensitive (GTK_WIDGET (self->attach_button), FALSE);
+      return FALSE;
+    }
+  ok = fc_attach_check (self->selected_pid, settings_mode (), &error);
+  show_problem (self, ok ? NULL : error->message);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->attach_button), ok);
+  return ok;
+}
+
+static FcProcessRow *
+selected_row (FcRecordDialog *self)
+{
+  return gtk_single_selection_get_selected_item (self->selection);
+}
+
+static void
+selection_changed_cb (FcRecordDialog *self)
+{
+  FcProcessRow *row = selected_row (self);
+  GPid pid = row != NULL ? row->pid : 0;
+
+  /* a refresh re-selects the same process: nothing to check again */
+  if (pid == self->selected_pid)
+    return;
+  self->selected_pid = pid;
+  check_selected (self);
+}
+
+static void
+update_count (FcRecordDialog *self)
+{
+  guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  guint all = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+  g_autofree char *text = NULL;
+
+  if (shown == all)
+    text = g_strdup_printf (ngettext ("%u process", "%u processes", all), all);
+  else
+    text = g_strdup_printf (_("%u of %u processes"), shown, all);
+  gtk_label_set_text (self->count_label, text);
+}
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b)
+{
+  const FcProcessRow *ra = *(FcProcessRow **) a;
+  const FcProcessRow *rb = *(FcProcessRow **) b;
+
+  /* the user's own first, the busiest first, then by pid */
+  if (ra->own != rb->own)
+    return ra->own ? -1 : 1;
+  if (ra->cpu != rb->cpu)
+    return ra->cpu > rb->cpu ? -1 : 1;
+  return (ra->pid > rb->pid) - (ra->pid < rb->pid);
+}
+
+static void
+read_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  g_task_return_pointer (task, fc_process_list_read ("/proc"), (GDestroyNotify) g_ptr_array_unref);
+}
+
+static void
+read_ready_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  FcRecordDialog *self;
+  g_autoptr(GPtrArray) list = NULL;
+  g_autoptr(GPtrArray) rows = NULL;
+  g_autoptr(GHashTable) ticks = NULL;
+  gint64 now = g_get_monotonic_time ();
+  double elapsed_ticks;
+  GPid keep;
+  uid_t me = geteuid ();
+
+  list = g_task_propagate_pointer (G_TASK (result), NULL);
+  if (list == NULL)
+    return;   /* cancelled: the dialog is gone */
+  self = FC_RECORD_DIALOG (object);
+  self->reading = FALSE;
+
+  elapsed_ticks = self->prev_time_us ? (now - self->prev_time_us) / 1e6 * sysconf (_SC_CLK_TCK) : 0;
+  ticks = g_hash_table_new (NULL, NULL);
+  rows = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < list->len; i++)
+    {
+      FcProcessInfo *info = g_ptr_array_index (list, i);
+      FcProcessRow *row = g_object_new (FC_TYPE_PROCESS_ROW, NULL);
+      gpointer prev;
+
+      row->pid = info->pid;
+      row->name = g_strdup (info->name);
+      row->user = g_strdup (info->user);
+      row->cmdline = g_strdup (info->cmdline);
+      row->n_threads = info->n_threads;
+      row->own = info->uid == me;
+      row->cpu = -1;
+      if (elapsed_ticks > 0 &&
+          g_hash_table_lookup_extended (self->prev_ticks, GINT_TO_POINTER (info->pid), NULL, &prev))
+        row->cpu = 100.0 * (info->cpu_ticks - GPOINTER_TO_SIZE (prev)) / elapsed_ticks;
+      g_hash_table_insert (ticks, GINT_TO_POINTER (info->pid), GSIZE_TO_POINTER ((gsize) info->cpu_ticks));
+      g_ptr_array_add (rows, row);
+    }
+  g_hash_table_unref (self->prev_ticks);
+  self->prev_ticks = g_steal_pointer (&ticks);
+  self->prev_time_us = now;
+  g_ptr_array_sort (rows, compare_rows);
+
+  /* the selection follows its process across the refresh */
+  keep = self->selected_pid;
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       rows->pdata, rows->len);
+  if (keep > 0)
+    fc_record_dialog_select_pid (self, keep);
+  update_count (self);
+}
+
+void
+fc_record_dialog_refresh (FcRecordDialog *self)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (FC_IS_RECORD_DIALOG (self));
+
+  if (self->reading)
+    return;
+  self->reading = TRUE;
+  task = g_task_new (self, self->cancellable, read_ready_cb, NULL);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, read_thread);
+}
+
+static gboolean
+refresh_cb (gpointer user_data)
+{
+  fc_record_dialog_refresh (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+filter_cb (gpointer item,
+           gpointer user_data)
+{
+  FcRecordDialog *self = user_data;
+  FcProcessRow *row = item;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  g_autofree char *pid = NULL;
+  g_autofree char *needle = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *cmdline = NULL;
+
+  if (text == NULL || *text == '\0')
+    return TRUE;
+  needle = g_utf8_casefold (text, -1);
+  name = g_utf8_casefold (row->name, -1);
+  cmdline = g_utf8_casefold (row->cmdline, -1);
+  pid = g_strdup_printf ("%d", row->pid);
+  return strstr (name, needle) != NULL || strstr (cmdline, needle) != NULL ||
+         g_str_has_prefix (pid, text) || g_strcmp0 (row->user, text) == 0;
+}
+
+static void
+search_changed_cb (FcRecordDialog *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_count (self);
+}
+
+static void
+retry_cb (FcRecordDialog *self)
+{
+  fc_record_dialog_refresh (self);
+  check_selected (self);
+}
+
+static void
+attach_cb (FcRecordDialog *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!check_selected (self))
+    return;
+  if (!fc_window_record_attach (self->window, self->selected_pid, &error))
+    {
+      show_problem (self, error->message);
+      return;
+    }
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+row_activated_cb (FcRecordDialog *self,
+                  guint           position)
+{
+  gtk_single_selection_set_selected (self->selection, position);
+  attach_cb (self);
+}
+
+static void
+command_changed_cb (FcRecordDialog *self)
+{
+  g_autofree char *text = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->command_row)));
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->launch_button), *g_strstrip (text) != '\0');
+  gtk_widget_set_visible (GTK_WIDGET (self->launch_problem_label), FALSE);
+}
+
+static void
+launch_cb (FcRecordDialog *self)
+{
+  const char *command = gtk_editable_get_text (GTK_EDITABLE (self->command_row));
+  const char *cwd = gtk_editable_get_text (GTK_EDITABLE (self->cwd_row));
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_shell_parse_argv (command, NULL, &argv, &error) ||
+      !fc_window_record_spawn (self->window, (const char * const *) argv, cwd, &error))
+    {
+      gtk_label_set_text (self->launch_problem_label, error->message);
+      gtk_widget_set_visible (GTK_WIDGET (self->launch_problem_label), TRUE);
+      return;
+    }
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+/* ---- columns ---- */
+
+typedef enum {
+  COLUMN_NAME,
+  COLUMN_PID,
+  COLUMN_USER,
+  COLUMN_CPU,
+  COLUMN_THREADS,
+  COLUMN_COMMAND,
+} Column;
+
+static void
+setup_cb (GtkSignalListItemFactory *factory,
+          GtkListItem              *item,
+          gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  GtkWidget *label = gtk_label_new (NULL);
+  gboolean numeric = column == COLUMN_PID || column == COLUMN_CPU || column == COLUMN_THREADS;
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  if (column == COLUMN_COMMAND)
+    gtk_widget_add_css_class (label, "dim-label");
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_cb (GtkSignalListItemFactory *factory,
+         GtkListItem              *item,
+         gpointer                  user_data)
+{
+  Column column = GPOINTER_TO_INT (user_data);
+  FcProcessRow *row = gtk_list_item_get_item (item);
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  g_autofree char *text = NULL;
+
+  switch (column)
+    {
+    case COLUMN_NAME:
+      gtk_label_set_text (label, row->name);
+      break;
+    case COLUMN_PID:
+      text = g_strdup_printf ("%d", row->pid);
+      break;
+    case COLUMN_USER:
+      gtk_label_set_text (label, row->user);
+      break;
+    case COLUMN_CPU:
+      text = row->cpu >= 0 ? g_strdup_printf ("%.1f", row->cpu) : g_strdup ("–");
+      break;
+    case COLUMN_THREADS:
+      text = g_strdup_printf ("%u", row->n_threads);
+      break;
+    case COLUMN_COMMAND:
+      gtk_label_set_text (label, row->cmdline);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (label), row->cmdline);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  if (text != NULL)
+    gtk_label_set_text (label, text);
+}
+
+static void
+add_column (FcRecordDialog *self,
+            const char     *title,
+            Column          column,
+            int             fixed_width,
+            gboolean        expand)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkColumnViewColumn) view_column = NULL;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), GINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), GINT_TO_POINTER (column));
+  view_column = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_expand (view_column, expand);
+  gtk_column_view_column_set_resizable (view_column, TRUE);
+  if (fixed_width > 0)
+    gtk_column_view_column_set_fixed_width (view_column, fixed_width);
+  gtk_column_view_append_column (self->column_view, view_column);
+}
+
+/* ---- public ---- */
+
+gboolean
+fc_record_dialog_select_pid (FcRecordDialog *self,
+                             GPid            pid)
+{
+  guint n;
+
+  g_return_val_if_fail (FC_IS_RECORD_DIALOG (self), FALSE);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(FcProcessRow) row = g_list_model_get_item (G_LIST_MODEL (self->filtered), i);
+
+      if (row->pid == pid)
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+const char *
+fc_record_dialog_get_problem (FcRecordDialog *self)
+{
+  g_return_val_if_fail (FC_IS_RECORD_DIALOG (self), NULL);
+  return self->problem;
+}
+
+guint
+fc_record_dialog_get_n_shown (FcRecordDialog *self)
+{
+  g_return_val_if_fail (FC_IS_RECORD_DIALOG (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
+}
+
+void
+fc_record_dialog_search (FcRecordDialog *self,
+                         const char     *text)
+{
+  g_return_if_fail (FC_IS_RECORD_DIALOG (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+  /* the entry reports changes after a delay; the filter follows now */
+  search_changed_cb (self);
+}
+
+static void
+fc_record_dialog_dispose (GObject *object)
+{
+  FcRecordDialog *self = FC_RECORD_DIALOG (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->refresh_source, g_source_remove);
+  gtk_widget_dispose_template (GTK_WIDGET (self), FC_TYPE_RECORD_DIALOG);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->filtered);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->store);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->prev_ticks, g_hash_table_unref);
+  g_clear_pointer (&self->problem, g_free);
+
+  G_OBJECT_CLASS (fc_record_dialog_parent_class)->dispose (object);
+}
+
+static void
+fc_record_dialog_class_init (FcRecordDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = fc_record_dialog_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/flamecast/Flamecast/ui/fc-record-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, stack);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, column_view);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, problem_revealer);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, problem_label);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, count_label);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, attach_button);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, command_row);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, cwd_row);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, launch_problem_label);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, launch_button);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, retry_cb);
+  gtk_widget_class_bind_template_callback (widget_class, attach_cb);
+  gtk_widget_class_bind_template_callback (widget_class, command_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, launch_cb);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+fc_record_dialog_init (FcRecordDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  self->prev_ticks = g_hash_table_new (NULL, NULL);
+  self->store = g_list_store_new (FC_TYPE_PROCESS_ROW);
+  self->filter = gtk_custom_filter_new (filter_cb, self, NULL);
+  self->filtered = gtk_filter_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
+                                              GTK_FILTER (g_object_ref (self->filter)));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->filtered)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  g_signal_connect_object (self->selection, "notify::selected-item",
+                           G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+
+  add_column (self, _("Name"), COLUMN_NAME, 150, FALSE);
+  add_column (self, _("PID"), COLUMN_PID, 70, FALSE);
+  add_column (self, _("User"), COLUMN_USER, 90, FALSE);
+  add_column (self, _("CPU %"), COLUMN_CPU, 70, FALSE);
+  add_column (self, _("Threads"), COLUMN_THREADS, 70, FALSE);
+  add_column (self, _("Command Line"), COLUMN_COMMAND, -1, TRUE);
+
+  /* refreshed while open: CPU% needs two readings */
+  fc_record_dialog_refresh (self);
+  self->refresh_source = g_timeout_add (REFRESH_INTERVAL_MS, refresh_cb, self);
+}
+
+/**
+ * fc_record_dialog_new:
+ * @window: the window that will show the recording
+ *
+ * A dialog over @window listing every process (the user's own first) with
+ * a permission check before attaching, and a page to launch a command.
+ */
+FcRecordDialog *
+fc_record_dialog_new (FcWindow *window)
+{
+  FcRecordDialog *self;
+
+  g_return_val_if_fail (FC_IS_WINDOW (window), NULL);
+
+  self = g_object_new (FC_TYPE_RECORD_DIALOG, "transient-for", window, NULL);
+  self->window = window;
+  return self;
+}

@@ -1,0 +1,534 @@
+/* fc-window-record.c - the window records: live view, status, lifecycle, stop
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "fc-app-settings.h"
+#include "fc-window-private.h"
+
+/* Live views update this often: at least 5 times a second. */
+#define LIVE_INTERVAL_MS 200
+
+static void
+fc_window_record_show_status (FcWindow *self)
+{
+  FcRecorder *recorder = fc_recording_get_recorder (self->recording);
+  FcSamplerStats stats;
+  double elapsed;
+  g_autofree char *text = NULL;
+  const char *state;
+
+  fc_recording_get_sampler_stats (self->recording, &stats);
+  elapsed = ((self->record_stopped_us ? self->record_stopped_us : g_get_monotonic_time ()) -
+             self->record_started_us) / (double) G_USEC_PER_SEC;
+  if (fc_recording_get_stopped (self->recording))
+    state = _("Recorded");
+  else if (self->record_stopping)
+    state = _("Stopping…");
+  else if (fc_recording_get_profiling (self->recording))
+    state = _("Recording");
+  else
+    state = _("Waiting");
+  /* Translators: status while recording: state, seconds, samples, threads, dropped ticks, mode, rate */
+  text = g_strdup_printf (_("%s · %.1f s · %u samples · %u threads · %" G_GUINT64_FORMAT " dropped · %s · %u Hz"),
+                          state, elapsed,
+                          fc_recording_get_profile (self->recording)
+                            ? fc_profile_get_n_samples (fc_recording_get_profile (self->recording)) : 0,
+                          fc_recorder_get_n_threads (recorder), stats.dropped_ticks,
+                          fc_recorder_get_mode (recorder) == FC_SAMPLER_MODE_CPU ? "cpu" : "wall",
+                          fc_recorder_get_frequency (recorder));
+  gtk_label_set_text (self->record_status_label, text);
+}
+
+static void
+fc_window_record_update_controls (FcWindow *self)
+{
+  gboolean active = self->recording != NULL && !fc_recording_get_stopped (self->recording);
+  FcLifecycle *lifecycle = self->recording ? fc_recording_get_lifecycle (self->recording) : NULL;
+  gboolean manual = lifecycle != NULL && fc_lifecycle_get_mode (lifecycle) == FC_PROFILE_LIFECYCLE_MANUAL;
+
+  gtk_revealer_set_reveal_child (self->record_bar, self->recording != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->stop_button), active);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->stop_button), active && !self->record_stopping);
+  gtk_widget_set_visible (GTK_WIDGET (self->record_button), !active);
+  gtk_widget_set_visible (GTK_WIDGET (self->follow_button), active && !self->following);
+  gtk_widget_set_visible (GTK_WIDGET (self->lifecycle_box), active);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->lifecycle_box), active && !self->record_stopping);
+  gtk_widget_set_visible (GTK_WIDGET (self->profiling_button), manual);
+  fc_window_set_action_enabled (self, "stop-recording", active && !self->record_stopping);
+  fc_window_set_action_enabled (self, "stop-and-end", active && !self->record_stopping &&
+                                self->record_spawned);
+  fc_window_set_action_enabled (self, "record", !active);
+}
+
+static void
+show_profile (FcWindow *self)
+{
+  FcProfile *profile = fc_recording_get_profile (self->recording);
+  /* documents hold finished profiles: the live one is only the session's
+   * (merged) profile until the recording stops */
+  g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
+
+  self->setting_range = TRUE;
+  fc_session_set_document_full (self->session, document, profile);
+  self->setting_range = FALSE;
+  gtk_stack_set_visible_child_name (self->main_stack, "profile");
+}
+
+static gboolean
+live_tick_cb (gpointer user_data)
+{
+  FcWindow *self = user_data;
+  FcProfile *profile = fc_recording_get_profile (self->recording);
+  guint n_samples = fc_profile_get_n_samples (profile);
+  guint n_threads = fc_profile_get_n_threads (profile);
+
+  if (n_samples != self->live_n_samples || n_threads != self->live_n_threads)
+    {
+      self->live_n_samples = n_samples;
+      self->live_n_threads = n_threads;
+      if (fc_session_get_profile (self->session) != profile)
+        {
+          if (n_samples > 0)
+            show_profile (self);
+        }
+      else
+        {
+          self->setting_range = TRUE;
+          fc_session_profile_grew (self->session, self->following);
+          self->setting_range = FALSE;
+        }
+    }
+  fc_window_record_show_status (self);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The user zoomed or panned: stop following the live edge until Follow. */
+static void
+visible_range_cb (FcWindow *self)
+{
+  if (self->setting_range || self->recording == NULL || fc_recording_get_stopped (self->recording) ||
+      !self->following)
+    return;
+  self->following = FALSE;
+  fc_window_record_update_controls (self);
+}
+
+void
+fc_window_record_follow (FcWindow *self)
+{
+  g_return_if_fail (FC_IS_WINDOW (self));
+
+  self->following = TRUE;
+  if (self->recording != NULL && fc_session_get_profile (self->session) == fc_recording_get_profile (self->recording))
+    {
+      self->setting_range = TRUE;
+      fc_session_profile_grew (self->session, TRUE);
+      self->setting_range = FALSE;
+    }
+  fc_window_record_update_controls (self);
+}
+
+static void
+profiling_cb (FcWindow    *self,
+              GParamSpec  *pspec,
+              FcRecording *recording)
+{
+  /* also while begin() starts it, before it is the window's */
+  if (recording != self->recording)
+    return;
+  fc_window_record_update_controls (self);
+  fc_window_record_show_status (self);
+  if (self->recording != NULL)
+    gtk_toggle_button_set_active (self->profiling_button, fc_recording_get_profiling (self->recording));
+}
+
+static void
+warning_cb (FcWindow   *self,
+            const char *message)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_timeout (toast, 8);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+target_exited_cb (FcWindow *self,
+                  int       status)
+{
+  /* a launched command that ends ends its recording; the window stays on it */
+  if (!fc_recording_get_stopped (self->recording) && !self->record_stopping)
+    fc_window_stop_recording (self, FALSE);
+}
+
+/* Views aggregate by function (as for opened files): done on a worker. */
+static void
+by_function_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  g_task_return_pointer (task, fc_profile_dup_by_function (task_data), g_object_unref);
+}
+
+static void
+by_function_ready_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  FcWindow *self = FC_WINDOW (object);
+  g_autoptr(FcProfile) profile = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
+
+  if (profile == NULL || fc_profile_get_n_samples (profile) == 0)
+    {
+      if (fc_session_get_document (self->session) == NULL)
+        gtk_stack_set_visible_child_name (self->main_stack, "empty");
+      return;
+    }
+  fc_profile_finish (profile);
+  fc_document_add_profile (document, fc_recording_get_profile (self->recording));
+  fc_session_set_document_full (self->session, document, profile);
+  gtk_stack_set_visible_child_name (self->main_stack, "profile");
+}
+
+static void
+stopped_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(FcWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  GApplication *app = g_application_get_default ();
+  GTask *task;
+
+  if (!fc_recording_stop_finish (FC_RECORDING (object), result, NULL, &error))
+    warning_cb (self, error->message);
+  self->record_stopping = FALSE;
+  self->record_stopped_us = g_get_monotonic_time ();
+  g_clear_handle_id (&self->live_source, g_source_remove);
+  fc_window_record_show_status (self);
+  fc_window_record_update_controls (self);
+
+  if (self->close_after_stop)
+    {
+      gtk_window_destroy (GTK_WINDOW (self));
+      if (app != NULL)
+        g_application_release (app);
+      return;
+    }
+
+  /* the full recording, merged by function, stays open in this window */
+  task = g_task_new (self, NULL, by_function_ready_cb, NULL);
+  g_task_set_task_data (task, g_object_ref (fc_recording_get_profile (self->recording)), g_object_unref);
+  g_task_run_in_thread (task, by_function_thread);
+  g_object_unref (task);
+}
+
+/**
+ * fc_window_stop_recording:
+ * @self: a window
+ * @end_program: also end a launched command (SIGTERM)
+ *
+ * Stops and releases the target, without blocking the main loop; the
+ * recording stays open in the window. An attached process keeps running, as
+ * does a launched command unless @end_program.
+ */
+void
+fc_window_stop_recording (FcWindow *self,
+                          gboolean  end_program)
+{
+  g_return_if_fail (FC_IS_WINDOW (self));
+
+  if (self->recording == NULL || self->record_stopping || fc_recording_get_stopped (self->recording))
+    return;
+  if (end_program)
+    fc_recording_terminate_target (self->recording);
+  self->record_stopping = TRUE;
+  fc_window_record_update_controls (self);
+  fc_window_record_show_status (self);
+  fc_recording_stop_async (self->recording, NULL, stopped_cb, g_object_ref (self));
+}
+
+gboolean
+fc_window_is_recording (FcWindow *self)
+{
+  g_return_val_if_fail (FC_IS_WINDOW (self), FALSE);
+
+  return self->recording != NULL && !fc_recording_get_stopped (self->recording);
+}
+
+FcRecording *
+fc_window_get_recording (FcWindow *self)
+{
+  g_return_val_if_fail (FC_IS_WINDOW (self), NULL);
+
+  return self->recording;
+}
+
+/* Closing while recording: the target is released first (never left
+ * stopped), then the window goes. TRUE when the close must wait. */
+gboolean
+fc_window_record_close_request (FcWindow *self)
+{
+  GApplication *app = g_application_get_default ();
+
+  if (!fc_window_is_recording (self))
+    return FALSE;
+  if (!self->close_after_stop)
+    {
+      self->close_after_stop = TRUE;
+      if (app != NULL)
+        g_application_hold (app);
+      gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+      fc_window_stop_recording (self, FALSE);
+    }
+  return TRUE;
+}
+
+static FcRecording *
+new_recording (FcWindow *self)
+{
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+  g_autofree char *mode = g_settings_get_string (settings, "mode");
+  g_autofree char *lifecycle = g_settings_get_string (settings, "profile-lifecycle");
+  g_autofree char *release = g_settings_get_string (settings, "release");
+  g_autofree char *environment = g_settings_get_string (settings, "environment");
+  g_autofree char *platform = g_settings_get_string (settings, "platform");
+  FcRecording *recording = fc_recording_new ();
+
+  /* the preferences, as the CLI reads them */
+  g_object_set (recording,
+                "keep-profile", TRUE,
+                "frequency", (guint) g_settings_get_int (settings, "frequency"),
+                "mode", g_strcmp0 (mode, "cpu") == 0 ? FC_SAMPLER_MODE_CPU : FC_SAMPLER_MODE_WALL,
+                "stack-size", (guint) g_settings_get_int (settings, "stack-bytes"),
+                "chunk-duration-ms", (guint) CLAMP (g_settings_get_int (settings, "chunk-duration") * 1000, 100, 66000),
+                "lifecycle", g_strcmp0 (lifecycle, "trace") == 0 ? FC_PROFILE_LIFECYCLE_TRACE : FC_PROFILE_LIFECYCLE_MANUAL,
+                "profile-session-sample-rate", g_settings_get_double (settings, "profile-session-sample-rate"),
+                "traces-sample-rate", g_settings_get_double (settings, "traces-sample-rate"),
+                "release", *release ? release : NULL,
+                "environment", *environment ? environment : NULL,
+                "platform", *platform ? platform : NULL,
+                NULL);
+  g_signal_connect_object (recording, "warning", G_CALLBACK (warning_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (recording, "target-exited", G_CALLBACK (target_exited_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (recording, "notify::profiling", G_CALLBACK (profiling_cb), self, G_CONNECT_SWAPPED);
+  return recording;
+}
+
+static gboolean
+begin (FcWindow     *self,
+       FcRecording  *recording,
+       const char   *title,
+       GError      **error)
+{
+  if (!fc_recording_start (recording, error))
+    {
+      /* released again; nothing was recorded */
+      fc_recording_stop_async (recording, NULL, NULL, NULL);
+      return FALSE;
+    }
+
+  g_clear_object (&self->recording);
+  self->recording = g_object_ref (recording);
+  self->record_started_us = g_get_monotonic_time ();
+  self->record_stopped_us = 0;
+  self->record_stopping = FALSE;
+  self->following = TRUE;
+  self->live_n_samples = 0;
+  self->live_n_threads = 0;
+  g_clear_handle_id (&self->live_source, g_source_remove);
+  self->live_source = g_timeout_add (LIVE_INTERVAL_MS, live_tick_cb, self);
+
+  g_clear_object (&self->file);
+  adw_view_switcher_title_set_subtitle (self->switcher_title, title);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  gtk_stack_set_visible_child_name (self->main_stack, "recording");
+  fc_window_record_update_controls (self);
+  fc_window_record_show_status (self);
+  gtk_toggle_button_set_active (self->profiling_button, fc_recording_get_profiling (recording));
+  return TRUE;
+}
+
+static void
+show_error (FcWindow   *self,
+            const char *message)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_timeout (toast, 10);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/**
+ * fc_window_record_attach:
+ * @self: a window
+ * @pid: a running process
+ * @error: where the reason goes
+ *
+ * Attaches to @pid with the preferences' settings and shows the recording
+ * live. FALSE when attaching failed; @error names what stood in the way.
+ */
+gboolean
+fc_window_record_attach (FcWindow  *self,
+                         GPid       pid,
+                         GError   **error)
+{
+  g_autoptr(FcRecording) recording = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *comm_path = g_strdup_printf ("/proc/%d/comm", pid);
+  g_autofree char *comm = NULL;
+
+  g_return_val_if_fail (FC_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (!fc_window_is_recording (self), FALSE);
+
+  recording = new_recording (self);
+  if (!fc_recording_attach (recording, pid, &local_error))
+    {
+      show_error (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  self->record_spawned = FALSE;
+  if (g_file_get_contents (comm_path, &comm, NULL, NULL))
+    g_strstrip (comm);
+  title = g_strdup_printf ("%s (%d)", comm ? comm : _("process"), pid);
+  if (!begin (self, recording, title, &local_error))
+    {
+      show_error (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * fc_window_record_spawn:
+ * @self: a window
+ * @argv: the command
+ * @cwd: (nullable): its working directory
+ * @error: where the reason goes
+ *
+ * Launches @argv traced and shows the recording live, until the command
+ * exits or Stop; the window stays open on the recording.
+ */
+gboolean
+fc_window_record_spawn (FcWindow           *self,
+                        const char * const *argv,
+                        const char         *cwd,
+                        GError            **error)
+{
+  g_autoptr(FcRecording) recording = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *old_cwd = NULL;
+  g_autofree char *base = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (FC_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
+  g_return_val_if_fail (!fc_window_is_recording (self), FALSE);
+
+  recording = new_recording (self);
+  /* the sampler forks the command from here: it inherits the directory */
+  if (cwd != NULL && *cwd != '\0')
+    {
+      old_cwd = g_get_current_dir ();
+      if (g_chdir (cwd) != 0)
+        {
+          g_set_error (&local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       _("Cannot use “%s” as the working directory"), cwd);
+          show_error (self, local_error->message);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+    }
+  ok = fc_recording_spawn (recording, argv, &local_error);
+  if (old_cwd != NULL)
+    (void) !g_chdir (old_cwd);
+  if (!ok)
+    {
+      show_error (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  self->record_spawned = TRUE;
+  base = g_path_get_basename (argv[0]);
+  if (!begin (self, recording, base, &local_error))
+    {
+      show_error (self, local_error->message);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- the lifecycle in the window: manual start/stop, a transaction ---- */
+
+static void
+profiling_toggled_cb (FcWindow *self)
+{
+  FcLifecycle *lifecycle;
+  gboolean want = gtk_toggle_button_get_active (self->profiling_button);
+
+  if (self->recording == NULL || (lifecycle = fc_recording_get_lifecycle (self->recording)) == NULL ||
+      fc_lifecycle_get_mode (lifecycle) != FC_PROFILE_LIFECYCLE_MANUAL ||
+      want == fc_lifecycle_get_running (lifecycle))
+    return;
+  if (want)
+    fc_lifecycle_start_profiler (lifecycle);
+  else
+    fc_lifecycle_stop_profiler (lifecycle);
+}
+
+static void
+transaction_toggled_cb (FcWindow *self)
+{
+  FcLifecycle *lifecycle;
+
+  if (self->recording == NULL || (lifecycle = fc_recording_get_lifecycle (self->recording)) == NULL)
+    return;
+  if (gtk_toggle_button_get_active (self->transaction_button))
+    {
+      const char *name = gtk_editable_get_text (GTK_EDITABLE (self->transaction_entry));
+
+      if (self->transaction_span == 0)
+        self->transaction_span = fc_lifecycle_begin_root_span (lifecycle, *name ? name : _("transaction"));
+    }
+  else if (self->transaction_span != 0)
+    {
+      fc_lifecycle_end_root_span (lifecycle, self->transaction_span);
+      self->transaction_span = 0;
+    }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->transaction_entry), self->transaction_span == 0);
+}
+
+void
+fc_window_record_init (FcWindow *self)
+{
+  g_signal_connect_object (self->session, "notify::visible-begin-ns",
+                           G_CALLBACK (visible_range_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::visible-end-ns",
+                           G_CALLBACK (visible_range_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->profiling_button, "toggled",
+                           G_CALLBACK (profiling_toggled_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->transaction_button, "toggled",
+                           G_CALLBACK (transaction_toggled_cb), self, G_CONNECT_SWAPPED);
+  fc_window_record_update_controls (self);
+}
+
+void
+fc_window_record_dispose (FcWindow *self)
+{
+  g_clear_handle_id (&self->live_source, g_source_remove);
+  /* A recording still running when the window goes without a close request
+   * (tests, the app quitting): releasing the target must not wait. */
+  if (self->recording != NULL && !fc_recording_get_stopped (self->recording) && !self->record_stopping)
+    fc_recording_stop_async (self->recording, NULL, NULL, NULL);
+  g_clear_object (&self->recording);
+}

@@ -1,0 +1,280 @@
+/* test-record.c - recording from the real window: live view, stop, launch, the process picker
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "fc-record-dialog.h"
+#include "fc-thread-list.h"
+#include "fc-window-private.h"
+
+static char *
+target_path (const char *name)
+{
+  const char *dir = g_getenv ("FC_TARGETS_DIR");
+  g_assert_nonnull (dir);
+  return g_strdup_printf ("%s/fc-target-%s", dir, name);
+}
+
+static FcWindow *
+window_new (void)
+{
+  FcWindow *window = g_object_ref (fc_window_new (NULL));
+
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+window_free (FcWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+/* Iterates until @cond, at most 30 s (a loaded machine). */
+#define ITERATE_UNTIL(cond)                                           \
+  G_STMT_START {                                                      \
+    gint64 deadline_ = g_get_monotonic_time () + 30 * G_USEC_PER_SEC; \
+    while (!(cond) && g_get_monotonic_time () < deadline_)            \
+      g_main_context_iteration (NULL, TRUE);                          \
+    g_assert_true (cond);                                             \
+  } G_STMT_END
+
+static char *
+proc_status_field (GPid        pid,
+                   const char *key)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", pid);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], key))
+      return g_strstrip (g_strdup (lines[i] + strlen (key)));
+  return NULL;
+}
+
+static guint
+n_session_samples (FcWindow *window)
+{
+  FcProfile *profile = fc_session_get_profile (fc_window_get_session (window));
+  return profile != NULL ? fc_profile_get_n_samples (profile) : 0;
+}
+
+static gboolean
+selector_has (FcWindow   *window,
+              const char *name)
+{
+  GListModel *model = fc_thread_selector_get_model (window->thread_selector);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(FcThreadItem) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (fc_thread_item_get_name (item), name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Attach to a running program: the count grows between iterations, named
+ * threads appear in the selector, Stop leaves the recording open and the
+ * program running untraced. */
+static void
+test_attach_live (void)
+{
+  g_autofree char *threads = target_path ("threads");
+  char *argv[] = { threads, "60", NULL };
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tracer = NULL;
+  g_autofree char *state = NULL;
+  guint before, grew = 0;
+  int status;
+  GPid pid;
+
+  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  g_usleep (200 * 1000);   /* the threads name themselves */
+
+  g_assert_true (fc_window_record_attach (window, pid, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_window_is_recording (window));
+  g_assert_false (fc_window_is_empty (window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->stop_button)));
+  g_assert_true (gtk_revealer_get_reveal_child (window->record_bar));
+
+  /* live: the session's profile grows while the main loop runs */
+  ITERATE_UNTIL (n_session_samples (window) > 0);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
+  before = n_session_samples (window);
+  for (guint i = 0; i < 5; i++)
+    {
+      guint n = n_session_samples (window);
+      ITERATE_UNTIL (n_session_samples (window) > n);
+      grew++;
+    }
+  g_assert_cmpuint (grew, ==, 5);
+  g_assert_cmpuint (n_session_samples (window), >, before);
+  ITERATE_UNTIL (selector_has (window, "fc-worker-1") && selector_has (window, "fc-sleeper"));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->record_status_label), "samples"));
+
+  /* Stop (the action the shortcut triggers) */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
+  ITERATE_UNTIL (fc_recording_get_stopped (fc_window_get_recording (window)));
+  g_assert_false (fc_window_is_recording (window));
+  ITERATE_UNTIL (fc_session_get_profile (fc_window_get_session (window)) !=
+                 fc_recording_get_profile (fc_window_get_recording (window)));
+  g_assert_cmpuint (n_session_samples (window), >=, before);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->record_button)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->stop_button)));
+
+  /* the program runs on, untraced */
+  tracer = proc_status_field (pid, "TracerPid:");
+  g_assert_cmpstr (tracer, ==, "0");
+  state = proc_status_field (pid, "State:");
+  g_assert_false (state[0] == 't' || state[0] == 'T');
+  g_assert_cmpint (waitpid (pid, &status, WNOHANG), ==, 0);
+
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+  window_free (window);
+}
+
+/* flamecast -- CMD: records until the command exits; the window stays on it. */
+static void
+test_spawn_until_exit (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  const char *argv[] = { burner, "-s", "0.6", "-t", "2", NULL };
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  FcRecording *recording;
+
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  recording = fc_window_get_recording (window);
+  ITERATE_UNTIL (fc_recording_get_stopped (recording));
+  g_assert_true (fc_recording_get_target_exited (recording, NULL));
+  ITERATE_UNTIL (fc_session_get_profile (fc_window_get_session (window)) != NULL &&
+                 fc_session_get_profile (fc_window_get_session (window)) != fc_recording_get_profile (recording));
+  g_assert_cmpuint (n_session_samples (window), >, 0);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+  g_assert_nonnull (strstr (gtk_label_get_text (window->record_status_label), "Recorded"));
+  window_free (window);
+}
+
+/* Closing the window while recording releases the target first. */
+static void
+test_close_detaches (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  char *argv[] = { burner, "-s", "60", NULL };
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tracer = NULL;
+  FcRecording *recording;
+  int status;
+  GPid pid;
+
+  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  g_assert_true (fc_window_record_attach (window, pid, &error));
+  g_assert_no_error (error);
+  recording = g_object_ref (fc_window_get_recording (window));
+  ITERATE_UNTIL (n_session_samples (window) > 0);
+
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  gtk_window_close (GTK_WINDOW (window));
+  ITERATE_UNTIL (fc_recording_get_stopped (recording));
+  g_object_unref (window);   /* ours; the close destroyed it */
+  g_assert_null (window);
+  tracer = proc_status_field (pid, "TracerPid:");
+  g_assert_cmpstr (tracer, ==, "0");
+  g_assert_cmpint (waitpid (pid, &status, WNOHANG), ==, 0);
+
+  g_object_unref (recording);
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+}
+
+/* The picker lists our processes and names what stands in the way. */
+static void
+test_dialog (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  char *argv[] = { burner, "-s", "60", NULL };
+  FcWindow *window = window_new ();
+  FcRecordDialog *dialog;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FcRecorder) tracer = fc_recorder_new ();
+  int status;
+  GPid pid, traced;
+
+  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  /* someone else's recording: a process already traced */
+  g_assert_true (fc_recorder_spawn (tracer, (const char * const *) argv, &error));
+  traced = fc_recorder_get_pid (tracer);
+
+  dialog = g_object_ref (fc_record_dialog_new (window));
+  gtk_window_present (GTK_WINDOW (dialog));
+  ITERATE_UNTIL (fc_record_dialog_get_n_shown (dialog) > 2);
+
+  ITERATE_UNTIL (fc_record_dialog_select_pid (dialog, traced));
+  g_assert_nonnull (fc_record_dialog_get_problem (dialog));
+  g_assert_nonnull (strstr (fc_record_dialog_get_problem (dialog), "already traced by process"));
+
+  g_assert_true (fc_record_dialog_select_pid (dialog, pid));
+  g_assert_null (fc_record_dialog_get_problem (dialog));
+
+  /* searching by pid narrows the list to it */
+  {
+    g_autofree char *text = g_strdup_printf ("%d", pid);
+
+    fc_record_dialog_search (dialog, text);
+    g_assert_cmpuint (fc_record_dialog_get_n_shown (dialog), >=, 1);
+    g_assert_cmpuint (fc_record_dialog_get_n_shown (dialog), <=, 3);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_finalize_object (dialog);
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+  kill (traced, SIGKILL);
+  fc_recorder_detach (tracer);
+  window_free (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = g_dir_make_tmp ("flamecast-test-record-XXXXXX", NULL);
+
+  g_setenv ("HOME", home, TRUE);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/app/record/attach-live", test_attach_live);
+  g_test_add_func ("/app/record/spawn-until-exit", test_spawn_until_exit);
+  g_test_add_func ("/app/record/close-detaches", test_close_detaches);
+  g_test_add_func ("/app/record/dialog", test_dialog);
+
+  return g_test_run ();
+}
