@@ -270,6 +270,40 @@ fc_thread_list_new (FcProfile *profile)
         g_ptr_array_add (without_samples, item);
     }
 
+  /* four threads all named "xz" are told apart by their tid */
+  {
+    g_autoptr(GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    GPtrArray *groups[] = { with_samples, without_samples };
+    g_autoptr(GPtrArray) items = g_ptr_array_new ();
+
+    if (first != NULL)
+      g_ptr_array_add (items, first);
+    for (guint g = 0; g < G_N_ELEMENTS (groups); g++)
+      for (guint i = 0; i < groups[g]->len; i++)
+        g_ptr_array_add (items, g_ptr_array_index (groups[g], i));
+
+    for (guint i = 0; i < items->len; i++)
+      {
+        FcThreadItem *item = g_ptr_array_index (items, i);
+
+        if (item->is_named)
+          g_hash_table_insert (counts, g_strdup (item->name),
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, item->name)) + 1));
+      }
+    for (guint i = 0; i < items->len; i++)
+      {
+        FcThreadItem *item = g_ptr_array_index (items, i);
+
+        if (item->is_named && GPOINTER_TO_UINT (g_hash_table_lookup (counts, item->name)) > 1)
+          {
+            char *name = g_strdup_printf ("%s (%s)", item->name, item->tid);
+
+            g_free (item->name);
+            item->name = name;
+          }
+      }
+  }
+
   g_ptr_array_sort (with_samples, compare_items);
   g_ptr_array_sort (without_samples, compare_items);
 

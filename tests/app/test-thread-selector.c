@@ -222,6 +222,34 @@ test_fixture_order (void)
   g_assert_nonnull (fc_thread_item_get_heading (first_idle));
 }
 
+/* four threads all named "xz" read apart by their tid; a unique name stays as it is */
+static void
+test_equal_names (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  guint32 main_f = fc_test_frame (profile, "main", "app", TRUE);
+  g_autoptr(GListModel) model = NULL;
+  static const char * const names[] = {
+    "All threads", "xz (101)", "main", "xz (102)", "xz (103)", "xz (104)", NULL
+  };
+  static const gint indices[] = { -1, 1, 0, 2, 3, 4 };
+  struct { const char *tid; const char *name; guint n_samples; } threads[] = {
+    { "100", "main", 1 }, { "101", "xz", 4 }, { "102", "xz", 2 }, { "103", "xz", 2 }, { "104", "xz", 2 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      guint32 t = fc_profile_ensure_thread (profile, threads[i].tid);
+
+      fc_profile_set_thread_name (profile, t, threads[i].name);
+      for (guint s = 0; s < threads[i].n_samples; s++)
+        fc_test_sample (profile, t, 10 * s, 1, main_f);
+    }
+
+  model = fc_thread_list_new (profile);
+  assert_order (model, names, indices);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -231,6 +259,7 @@ main (int   argc,
   g_test_add_func ("/app/thread-selector/order-and-counts", test_order_and_counts);
   g_test_add_func ("/app/thread-selector/switch-and-search", test_switch_and_search);
   g_test_add_func ("/app/thread-selector/fixture-order", test_fixture_order);
+  g_test_add_func ("/app/thread-selector/equal-names", test_equal_names);
 
   return g_test_run ();
 }
