@@ -9,6 +9,7 @@
 
 #include <gio/gio.h>
 
+#include "fc-atomic-file.h"
 #include "fc-error.h"
 #include "fc-settings.h"
 
@@ -561,8 +562,8 @@ fc_settings_save (FcSettings  *self,
     }
 
   data = g_key_file_to_data (keyfile, &len, NULL);
-  /* 0600: the file holds the DSN. */
-  return g_file_set_contents_full (path, data, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error);
+  /* 0600 (the file holds the DSN), whole or not at all. */
+  return fc_atomic_file_write (path, data, len, error);
 }
 
 char *

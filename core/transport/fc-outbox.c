@@ -12,11 +12,15 @@
 
 #include <glib/gstdio.h>
 
+#include "fc-atomic-file.h"
 #include "fc-outbox.h"
 
 #define ENVELOPE_SUFFIX ".envelope"
 #define NOTE_SUFFIX     ".note"
 #define REASON_SUFFIX   ".reason"
+/* A writer killed mid-write leaves its hidden temporary; one this old belongs
+ * to no writer still running. */
+#define STALE_TEMP_AGE_S (60 * 60)
 
 struct _FcOutbox
 {
@@ -142,11 +146,12 @@ fc_outbox_add (FcOutbox  *self,
     }
   while (g_file_test (path, G_FILE_TEST_EXISTS));
 
-  /* Written to a temporary and renamed: a crash leaves the old state or the
-   * whole envelope, never half of one. No fsync (DURABLE): it surviving a
-   * power cut is not worth stalling a recording's main loop on a busy disk. */
+  /* Written to a hidden temporary, fsynced and renamed: a crash at any
+   * instant leaves no entry or the whole envelope, and an ID returned means
+   * the envelope is on disk (tests/transport/test-outbox-crash.c kills writers
+   * to check). A full disk is an error here, never a silent drop. */
   data = g_bytes_get_data (envelope, &len);
-  if (!g_file_set_contents_full (path, data, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+  if (!fc_atomic_file_write (path, data, len, error))
     {
       g_prefix_error (error, "Cannot store the envelope in the outbox: ");
       return NULL;
@@ -160,6 +165,17 @@ compare_strings (gconstpointer a,
                  gconstpointer b)
 {
   return strcmp (*(const char * const *)a, *(const char * const *)b);
+}
+
+static void
+remove_if_stale (const char *dir,
+                 const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  GStatBuf st;
+
+  if (g_stat (path, &st) == 0 && st.st_mtime < g_get_real_time () / G_USEC_PER_SEC - STALE_TEMP_AGE_S)
+    g_unlink (path);
 }
 
 static GPtrArray *
@@ -176,8 +192,13 @@ list_dir (const char *dir)
     {
       g_autofree char *id = NULL;
 
-      /* Skips g_file_set_contents() temporaries ("NAME.envelope.XXXXXX"),
-       * and strangers whose name is no ID: every other call refuses those. */
+      if (fc_atomic_file_is_temp_of (name, ENVELOPE_SUFFIX))
+        {
+          remove_if_stale (dir, name);
+          continue;
+        }
+      /* Skips other temporaries (".NAME.note.XXXXXX") and strangers whose
+       * name is no ID: every other call refuses those. */
       if (!g_str_has_suffix (name, ENVELOPE_SUFFIX))
         continue;
       id = g_strndup (name, strlen (name) - strlen (ENVELOPE_SUFFIX));
@@ -295,7 +316,7 @@ fc_outbox_reject (FcOutbox    *self,
 
   /* The reason is written first so a rejected envelope never lacks one. */
   text = g_strdup_printf ("%s\n", reason ? reason : "rejected");
-  if (!g_file_set_contents_full (reason_path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error))
+  if (!fc_atomic_file_write (reason_path, text, strlen (text), error))
     return FALSE;
 
   if (g_rename (path, dest) != 0)
@@ -306,7 +327,11 @@ fc_outbox_reject (FcOutbox    *self,
       return FALSE;
     }
 
-  return unlink_if_exists (note, error);
+  /* The move is on disk before anyone is told: a rejected envelope that came
+   * back after a power cut would be sent again. */
+  return fc_atomic_file_sync_dir (self->rejected_dir, error) &&
+         fc_atomic_file_sync_dir (self->dir, error) &&
+         unlink_if_exists (note, error);
 }
 
 void
@@ -324,7 +349,7 @@ fc_outbox_set_note (FcOutbox   *self,
 
   if (note == NULL)
     unlink_if_exists (path, NULL);
-  else if (!g_file_set_contents_full (path, note, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
+  else if (!fc_atomic_file_write (path, note, strlen (note), &error))
     g_debug ("Cannot write outbox note %s: %s", path, error->message);
 }
 
@@ -563,5 +588,7 @@ fc_outbox_requeue_rejected (FcOutbox    *self,
       return FALSE;
     }
 
-  return unlink_if_exists (reason, error);
+  return fc_atomic_file_sync_dir (self->dir, error) &&
+         fc_atomic_file_sync_dir (self->rejected_dir, error) &&
+         unlink_if_exists (reason, error);
 }

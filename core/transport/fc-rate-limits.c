@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
+#include "fc-atomic-file.h"
 #include "fc-rate-limits.h"
 
 #define GROUP "rate-limits"
@@ -131,7 +132,8 @@ fc_rate_limits_save (FcRateLimits *self,
     }
 
   data = g_key_file_to_data (keyfile, &len, NULL);
-  if (!g_file_set_contents_full (self->path, data, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600, &error))
+  /* Atomic and synced: a half-written file would forget every limit. */
+  if (!fc_atomic_file_write (self->path, data, len, &error))
     g_warning ("Cannot remember Sentry rate limits: %s", error->message);
 }
 
