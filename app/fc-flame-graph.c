@@ -373,6 +373,39 @@ action_cb (GtkWidget  *widget,
     }
 }
 
+/* The focus's widest child when every child is narrower than a pixel:
+ * a big file's flamegraph would otherwise be blank with no word why. */
+static const FcCallTreeNode *
+widest_sub_pixel_child (FcFlameGraph *self)
+{
+  const FcCallTreeNode *focus = fc_flame_graph_get_focus (self);
+  const FcCallTreeNode *widest = NULL;
+  int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
+  gint64 b, e;
+
+  if (focus == NULL || fc_call_tree_node_get_n_children (focus) == 0)
+    return NULL;
+
+  get_view (self, &b, &e);
+  for (guint c = 0; c < fc_call_tree_node_get_n_children (focus); c++)
+    {
+      const FcCallTreeNode *child = fc_call_tree_node_get_child (focus, c);
+
+      if ((double) weight (self, child) * width / (double) (e - b) >= 1.0)
+        return NULL;
+      if (widest == NULL || weight (self, child) > weight (self, widest))
+        widest = child;
+    }
+  return widest;
+}
+
+gboolean
+fc_flame_graph_get_all_sub_pixel (FcFlameGraph *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_GRAPH (self), FALSE);
+  return widest_sub_pixel_child (self) != NULL;
+}
+
 static void
 pressed_cb (FcFlameGraph    *self,
             int              n_press,
@@ -383,7 +416,10 @@ pressed_cb (FcFlameGraph    *self,
   const FcCallTreeNode *node = fc_flame_graph_node_at (self, x, y);
 
   gtk_widget_grab_focus (GTK_WIDGET (self));
-  if (n_press == 1)
+  /* the message over a blank graph offers this zoom */
+  if (n_press == 1 && node == NULL && widest_sub_pixel_child (self) != NULL)
+    fc_flame_graph_set_focus (self, widest_sub_pixel_child (self));
+  else if (n_press == 1)
     select_node (self, node);
   else if (n_press == 2 && node != NULL)
     fc_flame_graph_set_focus (self, node);
@@ -591,6 +627,20 @@ fc_flame_graph_render_scene (FcFlameView *view,
   self->n_drawn_boxes = 0;
   if (self->tree != NULL && fc_flame_view_get_draw_colors (view) != NULL)
     draw_scene (self, snapshot, width, height);
+
+  if (self->tree != NULL && widest_sub_pixel_child (self) != NULL)
+    {
+      GdkRGBA text = fc_flame_view_is_dark (view) ? (GdkRGBA) { 1, 1, 1, 0.75f } : (GdkRGBA) { 0, 0, 0, 0.7f };
+
+      ensure_pango (self);
+      pango_layout_set_text (self->pango,
+                             _("Every call path here is narrower than a pixel. Click to zoom into the widest."), -1);
+      pango_layout_set_width (self->pango, (int) ((width - 2 * LABEL_PADDING) * PANGO_SCALE));
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (LABEL_PADDING, ROW_HEIGHT + LABEL_PADDING));
+      gtk_snapshot_append_layout (snapshot, self->pango, &text);
+      gtk_snapshot_restore (snapshot);
+    }
 }
 
 guint

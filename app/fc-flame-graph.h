@@ -34,5 +34,8 @@ void                  fc_flame_graph_set_focus         (FcFlameGraph         *se
                                                         const FcCallTreeNode *node);
 guint                 fc_flame_graph_get_n_matches     (FcFlameGraph         *self);
 guint                 fc_flame_graph_get_n_drawn_boxes (FcFlameGraph         *self);
+/* TRUE when every box under the focus is narrower than a pixel: the graph
+ * says so, and a click zooms into the widest */
+gboolean              fc_flame_graph_get_all_sub_pixel (FcFlameGraph         *self);
 
 G_END_DECLS

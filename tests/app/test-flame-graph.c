@@ -196,6 +196,66 @@ test_big_profile (void)
   g_assert_finalize_object (session);
 }
 
+/* 2000 call paths side by side over 800 px: each is 0.4 px wide, and
+ * the graph says so instead of looking blank; a click zooms into the
+ * widest */
+static void
+test_sub_pixel (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
+  FcSession *session = fc_session_new ();
+  guint32 t = fc_profile_ensure_thread (profile, "1");
+  FcFlameGraph *graph;
+  GtkWidget *window;
+  g_autoptr(GListModel) controllers = NULL;
+  guint32 widest = 0;
+
+  for (guint i = 0; i < 2000; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+      guint32 frame = fc_test_frame (profile, name, "app", TRUE);
+      guint32 leaf = fc_test_frame (profile, "leaf", "app", TRUE);
+
+      fc_test_sample (profile, t, 10 * i, 2, frame, leaf);
+      if (i == 0)
+        {
+          /* f0 twice as wide as the others, and still under a pixel */
+          fc_test_sample (profile, t, 10 * i + 5, 2, frame, leaf);
+          widest = frame;
+        }
+    }
+  fc_document_add_profile (document, profile);
+  fc_session_set_document (session, document);
+
+  graph = FC_FLAME_GRAPH (g_object_ref_sink (fc_flame_graph_new ()));
+  fc_flame_view_set_session (FC_FLAME_VIEW (graph), session);
+  window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (graph));
+  gtk_window_present (GTK_WINDOW (window));
+  while (fc_flame_graph_get_tree (graph) == NULL || gtk_widget_get_width (GTK_WIDGET (graph)) != WIDTH)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_true (fc_flame_graph_get_all_sub_pixel (graph));
+
+  controllers = gtk_widget_observe_controllers (GTK_WIDGET (graph));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        g_signal_emit_by_name (controller, "pressed", 1, 400.0, ROW (5));
+    }
+  g_assert_cmpuint (fc_call_tree_node_get_frame (fc_flame_graph_get_focus (graph)), ==, widest);
+  g_assert_false (fc_flame_graph_get_all_sub_pixel (graph));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  fc_flame_view_set_session (FC_FLAME_VIEW (graph), NULL);
+  g_assert_finalize_object (graph);
+  g_assert_finalize_object (session);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -205,6 +265,7 @@ main (int   argc,
 
   g_test_add_func ("/app/flame-graph/geometry-focus-range-search", test_flame_graph);
   g_test_add_func ("/app/flame-graph/big-profile", test_big_profile);
+  g_test_add_func ("/app/flame-graph/sub-pixel", test_sub_pixel);
 
   return g_test_run ();
 }
