@@ -7,6 +7,7 @@
 
 #define CACHE_KEY   "fc-layout-cache"
 #define PENDING_KEY "fc-layout-cache-pending"
+#define COUNT_KEY   "fc-layout-cache-n-samples"
 
 /* A layout being computed and the requests waiting for it: the flamechart
  * and the minimap ask at the same moment, one worker serves both. */
@@ -14,6 +15,7 @@ typedef struct {
   FcSession *session;
   FcProfile *profile;
   gint       thread;
+  guint      n_samples;       /* a live profile grows under the same pointer */
   GPtrArray *waiting;         /* GTask */
 } Pending;
 
@@ -35,15 +37,18 @@ lookup (FcSession *session,
 
   if (layout != NULL &&
       fc_flame_layout_get_profile (layout) == profile &&
-      fc_flame_layout_get_thread (layout) == thread)
+      fc_flame_layout_get_thread (layout) == thread &&
+      GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (session), COUNT_KEY)) == fc_profile_get_n_samples (profile))
     return layout;
   return NULL;
 }
 
 static void
 store (FcSession     *session,
-       FcFlameLayout *layout)
+       FcFlameLayout *layout,
+       guint          n_samples)
 {
+  g_object_set_data (G_OBJECT (session), COUNT_KEY, GUINT_TO_POINTER (n_samples));
   /* The session holds the layout, the layout holds the profile: no cycle. */
   g_object_set_data_full (G_OBJECT (session), CACHE_KEY,
                           fc_flame_layout_ref (layout),
@@ -76,8 +81,9 @@ built_cb (GObject      *source,
   /* Still what the session shows? Then keep it for the next view. */
   if (layout != NULL &&
       fc_session_get_profile (session) == fc_flame_layout_get_profile (layout) &&
-      fc_session_get_thread (session) == fc_flame_layout_get_thread (layout))
-    store (session, layout);
+      fc_session_get_thread (session) == fc_flame_layout_get_thread (layout) &&
+      fc_profile_get_n_samples (pending->profile) == pending->n_samples)
+    store (session, layout, pending->n_samples);
 
   for (guint i = 0; i < pending->waiting->len; i++)
     {
@@ -132,15 +138,17 @@ fc_layout_cache_request (FcSession           *session,
 
   if (n_samples < FC_LAYOUT_CACHE_SYNC_SAMPLES)
     {
+      guint n_all = fc_profile_get_n_samples (profile);
       g_autoptr(FcFlameLayout) layout = fc_flame_layout_new (profile, thread);
 
-      store (session, layout);
+      store (session, layout, n_all);
       return_layout (task, layout);
       return;
     }
 
   pending = g_object_get_data (G_OBJECT (session), PENDING_KEY);
-  if (pending != NULL && pending->profile == profile && pending->thread == thread)
+  if (pending != NULL && pending->profile == profile && pending->thread == thread &&
+      pending->n_samples == fc_profile_get_n_samples (profile))
     {
       g_ptr_array_add (pending->waiting, g_steal_pointer (&task));
       return;
@@ -156,6 +164,7 @@ fc_layout_cache_request (FcSession           *session,
   pending->session = g_object_ref (session);
   pending->profile = g_object_ref (profile);
   pending->thread = thread;
+  pending->n_samples = fc_profile_get_n_samples (profile);
   pending->waiting = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (pending->waiting, g_steal_pointer (&task));
   g_object_set_data (G_OBJECT (session), PENDING_KEY, pending);

@@ -46,6 +46,7 @@ struct _FcSessionTree
   gint64        built_end_ns;
   FcFrameFilter built_filter;
   gboolean      built_bottom_up;
+  guint         built_n_samples;   /* a live profile grows under the same pointer */
 
   guint         rebuild_source;
   guint         bottom_up : 1;
@@ -269,7 +270,8 @@ rebuild_cb (gpointer user_data)
       data->filter = fc_call_tree_get_frames (self->source->tree);
     }
 
-  if (data->profile == self->built_profile && data->source == self->built_source &&
+  if (data->profile == self->built_profile && self->built_n_samples == fc_profile_get_n_samples (profile) &&
+      data->source == self->built_source &&
       data->thread == self->built_thread && data->begin_ns == self->built_begin_ns &&
       data->end_ns == self->built_end_ns && data->filter == self->built_filter &&
       data->bottom_up == self->built_bottom_up && (self->tree != NULL || self->filtered_tree != NULL || self->cancellable != NULL))
@@ -279,6 +281,7 @@ rebuild_cb (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
   self->built_profile = data->profile;
+  self->built_n_samples = fc_profile_get_n_samples (profile);
   self->built_source = data->source;
   self->built_thread = data->thread;
   self->built_begin_ns = data->begin_ns;

@@ -22,8 +22,8 @@ out="$srcdir/docs/screenshots"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-meson compile -C "$builddir" tools/flamecast-screenshots cli/flamecast-cli:executable \
-  bench/bench-write tests/app/test-window >/dev/null
+meson compile -C "$builddir" tools/flamecast-screenshots tools/flamecast-screenshots-record \
+  cli/flamecast-cli:executable bench/bench-write tests/app/test-window tests/targets/fc-target-threads >/dev/null
 
 cli="$builddir/cli/flamecast-cli"
 app="$builddir/tools/flamecast-screenshots"
@@ -48,7 +48,18 @@ shoot () {
 shoot "$tmp/writer/chunk-001.json" "$tmp/shots-writer"
 shoot "$tmp/threads/chunk-001.json" "$tmp/shots-threads"
 
+# Recording: bench-write recorded live through the window (taken while it
+# records), then the process picker on a process another recorder traces.
+mkdir -p "$tmp/shots-record"
+GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 GTK_A11Y=none GSETTINGS_SCHEMA_DIR="$builddir/resources" \
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$builddir/tools/flamecast-screenshots-record" "$tmp/shots-record" \
+  "$builddir/bench/bench-write" "$builddir/tests/targets/fc-target-threads" >/dev/null 2>"$tmp/record.log" || {
+    cat "$tmp/record.log" >&2
+    exit 1
+  }
+
 mkdir -p "$out"
+cp "$tmp/shots-record/recording.png" "$tmp/shots-record/record-picker.png" "$out/"
 cp "$tmp/shots-writer/flamechart.png" "$tmp/shots-writer/flamegraph.png" \
    "$tmp/shots-writer/call-tree.png" "$out/"
 cp "$tmp/shots-threads/threads.png" "$out/threads.png"
