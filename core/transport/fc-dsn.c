@@ -112,6 +112,8 @@ describe_uri_error (const char   *text,
   if (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_USER) ||
       g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_PASSWORD))
     return g_strdup ("the key has a broken %-escape");
+  if (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_PATH))
+    return g_strdup ("the path has a broken %-escape");
   return g_strdup ("it is not a URL");
 }
 
@@ -157,7 +159,7 @@ fc_dsn_parse (const char  *text,
 
   /* the secret key, when there is one, is the userinfo's password; a query
    * or fragment has no meaning for the envelope endpoint and is dropped */
-  if (!g_uri_split_with_user (copy, G_URI_FLAGS_HAS_PASSWORD, &scheme, &user, &password, NULL,
+  if (!g_uri_split_with_user (copy, G_URI_FLAGS_HAS_PASSWORD | G_URI_FLAGS_ENCODED, &scheme, &user, &password, NULL,
                               &host, &port, &path, NULL, NULL, &uri_error))
     {
       g_autofree char *msg = describe_uri_error (copy, uri_error);
@@ -186,8 +188,17 @@ fc_dsn_parse (const char  *text,
   self->public_key = g_steal_pointer (&user);
   if (password != NULL && password[0] != '\0')
     self->secret_key = g_steal_pointer (&password);
-  /* GUri strips the brackets of an IPv6 literal; URLs need them back */
-  self->host = strchr (host, ':') != NULL ? g_strdup_printf ("[%s]", host) : g_steal_pointer (&host);
+  /* GUri strips the brackets of an IPv6 literal and decodes its zone
+   * ("%25eth0" -> "%eth0"); URLs need both back as they were */
+  if (strchr (host, ':') != NULL)
+    {
+      g_autoptr(GString) literal = g_string_new (host);
+
+      g_string_replace (literal, "%", "%25", 0);
+      self->host = g_strdup_printf ("[%s]", literal->str);
+    }
+  else
+    self->host = g_steal_pointer (&host);
   self->port = port;
 
   /* Trailing slashes are common when DSNs are pasted from URLs. */

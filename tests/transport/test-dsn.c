@@ -35,6 +35,13 @@ static const ValidCase valid_cases[] = {
   { "http://" KEY "@[::1]:8080/3",
     "http", "[::1]", 8080, "", "3", NULL,
     "http://[::1]:8080/api/3/envelope/" },
+  /* GUri's pieces stay as written: an IPv6 zone and escapes in the path */
+  { "http://" KEY "@[fe80::1%25eth0]:9/1",
+    "http", "[fe80::1%25eth0]", 9, "", "1", NULL,
+    "http://[fe80::1%25eth0]:9/api/1/envelope/" },
+  { "https://" KEY "@h.example/a%20b/5",
+    "https", "h.example", -1, "/a%20b", "5", NULL,
+    "https://h.example/a%20b/api/5/envelope/" },
   { "https://" KEY ":@h.example/prefix/9",
     "https", "h.example", -1, "/prefix", "9", NULL,
     "https://h.example/prefix/api/9/envelope/" },
@@ -110,6 +117,8 @@ static const InvalidCase invalid_cases[] = {
   /* Found by fuzz/fuzz-dsn: bracketed like IPv6, but no address, so no URL. */
   { "https://" KEY "@[ftp::1]:18443/1", "IPv6" },
   { "https://" KEY "@h/4 2", "white space" },
+  { "https://" KEY "@h/a%zz/1", "broken %-escape" },
+  { "https://" KEY "@h%zz/1", "not a valid host" },
 };
 
 static void
