@@ -1,0 +1,209 @@
+/* bench-live.c - a live recording's cost: main-loop stalls per update, memory for an hour
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Usage: bench-live [SECONDS]      (under xvfb-run; default 30 s of feed)
+ *
+ * A synthetic feed stands in for the recorder: 20 threads at 101 Hz, each a
+ * random walk over a call tree 24 deep, appended to a live profile in 200 ms
+ * batches, as FcRecording does. Part 1 shows it in the real window
+ * (flamechart, minimap, thread selector following the live edge) and prints
+ * the p50/p95/max main-loop stall per live update: the longest single
+ * main-loop iteration between one update and the next. Part 2 appends an
+ * hour's worth (7.3M samples) without a window and prints the RSS.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fc-renderer.h"
+#include "fc-window-private.h"
+
+#define N_THREADS 20
+#define HZ        101
+#define DEPTH     24
+#define N_FUNCS   400
+#define BATCH_MS  200
+
+typedef struct {
+  FcProfile *profile;
+  guint32    frames[N_FUNCS];
+  guint32    threads[N_THREADS];
+  guint32    walk[N_THREADS][DEPTH];
+  guint      depth[N_THREADS];
+  gint64     now_ns;
+  GRand     *rand;
+} Feed;
+
+static void
+feed_init (Feed      *feed,
+           FcProfile *profile)
+{
+  memset (feed, 0, sizeof *feed);
+  feed->profile = profile;
+  feed->rand = g_rand_new_with_seed (42);
+  feed->now_ns = g_get_real_time () * 1000;
+  for (guint i = 0; i < N_FUNCS; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("function_%u", i);
+      FcFrame frame;
+
+      fc_frame_init (&frame);
+      frame.function = fc_profile_intern (profile, name);
+      frame.module = fc_profile_intern (profile, i % 3 ? "/usr/bin/app" : "/usr/lib/libc.so.6");
+      feed->frames[i] = fc_profile_intern_frame (profile, &frame);
+    }
+  for (guint t = 0; t < N_THREADS; t++)
+    {
+      g_autofree char *tid = g_strdup_printf ("%u", 1000 + t);
+      g_autofree char *name = g_strdup_printf ("worker-%u", t);
+
+      feed->threads[t] = fc_profile_ensure_thread (profile, tid);
+      fc_profile_set_thread_name (profile, feed->threads[t], name);
+      feed->depth[t] = 4;
+      for (guint d = 0; d < DEPTH; d++)
+        feed->walk[t][d] = feed->frames[(t * 7 + d * 13) % N_FUNCS];
+    }
+}
+
+/* One tick: every thread takes a sample; stacks wander a little. */
+static void
+feed_tick (Feed *feed)
+{
+  for (guint t = 0; t < N_THREADS; t++)
+    {
+      guint32 leaf_first[DEPTH];
+      guint n;
+
+      if (g_rand_int_range (feed->rand, 0, 4) == 0)
+        {
+          gint step = g_rand_int_range (feed->rand, -2, 3);
+          feed->depth[t] = CLAMP ((gint) feed->depth[t] + step, 3, DEPTH);
+          feed->walk[t][feed->depth[t] - 1] = feed->frames[g_rand_int_range (feed->rand, 0, N_FUNCS)];
+        }
+      n = feed->depth[t];
+      for (guint d = 0; d < n; d++)
+        leaf_first[d] = feed->walk[t][n - 1 - d];
+      fc_profile_append_sample (feed->profile, feed->now_ns + t * 1000, feed->threads[t],
+                                fc_profile_intern_stack_frames (feed->profile, leaf_first, n), FC_STRING_NONE);
+    }
+  feed->now_ns += 1000000000 / HZ;
+}
+
+static void
+feed_batch (Feed *feed)
+{
+  for (guint i = 0; i < HZ * BATCH_MS / 1000; i++)
+    feed_tick (feed);
+  fc_profile_publish (feed->profile);
+}
+
+static int
+compare_double (const void *a,
+                const void *b)
+{
+  double da = *(const double *) a, db = *(const double *) b;
+  return (da > db) - (da < db);
+}
+
+static double
+rss_mb (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) ||
+      (line = strstr (status, "VmRSS:")) == NULL)
+    return 0;
+  return atof (line + 6) / 1024.0;
+}
+
+static void
+bench_window (double seconds)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
+  g_autoptr(GArray) stalls = g_array_new (FALSE, FALSE, sizeof (double));
+  FcWindow *window = fc_window_new (NULL);
+  FcSession *session = fc_window_get_session (window);
+  guint n_updates = (guint) (seconds * 1000 / BATCH_MS);
+  Feed feed;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
+  gtk_window_present (GTK_WINDOW (window));
+  feed_init (&feed, profile);
+  fc_profile_publish (profile);
+  feed_batch (&feed);
+  fc_session_set_document_full (session, document, profile);
+  gtk_stack_set_visible_child_name (window->main_stack, "profile");
+
+  for (guint u = 0; u < n_updates; u++)
+    {
+      gint64 next = g_get_monotonic_time () + BATCH_MS * 1000;
+      double worst = 0;
+      gint64 t0 = g_get_monotonic_time ();
+
+      /* the update itself (the recorder's work is on its own thread) */
+      feed_batch (&feed);
+      fc_session_profile_grew (session, TRUE);
+      worst = (g_get_monotonic_time () - t0) / 1000.0;
+
+      /* then whatever it caused on the main loop until the next one */
+      while (g_get_monotonic_time () < next)
+        {
+          gint64 start = g_get_monotonic_time ();
+
+          if (!g_main_context_iteration (NULL, FALSE))
+            g_usleep (1000);
+          else
+            worst = MAX (worst, (g_get_monotonic_time () - start) / 1000.0);
+        }
+      g_array_append_val (stalls, worst);
+    }
+
+  qsort (stalls->data, stalls->len, sizeof (double), compare_double);
+  printf ("live window, %u threads at %u Hz, %u updates (%.0f ms apart), %u samples at the end:\n",
+          N_THREADS, HZ, stalls->len, (double) BATCH_MS, fc_profile_get_n_samples (profile));
+  printf ("  main-loop stall per update: p50 %.1f ms, p95 %.1f ms, max %.1f ms\n",
+          g_array_index (stalls, double, stalls->len / 2),
+          g_array_index (stalls, double, stalls->len * 95 / 100),
+          g_array_index (stalls, double, stalls->len - 1));
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_rand_free (feed.rand);
+}
+
+static void
+bench_hour (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  double before = rss_mb ();
+  guint batches = 3600 * 1000 / BATCH_MS;
+  gint64 t0 = g_get_monotonic_time ();
+  Feed feed;
+
+  feed_init (&feed, profile);
+  fc_profile_publish (profile);
+  for (guint b = 0; b < batches; b++)
+    feed_batch (&feed);
+  fc_profile_finish (profile);
+  printf ("an hour at %u Hz x %u threads: %u samples, %u stacks, RSS %.0f MB (%.0f MB before), fed in %.1f s\n",
+          HZ, N_THREADS, fc_profile_get_n_samples (profile), fc_profile_get_n_stacks (profile),
+          rss_mb (), before, (g_get_monotonic_time () - t0) / 1e6);
+  g_rand_free (feed.rand);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  double seconds = argc > 1 ? atof (argv[1]) : 30;
+
+  gtk_init ();
+  adw_init ();
+  /* as the app does */
+  fc_renderer_prefer_cairo_on_software_gl ();
+  printf ("bench-live (the machine may be loaded: compare medians of several runs)\n");
+  bench_window (seconds);
+  bench_hour ();
+  return 0;
+}
