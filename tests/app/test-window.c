@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <string.h>
+
 #include <glib/gstdio.h>
 
 #include "fc-app-settings.h"
@@ -364,6 +366,73 @@ test_cancel (void)
 }
 
 static void
+count_in_app (FcProfile  *profile,
+              const char *path_part,
+              guint      *yes,
+              guint      *no)
+{
+  *yes = *no = 0;
+  for (guint32 f = 0; f < fc_profile_get_n_frames (profile); f++)
+    {
+      const FcFrame *frame = fc_profile_get_frame (profile, f);
+      const char *file = fc_profile_string (profile, frame->filename);
+
+      if (file == NULL || strstr (file, path_part) == NULL)
+        continue;
+      /* node.json says "in_app": null everywhere: every value is inferred */
+      g_assert_true (frame->in_app_inferred);
+      if (frame->in_app == FC_IN_APP_YES)
+        (*yes)++;
+      else if (frame->in_app == FC_IN_APP_NO)
+        (*no)++;
+    }
+}
+
+/* A Node profile without in_app: the user's code is application code, the
+ * packages under node_modules/ are not, unless the settings say they are. */
+static void
+test_in_app_inferred (void)
+{
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+  guint yes, no;
+
+  for (guint round = 0; round < 2; round++)
+    {
+      FcWindow *window = window_new ();
+      FcProfile *profile;
+      g_autoptr(FcCallTree) app_only = NULL;
+
+      if (round == 1)
+        g_settings_set_strv (settings, "in-app-prefixes",
+                             (const char * const[]) { "/home/runner/work/sentry/sentry/node_modules/react-dom/", NULL });
+      open_and_wait (window, "vroom/test/data/node.json");
+      profile = fc_session_get_profile (fc_window_get_session (window));
+
+      count_in_app (profile, "/static/app/", &yes, &no);
+      g_assert_cmpuint (yes, >, 10);
+      g_assert_cmpuint (no, ==, 0);
+      count_in_app (profile, "/node_modules/react-dom/", &yes, &no);
+      if (round == 0)
+        {
+          g_assert_cmpuint (yes, ==, 0);
+          g_assert_cmpuint (no, >, 10);
+        }
+      else
+        {
+          g_assert_cmpuint (yes, >, 10);
+          g_assert_cmpuint (no, ==, 0);
+        }
+
+      /* "application frames only" has something to show */
+      app_only = fc_call_tree_new_full (profile, -1, 0, 0, FALSE, FC_FRAME_FILTER_APPLICATION);
+      g_assert_cmpuint (fc_call_tree_node_get_n_children (fc_call_tree_get_root (app_only)), >, 0);
+
+      window_free (window);
+    }
+  g_settings_reset (settings, "in-app-prefixes");
+}
+
+static void
 remove_tree (const char *path)
 {
   g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
@@ -407,6 +476,7 @@ main (int   argc,
   g_test_add_func ("/app/window/recent", test_recent);
   g_test_add_func ("/app/window/drop", test_drop);
   g_test_add_func ("/app/window/cancel", test_cancel);
+  g_test_add_func ("/app/window/in-app-inferred", test_in_app_inferred);
 
   ret = g_test_run ();
   remove_tree (home);
