@@ -6,6 +6,8 @@
 #               tests of shared state under ThreadSanitizer)
 #   make bench  build and run the benchmarks (they print figures)
 #   make fuzz   build the libFuzzer harnesses (clang) and run each for FUZZ_SECONDS
+#   make soak   attach/detach soak: SOAK_CYCLES recordings, SOAK_KILLS profilers
+#               SIGKILLed mid-sample, SOAK_RECORD_SECONDS of a 50-thread target (RSS printed)
 
 BUILDDIR ?= build
 MESON_TEST_ARGS ?=
@@ -20,7 +22,7 @@ DEB_PACKAGES = \
 	xvfb xauth \
 	clang libclang-rt-14-dev
 
-.PHONY: all deps build run check check-sanitize check-tsan check-fuzz fuzz fuzz-build fuzz-merge bench clean
+.PHONY: all deps build run check check-sanitize check-tsan check-fuzz fuzz fuzz-build fuzz-merge soak bench clean
 
 all: build
 
@@ -101,6 +103,14 @@ fuzz-merge: fuzz-build
 	for h in $(FUZZERS); do \
 	  $(FUZZ_BUILDDIR)/fuzz/$$h -merge=1 fuzz/corpus/$$h $(FUZZ_BUILDDIR)/corpus/$$h || exit 1; \
 	done
+
+# tests/soak/soak.sh; `make check` runs a short one (test 'soak', suite sampler).
+SOAK_CYCLES ?= 1000
+SOAK_KILLS ?= 200
+SOAK_RECORD_SECONDS ?= 600
+soak: build
+	./tests/soak/soak.sh $(BUILDDIR)/cli/flamecast-cli $(BUILDDIR)/tests/targets/fc-target-soak \
+	  $(SOAK_CYCLES) $(SOAK_KILLS) $(SOAK_RECORD_SECONDS)
 
 bench: build
 	meson compile -C $(BUILDDIR) benchmarks
