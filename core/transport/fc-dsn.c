@@ -219,6 +219,16 @@ fc_dsn_parse (const char  *text,
   self->project_id = g_strdup (last_slash + 1);
   self->path = g_strndup (path, last_slash - path);
 
+  /* GUri splits leniently ("KEY@y@[.io" gives the host "y@[.io"): the URL the
+   * pieces make must parse too, or every send fails later and less clearly
+   * (found by fuzz/fuzz-dsn). */
+  {
+    g_autofree char *url = fc_dsn_dup_envelope_url (self);
+
+    if (!g_uri_is_valid (url, G_URI_FLAGS_NONE, NULL))
+      return invalid (error, copy, "the host is not a valid host name or address"), NULL;
+  }
+
   return g_steal_pointer (&self);
 }
 

@@ -65,7 +65,7 @@ if [ "$record_s" != 0 ]; then
   (
     t=0
     while kill -0 "$recorder" 2>/dev/null; do
-      echo "# rss t=${t}s $(rss_kib "$recorder") KiB"
+      echo "# rss t=${t}s $(rss_kib "$recorder") KiB" | tee /dev/stderr
       sleep 30; t=$((t + 30))
     done
   ) >"$work/rss.log" &
@@ -90,6 +90,7 @@ for i in $(seq "$cycles"); do
   [ -z "$helper" ] || wait "$helper"
   rm -rf "$work/rec"
   check_clean "$small" "cycle $i"
+  [ $((i % 100)) != 0 ] || echo "# $i cycles, $(( $(date +%s) - start )) s"
 done
 echo "ok - $cycles attach/detach cycles in $(( $(date +%s) - start )) s, target clean after each"
 

@@ -116,6 +116,7 @@ static const InvalidCase invalid_cases[] = {
   { "https://" KEY "@[::1/1", "IPv6" },
   /* Found by fuzz/fuzz-dsn: bracketed like IPv6, but no address, so no URL. */
   { "https://" KEY "@[ftp::1]:18443/1", "IPv6" },
+  { "https://" KEY "@y@[.io/42", "not a valid host" },
   { "https://" KEY "@h/4 2", "white space" },
   { "https://" KEY "@h/a%zz/1", "broken %-escape" },
   { "https://" KEY "@h%zz/1", "not a valid host" },

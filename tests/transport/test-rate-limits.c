@@ -121,7 +121,7 @@ test_rate_limits_malformed (void)
   /* Found by fuzz/fuzz-rate-limits: a category that is no key name ("a=b")
    * is no category we send: ignored (it was a GKeyFile critical), and it does
    * not turn into a limit on everything either. */
-  g_assert_false (fc_rate_limits_update (limits, 429, "60:a=b;[x]", NULL, NOW));
+  g_assert_false (fc_rate_limits_update (limits, 429, "60:a=b;[x];Encoding", NULL, NOW));
   g_assert_false (fc_rate_limits_is_limited (limits, "transaction", NOW));
 }
 
