@@ -413,6 +413,9 @@ test_already_stopped (void)
   g_assert_cmpuint (sink.n_samples, ==, 1);
   g_assert_cmpuint (sink.n_reused, >, 10);
   g_assert_cmpuint (run_time_ns (child.pid), <, before + 5 * 1000 * 1000);
+  /* the detach wakes the thread out of its ptrace stop and the kernel puts it straight back
+   * into the group stop: on a loaded machine it may show 'R' for a moment before the 'T' */
+  wait_for_state (child.pid, TRUE);
   g_assert_cmpint (process_state (child.pid), ==, 'T');
   status_path = g_strdup_printf ("/proc/%d/status", child.pid);
   g_assert_true (g_file_get_contents (status_path, &proc_status, NULL, NULL));
@@ -469,6 +472,7 @@ test_spawn_exit_status (void)
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
   g_autoptr(GError) error = NULL;
   FcSampler *sampler;
+  FcSamplerStats stats;
   Sink sink;
 
   sink_init (&sink);
@@ -488,10 +492,18 @@ test_spawn_exit_status (void)
   g_assert_true (WIFEXITED (sink.exit_status));
   g_assert_cmpint (WEXITSTATUS (sink.exit_status), ==, 7);
   g_assert_cmpuint (sink.n_exec, >=, 2);
-  g_assert_cmpuint (sink.n_samples, >, 20);
   g_assert_cmpuint (g_hash_table_size (sink.tids), >=, 2);
   g_assert_false (fc_sampler_is_attached (sampler));
   fc_sampler_stop (sampler);
+  /* a loaded machine gives the sampler fewer ticks in the burner's 0.4 s: count against the
+   * ticks it had, three busy threads each, rather than against the clock */
+  fc_sampler_get_stats (sampler, &stats);
+  g_test_message ("%" G_GUINT64_FORMAT " ticks, %u samples, %u reused",
+                  stats.n_ticks, sink.n_samples, sink.n_reused);
+  g_assert_cmpuint (stats.n_ticks, >, 5);
+  g_assert_cmpuint (sink.n_samples, >, 5);
+  g_assert_cmpuint (stats.n_samples, ==, sink.n_samples + sink.n_reused);
+  g_assert_cmpuint (stats.n_samples * 2, >=, stats.n_ticks);
   fc_sampler_free (sampler);
   sink_clear (&sink);
 }

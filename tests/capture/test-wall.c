@@ -51,22 +51,42 @@ target_exited_cb (FcRecorder *recorder,
   g_main_loop_quit (cap->loop);
 }
 
+typedef struct {
+  FcRecorder *recorder;
+  GMainLoop  *loop;
+  gint64      end_us;      /* no sooner than this */
+  gint64      limit_us;    /* and no later than this, however few ticks came */
+  guint       min_ticks;   /* every thread sampled this many times */
+} Stop;
+
+/* A loaded machine ticks late or skips ticks: the recording lasts until enough ticks came,
+ * not a fixed time, so the counts below do not depend on the load. */
 static gboolean
 quit_cb (gpointer data)
 {
-  g_main_loop_quit (data);
+  Stop *stop = data;
+  gint64 now = g_get_monotonic_time ();
+  guint n_threads = fc_recorder_get_n_threads (stop->recorder);
+
+  if (now >= stop->limit_us ||
+      (now >= stop->end_us &&
+       fc_recorder_get_n_samples (stop->recorder) >= stop->min_ticks * MAX (n_threads, 1)))
+    g_main_loop_quit (stop->loop);
   return G_SOURCE_CONTINUE;   /* removed by record() */
 }
 
-/* Records for `seconds` (or until the target exits); returns the summary. */
+/* Records for `seconds` and until about `min_ticks` ticks were sampled (at most a minute), or
+ * until the target exits; returns the summary. */
 static FcCaptureSummary *
 record (FcRecorder *recorder,
         Capture    *cap,
-        double      seconds)
+        double      seconds,
+        guint       min_ticks)
 {
   g_autoptr(GError) error = NULL;
   FcCaptureSummary *summary;
   guint timeout;
+  Stop stop;
 
   cap->loop = g_main_loop_new (NULL, FALSE);
   cap->chunks = g_ptr_array_new_with_free_func (g_object_unref);
@@ -74,7 +94,12 @@ record (FcRecorder *recorder,
   g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), cap);
   g_assert_true (fc_recorder_start (recorder, &error));
   g_assert_no_error (error);
-  timeout = g_timeout_add ((guint) (seconds * 1000), quit_cb, cap->loop);
+  stop.recorder = recorder;
+  stop.loop = cap->loop;
+  stop.end_us = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  stop.limit_us = stop.end_us + 60 * G_USEC_PER_SEC;
+  stop.min_ticks = min_ticks;
+  timeout = g_timeout_add (20, quit_cb, &stop);
   g_main_loop_run (cap->loop);
   g_source_remove (timeout);
   fc_recorder_stop (recorder);
@@ -219,7 +244,7 @@ check_blocked_before_attach (gboolean force_ptrace)
   fc_recorder_set_force_ptrace (recorder, force_ptrace);
   g_assert_true (fc_recorder_attach (recorder, pid, &error));
   g_assert_no_error (error);
-  summary = record (recorder, &cap, 1.5);
+  summary = record (recorder, &cap, 1.5, 130);
   kill (pid, SIGKILL);
   waitpid (pid, &status, 0);
   close (out_fd);
@@ -287,7 +312,7 @@ test_launch_idle_threads (void)
 
   g_assert_true (fc_recorder_spawn (recorder, argv, &error));
   g_assert_no_error (error);
-  summary = record (recorder, &cap, 30);
+  summary = record (recorder, &cap, 30, 0);
   text = fc_capture_summary_format (summary);
   g_test_message ("%s", text);
   g_assert_cmpuint (summary->n_samples, >, 300);
@@ -311,7 +336,7 @@ test_looping_unwind (void)
 
   g_assert_true (fc_recorder_spawn (recorder, argv, &error));
   g_assert_no_error (error);
-  summary = record (recorder, &cap, 30);
+  summary = record (recorder, &cap, 30, 0);
   looper = facts_for (&cap, "waiters_badcfi", NULL);
   g_test_message ("looper %u samples, %u in the loop, %u reaching a root, a function at most %u times",
                   looper.n, looper.n_marker, looper.n_marker_root, looper.max_repeat);
