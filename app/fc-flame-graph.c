@@ -38,6 +38,12 @@ struct _FcFlameGraph
   guint           selected;
   int             text_height;
   gboolean        use_samples;     /* weigh by samples when durations are all zero */
+
+  /* differential mode */
+  FcDiff         *diff;
+  double         *deltas;          /* per node: after - before share of its call path */
+  guint8         *kinds;           /* per node: FcFlameDiffKind */
+  GdkRGBA        *diff_colors;     /* per node */
 };
 
 enum {
@@ -243,6 +249,121 @@ count_matches (FcFlameGraph *self)
     }
 }
 
+/* red for more, blue for less, deeper by |delta| against the largest */
+static void
+diff_color (FcFlameDiffKind kind,
+            double          strength,
+            GdkRGBA        *color)
+{
+  static const GdkRGBA neutral = { 0.86f, 0.86f, 0.84f, 1 };
+  static const GdkRGBA red = { 0.84f, 0.12f, 0.12f, 1 };
+  static const GdkRGBA blue = { 0.16f, 0.38f, 0.86f, 1 };
+  const GdkRGBA *to = kind == FC_FLAME_DIFF_LESS ? &blue : &red;
+  float t = kind == FC_FLAME_DIFF_SAME ? 0.f : kind == FC_FLAME_DIFF_NEW ? 1.f : (float) (0.15 + 0.85 * strength);
+
+  color->red = neutral.red + (to->red - neutral.red) * t;
+  color->green = neutral.green + (to->green - neutral.green) * t;
+  color->blue = neutral.blue + (to->blue - neutral.blue) * t;
+  color->alpha = 1;
+}
+
+static void
+compute_diff (FcFlameGraph *self)
+{
+  g_autoptr(GHashTable) by_path = NULL;
+  g_autoptr(GPtrArray) paths = NULL;
+  FcProfile *profile;
+  GPtrArray *entries;
+  double max_abs = 0;
+  guint n;
+
+  g_clear_pointer (&self->deltas, g_free);
+  g_clear_pointer (&self->kinds, g_free);
+  g_clear_pointer (&self->diff_colors, g_free);
+  if (self->diff == NULL || self->tree == NULL)
+    return;
+
+  entries = fc_diff_get_paths (self->diff);
+  by_path = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      FcDiffEntry *e = g_ptr_array_index (entries, i);
+
+      g_hash_table_insert (by_path, e->name, e);
+    }
+
+  n = fc_call_tree_get_n_nodes (self->tree);
+  profile = fc_call_tree_get_profile (self->tree);
+  self->deltas = g_new0 (double, n);
+  self->kinds = g_new0 (guint8, n);
+  self->diff_colors = g_new0 (GdkRGBA, n);
+  /* each node's path "a;b;c" as the diff names it; parents come first */
+  paths = g_ptr_array_new_full (n, g_free);
+  g_ptr_array_add (paths, g_strdup (""));
+  for (guint i = 1; i < n; i++)
+    {
+      const FcCallTreeNode *node = fc_call_tree_get_node (self->tree, i);
+      const char *parent = g_ptr_array_index (paths, fc_call_tree_node_get_index (fc_call_tree_node_get_parent (node)));
+      char buf[256];
+      const char *label = fc_profile_frame_label (profile, fc_call_tree_node_get_frame (node), buf, sizeof buf);
+      char *path = *parent ? g_strconcat (parent, ";", label, NULL) : g_strdup (label);
+      FcDiffEntry *e = g_hash_table_lookup (by_path, path);
+
+      g_ptr_array_add (paths, path);
+      if (e == NULL || e->before_total <= 0)
+        {
+          self->kinds[i] = FC_FLAME_DIFF_NEW;
+          self->deltas[i] = e ? fc_diff_entry_delta_total (e) : 0;
+        }
+      else
+        {
+          self->deltas[i] = fc_diff_entry_delta_total (e);
+          self->kinds[i] = fabs (self->deltas[i]) < 1e-9 ? FC_FLAME_DIFF_SAME
+                           : self->deltas[i] > 0 ? FC_FLAME_DIFF_MORE : FC_FLAME_DIFF_LESS;
+        }
+      max_abs = MAX (max_abs, fabs (self->deltas[i]));
+    }
+  for (guint i = 1; i < n; i++)
+    diff_color (self->kinds[i], max_abs > 0 ? fabs (self->deltas[i]) / max_abs : 0, &self->diff_colors[i]);
+}
+
+void
+fc_flame_graph_set_diff (FcFlameGraph *self,
+                         FcDiff       *diff)
+{
+  g_return_if_fail (FC_IS_FLAME_GRAPH (self));
+
+  if (diff == NULL && self->diff == NULL)
+    return;
+  g_clear_pointer (&self->diff, fc_diff_free);
+  self->diff = diff;
+  compute_diff (self);
+  fc_flame_view_invalidate_scene (FC_FLAME_VIEW (self));
+}
+
+gboolean
+fc_flame_graph_has_diff (FcFlameGraph *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_GRAPH (self), FALSE);
+  return self->diff != NULL;
+}
+
+FcFlameDiffKind
+fc_flame_graph_get_node_diff (FcFlameGraph         *self,
+                              const FcCallTreeNode *node,
+                              double               *delta)
+{
+  guint index;
+
+  g_return_val_if_fail (FC_IS_FLAME_GRAPH (self), FC_FLAME_DIFF_SAME);
+  g_return_val_if_fail (node != NULL, FC_FLAME_DIFF_SAME);
+
+  index = fc_call_tree_node_get_index (node);
+  if (delta != NULL)
+    *delta = self->deltas ? self->deltas[index] : 0;
+  return self->kinds ? self->kinds[index] : FC_FLAME_DIFF_SAME;
+}
+
 static void
 set_tree (FcFlameGraph *self,
           FcCallTree   *tree)
@@ -257,6 +378,7 @@ set_tree (FcFlameGraph *self,
       self->tree = fc_call_tree_ref (tree);
       compute_offsets (self);
     }
+  compute_diff (self);
 
   self->focus = 0;
   self->hover = NO_NODE;
@@ -490,6 +612,17 @@ fc_flame_graph_query_tooltip (GtkWidget  *widget,
   full = g_strdup_printf ("%s\n%s %s, %" G_GUINT64_FORMAT " %s", markup, _("Self:"), self_time,
                           fc_call_tree_node_get_total (node),
                           g_dngettext (NULL, "sample", "samples", fc_call_tree_node_get_total (node)));
+  if (self->kinds != NULL)
+    {
+      guint index = fc_call_tree_node_get_index (node);
+      char *with_delta = self->kinds[index] == FC_FLAME_DIFF_NEW
+                         ? g_strdup_printf ("%s\n%s", full, _("New: not on any stack before"))
+                         : g_strdup_printf ("%s\n%s %+.1f %s", full, _("Change:"), self->deltas[index] * 100,
+                                            _("points of all samples"));
+
+      g_free (full);
+      full = with_delta;
+    }
   gtk_tooltip_set_markup (tooltip, full);
   return TRUE;
 }
@@ -561,7 +694,8 @@ draw_scene (FcFlameGraph *self,
           double x1 = (double) (self->offsets[index] + weight (self, node) - b) * px_per_unit;
           double y = (depth - 1.0) * ROW_HEIGHT - self->scroll_y;
           guint32 frame = fc_call_tree_node_get_frame (node);
-          const GdkRGBA *color = frame < n_colors ? &draw_colors[frame] : &fallback;
+          const GdkRGBA *color = self->diff_colors ? &self->diff_colors[index]
+                                 : frame < n_colors ? &draw_colors[frame] : &fallback;
           double cx0, cx1;
 
           /* children are narrower and below: skip the whole subtree */
@@ -660,6 +794,24 @@ fc_flame_graph_snapshot_overlay (FcFlameView *view,
   const FcCallTreeNode *hover = node_at_index (self, self->hover);
   const FcCallTreeNode *selected = node_at_index (self, self->selected);
   graphene_rect_t bounds;
+
+  /* new call paths are outlined: no colour alone says "was not there" */
+  if (self->kinds != NULL)
+    {
+      GdkRGBA dark = { 0.35f, 0, 0, 1 };
+
+      for (guint i = 1; i < fc_call_tree_get_n_nodes (self->tree); i++)
+        if (self->kinds[i] == FC_FLAME_DIFF_NEW)
+          {
+            node_bounds (self, fc_call_tree_get_node (self->tree, i), width, &bounds);
+            if (bounds.size.width < 3 || bounds.origin.x + bounds.size.width < 0 || bounds.origin.x > width ||
+                bounds.origin.y > height || bounds.origin.y + ROW_HEIGHT < 0)
+              continue;
+            bounds.size.height -= 1;
+            bounds.size.width -= 1;
+            fc_flame_view_draw_outline (snapshot, &bounds, &dark, 2);
+          }
+    }
 
   if (hover != NULL && fc_call_tree_node_get_depth (hover) > 0)
     {
@@ -767,6 +919,10 @@ fc_flame_graph_finalize (GObject *object)
   FcFlameGraph *self = FC_FLAME_GRAPH (object);
 
   g_clear_pointer (&self->offsets, g_free);
+  g_clear_pointer (&self->diff, fc_diff_free);
+  g_clear_pointer (&self->deltas, g_free);
+  g_clear_pointer (&self->kinds, g_free);
+  g_clear_pointer (&self->diff_colors, g_free);
 
   G_OBJECT_CLASS (fc_flame_graph_parent_class)->finalize (object);
 }

@@ -8,11 +8,20 @@
 #include <gtk/gtk.h>
 
 #include "fc-call-tree.h"
+#include "fc-diff.h"
 #include "fc-flame-view.h"
 
 G_BEGIN_DECLS
 
 #define FC_FLAME_GRAPH_ROW_HEIGHT 20
+
+/* a box's change in a differential flamegraph */
+typedef enum {
+  FC_FLAME_DIFF_SAME,
+  FC_FLAME_DIFF_MORE,   /* red: a larger share of all samples now */
+  FC_FLAME_DIFF_LESS,   /* blue */
+  FC_FLAME_DIFF_NEW,    /* the path had no samples before: red, outlined */
+} FcFlameDiffKind;
 
 #define FC_TYPE_FLAME_GRAPH (fc_flame_graph_get_type ())
 G_DECLARE_FINAL_TYPE (FcFlameGraph, fc_flame_graph, FC, FLAME_GRAPH, FcFlameView)
@@ -37,5 +46,16 @@ guint                 fc_flame_graph_get_n_drawn_boxes (FcFlameGraph         *se
 /* TRUE when every box under the focus is narrower than a pixel: the graph
  * says so, and a click zooms into the widest */
 gboolean              fc_flame_graph_get_all_sub_pixel (FcFlameGraph         *self);
+
+/* Differential mode: @diff (transfer full; NULL ends it) compares a profile
+ * before with the shown one after. Boxes keep the after shape and are
+ * coloured by the change of their call path's share (fc_diff_get_paths()). */
+void                  fc_flame_graph_set_diff          (FcFlameGraph         *self,
+                                                        FcDiff               *diff);
+gboolean              fc_flame_graph_has_diff          (FcFlameGraph         *self);
+/* the change of @node's call path (after - before share of all samples) */
+FcFlameDiffKind       fc_flame_graph_get_node_diff     (FcFlameGraph         *self,
+                                                        const FcCallTreeNode *node,
+                                                        double               *delta);
 
 G_END_DECLS

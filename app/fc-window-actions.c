@@ -28,21 +28,15 @@ file_chooser_response_cb (FcWindow             *self,
     g_clear_object (&self->file_chooser);
 }
 
-static void
-open_action (GSimpleAction *action,
-             GVariant      *param,
-             gpointer       user_data)
+/* Open and Compare with offer the same files, from the open file's folder */
+static GtkFileChooserNative *
+profile_chooser_new (FcWindow   *self,
+                     const char *title,
+                     const char *accept)
 {
-  FcWindow *self = user_data;
   g_autoptr(GtkFileFilter) profiles = gtk_file_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
   GtkFileChooserNative *chooser;
-
-  if (self->file_chooser != NULL)
-    {
-      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->file_chooser));
-      return;
-    }
 
   gtk_file_filter_set_name (profiles, _("Profiles, Chunks and Envelopes"));
   gtk_file_filter_add_mime_type (profiles, "application/json");
@@ -53,8 +47,7 @@ open_action (GSimpleAction *action,
   gtk_file_filter_set_name (all, _("All Files"));
   gtk_file_filter_add_pattern (all, "*");
 
-  chooser = gtk_file_chooser_native_new (_("Open a Profile"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), GTK_FILE_CHOOSER_ACTION_OPEN, accept, _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), profiles);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
@@ -65,9 +58,59 @@ open_action (GSimpleAction *action,
       if (folder != NULL)
         gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
     }
+  return chooser;
+}
 
+static void
+open_action (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  FcWindow *self = user_data;
+  GtkFileChooserNative *chooser;
+
+  if (self->file_chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->file_chooser));
+      return;
+    }
+
+  chooser = profile_chooser_new (self, _("Open a Profile"), _("_Open"));
   g_signal_connect_object (chooser, "response", G_CALLBACK (file_chooser_response_cb), self, G_CONNECT_SWAPPED);
   self->file_chooser = chooser;
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+compare_chooser_response_cb (FcWindow             *self,
+                             int                   response,
+                             GtkFileChooserNative *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT && fc_session_get_profile (self->session) != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL)
+        fc_window_compare_file (self, file);
+    }
+  gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
+  g_object_unref (chooser);
+}
+
+static void
+compare_action (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  FcWindow *self = user_data;
+  GtkFileChooserNative *chooser;
+
+  if (fc_session_get_profile (self->session) == NULL)
+    return;
+
+  /* the response drops this reference */
+  chooser = profile_chooser_new (self, _("Compare with a Profile from Before"), _("_Compare"));
+  g_signal_connect_object (chooser, "response", G_CALLBACK (compare_chooser_response_cb), self, G_CONNECT_SWAPPED);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
@@ -198,6 +241,7 @@ static const GActionEntry win_entries[] = {
   { .name = "stop-and-end", .activate = stop_and_end_action },
   { .name = "follow-live", .activate = follow_live_action },
   { .name = "open", .activate = open_action },
+  { .name = "compare", .activate = compare_action },
   { .name = "open-uri", .activate = open_uri_action, .parameter_type = "s" },
   { .name = "cancel-load", .activate = cancel_load_action },
   { .name = "find", .activate = find_action },

@@ -8,6 +8,7 @@
 #include "fc-resources.h"
 
 #include "fc-app-settings.h"
+#include "fc-diff.h"
 #include "fc-reader.h"
 #include "fc-window-private.h"
 
@@ -18,11 +19,13 @@ G_DEFINE_FINAL_TYPE (FcWindow, fc_window, ADW_TYPE_APPLICATION_WINDOW)
 typedef struct {
   FcDocument *document;
   FcProfile  *profile;
+  FcDiff     *diff;       /* Compare with: this file before, the window's profile after */
 } LoadResult;
 
 static void
 load_result_free (LoadResult *result)
 {
+  g_clear_pointer (&result->diff, fc_diff_free);
   g_clear_object (&result->document);
   g_clear_object (&result->profile);
   g_free (result);
@@ -31,43 +34,39 @@ load_result_free (LoadResult *result)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadResult, load_result_free)
 
 typedef struct {
-  GFile  *file;
-  char  **in_app_prefixes;   /* read on the main thread: GSettings stays there */
+  GFile      *file;
+  char      **in_app_prefixes;   /* read on the main thread: GSettings stays there */
+  FcProfile  *after;             /* Compare with: the window's profile */
 } LoadData;
 
 static void
 load_data_free (LoadData *data)
 {
+  g_clear_object (&data->after);
   g_clear_object (&data->file);
   g_strfreev (data->in_app_prefixes);
   g_free (data);
 }
 
-static void
-load_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
+/* The worker's part of Open and of Compare with: read, merge, prepare for the views. */
+static LoadResult *
+load_profile (LoadData      *data,
+              GCancellable  *cancellable,
+              GError       **error)
 {
-  LoadData *data = task_data;
   GFile *file = data->file;
   g_autoptr(LoadResult) result = g_new0 (LoadResult, 1);
-  g_autoptr(GError) error = NULL;
 
-  result->document = fc_reader_load_file (file, FC_READ_LENIENT, cancellable, &error);
+  result->document = fc_reader_load_file (file, FC_READ_LENIENT, cancellable, error);
   if (result->document == NULL)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+    return NULL;
 
   if (fc_document_get_n_profiles (result->document) == 0)
     {
       g_autofree char *name = g_file_get_basename (file);
 
-      g_task_return_new_error (task, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING,
-                               "%s: the file holds no profile", name);
-      return;
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "%s: the file holds no profile", name);
+      return NULL;
     }
 
   {
@@ -78,7 +77,22 @@ load_thread (GTask        *task,
      * code where the SDK left in_app out. */
     result->profile = fc_profile_dup_for_view (merged, rules);
   }
-  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) load_result_free);
+  return g_steal_pointer (&result);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  LoadResult *result = load_profile (task_data, cancellable, &error);
+
+  if (result == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
 }
 
 static gboolean
@@ -220,6 +234,7 @@ load_ready_cb (GObject      *object,
 
   g_clear_pointer (&self->last_error, g_free);
   g_set_object (&self->file, file);
+  fc_flame_graph_set_diff (self->flame_graph, NULL);
   fc_session_set_document_full (self->session, loaded->document, loaded->profile);
   adw_view_switcher_title_set_subtitle (self->switcher_title, name);
   gtk_window_set_title (GTK_WINDOW (self), name);
@@ -301,6 +316,105 @@ fc_window_open_file (FcWindow *self,
   }
   g_task_set_return_on_cancel (task, FALSE);
   g_task_run_in_thread (task, load_thread);
+}
+
+static void
+compare_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  LoadData *data = task_data;
+  GError *error = NULL;
+  LoadResult *result = load_profile (data, cancellable, &error);
+
+  if (result == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  /* shares of all samples, so profiles of different lengths compare */
+  result->diff = fc_diff_new (result->profile, data->after, FC_DIFF_FLAGS_NONE);
+  g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
+}
+
+static void
+compare_ready_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  FcWindow *self = FC_WINDOW (object);
+  g_autoptr(LoadResult) loaded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_basename (((LoadData *) g_task_get_task_data (G_TASK (result)))->file);
+  g_autofree char *toast_title = NULL;
+
+  if (g_task_get_cancellable (G_TASK (result)) != self->load_cancellable)
+    return;
+
+  loaded = g_task_propagate_pointer (G_TASK (result), &error);
+  fc_window_stop_loading (self);
+  gtk_stack_set_visible_child_name (self->main_stack, "profile");
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (loaded == NULL)
+    toast_title = g_strdup_printf (_("Could not compare with “%s”: %s"), name, error->message);
+  else
+    {
+      fc_flame_graph_set_diff (self->flame_graph, g_steal_pointer (&loaded->diff));
+      adw_view_stack_set_visible_child_name (self->view_stack, "flamegraph");
+      toast_title = g_strdup_printf (_("Compared with “%s”: red is more now, blue less"), name);
+    }
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (toast_title));
+}
+
+/**
+ * fc_window_compare_file:
+ * @self: a window showing a profile
+ * @file: the profile to compare with, as it was before
+ *
+ * Reads @file on a worker thread as Open does, compares it with the
+ * window's profile there (fc_diff_new()), and turns the flamegraph into a
+ * differential one: the window's profile is the after.
+ */
+void
+fc_window_compare_file (FcWindow *self,
+                        GFile    *file)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *label = NULL;
+  LoadData *data;
+
+  g_return_if_fail (FC_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (fc_session_get_profile (self->session) != NULL);
+
+  if (self->load_cancellable != NULL)
+    g_cancellable_cancel (self->load_cancellable);
+  fc_window_stop_loading (self);
+
+  self->load_cancellable = g_cancellable_new ();
+  self->loading_file = g_object_ref (file);
+  name = g_file_get_basename (file);
+  label = g_strdup_printf (_("Comparing with “%s”…"), name);
+  gtk_label_set_text (self->loading_label, label);
+  gtk_progress_bar_set_fraction (self->loading_progress, 0);
+  gtk_spinner_start (self->loading_spinner);
+  self->pulse_source = g_timeout_add (100, pulse_cb, self);
+  gtk_stack_set_visible_child_name (self->main_stack, "loading");
+  fc_window_set_action_enabled (self, "cancel-load", TRUE);
+
+  data = g_new0 (LoadData, 1);
+  data->file = g_object_ref (file);
+  data->in_app_prefixes = g_settings_get_strv (self->settings, "in-app-prefixes");
+  data->after = g_object_ref (fc_session_get_profile (self->session));
+  task = g_task_new (self, self->load_cancellable, compare_ready_cb, NULL);
+  g_task_set_source_tag (task, fc_window_compare_file);
+  g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, compare_thread);
 }
 
 gboolean

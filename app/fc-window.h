@@ -17,6 +17,8 @@ G_DECLARE_FINAL_TYPE (FcWindow, fc_window, FC, WINDOW, AdwApplicationWindow)
 FcWindow   *fc_window_new          (GtkApplication *application);
 void        fc_window_open_file    (FcWindow       *self,
                                     GFile          *file);
+void        fc_window_compare_file (FcWindow       *self,
+                                    GFile          *file);
 gboolean    fc_window_is_loading   (FcWindow       *self);
 gboolean    fc_window_is_empty     (FcWindow       *self);
 FcSession  *fc_window_get_session  (FcWindow       *self);

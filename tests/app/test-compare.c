@@ -1,0 +1,148 @@
+/* test-compare.c - Compare with: two hand-made profiles with known shares in the real window's differential flamegraph
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gstdio.h>
+
+#include "fc-window-private.h"
+
+/* folded stacks; 10 samples before, 5 after */
+static const char before_folded[] = "main;foo 6\nmain;bar 3\nmain 1\n";
+static const char after_folded[] = "main;foo 1\nmain;bar;baz 3\nmain 1\n";
+
+static GFile *
+write_profile (const char *dir,
+               const char *name,
+               const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return g_file_new_for_path (path);
+}
+
+static void
+wait_loaded (FcWindow *window)
+{
+  g_assert_true (fc_window_is_loading (window));
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* the child of @node labelled @name */
+static const FcCallTreeNode *
+child_named (FcCallTree           *tree,
+             const FcCallTreeNode *node,
+             const char           *name)
+{
+  for (guint c = 0; c < fc_call_tree_node_get_n_children (node); c++)
+    {
+      const FcCallTreeNode *child = fc_call_tree_node_get_child (node, c);
+      char buf[256];
+
+      if (g_str_equal (fc_profile_frame_label (fc_call_tree_get_profile (tree), fc_call_tree_node_get_frame (child),
+                                               buf, sizeof buf), name))
+        return child;
+    }
+  g_error ("no child %s", name);
+}
+
+static void
+test_compare_colours (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fc-compare-XXXXXX", NULL);
+  g_autoptr(GFile) before = write_profile (dir, "before.txt", before_folded);
+  g_autoptr(GFile) after = write_profile (dir, "after.txt", after_folded);
+  FcWindow *window = g_object_ref (fc_window_new (NULL));
+  FcFlameGraph *graph = window->flame_graph;
+  const FcCallTreeNode *root, *main_node, *foo, *bar, *baz;
+  FcCallTree *tree;
+  double delta;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 600);
+  gtk_window_present (GTK_WINDOW (window));
+  fc_window_open_file (window, after);
+  wait_loaded (window);
+  g_assert_false (fc_flame_graph_has_diff (graph));
+
+  /* the action's path: the chooser hands its file to fc_window_compare_file() */
+  g_assert_true (g_action_get_enabled (g_action_map_lookup_action (G_ACTION_MAP (window), "compare")));
+  fc_window_compare_file (window, before);
+  wait_loaded (window);
+  g_assert_true (fc_flame_graph_has_diff (graph));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack), ==, "flamegraph");
+  /* the window still shows the after profile */
+  g_assert_true (g_file_equal (fc_window_get_file (window), after));
+
+  while ((tree = fc_flame_graph_get_tree (graph)) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  root = fc_call_tree_get_root (tree);
+  main_node = child_named (tree, root, "main");
+  foo = child_named (tree, main_node, "foo");
+  bar = child_named (tree, main_node, "bar");
+  baz = child_named (tree, bar, "baz");
+
+  /* main: all samples both times */
+  g_assert_cmpint (fc_flame_graph_get_node_diff (graph, main_node, &delta), ==, FC_FLAME_DIFF_SAME);
+  g_assert_cmpfloat_with_epsilon (delta, 0, 1e-9);
+  /* main;foo 60% -> 20%: blue */
+  g_assert_cmpint (fc_flame_graph_get_node_diff (graph, foo, &delta), ==, FC_FLAME_DIFF_LESS);
+  g_assert_cmpfloat_with_epsilon (delta, -0.4, 1e-9);
+  /* main;bar 30% -> 60%: red */
+  g_assert_cmpint (fc_flame_graph_get_node_diff (graph, bar, &delta), ==, FC_FLAME_DIFF_MORE);
+  g_assert_cmpfloat_with_epsilon (delta, 0.3, 1e-9);
+  /* main;bar;baz was on no stack before */
+  g_assert_cmpint (fc_flame_graph_get_node_diff (graph, baz, &delta), ==, FC_FLAME_DIFF_NEW);
+  g_assert_cmpfloat_with_epsilon (delta, 0.6, 1e-9);
+
+  /* it draws: every box of the small tree */
+  adw_view_stack_set_visible_child_name (window->view_stack, "flamegraph");
+  for (int i = 0; i < 50 && fc_flame_graph_get_n_drawn_boxes (graph) == 0; i++)
+    {
+      gtk_widget_queue_draw (GTK_WIDGET (graph));
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (10000);
+    }
+  g_assert_cmpuint (fc_flame_graph_get_n_drawn_boxes (graph), ==, 4);
+
+  /* opening another file ends the comparison */
+  fc_window_open_file (window, before);
+  wait_loaded (window);
+  g_assert_false (fc_flame_graph_has_diff (graph));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+  g_remove (g_file_peek_path (before));
+  g_remove (g_file_peek_path (after));
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = g_dir_make_tmp ("flamecast-test-compare-XXXXXX", NULL);
+  int ret;
+
+  /* a private home: opening files fills the recent list */
+  g_assert_nonnull (home);
+  g_setenv ("HOME", home, TRUE);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/app/compare/colours", test_compare_colours);
+
+  ret = g_test_run ();
+  {
+    const char *rm[] = { "rm", "-rf", home, NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL));
+  }
+  return ret;
+}
