@@ -129,6 +129,17 @@ step_cb (gpointer user_data)
       return G_SOURCE_CONTINUE;
     case 4:
       save_png (shooter, "call-tree.png", FALSE);
+      /* FLAMECAST_SCREENSHOT_COMPARE: a profile from before, for compare.png */
+      if (g_getenv ("FLAMECAST_SCREENSHOT_COMPARE") != NULL)
+        {
+          g_autoptr(GFile) before = g_file_new_for_path (g_getenv ("FLAMECAST_SCREENSHOT_COMPARE"));
+
+          fc_window_compare_file (window, before);
+        }
+      return G_SOURCE_CONTINUE;
+    case 5:
+      if (fc_flame_graph_has_diff (window->flame_graph))
+        save_png (shooter, "compare.png", FALSE);
       return G_SOURCE_CONTINUE;
     default:
       fc_screenshot_send_windows (window, shooter->directory);
