@@ -12,6 +12,7 @@
 #include "fc-atomic-file.h"
 #include "fc-error.h"
 #include "fc-settings.h"
+#include "fc-settings-schema.h"
 
 #define GROUP "flamecast"
 
@@ -458,6 +459,133 @@ parse_key (GParamSpec  *pspec,
   return TRUE;
 }
 
+/* What the schema allows for @key, for error messages. */
+static char *
+describe_schema_range (GSettingsSchemaKey *key)
+{
+  g_autoptr(GVariant) range = g_settings_schema_key_get_range (key);
+  const char *kind = NULL;
+  g_autoptr(GVariant) detail = NULL;
+
+  g_variant_get (range, "(&sv)", &kind, &detail);
+  if (g_strcmp0 (kind, "range") == 0)
+    {
+      g_autoptr(GVariant) min = g_variant_get_child_value (detail, 0);
+      g_autoptr(GVariant) max = g_variant_get_child_value (detail, 1);
+      g_autofree char *min_text = g_variant_print (min, FALSE);
+      g_autofree char *max_text = g_variant_print (max, FALSE);
+
+      return g_strdup_printf ("a value from %s to %s", min_text, max_text);
+    }
+  if (g_strcmp0 (kind, "enum") == 0)
+    {
+      g_autoptr(GString) choices = g_string_new ("one of");
+      GVariantIter iter;
+      const char *choice;
+
+      g_variant_iter_init (&iter, detail);
+      while (g_variant_iter_next (&iter, "&s", &choice))
+        g_string_append_printf (choices, " “%s”", choice);
+      return g_string_free (g_steal_pointer (&choices), FALSE);
+    }
+  return g_strdup ("a value the schema allows");
+}
+
+/* @value as the schema key's GVariant type. */
+static GVariant *
+value_to_variant (const GValue       *value,
+                  GSettingsSchemaKey *key)
+{
+  const GVariantType *type = g_settings_schema_key_get_value_type (key);
+
+  if (G_VALUE_HOLDS_INT (value) && g_variant_type_equal (type, G_VARIANT_TYPE_INT32))
+    return g_variant_ref_sink (g_variant_new_int32 (g_value_get_int (value)));
+  if (G_VALUE_HOLDS_DOUBLE (value) && g_variant_type_equal (type, G_VARIANT_TYPE_DOUBLE))
+    return g_variant_ref_sink (g_variant_new_double (g_value_get_double (value)));
+  if (G_VALUE_HOLDS_ENUM (value) && g_variant_type_equal (type, G_VARIANT_TYPE_STRING))
+    return g_variant_ref_sink (g_variant_new_string (fc_profile_lifecycle_to_string (g_value_get_enum (value))));
+  if (G_VALUE_HOLDS_STRING (value) && g_variant_type_equal (type, G_VARIANT_TYPE_STRING))
+    return g_variant_ref_sink (g_variant_new_string (g_value_get_string (value)));
+  return NULL;
+}
+
+/* @variant (a GSettings value) into @value, initialized to the property's type. */
+static gboolean
+variant_to_value (GVariant *variant,
+                  GValue   *value)
+{
+  if (G_VALUE_HOLDS_INT (value) && g_variant_is_of_type (variant, G_VARIANT_TYPE_INT32))
+    g_value_set_int (value, g_variant_get_int32 (variant));
+  else if (G_VALUE_HOLDS_DOUBLE (value) && g_variant_is_of_type (variant, G_VARIANT_TYPE_DOUBLE))
+    g_value_set_double (value, g_variant_get_double (variant));
+  else if (G_VALUE_HOLDS_ENUM (value) && g_variant_is_of_type (variant, G_VARIANT_TYPE_STRING))
+    {
+      FcProfileLifecycle lifecycle;
+
+      if (!fc_profile_lifecycle_from_string (g_variant_get_string (variant, NULL), &lifecycle, NULL))
+        return FALSE;
+      g_value_set_enum (value, lifecycle);
+    }
+  else if (G_VALUE_HOLDS_STRING (value) && g_variant_is_of_type (variant, G_VARIANT_TYPE_STRING))
+    g_value_set_string (value, g_variant_get_string (variant, NULL));
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* The keys the user set in the GSettings store (what the app's preferences
+ * write); keys left at their default keep ours, which equal the schema's. */
+static void
+load_gsettings (FcSettings      *self,
+                GSettingsSchema *schema)
+{
+  g_autoptr(GSettings) gsettings = g_settings_new_full (schema, NULL, NULL);
+
+  g_object_freeze_notify (G_OBJECT (self));
+  for (guint i = 1; i < N_PROPS; i++)
+    {
+      g_autoptr(GVariant) variant = NULL;
+      GValue value = G_VALUE_INIT;
+
+      if (!g_settings_schema_has_key (schema, properties[i]->name))
+        continue;
+      variant = g_settings_get_user_value (gsettings, properties[i]->name);
+      if (variant == NULL)
+        continue;
+      g_value_init (&value, properties[i]->value_type);
+      if (variant_to_value (variant, &value))
+        g_object_set_property (G_OBJECT (self), properties[i]->name, &value);
+      g_value_unset (&value);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* The schema has the last word on a keyfile value's range or choices. */
+static gboolean
+check_schema_range (GSettingsSchema  *schema,
+                    GParamSpec       *pspec,
+                    const GValue     *value,
+                    const char       *text,
+                    const char       *path,
+                    GError          **error)
+{
+  g_autoptr(GSettingsSchemaKey) key = NULL;
+  g_autoptr(GVariant) variant = NULL;
+  g_autofree char *expected = NULL;
+
+  if (schema == NULL || !g_settings_schema_has_key (schema, pspec->name))
+    return TRUE;
+
+  key = g_settings_schema_get_key (schema, pspec->name);
+  variant = value_to_variant (value, key);
+  if (variant != NULL && g_settings_schema_key_range_check (key, variant))
+    return TRUE;
+
+  expected = describe_schema_range (key);
+  return invalid_value (error, path, pspec->name,
+                        strcmp (pspec->name, "dsn") == 0 ? "***" : text, expected);
+}
+
 gboolean
 fc_settings_load (FcSettings  *self,
                   const char  *path,
@@ -466,11 +594,17 @@ fc_settings_load (FcSettings  *self,
   g_autoptr(GKeyFile) keyfile = g_key_file_new ();
   g_autoptr(GError) local_error = NULL;
   g_autofree char *default_path = NULL;
+  GSettingsSchema *schema = fc_settings_schema_get ();
 
   g_return_val_if_fail (FC_IS_SETTINGS (self), FALSE);
 
   if (path == NULL)
     path = default_path = fc_settings_dup_default_path ();
+
+  /* One source of truth with the app: its GSettings store first, then the
+   * keyfile on top (checked against the same schema). */
+  if (schema != NULL)
+    load_gsettings (self, schema);
 
   if (!g_key_file_load_from_file (keyfile, path, G_KEY_FILE_NONE, &local_error))
     {
@@ -501,7 +635,8 @@ fc_settings_load (FcSettings  *self,
 
         g_strstrip (text);
         g_value_init (&value, properties[i]->value_type);
-        if (!parse_key (properties[i], text, &value, path, error))
+        if (!parse_key (properties[i], text, &value, path, error) ||
+            !check_schema_range (schema, properties[i], &value, text, path, error))
           {
             g_value_unset (&value);
             return FALSE;

@@ -6,6 +6,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gio.h>
+#include <gio/gsettingsbackend.h>
+
 #include "flamecast.h"
 #include "fc-writer.h"
 #include "fc-test-fixtures.h"
@@ -482,6 +486,57 @@ test_help (void)
     }
 }
 
+/* The CLI reads the GSettings store the app writes (here the keyfile backend
+ * under the test's own XDG_CONFIG_HOME): a DSN set there is the one it uses. */
+static void
+test_settings_from_gsettings (void)
+{
+  g_auto(Run) before = { 0 };
+  g_auto(Run) after = { 0 };
+  g_autofree char *store = g_build_filename (g_get_user_config_dir (), "glib-2.0", "settings", "keyfile", NULL);
+  g_autoptr(GSettingsSchemaSource) source = NULL;
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_autoptr(GSettingsBackend) backend = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data_dirs = NULL;
+
+  source = g_settings_schema_source_new_from_directory (g_getenv ("FC_SCHEMA_DIR"), NULL, TRUE, &error);
+  g_assert_no_error (error);
+  schema = g_settings_schema_source_lookup (source, FC_APP_ID, FALSE);
+  g_assert_nonnull (schema);
+
+  /* the child gets the isolated config dir, not the caller's */
+  g_setenv ("XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
+  g_setenv ("XDG_STATE_HOME", g_get_user_state_dir (), TRUE);
+  g_setenv ("GSETTINGS_BACKEND", "keyfile", TRUE);
+  g_unsetenv ("SENTRY_DSN");
+  /* the system's GSettings schemas, for GIO's proxy resolver (as test-secrets) */
+  data_dirs = g_strdup (g_getenv ("XDG_DATA_DIRS"));
+  g_unsetenv ("XDG_DATA_DIRS");
+
+  run_cli (&before, "send", "--flush", NULL);
+  g_assert_nonnull (strstr (before.err, "No DSN"));
+
+  backend = g_keyfile_settings_backend_new (store, "/", NULL);
+  settings = g_settings_new_full (schema, backend, NULL);
+  g_assert_true (g_settings_set_string (settings, "dsn", "https://gsettingskey@127.0.0.1:1/42"));
+  g_settings_sync ();
+  g_assert_true (g_file_test (store, G_FILE_TEST_EXISTS));
+
+  run_cli (&after, "send", "--flush", NULL);
+  g_assert_null (strstr (after.err, "No DSN"));
+  /* never echoed */
+  g_assert_null (strstr (after.err, "gsettingskey"));
+  g_assert_null (strstr (after.out, "gsettingskey"));
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_unsetenv ("XDG_CONFIG_HOME");
+  g_unsetenv ("XDG_STATE_HOME");
+  if (data_dirs != NULL)
+    g_setenv ("XDG_DATA_DIRS", data_dirs, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -498,6 +553,7 @@ main (int   argc,
   g_test_add_func ("/cli/convert/interop", test_convert_interop);
   g_test_add_func ("/cli/diff", test_diff);
   g_test_add_func ("/cli/help", test_help);
+  g_test_add_func ("/cli/settings/from-gsettings", test_settings_from_gsettings);
 
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 
 #include "fc-error.h"
 #include "fc-settings.h"
+#include "fc-settings-schema.h"
 
 static void
 count_notify_cb (GObject    *object,
@@ -194,6 +195,51 @@ test_settings_match_gsettings_schema (void)
     }
 }
 
+/* What the app's preferences write (the GSettings store; the memory backend
+ * of the test environment, shared in-process) is what the CLI's load sees,
+ * and settings.ini wins over it key by key. */
+static void
+test_settings_from_gsettings (void)
+{
+  GSettingsSchema *schema = fc_settings_schema_get ();
+  g_autoptr(GSettings) gsettings = NULL;
+  g_autoptr(FcSettings) settings = fc_settings_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (g_get_user_config_dir (), "overlay.ini", NULL);
+
+  g_assert_nonnull (schema);
+  gsettings = g_settings_new_full (schema, NULL, NULL);
+  g_settings_set_int (gsettings, "frequency", 250);
+  g_settings_set_string (gsettings, "dsn", "https://fromgsettings@h/7");
+  g_settings_set_string (gsettings, "profile-lifecycle", "trace");
+  g_settings_set_double (gsettings, "traces-sample-rate", 0.25);
+  g_settings_set_string (gsettings, "environment", "staging");
+
+  g_assert_cmpint (g_mkdir_with_parents (g_get_user_config_dir (), 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, "[flamecast]\nenvironment=from-ini\n", -1, NULL));
+  g_assert_true (fc_settings_load (settings, path, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (fc_settings_get_frequency (settings), ==, 250);
+  g_assert_cmpstr (fc_settings_get_dsn (settings), ==, "https://fromgsettings@h/7");
+  g_assert_cmpint (fc_settings_get_profile_lifecycle (settings), ==, FC_PROFILE_LIFECYCLE_TRACE);
+  g_assert_cmpfloat (fc_settings_get_traces_sample_rate (settings), ==, 0.25);
+  g_assert_cmpstr (fc_settings_get_environment (settings), ==, "from-ini");
+  g_assert_cmpint (fc_settings_get_chunk_duration (settings), ==, 60);
+
+  /* an out-of-range keyfile value: located, with the schema's range */
+  g_assert_true (g_file_set_contents (path, "[flamecast]\nchunk-duration=7200\n", -1, NULL));
+  g_assert_false (fc_settings_load (settings, path, &error));
+  g_assert_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "chunk-duration"));
+  g_assert_nonnull (strstr (error->message, "3600"));
+
+  for (const char *key = "frequency\0dsn\0profile-lifecycle\0traces-sample-rate\0environment\0";
+       *key != '\0'; key += strlen (key) + 1)
+    g_settings_reset (gsettings, key);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -206,6 +252,7 @@ main (int   argc,
   g_test_add_func ("/core/settings/invalid-file", test_settings_invalid_file);
   g_test_add_func ("/core/settings/effective-dsn", test_settings_effective_dsn);
   g_test_add_func ("/core/settings/match-gsettings-schema", test_settings_match_gsettings_schema);
+  g_test_add_func ("/core/settings/from-gsettings", test_settings_from_gsettings);
 
   return g_test_run ();
 }
