@@ -67,8 +67,11 @@ gboolean            fc_profile_lifecycle_from_string       (const char         *
                                                             FcProfileLifecycle *lifecycle,
                                                             GError            **error);
 
-/* The CLI's keyfile; @path NULL for g_get_user_config_dir()/flamecast/settings.ini.
- * A missing file is not an error (defaults stay). */
+/* Load: first the keys the user set in the app's GSettings store (schema from
+ * fc_settings_schema_get(), default backend), then the CLI's keyfile on top,
+ * each value checked against the schema's range or choices. @path NULL for
+ * g_get_user_config_dir()/flamecast/settings.ini. A missing file or schema is
+ * not an error (defaults stay). Save writes the keyfile only. */
 char               *fc_settings_dup_default_path           (void);
 gboolean            fc_settings_load                       (FcSettings         *self,
                                                             const char         *path,
