@@ -40,6 +40,9 @@ struct _FcFlameGraph
   gboolean        use_samples;     /* weigh by samples when durations are all zero */
 
   /* differential mode */
+  FcCallTree     *session_tree;    /* the after shape, as the session gives it */
+  FcCallTree     *before_tree;
+  gboolean        show_before;
   FcDiff         *diff;
   double         *deltas;          /* per node: after - before share of its call path */
   guint8         *kinds;           /* per node: FcFlameDiffKind */
@@ -50,6 +53,7 @@ enum {
   PROP_0,
   PROP_TREE,
   PROP_N_MATCHES,
+  PROP_SHOW_BEFORE,
   N_PROPS
 };
 
@@ -258,8 +262,10 @@ diff_color (FcFlameDiffKind kind,
   static const GdkRGBA neutral = { 0.86f, 0.86f, 0.84f, 1 };
   static const GdkRGBA red = { 0.84f, 0.12f, 0.12f, 1 };
   static const GdkRGBA blue = { 0.16f, 0.38f, 0.86f, 1 };
-  const GdkRGBA *to = kind == FC_FLAME_DIFF_LESS ? &blue : &red;
-  float t = kind == FC_FLAME_DIFF_SAME ? 0.f : kind == FC_FLAME_DIFF_NEW ? 1.f : (float) (0.15 + 0.85 * strength);
+  const GdkRGBA *to = kind == FC_FLAME_DIFF_LESS || kind == FC_FLAME_DIFF_VANISHED ? &blue : &red;
+  float t = kind == FC_FLAME_DIFF_SAME ? 0.f
+            : kind == FC_FLAME_DIFF_NEW || kind == FC_FLAME_DIFF_VANISHED ? 1.f
+            : (float) (0.15 + 0.85 * strength);
 
   color->red = neutral.red + (to->red - neutral.red) * t;
   color->green = neutral.green + (to->green - neutral.green) * t;
@@ -310,7 +316,14 @@ compute_diff (FcFlameGraph *self)
       FcDiffEntry *e = g_hash_table_lookup (by_path, path);
 
       g_ptr_array_add (paths, path);
-      if (e == NULL || e->before_total <= 0)
+      if (self->tree == self->before_tree)
+        {
+          self->deltas[i] = e ? fc_diff_entry_delta_total (e) : 0;
+          self->kinds[i] = e == NULL || e->after_total <= 0 ? FC_FLAME_DIFF_VANISHED
+                           : fabs (self->deltas[i]) < 1e-9 ? FC_FLAME_DIFF_SAME
+                           : self->deltas[i] > 0 ? FC_FLAME_DIFF_MORE : FC_FLAME_DIFF_LESS;
+        }
+      else if (e == NULL || e->before_total <= 0)
         {
           self->kinds[i] = FC_FLAME_DIFF_NEW;
           self->deltas[i] = e ? fc_diff_entry_delta_total (e) : 0;
@@ -327,18 +340,47 @@ compute_diff (FcFlameGraph *self)
     diff_color (self->kinds[i], max_abs > 0 ? fabs (self->deltas[i]) / max_abs : 0, &self->diff_colors[i]);
 }
 
+static void set_tree (FcFlameGraph *self, FcCallTree *tree);
+
+/* the session's tree, or the before shape while that is asked for */
+static void
+show_tree (FcFlameGraph *self)
+{
+  set_tree (self, self->show_before && self->before_tree ? self->before_tree : self->session_tree);
+  compute_diff (self);
+  fc_flame_view_invalidate_scene (FC_FLAME_VIEW (self));
+}
+
 void
 fc_flame_graph_set_diff (FcFlameGraph *self,
-                         FcDiff       *diff)
+                         FcDiff       *diff,
+                         FcCallTree   *before)
 {
   g_return_if_fail (FC_IS_FLAME_GRAPH (self));
 
   if (diff == NULL && self->diff == NULL)
     return;
   g_clear_pointer (&self->diff, fc_diff_free);
+  g_clear_pointer (&self->before_tree, fc_call_tree_unref);
   self->diff = diff;
-  compute_diff (self);
-  fc_flame_view_invalidate_scene (FC_FLAME_VIEW (self));
+  self->before_tree = before && diff ? fc_call_tree_ref (before) : NULL;
+  if (diff == NULL)
+    fc_flame_graph_set_show_before (self, FALSE);
+  show_tree (self);
+}
+
+void
+fc_flame_graph_set_show_before (FcFlameGraph *self,
+                                gboolean      show_before)
+{
+  g_return_if_fail (FC_IS_FLAME_GRAPH (self));
+
+  show_before = !!show_before;
+  if (show_before == self->show_before)
+    return;
+  self->show_before = show_before;
+  show_tree (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SHOW_BEFORE]);
 }
 
 gboolean
@@ -391,11 +433,23 @@ set_tree (FcFlameGraph *self,
 }
 
 static void
+set_session_tree (FcFlameGraph *self,
+                  FcCallTree   *tree)
+{
+  if (tree != self->session_tree)
+    {
+      g_clear_pointer (&self->session_tree, fc_call_tree_unref);
+      self->session_tree = tree ? fc_call_tree_ref (tree) : NULL;
+    }
+  show_tree (self);
+}
+
+static void
 shared_tree_changed_cb (FcFlameGraph  *self,
                         GParamSpec    *pspec,
                         FcSessionTree *shared)
 {
-  set_tree (self, fc_session_tree_get_tree (shared));
+  set_session_tree (self, fc_session_tree_get_tree (shared));
 }
 
 static void
@@ -411,7 +465,7 @@ fc_flame_graph_reload (FcFlameView *view)
    * thread's is, until the new one is ready */
   if (tree != NULL && fc_call_tree_get_profile (tree) != fc_flame_view_get_profile (view))
     tree = NULL;
-  set_tree (self, tree);
+  set_session_tree (self, tree);
 }
 
 static void
@@ -617,6 +671,8 @@ fc_flame_graph_query_tooltip (GtkWidget  *widget,
       guint index = fc_call_tree_node_get_index (node);
       char *with_delta = self->kinds[index] == FC_FLAME_DIFF_NEW
                          ? g_strdup_printf ("%s\n%s", full, _("New: not on any stack before"))
+                         : self->kinds[index] == FC_FLAME_DIFF_VANISHED
+                         ? g_strdup_printf ("%s\n%s", full, _("Vanished: on no stack now"))
                          : g_strdup_printf ("%s\n%s %+.1f %s", full, _("Change:"), self->deltas[index] * 100,
                                             _("points of all samples"));
 
@@ -801,7 +857,7 @@ fc_flame_graph_snapshot_overlay (FcFlameView *view,
       GdkRGBA dark = { 0.35f, 0, 0, 1 };
 
       for (guint i = 1; i < fc_call_tree_get_n_nodes (self->tree); i++)
-        if (self->kinds[i] == FC_FLAME_DIFF_NEW)
+        if (self->kinds[i] == FC_FLAME_DIFF_NEW || self->kinds[i] == FC_FLAME_DIFF_VANISHED)
           {
             node_bounds (self, fc_call_tree_get_node (self->tree, i), width, &bounds);
             if (bounds.size.width < 3 || bounds.origin.x + bounds.size.width < 0 || bounds.origin.x > width ||
@@ -908,6 +964,8 @@ fc_flame_graph_dispose (GObject *object)
     g_signal_group_set_target (self->tree_signals, NULL);
   g_clear_object (&self->tree_signals);
   g_clear_pointer (&self->tree, fc_call_tree_unref);
+  g_clear_pointer (&self->session_tree, fc_call_tree_unref);
+  g_clear_pointer (&self->before_tree, fc_call_tree_unref);
   g_clear_object (&self->pango);
 
   G_OBJECT_CLASS (fc_flame_graph_parent_class)->dispose (object);
@@ -943,6 +1001,25 @@ fc_flame_graph_get_property (GObject    *object,
     case PROP_N_MATCHES:
       g_value_set_uint (value, self->n_matches);
       break;
+    case PROP_SHOW_BEFORE:
+      g_value_set_boolean (value, self->show_before);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_flame_graph_set_property (GObject      *object,
+                             guint         prop_id,
+                             const GValue *value,
+                             GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_SHOW_BEFORE:
+      fc_flame_graph_set_show_before (FC_FLAME_GRAPH (object), g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -958,6 +1035,7 @@ fc_flame_graph_class_init (FcFlameGraphClass *klass)
   object_class->dispose = fc_flame_graph_dispose;
   object_class->finalize = fc_flame_graph_finalize;
   object_class->get_property = fc_flame_graph_get_property;
+  object_class->set_property = fc_flame_graph_set_property;
 
   widget_class->measure = fc_flame_graph_measure;
   widget_class->size_allocate = fc_flame_graph_size_allocate;
@@ -976,6 +1054,9 @@ fc_flame_graph_class_init (FcFlameGraphClass *klass)
     g_param_spec_uint ("n-matches", NULL, NULL,
                        0, G_MAXUINT, 0,
                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+  properties[PROP_SHOW_BEFORE] =
+    g_param_spec_boolean ("show-before", NULL, NULL, FALSE,
+                          (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "flamegraph.zoom-in", NULL, action_cb);

@@ -21,6 +21,7 @@ typedef enum {
   FC_FLAME_DIFF_MORE,   /* red: a larger share of all samples now */
   FC_FLAME_DIFF_LESS,   /* blue */
   FC_FLAME_DIFF_NEW,    /* the path had no samples before: red, outlined */
+  FC_FLAME_DIFF_VANISHED, /* the before shape: no samples now: blue, outlined */
 } FcFlameDiffKind;
 
 #define FC_TYPE_FLAME_GRAPH (fc_flame_graph_get_type ())
@@ -51,7 +52,11 @@ gboolean              fc_flame_graph_get_all_sub_pixel (FcFlameGraph         *se
  * before with the shown one after. Boxes keep the after shape and are
  * coloured by the change of their call path's share (fc_diff_get_paths()). */
 void                  fc_flame_graph_set_diff          (FcFlameGraph         *self,
-                                                        FcDiff               *diff);
+                                                        FcDiff               *diff,
+                                                        FcCallTree           *before);
+/* TRUE: the before profile's shape (@before of set_diff), vanished paths marked */
+void                  fc_flame_graph_set_show_before   (FcFlameGraph         *self,
+                                                        gboolean              show_before);
 gboolean              fc_flame_graph_has_diff          (FcFlameGraph         *self);
 /* the change of @node's call path (after - before share of all samples) */
 FcFlameDiffKind       fc_flame_graph_get_node_diff     (FcFlameGraph         *self,

@@ -332,6 +332,7 @@ fc_window_init_actions (FcWindow *self)
   g_autoptr(GPropertyAction) color_mode = NULL;
   g_autoptr(GPropertyAction) frame_filter = NULL;
   g_autoptr(GPropertyAction) show_details = NULL;
+  g_autoptr(GPropertyAction) show_before = NULL;
   g_autoptr(GSimpleAction) no_recent = NULL;
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), win_entries, G_N_ELEMENTS (win_entries), self);
@@ -343,6 +344,8 @@ fc_window_init_actions (FcWindow *self)
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (frame_filter));
   show_details = g_property_action_new ("show-details", self->details_scroller, "visible");
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (show_details));
+  show_before = g_property_action_new ("compare-show-before", self->flame_graph, "show-before");
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (show_before));
 
   /* A disabled placeholder, so an empty Open Recent says why it is empty. */
   no_recent = g_simple_action_new ("no-recent", NULL);

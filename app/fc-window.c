@@ -20,12 +20,14 @@ typedef struct {
   FcDocument *document;
   FcProfile  *profile;
   FcDiff     *diff;       /* Compare with: this file before, the window's profile after */
+  FcCallTree *before;     /* Compare with: this file's shape, all threads */
 } LoadResult;
 
 static void
 load_result_free (LoadResult *result)
 {
   g_clear_pointer (&result->diff, fc_diff_free);
+  g_clear_pointer (&result->before, fc_call_tree_unref);
   g_clear_object (&result->document);
   g_clear_object (&result->profile);
   g_free (result);
@@ -234,7 +236,7 @@ load_ready_cb (GObject      *object,
 
   g_clear_pointer (&self->last_error, g_free);
   g_set_object (&self->file, file);
-  fc_flame_graph_set_diff (self->flame_graph, NULL);
+  fc_flame_graph_set_diff (self->flame_graph, NULL, NULL);
   fc_session_set_document_full (self->session, loaded->document, loaded->profile);
   adw_view_switcher_title_set_subtitle (self->switcher_title, name);
   gtk_window_set_title (GTK_WINDOW (self), name);
@@ -335,6 +337,7 @@ compare_thread (GTask        *task,
     }
   /* shares of all samples, so profiles of different lengths compare */
   result->diff = fc_diff_new (result->profile, data->after, FC_DIFF_FLAGS_NONE);
+  result->before = fc_call_tree_new (result->profile, -1, 0, 0, FALSE);
   g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
 }
 
@@ -362,7 +365,7 @@ compare_ready_cb (GObject      *object,
     toast_title = g_strdup_printf (_("Could not compare with “%s”: %s"), name, error->message);
   else
     {
-      fc_flame_graph_set_diff (self->flame_graph, g_steal_pointer (&loaded->diff));
+      fc_flame_graph_set_diff (self->flame_graph, g_steal_pointer (&loaded->diff), loaded->before);
       adw_view_stack_set_visible_child_name (self->view_stack, "flamegraph");
       toast_title = g_strdup_printf (_("Compared with “%s”: red is more now, blue less"), name);
     }

@@ -7,8 +7,8 @@
 
 #include "fc-window-private.h"
 
-/* folded stacks; 10 samples before, 5 after */
-static const char before_folded[] = "main;foo 6\nmain;bar 3\nmain 1\n";
+/* folded stacks; 12 samples before, 5 after */
+static const char before_folded[] = "main;foo 6\nmain;bar 3\nmain 1\nmain;old 2\n";
 static const char after_folded[] = "main;foo 1\nmain;bar;baz 3\nmain 1\n";
 
 static GFile *
@@ -86,12 +86,12 @@ test_compare_colours (void)
   /* main: all samples both times */
   g_assert_cmpint (fc_flame_graph_get_node_diff (graph, main_node, &delta), ==, FC_FLAME_DIFF_SAME);
   g_assert_cmpfloat_with_epsilon (delta, 0, 1e-9);
-  /* main;foo 60% -> 20%: blue */
+  /* main;foo 50% -> 20%: blue */
   g_assert_cmpint (fc_flame_graph_get_node_diff (graph, foo, &delta), ==, FC_FLAME_DIFF_LESS);
-  g_assert_cmpfloat_with_epsilon (delta, -0.4, 1e-9);
-  /* main;bar 30% -> 60%: red */
+  g_assert_cmpfloat_with_epsilon (delta, -0.3, 1e-9);
+  /* main;bar 25% -> 60%: red */
   g_assert_cmpint (fc_flame_graph_get_node_diff (graph, bar, &delta), ==, FC_FLAME_DIFF_MORE);
-  g_assert_cmpfloat_with_epsilon (delta, 0.3, 1e-9);
+  g_assert_cmpfloat_with_epsilon (delta, 0.35, 1e-9);
   /* main;bar;baz was on no stack before */
   g_assert_cmpint (fc_flame_graph_get_node_diff (graph, baz, &delta), ==, FC_FLAME_DIFF_NEW);
   g_assert_cmpfloat_with_epsilon (delta, 0.6, 1e-9);
@@ -105,6 +105,21 @@ test_compare_colours (void)
       g_usleep (10000);
     }
   g_assert_cmpuint (fc_flame_graph_get_n_drawn_boxes (graph), ==, 4);
+
+  /* the before shape, through the window's toggle: main;old vanished */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "compare-show-before", NULL);
+  tree = fc_flame_graph_get_tree (graph);
+  root = fc_call_tree_get_root (tree);
+  main_node = child_named (tree, root, "main");
+  g_assert_cmpint (fc_flame_graph_get_node_diff (graph, child_named (tree, main_node, "old"), &delta), ==,
+                   FC_FLAME_DIFF_VANISHED);
+  g_assert_cmpfloat_with_epsilon (delta, -2.0 / 12, 1e-9);
+  g_assert_cmpint (fc_flame_graph_get_node_diff (graph, child_named (tree, main_node, "foo"), NULL), ==,
+                   FC_FLAME_DIFF_LESS);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "compare-show-before", NULL);
+  tree = fc_flame_graph_get_tree (graph);
+  g_assert_cmpint (fc_flame_graph_get_node_diff (graph, child_named (tree, fc_call_tree_get_root (tree), "main"),
+                                                 NULL), ==, FC_FLAME_DIFF_SAME);
 
   /* opening another file ends the comparison */
   fc_window_open_file (window, before);
