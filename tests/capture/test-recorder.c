@@ -226,10 +226,11 @@ test_spawn_chunks (void)
   g_assert_cmpuint (total, ==, fc_recorder_get_n_samples (recorder));
   g_assert_cmpuint (cap.n_delivered, ==, total);
   g_assert_true (cap.ranges_ok);
-  /* batches arrive while a chunk fills (every 50 ms, ten a chunk), not only when it is done;
-   * counted against the chunks rather than the clock, which a loaded machine stretches */
+  /* batches arrive while a chunk fills (every 50 ms), not only when it is done: all samples in one
+   * batch would still make one delivery a chunk. Counted against the chunks rather than the
+   * clock: a loaded machine runs the main loop late, a 1.6 s run gave only 5 deliveries. */
   g_test_message ("%u deliveries, %u chunks", cap.n_deliveries, cap.chunks->len);
-  g_assert_cmpuint (cap.n_deliveries, >=, 2 * cap.chunks->len);
+  g_assert_cmpuint (cap.n_deliveries, >, cap.chunks->len);
 
   fc_recorder_get_unwind_stats (recorder, &ustats);
   g_assert_cmpuint (ustats.n_unwound, >, 100);
