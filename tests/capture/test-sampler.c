@@ -551,9 +551,15 @@ test_cpu_mode (void)
     }
   else
     {
+      gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+
       g_assert_true (fc_sampler_start (sampler, 1000, 16384, &error));
       g_assert_no_error (error);
-      g_usleep (300 * 1000);
+      /* until the burner has run 10 ms of CPU, however late a loaded machine lets it start */
+      g_mutex_lock (&sink.lock);
+      while (sink.n_samples <= 10 && g_cond_wait_until (&sink.cond, &sink.lock, deadline))
+        ;
+      g_mutex_unlock (&sink.lock);
       fc_sampler_stop (sampler);
       fc_sampler_detach (sampler);
       g_assert_cmpuint (sink.n_samples, >, 10);
