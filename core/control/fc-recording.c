@@ -46,7 +46,6 @@ struct _FcRecording
   guint               n_stops;         /* fc_recorder_stop() calls */
   guint               n_stopped;       /* their "stopped": the chunk is out */
   GQueue              deferred_spans;  /* DeferredSpan*: ended while their chunk was being finished */
-  gint64              imported_end_ns; /* keep-profile: samples before this are in profile */
   gboolean            have_final_stats;
   FcSamplerStats      final_stats;
   FcUnwindStats       final_unwind_stats;
@@ -300,31 +299,23 @@ stop_profiling_cb (FcRecording *self)
 /* ---- the recorder ---- */
 
 /* keep-profile: the batch @first, @n of the live chunk goes into the whole
- * recording. Batches are sorted and never earlier than the one before, so a
- * time range picks exactly the new ones. */
+ * recording. By index, not by time: two threads sampled at one tick share a
+ * timestamp and may arrive in different batches. */
 static void
 keep_samples (FcRecording *self,
               FcProfile   *chunk,
               guint        first,
               guint        n)
 {
-  const FcSample *samples;
-  guint n_chunk, before, after;
-  gint64 begin_ns, end_ns;
+  guint before, after;
 
-  samples = fc_profile_get_samples (chunk, &n_chunk);
-  g_assert (first + n <= n_chunk);
-  begin_ns = MAX (samples[first].timestamp_ns, self->imported_end_ns);
-  end_ns = samples[first + n - 1].timestamp_ns + 1;
-  if (end_ns <= begin_ns)
+  if (n == 0)
     return;
-
   if (fc_profile_get_profiler_id (self->profile) == NULL)
     fc_profile_set_meta_string (self->profile, "profiler_id", fc_profile_get_profiler_id (chunk));
   before = fc_profile_get_n_samples (self->profile);
-  fc_profile_import (self->profile, chunk, begin_ns, end_ns);
+  fc_profile_import_range (self->profile, chunk, first, n);
   fc_profile_publish (self->profile);
-  self->imported_end_ns = end_ns;
   after = fc_profile_get_n_samples (self->profile);
   if (after > before)
     g_signal_emit (self, signals[SAMPLES_ADDED], 0, before, after - before);
@@ -365,7 +356,6 @@ create_profile (FcRecording *self)
   FcRecorder *recorder = self->recorder;
 
   g_clear_object (&self->profile);
-  self->imported_end_ns = G_MININT64;
   if (!self->keep_profile)
     return;
   self->profile = fc_profile_new (FC_FORMAT_V2);

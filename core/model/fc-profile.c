@@ -1551,6 +1551,33 @@ fc_profile_import (FcProfile *self,
   import_samples (self, src, begin_ns, end_ns, FALSE, FALSE, NULL);
 }
 
+void
+fc_profile_import_range (FcProfile *self,
+                         FcProfile *src,
+                         guint      first,
+                         guint      n)
+{
+  Importer imp;
+  const FcSample *samples;
+  guint n_src;
+
+  g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (FC_IS_PROFILE (src));
+  g_return_if_fail (self != src);
+
+  /* the samples first: on a live source, what they refer to is published before them */
+  samples = fc_profile_get_samples (src, &n_src);
+  g_return_if_fail (first <= n_src && n <= n_src - first);
+  importer_init (&imp, self, src);
+  for (guint i = first; i < first + n; i++)
+    fc_profile_append_sample (self,
+                              samples[i].timestamp_ns,
+                              import_thread (&imp, samples[i].thread),
+                              import_stack (&imp, samples[i].stack),
+                              import_string (&imp, samples[i].extra));
+  importer_clear (&imp);
+}
+
 static JsonObject *
 object_copy (JsonObject *object)
 {

@@ -240,6 +240,13 @@ void               fc_profile_import               (FcProfile         *self,
                                                     FcProfile         *src,
                                                     gint64             begin_ns,
                                                     gint64             end_ns);
+/* Samples @first .. @first + @n - 1 of @src (a live source's published batch, say),
+ * with what they refer to. Unlike a time range, this never drops or repeats samples
+ * that share a timestamp with the previous batch's last one. */
+void               fc_profile_import_range         (FcProfile         *self,
+                                                    FcProfile         *src,
+                                                    guint              first,
+                                                    guint              n);
 /* TRUE when both have the same samples in the same order: same thread id,
  * same timestamp to the microsecond, same frame sequence (by content);
  * otherwise @why (if not NULL) says where they first differ */

@@ -271,6 +271,38 @@ test_document_merge (void)
   }
 }
 
+/* Two threads sampled at one tick share a timestamp; a live source may publish
+ * them in two batches. Importing batch by batch keeps both, once. */
+static void
+test_import_range (void)
+{
+  g_autoptr(FcProfile) src = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcProfile) dst = fc_profile_new (FC_FORMAT_V2);
+  guint32 stack = fc_profile_intern_stack (src, FC_STACK_EMPTY, add_frame (src, "main"));
+  guint32 t1 = fc_profile_ensure_thread (src, "100");
+  guint32 t2 = fc_profile_ensure_thread (src, "200");
+  const FcSample *samples;
+  guint n;
+
+  fc_profile_publish (src);
+  fc_profile_publish (dst);
+  fc_profile_append_sample (src, 1000, t1, stack, 0);
+  fc_profile_append_sample (src, 2000, t1, stack, 0);
+  fc_profile_publish (src);
+  fc_profile_import_range (dst, src, 0, 2);
+  fc_profile_publish (dst);
+  fc_profile_append_sample (src, 2000, t2, stack, 0);
+  fc_profile_publish (src);
+  fc_profile_import_range (dst, src, 2, 1);
+  fc_profile_publish (dst);
+
+  samples = fc_profile_get_samples (dst, &n);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpint (samples[2].timestamp_ns, ==, 2000);
+  g_assert_cmpstr (fc_profile_string (dst, fc_profile_get_thread (dst, samples[2].thread)->tid), ==, "200");
+  g_assert_cmpstr (fc_profile_string (dst, fc_profile_get_frame (dst, fc_profile_get_stack (dst, samples[2].stack)->frame)->function), ==, "main");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -284,6 +316,7 @@ main (int   argc,
   g_test_add_func ("/core/profile/metadata", test_metadata);
   g_test_add_func ("/core/profile/dup-by-function", test_dup_by_function);
   g_test_add_func ("/core/document/merge", test_document_merge);
+  g_test_add_func ("/core/profile/import-range", test_import_range);
 
   return g_test_run ();
 }
