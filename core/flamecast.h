@@ -29,6 +29,7 @@
 #include "fc-stats.h"
 /* views' aggregation */
 #include "fc-sample-weights.h"
+#include "fc-span.h"
 #include "fc-call-tree.h"
 #include "fc-function-details.h"
 #include "fc-flame-layout.h"

@@ -11,6 +11,7 @@
 #include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"
 #include "fc-reader.h"
+#include "fc-transaction.h"
 
 /*
  * The input is read in 64 KiB blocks and never held whole: a payload's
@@ -56,49 +57,6 @@ add_problems (FcDocument *doc,
     fc_document_add_problem (doc, g_ptr_array_steal_index (problems, 0));
 }
 
-/* Sentry writes UUIDs with or without dashes, in either case. */
-static gboolean
-ids_equal (const char *a,
-           const char *b)
-{
-  if (a == NULL || b == NULL)
-    return FALSE;
-
-  for (;;)
-    {
-      while (*a == '-')
-        a++;
-      while (*b == '-')
-        b++;
-      if (*a == '\0' || *b == '\0')
-        return *a == *b;
-      if (g_ascii_tolower (*a) != g_ascii_tolower (*b))
-        return FALSE;
-      a++;
-      b++;
-    }
-}
-
-static const char *
-get_string_member (JsonObject *object,
-                   const char *key)
-{
-  JsonNode *node = object ? json_object_get_member (object, key) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
-static JsonObject *
-get_object_member (JsonObject *object,
-                   const char *key)
-{
-  JsonNode *node = object ? json_object_get_member (object, key) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
 static void
 link_transactions (FcDocument *doc)
 {
@@ -111,24 +69,7 @@ link_transactions (FcDocument *doc)
       for (guint j = 0; j < n_tx; j++)
         {
           JsonObject *event = fc_document_get_transaction (doc, j);
-          const char *event_id = get_string_member (event, "event_id");
-          gboolean match = FALSE;
-
-          if (fc_profile_get_format (profile) == FC_FORMAT_V1)
-            {
-              JsonObject *tx = fc_profile_get_transaction (profile);
-
-              if (tx != NULL)
-                match = ids_equal (get_string_member (tx, "id"), event_id);
-            }
-          else
-            {
-              JsonObject *prof = get_object_member (get_object_member (event, "contexts"), "profile");
-
-              if (prof != NULL)
-                match = ids_equal (get_string_member (prof, "profiler_id"),
-                                   fc_profile_get_profiler_id (profile));
-            }
+          gboolean match = fc_transaction_links_profile (event, profile);
 
           if (match)
             {

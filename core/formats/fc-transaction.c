@@ -142,3 +142,159 @@ fc_transaction_event_new_for_profile (FcProfile *v1)
 
   return g_steal_pointer (&event);
 }
+
+static gboolean
+ids_equal (const char *a,
+           const char *b)
+{
+  if (a == NULL || b == NULL)
+    return FALSE;
+
+  for (;;)
+    {
+      while (*a == '-')
+        a++;
+      while (*b == '-')
+        b++;
+      if (*a == '\0' || *b == '\0')
+        return *a == *b;
+      if (g_ascii_tolower (*a) != g_ascii_tolower (*b))
+        return FALSE;
+      a++;
+      b++;
+    }
+}
+
+gboolean
+fc_transaction_links_profile (JsonObject *event,
+                              FcProfile  *profile)
+{
+  g_return_val_if_fail (event != NULL, FALSE);
+  g_return_val_if_fail (FC_IS_PROFILE (profile), FALSE);
+
+  if (fc_profile_get_format (profile) == FC_FORMAT_V1)
+    {
+      JsonObject *tx = fc_profile_get_transaction (profile);
+
+      return tx != NULL && ids_equal (fc_json_get_string (tx, "id"), fc_json_get_string (event, "event_id"));
+    }
+  else
+    {
+      JsonObject *prof = fc_json_get_object (fc_json_get_object (event, "contexts"), "profile");
+
+      return prof != NULL && ids_equal (fc_json_get_string (prof, "profiler_id"),
+                                        fc_profile_get_profiler_id (profile));
+    }
+}
+
+/* float seconds (what SDKs send) or an RFC 3339 string (what Relay accepts too) */
+static gboolean
+get_timestamp (JsonObject *object,
+               const char *key,
+               gint64     *out_ns)
+{
+  JsonNode *node = json_object_get_member (object, key);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  switch (json_node_get_value_type (node))
+    {
+    case G_TYPE_DOUBLE:
+    case G_TYPE_INT64:
+      {
+        double s = json_node_get_double (node);
+
+        if (!(s > 0 && s < (double) FC_TIME_MAX_S))
+          return FALSE;
+        *out_ns = fc_time_s_to_ns (s);
+        return TRUE;
+      }
+    case G_TYPE_STRING:
+      return fc_time_parse_rfc3339 (json_node_get_string (node), out_ns);
+    default:
+      return FALSE;
+    }
+}
+
+static void
+add_span (GPtrArray  *spans,
+          JsonObject *object,
+          const char *trace_id,
+          const char *parent_span_id,
+          const char *description)
+{
+  gint64 start_ns, end_ns;
+  const char *own_trace = fc_json_get_string (object, "trace_id");
+
+  if (!get_timestamp (object, "start_timestamp", &start_ns))
+    return;
+  if (!get_timestamp (object, "timestamp", &end_ns))
+    end_ns = start_ns;
+  g_ptr_array_add (spans, fc_span_new (fc_json_get_string (object, "span_id"), parent_span_id,
+                                       own_trace ? own_trace : trace_id,
+                                       fc_json_get_string (object, "op"), description,
+                                       start_ns, end_ns));
+}
+
+void
+fc_transaction_add_spans (JsonObject *event,
+                          GPtrArray  *spans)
+{
+  JsonObject *trace;
+  JsonNode *list;
+  const char *trace_id;
+  gint64 start_ns, end_ns;
+
+  g_return_if_fail (event != NULL);
+  g_return_if_fail (spans != NULL);
+
+  trace = fc_json_get_object (fc_json_get_object (event, "contexts"), "trace");
+  trace_id = fc_json_get_string (trace, "trace_id");
+  if (!get_timestamp (event, "start_timestamp", &start_ns))
+    return;
+  if (!get_timestamp (event, "timestamp", &end_ns))
+    end_ns = start_ns;
+  /* the transaction is its trace context's span; a transaction that is itself
+   * a child of a remote span is still the top of what this event holds */
+  g_ptr_array_add (spans, fc_span_new (fc_json_get_string (trace, "span_id"), NULL, trace_id,
+                                       fc_json_get_string (trace, "op"),
+                                       fc_json_get_string (event, "transaction"),
+                                       start_ns, end_ns));
+
+  list = json_object_get_member (event, "spans");
+  if (list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
+    return;
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (list)); i++)
+    {
+      JsonNode *node = json_array_get_element (json_node_get_array (list), i);
+      JsonObject *object;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      object = json_node_get_object (node);
+      add_span (spans, object, trace_id, fc_json_get_string (object, "parent_span_id"),
+                fc_json_get_string (object, "description"));
+    }
+}
+
+GPtrArray *
+fc_transaction_spans_for_document (FcDocument *document)
+{
+  GPtrArray *spans = fc_spans_new ();
+
+  g_return_val_if_fail (FC_IS_DOCUMENT (document), spans);
+
+  for (guint i = 0; i < fc_document_get_n_transactions (document); i++)
+    {
+      JsonObject *event = fc_document_get_transaction (document, i);
+
+      for (guint j = 0; j < fc_document_get_n_profiles (document); j++)
+        if (fc_transaction_links_profile (event, fc_document_get_profile (document, j)))
+          {
+            fc_transaction_add_spans (event, spans);
+            break;
+          }
+    }
+  fc_spans_arrange (spans);
+  return spans;
+}
