@@ -650,6 +650,7 @@ fc_flame_graph_query_tooltip (GtkWidget  *widget,
   g_autofree char *markup = NULL;
   g_autofree char *self_time = NULL;
   g_autofree char *full = NULL;
+  guint64 n_samples;
   gint64 whole;
 
   if (node == NULL)
@@ -663,9 +664,11 @@ fc_flame_graph_query_tooltip (GtkWidget  *widget,
   if (markup == NULL)
     return FALSE;
   self_time = fc_format_duration (fc_call_tree_node_get_self_ns (node));
-  full = g_strdup_printf ("%s\n%s %s, %" G_GUINT64_FORMAT " %s", markup, _("Self:"), self_time,
-                          fc_call_tree_node_get_total (node),
-                          g_dngettext (NULL, "sample", "samples", fc_call_tree_node_get_total (node)));
+  n_samples = fc_call_tree_node_get_total (node);
+  full = g_strdup_printf (ngettext ("%s\nSelf: %s, %" G_GUINT64_FORMAT " sample",
+                                    "%s\nSelf: %s, %" G_GUINT64_FORMAT " samples",
+                                    (gulong) MIN (n_samples, G_MAXULONG)),
+                          markup, self_time, n_samples);
   if (self->kinds != NULL)
     {
       guint index = fc_call_tree_node_get_index (node);

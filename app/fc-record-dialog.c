@@ -159,7 +159,7 @@ update_count (FcRecordDialog *self)
   if (shown == all)
     text = g_strdup_printf (ngettext ("%u process", "%u processes", all), all);
   else
-    text = g_strdup_printf (_("%u of %u processes"), shown, all);
+    text = g_strdup_printf (ngettext ("%u of %u process", "%u of %u processes", all), shown, all);
   gtk_label_set_text (self->count_label, text);
 }
 

@@ -17,6 +17,7 @@ struct _FcSession
   /* owned */
   FcDocument    *document;
   FcProfile     *profile;
+  GPtrArray     *spans;          /* FcSpan, arranged; never NULL */
   char          *search_text;
 
   gint           thread;
@@ -48,6 +49,7 @@ enum {
   PROP_COLOR_MODE,
   PROP_FRAME_FILTER,
   PROP_SELECTED_FRAME,
+  PROP_SPANS,
   N_PROPS
 };
 
@@ -121,6 +123,7 @@ fc_session_finalize (GObject *object)
   FcSession *self = (FcSession *)object;
 
   g_clear_pointer (&self->search_text, g_free);
+  g_clear_pointer (&self->spans, g_ptr_array_unref);
 
   G_OBJECT_CLASS (fc_session_parent_class)->finalize (object);
 }
@@ -164,6 +167,9 @@ fc_session_get_property (GObject    *object,
       break;
     case PROP_FRAME_FILTER:
       g_value_set_enum (value, self->frame_filter);
+      break;
+    case PROP_SPANS:
+      g_value_set_boxed (value, self->spans);
       break;
     case PROP_SELECTED_FRAME:
       g_value_set_uint (value, self->selected_frame);
@@ -283,6 +289,11 @@ fc_session_class_init (FcSessionClass *klass)
                        0, G_MAXUINT, FC_SESSION_NO_FRAME,
                        (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
+  properties[PROP_SPANS] =
+    g_param_spec_boxed ("spans", NULL, NULL,
+                        G_TYPE_PTR_ARRAY,
+                        (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -294,6 +305,7 @@ fc_session_init (FcSession *self)
   self->color_mode = FC_COLOR_MODE_IN_APP;
   self->frame_filter = FC_FRAME_FILTER_ALL;
   self->selected_frame = FC_SESSION_NO_FRAME;
+  self->spans = fc_spans_new ();
 }
 
 FcSession *
@@ -404,6 +416,45 @@ fc_session_profile_grew (FcSession *self,
 }
 
 /**
+ * fc_session_get_spans:
+ * @self: a session
+ *
+ * Returns: (transfer none) (element-type FcSpan): the transactions and spans
+ *   that go with the profile, arranged (fc_spans_arrange ()); maybe empty
+ */
+GPtrArray *
+fc_session_get_spans (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), NULL);
+
+  return self->spans;
+}
+
+/**
+ * fc_session_set_spans:
+ * @self: a session
+ * @spans: (element-type FcSpan): spans to show instead, e.g. a live
+ *   recording's transactions; arranged here
+ *
+ * Replaces the spans until the next document.
+ */
+void
+fc_session_set_spans (FcSession *self,
+                      GPtrArray *spans)
+{
+  g_return_if_fail (FC_IS_SESSION (self));
+  g_return_if_fail (spans != NULL);
+
+  if (spans == self->spans)
+    return;
+  g_ptr_array_ref (spans);
+  g_clear_pointer (&self->spans, g_ptr_array_unref);
+  self->spans = spans;
+  fc_spans_arrange (self->spans);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPANS]);
+}
+
+/**
  * fc_session_set_document:
  * @self: a session
  * @document: (nullable): the document to show
@@ -460,6 +511,10 @@ fc_session_set_document_full (FcSession  *self,
   g_set_object (&self->profile, merged_profile);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+  /* transactions linked from an envelope (V1 by transaction id, V2 by profiler_id) */
+  g_clear_pointer (&self->spans, g_ptr_array_unref);
+  self->spans = document != NULL ? fc_transaction_spans_for_document (document) : fc_spans_new ();
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPANS]);
 
   thread = fc_session_pick_default_thread (self->profile);
   if (thread != self->thread)

@@ -36,6 +36,10 @@ void           fc_session_set_document_full     (FcSession     *self,
                                                  FcProfile     *merged_profile);
 FcProfile     *fc_session_get_profile           (FcSession     *self);
 
+GPtrArray     *fc_session_get_spans             (FcSession     *self);
+void           fc_session_set_spans             (FcSession     *self,
+                                                 GPtrArray     *spans);
+
 gint           fc_session_get_thread            (FcSession     *self);
 void           fc_session_set_thread            (FcSession     *self,
                                                  gint           thread);

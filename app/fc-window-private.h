@@ -10,6 +10,7 @@
 #include "fc-flame-graph.h"
 #include "fc-frame-details.h"
 #include "fc-minimap.h"
+#include "fc-span-track.h"
 #include "fc-thread-selector.h"
 #include "fc-window.h"
 
@@ -46,6 +47,7 @@ struct _FcWindow
   GMenu                *recent_section;
 
   FcMinimap            *minimap;
+  FcSpanTrack          *span_track;
   FcFlameChart         *flame_chart;
   FcFlameGraph         *flame_graph;
   GtkLabel             *search_matches_label;
@@ -81,6 +83,7 @@ struct _FcWindow
   guint                 live_n_samples;
   guint                 live_n_threads;
   guint                 transaction_span;
+  GPtrArray            *root_spans;       /* FcSpan: this recording's ended transactions */
   gboolean              following;        /* the flamechart shows the live edge */
   gboolean              setting_range;    /* the live view moves the range, not the user */
   gboolean              record_stopping;

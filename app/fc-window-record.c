@@ -19,6 +19,10 @@ fc_window_record_show_status (FcWindow *self)
   FcSamplerStats stats;
   double elapsed;
   g_autofree char *text = NULL;
+  g_autofree char *samples = NULL;
+  g_autofree char *threads = NULL;
+  g_autofree char *dropped = NULL;
+  guint n_samples, n_threads;
   const char *state;
 
   fc_recording_get_sampler_stats (self->recording, &stats);
@@ -32,15 +36,66 @@ fc_window_record_show_status (FcWindow *self)
     state = _("Recording");
   else
     state = _("Waiting");
+  n_samples = fc_recording_get_profile (self->recording)
+              ? fc_profile_get_n_samples (fc_recording_get_profile (self->recording)) : 0;
+  n_threads = fc_recorder_get_n_threads (recorder);
+  samples = g_strdup_printf (ngettext ("%u sample", "%u samples", n_samples), n_samples);
+  threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads), n_threads);
+  dropped = g_strdup_printf (ngettext ("%" G_GUINT64_FORMAT " dropped tick", "%" G_GUINT64_FORMAT " dropped ticks",
+                                       (gulong) MIN (stats.dropped_ticks, G_MAXULONG)),
+                             stats.dropped_ticks);
   /* Translators: status while recording: state, seconds, samples, threads, dropped ticks, mode, rate */
-  text = g_strdup_printf (_("%s · %.1f s · %u samples · %u threads · %" G_GUINT64_FORMAT " dropped · %s · %u Hz"),
-                          state, elapsed,
-                          fc_recording_get_profile (self->recording)
-                            ? fc_profile_get_n_samples (fc_recording_get_profile (self->recording)) : 0,
-                          fc_recorder_get_n_threads (recorder), stats.dropped_ticks,
+  text = g_strdup_printf (_("%s · %.1f s · %s · %s · %s · %s · %u Hz"),
+                          state, elapsed, samples, threads, dropped,
                           fc_recorder_get_mode (recorder) == FC_SAMPLER_MODE_CPU ? "cpu" : "wall",
                           fc_recorder_get_frequency (recorder));
   gtk_label_set_text (self->record_status_label, text);
+}
+
+static FcSpan *
+span_for_root (const FcRootSpan *root)
+{
+  return fc_span_new (root->span_id, NULL, root->trace_id, _("transaction"), root->name,
+                      root->start_ns, root->end_ns);
+}
+
+/* The transactions of this recording, on the span track: those that ended,
+ * and the one under way, drawn up to now. */
+static void
+update_live_spans (FcWindow *self)
+{
+  FcLifecycle *lifecycle = self->recording ? fc_recording_get_lifecycle (self->recording) : NULL;
+  const FcRootSpan *active = lifecycle && self->transaction_span
+                             ? fc_lifecycle_get_root_span (lifecycle, self->transaction_span) : NULL;
+  g_autoptr(GPtrArray) spans = NULL;
+
+  if (self->root_spans->len == 0 && active == NULL && fc_session_get_spans (self->session)->len == 0)
+    return;
+  spans = fc_spans_new ();
+  for (guint i = 0; i < self->root_spans->len; i++)
+    g_ptr_array_add (spans, fc_span_copy (g_ptr_array_index (self->root_spans, i)));
+  if (active != NULL)
+    {
+      FcSpan *span = span_for_root (active);
+
+      span->end_ns = MAX (span->start_ns, g_get_real_time () * 1000);
+      span->open = TRUE;
+      g_ptr_array_add (spans, span);
+    }
+  fc_session_set_spans (self->session, spans);
+}
+
+static void
+root_span_ended_cb (FcWindow   *self,
+                    FcRootSpan *root)
+{
+  /* a recording stopping after the window was disposed */
+  if (self->root_spans == NULL)
+    return;
+  g_ptr_array_add (self->root_spans, span_for_root (root));
+  if (self->transaction_span == root->id)
+    self->transaction_span = 0;
+  update_live_spans (self);
 }
 
 static void
@@ -75,6 +130,7 @@ show_profile (FcWindow *self)
   self->setting_range = TRUE;
   fc_session_set_document_full (self->session, document, profile);
   self->setting_range = FALSE;
+  update_live_spans (self);
   gtk_stack_set_visible_child_name (self->main_stack, "profile");
 }
 
@@ -102,6 +158,8 @@ live_tick_cb (gpointer user_data)
           self->setting_range = FALSE;
         }
     }
+  if (self->transaction_span != 0 && fc_session_get_profile (self->session) == profile)
+    update_live_spans (self);
   fc_window_record_show_status (self);
   return G_SOURCE_CONTINUE;
 }
@@ -193,6 +251,7 @@ by_function_ready_cb (GObject      *object,
   fc_profile_finish (profile);
   fc_document_add_profile (document, fc_recording_get_profile (self->recording));
   fc_session_set_document_full (self->session, document, profile);
+  update_live_spans (self);
   gtk_stack_set_visible_child_name (self->main_stack, "profile");
 }
 
@@ -342,6 +401,10 @@ begin (FcWindow     *self,
   self->following = TRUE;
   self->live_n_samples = 0;
   self->live_n_threads = 0;
+  self->transaction_span = 0;
+  g_ptr_array_set_size (self->root_spans, 0);
+  g_signal_connect_object (fc_recording_get_lifecycle (recording), "root-span-ended",
+                           G_CALLBACK (root_span_ended_cb), self, G_CONNECT_SWAPPED);
   g_clear_handle_id (&self->live_source, g_source_remove);
   self->live_source = g_timeout_add (LIVE_INTERVAL_MS, live_tick_cb, self);
 
@@ -502,15 +565,19 @@ transaction_toggled_cb (FcWindow *self)
     }
   else if (self->transaction_span != 0)
     {
+      /* "root-span-ended" files it */
       fc_lifecycle_end_root_span (lifecycle, self->transaction_span);
       self->transaction_span = 0;
     }
+  if (fc_session_get_profile (self->session) == fc_recording_get_profile (self->recording))
+    update_live_spans (self);
   gtk_widget_set_sensitive (GTK_WIDGET (self->transaction_entry), self->transaction_span == 0);
 }
 
 void
 fc_window_record_init (FcWindow *self)
 {
+  self->root_spans = fc_spans_new ();
   g_signal_connect_object (self->session, "notify::visible-begin-ns",
                            G_CALLBACK (visible_range_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::visible-end-ns",
@@ -531,4 +598,5 @@ fc_window_record_dispose (FcWindow *self)
   if (self->recording != NULL && !fc_recording_get_stopped (self->recording) && !self->record_stopping)
     fc_recording_stop_async (self->recording, NULL, NULL, NULL);
   g_clear_object (&self->recording);
+  g_clear_pointer (&self->root_spans, g_ptr_array_unref);
 }

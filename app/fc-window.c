@@ -661,6 +661,7 @@ fc_window_class_init (FcWindowClass *klass)
   g_type_ensure (FC_TYPE_CALL_TREE_VIEW);
   g_type_ensure (FC_TYPE_FRAME_DETAILS);
   g_type_ensure (FC_TYPE_MINIMAP);
+  g_type_ensure (FC_TYPE_SPAN_TRACK);
   g_type_ensure (FC_TYPE_FLAME_CHART);
   g_type_ensure (FC_TYPE_FLAME_GRAPH);
 
@@ -691,6 +692,7 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, details_scroller);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, recent_section);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, minimap);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, span_track);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_chart);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_graph);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, search_matches_label);
@@ -725,6 +727,7 @@ fc_window_init (FcWindow *self)
   g_object_set (self->call_tree_view, "session", self->session, NULL);
   g_object_set (self->frame_details, "session", self->session, NULL);
   g_object_set (self->minimap, "session", self->session, NULL);
+  g_object_set (self->span_track, "session", self->session, NULL);
   g_object_set (self->flame_chart, "session", self->session, NULL);
   g_object_set (self->flame_graph, "session", self->session, NULL);
 

@@ -1,0 +1,223 @@
+/* test-span-track.c - transactions and spans over the flamechart, in the real window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gstdio.h>
+
+#include "fc-window-private.h"
+
+static FcWindow *
+open_and_wait (const char *relative)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", relative, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  FcWindow *window = g_object_ref (fc_window_new (NULL));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  fc_window_open_file (window, file);
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (fc_session_get_document (fc_window_get_session (window)));
+  return window;
+}
+
+static void
+window_free (FcWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+static double
+x_of (FcSession *session,
+      int        width,
+      gint64     ns)
+{
+  gint64 begin = fc_session_get_visible_begin_ns (session);
+  gint64 end = fc_session_get_visible_end_ns (session);
+
+  return (double) (ns - begin) * width / (double) (end - begin);
+}
+
+static void
+painted_cb (GdkFrameClock *clock,
+            gboolean      *painted)
+{
+  *painted = TRUE;
+}
+
+/* until the window has drawn what changed */
+static void
+wait_for_paint (GtkWidget *widget)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  gboolean painted = FALSE;
+  gulong id = g_signal_connect (clock, "after-paint", G_CALLBACK (painted_cb), &painted);
+
+  gtk_widget_queue_draw (widget);
+  while (!painted)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, id);
+}
+
+static const FcSpan *
+bar_with_op (FcSpanTrack     *track,
+             const char      *op,
+             graphene_rect_t *rect)
+{
+  for (guint i = 0; i < fc_span_track_get_n_bars (track); i++)
+    {
+      const FcSpan *span = fc_span_track_get_bar (track, i, rect);
+
+      if (g_strcmp0 (span->op, op) == 0)
+        return span;
+    }
+  g_assert_not_reached ();
+}
+
+/* A V2 envelope: the transaction with the chunk's profiler_id and its three
+ * spans are four nested bars on the flamechart's time axis; an unrelated
+ * transaction is not drawn. A click selects a span's time range, a double
+ * click zooms to it, and the bars follow. */
+static void
+test_envelope_v2 (void)
+{
+  FcWindow *window = open_and_wait ("good/node-v2-spans.envelope");
+  FcSession *session = fc_window_get_session (window);
+  FcSpanTrack *track = window->span_track;
+  GtkWidget *chart = GTK_WIDGET (window->flame_chart);
+  graphene_rect_t rect, tx_rect;
+  const FcSpan *span;
+  int width;
+
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (track)));
+  g_assert_cmpuint (fc_session_get_spans (session)->len, ==, 4);
+  while (fc_span_track_get_n_bars (track) != 4 || gtk_widget_get_width (GTK_WIDGET (track)) < 100)
+    g_main_context_iteration (NULL, TRUE);
+
+  /* the same width as the flamechart below it: one time axis */
+  width = gtk_widget_get_width (GTK_WIDGET (track));
+  g_assert_cmpint (width, ==, gtk_widget_get_width (chart));
+  /* three rows: transaction, its spans, the span nested in the http one */
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (track)), ==, 3 * FC_SPAN_TRACK_ROW_HEIGHT);
+
+  /* the transaction (0.4 s to 0.6 s) is wider than the samples: edge to edge */
+  span = fc_span_track_get_bar (track, 0, &tx_rect);
+  g_assert_cmpstr (span->description, ==, "job");
+  g_assert_cmpfloat (tx_rect.origin.x, <=, 0);
+  g_assert_cmpfloat (tx_rect.origin.x + tx_rect.size.width, >=, width);
+  g_assert_cmpfloat (tx_rect.origin.y, <, FC_SPAN_TRACK_ROW_HEIGHT);
+
+  /* each span where its times fall on the axis, one row per depth */
+  span = bar_with_op (track, "http.client", &rect);
+  g_assert_cmpfloat_with_epsilon (rect.origin.x, x_of (session, width, span->start_ns), 1.0);
+  g_assert_cmpfloat_with_epsilon (rect.origin.x + rect.size.width, x_of (session, width, span->end_ns), 1.0);
+  g_assert_cmpfloat (rect.origin.y, >=, FC_SPAN_TRACK_ROW_HEIGHT);
+  g_assert_cmpfloat (rect.origin.y, <, 2 * FC_SPAN_TRACK_ROW_HEIGHT);
+  span = bar_with_op (track, "serialize", &rect);
+  g_assert_cmpfloat (rect.origin.y, >=, 2 * FC_SPAN_TRACK_ROW_HEIGHT);
+  g_assert_cmpfloat_with_epsilon (rect.origin.x, x_of (session, width, span->start_ns), 1.0);
+
+  /* a click on it selects exactly its time range in the flamechart */
+  g_assert_false (fc_session_has_selection (session));
+  g_assert_true (fc_span_track_click (track, rect.origin.x + rect.size.width / 2, rect.origin.y + 4, 1));
+  g_assert_true (fc_session_has_selection (session));
+  g_assert_cmpint (fc_session_get_selection_begin_ns (session), ==, span->start_ns);
+  g_assert_cmpint (fc_session_get_selection_end_ns (session), ==, span->end_ns);
+  /* the innermost span wins where bars overlap, the transaction elsewhere */
+  g_assert_true (fc_span_track_span_at (track, rect.origin.x + 1, rect.origin.y + 4) == span);
+  g_assert_true (fc_span_track_span_at (track, 1, tx_rect.origin.y + 4) ==
+                 g_ptr_array_index (fc_session_get_spans (session), 0));
+  g_assert_null (fc_span_track_span_at (track, rect.origin.x - 5, rect.origin.y + 4));
+  g_assert_false (fc_span_track_click (track, rect.origin.x - 5, rect.origin.y + 4, 1));
+
+  /* a double click zooms the flamechart to the span; the bars follow */
+  span = bar_with_op (track, "http.client", &rect);
+  g_assert_true (fc_span_track_click (track, rect.origin.x + rect.size.width / 2, rect.origin.y + 4, 2));
+  g_assert_cmpint (fc_session_get_visible_begin_ns (session), <=, span->start_ns);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session), >=, span->end_ns);
+  g_assert_cmpint (fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session), <,
+                   (span->end_ns - span->start_ns) * 3 / 2);
+  wait_for_paint (GTK_WIDGET (track));
+  g_assert_true (bar_with_op (track, "http.client", &rect) == span);
+  g_assert_cmpfloat (rect.size.width, >, width * 2 / 3.0);
+  g_assert_cmpfloat_with_epsilon (rect.origin.x, x_of (session, width, span->start_ns), 1.0);
+
+  window_free (window);
+}
+
+/* V1: the transaction whose id the profile names. */
+static void
+test_envelope_v1 (void)
+{
+  FcWindow *window = open_and_wait ("good/python-v1.envelope");
+  GPtrArray *spans = fc_session_get_spans (fc_window_get_session (window));
+
+  g_assert_cmpuint (spans->len, ==, 1);
+  g_assert_cmpstr (((FcSpan *) g_ptr_array_index (spans, 0))->description, ==, "GET /");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
+  while (fc_span_track_get_n_bars (window->span_track) != 1)
+    g_main_context_iteration (NULL, TRUE);
+  window_free (window);
+}
+
+/* Nothing to show: the track is out of the way. */
+static void
+test_hidden (void)
+{
+  FcWindow *window = open_and_wait ("good/compact-v2.json");
+
+  g_assert_cmpuint (fc_session_get_spans (fc_window_get_session (window))->len, ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
+  window_free (window);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = g_dir_make_tmp ("flamecast-test-span-track-XXXXXX", &error);
+  int ret;
+
+  /* opened files go to the recent list: a private home for it (but the
+   * system's data dirs, for icons) */
+  g_assert_no_error (error);
+  g_setenv ("HOME", home, TRUE);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/app/span-track/envelope-v2", test_envelope_v2);
+  g_test_add_func ("/app/span-track/envelope-v1", test_envelope_v1);
+  g_test_add_func ("/app/span-track/hidden", test_hidden);
+
+  ret = g_test_run ();
+  remove_tree (home);
+
+  return ret;
+}
