@@ -28,25 +28,94 @@ fc_application_new_window (FcApplication *self)
   return fc_window_new (GTK_APPLICATION (self));
 }
 
+/* Records @pid or @argv (in @cwd) in the active window if it is empty, in a
+ * new one otherwise; a failure is shown in the window. */
 static void
-fc_application_activate (GApplication *app)
+fc_application_record (FcApplication      *self,
+                       GPid                pid,
+                       const char * const *argv,
+                       const char         *cwd)
 {
-  FcApplication *self = FC_APPLICATION (app);
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
-  g_auto(GStrv) argv = g_steal_pointer (&self->record_argv);
-  GPid pid = self->record_pid;
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
 
   if (window == NULL || ((pid > 0 || argv != NULL) && !fc_window_is_empty (FC_WINDOW (window))))
     window = GTK_WINDOW (fc_application_new_window (self));
 
   gtk_window_present (window);
 
-  /* as the CLI does: recording starts at launch; a failure is shown in the window */
-  self->record_pid = 0;
   if (pid > 0)
     fc_window_record_attach (FC_WINDOW (window), pid, NULL);
   else if (argv != NULL)
-    fc_window_record_spawn (FC_WINDOW (window), (const char * const *) argv, NULL, NULL);
+    fc_window_record_spawn (FC_WINDOW (window), argv, cwd, NULL);
+}
+
+static void
+fc_application_activate (GApplication *app)
+{
+  FcApplication *self = FC_APPLICATION (app);
+  g_auto(GStrv) argv = g_steal_pointer (&self->record_argv);
+  GPid pid = self->record_pid;
+
+  /* as the CLI does: recording starts at launch */
+  self->record_pid = 0;
+  fc_application_record (self, pid, (const char * const *) argv, NULL);
+}
+
+/* app.record-pid (i): `flamecast --pid PID` while an instance runs */
+static void
+record_pid_action (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  gint32 pid = g_variant_get_int32 (param);
+
+  if (pid > 0)
+    fc_application_record (user_data, pid, NULL, NULL);
+}
+
+/* app.record-command ((ass)): `flamecast -- COMMAND [ARGS...]` while an
+ * instance runs, with the directory it was typed in */
+static void
+record_command_action (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  g_autofree const char **argv = NULL;
+  const char *cwd = NULL;
+
+  g_variant_get (param, "(^a&s&s)", &argv, &cwd);
+  if (argv != NULL && argv[0] != NULL)
+    fc_application_record (user_data, 0, argv, cwd);
+}
+
+/* Another instance runs: it records, in a new window, what this command
+ * line asks for (GApplication would otherwise only activate it). */
+static gboolean
+forward_recording (FcApplication *self)
+{
+  GApplication *app = G_APPLICATION (self);
+  g_autoptr(GError) error = NULL;
+
+  if (self->record_pid <= 0 && self->record_argv == NULL)
+    return FALSE;
+  if (!g_application_register (app, NULL, &error))
+    {
+      g_printerr ("flamecast: %s\n", error->message);
+      return FALSE;
+    }
+  if (!g_application_get_is_remote (app))
+    return FALSE;
+
+  if (self->record_pid > 0)
+    g_action_group_activate_action (G_ACTION_GROUP (app), "record-pid", g_variant_new_int32 (self->record_pid));
+  else
+    {
+      g_autofree char *cwd = g_get_current_dir ();
+
+      g_action_group_activate_action (G_ACTION_GROUP (app), "record-command",
+                                      g_variant_new ("(^ass)", self->record_argv, cwd));
+    }
+  return TRUE;
 }
 
 static int
@@ -70,6 +139,9 @@ fc_application_handle_local_options (GApplication *app,
         }
       self->record_pid = pid;
     }
+  /* the actions go over D-Bus; this process is done once they are sent */
+  if (forward_recording (self))
+    return 0;
   return -1;
 }
 
@@ -182,6 +254,8 @@ static const GActionEntry app_entries[] = {
   { .name = "new-window", .activate = new_window_action },
   { .name = "preferences", .activate = preferences_action },
   { .name = "quit", .activate = quit_action },
+  { .name = "record-pid", .activate = record_pid_action, .parameter_type = "i" },
+  { .name = "record-command", .activate = record_command_action, .parameter_type = "(ass)" },
 };
 
 static void

@@ -3,6 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
+
 #include "fc-application.h"
 #include "fc-window-private.h"
 
@@ -111,6 +115,191 @@ test_open_from_command_line (void)
   g_object_unref (run.file);
 }
 
+typedef struct {
+  FcApplication *app;
+  GPid           target;
+  guint          n_remotes_exited;
+  FcWindow      *first;
+  FcWindow      *attached;
+  FcWindow      *launched;
+  gboolean       done;
+} Remote;
+
+static GPid
+spawn_remote (const char * const *args)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GError) error = NULL;
+  GPid pid;
+
+  g_strv_builder_add (builder, g_getenv ("FC_APP_BINARY"));
+  g_strv_builder_addv (builder, (const char **) args);
+  argv = g_strv_builder_end (builder);
+  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  return pid;
+}
+
+/* the remote process exited 0: it only forwarded the request, without a
+ * window of its own (waited for from the main loop, which must answer it) */
+static void
+remote_exited_cb (GPid     pid,
+                  int      status,
+                  gpointer user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_spawn_check_wait_status (status, &error);
+  g_assert_no_error (error);
+  (*(guint *) user_data)++;
+  g_spawn_close_pid (pid);
+}
+
+static FcWindow *
+recording_window (FcApplication *app)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (FC_IS_WINDOW (l->data) && fc_window_is_recording (l->data))
+      return l->data;
+  return NULL;
+}
+
+/* Drives the primary instance from its own main loop: the second and third
+ * `flamecast` processes exit at once, and their recordings start here. */
+static gboolean
+remote_step_cb (gpointer user_data)
+{
+  Remote *r = user_data;
+  FcWindow *recording;
+
+  if (r->first == NULL)
+    {
+      r->first = FC_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (r->app)));
+      if (r->first == NULL || fc_session_get_document (fc_window_get_session (r->first)) == NULL)
+        {
+          r->first = NULL;
+          return G_SOURCE_CONTINUE;
+        }
+      /* flamecast --pid PID, while this instance runs */
+      {
+        g_autofree char *pid = g_strdup_printf ("%d", r->target);
+        const char *args[] = { "--pid", pid, NULL };
+
+        g_child_watch_add (spawn_remote (args), remote_exited_cb, &r->n_remotes_exited);
+      }
+      return G_SOURCE_CONTINUE;
+    }
+
+  if (r->attached == NULL)
+    {
+      if ((recording = recording_window (r->app)) == NULL)
+        return G_SOURCE_CONTINUE;
+      r->attached = recording;
+      /* a new window: the one showing a file keeps it */
+      g_assert_true (r->attached != r->first);
+      g_assert_cmpint (fc_recording_get_pid (fc_window_get_recording (r->attached)), ==, r->target);
+      g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (r->app))), ==, 2);
+      fc_window_stop_recording (r->attached, FALSE);
+
+      /* flamecast -- COMMAND, in the directory it was typed in */
+      {
+        const char *args[] = { "--", "sh", "-c", "test -f node.json && exec sleep 30", NULL };
+        g_autofree char *old_cwd = g_get_current_dir ();
+        g_autofree char *dir = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", NULL);
+
+        g_assert_cmpint (g_chdir (dir), ==, 0);
+        g_child_watch_add (spawn_remote (args), remote_exited_cb, &r->n_remotes_exited);
+        g_assert_cmpint (g_chdir (old_cwd), ==, 0);
+      }
+      return G_SOURCE_CONTINUE;
+    }
+
+  if (r->launched == NULL)
+    {
+      if (fc_window_is_recording (r->attached) || (recording = recording_window (r->app)) == NULL)
+        return G_SOURCE_CONTINUE;
+      r->launched = recording;
+      g_assert_true (r->launched != r->first && r->launched != r->attached);
+      g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (r->app))), ==, 3);
+      return G_SOURCE_CONTINUE;
+    }
+
+  if (r->n_remotes_exited < 2)
+    return G_SOURCE_CONTINUE;
+
+  /* the command found its file in that directory: it is still running */
+  {
+    FcRecording *recording_of_cmd = fc_window_get_recording (r->launched);
+
+    FcProfile *profile = fc_recording_get_profile (recording_of_cmd);
+
+    if ((profile == NULL || fc_profile_get_n_samples (profile) == 0) &&
+        !fc_recording_get_target_exited (recording_of_cmd, NULL))
+      return G_SOURCE_CONTINUE;
+    g_assert_false (fc_recording_get_target_exited (recording_of_cmd, NULL));
+    fc_window_stop_recording (r->launched, TRUE);
+  }
+  r->done = TRUE;
+  g_action_group_activate_action (G_ACTION_GROUP (r->app), "quit", NULL);
+  return G_SOURCE_REMOVE;
+}
+
+/* `flamecast --pid PID` and `flamecast -- CMD` while an instance runs:
+ * recording starts in a new window of that instance, over D-Bus. */
+static void
+record_in_running_instance (void)
+{
+  GTestDBus *bus = g_test_dbus_new (G_TEST_DBUS_NONE);
+  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
+  char *argv[] = { (char *) "flamecast", path, NULL };
+  const char *target_argv[] = { "sleep", "60", NULL };
+  g_autoptr(GError) error = NULL;
+  FcApplication *app;
+  Remote r = { 0 };
+  g_autofree char *display = g_strdup (g_getenv ("DISPLAY"));
+  int status;
+
+  /* GTestDBus unsets DISPLAY as it starts the bus; Xvfb is still there */
+  g_test_dbus_up (bus);
+  if (display != NULL)
+    g_setenv ("DISPLAY", display, TRUE);
+  g_assert_true (g_spawn_async (NULL, (char **) target_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+                                NULL, NULL, &r.target, &error));
+  g_assert_no_error (error);
+
+  app = fc_application_new ();
+  r.app = app;
+  g_timeout_add (50, remote_step_cb, &r);
+  status = g_application_run (G_APPLICATION (app), G_N_ELEMENTS (argv) - 1, argv);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (r.done);
+
+  /* the attached process was released and runs on */
+  g_assert_cmpint (waitpid (r.target, &status, WNOHANG), ==, 0);
+  kill (r.target, SIGKILL);
+  waitpid (r.target, &status, 0);
+  g_assert_finalize_object (app);
+  /* GTK keeps its session bus connection to the end of this (sub)process:
+   * stop the bus without waiting for that connection to go, as
+   * g_test_dbus_down () and finalizing @bus would */
+  g_test_dbus_stop (bus);
+}
+
+/* in a process of its own: an application per process, a bus per test */
+static void
+test_record_in_running_instance (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_test_log_set_fatal_handler (ignore_session_bus_cb, NULL);
+      record_in_running_instance ();
+      return;
+    }
+  g_test_trap_subprocess (NULL, 90 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -118,6 +307,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/app/application/open-from-command-line", test_open_from_command_line);
+  g_test_add_func ("/app/application/record-in-running-instance", test_record_in_running_instance);
 
   return g_test_run ();
 }
