@@ -85,7 +85,8 @@ check-tsan: deps
 FUZZ_BUILDDIR ?= build-fuzz
 FUZZ_SECONDS ?= 300
 FUZZ_CHECK_SECONDS ?= 3
-FUZZERS ?= fuzz-reader fuzz-payload fuzz-envelope fuzz-gzip fuzz-dsn fuzz-rate-limits fuzz-outbox
+FUZZERS ?= fuzz-reader fuzz-payload fuzz-envelope fuzz-gzip fuzz-dsn fuzz-rate-limits fuzz-outbox \
+	fuzz-pprof fuzz-otlp fuzz-otlp-json fuzz-speedscope fuzz-folded fuzz-perf-script
 fuzz-build: deps
 	@[ -f $(FUZZ_BUILDDIR)/build.ninja ] || CC=clang meson setup $(FUZZ_BUILDDIR) -Dapp=false -Dfuzzing=true \
 	  -Db_sanitize=address,undefined -Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link

@@ -16,6 +16,8 @@
 
 #include <glib.h>
 
+#include "flamecast.h"
+
 int LLVMFuzzerTestOneInput (const uint8_t *data,
                             size_t         size);
 /* fc-fuzz.c: makes GLib criticals and warnings abort */
@@ -43,3 +45,21 @@ int LLVMFuzzerInitialize   (int           *argc,
         abort ();                                                                       \
       }                                                                                 \
   } G_STMT_END
+
+/* fc-fuzz.c: the V2 writer's output for @profile must read back */
+void fc_fuzz_check_v2_round_trip (FcProfile *profile);
+
+typedef FcDocument *(*FcFuzzRead)  (GBytes      *bytes,
+                                    GError     **error);
+typedef GBytes     *(*FcFuzzWrite) (FcDocument  *document,
+                                    GError     **error);
+
+/* fc-fuzz.c: one import format's reader on @data, then what it read is
+ * validated, written as V2 chunks that must read back, and (when the
+ * format has a writer, @write) written back in the same format, which the
+ * reader must detect and read again. */
+void fc_fuzz_import              (const uint8_t *data,
+                                  size_t         size,
+                                  const char    *what,
+                                  FcFuzzRead     read,
+                                  FcFuzzWrite    write);

@@ -11,29 +11,6 @@
 #include "fc-fuzz.h"
 
 static void
-round_trip (FcProfile *profile)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) written = fc_writer_write_profile_full (profile, FC_WRITE_KEEP_CLIENT_SDK, &error);
-  g_autoptr(FcProfile) again = NULL;
-  gconstpointer data;
-  gsize len;
-
-  FC_FUZZ_CHECK_RESULT (written != NULL, error, "writing a profile that was read");
-  if (written == NULL)
-    return;
-
-  data = g_bytes_get_data (written, &len);
-  again = fc_reader_parse_payload (data, len, FC_READ_LENIENT, NULL, &error);
-  if (again == NULL)
-    {
-      fprintf (stderr, "the writer's own output does not read back: %s\n%.*s\n",
-               error->message, (int) MIN (len, 4096), (const char *) data);
-      abort ();
-    }
-}
-
-static void
 load (GBytes      *bytes,
       FcReadFlags  flags)
 {
@@ -47,7 +24,7 @@ load (GBytes      *bytes,
 
   problems = fc_validate_document (doc);
   for (guint i = 0; i < fc_document_get_n_profiles (doc); i++)
-    round_trip (fc_document_get_profile (doc, i));
+    fc_fuzz_check_v2_round_trip (fc_document_get_profile (doc, i));
 }
 
 int

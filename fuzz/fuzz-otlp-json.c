@@ -1,0 +1,18 @@
+/* fuzz-otlp-json.c - OTLP ProfilesData as OTLP/JSON
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The format's reader is called directly, past the content sniffing of
+ * fc_reader_load_bytes(), so that every mutation reaches it.
+ */
+
+#include "flamecast.h"
+#include "fc-fuzz.h"
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  fc_fuzz_import (data, size, "fc_otlp_read_json", fc_otlp_read_json, fc_otlp_write_json);
+  return 0;
+}
