@@ -360,7 +360,7 @@ fc_flame_graph_set_diff (FcFlameGraph *self,
 
   if (diff == NULL && self->diff == NULL)
     return;
-  g_clear_pointer (&self->diff, fc_diff_free);
+  g_clear_pointer (&self->diff, fc_diff_unref);
   g_clear_pointer (&self->before_tree, fc_call_tree_unref);
   self->diff = diff;
   self->before_tree = before && diff ? fc_call_tree_ref (before) : NULL;
@@ -980,7 +980,7 @@ fc_flame_graph_finalize (GObject *object)
   FcFlameGraph *self = FC_FLAME_GRAPH (object);
 
   g_clear_pointer (&self->offsets, g_free);
-  g_clear_pointer (&self->diff, fc_diff_free);
+  g_clear_pointer (&self->diff, fc_diff_unref);
   g_clear_pointer (&self->deltas, g_free);
   g_clear_pointer (&self->kinds, g_free);
   g_clear_pointer (&self->diff_colors, g_free);

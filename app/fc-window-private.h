@@ -6,6 +6,7 @@
 #pragma once
 
 #include "fc-call-tree-view.h"
+#include "fc-diff-tree-view.h"
 #include "fc-flame-chart.h"
 #include "fc-flame-graph.h"
 #include "fc-frame-details.h"
@@ -42,6 +43,8 @@ struct _FcWindow
   GtkBox               *flamechart_box;
   GtkBox               *flamegraph_box;
   FcCallTreeView       *call_tree_view;
+  AdwViewStackPage     *compare_page;
+  FcDiffTreeView       *diff_tree_view;
   FcFrameDetails       *frame_details;
   GtkScrolledWindow    *details_scroller;
   GMenu                *recent_section;

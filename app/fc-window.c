@@ -26,7 +26,7 @@ typedef struct {
 static void
 load_result_free (LoadResult *result)
 {
-  g_clear_pointer (&result->diff, fc_diff_free);
+  g_clear_pointer (&result->diff, fc_diff_unref);
   g_clear_pointer (&result->before, fc_call_tree_unref);
   g_clear_object (&result->document);
   g_clear_object (&result->profile);
@@ -237,6 +237,8 @@ load_ready_cb (GObject      *object,
   g_clear_pointer (&self->last_error, g_free);
   g_set_object (&self->file, file);
   fc_flame_graph_set_diff (self->flame_graph, NULL, NULL);
+  fc_diff_tree_view_set_diff (self->diff_tree_view, NULL);
+  adw_view_stack_page_set_visible (self->compare_page, FALSE);
   fc_session_set_document_full (self->session, loaded->document, loaded->profile);
   adw_view_switcher_title_set_subtitle (self->switcher_title, name);
   gtk_window_set_title (GTK_WINDOW (self), name);
@@ -365,6 +367,9 @@ compare_ready_cb (GObject      *object,
     toast_title = g_strdup_printf (_("Could not compare with “%s”: %s"), name, error->message);
   else
     {
+      /* one comparison for both views: the table shares the flamegraph's */
+      fc_diff_tree_view_set_diff (self->diff_tree_view, loaded->diff);
+      adw_view_stack_page_set_visible (self->compare_page, TRUE);
       fc_flame_graph_set_diff (self->flame_graph, g_steal_pointer (&loaded->diff), loaded->before);
       adw_view_stack_set_visible_child_name (self->view_stack, "flamegraph");
       toast_title = g_strdup_printf (_("Compared with “%s”: red is more now, blue less"), name);
@@ -659,6 +664,7 @@ fc_window_class_init (FcWindowClass *klass)
 
   g_type_ensure (FC_TYPE_THREAD_SELECTOR);
   g_type_ensure (FC_TYPE_CALL_TREE_VIEW);
+  g_type_ensure (FC_TYPE_DIFF_TREE_VIEW);
   g_type_ensure (FC_TYPE_FRAME_DETAILS);
   g_type_ensure (FC_TYPE_MINIMAP);
   g_type_ensure (FC_TYPE_SPAN_TRACK);
@@ -688,6 +694,8 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flamechart_box);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flamegraph_box);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, call_tree_view);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, compare_page);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, diff_tree_view);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, frame_details);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, details_scroller);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, recent_section);

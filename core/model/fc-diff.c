@@ -13,6 +13,7 @@ struct _FcDiff {
   guint64    n_after;
   GPtrArray *functions;
   GPtrArray *paths;
+  GPtrArray *roots;
 };
 
 typedef struct {
@@ -20,10 +21,16 @@ typedef struct {
   guint64 total;
 } Counts;
 
-typedef struct {
-  Counts before;
-  Counts after;
-} Pair;
+typedef struct _Pair Pair;
+struct _Pair {
+  Counts       before;
+  Counts       after;
+  /* paths only: the path one function shorter (NULL at the root), where
+   * the last label starts in the key, and the entry made from it */
+  Pair        *parent;
+  gsize        label_offset;
+  FcDiffEntry *entry;
+};
 
 static void
 entry_free (gpointer data)
@@ -31,6 +38,7 @@ entry_free (gpointer data)
   FcDiffEntry *e = data;
 
   g_free (e->name);
+  g_clear_pointer (&e->children, g_ptr_array_unref);
   g_free (e);
 }
 
@@ -66,6 +74,7 @@ count_profile (FcProfile  *profile,
       guint32 stack = GPOINTER_TO_UINT (key) - 1;
       guint64 count = GPOINTER_TO_SIZE (value);
       const FcStackNode *node = fc_profile_get_stack (profile, stack);
+      Pair *up = NULL;
 
       g_array_set_size (frames, node->depth);
       fc_profile_stack_frames (profile, stack, (guint32 *) frames->data, node->depth);
@@ -103,16 +112,21 @@ count_profile (FcProfile  *profile,
       for (guint d = 0; d < labels->len; d++)
         {
           Pair *pair;
+          gsize offset;
 
           if (d > 0)
             g_string_append_c (path, ';');
+          offset = path->len;
           g_string_append (path, g_ptr_array_index (labels, d));
           pair = g_hash_table_lookup (paths, path->str);
           if (pair == NULL)
             {
               pair = g_new0 (Pair, 1);
+              pair->parent = up;
+              pair->label_offset = offset;
               g_hash_table_insert (paths, g_strdup (path->str), pair);
             }
+          up = pair;
           (after ? &pair->after : &pair->before)->total += count;
           if (d + 1 == labels->len)
             (after ? &pair->after : &pair->before)->self += count;
@@ -164,10 +178,15 @@ to_entries (GHashTable *table,
   g_hash_table_iter_init (&iter, table);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
-      const Pair *pair = value;
+      Pair *pair = value;
       FcDiffEntry *e = g_new0 (FcDiffEntry, 1);
 
       e->name = g_strdup (key);
+      if (paths)
+        {
+          e->label = e->name + pair->label_offset;
+          pair->entry = e;
+        }
       e->before_self = pair->before.self * before_scale;
       e->after_self = pair->after.self * after_scale;
       e->before_total = pair->before.total * before_scale;
@@ -178,6 +197,38 @@ to_entries (GHashTable *table,
     }
   g_ptr_array_sort (out, paths ? compare_paths : compare_functions);
   return out;
+}
+
+/* each path's entry into its parent's children (or the roots), then every
+ * list sorted like the paths: the call tree of both profiles */
+static GPtrArray *
+link_paths (GHashTable *paths)
+{
+  GPtrArray *roots = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, paths);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      Pair *pair = value;
+      FcDiffEntry *up = pair->parent != NULL ? pair->parent->entry : NULL;
+
+      if (up == NULL)
+        g_ptr_array_add (roots, pair->entry);
+      else
+        {
+          if (up->children == NULL)
+            up->children = g_ptr_array_new ();
+          g_ptr_array_add (up->children, pair->entry);
+        }
+    }
+  g_ptr_array_sort (roots, compare_paths);
+  g_hash_table_iter_init (&iter, paths);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (((Pair *) value)->entry->children != NULL)
+      g_ptr_array_sort (((Pair *) value)->entry->children, compare_paths);
+  return roots;
 }
 
 /**
@@ -198,7 +249,7 @@ fc_diff_new (FcProfile   *before,
   g_return_val_if_fail (FC_IS_PROFILE (before), NULL);
   g_return_val_if_fail (FC_IS_PROFILE (after), NULL);
 
-  self = g_new0 (FcDiff, 1);
+  self = g_atomic_rc_box_new0 (FcDiff);
   self->n_before = count_profile (before, FALSE, functions, paths);
   self->n_after = count_profile (after, TRUE, functions, paths);
   if (!(flags & FC_DIFF_ABSOLUTE))
@@ -208,17 +259,33 @@ fc_diff_new (FcProfile   *before,
     }
   self->functions = to_entries (functions, bs, as, FALSE);
   self->paths = to_entries (paths, bs, as, TRUE);
+  self->roots = link_paths (paths);
   return self;
 }
 
-void
-fc_diff_free (FcDiff *self)
+static void
+diff_clear (gpointer data)
 {
-  if (self == NULL)
-    return;
+  FcDiff *self = data;
+
+  g_ptr_array_unref (self->roots);
   g_ptr_array_unref (self->functions);
   g_ptr_array_unref (self->paths);
-  g_free (self);
+}
+
+FcDiff *
+fc_diff_ref (FcDiff *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return g_atomic_rc_box_acquire (self);
+}
+
+void
+fc_diff_unref (FcDiff *self)
+{
+  if (self != NULL)
+    g_atomic_rc_box_release_full (self, diff_clear);
 }
 
 guint64
@@ -243,4 +310,10 @@ GPtrArray *
 fc_diff_get_paths (FcDiff *self)
 {
   return self->paths;
+}
+
+GPtrArray *
+fc_diff_get_roots (FcDiff *self)
+{
+  return self->roots;
 }

@@ -39,6 +39,11 @@ typedef struct {
   double  after_total;
   guint64 before_count;  /* raw self count (paths) or total count (functions) */
   guint64 after_count;
+  /* call paths only: the path's last function (a suffix of name), and the
+   * paths one function deeper (FcDiffEntry*, borrowed, biggest
+   * |delta_total| first); NULL for functions */
+  const char *label;
+  GPtrArray  *children;
 } FcDiffEntry;
 
 static inline double fc_diff_entry_delta_self  (const FcDiffEntry *e) { return e->after_self - e->before_self; }
@@ -49,7 +54,9 @@ typedef struct _FcDiff FcDiff;
 FcDiff            *fc_diff_new            (FcProfile    *before,
                                            FcProfile    *after,
                                            FcDiffFlags   flags);
-void               fc_diff_free           (FcDiff       *self);
+/* a diff is immutable once made: views on other threads share it */
+FcDiff            *fc_diff_ref            (FcDiff       *self);
+void               fc_diff_unref          (FcDiff       *self);
 guint64            fc_diff_get_n_before   (FcDiff       *self);
 guint64            fc_diff_get_n_after    (FcDiff       *self);
 /* FcDiffEntry*, biggest |delta_self| first */
@@ -57,7 +64,10 @@ GPtrArray         *fc_diff_get_functions  (FcDiff       *self);
 /* FcDiffEntry*, biggest |delta_total| first; a path with before_total 0 is
  * new, one with after_total 0 vanished */
 GPtrArray         *fc_diff_get_paths      (FcDiff       *self);
+/* the paths of one function (FcDiffEntry*, biggest |delta_total| first):
+ * a call tree of both profiles, each path's children in its children */
+GPtrArray         *fc_diff_get_roots      (FcDiff       *self);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcDiff, fc_diff_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcDiff, fc_diff_unref)
 
 G_END_DECLS

@@ -1,4 +1,4 @@
-/* test-compare.c - Compare with: two hand-made profiles with known shares in the real window's differential flamegraph
+/* test-compare.c - Compare with: two hand-made profiles with known shares in the real window's differential flamegraph and call tree
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -133,6 +133,122 @@ test_compare_colours (void)
   g_rmdir (dir);
 }
 
+/* the text of the row at @position in each column, joined by " | " */
+static char *
+row_text (GListModel *rows,
+          guint       position)
+{
+  g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (rows, position);
+  g_autoptr(FcDiffRow) row = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_assert_nonnull (tree_row);
+  row = gtk_tree_list_row_get_item (tree_row);
+  for (FcDiffColumn c = 0; c < FC_DIFF_N_COLUMNS; c++)
+    {
+      g_autofree char *cell = fc_diff_row_format (row, c);
+
+      g_string_append_printf (text, "%s%s", c > 0 ? " | " : "", cell);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+assert_row (GListModel *rows,
+            guint       position,
+            const char *expected)
+{
+  g_autofree char *text = row_text (rows, position);
+
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* whether a label under @widget shows @text: the cells are drawn, not only modelled */
+static gboolean
+shows_label (GtkWidget  *widget,
+             const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+      g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child; child = gtk_widget_get_next_sibling (child))
+    if (shows_label (child, text))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_compare_call_tree (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("fc-compare-XXXXXX", NULL);
+  g_autoptr(GFile) before = write_profile (dir, "before.txt", before_folded);
+  g_autoptr(GFile) after = write_profile (dir, "after.txt", after_folded);
+  FcWindow *window = g_object_ref (fc_window_new (NULL));
+  FcDiffTreeView *view = window->diff_tree_view;
+  GListModel *rows = fc_diff_tree_view_get_model (view);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1200, 600);
+  gtk_window_present (GTK_WINDOW (window));
+  fc_window_open_file (window, after);
+  wait_loaded (window);
+  /* no comparison yet: no Compare page */
+  g_assert_false (adw_view_stack_page_get_visible (window->compare_page));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+
+  fc_window_compare_file (window, before);
+  wait_loaded (window);
+  g_assert_true (adw_view_stack_page_get_visible (window->compare_page));
+  g_assert_nonnull (fc_diff_tree_view_get_diff (view));
+
+  /* before 12 samples, after 5; shares of each, deltas in points. Opened
+   * on the biggest |Δ total| first: main, then bar (+35) with baz (new),
+   * then foo (−30) and old (vanished, −16.7) */
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 5);
+  assert_row (rows, 0, "main | 8.3% | 20.0% | +11.7 | 100.0% | 100.0% | 0.0");
+  assert_row (rows, 1, "bar | 25.0% | 0.0% | −25.0 | 25.0% | 60.0% | +35.0");
+  assert_row (rows, 2, "baz | — | 60.0% | +60.0 | — | 60.0% | +60.0");
+  assert_row (rows, 3, "foo | 50.0% | 20.0% | −30.0 | 50.0% | 20.0% | −30.0");
+  assert_row (rows, 4, "old | 16.7% | — | −16.7 | 16.7% | — | −16.7");
+
+  /* by the change of self time, biggest first whichever way it went */
+  fc_diff_tree_view_sort_by (view, FC_DIFF_COLUMN_DELTA_SELF, GTK_SORT_DESCENDING);
+  assert_row (rows, 1, "foo | 50.0% | 20.0% | −30.0 | 50.0% | 20.0% | −30.0");
+  assert_row (rows, 2, "bar | 25.0% | 0.0% | −25.0 | 25.0% | 60.0% | +35.0");
+  assert_row (rows, 4, "old | 16.7% | — | −16.7 | 16.7% | — | −16.7");
+  /* by the after share, smallest first: old (none) before foo (20%) */
+  fc_diff_tree_view_sort_by (view, FC_DIFF_COLUMN_AFTER_TOTAL, GTK_SORT_ASCENDING);
+  assert_row (rows, 1, "old | 16.7% | — | −16.7 | 16.7% | — | −16.7");
+  assert_row (rows, 2, "foo | 50.0% | 20.0% | −30.0 | 50.0% | 20.0% | −30.0");
+  /* by name */
+  fc_diff_tree_view_sort_by (view, FC_DIFF_COLUMN_FUNCTION, GTK_SORT_ASCENDING);
+  assert_row (rows, 1, "bar | 25.0% | 0.0% | −25.0 | 25.0% | 60.0% | +35.0");
+  assert_row (rows, 3, "foo | 50.0% | 20.0% | −30.0 | 50.0% | 20.0% | −30.0");
+  assert_row (rows, 4, "old | 16.7% | — | −16.7 | 16.7% | — | −16.7");
+
+  /* the page draws its cells */
+  adw_view_stack_set_visible_child_name (window->view_stack, "compare");
+  for (int i = 0; i < 100 && !shows_label (GTK_WIDGET (view), "+35.0"); i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (10000);
+    }
+  g_assert_true (shows_label (GTK_WIDGET (view), "+35.0"));
+  g_assert_true (shows_label (GTK_WIDGET (view), "baz"));
+
+  /* opening another file ends the comparison, and the page goes */
+  fc_window_open_file (window, before);
+  wait_loaded (window);
+  g_assert_false (adw_view_stack_page_get_visible (window->compare_page));
+  g_assert_null (fc_diff_tree_view_get_diff (view));
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+  g_remove (g_file_peek_path (before));
+  g_remove (g_file_peek_path (after));
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -152,6 +268,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/app/compare/colours", test_compare_colours);
+  g_test_add_func ("/app/compare/call-tree", test_compare_call_tree);
 
   ret = g_test_run ();
   {

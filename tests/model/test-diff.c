@@ -94,6 +94,26 @@ test_shares (void)
   g_assert_cmpstr (entry (paths, 3)->name, ==, "main");
   g_assert_cmpuint (entry (paths, 3)->before_count, ==, 1);
   g_assert_cmpuint (entry (paths, 3)->after_count, ==, 1);
+
+  /* the same paths as a tree: main, under it bar (+0.3 after foo's -0.4
+   * by size) and foo, under bar the new baz; functions have no tree */
+  {
+    GPtrArray *roots = fc_diff_get_roots (diff);
+    const FcDiffEntry *main_path = entry (roots, 0);
+
+    g_assert_cmpuint (roots->len, ==, 1);
+    g_assert_true (main_path == entry (paths, 3));
+    g_assert_cmpstr (main_path->label, ==, "main");
+    g_assert_cmpuint (main_path->children->len, ==, 2);
+    g_assert_cmpstr (entry (main_path->children, 0)->label, ==, "foo");
+    g_assert_cmpstr (entry (main_path->children, 1)->label, ==, "bar");
+    g_assert_cmpstr (entry (main_path->children, 1)->name, ==, "main;bar");
+    g_assert_cmpuint (entry (main_path->children, 1)->children->len, ==, 1);
+    g_assert_true (entry (entry (main_path->children, 1)->children, 0) == entry (paths, 0));
+    g_assert_null (entry (paths, 0)->children);
+    g_assert_null (entry (functions, 0)->children);
+    g_assert_null (entry (functions, 0)->label);
+  }
 }
 
 static void
