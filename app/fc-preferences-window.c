@@ -34,6 +34,8 @@ struct _FcPreferencesWindow
   AdwEntryRow          *in_app_row;
   AdwPasswordEntryRow  *dsn_row;
   GtkLabel             *dsn_status_label;
+  GtkSwitch            *send_while_recording_switch;
+  AdwEntryRow          *otlp_endpoint_row;
   AdwEntryRow          *release_row;
   AdwEntryRow          *environment_row;
   AdwEntryRow          *platform_row;
@@ -251,6 +253,8 @@ fc_preferences_window_class_init (FcPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, in_app_row);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, dsn_row);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, dsn_status_label);
+  gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, send_while_recording_switch);
+  gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, otlp_endpoint_row);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, release_row);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, environment_row);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, platform_row);
@@ -286,6 +290,9 @@ fc_preferences_window_init (FcPreferencesWindow *self)
   g_settings_bind (self->settings, "environment", self->environment_row, "text", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "platform", self->platform_row, "text", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "strip-home-directory", self->strip_home_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "send-while-recording", self->send_while_recording_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "otlp-endpoint", self->otlp_endpoint_row, "text", G_SETTINGS_BIND_DEFAULT);
 
   dsn = g_settings_get_string (self->settings, "dsn");
   self->syncing_dsn = TRUE;

@@ -214,6 +214,23 @@ warning_cb (FcWindow   *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+/* what sending while recording came to; what waits is in the outbox */
+static void
+show_send_outcome (FcWindow   *self,
+                   const char *text,
+                   gboolean    waiting)
+{
+  AdwToast *toast = adw_toast_new (text);
+
+  adw_toast_set_timeout (toast, waiting ? 0 : 8);
+  if (waiting)
+    {
+      adw_toast_set_button_label (toast, _("_Outbox"));
+      adw_toast_set_action_name (toast, "win.show-outbox");
+    }
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
 static void
 target_exited_cb (FcWindow *self,
                   int       status)
@@ -230,7 +247,7 @@ by_function_thread (GTask        *task,
                     gpointer      task_data,
                     GCancellable *cancellable)
 {
-  g_task_return_pointer (task, fc_profile_dup_by_function (task_data), g_object_unref);
+  g_task_return_pointer (task, fc_profile_dup_by_function (fc_recording_get_profile (task_data)), g_object_unref);
 }
 
 static void
@@ -242,6 +259,9 @@ by_function_ready_cb (GObject      *object,
   g_autoptr(FcProfile) profile = g_task_propagate_pointer (G_TASK (result), NULL);
   g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
 
+  /* a new recording started in this window meanwhile: it is what is shown */
+  if (g_task_get_task_data (G_TASK (result)) != self->recording)
+    return;
   if (profile == NULL || fc_profile_get_n_samples (profile) == 0)
     {
       if (fc_session_get_document (self->session) == NULL)
@@ -262,11 +282,22 @@ stopped_cb (GObject      *object,
 {
   g_autoptr(FcWindow) self = user_data;
   g_autoptr(GError) error = NULL;
+  g_autoptr(FcFlushReport) report = NULL;
   GApplication *app = g_application_get_default ();
+  FcSender *sender = NULL;
   GTask *task;
 
-  if (!fc_recording_stop_finish (FC_RECORDING (object), result, NULL, &error))
+  if (!fc_recording_stop_finish (FC_RECORDING (object), result, &report, &error))
     warning_cb (self, error->message);
+  else if (report != NULL)
+    {
+      g_autofree char *text = NULL;
+
+      g_object_get (object, "sender", &sender, NULL);
+      text = g_strstrip (fc_transport_describe_report (fc_sender_get_transport (sender), report));
+      g_clear_object (&sender);
+      show_send_outcome (self, text, !fc_flush_report_all_delivered (report));
+    }
   self->record_stopping = FALSE;
   self->record_stopped_us = g_get_monotonic_time ();
   g_clear_handle_id (&self->live_source, g_source_remove);
@@ -283,7 +314,7 @@ stopped_cb (GObject      *object,
 
   /* the full recording, merged by function, stays open in this window */
   task = g_task_new (self, NULL, by_function_ready_cb, NULL);
-  g_task_set_task_data (task, g_object_ref (fc_recording_get_profile (self->recording)), g_object_unref);
+  g_task_set_task_data (task, g_object_ref (self->recording), g_object_unref);
   g_task_run_in_thread (task, by_function_thread);
   g_object_unref (task);
 }
@@ -374,6 +405,30 @@ new_recording (FcWindow *self)
                 "environment", *environment ? environment : NULL,
                 "platform", *platform ? platform : NULL,
                 NULL);
+  /* as `flamecast-cli record --send`: each chunk is queued (in the outbox)
+   * and delivered as it completes */
+  if (g_settings_get_boolean (settings, "send-while-recording"))
+    {
+      g_autofree char *dsn_text = g_settings_get_string (settings, "dsn");
+      g_autoptr(FcDsn) dsn = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (*dsn_text == '\0')
+        warning_cb (self, _("Recording without sending: no DSN is set in Preferences"));
+      else if ((dsn = fc_dsn_parse (dsn_text, &error)) == NULL)
+        {
+          g_autofree char *text = g_strdup_printf (_("Recording without sending: %s"), error->message);
+
+          warning_cb (self, text);
+        }
+      else
+        {
+          g_autoptr(FcTransport) transport = fc_transport_new (dsn, NULL, NULL);
+          g_autoptr(FcSender) sender = fc_sender_new (transport);
+
+          g_object_set (recording, "sender", sender, NULL);
+        }
+    }
   g_signal_connect_object (recording, "warning", G_CALLBACK (warning_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (recording, "target-exited", G_CALLBACK (target_exited_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (recording, "notify::profiling", G_CALLBACK (profiling_cb), self, G_CONNECT_SWAPPED);

@@ -61,6 +61,8 @@ test_widgets_write_keys (void)
   gtk_editable_set_text (child (window, "platform_row"), "c");
   gtk_editable_set_text (child (window, "in_app_row"), "/opt/app, /home/me/src ,, ");
   gtk_switch_set_active (child (window, "strip_home_switch"), FALSE);
+  gtk_switch_set_active (child (window, "send_while_recording_switch"), TRUE);
+  gtk_editable_set_text (child (window, "otlp_endpoint_row"), "http://127.0.0.1:4318");
   settle ();
 
   g_assert_cmpint (g_settings_get_int (settings, "frequency"), ==, 250);
@@ -83,6 +85,12 @@ test_widgets_write_keys (void)
   g_assert_cmpstr (prefixes[0], ==, "/opt/app");
   g_assert_cmpstr (prefixes[1], ==, "/home/me/src");
   g_assert_false (g_settings_get_boolean (settings, "strip-home-directory"));
+  g_assert_true (g_settings_get_boolean (settings, "send-while-recording"));
+  {
+    g_autofree char *endpoint = g_settings_get_string (settings, "otlp-endpoint");
+
+    g_assert_cmpstr (endpoint, ==, "http://127.0.0.1:4318");
+  }
 
   /* and a key changed elsewhere shows in its widget */
   g_settings_set_int (settings, "frequency", 99);
@@ -99,6 +107,8 @@ test_widgets_write_keys (void)
   g_settings_reset (settings, "frequency");
   g_settings_reset (settings, "in-app-prefixes");
   g_settings_reset (settings, "strip-home-directory");
+  g_settings_reset (settings, "send-while-recording");
+  g_settings_reset (settings, "otlp-endpoint");
 }
 
 static void

@@ -7,7 +7,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "fc-app-settings.h"
+#include "fc-outbox-window.h"
 #include "fc-record-dialog.h"
+#include "fc-test-relay.h"
 #include "fc-thread-list.h"
 #include "fc-window-private.h"
 
@@ -126,6 +129,13 @@ test_attach_live (void)
   g_assert_cmpuint (n_session_samples (window), >, before);
   ITERATE_UNTIL (selector_has (window, "fc-worker-1") && selector_has (window, "fc-sleeper"));
   g_assert_nonnull (strstr (gtk_label_get_text (window->record_status_label), "samples"));
+  /* "1 thread", "2 threads" */
+  {
+    guint n = fc_recorder_get_n_threads (fc_recording_get_recorder (fc_window_get_recording (window)));
+    g_autofree char *expected = g_strdup_printf (n == 1 ? " %u thread ·" : " %u threads ·", n);
+
+    g_assert_nonnull (strstr (gtk_label_get_text (window->record_status_label), expected));
+  }
 
   /* Stop (the action the shortcut triggers) */
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
@@ -256,6 +266,193 @@ test_dialog (void)
   window_free (window);
 }
 
+static GPid
+spawn_threads_target (void)
+{
+  g_autofree char *threads = target_path ("threads");
+  char *argv[] = { threads, "60", NULL };
+  g_autoptr(GError) error = NULL;
+  GPid pid;
+
+  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  return pid;
+}
+
+static void
+end_target (GPid pid)
+{
+  int status;
+
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+}
+
+static guint
+n_delivered (Relay *relay)
+{
+  guint n;
+
+  g_mutex_lock (&relay->mutex);
+  n = relay->delivered->len;
+  g_mutex_unlock (&relay->mutex);
+  return n;
+}
+
+static GPtrArray *
+outbox_list (void)
+{
+  g_autoptr(FcOutbox) outbox = fc_outbox_new (NULL);
+
+  return fc_outbox_list (outbox);
+}
+
+/* With "send-while-recording", each chunk goes to Sentry as it completes,
+ * once; when Sentry rate-limits, the rest waits in the outbox, and the
+ * Outbox page lists it. */
+static void
+test_send_while_recording (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+  g_autofree char *dsn = g_strdup_printf ("http://" KEY "@127.0.0.1:%u/" PROJECT, relay->port);
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) waiting = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_bytes_hash, g_bytes_equal);
+  FcOutboxWindow *outbox = NULL;
+  FcRecording *recording;
+  FcSender *sender = NULL;
+  guint n_chunks;
+  GPid pid = spawn_threads_target ();
+
+  g_settings_set_string (settings, "dsn", dsn);
+  g_settings_set_boolean (settings, "send-while-recording", TRUE);
+  g_settings_set_int (settings, "chunk-duration", 1);
+
+  g_assert_true (fc_window_record_attach (window, pid, &error));
+  g_assert_no_error (error);
+  recording = fc_window_get_recording (window);
+  g_object_get (recording, "sender", &sender, NULL);
+  g_assert_nonnull (sender);
+  g_clear_object (&sender);
+
+  /* a chunk arrives while the recording goes on */
+  ITERATE_UNTIL (n_delivered (relay) >= 1);
+  g_assert_true (fc_window_is_recording (window));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
+  ITERATE_UNTIL (fc_recording_get_stopped (recording) && !window->record_stopping);
+  /* every chunk once, each a profile_chunk envelope */
+  n_chunks = fc_recording_get_n_chunks (recording);
+  g_assert_cmpuint (n_chunks, >=, 1);
+  g_assert_cmpuint (n_delivered (relay), ==, n_chunks);
+  g_mutex_lock (&relay->mutex);
+  for (guint i = 0; i < relay->delivered->len; i++)
+    {
+      GBytes *envelope = g_ptr_array_index (relay->delivered, i);
+      g_autofree char *text = g_strndup (g_bytes_get_data (envelope, NULL), g_bytes_get_size (envelope));
+
+      g_assert_nonnull (strstr (text, "\"type\":\"profile_chunk\""));
+      g_assert_true (g_hash_table_add (seen, envelope));
+    }
+  g_mutex_unlock (&relay->mutex);
+  waiting = outbox_list ();
+  g_assert_cmpuint (waiting->len, ==, 0);
+  g_clear_pointer (&waiting, g_ptr_array_unref);
+
+  /* rate limited from the first chunk on: nothing is lost, the outbox has it */
+  relay_script (relay, REPLY_429_LIMITS, -1);
+  g_assert_true (fc_window_record_attach (window, pid, &error));
+  g_assert_no_error (error);
+  recording = fc_window_get_recording (window);
+  ITERATE_UNTIL (relay_n_requests (relay) > n_chunks);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
+  ITERATE_UNTIL (fc_recording_get_stopped (recording) && !window->record_stopping);
+  waiting = outbox_list ();
+  g_assert_cmpuint (waiting->len, ==, fc_recording_get_n_chunks (recording));
+  g_assert_cmpuint (relay_n_requests (relay), ==, n_chunks + 1);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-outbox", NULL);
+  {
+    GListModel *toplevels = gtk_window_get_toplevels ();
+
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels) && outbox == NULL; i++)
+      {
+        g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+        if (FC_IS_OUTBOX_WINDOW (toplevel))
+          outbox = g_object_ref (FC_OUTBOX_WINDOW (toplevel));
+      }
+  }
+  g_assert_nonnull (outbox);
+  ITERATE_UNTIL (!fc_outbox_window_is_busy (outbox));
+  for (guint i = 0; i < waiting->len; i++)
+    g_assert_nonnull (fc_outbox_window_get_row (outbox, g_ptr_array_index (waiting, i)));
+
+  gtk_window_destroy (GTK_WINDOW (outbox));
+  g_assert_finalize_object (outbox);
+  g_settings_reset (settings, "send-while-recording");
+  g_settings_reset (settings, "chunk-duration");
+  g_settings_reset (settings, "dsn");
+  window_free (window);
+  end_target (pid);
+  relay_free (relay);
+}
+
+/* Trace lifecycle: the Transaction toggle's root span is drawn on the span
+ * track while it runs, and stays there once it ended. */
+static void
+test_transaction_track (void)
+{
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  GPid pid = spawn_threads_target ();
+  GPtrArray *spans;
+  const FcSpan *span;
+  gint64 first, last;
+
+  g_settings_set_string (settings, "profile-lifecycle", "trace");
+  g_assert_true (fc_window_record_attach (window, pid, &error));
+  g_assert_no_error (error);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
+
+  gtk_editable_set_text (GTK_EDITABLE (window->transaction_entry), "checkout");
+  gtk_toggle_button_set_active (window->transaction_button, TRUE);
+  ITERATE_UNTIL (n_session_samples (window) > 0);
+  ITERATE_UNTIL (fc_session_get_spans (fc_window_get_session (window))->len == 1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
+  span = g_ptr_array_index (fc_session_get_spans (fc_window_get_session (window)), 0);
+  g_assert_true (span->open);
+  g_assert_cmpstr (span->description, ==, "checkout");
+  g_assert_null (span->parent_span_id);
+
+  gtk_toggle_button_set_active (window->transaction_button, FALSE);
+  spans = fc_session_get_spans (fc_window_get_session (window));
+  g_assert_cmpuint (spans->len, ==, 1);
+  span = g_ptr_array_index (spans, 0);
+  g_assert_false (span->open);
+  g_assert_cmpint (span->end_ns, >, span->start_ns);
+  /* on the samples' clock: the profiled samples fall inside it */
+  fc_profile_get_time_range (fc_session_get_profile (fc_window_get_session (window)), &first, &last);
+  g_assert_cmpint (first, >=, span->start_ns - 50 * G_GINT64_CONSTANT (1000000));
+  g_assert_cmpint (first, <=, span->end_ns);
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
+  ITERATE_UNTIL (fc_recording_get_stopped (fc_window_get_recording (window)) && !window->record_stopping);
+  /* the finished recording keeps its transaction on the track */
+  ITERATE_UNTIL (fc_session_get_profile (fc_window_get_session (window)) !=
+                 fc_recording_get_profile (fc_window_get_recording (window)));
+  g_assert_cmpuint (fc_session_get_spans (fc_window_get_session (window))->len, ==, 1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
+
+  g_settings_reset (settings, "profile-lifecycle");
+  window_free (window);
+  end_target (pid);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -275,6 +472,8 @@ main (int   argc,
   g_test_add_func ("/app/record/spawn-until-exit", test_spawn_until_exit);
   g_test_add_func ("/app/record/close-detaches", test_close_detaches);
   g_test_add_func ("/app/record/dialog", test_dialog);
+  g_test_add_func ("/app/record/send-while-recording", test_send_while_recording);
+  g_test_add_func ("/app/record/transaction-track", test_transaction_track);
 
   return g_test_run ();
 }
