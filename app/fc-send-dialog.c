@@ -1,4 +1,4 @@
-/* fc-send-dialog.c - "Send to Sentry": a preview of exactly what leaves the machine, then send
+/* fc-send-dialog.c - "Send to Sentry" (or an OTLP endpoint): a preview of exactly what leaves the machine, then send
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -7,6 +7,10 @@
  * stores exactly those in the outbox (on a worker) before an asynchronous
  * flush delivers them. Once they are in the outbox nothing is lost: closing
  * or quitting while they are in flight leaves them there for the next flush.
+ *
+ * With an OpenTelemetry endpoint in the preferences, the same dialog offers
+ * it as the target: one ExportProfilesServiceRequest, through the OTLP
+ * outbox, with the same promises.
  */
 
 #include <glib/gi18n.h>
@@ -15,6 +19,8 @@
 
 #include "fc-app-settings.h"
 #include "fc-envelope-summary.h"
+#include "fc-otlp-endpoint.h"
+#include "fc-otlp.h"
 #include "fc-preferences-window.h"
 #include "fc-send-dialog.h"
 #include "fc-sender.h"
@@ -33,6 +39,8 @@ struct _FcSendDialog
   GtkButton        *send_button;
   GtkStack         *stack;
   GtkSpinner       *building_spinner;
+  GtkListBox       *target_box;
+  AdwComboRow      *target_row;
   GtkLabel         *validation_label;
   GtkCheckButton   *strip_home_check;
   GtkBox           *envelopes_box;
@@ -49,6 +57,8 @@ struct _FcSendDialog
   FcTransport      *transport;
   GPtrArray        *sent_ids;         /* char*, the outbox IDs of what was sent */
   char             *outcome;
+  char             *otlp_url;         /* the endpoint's profiles URL, NULL when none is set */
+  GStrv             otlp_headers;
   guint             pulse_source;
   gboolean          sending;
 };
@@ -61,6 +71,7 @@ typedef struct {
   FcDocument *document;
   GFile      *file;
   char       *home;             /* NULL: keep paths */
+  gboolean    otlp;             /* one OTLP request rather than envelopes */
 } Build;
 
 typedef struct {
@@ -105,6 +116,20 @@ build_thread (GTask        *task,
 
   built->envelopes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   built->summaries = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_envelope_summary_free);
+
+  /* OTLP: ProfilesData and ExportProfilesServiceRequest share their fields,
+   * so the written profile is the request body */
+  if (build->otlp)
+    {
+      g_autoptr(GBytes) request = fc_otlp_write (build->document, &error);
+
+      if (request == NULL)
+        built->invalid = g_strdup (error->message);
+      else
+        g_ptr_array_add (built->envelopes, g_steal_pointer (&request));
+      g_task_return_pointer (task, g_steal_pointer (&built), (GDestroyNotify) built_free);
+      return;
+    }
 
   problems = fc_validate_document (build->document);
   built->n_warnings = fc_problems_count (problems, FC_PROBLEM_WARNING);
@@ -280,6 +305,32 @@ envelope_group (const FcEnvelopeSummary *summary,
   return group;
 }
 
+static gboolean
+target_is_otlp (FcSendDialog *self)
+{
+  return self->otlp_url != NULL && adw_combo_row_get_selected (self->target_row) == 1;
+}
+
+/* what the OTLP request holds: where it goes, its size, the profiles */
+static GtkWidget *
+otlp_group (FcSendDialog *self,
+            GBytes       *request)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+  g_autofree char *size = format_size (g_bytes_get_size (request));
+  g_autofree char *profiles = NULL;
+  guint n_profiles = fc_document_get_n_profiles (self->document);
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("ExportProfilesServiceRequest"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                         _("File paths, thread names, release and environment go as they are."));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), info_row (_("Endpoint"), self->otlp_url));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), info_row (_("Size"), size));
+  profiles = g_strdup_printf (ngettext ("%u profile", "%u profiles", n_profiles), n_profiles);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), info_row (_("Profiles"), profiles));
+  return group;
+}
+
 static void
 clear_envelopes_box (FcSendDialog *self)
 {
@@ -321,6 +372,8 @@ build_ready_cb (GObject      *object,
   g_clear_pointer (&self->envelopes, g_ptr_array_unref);
   self->envelopes = g_steal_pointer (&built->envelopes);
 
+  if (built->summaries->len == 0 && self->envelopes->len == 1 && target_is_otlp (self))
+    gtk_box_append (self->envelopes_box, otlp_group (self, g_ptr_array_index (self->envelopes, 0)));
   for (guint i = 0; i < built->summaries->len; i++)
     {
       const FcEnvelopeSummary *summary = g_ptr_array_index (built->summaries, i);
@@ -344,6 +397,11 @@ build_ready_cb (GObject      *object,
       gtk_label_set_text (self->validation_label, _("Not sendable: an envelope or item is above Relay's size limit."));
       gtk_widget_add_css_class (GTK_WIDGET (self->validation_label), "error");
       g_ptr_array_set_size (self->envelopes, 0);
+    }
+  else if (target_is_otlp (self))
+    {
+      gtk_label_set_text (self->validation_label, _("Valid: one OTLP request, as the endpoint receives it."));
+      gtk_widget_add_css_class (GTK_WIDGET (self->validation_label), "success");
     }
   else
     {
@@ -384,8 +442,11 @@ fc_send_dialog_build (FcSendDialog *self)
 
   build->document = g_object_ref (self->document);
   build->file = self->file ? g_object_ref (self->file) : NULL;
-  if (gtk_check_button_get_active (self->strip_home_check))
+  build->otlp = target_is_otlp (self);
+  if (gtk_check_button_get_active (self->strip_home_check) && !build->otlp)
     build->home = g_strdup (g_get_home_dir ());
+  /* stripping rewrites envelopes; an OTLP request goes as written */
+  gtk_widget_set_visible (GTK_WIDGET (self->strip_home_check), !build->otlp);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "send.send", FALSE);
   gtk_spinner_start (self->building_spinner);
@@ -428,6 +489,56 @@ open_preferences_action (GtkWidget  *widget,
   fc_preferences_window_show_dsn (preferences);
   gtk_window_present (GTK_WINDOW (preferences));
   gtk_window_close (GTK_WINDOW (self));
+}
+
+/* The target decides the title, what is built and whether a DSN is missing. */
+static void
+target_changed_cb (FcSendDialog *self)
+{
+  g_autoptr(FcDsn) dsn = NULL;
+
+  if (self->sending)
+    return;
+  if (target_is_otlp (self))
+    {
+      gtk_window_set_title (GTK_WINDOW (self), _("Send to OpenTelemetry"));
+      adw_window_title_set_title (self->window_title, _("Send to OpenTelemetry"));
+      adw_window_title_set_subtitle (self->window_title, self->otlp_url);
+      fc_send_dialog_build (self);
+      return;
+    }
+
+  gtk_window_set_title (GTK_WINDOW (self), _("Send to Sentry"));
+  adw_window_title_set_title (self->window_title, _("Send to Sentry"));
+  dsn = dup_dsn (self);
+  if (dsn == NULL)
+    {
+      adw_window_title_set_subtitle (self->window_title, NULL);
+      if (self->build_cancellable != NULL)
+        g_cancellable_cancel (self->build_cancellable);
+      g_clear_object (&self->build_cancellable);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "send.send", FALSE);
+      if (self->otlp_url == NULL)
+        {
+          gtk_stack_set_visible_child_name (self->stack, "no-dsn");
+          return;
+        }
+      /* stay on the preview, where the other target can be chosen again */
+      clear_envelopes_box (self);
+      g_clear_pointer (&self->envelopes, g_ptr_array_unref);
+      gtk_label_set_text (self->validation_label,
+                          _("No Sentry project set: set its DSN in the preferences, or send to the OpenTelemetry endpoint."));
+      gtk_widget_remove_css_class (GTK_WIDGET (self->validation_label), "success");
+      gtk_widget_add_css_class (GTK_WIDGET (self->validation_label), "error");
+      gtk_stack_set_visible_child_name (self->stack, "preview");
+      return;
+    }
+  {
+    g_autofree char *masked = fc_dsn_dup_masked (dsn);
+
+    adw_window_title_set_subtitle (self->window_title, masked);
+  }
+  fc_send_dialog_build (self);
 }
 
 /* -- sending -- */
@@ -542,7 +653,10 @@ fate_ready_cb (GObject      *object,
 
   if (fate->rejected->len > 0)
     {
-      outcome = g_strdup_printf (_("Sentry rejected the profile: %s"), (char *) g_ptr_array_index (fate->rejected, 0));
+      outcome = g_strdup_printf (fc_transport_get_otlp_url (self->transport) != NULL
+                                   ? _("The OpenTelemetry endpoint rejected the profile: %s")
+                                   : _("Sentry rejected the profile: %s"),
+                                 (char *) g_ptr_array_index (fate->rejected, 0));
       to_outbox = TRUE;
     }
   else if (fate->waiting->len > 0)
@@ -550,6 +664,8 @@ fate_ready_cb (GObject      *object,
       outcome = g_strdup_printf (_("Not sent yet, waiting in the outbox: %s"), (char *) g_ptr_array_index (fate->waiting, 0));
       to_outbox = TRUE;
     }
+  else if (fc_transport_get_otlp_url (self->transport) != NULL)
+    outcome = g_strdup (_("Sent to the OpenTelemetry endpoint: the request was accepted"));
   else
     outcome = g_strdup_printf (ngettext ("Sent to Sentry: %u envelope accepted",
                                          "Sent to Sentry: %u envelopes accepted",
@@ -646,21 +762,30 @@ send_action (GtkWidget  *widget,
   if (self->sending || self->envelopes == NULL || self->envelopes->len == 0)
     return;
 
-  dsn = dup_dsn (self);
-  if (dsn == NULL)
+  if (target_is_otlp (self))
+    {
+      self->transport = fc_transport_new_otlp (self->otlp_url, (const char * const *) self->otlp_headers, NULL);
+      label = g_strdup_printf (_("Sending to %s…"), self->otlp_url);
+    }
+  else if ((dsn = dup_dsn (self)) != NULL)
+    {
+      self->transport = fc_transport_new (dsn, NULL, NULL);
+      label = g_strdup_printf (ngettext ("Sending %u envelope to %s…", "Sending %u envelopes to %s…",
+                                         self->envelopes->len),
+                               self->envelopes->len, fc_dsn_get_host (dsn));
+    }
+
+  if (self->transport == NULL)
     {
       gtk_stack_set_visible_child_name (self->stack, "no-dsn");
       return;
     }
 
   self->sending = TRUE;
-  self->transport = fc_transport_new (dsn, NULL, NULL);
   gtk_widget_action_set_enabled (widget, "send.send", FALSE);
   gtk_widget_set_sensitive (GTK_WIDGET (self->strip_home_check), FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->target_box), FALSE);
 
-  label = g_strdup_printf (ngettext ("Sending %u envelope to %s…", "Sending %u envelopes to %s…",
-                                     self->envelopes->len),
-                           self->envelopes->len, fc_dsn_get_host (dsn));
   gtk_label_set_text (self->sending_label, label);
   gtk_stack_set_visible_child_name (self->stack, "sending");
   self->pulse_source = g_timeout_add (100, pulse_cb, self);
@@ -755,6 +880,8 @@ fc_send_dialog_finalize (GObject *object)
   FcSendDialog *self = (FcSendDialog *)object;
 
   g_free (self->outcome);
+  g_free (self->otlp_url);
+  g_strfreev (self->otlp_headers);
 
   G_OBJECT_CLASS (fc_send_dialog_parent_class)->finalize (object);
 }
@@ -776,6 +903,8 @@ fc_send_dialog_class_init (FcSendDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, send_button);
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, stack);
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, building_spinner);
+  gtk_widget_class_bind_template_child (widget_class, FcSendDialog, target_box);
+  gtk_widget_class_bind_template_child (widget_class, FcSendDialog, target_row);
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, validation_label);
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, strip_home_check);
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, envelopes_box);
@@ -830,18 +959,22 @@ fc_send_dialog_new (GtkWindow       *parent,
   self->file = file ? g_object_ref (file) : NULL;
   self->toasts = toasts ? g_object_ref (toasts) : NULL;
 
-  dsn = dup_dsn (self);
-  if (dsn == NULL)
-    {
-      gtk_stack_set_visible_child_name (self->stack, "no-dsn");
-      return self;
-    }
-
+  /* an OTLP endpoint in the preferences is offered as the other target;
+   * without a DSN it is the only one */
   {
-    g_autofree char *masked = fc_dsn_dup_masked (dsn);
+    g_autofree char *endpoint = g_settings_get_string (self->settings, "otlp-endpoint");
 
-    adw_window_title_set_subtitle (self->window_title, masked);
+    if (*endpoint != '\0')
+      self->otlp_url = fc_otlp_endpoint_resolve (endpoint, &self->otlp_headers, NULL);
   }
-  fc_send_dialog_build (self);
+  dsn = dup_dsn (self);
+  if (self->otlp_url != NULL)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->target_box), TRUE);
+      adw_combo_row_set_selected (self->target_row, dsn == NULL ? 1 : 0);
+      g_signal_connect_object (self->target_row, "notify::selected",
+                               G_CALLBACK (target_changed_cb), self, G_CONNECT_SWAPPED);
+    }
+  target_changed_cb (self);
   return self;
 }

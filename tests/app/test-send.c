@@ -505,6 +505,163 @@ remove_tree (const char *path)
   g_rmdir (path);
 }
 
+/* -- an OTLP/HTTP receiver on 127.0.0.1, served by this thread's main loop -- */
+
+typedef struct {
+  SoupServer *server;
+  guint       port;
+  guint       status;          /* what it answers */
+  GPtrArray  *bodies;          /* GBytes*, decompressed */
+  GPtrArray  *paths;
+  GPtrArray  *content_types;
+} Receiver;
+
+/* google.rpc.Status { code: 3, message: "sample_type is missing" } */
+static const guint8 status_answer[] = {
+  0x08, 0x03, 0x12, 0x16, 's', 'a', 'm', 'p', 'l', 'e', '_', 't', 'y', 'p', 'e', ' ', 'i', 's', ' ', 'm', 'i',
+  's', 's', 'i', 'n', 'g'
+};
+
+static GBytes *
+gunzip (GBytes *bytes)
+{
+  g_autoptr(GZlibDecompressor) d = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+  g_autoptr(GInputStream) base = g_memory_input_stream_new_from_bytes (bytes);
+  g_autoptr(GInputStream) in = g_converter_input_stream_new (base, G_CONVERTER (d));
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+
+  g_assert_cmpint (g_output_stream_splice (out, in, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, NULL), >=, 0);
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+static void
+receiver_handler (SoupServer        *server,
+                  SoupServerMessage *msg,
+                  const char        *path,
+                  GHashTable        *query,
+                  gpointer           user_data)
+{
+  Receiver *r = user_data;
+  SoupMessageHeaders *in = soup_server_message_get_request_headers (msg);
+  g_autoptr(GBytes) raw = soup_message_body_flatten (soup_server_message_get_request_body (msg));
+
+  g_ptr_array_add (r->paths, g_strdup (path));
+  g_ptr_array_add (r->content_types, g_strdup (soup_message_headers_get_content_type (in, NULL)));
+  g_ptr_array_add (r->bodies, g_strcmp0 (soup_message_headers_get_one (in, "Content-Encoding"), "gzip") == 0
+                                ? gunzip (raw) : g_bytes_ref (raw));
+  soup_server_message_set_status (msg, r->status, NULL);
+  if (r->status == 400)
+    soup_server_message_set_response (msg, "application/x-protobuf", SOUP_MEMORY_STATIC,
+                                      (const char *) status_answer, sizeof status_answer);
+  else
+    soup_server_message_set_response (msg, "application/x-protobuf", SOUP_MEMORY_STATIC, "", 0);
+}
+
+static Receiver *
+receiver_new (void)
+{
+  Receiver *r = g_new0 (Receiver, 1);
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  r->status = 200;
+  r->bodies = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  r->paths = g_ptr_array_new_with_free_func (g_free);
+  r->content_types = g_ptr_array_new_with_free_func (g_free);
+  r->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (r->server, NULL, receiver_handler, r, NULL);
+  g_assert_true (soup_server_listen_local (r->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (r->server);
+  r->port = g_uri_get_port (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  return r;
+}
+
+static void
+receiver_free (Receiver *r)
+{
+  soup_server_disconnect (r->server);
+  g_object_unref (r->server);
+  g_ptr_array_unref (r->bodies);
+  g_ptr_array_unref (r->paths);
+  g_ptr_array_unref (r->content_types);
+  g_free (r);
+}
+
+/* With an OTLP endpoint set (and no DSN), the dialog offers it as the
+ * target: the preview is the one request, Return posts it to
+ * /v1development/profiles; a 400 keeps it aside with the receiver's message. */
+static void
+test_send_otlp (void)
+{
+  Receiver *r = receiver_new ();
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+  g_autofree char *endpoint = g_strdup_printf ("http://127.0.0.1:%u", r->port);
+  g_autoptr(GBytes) previewed = NULL;
+  g_autoptr(FcDocument) decoded = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) rejected = NULL;
+  g_autoptr(FcOutbox) otlp_outbox = NULL;
+  FcWindow *window;
+  FcSendDialog *dialog;
+  AdwComboRow *target;
+
+  set_dsn (NULL);
+  g_settings_set_string (settings, "otlp-endpoint", endpoint);
+  window = window_with_fixture ("relay/sample/v2/valid.json");
+  dialog = open_send_dialog (window);
+
+  target = template_child (dialog, FC_TYPE_SEND_DIALOG, "target_row");
+  g_assert_true (gtk_widget_get_visible (template_child (dialog, FC_TYPE_SEND_DIALOG, "target_box")));
+  g_assert_cmpuint (adw_combo_row_get_selected (target), ==, 1);
+  g_assert_cmpstr (fc_send_dialog_get_page (dialog), ==, "preview");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (dialog)), ==, "Send to OpenTelemetry");
+  /* the preview is the request: one ProfilesData with the chunk's profile */
+  g_assert_cmpuint (fc_send_dialog_get_envelopes (dialog)->len, ==, 1);
+  previewed = g_bytes_ref (g_ptr_array_index (fc_send_dialog_get_envelopes (dialog), 0));
+  decoded = fc_otlp_read (previewed, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fc_document_get_n_profiles (decoded), ==, 1);
+
+  /* Sentry without a DSN: said so, nothing to send; back to the endpoint */
+  adw_combo_row_set_selected (target, 0);
+  g_assert_cmpuint (fc_send_dialog_get_envelopes (dialog) ? fc_send_dialog_get_envelopes (dialog)->len : 0, ==, 0);
+  g_assert_cmpstr (fc_send_dialog_get_page (dialog), ==, "preview");
+  adw_combo_row_set_selected (target, 1);
+  while (fc_send_dialog_is_busy (dialog))
+    g_main_context_iteration (NULL, TRUE);
+
+  press_return_and_wait (dialog);
+  g_assert_true (g_str_has_prefix (fc_send_dialog_get_outcome (dialog), "Sent to the OpenTelemetry endpoint"));
+  g_assert_cmpuint (r->paths->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (r->paths, 0), ==, "/v1development/profiles");
+  g_assert_cmpstr (g_ptr_array_index (r->content_types, 0), ==, "application/x-protobuf");
+  g_assert_true (g_bytes_equal (g_ptr_array_index (r->bodies, 0), previewed));
+  g_assert_finalize_object (dialog);
+
+  /* 400: kept aside with the receiver's message */
+  r->status = 400;
+  dialog = open_send_dialog (window);
+  press_return_and_wait (dialog);
+  g_assert_true (g_str_has_prefix (fc_send_dialog_get_outcome (dialog),
+                                   "The OpenTelemetry endpoint rejected the profile:"));
+  g_assert_nonnull (strstr (fc_send_dialog_get_outcome (dialog), "sample_type is missing"));
+  g_assert_cmpuint (r->paths->len, ==, 2);
+  {
+    g_autofree char *dir = g_build_filename (g_get_user_state_dir (), "flamecast", "otlp-outbox", NULL);
+
+    otlp_outbox = fc_outbox_new (dir);
+  }
+  rejected = fc_outbox_list_rejected (otlp_outbox);
+  g_assert_cmpuint (rejected->len, ==, 1);
+  g_assert_finalize_object (dialog);
+
+  g_settings_reset (settings, "otlp-endpoint");
+  window_free (window);
+  receiver_free (r);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -534,6 +691,7 @@ main (int   argc,
   g_test_add_func ("/app/send/strips-home", test_send_strips_home);
   /* last: Sentry's 60 s limit is remembered in the state dir */
   g_test_add_func ("/app/send/rate-limited", test_send_rate_limited);
+  g_test_add_func ("/app/send/otlp", test_send_otlp);
 
   ret = g_test_run ();
   remove_tree (home);
