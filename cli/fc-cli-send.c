@@ -43,13 +43,25 @@ transport_from_options (const char  *dsn_option,
   return fc_transport_new (dsn, NULL, NULL);
 }
 
-/* --otlp: the OTLP target from --endpoint or the OTEL_EXPORTER_OTLP_* variables */
+/* --otlp: the OTLP target from --endpoint, the OTEL_EXPORTER_OTLP_*
+ * variables, then "otlp-endpoint" in the settings (the app's preference) */
 static FcTransport *
 otlp_transport_from_options (const char  *endpoint_option,
                              GError     **error)
 {
+  g_autoptr(FcSettings) settings = fc_settings_new ();
   g_auto(GStrv) headers = NULL;
-  g_autofree char *url = fc_otlp_endpoint_resolve (endpoint_option, &headers, error);
+  g_autofree char *url = NULL;
+
+  if (endpoint_option == NULL &&
+      g_getenv ("OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT") == NULL && g_getenv ("OTEL_EXPORTER_OTLP_ENDPOINT") == NULL)
+    {
+      if (!fc_settings_load (settings, NULL, error))
+        return NULL;
+      if (*fc_settings_get_otlp_endpoint (settings) != '\0')
+        endpoint_option = fc_settings_get_otlp_endpoint (settings);
+    }
+  url = fc_otlp_endpoint_resolve (endpoint_option, &headers, error);
 
   if (url == NULL)
     return NULL;
@@ -74,7 +86,7 @@ fc_cli_send (int    argc,
     { "otlp", 0, 0, G_OPTION_ARG_NONE, &otlp,
       N_("Send to an OpenTelemetry endpoint (OTLP/HTTP, profiles v1development) instead of Sentry"), NULL },
     { "endpoint", 0, 0, G_OPTION_ARG_STRING, &endpoint_option,
-      N_("OTLP base URL (default: $OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT)"), "URL" },
+      N_("OTLP base URL (default: $OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, then the saved settings)"), "URL" },
     { "flush", 0, 0, G_OPTION_ARG_NONE, &flush, N_("Deliver what is waiting in the outbox"), NULL },
     { "attempts", 0, 0, G_OPTION_ARG_INT, &retries,
       N_("Requests per envelope when Sentry is unavailable (default 3)"), "N" },
@@ -103,7 +115,8 @@ fc_cli_send (int    argc,
                                   "ExportProfilesServiceRequest (protobuf) to ENDPOINT/v1development/profiles,\n"
                                   "through $XDG_STATE_HOME/flamecast/otlp-outbox with the same retries. The\n"
                                   "endpoint comes from --endpoint, OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT (as\n"
-                                  "is) or OTEL_EXPORTER_OTLP_ENDPOINT; headers from OTEL_EXPORTER_OTLP_HEADERS\n"
+                                  "is), OTEL_EXPORTER_OTLP_ENDPOINT or “otlp-endpoint=” in settings.ini (the\n"
+                                  "app's preference); headers from OTEL_EXPORTER_OTLP_HEADERS\n"
                                   "and OTEL_EXPORTER_OTLP_PROFILES_HEADERS (k=v,k2=v2).\n"
                                   "\n"
                                   "Exit status: 0 when everything was delivered, 1 when something was\n"

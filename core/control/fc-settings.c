@@ -28,6 +28,7 @@ struct _FcSettings
   char               *dsn;
   char               *release;
   char               *environment;
+  char               *otlp_endpoint;
 };
 
 enum {
@@ -40,6 +41,7 @@ enum {
   PROP_DSN,
   PROP_RELEASE,
   PROP_ENVIRONMENT,
+  PROP_OTLP_ENDPOINT,
   N_PROPS
 };
 
@@ -91,6 +93,7 @@ fc_settings_finalize (GObject *object)
   g_clear_pointer (&self->dsn, g_free);
   g_clear_pointer (&self->release, g_free);
   g_clear_pointer (&self->environment, g_free);
+  g_clear_pointer (&self->otlp_endpoint, g_free);
 
   G_OBJECT_CLASS (fc_settings_parent_class)->finalize (object);
 }
@@ -128,6 +131,9 @@ fc_settings_get_property (GObject    *object,
       break;
     case PROP_ENVIRONMENT:
       g_value_set_string (value, self->environment);
+      break;
+    case PROP_OTLP_ENDPOINT:
+      g_value_set_string (value, self->otlp_endpoint);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -168,6 +174,9 @@ fc_settings_set_property (GObject      *object,
     case PROP_ENVIRONMENT:
       fc_settings_set_environment (self, g_value_get_string (value));
       break;
+    case PROP_OTLP_ENDPOINT:
+      fc_settings_set_otlp_endpoint (self, g_value_get_string (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -197,6 +206,7 @@ fc_settings_class_init (FcSettingsClass *klass)
   properties[PROP_DSN] = g_param_spec_string ("dsn", NULL, NULL, "", flags);
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, "", flags);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, "production", flags);
+  properties[PROP_OTLP_ENDPOINT] = g_param_spec_string ("otlp-endpoint", NULL, NULL, "", flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -212,6 +222,7 @@ fc_settings_init (FcSettings *self)
   self->dsn = g_strdup ("");
   self->release = g_strdup ("");
   self->environment = g_strdup ("production");
+  self->otlp_endpoint = g_strdup ("");
 }
 
 FcSettings *
@@ -392,6 +403,27 @@ fc_settings_set_environment (FcSettings *self,
 
   if (set_string (&self->environment, environment))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENVIRONMENT]);
+}
+
+const char *
+fc_settings_get_otlp_endpoint (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), NULL);
+  return self->otlp_endpoint;
+}
+
+void
+fc_settings_set_otlp_endpoint (FcSettings *self,
+                               const char *otlp_endpoint)
+{
+  g_autofree char *stripped = NULL;
+
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  /* pasted, like DSNs */
+  stripped = g_strstrip (g_strdup (otlp_endpoint ? otlp_endpoint : ""));
+  if (set_string (&self->otlp_endpoint, stripped))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OTLP_ENDPOINT]);
 }
 
 char *

@@ -30,6 +30,7 @@ GType fc_profile_lifecycle_get_type (void) G_GNUC_CONST;
  *   chunk-duration               int, seconds, 1..3600, default 60
  *   dsn, release                 string, default ""
  *   environment                  string, default "production"
+ *   otlp-endpoint                string, an OTLP/HTTP base URL, default ""
  */
 #define FC_TYPE_SETTINGS (fc_settings_get_type ())
 G_DECLARE_FINAL_TYPE (FcSettings, fc_settings, FC, SETTINGS, GObject)
@@ -60,6 +61,9 @@ void                fc_settings_set_release                (FcSettings         *
 const char         *fc_settings_get_environment            (FcSettings         *self);
 void                fc_settings_set_environment            (FcSettings         *self,
                                                             const char         *environment);
+const char         *fc_settings_get_otlp_endpoint          (FcSettings         *self);
+void                fc_settings_set_otlp_endpoint          (FcSettings         *self,
+                                                            const char         *otlp_endpoint);
 
 /* "manual" / "trace" */
 const char         *fc_profile_lifecycle_to_string         (FcProfileLifecycle  lifecycle);

@@ -493,6 +493,8 @@ test_settings_from_gsettings (void)
 {
   g_auto(Run) before = { 0 };
   g_auto(Run) after = { 0 };
+  g_auto(Run) otlp_before = { 0 };
+  g_auto(Run) otlp_after = { 0 };
   g_autofree char *store = g_build_filename (g_get_user_config_dir (), "glib-2.0", "settings", "keyfile", NULL);
   g_autoptr(GSettingsSchemaSource) source = NULL;
   g_autoptr(GSettingsSchema) schema = NULL;
@@ -517,6 +519,10 @@ test_settings_from_gsettings (void)
 
   run_cli (&before, "send", "--flush", NULL);
   g_assert_nonnull (strstr (before.err, "No DSN"));
+  g_unsetenv ("OTEL_EXPORTER_OTLP_ENDPOINT");
+  g_unsetenv ("OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT");
+  run_cli (&otlp_before, "send", "--otlp", "--flush", NULL);
+  g_assert_cmpint (otlp_before.status, ==, 2);
 
   backend = g_keyfile_settings_backend_new (store, "/", NULL);
   settings = g_settings_new_full (schema, backend, NULL);
@@ -524,8 +530,14 @@ test_settings_from_gsettings (void)
   g_settings_sync ();
   g_assert_true (g_file_test (store, G_FILE_TEST_EXISTS));
 
+  /* the app's OTLP endpoint preference is send --otlp's default */
+  g_assert_true (g_settings_set_string (settings, "otlp-endpoint", "http://127.0.0.1:1"));
+  g_settings_sync ();
+
   run_cli (&after, "send", "--flush", NULL);
   g_assert_null (strstr (after.err, "No DSN"));
+  run_cli (&otlp_after, "send", "--otlp", "--flush", NULL);
+  g_assert_nonnull (strstr (otlp_after.out, "Sending to http://127.0.0.1:1/v1development/profiles"));
   /* never echoed */
   g_assert_null (strstr (after.err, "gsettingskey"));
   g_assert_null (strstr (after.out, "gsettingskey"));
