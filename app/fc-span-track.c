@@ -308,6 +308,30 @@ leave_cb (GtkEventControllerMotion *motion,
   set_hover (self, NULL);
 }
 
+char *
+fc_span_track_dup_tooltip_markup (FcSpanTrack *self,
+                                  double       x,
+                                  double       y)
+{
+  const FcSpan *span;
+  g_autofree char *duration = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *op = NULL;
+  g_autofree char *trace = NULL;
+
+  g_return_val_if_fail (FC_IS_SPAN_TRACK (self), NULL);
+
+  span = fc_span_track_span_at (self, x, y);
+  if (span == NULL)
+    return NULL;
+
+  duration = fc_format_duration (span->end_ns - span->start_ns);
+  name = g_markup_escape_text (span->description ? span->description : "", -1);
+  op = g_markup_escape_text (span->op ? span->op : (span->parent_span_id ? _("span") : _("transaction")), -1);
+  trace = span->trace_id != NULL ? g_markup_printf_escaped ("\n%s %s", _("Trace"), span->trace_id) : g_strdup ("");
+  return g_strdup_printf ("<b>%s</b>\n%s · %s%s%s", name, op, duration, span->open ? _(" so far") : "", trace);
+}
+
 static gboolean
 fc_span_track_query_tooltip (GtkWidget  *widget,
                              int         x,
@@ -315,23 +339,10 @@ fc_span_track_query_tooltip (GtkWidget  *widget,
                              gboolean    keyboard,
                              GtkTooltip *tooltip)
 {
-  FcSpanTrack *self = FC_SPAN_TRACK (widget);
-  const FcSpan *span = fc_span_track_span_at (self, x, y);
-  g_autofree char *duration = NULL;
-  g_autofree char *markup = NULL;
-  g_autofree char *name = NULL;
-  g_autofree char *op = NULL;
-  g_autofree char *trace = NULL;
+  g_autofree char *markup = fc_span_track_dup_tooltip_markup (FC_SPAN_TRACK (widget), x, y);
 
-  if (span == NULL)
+  if (markup == NULL)
     return FALSE;
-
-  duration = fc_format_duration (span->end_ns - span->start_ns);
-  name = g_markup_escape_text (span->description ? span->description : "", -1);
-  op = g_markup_escape_text (span->op ? span->op : (span->parent_span_id ? _("span") : _("transaction")), -1);
-  trace = span->trace_id != NULL ? g_markup_printf_escaped ("\n%s %s", _("Trace"), span->trace_id) : g_strdup ("");
-  markup = g_strdup_printf ("<b>%s</b>\n%s · %s%s%s", name, op, duration,
-                            span->open ? _(" so far") : "", trace);
   gtk_tooltip_set_markup (tooltip, markup);
   return TRUE;
 }

@@ -32,6 +32,10 @@ const FcSpan *fc_span_track_get_bar     (FcSpanTrack     *self,
 const FcSpan *fc_span_track_span_at     (FcSpanTrack     *self,
                                          double           x,
                                          double           y);
+/* the tooltip at (@x, @y): name, operation, duration, trace id; or NULL */
+char         *fc_span_track_dup_tooltip_markup (FcSpanTrack *self,
+                                                double       x,
+                                                double       y);
 /* what a click does: one selects the span's time range, two zoom to it.
  * FALSE when there is no span there. */
 gboolean      fc_span_track_click       (FcSpanTrack     *self,

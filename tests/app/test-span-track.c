@@ -5,6 +5,7 @@
 
 #include <glib/gstdio.h>
 
+#include "fc-format.h"
 #include "fc-window-private.h"
 
 static FcWindow *
@@ -119,6 +120,17 @@ test_envelope_v2 (void)
   span = bar_with_op (track, "serialize", &rect);
   g_assert_cmpfloat (rect.origin.y, >=, 2 * FC_SPAN_TRACK_ROW_HEIGHT);
   g_assert_cmpfloat_with_epsilon (rect.origin.x, x_of (session, width, span->start_ns), 1.0);
+
+  /* its tooltip: description, operation, duration, trace */
+  {
+    g_autofree char *markup = fc_span_track_dup_tooltip_markup (track, rect.origin.x + 1, rect.origin.y + 4);
+    g_autofree char *duration = fc_format_duration (span->end_ns - span->start_ns);
+    g_autofree char *expected = g_strdup_printf ("<b>to_json</b>\nserialize · %s\nTrace cccccccccccccccccccccccccccccccc",
+                                                 duration);
+
+    g_assert_cmpstr (markup, ==, expected);
+    g_assert_null (fc_span_track_dup_tooltip_markup (track, rect.origin.x - 5, rect.origin.y + 4));
+  }
 
   /* a click on it selects exactly its time range in the flamechart */
   g_assert_false (fc_session_has_selection (session));
