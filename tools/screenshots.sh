@@ -48,6 +48,11 @@ shoot () {
 shoot "$tmp/writer/chunk-001.json" "$tmp/shots-writer"
 shoot "$tmp/threads/chunk-001.json" "$tmp/shots-threads"
 
+# The span track: the same recording in an envelope with a linked transaction.
+mkdir -p "$tmp/shots-spans"
+python3 "$srcdir/tools/span-envelope.py" "$tmp/writer/chunk-001.json" "$tmp/spans.envelope"
+shoot "$tmp/spans.envelope" "$tmp/shots-spans"
+
 # Recording: bench-write recorded live through the window (taken while it
 # records), then the process picker on a process another recorder traces.
 mkdir -p "$tmp/shots-record"
@@ -63,6 +68,7 @@ cp "$tmp/shots-record/recording.png" "$tmp/shots-record/record-picker.png" "$out
 cp "$tmp/shots-writer/flamechart.png" "$tmp/shots-writer/flamegraph.png" \
    "$tmp/shots-writer/call-tree.png" "$out/"
 cp "$tmp/shots-threads/threads.png" "$out/threads.png"
+cp "$tmp/shots-spans/flamechart.png" "$out/span-track.png"
 cp "$tmp/shots-writer/send-preview.png" "$tmp/shots-writer/preferences.png" \
    "$tmp/shots-writer/preferences-sending.png" "$tmp/shots-writer/outbox.png" "$out/"
 ls -l "$out"
