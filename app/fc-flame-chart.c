@@ -22,6 +22,9 @@
 #define WHEEL_PIXELS      50.0
 #define NO_BOX            G_MAXUINT
 #define SYNC_SEARCH_BOXES 200000
+/* All threads: a lane shows this many rows until its header is clicked, so
+ * one very deep thread does not push the others out of reach. */
+#define COLLAPSED_ROWS    12
 
 struct _FcFlameChart
 {
@@ -29,6 +32,19 @@ struct _FcFlameChart
 
   /* children */
   GtkWidget      *ruler;
+  GtkWidget      *scrollbar;
+  GtkWidget      *lanes_button;    /* all threads: the lane list */
+  GtkListBox     *lanes_list;
+
+  /* owned: where rows and lanes sit, in content pixels (y = 0 under the ruler) */
+  GtkAdjustment  *vadjustment;
+  double         *row_tops;        /* per layout row; -1 when not drawn (header rows, collapsed) */
+  double         *lane_tops;       /* per lane: its header row (all threads) or its first row */
+  guint          *lane_shown;      /* per lane: rows drawn */
+  guint           n_geometry_lanes;
+  guint           n_geometry_rows;
+  double          content_height;
+  GHashTable     *expanded;        /* thread indexes of the lanes shown in full */
 
   /* owned */
   GCancellable   *search_cancellable;
@@ -113,9 +129,7 @@ get_visible (FcFlameChart *self,
 static double
 content_height (FcFlameChart *self)
 {
-  if (layout_of (self) == NULL)
-    return 0;
-  return fc_flame_layout_get_n_rows (layout_of (self)) * (double) ROW_HEIGHT;
+  return self->content_height;
 }
 
 static double
@@ -126,6 +140,23 @@ max_scroll (FcFlameChart *self)
   return MAX (0.0, content_height (self) - view + ROW_HEIGHT);
 }
 
+static gboolean
+has_lane_headers (FcFlameChart *self)
+{
+  return layout_of (self) != NULL && fc_flame_layout_get_thread (layout_of (self)) < 0;
+}
+
+/* The scrollbar follows scroll_y (never the other way round while we set it). */
+static void
+update_adjustment (FcFlameChart *self)
+{
+  double view = MAX (0.0, gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT);
+
+  gtk_adjustment_configure (self->vadjustment, self->scroll_y, 0.0,
+                            MAX (view, content_height (self) + ROW_HEIGHT), ROW_HEIGHT * 3, view, view);
+  gtk_widget_set_visible (self->scrollbar, content_height (self) > view);
+}
+
 static void
 set_scroll_y (FcFlameChart *self,
               double        scroll_y)
@@ -134,7 +165,140 @@ set_scroll_y (FcFlameChart *self,
   if (scroll_y == self->scroll_y)
     return;
   self->scroll_y = scroll_y;
+  gtk_adjustment_set_value (self->vadjustment, scroll_y);
   invalidate_scene (self);
+}
+
+static void
+vadjustment_changed_cb (FcFlameChart  *self,
+                        GtkAdjustment *adjustment)
+{
+  set_scroll_y (self, gtk_adjustment_get_value (adjustment));
+}
+
+static gboolean
+lane_is_expanded (FcFlameChart *self,
+                  guint         lane)
+{
+  const FcFlameLane *l = fc_flame_layout_get_lane (layout_of (self), lane);
+
+  return g_hash_table_contains (self->expanded, GUINT_TO_POINTER (l->thread));
+}
+
+/* Row and lane positions: with one thread, row r at r rows down; with all
+ * threads, each lane is a header row and its rows, the deep ones cut to
+ * COLLAPSED_ROWS until expanded. */
+static void
+update_geometry (FcFlameChart *self)
+{
+  FcFlameLayout *layout = layout_of (self);
+  gboolean headers = has_lane_headers (self);
+  double y = 0;
+
+  g_clear_pointer (&self->row_tops, g_free);
+  g_clear_pointer (&self->lane_tops, g_free);
+  g_clear_pointer (&self->lane_shown, g_free);
+  self->n_geometry_rows = layout ? fc_flame_layout_get_n_rows (layout) : 0;
+  self->n_geometry_lanes = layout ? fc_flame_layout_get_n_lanes (layout) : 0;
+  self->row_tops = g_new (double, MAX (1, self->n_geometry_rows));
+  self->lane_tops = g_new0 (double, MAX (1, self->n_geometry_lanes));
+  self->lane_shown = g_new0 (guint, MAX (1, self->n_geometry_lanes));
+
+  for (guint r = 0; r < self->n_geometry_rows; r++)
+    self->row_tops[r] = -1;
+
+  for (guint l = 0; l < self->n_geometry_lanes; l++)
+    {
+      const FcFlameLane *lane = fc_flame_layout_get_lane (layout, l);
+      guint shown = lane->n_rows;
+
+      self->lane_tops[l] = y;
+      if (headers)
+        {
+          y += ROW_HEIGHT;
+          if (shown > COLLAPSED_ROWS && !lane_is_expanded (self, l))
+            shown = COLLAPSED_ROWS;
+        }
+      self->lane_shown[l] = shown;
+      for (guint d = 0; d < shown; d++)
+        self->row_tops[lane->first_row + d] = y + d * (double) ROW_HEIGHT;
+      y += shown * (double) ROW_HEIGHT;
+    }
+
+  self->content_height = y;
+  self->scroll_y = CLAMP (self->scroll_y, 0.0, max_scroll (self));
+  update_adjustment (self);
+  invalidate_scene (self);
+}
+
+static double
+lane_bottom (FcFlameChart *self,
+             guint         lane)
+{
+  return self->lane_tops[lane] + (1 + self->lane_shown[lane]) * (double) ROW_HEIGHT;
+}
+
+/* Where a lane's header is drawn, in widget pixels: at its place, or, for
+ * the lane that runs past the top edge, pinned under the ruler until the
+ * next lane's header pushes it up. */
+static double
+header_y (FcFlameChart *self,
+          guint         lane)
+{
+  double y = self->lane_tops[lane] - self->scroll_y;
+  double bottom = lane_bottom (self, lane) - self->scroll_y;
+
+  if (y < 0 && bottom > 0)
+    y = MIN (0.0, bottom - ROW_HEIGHT);
+  return RULER_HEIGHT + y;
+}
+
+/* the lane whose header is under @y (widget pixels), or -1 */
+static gint
+header_at (FcFlameChart *self,
+           double        y)
+{
+  if (!has_lane_headers (self) || y < RULER_HEIGHT)
+    return -1;
+
+  for (guint l = 0; l < self->n_geometry_lanes; l++)
+    {
+      double top = header_y (self, l);
+
+      if (y >= top && y < top + ROW_HEIGHT)
+        return (gint) l;
+    }
+  return -1;
+}
+
+/* the layout row drawn at content y @cy, or -1 */
+static gint
+row_at (FcFlameChart *self,
+        double        cy)
+{
+  guint lo = 0, hi = self->n_geometry_lanes;
+  guint lane;
+  double d;
+
+  if (hi == 0 || cy < 0)
+    return -1;
+
+  /* the last lane starting at or above cy */
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->lane_tops[mid] <= cy)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  lane = lo;
+
+  d = floor ((cy - self->lane_tops[lane]) / ROW_HEIGHT) - (has_lane_headers (self) ? 1 : 0);
+  if (d < 0 || d >= self->lane_shown[lane])
+    return -1;
+  return (gint) (fc_flame_layout_get_lane (layout_of (self), lane)->first_row + (guint) d);
 }
 
 static gint64
@@ -170,37 +334,120 @@ box_at_index (FcFlameChart *self,
   return index < n ? &boxes[index] : NULL;
 }
 
+/* "main (1234) · 5,210 samples", and with @with_rows, what a collapsed
+ * lane hides ("· 106 more rows") */
+static char *
+lane_title (FcFlameChart *self,
+            guint         lane,
+            gboolean      with_rows)
+{
+  FcProfile *profile = fc_flame_layout_get_profile (layout_of (self));
+  const FcFlameLane *l = fc_flame_layout_get_lane (layout_of (self), lane);
+  const FcThread *thread = fc_profile_get_thread (profile, l->thread);
+  const char *name = fc_profile_string (profile, thread->name);
+  const char *tid = fc_profile_string (profile, thread->tid);
+  g_autofree char *who = NULL;
+  g_autofree char *count = g_strdup_printf ("%'u", thread->n_samples);
+  GString *title;
+
+  if (tid == NULL || tid[0] == '\0')
+    tid = "?";
+  who = name != NULL && name[0] != '\0' ? g_strdup_printf ("%s (%s)", name, tid)
+                                          : g_strdup_printf (_("Thread %s"), tid);
+  title = g_string_new (who);
+  /* Translators: after a thread's name, "· 5,210 samples" */
+  g_string_append_printf (title, ngettext (" · %s sample", " · %s samples", thread->n_samples), count);
+
+  if (with_rows && l->n_rows > COLLAPSED_ROWS)
+    {
+      guint hidden = l->n_rows - self->lane_shown[lane];
+
+      if (hidden > 0)
+        /* Translators: a folded lane of the flamechart, "· 106 more rows (click to show)" */
+        g_string_append_printf (title, ngettext (" · %u more row (click to show)",
+                                                 " · %u more rows (click to show)", hidden), hidden);
+      else
+        g_string_append (title, _(" · click to fold"));
+    }
+
+  return g_string_free (title, FALSE);
+}
+
+static void
+lane_row_activated_cb (FcFlameChart  *self,
+                       GtkListBoxRow *row,
+                       GtkListBox    *list)
+{
+  fc_flame_chart_show_lane (self, (guint) gtk_list_box_row_get_index (row));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (self->lanes_button));
+}
+
+/* all threads: the lane list, one row per lane, to jump to it */
+static void
+update_lane_list (FcFlameChart *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->lanes_list))) != NULL)
+    gtk_list_box_remove (self->lanes_list, child);
+
+  gtk_widget_set_visible (self->lanes_button, has_lane_headers (self));
+  if (!has_lane_headers (self))
+    return;
+
+  for (guint l = 0; l < self->n_geometry_lanes; l++)
+    {
+      g_autofree char *title = lane_title (self, l, FALSE);
+      GtkWidget *label = gtk_label_new (title);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_set_margin_start (label, 6);
+      gtk_widget_set_margin_end (label, 6);
+      gtk_widget_set_margin_top (label, 4);
+      gtk_widget_set_margin_bottom (label, 4);
+      gtk_list_box_append (self->lanes_list, label);
+    }
+}
+
 const FcFlameBox *
 fc_flame_chart_box_at (FcFlameChart *self,
                        double        x,
                        double        y)
 {
-  double row;
+  gint row;
 
   g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
 
-  if (layout_of (self) == NULL || y < RULER_HEIGHT || x < 0)
+  if (layout_of (self) == NULL || y < RULER_HEIGHT || x < 0 || header_at (self, y) >= 0)
     return NULL;
 
-  row = floor ((y - RULER_HEIGHT + self->scroll_y) / ROW_HEIGHT);
-  if (row < 0 || row >= fc_flame_layout_get_n_rows (layout_of (self)))
+  row = row_at (self, y - RULER_HEIGHT + self->scroll_y);
+  if (row < 0 || (guint) row >= fc_flame_layout_get_n_rows (layout_of (self)))
     return NULL;
 
   return fc_flame_layout_hit_test (layout_of (self), (guint) row, time_at (self, x));
 }
 
-static void
-box_bounds (const FcFlameBox *box,
+/* FALSE (and an empty rectangle) for a box of a collapsed lane's hidden rows */
+static gboolean
+box_bounds (FcFlameChart     *self,
+            const FcFlameBox *box,
             gint64            begin_ns,
             double            px_per_ns,
-            double            scroll_y,
             graphene_rect_t  *bounds)
 {
   double x0 = (double) (box->begin_ns - begin_ns) * px_per_ns;
   double x1 = (double) (box->end_ns - begin_ns) * px_per_ns;
+  double top = box->row < self->n_geometry_rows ? self->row_tops[box->row] : -1;
 
-  graphene_rect_init (bounds, x0, RULER_HEIGHT + box->row * (double) ROW_HEIGHT - scroll_y,
-                      x1 - x0, ROW_HEIGHT);
+  if (top < 0)
+    {
+      graphene_rect_init (bounds, x0, 0, 0, 0);
+      return FALSE;
+    }
+  graphene_rect_init (bounds, x0, RULER_HEIGHT + top - self->scroll_y, x1 - x0, ROW_HEIGHT);
+  return TRUE;
 }
 
 void
@@ -216,7 +463,7 @@ fc_flame_chart_get_box_bounds (FcFlameChart     *self,
 
   width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
   get_visible (self, &b, &e);
-  box_bounds (box, b, (double) width / (double) (e - b), self->scroll_y, bounds);
+  box_bounds (self, box, b, (double) width / (double) (e - b), bounds);
 }
 
 /* ---- state that follows the session ---- */
@@ -421,6 +668,8 @@ fc_flame_chart_layout_changed (FcFlameView *view)
   self->hover_box = NO_BOX;
   self->selected_box = NO_BOX;
   self->scroll_y = 0;
+  update_geometry (self);
+  update_lane_list (self);
   update_search (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
@@ -513,11 +762,29 @@ static void
 reveal_row (FcFlameChart *self,
             guint         row)
 {
-  double top = row * (double) ROW_HEIGHT;
   double view = gtk_widget_get_height (GTK_WIDGET (self)) - RULER_HEIGHT;
+  /* all threads: the pinned header covers the top row */
+  double margin = has_lane_headers (self) ? ROW_HEIGHT : 0;
+  double top;
 
-  if (top < self->scroll_y)
-    set_scroll_y (self, top);
+  if (row >= self->n_geometry_rows)
+    return;
+
+  /* a row below a collapsed lane's cut: show the lane in full */
+  if (self->row_tops[row] < 0)
+    {
+      gint lane = fc_flame_layout_get_lane_of_row (layout_of (self), row);
+
+      if (lane < 0)
+        return;
+      fc_flame_chart_set_lane_expanded (self, (guint) lane, TRUE);
+      if (self->row_tops[row] < 0)
+        return;
+    }
+
+  top = self->row_tops[row];
+  if (top - margin < self->scroll_y)
+    set_scroll_y (self, top - margin);
   else if (top + ROW_HEIGHT > self->scroll_y + view)
     set_scroll_y (self, top + ROW_HEIGHT - view);
 }
@@ -687,6 +954,15 @@ released_cb (FcFlameChart    *self,
              double           y,
              GtkGestureClick *gesture)
 {
+  gint lane = header_at (self, y);
+
+  /* a lane's header folds and unfolds it */
+  if (lane >= 0)
+    {
+      if (n_press == 1)
+        fc_flame_chart_set_lane_expanded (self, (guint) lane, !fc_flame_chart_get_lane_expanded (self, (guint) lane));
+      return;
+    }
   if (n_press == 1)
     select_box (self, fc_flame_chart_box_at (self, x, y));
 }
@@ -741,6 +1017,108 @@ fc_flame_chart_get_scroll_y (FcFlameChart *self)
 {
   g_return_val_if_fail (FC_IS_FLAME_CHART (self), 0);
   return self->scroll_y;
+}
+
+GtkAdjustment *
+fc_flame_chart_get_vadjustment (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
+  return self->vadjustment;
+}
+
+GtkListBox *
+fc_flame_chart_get_lane_list (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
+  return self->lanes_list;
+}
+
+guint
+fc_flame_chart_get_n_lanes (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), 0);
+  return has_lane_headers (self) ? self->n_geometry_lanes : 0;
+}
+
+/**
+ * fc_flame_chart_get_lane_y:
+ *
+ * Where lane @lane's header is drawn (widget pixels): its place, or pinned
+ * under the ruler while the lane runs past the top edge.
+ */
+double
+fc_flame_chart_get_lane_y (FcFlameChart *self,
+                           guint         lane)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), 0);
+  g_return_val_if_fail (lane < fc_flame_chart_get_n_lanes (self), 0);
+  return header_y (self, lane);
+}
+
+/* the lane's height with its header, as drawn */
+double
+fc_flame_chart_get_lane_height (FcFlameChart *self,
+                                guint         lane)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), 0);
+  g_return_val_if_fail (lane < fc_flame_chart_get_n_lanes (self), 0);
+  return lane_bottom (self, lane) - self->lane_tops[lane];
+}
+
+char *
+fc_flame_chart_dup_lane_title (FcFlameChart *self,
+                               guint         lane)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
+  g_return_val_if_fail (lane < fc_flame_chart_get_n_lanes (self), NULL);
+  return lane_title (self, lane, TRUE);
+}
+
+gboolean
+fc_flame_chart_get_lane_expanded (FcFlameChart *self,
+                                  guint         lane)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), FALSE);
+  g_return_val_if_fail (lane < fc_flame_chart_get_n_lanes (self), FALSE);
+  return self->lane_shown[lane] == fc_flame_layout_get_lane (layout_of (self), lane)->n_rows;
+}
+
+/* Folds or unfolds a lane deeper than COLLAPSED_ROWS; the lane's header stays
+ * where it is on screen. Remembered per thread for later layouts. */
+void
+fc_flame_chart_set_lane_expanded (FcFlameChart *self,
+                                  guint         lane,
+                                  gboolean      expanded)
+{
+  guint thread;
+
+  g_return_if_fail (FC_IS_FLAME_CHART (self));
+  g_return_if_fail (lane < fc_flame_chart_get_n_lanes (self));
+
+  thread = fc_flame_layout_get_lane (layout_of (self), lane)->thread;
+  if (expanded == lane_is_expanded (self, lane))
+    return;
+  if (expanded)
+    g_hash_table_add (self->expanded, GUINT_TO_POINTER (thread));
+  else
+    g_hash_table_remove (self->expanded, GUINT_TO_POINTER (thread));
+
+  update_geometry (self);
+  /* folding the lane pinned at the top: show its header, not the lane below */
+  if (self->lane_tops[lane] < self->scroll_y)
+    set_scroll_y (self, self->lane_tops[lane]);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* scrolls so that lane @lane's header is the top row */
+void
+fc_flame_chart_show_lane (FcFlameChart *self,
+                          guint         lane)
+{
+  g_return_if_fail (FC_IS_FLAME_CHART (self));
+  g_return_if_fail (lane < fc_flame_chart_get_n_lanes (self));
+
+  set_scroll_y (self, self->lane_tops[lane]);
 }
 
 static void
@@ -1004,9 +1382,7 @@ draw_boxes (FcFlameChart *self,
   double px_per_ns;
 
   fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
-  guint n_rows = fc_flame_layout_get_n_rows (layout_of (self));
-  guint first_row = (guint) MAX (0.0, floor (self->scroll_y / ROW_HEIGHT));
-  guint last_row = (guint) MAX (0.0, ceil ((self->scroll_y + height - RULER_HEIGHT) / ROW_HEIGHT));
+  guint n_rows = MIN (fc_flame_layout_get_n_rows (layout_of (self)), self->n_geometry_rows);
   GdkRGBA fallback = { 0.8f, 0.8f, 0.8f, 1.0f };
   guint32 fallback_pixel = fc_raster_pack (&fallback);
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
@@ -1023,22 +1399,28 @@ draw_boxes (FcFlameChart *self,
   if (area_height <= 0)
     return;
   /* a shallow profile needs pixels only down to its last row */
-  raster_height = (int) MIN ((double) area_height, ceil (n_rows * (double) ROW_HEIGHT - self->scroll_y));
+  raster_height = (int) MIN ((double) area_height, ceil (content_height (self) - self->scroll_y));
   raster_height = MAX (raster_height, 1);
 
   get_visible (self, &begin_ns, &end_ns);
   px_per_ns = (double) width / (double) (end_ns - begin_ns);
-  last_row = MIN (last_row + 1, n_rows);
 
   fc_raster_init (&raster, width, raster_height, gtk_widget_get_scale_factor (GTK_WIDGET (self)));
 
-  for (guint row = first_row; row < last_row; row++)
+  for (guint row = 0; row < n_rows; row++)
     {
       guint n = 0;
-      const FcFlameBox *boxes = fc_flame_layout_get_row (layout_of (self), row, &n);
-      double y = row * (double) ROW_HEIGHT - self->scroll_y;
-      guint i = fc_flame_layout_row_lower_bound (layout_of (self), row, begin_ns);
+      const FcFlameBox *boxes;
+      double y = self->row_tops[row] - self->scroll_y;
+      guint i;
       int line, line_end;
+
+      /* rows are few (a lane's depth): skipping the hidden and the
+       * scrolled-away ones one by one costs nothing */
+      if (self->row_tops[row] < 0 || y + ROW_HEIGHT <= 0 || y >= area_height)
+        continue;
+      boxes = fc_flame_layout_get_row (layout_of (self), row, &n);
+      i = fc_flame_layout_row_lower_bound (layout_of (self), row, begin_ns);
 
       /* Every box of a row covers the same device rows: paint the first
        * one, copy it down once at the end of the row, then frame the
@@ -1157,26 +1539,25 @@ draw_boxes (FcFlameChart *self,
       draw_frame_label (self, snapshot, profile, label->box->frame, label->x, label->y, label->width, &text);
     }
 
-  /* all threads: each lane's name in the empty row above it */
-  if (fc_flame_layout_get_thread (layout_of (self)) < 0)
+  /* all threads: each lane's header in the row above it, the one of the
+   * lane running past the top edge pinned under the ruler */
+  if (has_lane_headers (self))
     {
-      GdkRGBA text = dark ? (GdkRGBA) { 1, 1, 1, 0.75f } : (GdkRGBA) { 0, 0, 0, 0.7f };
+      GdkRGBA text = dark ? (GdkRGBA) { 1, 1, 1, 0.85f } : (GdkRGBA) { 0, 0, 0, 0.8f };
       GdkRGBA rule = dark ? (GdkRGBA) { 1, 1, 1, 0.15f } : (GdkRGBA) { 0, 0, 0, 0.12f };
+      GdkRGBA band = dark ? (GdkRGBA) { 0.19f, 0.19f, 0.21f, 1 } : (GdkRGBA) { 0.93f, 0.93f, 0.94f, 1 };
 
-      for (guint l = 0; l < fc_flame_layout_get_n_lanes (layout_of (self)); l++)
+      for (guint l = 0; l < self->n_geometry_lanes; l++)
         {
-          const FcFlameLane *lane = fc_flame_layout_get_lane (layout_of (self), l);
-          const FcThread *thread = fc_profile_get_thread (profile, lane->thread);
-          const char *name = fc_profile_string (profile, thread->name);
-          const char *tid = fc_profile_string (profile, thread->tid);
-          double y = RULER_HEIGHT + (lane->first_row - 1.0) * ROW_HEIGHT - self->scroll_y;
+          double y = header_y (self, l);
           g_autofree char *title = NULL;
 
-          if (y + ROW_HEIGHT < RULER_HEIGHT || y > height)
+          if (y + ROW_HEIGHT <= RULER_HEIGHT || y >= height)
             continue;
-          title = name != NULL && name[0] != '\0' ? g_strdup_printf ("%s (%s)", name, tid ? tid : "?")
-                                                   : g_strdup_printf (_("Thread %s"), tid ? tid : "?");
+          title = lane_title (self, l, TRUE);
+          gtk_snapshot_append_color (snapshot, &band, &GRAPHENE_RECT_INIT (0, y, width, ROW_HEIGHT));
           gtk_snapshot_append_color (snapshot, &rule, &GRAPHENE_RECT_INIT (0, y, width, 1));
+          gtk_snapshot_append_color (snapshot, &rule, &GRAPHENE_RECT_INIT (0, y + ROW_HEIGHT - 1, width, 1));
           draw_label (self, snapshot, title, LABEL_PADDING, y + (ROW_HEIGHT - self->text_height) / 2.0,
                       width - 2 * LABEL_PADDING, &text);
         }
@@ -1251,18 +1632,16 @@ fc_flame_chart_snapshot_overlay (FcFlameView *view,
     const FcFlameBox *selected = box_at_index (self, self->selected_box);
     graphene_rect_t bounds;
 
-    if (hover != NULL)
+    if (hover != NULL && box_bounds (self, hover, b, px_per_ns, &bounds))
       {
         GdkRGBA color;
 
         fc_flame_view_get_hover_color (view, &color);
-        box_bounds (hover, b, px_per_ns, self->scroll_y, &bounds);
         bounds.size.height -= 1;
         fc_flame_view_draw_outline (snapshot, &bounds, &color, 1);
       }
-    if (selected != NULL)
+    if (selected != NULL && box_bounds (self, selected, b, px_per_ns, &bounds))
       {
-        box_bounds (selected, b, px_per_ns, self->scroll_y, &bounds);
         bounds.size.height -= 1;
         fc_flame_view_draw_outline (snapshot, &bounds, accent, 2);
       }
@@ -1302,13 +1681,30 @@ fc_flame_chart_size_allocate (GtkWidget *widget,
 {
   FcFlameChart *self = FC_FLAME_CHART (widget);
   double scroll_y = CLAMP (self->scroll_y, 0.0, max_scroll (self));
+  int bar_width = 0, button_width = 0;
 
   if (scroll_y != self->scroll_y)
     {
       self->scroll_y = scroll_y;
       invalidate_scene (self);
     }
+  update_adjustment (self);
   gtk_widget_allocate (self->ruler, width, RULER_HEIGHT, -1, NULL);
+
+  /* the scrollbar along the right edge under the ruler, the lane list's
+   * button at the ruler's right end */
+  if (gtk_widget_get_visible (self->scrollbar))
+    {
+      gtk_widget_measure (self->scrollbar, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &bar_width, NULL, NULL);
+      gtk_widget_allocate (self->scrollbar, bar_width, MAX (0, height - RULER_HEIGHT), -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (width - bar_width, RULER_HEIGHT)));
+    }
+  if (gtk_widget_get_visible (self->lanes_button))
+    {
+      gtk_widget_measure (self->lanes_button, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &button_width, NULL, NULL);
+      gtk_widget_allocate (self->lanes_button, button_width, RULER_HEIGHT, -1,
+                           gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (width - button_width, 0)));
+    }
 }
 
 static void
@@ -1362,6 +1758,9 @@ fc_flame_chart_dispose (GObject *object)
   g_clear_object (&self->search_cancellable);
   g_clear_object (&self->pango);
   g_clear_object (&self->ellipsis);
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_data (self->vadjustment, self);
+  g_clear_object (&self->vadjustment);
 
   G_OBJECT_CLASS (fc_flame_chart_parent_class)->dispose (object);
 }
@@ -1373,6 +1772,10 @@ fc_flame_chart_finalize (GObject *object)
 
   g_clear_pointer (&self->matches, g_array_unref);
   g_clear_pointer (&self->labels, g_hash_table_unref);
+  g_clear_pointer (&self->row_tops, g_free);
+  g_clear_pointer (&self->lane_tops, g_free);
+  g_clear_pointer (&self->lane_shown, g_free);
+  g_clear_pointer (&self->expanded, g_hash_table_unref);
 
   G_OBJECT_CLASS (fc_flame_chart_parent_class)->finalize (object);
 }
@@ -1480,6 +1883,40 @@ fc_flame_chart_init (FcFlameChart *self)
 
   self->ruler = fc_time_ruler_new ();
   gtk_widget_set_parent (self->ruler, GTK_WIDGET (self));
+
+  self->expanded = g_hash_table_new (NULL, NULL);
+  self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, ROW_HEIGHT * 3, 0, 0));
+  g_signal_connect_object (self->vadjustment, "value-changed", G_CALLBACK (vadjustment_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  self->scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, self->vadjustment);
+  gtk_widget_set_visible (self->scrollbar, FALSE);
+  gtk_widget_set_parent (self->scrollbar, GTK_WIDGET (self));
+
+  {
+    GtkWidget *scroller = gtk_scrolled_window_new ();
+    GtkWidget *popover = gtk_popover_new ();
+
+    self->lanes_list = GTK_LIST_BOX (gtk_list_box_new ());
+    gtk_list_box_set_activate_on_single_click (self->lanes_list, TRUE);
+    gtk_widget_add_css_class (GTK_WIDGET (self->lanes_list), "navigation-sidebar");
+    g_signal_connect_object (self->lanes_list, "row-activated", G_CALLBACK (lane_row_activated_cb),
+                             self, G_CONNECT_SWAPPED);
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+    gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 400);
+    gtk_widget_set_size_request (scroller, 280, -1);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->lanes_list));
+    gtk_popover_set_child (GTK_POPOVER (popover), scroller);
+
+    self->lanes_button = gtk_menu_button_new ();
+    gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->lanes_button), "view-list-symbolic");
+    gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->lanes_button), popover);
+    gtk_widget_set_tooltip_text (self->lanes_button, _("Go to a thread’s lane"));
+    gtk_widget_add_css_class (self->lanes_button, "flat");
+    gtk_widget_add_css_class (self->lanes_button, "lane-list");
+    gtk_widget_set_visible (self->lanes_button, FALSE);
+    gtk_widget_set_parent (self->lanes_button, GTK_WIDGET (self));
+  }
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scroll_cb), self);

@@ -140,6 +140,11 @@ step_cb (gpointer user_data)
     case 5:
       if (fc_flame_graph_has_diff (window->flame_graph))
         save_png (shooter, "compare.png", FALSE);
+      adw_view_stack_set_visible_child_name (window->view_stack, "flamechart");
+      fc_session_set_thread (window->session, FC_SESSION_ALL_THREADS);
+      return G_SOURCE_CONTINUE;
+    case 6:
+      save_png (shooter, "all-threads.png", FALSE);
       return G_SOURCE_CONTINUE;
     default:
       fc_screenshot_send_windows (window, shooter->directory);
@@ -163,7 +168,8 @@ document_cb (Shooter    *shooter,
  * fc_screenshot_window_when_loaded:
  * @window: a window about to open a file
  * @directory: where to write flamechart.png, threads.png (the flamechart with
- *   the thread selector open), flamegraph.png and call-tree.png
+ *   the thread selector open), flamegraph.png, call-tree.png and
+ *   all-threads.png (the flamechart's lanes)
  *
  * Once @window shows a document, takes the README screenshots and quits.
  */

@@ -541,6 +541,180 @@ test_colors_and_text (void)
   g_assert_null (fc_view_search_frames (profile, "", NULL));
 }
 
+/* a click as the chart's click gesture reports it */
+static void
+click_at (FcFlameChart *chart,
+          double        x,
+          double        y)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (chart));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        {
+          g_signal_emit_by_name (controller, "pressed", 1, x, y);
+          g_signal_emit_by_name (controller, "released", 1, x, y);
+        }
+    }
+}
+
+/* All threads with one 118-deep thread between two shallow ones: lanes
+ * under headers, the deep one folded to 12 rows until its header is
+ * clicked, a scrollbar, a lane list that jumps, headers pinned while their
+ * lane scrolls past */
+#define DEEP 118
+#define FOLDED 12
+
+static void
+test_all_threads_lanes (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  guint32 deep[DEEP];
+  guint32 io = fc_profile_ensure_thread (profile, "7");
+  guint32 worker = fc_profile_ensure_thread (profile, "101");
+  guint32 ui = fc_profile_ensure_thread (profile, "9");
+  guint32 main_f = fc_test_frame (profile, "main", "app", TRUE);
+  guint32 poll = fc_test_frame (profile, "poll", "libc", FALSE);
+  FcSession *session;
+  FcFlameChart *chart = FC_FLAME_CHART (g_object_ref_sink (fc_flame_chart_new ()));
+  GtkWidget *window = gtk_window_new ();
+  GtkAdjustment *adjustment;
+  GtkListBox *list;
+  const FcFlameBox *box;
+  const double top = FC_FLAME_CHART_RULER_HEIGHT;
+  const double row = FC_FLAME_CHART_ROW_HEIGHT;
+  double y, h;
+
+  for (guint d = 0; d < DEEP; d++)
+    {
+      g_autofree char *name = g_strdup_printf ("level%u", d);
+
+      deep[DEEP - 1 - d] = fc_test_frame (profile, name, "app", TRUE);   /* leaf first */
+    }
+  fc_profile_set_thread_name (profile, io, "io");
+  fc_profile_set_thread_name (profile, worker, "worker");
+  fc_profile_set_thread_name (profile, ui, "ui");
+  fc_test_sample (profile, io, 0, 2, main_f, poll);
+  fc_test_sample (profile, io, 10, 2, main_f, poll);
+  for (guint i = 0; i < 3; i++)
+    fc_profile_append_sample (profile, FC_TEST_BASE_NS + i * 10 * FC_TEST_MS, worker,
+                              fc_profile_intern_stack_frames (profile, deep, DEEP), 0);
+  fc_test_sample (profile, ui, 5, 3, main_f, poll, main_f);
+  fc_profile_sort_samples (profile);
+
+  session = session_for (profile);
+  fc_flame_view_set_session (FC_FLAME_VIEW (chart), session);
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, 400);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (chart));
+  gtk_window_present (GTK_WINDOW (window));
+  fc_session_set_thread (session, 1);
+  wait_for_layout (chart);
+
+  /* one thread: no lanes, no lane list */
+  g_assert_cmpuint (fc_flame_chart_get_n_lanes (chart), ==, 0);
+
+  fc_session_set_thread (session, FC_SESSION_ALL_THREADS);
+  while (fc_flame_view_get_layout (FC_FLAME_VIEW (chart)) == NULL ||
+         fc_flame_layout_get_thread (fc_flame_view_get_layout (FC_FLAME_VIEW (chart))) >= 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (fc_flame_chart_get_n_lanes (chart), ==, 3);
+
+  /* the deep lane is folded: the lane below it starts 13 rows down, not 119 */
+  g_assert_cmpfloat (fc_flame_chart_get_lane_y (chart, 0), ==, top);
+  g_assert_cmpfloat (fc_flame_chart_get_lane_height (chart, 0), ==, 3 * row);
+  g_assert_cmpfloat (fc_flame_chart_get_lane_y (chart, 1), ==, top + 3 * row);
+  g_assert_cmpfloat (fc_flame_chart_get_lane_height (chart, 1), ==, (1 + FOLDED) * row);
+  g_assert_cmpfloat (fc_flame_chart_get_lane_y (chart, 2), ==, top + (3 + 1 + FOLDED) * row);
+  g_assert_false (fc_flame_chart_get_lane_expanded (chart, 1));
+  g_assert_true (fc_flame_chart_get_lane_expanded (chart, 0));
+  {
+    g_autofree char *io_title = fc_flame_chart_dup_lane_title (chart, 0);
+    g_autofree char *worker_title = fc_flame_chart_dup_lane_title (chart, 1);
+    g_autofree char *ui_title = fc_flame_chart_dup_lane_title (chart, 2);
+
+    g_assert_cmpstr (io_title, ==, "io (7) · 2 samples");
+    g_assert_cmpstr (worker_title, ==, "worker (101) · 3 samples · 106 more rows (click to show)");
+    g_assert_cmpstr (ui_title, ==, "ui (9) · 1 sample");
+  }
+
+  /* a box right under a header is the lane's outermost frame; the header
+   * row itself is no box */
+  box = fc_flame_chart_box_at (chart, 10, top + 3 * row + row + 5);
+  g_assert_nonnull (box);
+  g_assert_cmpuint (box->frame, ==, deep[DEEP - 1]);
+  g_assert_null (fc_flame_chart_box_at (chart, 10, top + 3 * row + 5));
+  /* the 12th row of the folded lane is drawn, the 13th is the next lane's header */
+  box = fc_flame_chart_box_at (chart, 10, top + 3 * row + FOLDED * row + 5);
+  g_assert_nonnull (box);
+  g_assert_cmpuint (box->frame, ==, deep[DEEP - FOLDED]);
+
+  /* everything fits at 400 px: no scrollbar needed yet */
+  adjustment = fc_flame_chart_get_vadjustment (chart);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >=, (3 + 1 + FOLDED + 4) * row);
+
+  /* unfolded: 119 rows, the next lane below them, a scrollbar to reach it */
+  /* unfolded by a click on its header */
+  click_at (chart, 100, fc_flame_chart_get_lane_y (chart, 1) + 5);
+  g_assert_true (fc_flame_chart_get_lane_expanded (chart, 1));
+  g_assert_cmpfloat (fc_flame_chart_get_lane_height (chart, 1), ==, (1 + DEEP) * row);
+  g_assert_cmpfloat (fc_flame_chart_get_lane_y (chart, 2), ==, top + (3 + 1 + DEEP) * row);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), ==, (3 + 1 + DEEP + 4 + 1) * row);
+  {
+    g_autofree char *worker_title = fc_flame_chart_dup_lane_title (chart, 1);
+
+    g_assert_cmpstr (worker_title, ==, "worker (101) · 3 samples · click to fold");
+  }
+
+  /* scrolled into the deep lane: its header stays pinned under the ruler,
+   * the row under it is the lane's, not the header's */
+  gtk_adjustment_set_value (adjustment, (3 + 40) * row);
+  g_assert_cmpfloat (fc_flame_chart_get_scroll_y (chart), ==, (3 + 40) * row);
+  g_assert_cmpfloat (fc_flame_chart_get_lane_y (chart, 1), ==, top);
+  g_assert_null (fc_flame_chart_box_at (chart, 10, top + 5));
+  box = fc_flame_chart_box_at (chart, 10, top + row + 5);
+  g_assert_nonnull (box);
+  g_assert_cmpuint (box->frame, ==, deep[DEEP - 1 - 40]);
+  /* near a lane's end the next header pushes it up */
+  gtk_adjustment_set_value (adjustment, 3 * row - row / 2);
+  g_assert_cmpfloat (fc_flame_chart_get_lane_y (chart, 0), ==, top - row / 2);
+  g_assert_cmpfloat (fc_flame_chart_get_lane_y (chart, 1), ==, top + row / 2);
+
+  /* the lane list jumps: its header becomes the top row */
+  list = fc_flame_chart_get_lane_list (chart);
+  g_assert_nonnull (gtk_list_box_get_row_at_index (list, 2));
+  g_assert_null (gtk_list_box_get_row_at_index (list, 3));
+  g_signal_emit_by_name (list, "row-activated", gtk_list_box_get_row_at_index (list, 0));
+  g_assert_cmpfloat (fc_flame_chart_get_scroll_y (chart), ==, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 0);
+  fc_flame_chart_show_lane (chart, 1);
+  g_assert_cmpfloat (fc_flame_chart_get_lane_y (chart, 1), ==, top);
+  g_assert_cmpfloat (fc_flame_chart_get_lane_y (chart, 0), <, top);
+
+  /* folding again (a click on the pinned header) brings the ui lane back up */
+  click_at (chart, 100, top + 5);
+  g_assert_false (fc_flame_chart_get_lane_expanded (chart, 1));
+  y = fc_flame_chart_get_lane_y (chart, 2) + fc_flame_chart_get_scroll_y (chart);
+  h = fc_flame_chart_get_lane_height (chart, 1);
+  g_assert_cmpfloat (y, ==, top + (3 + 1 + FOLDED) * row);
+  g_assert_cmpfloat (h, ==, (1 + FOLDED) * row);
+
+  /* search stepping to a frame below the fold unfolds its lane */
+  fc_session_set_search_text (session, "level100");
+  g_assert_cmpuint (fc_flame_chart_get_n_matches (chart), ==, 1);
+  gtk_widget_activate_action (GTK_WIDGET (chart), "flamechart.search-next", NULL);
+  g_assert_true (fc_flame_chart_get_lane_expanded (chart, 1));
+  box = fc_flame_chart_box_at (chart, WIDTH / 2.0, top + (3 + 1 + 100) * row + 5 - fc_flame_chart_get_scroll_y (chart));
+  g_assert_nonnull (box);
+  g_assert_cmpuint (box->frame, ==, deep[DEEP - 1 - 100]);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (chart);
+  g_assert_finalize_object (session);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -562,6 +736,7 @@ main (int   argc,
   g_test_add_func ("/app/flame-chart/async-layout", test_async_layout);
   g_test_add_func ("/app/flame-chart/colors-and-text", test_colors_and_text);
   g_test_add_func ("/app/flame-chart/search-recursion", test_search_recursion);
+  g_test_add_func ("/app/flame-chart/all-threads-lanes", test_all_threads_lanes);
 
   return g_test_run ();
 }
