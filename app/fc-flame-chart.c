@@ -1188,8 +1188,8 @@ fc_flame_chart_query_tooltip (GtkWidget  *widget,
     return FALSE;
 
   get_visible (self, &b, &e);
-  markup = fc_view_frame_tooltip (fc_flame_layout_get_profile (layout_of (self)), box->frame,
-                                  box->end_ns - box->begin_ns, e - b, _("of the visible range"));
+  markup = fc_view_frame_tooltip_at (fc_flame_layout_get_profile (layout_of (self)), box->frame, box->stack,
+                                     box->end_ns - box->begin_ns, e - b, _("of the visible range"));
   if (markup == NULL)
     return FALSE;
   gtk_tooltip_set_markup (tooltip, markup);

@@ -11,6 +11,7 @@
 #include "fc-frame-details.h"
 #include "fc-function-details.h"
 #include "fc-session.h"
+#include "fc-view-util.h"
 
 #define MAX_LINKS 12
 
@@ -278,28 +279,30 @@ fc_frame_details_update (FcFrameDetails *self)
   add_string_field (self->fields_grid, &row, profile, _("Package"), frame->package);
   add_string_field (self->fields_grid, &row, profile, _("File"), frame->filename);
   add_string_field (self->fields_grid, &row, profile, _("Path"), frame->abs_path);
-  if (frame->lineno != FC_LINE_NONE)
-    {
-      g_autofree char *line = g_strdup_printf ("%d", frame->lineno);
-      add_field (self->fields_grid, row++, _("Line"), line);
-    }
-  if (frame->colno != FC_LINE_NONE)
-    {
-      g_autofree char *column = g_strdup_printf ("%d", frame->colno);
-      add_field (self->fields_grid, row++, _("Column"), column);
-    }
+  {
+    g_autofree char *location = fc_view_frame_location (profile, frame_id, FC_STACK_EMPTY);
+
+    /* merged by function: the line, column and address when every call
+     * site agrees, "several lines" otherwise */
+    if (location != NULL)
+      add_field (self->fields_grid, row++, _("Location"), location);
+  }
   add_string_field (self->fields_grid, &row, profile, _("Platform"), frame->platform);
   add_field (self->fields_grid, row++, _("In app"),
-             frame->in_app == FC_IN_APP_YES ? _("Yes") : frame->in_app == FC_IN_APP_NO ? _("No") : _("Unknown"));
-  if (frame->has_instruction_addr)
-    {
-      g_autofree char *addr = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", frame->instruction_addr);
-      add_field (self->fields_grid, row++, _("Address"), addr);
-    }
+             frame->in_app == FC_IN_APP_YES ? (frame->in_app_inferred ? _("Yes (inferred)") : _("Yes"))
+             : frame->in_app == FC_IN_APP_NO ? (frame->in_app_inferred ? _("No (inferred)") : _("No"))
+             : _("Unknown"));
   add_string_field (self->fields_grid, &row, profile, _("Other fields"), frame->extra);
   {
-    g_autofree char *id = g_strdup_printf ("%u", frame_id);
-    add_field (self->fields_grid, row++, _("Frame id"), id);
+    FcFrameLocation where;
+
+    /* the index in the file's frames, not the view's own numbering */
+    if (fc_profile_get_frame_location (profile, frame_id, &where))
+      {
+        g_autofree char *index = g_strdup_printf ("%u", where.source_frame);
+
+        add_field (self->fields_grid, row++, _("Frame index"), index);
+      }
   }
 
   clear_container (GTK_WIDGET (self->time_grid));

@@ -17,18 +17,81 @@ non_empty (const char *str)
 }
 
 char *
+fc_view_frame_location (FcProfile *profile,
+                        guint32    frame_id,
+                        guint32    stack)
+{
+  g_autoptr(GString) str = g_string_new (NULL);
+  FcFrameLocation location;
+  const FcFrame *frame;
+  const char *file;
+  gboolean known;
+
+  g_return_val_if_fail (FC_IS_PROFILE (profile), NULL);
+
+  if (frame_id >= fc_profile_get_n_frames (profile))
+    return NULL;
+
+  frame = fc_profile_get_frame (profile, frame_id);
+  known = stack != FC_STACK_EMPTY ? fc_profile_get_stack_location (profile, stack, &location)
+                                  : fc_profile_get_frame_location (profile, frame_id, &location);
+  file = non_empty (fc_profile_string (profile, frame->filename));
+  if (file == NULL)
+    file = non_empty (fc_profile_string (profile, frame->abs_path));
+
+  if (file != NULL)
+    g_string_append (str, file);
+
+  if (known && location.several)
+    {
+      if (str->len > 0)
+        g_string_append_c (str, ' ');
+      /* Translators: the frames merged into one box were on different lines (or addresses) */
+      g_string_append (str, location.lineno != FC_LINE_NONE || !location.has_instruction_addr
+                            ? _("(several lines)") : _("(several addresses)"));
+    }
+  else if (known)
+    {
+      if (location.lineno != FC_LINE_NONE)
+        {
+          g_string_append_printf (str, ":%d", location.lineno);
+          if (location.colno != FC_LINE_NONE)
+            g_string_append_printf (str, ":%d", location.colno);
+        }
+      if (location.has_instruction_addr)
+        g_string_append_printf (str, "%s0x%" G_GINT64_MODIFIER "x", str->len > 0 ? " · " : "",
+                                location.instruction_addr);
+    }
+
+  if (str->len == 0)
+    return NULL;
+  return g_string_free (g_steal_pointer (&str), FALSE);
+}
+
+char *
 fc_view_frame_tooltip (FcProfile  *profile,
                        guint32     frame_id,
                        gint64      duration_ns,
                        gint64      reference_ns,
                        const char *reference_label)
 {
+  return fc_view_frame_tooltip_at (profile, frame_id, FC_STACK_EMPTY, duration_ns, reference_ns, reference_label);
+}
+
+char *
+fc_view_frame_tooltip_at (FcProfile  *profile,
+                          guint32     frame_id,
+                          guint32     stack,
+                          gint64      duration_ns,
+                          gint64      reference_ns,
+                          const char *reference_label)
+{
   g_autoptr(GString) str = g_string_new (NULL);
   g_autofree char *duration = NULL;
   g_autofree char *escaped = NULL;
+  g_autofree char *location = NULL;
   const FcFrame *frame;
   const char *where;
-  const char *file;
   char buf[64];
 
   g_return_val_if_fail (FC_IS_PROFILE (profile), NULL);
@@ -51,24 +114,19 @@ fc_view_frame_tooltip (FcProfile  *profile,
       g_clear_pointer (&escaped, g_free);
     }
 
-  file = non_empty (fc_profile_string (profile, frame->filename));
-  if (file == NULL)
-    file = non_empty (fc_profile_string (profile, frame->abs_path));
-  if (file != NULL)
+  location = fc_view_frame_location (profile, frame_id, stack);
+  if (location != NULL)
     {
-      escaped = g_markup_escape_text (file, -1);
-      if (frame->lineno != FC_LINE_NONE)
-        g_string_append_printf (str, "\n%s:%d", escaped, frame->lineno);
-      else
-        g_string_append_printf (str, "\n%s", escaped);
+      escaped = g_markup_escape_text (location, -1);
+      g_string_append_printf (str, "\n%s", escaped);
       g_clear_pointer (&escaped, g_free);
     }
-  else if (frame->has_instruction_addr)
-    g_string_append_printf (str, "\n0x%" G_GINT64_MODIFIER "x", frame->instruction_addr);
 
   g_string_append_printf (str, "\n%s", frame->in_app == FC_IN_APP_YES ? _("Application frame")
                                        : frame->in_app == FC_IN_APP_NO ? _("System frame")
                                        : _("Frame of unknown origin"));
+  if (frame->in_app != FC_IN_APP_UNKNOWN && frame->in_app_inferred)
+    g_string_append_printf (str, " %s", _("(inferred)"));
 
   duration = fc_format_duration (duration_ns);
   if (reference_ns > 0)

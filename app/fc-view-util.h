@@ -18,6 +18,19 @@ char    *fc_view_frame_tooltip    (FcProfile  *profile,
                                    gint64      duration_ns,
                                    gint64      reference_ns,
                                    const char *reference_label);
+/* the same for a box of call path @stack (FC_STACK_EMPTY: any path of @frame):
+ * its line, column and address when the frames merged there agree */
+char    *fc_view_frame_tooltip_at (FcProfile  *profile,
+                                   guint32     frame,
+                                   guint32     stack,
+                                   gint64      duration_ns,
+                                   gint64      reference_ns,
+                                   const char *reference_label);
+/* "app.py:12:5 · 0x4a2f10", "app.py (several lines)": where @frame (on call
+ * path @stack, or FC_STACK_EMPTY for any) was; NULL when nothing is known */
+char    *fc_view_frame_location   (FcProfile  *profile,
+                                   guint32     frame,
+                                   guint32     stack);
 /* one byte per frame id, 1 where the frame's function, module, package or
  * file contains @text (case-insensitive); NULL when @text is empty */
 guint8  *fc_view_search_frames    (FcProfile  *profile,

@@ -11,6 +11,7 @@
 #include "fc-problem.h"
 #include "fc-profile.h"
 #include "fc-in-app.h"
+#include "fc-frame-location.h"
 #include "fc-document.h"
 #include "fc-time.h"
 /* formats */

@@ -8,6 +8,7 @@
 #include "fc-profile.h"
 #include "fc-column.h"
 #include "fc-in-app.h"
+#include "fc-frame-location-private.h"
 
 G_STATIC_ASSERT (sizeof (gpointer) == 8);
 
@@ -56,6 +57,7 @@ struct _FcProfile
   gint64        start_ns;
   gboolean      has_start;
   gsize         source_size;
+  FcLocationTable *locations;  /* a by-function copy: what was merged where (fc-frame-location.h) */
 };
 
 G_DEFINE_FINAL_TYPE (FcProfile, fc_profile, G_TYPE_OBJECT)
@@ -70,6 +72,7 @@ fc_profile_finalize (GObject *object)
   g_clear_pointer (&self->string_ids, g_hash_table_unref);
   fc_column_clear (&self->frames);
   g_clear_pointer (&self->frame_table.slots, g_free);
+  g_clear_pointer (&self->locations, fc_location_table_free);
   fc_column_clear (&self->stacks);
   g_clear_pointer (&self->stack_ids, g_hash_table_unref);
   g_clear_pointer (&self->threads, g_array_unref);
@@ -1462,9 +1465,15 @@ import_stack (Importer *imp,
       {
         guint32 src_id = g_array_index (chain, guint32, i - 1);
 
+        guint32 frame;
+
         node = fc_profile_get_stack (imp->src, src_id);
-        parent = fc_profile_intern_stack (imp->dst, parent, import_frame (imp, node->frame));
+        frame = import_frame (imp, node->frame);
+        parent = fc_profile_intern_stack (imp->dst, parent, frame);
         g_array_index (imp->stacks, guint32, src_id) = parent + 1;
+        if (imp->dst->locations != NULL)
+          fc_location_table_note (imp->dst->locations, parent, frame, node->frame,
+                                  fc_profile_get_frame (imp->src, node->frame));
       }
   }
 
@@ -1607,9 +1616,14 @@ copy_profile (FcProfile          *self,
   fc_profile_set_linked_event (copy, self->linked_event);
   copy->start_ns = self->start_ns;
   copy->has_start = self->has_start;
+  /* merging drops lines and addresses: keep a summary of them */
+  if (by_function)
+    copy->locations = fc_location_table_new ();
 
   import_samples (copy, self, begin_ns, end_ns, by_function, infer_in_app, rules);
   fc_profile_sort_samples (copy);
+  if (copy->locations != NULL)
+    fc_location_table_trim (copy->locations, fc_profile_get_n_stacks (copy), fc_profile_get_n_frames (copy));
   return copy;
 }
 
@@ -1762,5 +1776,56 @@ fc_profile_equal_samples (FcProfile *a,
         }
     }
 
+  return TRUE;
+}
+
+/**
+ * fc_profile_get_stack_location:
+ * @stack: a stack id
+ *
+ * Where the frame of stack node @stack was: in a by-function copy, the first
+ * of the frames merged into it and whether the others agree; otherwise the
+ * frame's own line, column and address.
+ */
+gboolean
+fc_profile_get_stack_location (FcProfile       *self,
+                               guint32          stack,
+                               FcFrameLocation *location)
+{
+  const FcStackNode *node;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (location != NULL, FALSE);
+
+  if (stack == FC_STACK_EMPTY || stack >= fc_profile_get_n_stacks (self))
+    return FALSE;
+  if (self->locations != NULL)
+    return fc_location_table_lookup (self->locations, TRUE, stack, location);
+
+  node = fc_profile_get_stack (self, stack);
+  fc_frame_location_of (fc_profile_get_frame (self, node->frame), node->frame, location);
+  return TRUE;
+}
+
+/**
+ * fc_profile_get_frame_location:
+ * @frame: a frame id
+ *
+ * As fc_profile_get_stack_location(), over every call path of @frame.
+ */
+gboolean
+fc_profile_get_frame_location (FcProfile       *self,
+                               guint32          frame,
+                               FcFrameLocation *location)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (location != NULL, FALSE);
+
+  if (frame >= fc_profile_get_n_frames (self))
+    return FALSE;
+  if (self->locations != NULL)
+    return fc_location_table_lookup (self->locations, FALSE, frame, location);
+
+  fc_frame_location_of (fc_profile_get_frame (self, frame), frame, location);
   return TRUE;
 }

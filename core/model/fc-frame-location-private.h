@@ -1,0 +1,38 @@
+/* fc-frame-location-private.h - the table a merged copy fills while merging
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "fc-frame-location.h"
+
+G_BEGIN_DECLS
+
+typedef struct _FcLocationTable FcLocationTable;
+
+FcLocationTable *fc_location_table_new    (void);
+void             fc_location_table_free   (FcLocationTable       *self);
+/* source frame @src_frame (its content @frame) was merged into stack node
+ * @stack of the copy, whose frame is @dst_frame */
+void             fc_location_table_note   (FcLocationTable       *self,
+                                           guint32                stack,
+                                           guint32                dst_frame,
+                                           guint32                src_frame,
+                                           const FcFrame         *frame);
+/* once merging ends: the slots take exactly what they need */
+void             fc_location_table_trim   (FcLocationTable       *self,
+                                           guint                  n_stacks,
+                                           guint                  n_frames);
+gboolean         fc_location_table_lookup (const FcLocationTable *self,
+                                           gboolean               by_stack,
+                                           guint32                id,
+                                           FcFrameLocation       *location);
+/* the frame the table itself would give: its own fields */
+void             fc_frame_location_of     (const FcFrame         *frame,
+                                           guint32                frame_id,
+                                           FcFrameLocation       *location);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcLocationTable, fc_location_table_free)
+
+G_END_DECLS
