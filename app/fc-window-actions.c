@@ -4,6 +4,7 @@
  */
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "fc-record-dialog.h"
 #include "fc-window-private.h"
@@ -282,6 +283,41 @@ compare_recent_by_age (gconstpointer a,
 }
 
 /**
+ * fc_window_recent_label:
+ * @uri: a local file's URI
+ *
+ * Returns: (transfer full): the Open Recent entry of @uri, "name — folder"
+ *   (the folder with ~ for the home directory: two files of one name from
+ *   two places differ), underscores doubled so the menu does not take them
+ *   for mnemonics
+ */
+char *
+fc_window_recent_label (const char *uri)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (uri);
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *folder = parent != NULL ? g_file_get_path (parent) : NULL;
+  g_autofree char *label = NULL;
+  g_auto(GStrv) parts = NULL;
+  const char *home = g_get_home_dir ();
+
+  if (folder != NULL && home != NULL && g_str_has_prefix (folder, home) &&
+      (folder[strlen (home)] == '/' || folder[strlen (home)] == '\0'))
+    {
+      g_autofree char *rest = g_strdup (folder + strlen (home));
+
+      g_free (folder);
+      folder = g_strconcat ("~", rest, NULL);
+    }
+
+  /* Translators: an Open Recent entry, "profile.json — ~/profiles" */
+  label = folder != NULL ? g_strdup_printf (_("%s — %s"), name, folder) : g_strdup (name);
+  parts = g_strsplit (label, "_", -1);
+  return g_strjoinv ("__", parts);
+}
+
+/**
  * fc_window_update_recent_menu:
  * @self: a window
  *
@@ -313,7 +349,9 @@ fc_window_update_recent_menu (FcWindow *self)
       GtkRecentInfo *info = g_ptr_array_index (ours, i);
       g_autoptr(GMenuItem) item = NULL;
 
-      item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_autofree char *label = fc_window_recent_label (gtk_recent_info_get_uri (info));
+
+      item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target (item, "win.open-uri", "s", gtk_recent_info_get_uri (info));
       g_menu_append_item (self->recent_section, item);
     }

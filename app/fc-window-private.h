@@ -99,6 +99,7 @@ void fc_window_set_action_enabled  (FcWindow   *self,
                                     const char *name,
                                     gboolean    enabled);
 void fc_window_update_recent_menu  (FcWindow   *self);
+char *fc_window_recent_label       (const char *uri);
 /* fc-window-send.c: send, outbox, save, export */
 void fc_window_init_send_actions   (FcWindow   *self);
 

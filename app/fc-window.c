@@ -210,12 +210,15 @@ load_ready_cb (GObject      *object,
 
   if (loaded == NULL)
     {
+      g_autofree char *uri = g_file_get_uri (file);
       g_autofree char *title = g_strdup_printf (_("Could Not Open “%s”"), name);
       g_autofree char *toast_title = g_strdup_printf (_("Could not open “%s”: %s"), name, error->message);
       AdwToast *toast;
 
       g_free (self->last_error);
       self->last_error = g_strdup (error->message);
+      /* Open Recent lists what opens: a file that no longer does leaves it */
+      gtk_recent_manager_remove_item (gtk_recent_manager_get_default (), uri, NULL);
 
       toast = adw_toast_new (toast_title);
       adw_toast_set_timeout (toast, 10);

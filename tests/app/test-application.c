@@ -5,6 +5,7 @@
 
 #include <glib/gstdio.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/wait.h>
 
 #include "fc-application.h"
@@ -50,6 +51,30 @@ check_window_cb (FcSession  *session,
   g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
   g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay"));
   {
+    /* the mouse gestures are listed too, not only keys */
+    GtkWidget *overlay = GTK_WIDGET (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+    g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+    g_autoptr(GString) subtitles = g_string_new (NULL);
+
+    g_ptr_array_add (todo, overlay);
+    while (todo->len > 0)
+      {
+        GtkWidget *w = g_ptr_array_steal_index (todo, todo->len - 1);
+
+        if (GTK_IS_SHORTCUTS_SHORTCUT (w))
+          {
+            g_autofree char *subtitle = NULL;
+
+            g_object_get (w, "subtitle", &subtitle, NULL);
+            g_string_append_printf (subtitles, "%s\n", subtitle ? subtitle : "");
+          }
+        for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+          g_ptr_array_add (todo, c);
+      }
+    g_assert_nonnull (strstr (subtitles->str, "Shift + drag\n"));
+    g_assert_nonnull (strstr (subtitles->str, "Double-click\n"));
+  }
+  {
     g_auto(GStrv) accels = gtk_application_get_accels_for_action (app, "win.open");
     g_assert_cmpstr (accels[0], ==, "<Control>o");
   }
@@ -70,6 +95,10 @@ check_window_cb (FcSession  *session,
     g_assert_nonnull (about);
     g_assert_true (gtk_window_get_transient_for (about) == GTK_WINDOW (window));
     g_assert_cmpstr (adw_about_window_get_application_name (ADW_ABOUT_WINDOW (about)), ==, "Flamecast");
+    /* its icon comes from the resources: no install needed */
+    g_assert_cmpstr (adw_about_window_get_application_icon (ADW_ABOUT_WINDOW (about)), ==, "io.github.flamecast.Flamecast");
+    g_assert_true (gtk_icon_theme_has_icon (gtk_icon_theme_get_for_display (gtk_widget_get_display (GTK_WIDGET (about))),
+                                            "io.github.flamecast.Flamecast"));
     gtk_window_destroy (about);
   }
 

@@ -269,7 +269,8 @@ test_recent (void)
 {
   FcWindow *window = window_new ();
   g_autofree char *source = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
-  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "recent-test-node.json", NULL);
+  g_autofree char *folder = g_build_filename (g_get_home_dir (), "my_profiles", NULL);
+  g_autofree char *path = g_build_filename (folder, "recent_test_node.json", NULL);
   g_autofree char *contents = NULL;
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autofree char *uri = g_file_get_uri (file);
@@ -278,6 +279,7 @@ test_recent (void)
   FcWindow *second;
 
   /* a file no other test opened */
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
   g_file_get_contents (source, &contents, &length, &error);
   g_assert_no_error (error);
   g_file_set_contents (path, contents, length, &error);
@@ -300,6 +302,23 @@ test_recent (void)
   while (fc_window_is_loading (second))
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (g_file_equal (fc_window_get_file (second), file));
+
+  /* the entry names the file and its folder, underscores kept */
+  {
+    g_autofree char *label = fc_window_recent_label (uri);
+
+    g_assert_cmpstr (label, ==, "recent__test__node.json — ~/my__profiles");
+  }
+
+  /* a file that no longer opens leaves the list */
+  g_file_set_contents (path, "{ not a profile", -1, &error);
+  g_assert_no_error (error);
+  fc_window_open_file (window, file);
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+  while (recent_menu_has (window, uri))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (recent_menu_has (second, uri));
 
   window_free (second);
   window_free (window);
