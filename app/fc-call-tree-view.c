@@ -8,6 +8,7 @@
 #include "fc-resources.h"
 
 #include "fc-call-tree-view.h"
+#include "fc-view-util.h"
 #include "fc-format.h"
 #include "fc-session-tree.h"
 
@@ -266,6 +267,13 @@ root_total_ns (FcFilteredTree *tree)
   return fc_filtered_tree_node_get_total_ns (fc_filtered_tree_get_root (tree));
 }
 
+const char *
+fc_call_tree_view_get_summary (FcCallTreeView *self)
+{
+  g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), NULL);
+  return gtk_label_get_text (self->summary_label);
+}
+
 static void
 update_summary (FcCallTreeView *self)
 {
@@ -281,6 +289,16 @@ update_summary (FcCallTreeView *self)
       summary = g_strdup_printf (ngettext ("%'" G_GUINT64_FORMAT " sample · %s",
                                            "%'" G_GUINT64_FORMAT " samples · %s", samples),
                                  samples, duration);
+      /* the filter hid every frame: say so rather than show an empty tree */
+      if (samples > 0 && fc_filtered_tree_node_get_n_children (root) == 0 &&
+          fc_view_filter_empty_message (fc_filtered_tree_get_filter (tree)) != NULL)
+        {
+          g_autofree char *with_message = g_strdup_printf ("%s · %s", summary,
+                                                           fc_view_filter_empty_message (fc_filtered_tree_get_filter (tree)));
+
+          g_free (summary);
+          summary = g_steal_pointer (&with_message);
+        }
       gtk_label_set_text (self->summary_label, summary);
     }
   else

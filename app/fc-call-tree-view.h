@@ -27,6 +27,8 @@ FcSession        *fc_call_tree_view_get_session    (FcCallTreeView *self);
 void              fc_call_tree_view_set_session    (FcCallTreeView *self,
                                                     FcSession      *session);
 gboolean          fc_call_tree_view_get_bottom_up  (FcCallTreeView *self);
+/* the line above the tree: "1,234 samples · 2.50 s", and why it is empty */
+const char       *fc_call_tree_view_get_summary    (FcCallTreeView *self);
 void              fc_call_tree_view_set_bottom_up  (FcCallTreeView *self,
                                                     gboolean        bottom_up);
 gboolean          fc_call_tree_view_get_busy       (FcCallTreeView *self);

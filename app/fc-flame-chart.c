@@ -55,6 +55,7 @@ struct _FcFlameChart
   GHashTable     *labels;          /* frame id -> LabelEntry: shaped once, drawn every zoom step */
 
   guint           n_drawn_boxes;
+  const char     *message;         /* over the boxes: the frame filter left none */
 
   /* view state that is not the session's */
   double          scroll_y;
@@ -1382,6 +1383,11 @@ draw_boxes (FcFlameChart *self,
   double px_per_ns;
 
   fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
+  FcFrameFilter filter = session_of (self) ? fc_session_get_frame_filter (session_of (self)) : FC_FRAME_FILTER_ALL;
+  g_autofree guint8 *shown = NULL;
+  g_autofree guint32 *filtered_pixels = NULL;
+  g_autofree GdkRGBA *filtered_colors = NULL;
+  guint drawn_shown = 0;
   guint n_rows = MIN (fc_flame_layout_get_n_rows (layout_of (self)), self->n_geometry_rows);
   GdkRGBA fallback = { 0.8f, 0.8f, 0.8f, 1.0f };
   guint32 fallback_pixel = fc_raster_pack (&fallback);
@@ -1396,8 +1402,33 @@ draw_boxes (FcFlameChart *self,
   guint selected_frame = session_of (self) ? fc_session_get_selected_frame (session_of (self)) : FC_SESSION_NO_FRAME;
 
   self->n_drawn_boxes = 0;
+  self->message = NULL;
   if (area_height <= 0)
     return;
+
+  /* The frame filter keeps every box where it ran (time is the axis) but
+   * greys out the frames it hides. */
+  if (filter != FC_FRAME_FILTER_ALL)
+    {
+      shown = g_new (guint8, MAX (n_colors, 1));
+      filtered_pixels = g_new (guint32, MAX (n_colors, 1));
+      filtered_colors = g_new (GdkRGBA, MAX (n_colors, 1));
+      for (guint f = 0; f < n_colors; f++)
+        {
+          shown[f] = fc_view_filter_shows (profile, f, filter);
+          filtered_colors[f] = draw_colors[f];
+          if (!shown[f])
+            {
+              float lum = 0.3f * draw_colors[f].red + 0.59f * draw_colors[f].green + 0.11f * draw_colors[f].blue;
+              float grey = dark ? 0.26f + 0.1f * lum : 0.80f + 0.1f * lum;
+
+              filtered_colors[f] = (GdkRGBA) { grey, grey, grey, 1.0f };
+            }
+          filtered_pixels[f] = fc_raster_pack (&filtered_colors[f]);
+        }
+      draw_pixels = filtered_pixels;
+      draw_colors = filtered_colors;
+    }
   /* a shallow profile needs pixels only down to its last row */
   raster_height = (int) MIN ((double) area_height, ceil (content_height (self) - self->scroll_y));
   raster_height = MAX (raster_height, 1);
@@ -1445,6 +1476,8 @@ draw_boxes (FcFlameChart *self,
               /* a one pixel seam between neighbours */
               fc_raster_fill_line (&raster, pixel, line, cx0, MAX (cx1 - 1.0, cx0 + 1.0));
               drawn++;
+              if (shown != NULL && known && shown[box->frame])
+                drawn_shown++;
 
               /* every run of the selected frame is framed, so picking a
                * function anywhere shows when it ran */
@@ -1502,6 +1535,8 @@ draw_boxes (FcFlameChart *self,
                 {
                   fc_raster_fill_line (&raster, pixel, line, x0, x0 + covered);
                   drawn++;
+                  if (shown != NULL && known && shown[box->frame])
+                    drawn_shown++;
                 }
 
               /* a wide box starting inside this pixel is drawn on its own */
@@ -1561,6 +1596,16 @@ draw_boxes (FcFlameChart *self,
           draw_label (self, snapshot, title, LABEL_PADDING, y + (ROW_HEIGHT - self->text_height) / 2.0,
                       width - 2 * LABEL_PADDING, &text);
         }
+    }
+
+  /* the filter hid every box in view: say so rather than show grey */
+  if (shown != NULL && drawn > 0 && drawn_shown == 0)
+    {
+      GdkRGBA text = dark ? (GdkRGBA) { 1, 1, 1, 0.9f } : (GdkRGBA) { 0, 0, 0, 0.85f };
+      double y = RULER_HEIGHT + (has_lane_headers (self) ? ROW_HEIGHT : 0) + LABEL_PADDING;
+
+      self->message = fc_view_filter_empty_message (filter);
+      draw_label (self, snapshot, self->message, LABEL_PADDING * 2, y, width - 4 * LABEL_PADDING, &text);
     }
 
   gtk_snapshot_pop (snapshot);
@@ -1742,6 +1787,14 @@ fc_flame_chart_get_current_match (FcFlameChart *self)
   return self->current_match;
 }
 
+/* what the chart says over its boxes, or NULL: as of the last drawing */
+const char *
+fc_flame_chart_get_message (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
+  return self->message;
+}
+
 guint
 fc_flame_chart_get_n_drawn_boxes (FcFlameChart *self)
 {
@@ -1880,6 +1933,7 @@ fc_flame_chart_init (FcFlameChart *self)
   g_signal_group_connect_swapped (signals, "notify::selection-begin-ns", G_CALLBACK (overlay_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::selection-end-ns", G_CALLBACK (overlay_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::selected-frame", G_CALLBACK (selected_frame_changed_cb), self);
+  g_signal_group_connect_swapped (signals, "notify::frame-filter", G_CALLBACK (visible_changed_cb), self);
 
   self->ruler = fc_time_ruler_new ();
   gtk_widget_set_parent (self->ruler, GTK_WIDGET (self));

@@ -34,5 +34,6 @@ void              fc_flame_chart_get_box_bounds    (FcFlameChart          *self,
  * for benchmarks and tests */
 /* how many boxes the last scene drew (after culling and merging) */
 guint             fc_flame_chart_get_n_drawn_boxes (FcFlameChart          *self);
+const char       *fc_flame_chart_get_message       (FcFlameChart          *self);
 
 G_END_DECLS

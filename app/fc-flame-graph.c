@@ -821,19 +821,42 @@ fc_flame_graph_render_scene (FcFlameView *view,
   if (self->tree != NULL && fc_flame_view_get_draw_colors (view) != NULL)
     draw_scene (self, snapshot, width, height);
 
-  if (self->tree != NULL && widest_sub_pixel_child (self) != NULL)
+  if (fc_flame_graph_get_message (self) != NULL)
     {
       GdkRGBA text = fc_flame_view_is_dark (view) ? (GdkRGBA) { 1, 1, 1, 0.75f } : (GdkRGBA) { 0, 0, 0, 0.7f };
 
       ensure_pango (self);
-      pango_layout_set_text (self->pango,
-                             _("Every call path here is narrower than a pixel. Click to zoom into the widest."), -1);
+      pango_layout_set_text (self->pango, fc_flame_graph_get_message (self), -1);
       pango_layout_set_width (self->pango, (int) ((width - 2 * LABEL_PADDING) * PANGO_SCALE));
       gtk_snapshot_save (snapshot);
       gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (LABEL_PADDING, ROW_HEIGHT + LABEL_PADDING));
       gtk_snapshot_append_layout (snapshot, self->pango, &text);
       gtk_snapshot_restore (snapshot);
     }
+}
+
+/**
+ * fc_flame_graph_get_message:
+ *
+ * Returns: (nullable): what the graph says over itself: the frame filter
+ *   left nothing, or every box is under a pixel
+ */
+const char *
+fc_flame_graph_get_message (FcFlameGraph *self)
+{
+  const FcCallTreeNode *root;
+
+  g_return_val_if_fail (FC_IS_FLAME_GRAPH (self), NULL);
+
+  if (self->tree == NULL)
+    return NULL;
+  root = fc_call_tree_get_root (self->tree);
+  if (fc_call_tree_node_get_n_children (root) == 0 && fc_call_tree_node_get_total (root) > 0 &&
+      session_of (self) != NULL)
+    return fc_view_filter_empty_message (fc_session_get_frame_filter (session_of (self)));
+  if (widest_sub_pixel_child (self) != NULL)
+    return _("Every call path here is narrower than a pixel. Click to zoom into the widest.");
+  return NULL;
 }
 
 guint

@@ -47,6 +47,7 @@ guint                 fc_flame_graph_get_n_drawn_boxes (FcFlameGraph         *se
 /* TRUE when every box under the focus is narrower than a pixel: the graph
  * says so, and a click zooms into the widest */
 gboolean              fc_flame_graph_get_all_sub_pixel (FcFlameGraph         *self);
+const char           *fc_flame_graph_get_message       (FcFlameGraph         *self);
 
 /* Differential mode: @diff (transfer full; NULL ends it) compares a profile
  * before with the shown one after. Boxes keep the after shape and are

@@ -142,6 +142,36 @@ fc_view_frame_tooltip_at (FcProfile  *profile,
   return g_string_free (g_steal_pointer (&str), FALSE);
 }
 
+const char *
+fc_view_filter_empty_message (FcFrameFilter filter)
+{
+  switch (filter)
+    {
+    case FC_FRAME_FILTER_APPLICATION:
+      return _("No application frames in this range");
+    case FC_FRAME_FILTER_SYSTEM:
+      return _("No system frames in this range");
+    case FC_FRAME_FILTER_ALL:
+    default:
+      return NULL;
+    }
+}
+
+gboolean
+fc_view_filter_shows (FcProfile    *profile,
+                      guint32       frame_id,
+                      FcFrameFilter filter)
+{
+  const FcFrame *frame;
+
+  if (filter == FC_FRAME_FILTER_ALL || frame_id >= fc_profile_get_n_frames (profile))
+    return TRUE;
+  frame = fc_profile_get_frame (profile, frame_id);
+  if (filter == FC_FRAME_FILTER_APPLICATION)
+    return frame->in_app == FC_IN_APP_YES;
+  return frame->in_app != FC_IN_APP_YES;
+}
+
 static gboolean
 contains (FcProfile  *profile,
           guint32     id,

@@ -31,6 +31,13 @@ char    *fc_view_frame_tooltip_at (FcProfile  *profile,
 char    *fc_view_frame_location   (FcProfile  *profile,
                                    guint32     frame,
                                    guint32     stack);
+/* what a view says when the frame filter leaves nothing of a range that
+ * has samples: "No application frames in this range" (NULL for FC_FRAME_FILTER_ALL) */
+const char *fc_view_filter_empty_message (FcFrameFilter filter);
+/* TRUE when @filter shows @frame (unknown in_app counts as system, as in Sentry) */
+gboolean    fc_view_filter_shows         (FcProfile    *profile,
+                                          guint32       frame,
+                                          FcFrameFilter filter);
 /* one byte per frame id, 1 where the frame's function, module, package or
  * file contains @text (case-insensitive); NULL when @text is empty */
 guint8  *fc_view_search_frames    (FcProfile  *profile,

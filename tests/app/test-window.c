@@ -407,6 +407,77 @@ count_in_app (FcProfile  *profile,
     }
 }
 
+/* Application only, on a profile whose frames are all system frames: every
+ * view says why it is empty instead of showing nothing */
+static void
+test_filter_empty (void)
+{
+  FcWindow *window = window_new ();
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "system-only.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  const char *json =
+    "{\"version\":\"2\",\"chunk_id\":\"0432a0a4c25f4697bf9f0a2fcbe6a814\","
+    "\"profiler_id\":\"4d229f1d3807421ba62a5f8bc295d836\",\"platform\":\"python\","
+    "\"client_sdk\":{\"name\":\"sentry.python\",\"version\":\"2.13.0\"},"
+    "\"profile\":{\"samples\":[{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1710805788.5},"
+    "{\"stack_id\":1,\"thread_id\":\"1\",\"timestamp\":1710805788.51},"
+    "{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1710805788.52}],"
+    "\"stacks\":[[0],[1,0]],"
+    "\"frames\":[{\"function\":\"select\",\"filename\":\"selectors.py\",\"in_app\":false},"
+    "{\"function\":\"poll\",\"filename\":\"selectors.py\",\"in_app\":false}],"
+    "\"thread_metadata\":{\"1\":{\"name\":\"MainThread\"}}}}";
+  GActionGroup *actions = G_ACTION_GROUP (window);
+
+  g_file_set_contents (path, json, -1, &error);
+  g_assert_no_error (error);
+  fc_window_open_file (window, file);
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (fc_session_get_document (fc_window_get_session (window)));
+
+  /* all frames: nothing to explain (once laid out: boxes are drawn) */
+  adw_view_stack_set_visible_child_name (window->view_stack, "flamechart");
+  while (fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart)) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  for (;;)
+    {
+      node = fc_flame_view_render_scene (FC_FLAME_VIEW (window->flame_chart), 800, 300);
+      g_clear_pointer (&node, gsk_render_node_unref);
+      if (fc_flame_chart_get_n_drawn_boxes (window->flame_chart) > 0)
+        break;
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_null (fc_flame_chart_get_message (window->flame_chart));
+
+  g_action_group_activate_action (actions, "frame-filter", g_variant_new_string ("application"));
+  g_assert_cmpint (fc_session_get_frame_filter (fc_window_get_session (window)), ==, FC_FRAME_FILTER_APPLICATION);
+
+  /* the flamechart greys the system boxes out and says none is left */
+  node = fc_flame_view_render_scene (FC_FLAME_VIEW (window->flame_chart), 800, 300);
+  g_assert_cmpstr (fc_flame_chart_get_message (window->flame_chart), ==, "No application frames in this range");
+  g_clear_pointer (&node, gsk_render_node_unref);
+
+  /* the flamegraph and the call tree, once their trees are rebuilt */
+  adw_view_stack_set_visible_child_name (window->view_stack, "call-tree");
+  while (fc_flame_graph_get_message (window->flame_graph) == NULL ||
+         strstr (fc_call_tree_view_get_summary (window->call_tree_view), "No application frames") == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (fc_flame_graph_get_message (window->flame_graph), ==, "No application frames in this range");
+  g_assert_nonnull (strstr (fc_call_tree_view_get_summary (window->call_tree_view),
+                            "3 samples · 30.0 ms · No application frames in this range"));
+
+  /* and system frames only: everything is back, no message */
+  g_action_group_activate_action (actions, "frame-filter", g_variant_new_string ("system"));
+  node = fc_flame_view_render_scene (FC_FLAME_VIEW (window->flame_chart), 800, 300);
+  g_assert_null (fc_flame_chart_get_message (window->flame_chart));
+  while (fc_flame_graph_get_message (window->flame_graph) != NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  window_free (window);
+}
+
 /* A Node profile without in_app: the user's code is application code, the
  * packages under node_modules/ are not, unless the settings say they are. */
 static void
@@ -496,6 +567,7 @@ main (int   argc,
   g_test_add_func ("/app/window/drop", test_drop);
   g_test_add_func ("/app/window/cancel", test_cancel);
   g_test_add_func ("/app/window/in-app-inferred", test_in_app_inferred);
+  g_test_add_func ("/app/window/filter-empty", test_filter_empty);
 
   ret = g_test_run ();
   remove_tree (home);
