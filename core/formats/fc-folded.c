@@ -38,11 +38,40 @@ append_thread (GString        *out,
     g_string_append_printf (out, "tid %s", tid ? tid : "?");
 }
 
+typedef struct {
+  char  *line;     /* "a;b;c", owned by the lines' chunk */
+  gsize  count;
+} Line;
+
 static int
-compare_strings (const void *a,
-                 const void *b)
+compare_lines (const void *a,
+               const void *b)
 {
-  return strcmp (*(char * const *) a, *(char * const *) b);
+  return strcmp (((const Line *) a)->line, ((const Line *) b)->line);
+}
+
+/* Each frame's label, escaped, once per profile: a stack repeats the same
+ * few thousand frames, and composing a label ("libx.so@0x1234") costs a
+ * printf. */
+static const char *
+frame_text (GPtrArray    *cache,
+            GStringChunk *chunk,
+            GString      *tmp,
+            FcProfile    *profile,
+            guint32       frame_id)
+{
+  const char *text = g_ptr_array_index (cache, frame_id);
+
+  if (text == NULL)
+    {
+      char buf[256];
+
+      g_string_truncate (tmp, 0);
+      append_name (tmp, fc_profile_frame_label (profile, frame_id, buf, sizeof buf));
+      text = g_string_chunk_insert_len (chunk, tmp->str, tmp->len);
+      g_ptr_array_index (cache, frame_id) = (gpointer) text;
+    }
+  return text;
 }
 
 GBytes *
@@ -50,11 +79,11 @@ fc_folded_write (FcDocument  *document,
                  gboolean     per_thread,
                  GError     **error)
 {
-  g_autoptr(GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GArray) lines = g_array_new (FALSE, FALSE, sizeof (Line));
   g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(GString) tmp = g_string_new (NULL);
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autofree gpointer *keys = NULL;
-  guint n_keys = 0;
+  g_autoptr(GStringChunk) chunk = g_string_chunk_new (1 << 20);
   GString *out;
 
   g_return_val_if_fail (FC_IS_DOCUMENT (document), NULL);
@@ -64,11 +93,13 @@ fc_folded_write (FcDocument  *document,
       FcProfile *profile = fc_document_get_profile (document, i);
       /* a stack's text is the same for every sample: count per (thread, stack) first */
       g_autoptr(GHashTable) by_stack = g_hash_table_new (g_direct_hash, g_direct_equal);
+      g_autoptr(GPtrArray) labels = g_ptr_array_new ();
       GHashTableIter iter;
       gpointer key, value;
       const FcSample *all;
       guint n = 0;
 
+      g_ptr_array_set_size (labels, fc_profile_get_n_frames (profile));
       all = fc_profile_get_samples (profile, &n);
       for (guint s = 0; s < n; s++)
         {
@@ -84,7 +115,7 @@ fc_folded_write (FcDocument  *document,
           guint64 k = GPOINTER_TO_SIZE (key) - 1;
           guint32 stack = (guint32) k;
           const FcStackNode *node = fc_profile_get_stack (profile, stack);
-          gsize count;
+          Line l;
 
           g_string_truncate (line, 0);
           if (per_thread)
@@ -93,27 +124,35 @@ fc_folded_write (FcDocument  *document,
           fc_profile_stack_frames (profile, stack, (guint32 *) frames->data, node->depth);
           for (guint f = frames->len; f > 0; f--)
             {
-              char buf[256];
-
               if (line->len > 0)
                 g_string_append_c (line, ';');
-              append_name (line, fc_profile_frame_label (profile, g_array_index (frames, guint32, f - 1), buf, sizeof buf));
+              g_string_append (line, frame_text (labels, chunk, tmp, profile, g_array_index (frames, guint32, f - 1)));
             }
           /* a sample with no frames at all still counts */
           if (line->len == 0)
             g_string_append (line, "[no frames]");
-          count = GPOINTER_TO_SIZE (g_hash_table_lookup (counts, line->str));
-          g_hash_table_insert (counts, g_strdup (line->str),
-                               GSIZE_TO_POINTER (count + GPOINTER_TO_SIZE (value)));
+          l.line = g_string_chunk_insert_len (chunk, line->str, line->len);
+          l.count = GPOINTER_TO_SIZE (value);
+          g_array_append_val (lines, l);
         }
     }
 
-  keys = g_hash_table_get_keys_as_array (counts, &n_keys);
-  qsort (keys, n_keys, sizeof (gpointer), compare_strings);
+  /* sorted, and the stacks that read the same (two frames with one label,
+   * or one stack in two profiles) merged: cheaper than hashing each line */
+  g_array_sort (lines, compare_lines);
   out = g_string_new (NULL);
-  for (guint i = 0; i < n_keys; i++)
-    g_string_append_printf (out, "%s %" G_GSIZE_FORMAT "\n", (const char *) keys[i],
-                            GPOINTER_TO_SIZE (g_hash_table_lookup (counts, keys[i])));
+  for (guint i = 0; i < lines->len;)
+    {
+      const Line *l = &g_array_index (lines, Line, i);
+      gsize count = 0;
+      guint j;
+
+      for (j = i; j < lines->len && strcmp (g_array_index (lines, Line, j).line, l->line) == 0; j++)
+        count += g_array_index (lines, Line, j).count;
+      g_string_append (out, l->line);
+      g_string_append_printf (out, " %" G_GSIZE_FORMAT "\n", count);
+      i = j;
+    }
   return fc_interop_string_to_bytes (out);
 }
 
