@@ -74,62 +74,212 @@ append_number (GString  *out,
   g_string_append_len (out, buf + i, sizeof buf - i);
 }
 
-/* the shared frame of a model frame, by id (frame ids are per profile) */
+/* What one profile's threads share while they are written: the shared
+ * frame of each model frame, and each stack as shared frames root first,
+ * made once per stack (stacks repeat across samples and threads). */
+typedef struct {
+  Frames    *f;
+  FcProfile *profile;
+  GArray    *frame_slot;   /* frame id -> shared frame + 1 */
+  GArray    *stack_start;  /* stack id -> index in @data + 1 */
+  GArray    *data;         /* guint: depth, then the frames */
+  GArray    *scratch;
+} Stacks;
+
 static guint
-cached_frame (Frames    *f,
-              GArray    *cache,
-              FcProfile *profile,
-              guint32    frame_id)
+cached_frame (Stacks  *s,
+              guint32  frame_id)
 {
-  guint *slot = &g_array_index (cache, guint, frame_id);
+  guint *slot = &g_array_index (s->frame_slot, guint, frame_id);
 
   if (*slot == 0)
-    *slot = shared_frame (f, profile, frame_id) + 1;
+    *slot = shared_frame (s->f, s->profile, frame_id) + 1;
   return *slot - 1;
 }
 
-/* A sampled profile whose weights are the time to the thread's next
- * sample: speedscope lays samples out in order, so its time-ordered view
- * has a true time axis (an evented profile of a sampling profile costs an
- * open and a close per frame that changes, a gigabyte for a 50 MB chunk). */
+/* @stack's shared frames root first; *depth their number */
+static const guint *
+stack_frames (Stacks  *s,
+              guint32  stack,
+              guint   *depth)
+{
+  guint *start = &g_array_index (s->stack_start, guint, stack);
+
+  if (*start == 0)
+    {
+      const FcStackNode *node = fc_profile_get_stack (s->profile, stack);
+      guint at = s->data->len;
+
+      g_array_set_size (s->scratch, node->depth);
+      fc_profile_stack_frames (s->profile, stack, (guint32 *) s->scratch->data, node->depth);
+      g_array_set_size (s->data, at + 1 + node->depth);
+      g_array_index (s->data, guint, at) = node->depth;
+      for (guint d = 0; d < node->depth; d++)
+        g_array_index (s->data, guint, at + 1 + d) =
+          cached_frame (s, g_array_index (s->scratch, guint32, node->depth - 1 - d));
+      *start = at + 1;
+    }
+  *depth = g_array_index (s->data, guint, *start - 1);
+  return &g_array_index (s->data, guint, *start);
+}
+
+static void
+append_event (GString *out,
+              gboolean comma,
+              char     type,
+              guint    frame,
+              gint64   at)
+{
+  g_string_append (out, comma ? ",{\"type\":\"" : "{\"type\":\"");
+  g_string_append_c (out, type);
+  g_string_append (out, "\",\"frame\":");
+  append_number (out, FALSE, frame);
+  g_string_append (out, ",\"at\":");
+  append_number (out, FALSE, (guint64) MAX (at, 0));
+  g_string_append_c (out, '}');
+}
+
+typedef struct {
+  GString        *out;       /* NULL: count only */
+  guint64         n_events;
+  gboolean        comma;
+} Events;
+
+static void
+event (Events *e,
+       char    type,
+       guint   frame,
+       gint64  at)
+{
+  e->n_events++;
+  if (e->out != NULL)
+    append_event (e->out, e->comma, type, frame, at);
+  e->comma = TRUE;
+}
+
+/* The events of a thread's samples (see write_thread), written to
+ * e->out or only counted. */
+static void
+thread_events (Events         *e,
+               Stacks         *s,
+               const FcSample *all,
+               const guint32  *idx,
+               guint           n,
+               gint64          origin,
+               gint64          period,
+               gint64          end_at)
+{
+  const guint *open = NULL;
+  guint n_open = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 at = all[idx[i]].timestamp_ns - origin;
+      guint depth, common = 0;
+      const guint *next = stack_frames (s, all[idx[i]].stack, &depth);
+
+      while (common < n_open && common < depth && open[common] == next[common])
+        common++;
+      /* the same stack again: a boundary at the leaf */
+      if (common == n_open && common == depth && common > 0)
+        common--;
+      for (guint d = n_open; d > common; d--)
+        event (e, 'C', open[d - 1], at);
+      for (guint d = common; d < depth; d++)
+        event (e, 'O', next[d], at);
+      open = next;
+      n_open = depth;
+
+      /* off CPU until the next sample: everything closes after one period */
+      if (n_open > 0 && (i + 1 == n || all[idx[i + 1]].timestamp_ns - all[idx[i]].timestamp_ns > 2 * period))
+        {
+          gint64 close_at = i + 1 == n ? end_at : at + period;
+
+          for (guint d = n_open; d > 0; d--)
+            event (e, 'C', open[d - 1], close_at);
+          n_open = 0;
+        }
+    }
+}
+
+/* The samples of a thread in time order, one profile per thread.
+ *
+ * Evented: each frame opens when a sample first has it and closes when
+ * one no longer does, so speedscope's time-ordered view has the true time
+ * axis, idle gaps included. A sample lasts until the thread's next one,
+ * or one period when the next is more than two periods away (the thread
+ * was off CPU). A sample with the same stack as the one before closes and
+ * reopens its leaf: each sample stays one box, and reads back as one.
+ * Samples without frames open nothing and are not written.
+ *
+ * Sampled, when the stacks share so little from one sample to the next
+ * that the events would be over 64 MB and over 3 times the size of the
+ * samples (random stacks: a gigabyte of events for the 50 MB benchmark
+ * chunk, more than speedscope opens): each sample's whole stack, weighing
+ * the time to the thread's next sample. Same order and durations, no gaps. */
 static void
 write_thread (GString   *out,
-              Frames    *f,
-              GArray    *cache,
-              FcProfile *profile,
+              Stacks    *s,
               guint32    thread_index,
               gint64     origin,
               gint64     period)
 {
+  FcProfile *profile = s->profile;
   const FcThread *thread = fc_profile_get_thread (profile, thread_index);
   const char *name = fc_profile_string (profile, thread->name);
   const char *tid = fc_profile_string (profile, thread->tid);
   g_autofree char *title = name != NULL && name[0] != '\0' ? g_strdup_printf ("%s (%s)", name, tid)
                                                            : g_strdup_printf ("tid %s", tid);
-  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   const FcSample *all;
   const guint32 *idx;
   guint n_all = 0, n = 0;
+  guint64 n_frames = 0;
+  Events counted = { NULL, 0, FALSE };
+  gint64 end_at;
 
   all = fc_profile_get_samples (profile, &n_all);
   idx = fc_profile_get_thread_samples (profile, thread_index, &n);
   if (n == 0)
     return;
+  end_at = all[idx[n - 1]].timestamp_ns - origin + period;
+
+  /* ~32 bytes an event against ~6 a frame and ~12 a sample */
+  thread_events (&counted, s, all, idx, n, origin, period, end_at);
+  for (guint i = 0; i < n; i++)
+    {
+      guint depth;
+
+      stack_frames (s, all[idx[i]].stack, &depth);
+      n_frames += depth;
+    }
+
+  if (counted.n_events * 32 <= 64 * 1024 * 1024 || counted.n_events * 32 <= 3 * (n_frames * 6 + (guint64) n * 12))
+    {
+      Events written = { out, 0, FALSE };
+
+      g_string_append (out, "{\"type\":\"evented\",\"name\":");
+      fc_interop_append_json_string (out, title);
+      g_string_append_printf (out, ",\"unit\":\"nanoseconds\",\"startValue\":%" G_GINT64_FORMAT
+                              ",\"endValue\":%" G_GINT64_FORMAT ",\"events\":[",
+                              all[idx[0]].timestamp_ns - origin, end_at);
+      thread_events (&written, s, all, idx, n, origin, period, end_at);
+      g_string_append (out, "]}");
+      return;
+    }
 
   g_string_append (out, "{\"type\":\"sampled\",\"name\":");
   fc_interop_append_json_string (out, title);
   g_string_append_printf (out, ",\"unit\":\"nanoseconds\",\"startValue\":%" G_GINT64_FORMAT
                           ",\"endValue\":%" G_GINT64_FORMAT ",\"samples\":[",
-                          all[idx[0]].timestamp_ns - origin, all[idx[n - 1]].timestamp_ns - origin + period);
+                          all[idx[0]].timestamp_ns - origin, end_at);
   for (guint i = 0; i < n; i++)
     {
-      const FcStackNode *node = fc_profile_get_stack (profile, all[idx[i]].stack);
+      guint depth;
+      const guint *frames = stack_frames (s, all[idx[i]].stack, &depth);
 
-      g_array_set_size (frames, node->depth);
-      fc_profile_stack_frames (profile, all[idx[i]].stack, (guint32 *) frames->data, node->depth);
       g_string_append (out, i > 0 ? ",[" : "[");
-      for (guint d = node->depth; d > 0; d--)
-        append_number (out, d < node->depth, cached_frame (f, cache, profile, g_array_index (frames, guint32, d - 1)));
+      for (guint d = 0; d < depth; d++)
+        append_number (out, d > 0, frames[d]);
       g_string_append_c (out, ']');
     }
   g_string_append (out, "],\"weights\":[");
@@ -170,9 +320,14 @@ fc_speedscope_write (FcDocument  *document,
     {
       FcProfile *profile = fc_document_get_profile (document, i);
       gint64 period = fc_interop_period_ns (profile);
-      g_autoptr(GArray) cache = g_array_new (FALSE, TRUE, sizeof (guint));
+      g_autoptr(GArray) frame_slot = g_array_new (FALSE, TRUE, sizeof (guint));
+      g_autoptr(GArray) stack_start = g_array_new (FALSE, TRUE, sizeof (guint));
+      g_autoptr(GArray) data = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autoptr(GArray) scratch = g_array_new (FALSE, FALSE, sizeof (guint32));
+      Stacks stacks = { &f, profile, frame_slot, stack_start, data, scratch };
 
-      g_array_set_size (cache, fc_profile_get_n_frames (profile));
+      g_array_set_size (frame_slot, fc_profile_get_n_frames (profile));
+      g_array_set_size (stack_start, fc_profile_get_n_stacks (profile));
       for (guint t = 0; t < fc_profile_get_n_threads (profile); t++)
         {
           guint n = 0;
@@ -182,7 +337,7 @@ fc_speedscope_write (FcDocument  *document,
             continue;
           if (profiles->len > 0)
             g_string_append_c (profiles, ',');
-          write_thread (profiles, &f, cache, profile, t, origin, period);
+          write_thread (profiles, &stacks, t, origin, period);
         }
     }
 
@@ -217,6 +372,22 @@ fc_speedscope_sniff (const char *data,
          (end - p >= 10 && memcmp (p, "\"profiles\"", 10) == 0) ||
          (end - p >= 10 && memcmp (p, "\"exporter\"", 10) == 0 &&
           g_strstr_len (p, MIN (end - p, 256), "speedscope") != NULL);
+}
+
+/* A time in the file, as ns from the document's zero, when it fits the
+ * model's 64-bit timestamps with room for the base (about ±146 years) */
+static gboolean
+time_ns (double   value,
+         gint64   scale,
+         double   origin,
+         gint64  *out)
+{
+  double ns = value * scale - origin;
+
+  if (!(ns > -4.6e18 && ns < 4.6e18))
+    return FALSE;
+  *out = (gint64) ns;
+  return TRUE;
 }
 
 static gint64
@@ -305,6 +476,7 @@ read_sampled (FcProfile     *profile,
               guint          n_frames,
               guint32        thread,
               gint64         base_ns,
+              double         origin,   /* ns: the earliest startValue of all profiles */
               const char    *where,
               GError       **error)
 {
@@ -358,7 +530,15 @@ read_sampled (FcProfile     *profile,
       stack = stack_of (profile, model_frames, ids);
       if (scale > 0)
         {
-          fc_profile_append_sample (profile, base_ns + (gint64) ((at - start) * scale), thread, stack, 0);
+          gint64 ns;
+
+          if (!time_ns (at, scale, origin, &ns))
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                           "speedscope %s.weights[%u]: the sample's time (%g) is out of range", where, i, at);
+              return FALSE;
+            }
+          fc_profile_append_sample (profile, base_ns + ns, thread, stack, 0);
           at += w;
         }
       else
@@ -384,19 +564,19 @@ read_evented (FcProfile     *profile,
               guint          n_frames,
               guint32        thread,
               gint64         base_ns,
+              double         origin,   /* ns: the earliest startValue of all profiles */
               const char    *where,
               GError       **error)
 {
   JsonArray *events = get_array (p, "events", where, error);
   gint64 scale = unit_to_ns (fc_json_get_string (p, "unit"));
   g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint));
-  double start = 0, prev_at = -G_MAXDOUBLE;
+  double prev_at = -G_MAXDOUBLE;
 
   if (events == NULL)
     return FALSE;
   if (scale == 0)
     scale = 1;
-  get_number (json_object_get_member (p, "startValue"), &start);
   for (guint i = 0; i < json_array_get_length (events); i++)
     {
       JsonNode *node = json_array_get_element (events, i);
@@ -425,8 +605,17 @@ read_evented (FcProfile     *profile,
         }
       /* the stack as it was since the previous time is a sample there */
       if (at > prev_at && prev_at != -G_MAXDOUBLE && open->len > 0)
-        fc_profile_append_sample (profile, base_ns + (gint64) ((prev_at - start) * scale), thread,
-                                  stack_of (profile, model_frames, open), 0);
+        {
+          gint64 ns;
+
+          if (!time_ns (prev_at, scale, origin, &ns))
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                           "speedscope %s.events[%u].at: %g is out of range", where, i - 1, prev_at);
+              return FALSE;
+            }
+          fc_profile_append_sample (profile, base_ns + ns, thread, stack_of (profile, model_frames, open), 0);
+        }
       prev_at = at;
       if (type[0] == 'O')
         g_array_append_val (open, frame);
@@ -466,6 +655,7 @@ fc_speedscope_read (GBytes  *bytes,
   gint64 base_ns = g_get_real_time () / 1000 * 1000000;
   gsize len = 0;
   const char *text = g_bytes_get_data (bytes, &len);
+  double origin = G_MAXDOUBLE;
   guint n_frames;
 
   if (!json_parser_load_from_data (parser, text, len, &local_error))
@@ -517,6 +707,21 @@ fc_speedscope_read (GBytes  *bytes,
       model_frames[i] = fc_profile_intern_frame (profile, &frame);
     }
 
+  /* Times are on one axis for all profiles (threads): the earliest
+   * startValue is the document's zero, so threads keep their offsets. */
+  for (guint i = 0; i < json_array_get_length (profiles); i++)
+    {
+      JsonNode *node = json_array_get_element (profiles, i);
+      JsonObject *p = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      gint64 scale = p ? unit_to_ns (fc_json_get_string (p, "unit")) : 0;
+      double start = 0;
+
+      if (scale > 0 && get_number (json_object_get_member (p, "startValue"), &start))
+        origin = MIN (origin, start * scale);
+    }
+  if (origin == G_MAXDOUBLE)
+    origin = 0;
+
   for (guint i = 0; i < json_array_get_length (profiles); i++)
     {
       JsonNode *node = json_array_get_element (profiles, i);
@@ -534,9 +739,9 @@ fc_speedscope_read (GBytes  *bytes,
       if (name != NULL && name[0] != '\0')
         fc_profile_set_thread_name (profile, thread, name);
       if (g_strcmp0 (type, "sampled") == 0)
-        ok = read_sampled (profile, p, model_frames, n_frames, thread, base_ns, where, error);
+        ok = read_sampled (profile, p, model_frames, n_frames, thread, base_ns, origin, where, error);
       else if (g_strcmp0 (type, "evented") == 0)
-        ok = read_evented (profile, p, model_frames, n_frames, thread, base_ns, where, error);
+        ok = read_evented (profile, p, model_frames, n_frames, thread, base_ns, origin, where, error);
       else
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_UNSUPPORTED,

@@ -11,17 +11,20 @@
 
 G_BEGIN_DECLS
 
-/* One sampled profile per thread, samples in time order, each weighing the
- * time to its thread's next sample (the last one a sampling period), in
- * nanoseconds from the first sample: speedscope's time-ordered view is a
- * true time axis. Frames shared by all profiles with their file and line. */
+/* One evented profile per thread, in nanoseconds from the first sample: a
+ * frame opens when a sample first has it and closes when one no longer
+ * does, so speedscope's time-ordered view is a true time axis with idle
+ * gaps. A thread whose stacks change so much that its events would be
+ * huge is written sampled instead (each sample weighing the time to the
+ * next). Frames shared by all profiles with their file and line. */
 GBytes     *fc_speedscope_write (FcDocument  *document,
                                  GError     **error);
 
 /* Sampled and evented profiles, each a thread of one V2 chunk. Sampled:
  * one sample per stack at the running sum of the weights (for "none" and
  * "bytes", weight-many samples 10 ms apart). Evented: a sample at every
- * event time with the stack open then. */
+ * event time with the stack open then. Times of all profiles are on one
+ * axis from the earliest startValue. */
 FcDocument *fc_speedscope_read  (GBytes      *bytes,
                                  GError     **error);
 

@@ -428,13 +428,26 @@ test_speedscope_schema (void)
   const char *text = g_bytes_get_data (bytes, NULL);
 
   assert_contains (out, "valid");
-  /* one profile per thread, in time order, each sample weighing the time to
-   * the next one; frames with file and line */
+  /* one evented profile per thread: frames open when a sample first has
+   * them and close when one no longer does; the same stack twice closes
+   * and reopens its leaf; the empty sample at 30 ms closes everything;
+   * frames shared, with file and line */
   assert_contains (text, "{\"name\":\"leaf\",\"file\":\"/src/app.c\",\"line\":5}");
-  assert_contains (text, "\"type\":\"sampled\",\"name\":\"main (4242)\",\"unit\":\"nanoseconds\","
-                         "\"startValue\":0,\"endValue\":40000000,\"samples\":[[0,1,2],[0,1,2],[0,3],[]],"
-                         "\"weights\":[10000000,10000000,10000000,10000000]");
-  assert_contains (text, "\"type\":\"sampled\",\"name\":\"worker (4243)\"");
+  assert_contains (text, "\"type\":\"evented\",\"name\":\"main (4242)\",\"unit\":\"nanoseconds\","
+                         "\"startValue\":0,\"endValue\":40000000,\"events\":["
+                         "{\"type\":\"O\",\"frame\":0,\"at\":0},{\"type\":\"O\",\"frame\":1,\"at\":0},"
+                         "{\"type\":\"O\",\"frame\":2,\"at\":0},"
+                         "{\"type\":\"C\",\"frame\":2,\"at\":10000000},{\"type\":\"O\",\"frame\":2,\"at\":10000000},"
+                         "{\"type\":\"C\",\"frame\":2,\"at\":20000000},{\"type\":\"C\",\"frame\":1,\"at\":20000000},"
+                         "{\"type\":\"O\",\"frame\":3,\"at\":20000000},"
+                         "{\"type\":\"C\",\"frame\":3,\"at\":30000000},{\"type\":\"C\",\"frame\":0,\"at\":30000000}]}");
+  /* the worker's last sample lasts one period */
+  assert_contains (text, "\"type\":\"evented\",\"name\":\"worker (4243)\",\"unit\":\"nanoseconds\","
+                         "\"startValue\":3000000,\"endValue\":23000000,\"events\":["
+                         "{\"type\":\"O\",\"frame\":0,\"at\":3000000},{\"type\":\"O\",\"frame\":3,\"at\":3000000},"
+                         "{\"type\":\"O\",\"frame\":1,\"at\":13000000},{\"type\":\"O\",\"frame\":2,\"at\":13000000},"
+                         "{\"type\":\"C\",\"frame\":2,\"at\":23000000},{\"type\":\"C\",\"frame\":1,\"at\":23000000},"
+                         "{\"type\":\"C\",\"frame\":3,\"at\":23000000},{\"type\":\"C\",\"frame\":0,\"at\":23000000}]}");
 
   /* and a broken copy is refused by the schema: the check can fail */
   {
@@ -449,10 +462,84 @@ test_speedscope_schema (void)
     g_assert_false (g_spawn_check_wait_status (status, NULL));
   }
 
-  /* read back: every sample, at the same offsets */
+  /* read back: every sample with frames (see round-trip) */
   back = read_back (bytes);
-  g_assert_cmpuint (fc_profile_get_n_samples (back), ==, 6);
+  g_assert_cmpuint (fc_profile_get_n_samples (back), ==, 5);
   g_unlink (path);
+}
+
+/* a thread's samples as "offset_ns f file:line < ..." lines, the thread
+ * left out: speedscope names threads by profile, not by id */
+static char *
+thread_samples (FcProfile *p,
+                guint32    thread,
+                gint64     origin)
+{
+  GString *out = g_string_new (NULL);
+  guint n_all = 0, n = 0;
+  const FcSample *all = fc_profile_get_samples (p, &n_all);
+  const guint32 *idx = fc_profile_get_thread_samples (p, thread, &n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *d = describe_sample (p, &all[idx[i]]);
+
+      if (fc_profile_get_stack (p, all[idx[i]].stack)->depth == 0)
+        continue;
+      g_string_append_printf (out, "%" G_GINT64_FORMAT "%s\n", all[idx[i]].timestamp_ns - origin, strchr (d, '|'));
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* V2 -> speedscope -> the reader: per thread, the samples in their order
+ * with their frames, files, lines and time offsets; a thread's idle gap
+ * stays a gap; repeated stacks stay separate samples */
+static void
+test_speedscope_round_trip (void)
+{
+  g_autoptr(FcDocument) doc = fc_document_new (FC_DOCUMENT_V2);
+  g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(FcProfile) back = NULL;
+  guint32 a = native_frame (p, "a", "/src/a.c", 1, 0x1000);
+  guint32 b = native_frame (p, "b", "/src/b.c", 2, 0x1100);
+  guint32 c = native_frame (p, "c", "/src/c.c", 3, 0x1200);
+  guint32 t1 = fc_profile_ensure_thread (p, "7");
+  guint32 t2 = fc_profile_ensure_thread (p, "8");
+  gint64 first = 0, last = 0, back_first = 0, back_last = 0;
+
+  fc_profile_set_thread_name (p, t1, "one");
+  fc_profile_set_thread_name (p, t2, "two");
+  /* t1: a;b twice, a, a;c, then off CPU for 200 ms, then a;b;c, a;b */
+  fc_test_sample (p, t1, 0, 2, a, b);
+  fc_test_sample (p, t1, 10, 2, a, b);
+  fc_test_sample (p, t1, 20, 1, a);
+  fc_test_sample (p, t1, 30, 2, a, c);
+  fc_test_sample (p, t1, 230, 3, a, b, c);
+  fc_test_sample (p, t1, 240, 2, a, b);
+  /* t2: recursion, and a stack that shares nothing with the one before */
+  fc_test_sample (p, t2, 5, 3, b, b, b);
+  fc_test_sample (p, t2, 15, 2, c, a);
+  fc_test_sample (p, t2, 25, 2, b, b);
+  fc_profile_sort_samples (p);
+  fc_document_add_profile (doc, p);
+
+  bytes = fc_speedscope_write (doc, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (g_bytes_get_data (bytes, NULL), "\"type\":\"evented\""));
+  back = read_back (bytes);
+  g_assert_cmpuint (fc_profile_get_n_samples (back), ==, 9);
+  g_assert_cmpuint (fc_profile_get_n_threads (back), ==, 2);
+  fc_profile_get_time_range (p, &first, &last);
+  fc_profile_get_time_range (back, &back_first, &back_last);
+  for (guint32 t = 0; t < 2; t++)
+    {
+      g_autofree char *before = thread_samples (p, t, first);
+      g_autofree char *after = thread_samples (back, t, back_first);
+
+      g_assert_cmpstr (after, ==, before);
+    }
 }
 
 static void
@@ -604,6 +691,7 @@ main (int   argc,
   g_test_add_func ("/formats/interop/pprof/go-tool", test_pprof_go_tool);
   g_test_add_func ("/formats/interop/pprof/go-cpu-profile", test_pprof_go_cpu_profile);
   g_test_add_func ("/formats/interop/speedscope/schema", test_speedscope_schema);
+  g_test_add_func ("/formats/interop/speedscope/round-trip", test_speedscope_round_trip);
   g_test_add_func ("/formats/interop/speedscope/sampled", test_speedscope_sampled);
   g_test_add_func ("/formats/interop/folded", test_folded);
   g_test_add_func ("/formats/interop/perf-script", test_perf_script);
