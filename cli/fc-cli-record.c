@@ -108,12 +108,17 @@ status_cb (gpointer user_data)
   Record *rec = user_data;
   FcSamplerStats stats;
   double elapsed = (g_get_monotonic_time () - rec->started_us) / 1e6;
+  guint n_samples;
+  g_autofree char *samples = NULL;
+  g_autofree char *threads = NULL;
   int n;
 
   fc_recording_get_sampler_stats (rec->recording, &stats);
-  n = fprintf (stderr, "\r%.1f s  %u samples  %u threads  stop %.0f us  dropped %" G_GUINT64_FORMAT "   ",
-               elapsed, fc_recorder_get_n_samples (fc_recording_get_recorder (rec->recording)), stats.n_threads,
-               stats.median_stop_us, stats.dropped_ticks);
+  n_samples = fc_recorder_get_n_samples (fc_recording_get_recorder (rec->recording));
+  samples = g_strdup_printf (ngettext ("%u sample", "%u samples", n_samples), n_samples);
+  threads = g_strdup_printf (ngettext ("%u thread", "%u threads", stats.n_threads), stats.n_threads);
+  n = fprintf (stderr, "\r%.1f s  %s  %s  stop %.0f us  dropped %" G_GUINT64_FORMAT "   ",
+               elapsed, samples, threads, stats.median_stop_us, stats.dropped_ticks);
   rec->status_width = MAX (rec->status_width, (guint) MAX (n, 0));
   return G_SOURCE_CONTINUE;
 }

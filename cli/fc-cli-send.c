@@ -186,7 +186,9 @@ fc_cli_send (int    argc,
               fprintf (stderr, "flamecast-cli send: %s\n", local_error->message);
               return 2;
             }
-          printf (_("%s: 1 OTLP request queued (%u profiles)\n"), files[i], fc_document_get_n_profiles (document));
+          printf (ngettext ("%s: 1 OTLP request queued (%u profile)\n", "%s: 1 OTLP request queued (%u profiles)\n",
+                            fc_document_get_n_profiles (document)),
+                  files[i], fc_document_get_n_profiles (document));
           continue;
         }
 
