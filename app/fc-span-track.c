@@ -169,6 +169,16 @@ fc_span_track_snapshot (GtkWidget   *widget,
         }
     }
 
+  /* the flamechart's selection, across the track too */
+  if (fc_session_has_selection (self->session))
+    {
+      double x0 = CLAMP ((fc_session_get_selection_begin_ns (self->session) - begin) * px_per_ns, 0, width);
+      double x1 = CLAMP ((fc_session_get_selection_end_ns (self->session) - begin) * px_per_ns, 0, width);
+      GdkRGBA band = { 0.21f, 0.52f, 0.89f, 0.18f };
+
+      gtk_snapshot_append_color (snapshot, &band, &GRAPHENE_RECT_INIT (x0, 0, MAX (x1 - x0, 1), height));
+    }
+
   if (self->hover != NULL)
     for (guint i = 0; i < self->bars->len; i++)
       {
@@ -496,6 +506,7 @@ fc_span_track_init (FcSpanTrack *self)
 {
   static const char * const redraw_on[] = {
     "notify::visible-begin-ns", "notify::visible-end-ns",
+    "notify::selection-begin-ns", "notify::selection-end-ns",
   };
   GtkGesture *click = gtk_gesture_click_new ();
   GtkEventController *motion = gtk_event_controller_motion_new ();
