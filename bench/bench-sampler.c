@@ -21,8 +21,8 @@
  * Environment: FC_BENCH_REPEAT (runs per configuration, default 3),
  * FC_BENCH_PAIRS (bare/profiled pairs, default 5), FC_BENCH_SECONDS (bare
  * single-thread work, default 1.0), FC_BENCH_STACK (bytes of stack copied per
- * sample, default 32768), FC_BENCH_ONLY=targets (skip the first tables) or slowdown (only
- * the wall slowdown pairs).
+ * sample, default 32768), FC_BENCH_ONLY=targets (skip the first tables), slowdown (only
+ * the wall slowdown pairs) or tables (only the first tables).
  */
 
 #include <signal.h>
@@ -744,6 +744,8 @@ main (int    argc,
     }
 
 targets:
+  if (g_strcmp0 (g_getenv ("FC_BENCH_ONLY"), "tables") == 0)
+    return 0;
   printf ("\n issue-10 targets (load average now: see uptime; the machine is shared, figures are noisy)\n");
   target_wall_slowdown (rounds, CLAMP (pairs, 1, 31), have_perf);
   if (g_strcmp0 (g_getenv ("FC_BENCH_ONLY"), "slowdown") == 0)
