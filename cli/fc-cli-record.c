@@ -168,7 +168,7 @@ fc_cli_record (int    argc,
   g_autoptr(FcSender) sender = NULL;
   FcRecorder *recorder;
   FcProfileLifecycle lifecycle_mode;
-  gboolean send = FALSE, v1, pid_given;
+  gboolean send = FALSE, follow_children = FALSE, v1, pid_given;
   int pid = 0, frequency = 101, exit_code = 0, status = -1;
   double duration = 0;
   guint sigint_id, sigterm_id, status_id = 0;
@@ -179,6 +179,7 @@ fc_cli_record (int    argc,
     { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, N_("Stop after SECONDS (default: until the target exits or Ctrl-C)"), "SECONDS" },
     { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, N_("Samples per second per thread, 1 to 1000 (default 101)"), "HZ" },
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not; default) or cpu (on-CPU time, perf events)"), "MODE" },
+    { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow_children, N_("Record the processes the target starts too, and theirs, through exec (threads named “comm (pid)”)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Directory for the chunk files (default: .)"), "DIR" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, N_("v2: one chunk file per chunk (default); v1: one envelope per 30 s"), "v2|v1" },
     { "release", 'r', 0, G_OPTION_ARG_STRING, &release, N_("Release of the profiled program"), "R" },
@@ -287,6 +288,7 @@ fc_cli_record (int    argc,
                 "sender", sender,
                 NULL);
   recorder = fc_recording_get_recorder (recording);
+  fc_recorder_set_follow_children (recorder, follow_children);
   rec.recording = recording;
   rec.tty = isatty (STDERR_FILENO);
 

@@ -78,27 +78,42 @@ percent (guint64 part,
   return whole > 0 ? 100.0 * part / whole : 0.0;
 }
 
+/* Launch mode knows the CPU time the command and the children it waited for used: far more than
+ * the samples account for means the work ran in processes that were not recorded. */
+static gboolean
+work_in_children (const FcCaptureSummary *self)
+{
+  double cpu_s = self->target_cpu_ns / 1e9;
+
+  if (self->follow_children || self->mode != FC_SAMPLER_MODE_CPU || cpu_s < 0.05 || self->frequency == 0)
+    return FALSE;
+  return self->n_samples < cpu_s * self->frequency / 2;
+}
+
 char *
 fc_capture_summary_dup_hint (const FcCaptureSummary *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
+  if (work_in_children (self))
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " samples for %.2f s of CPU used by the command and the "
+                            "processes it started: the work is in child processes: use --follow-children",
+                            self->n_samples, self->target_cpu_ns / 1e9);
   if (self->n_samples == 0)
     {
       if (self->target_stopped)
         return g_strdup ("no samples: the target was stopped (by a debugger or SIGSTOP) and never ran; "
                          "continue it, or record in wall mode to see where it stands");
       if (self->mode == FC_SAMPLER_MODE_CPU)
-        return g_strdup ("no samples: cpu mode samples only threads running on a CPU, and the target never "
-                         "ran: it was asleep, stopped by a debugger, or its work ran in child processes, "
-                         "which are not followed (record --mode wall to see where it waits, or launch or "
-                         "attach to the child that works)");
+        return g_strdup_printf ("no samples: cpu mode samples only threads running on a CPU, and the target never "
+                                "ran: it was asleep, stopped by a debugger, or its work ran in child processes%s "
+                                "(record --mode wall to see where it waits)",
+                                self->follow_children ? "" : " (use --follow-children)");
       return g_strdup ("no samples: the target ended or was released before the first tick");
     }
   /* a shell or make waiting for the programs it started: their work is elsewhere */
-  if (self->n_wait_leaf * 10 >= self->n_samples * 9)
-    return g_strdup ("the work is in child processes, which are not followed: record the program that "
-                     "works (launch it, or --pid its process)");
+  if (!self->follow_children && self->n_wait_leaf * 10 >= self->n_samples * 9)
+    return g_strdup ("the work is in child processes: use --follow-children");
   return NULL;
 }
 

@@ -25,6 +25,9 @@ typedef struct {
   guint          frequency;
   gboolean       spawned;         /* launch mode */
   gboolean       target_stopped;  /* the target was stopped (debugger, SIGSTOP) when sampling began */
+  gboolean       follow_children; /* child processes were recorded too */
+  guint64        target_cpu_ns;   /* CPU time of the target and the children it waited for, from its
+                                   * exit (launch mode); 0 if unknown */
   guint64        n_samples;
   guint64        n_root;          /* samples whose outermost frame is a root (_start, main, clone...) */
   guint64        n_unnamed_leaf;  /* samples whose leaf function has no name (module+0x...) */

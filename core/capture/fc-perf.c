@@ -262,6 +262,7 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
 
           {
             FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, pid_tid[1], dyn_size);
+            snap->pid = pid_tid[0];
             snap->time_ns = time;
             /* regs arrive in ascending perf register number order, the order of reg_map sorted by perf */
             for (guint i = 0, k = 0; i <= PERF_REG_X86_R15; i++)
@@ -281,6 +282,7 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
           FcSnapshot *snap;
           ring_copy (data, data_size, tail + sizeof hdr, pid_tid, sizeof pid_tid);
           snap = fc_snapshot_new (FC_SNAPSHOT_EXEC, pid_tid[1], 0);
+          snap->pid = pid_tid[0];
           sink (snap, sink_data);
         }
       else if (hdr.type == PERF_RECORD_SWITCH && switch_func != NULL)

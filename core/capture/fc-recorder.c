@@ -53,6 +53,8 @@ typedef struct {
 } Item;
 
 typedef struct {
+  int              pid;         /* the thread's process */
+  const char      *process_comm; /* its name when first seen, for a process gone before we looked */
   guint64         *ips;
   const FcSymbol **symbols;
   guint            n;
@@ -60,6 +62,15 @@ typedef struct {
   int              priority;
   gint64           name_read_us;
 } ThreadState;
+
+/* what a process's stacks are read with: the target's, and each child's when following them.
+ * Kept until the target is released: samples on their way point into the symbolizer. */
+typedef struct {
+  FcProcMaps   *maps;
+  FcUnwinder   *unwinder;
+  FcSymbolizer *symbolizer;
+  char         *comm;         /* the process's name when it was first seen, or NULL */
+} Process;
 
 struct _FcRecorder {
   GObject        parent_instance;
@@ -73,15 +84,17 @@ struct _FcRecorder {
   char          *release;
   char          *default_release;  /* of the target's executable, for chunks when release is unset */
   char          *environment;
+  gboolean       follow_children;
 
   /* owned */
   GMainContext  *context;
   FcSampler     *sampler;
   GAsyncQueue   *queue;          /* FcSnapshot* from the sampler, or the QUIT marker */
   GThread       *worker;
-  FcProcMaps    *maps;
-  FcUnwinder    *unwinder;       /* worker thread only */
-  FcSymbolizer  *symbolizer;     /* worker thread only */
+  GPtrArray     *process_store;  /* Process*, owned; protected by lock */
+  GHashTable    *processes;      /* worker thread only once it runs: pid -> Process */
+  GHashTable    *sink_processes; /* sampler thread only: pid -> Process of its current program */
+  gboolean       following;      /* the target's children are followed (read at attach) */
   GHashTable    *thread_states;  /* worker thread only: tid -> ThreadState */
   gint64         realtime_offset_ns; /* worker thread only; 0: take it at the next sample */
 
@@ -175,6 +188,58 @@ thread_count_free (ThreadCount *tc)
   g_free (tc);
 }
 
+static Process *
+process_new (FcRecorder *self,
+             GPid        pid)
+{
+  Process *proc = g_new0 (Process, 1);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_strdup_printf ("/proc/%d/comm", pid);
+
+  if (g_file_get_contents (path, &proc->comm, NULL, NULL))
+    g_strchomp (proc->comm);
+  proc->maps = fc_proc_maps_new (pid);
+  /* modules known before the first stack; a process that has exited already tells by its samples */
+  if (!fc_proc_maps_reload (proc->maps, &error))
+    g_debug ("%s", error->message);
+  proc->unwinder = fc_unwinder_new (proc->maps);
+  proc->symbolizer = fc_symbolizer_new (proc->maps);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->process_store, proc);
+  g_mutex_unlock (&self->lock);
+  return proc;
+}
+
+static void
+process_free (Process *proc)
+{
+  fc_unwinder_free (proc->unwinder);
+  fc_symbolizer_free (proc->symbolizer);
+  fc_proc_maps_unref (proc->maps);
+  g_free (proc->comm);
+  g_free (proc);
+}
+
+/* The worker's: the process a snapshot was taken in. Following children, the
+ * sink found it when the snapshot was taken; else it is the target. */
+static Process *
+get_process (FcRecorder       *self,
+             const FcSnapshot *snap)
+{
+  int pid = snap != NULL && snap->pid > 0 ? snap->pid : self->pid;
+  Process *proc;
+
+  if (snap != NULL && snap->context != NULL)
+    return snap->context;
+  proc = g_hash_table_lookup (self->processes, GINT_TO_POINTER (pid));
+  if (proc == NULL)
+    {
+      proc = process_new (self, pid);
+      g_hash_table_insert (self->processes, GINT_TO_POINTER (pid), proc);
+    }
+  return proc;
+}
+
 static void
 thread_state_free (ThreadState *ts)
 {
@@ -192,6 +257,7 @@ refresh_thread_info (FcRecorder  *self,
                      ThreadState *ts,
                      int          tid)
 {
+  int pid = ts->pid;
   g_autofree char *path = NULL;
   g_autofree char *comm = NULL;
   g_autofree char *stat = NULL;
@@ -202,10 +268,18 @@ refresh_thread_info (FcRecorder  *self,
     return;
   ts->name_read_us = now;
 
-  path = g_strdup_printf ("/proc/%d/task/%d/comm", self->pid, tid);
-  if (g_file_get_contents (path, &comm, NULL, NULL))
+  path = g_strdup_printf ("/proc/%d/task/%d/comm", pid, tid);
+  if (g_file_get_contents (path, &comm, NULL, NULL) ||
+      (ts->name == NULL && (comm = g_strdup (ts->process_comm)) != NULL))
     {
       g_strchomp (comm);
+      /* processes of one recording often share a name (sh, cc1): the pid tells them apart */
+      if (self->following)
+        {
+          char *named = g_strdup_printf ("%s (%d)", comm, pid);
+          g_free (comm);
+          comm = named;
+        }
       if (ts->name == NULL || strcmp (ts->name, comm) != 0)
         {
           if (ts->name)
@@ -214,7 +288,7 @@ refresh_thread_info (FcRecorder  *self,
         }
     }
   g_free (path);
-  path = g_strdup_printf ("/proc/%d/task/%d/stat", self->pid, tid);
+  path = g_strdup_printf ("/proc/%d/task/%d/stat", pid, tid);
   if (g_file_get_contents (path, &stat, NULL, NULL))
     {
       /* field 18, counted after the ")" that ends the command name */
@@ -241,12 +315,15 @@ worker_sample (FcRecorder       *self,
                const FcSnapshot *snap)
 {
   ThreadState *ts = g_hash_table_lookup (self->thread_states, GINT_TO_POINTER (snap->tid));
+  Process *proc = get_process (self, snap);
   Item *item;
 
   if (ts == NULL)
     {
       ts = g_new0 (ThreadState, 1);
+      ts->pid = snap->pid > 0 ? snap->pid : self->pid;
       ts->priority = -1;
+      ts->process_comm = proc->comm;
       g_hash_table_insert (self->thread_states, GINT_TO_POINTER (snap->tid), ts);
     }
   refresh_thread_info (self, ts, snap->tid);
@@ -258,7 +335,7 @@ worker_sample (FcRecorder       *self,
       gint64 t0 = g_get_monotonic_time (), t1, t2;
       guint n;
 
-      n = fc_unwinder_unwind (self->unwinder, snap, ips, MAX_FRAMES, &complete);
+      n = fc_unwinder_unwind (proc->unwinder, snap, ips, MAX_FRAMES, &complete);
       t1 = g_get_monotonic_time ();
       g_free (ts->ips);
       g_free (ts->symbols);
@@ -266,7 +343,7 @@ worker_sample (FcRecorder       *self,
       ts->ips = g_memdup2 (ips, n * sizeof (guint64));
       ts->symbols = g_new (const FcSymbol *, MAX (n, 1));
       for (guint i = 0; i < n; i++)
-        ts->symbols[i] = fc_symbolizer_lookup (self->symbolizer, ips[i], i > 0);
+        ts->symbols[i] = fc_symbolizer_lookup (proc->symbolizer, ips[i], i > 0);
       t2 = g_get_monotonic_time ();
 
       g_mutex_lock (&self->lock);
@@ -324,11 +401,25 @@ worker_thread (gpointer data)
           worker_sample (self, snap);
           break;
         case FC_SNAPSHOT_EXEC:
-          /* a new program: new modules, stale unwind rules and stale per-thread stacks */
-          fc_proc_maps_forget (self->maps);
-          fc_proc_maps_reload (self->maps, NULL);
-          fc_unwinder_flush (self->unwinder);
-          g_hash_table_remove_all (self->thread_states);
+          {
+            /* a new program: new modules, stale unwind rules and stale per-thread stacks (following
+             * children, the sink gives the samples after it a new Process instead) */
+            int pid = snap->pid > 0 ? snap->pid : self->pid;
+            GHashTableIter iter;
+            ThreadState *ts;
+
+            if (!self->following)
+              {
+                Process *proc = get_process (self, snap);
+                fc_proc_maps_forget (proc->maps);
+                fc_proc_maps_reload (proc->maps, NULL);
+                fc_unwinder_flush (proc->unwinder);
+              }
+            g_hash_table_iter_init (&iter, self->thread_states);
+            while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ts))
+              if (ts->pid == pid)
+                g_hash_table_iter_remove (&iter);
+          }
           break;
         case FC_SNAPSHOT_TARGET_EXIT:
           item = g_new0 (Item, 1);
@@ -352,6 +443,26 @@ sink_cb (FcSnapshot *snapshot,
          gpointer    user_data)
 {
   FcRecorder *self = user_data;
+
+  /* Following children: a process is known from its first sample on, here on the sampler
+   * thread, while it surely exists; the worker may reach its samples after it has exited. */
+  if (self->following && snapshot->pid > 0)
+    {
+      gpointer key = GINT_TO_POINTER (snapshot->pid);
+
+      if (snapshot->kind == FC_SNAPSHOT_EXEC)
+        g_hash_table_remove (self->sink_processes, key);
+      else if (snapshot->kind == FC_SNAPSHOT_SAMPLE || snapshot->kind == FC_SNAPSHOT_REUSE)
+        {
+          Process *proc = g_hash_table_lookup (self->sink_processes, key);
+          if (proc == NULL)
+            {
+              proc = process_new (self, snapshot->pid);
+              g_hash_table_insert (self->sink_processes, key, proc);
+            }
+          snapshot->context = proc;
+        }
+    }
   g_async_queue_push (self->queue, snapshot);
 }
 
@@ -704,9 +815,12 @@ stop_worker (FcRecorder *self,
     }
   if (!release)
     return;
-  g_clear_pointer (&self->unwinder, fc_unwinder_free);
-  g_clear_pointer (&self->symbolizer, fc_symbolizer_free);
+  g_hash_table_remove_all (self->processes);
+  g_hash_table_remove_all (self->sink_processes);
   g_hash_table_remove_all (self->thread_states);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_set_size (self->process_store, 0);
+  g_mutex_unlock (&self->lock);
   self->realtime_offset_ns = 0;
 }
 
@@ -714,22 +828,17 @@ static gboolean
 prepare_target (FcRecorder *self,
                 GError    **error)
 {
-  g_autoptr(GError) local_error = NULL;
-
   self->pid = fc_sampler_get_pid (self->sampler);
   self->spawned = fc_sampler_is_spawned (self->sampler);
   self->exited = FALSE;
   self->exit_status = -1;
   g_hash_table_remove_all (self->thread_counts);
   self->n_root = self->n_unnamed_leaf = self->n_wait_leaf = self->n_target_samples = 0;
-  g_clear_pointer (&self->maps, fc_proc_maps_unref);
-  self->maps = fc_proc_maps_new (self->pid);
   g_free (self->default_release);
   self->default_release = fc_release_default_for_pid (self->pid);
-  if (!fc_proc_maps_reload (self->maps, &local_error))
-    g_debug ("%s", local_error->message);   /* the target may have exited already; samples will tell */
-  self->unwinder = fc_unwinder_new (self->maps);
-  self->symbolizer = fc_symbolizer_new (self->maps);
+  g_hash_table_remove_all (self->processes);
+  g_hash_table_remove_all (self->sink_processes);
+  g_hash_table_insert (self->sink_processes, GINT_TO_POINTER (self->pid), get_process (self, NULL));
   self->worker = g_thread_new ("fc-unwinder", worker_thread, self);
   return TRUE;
 }
@@ -757,6 +866,8 @@ fc_recorder_attach (FcRecorder *self,
     return FALSE;
   fc_recorder_detach (self);
   fc_sampler_set_options (self->sampler, self->frequency, self->stack_size);
+  fc_sampler_set_follow_children (self->sampler, self->follow_children);
+  self->following = self->follow_children;
   if (!fc_sampler_attach (self->sampler, pid, self->mode, error))
     return FALSE;
   return prepare_target (self, error);
@@ -773,6 +884,8 @@ fc_recorder_spawn (FcRecorder         *self,
     return FALSE;
   fc_recorder_detach (self);
   fc_sampler_set_options (self->sampler, self->frequency, self->stack_size);
+  fc_sampler_set_follow_children (self->sampler, self->follow_children);
+  self->following = self->follow_children;
   if (!fc_sampler_spawn (self->sampler, argv, self->mode, error))
     return FALSE;
   return prepare_target (self, error);
@@ -936,7 +1049,9 @@ fc_recorder_finalize (GObject *object)
     if (snap != &quit_marker && snap != &stop_marker)
       g_free (snap);
   g_async_queue_unref (self->queue);
-  g_clear_pointer (&self->maps, fc_proc_maps_unref);
+  g_hash_table_unref (self->processes);
+  g_hash_table_unref (self->sink_processes);
+  g_ptr_array_unref (self->process_store);
   g_hash_table_unref (self->thread_states);
   g_hash_table_unref (self->frame_cache[0]);
   g_hash_table_unref (self->frame_cache[1]);
@@ -1057,6 +1172,9 @@ fc_recorder_init (FcRecorder *self)
   self->queue = g_async_queue_new ();
   self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
   self->thread_states = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) thread_state_free);
+  self->processes = g_hash_table_new (NULL, NULL);
+  self->sink_processes = g_hash_table_new (NULL, NULL);
+  self->process_store = g_ptr_array_new_with_free_func ((GDestroyNotify) process_free);
   self->frame_cache[0] = g_hash_table_new (NULL, NULL);
   self->frame_cache[1] = g_hash_table_new (NULL, NULL);
   self->images = g_hash_table_new (NULL, NULL);
@@ -1285,6 +1403,8 @@ fc_recorder_dup_summary (FcRecorder *self)
   summary->frequency = self->frequency;
   summary->spawned = self->spawned;
   summary->target_stopped = fc_sampler_get_target_was_stopped (self->sampler);
+  summary->follow_children = self->following;
+  summary->target_cpu_ns = fc_sampler_get_target_cpu_ns (self->sampler);
   summary->n_samples = self->n_target_samples;
   summary->n_root = self->n_root;
   summary->n_unnamed_leaf = self->n_unnamed_leaf;
@@ -1314,6 +1434,25 @@ fc_recorder_dup_summary (FcRecorder *self)
       }
   g_array_sort (summary->threads, compare_thread_summary);
   return summary;
+}
+
+/* Processes the target starts, and theirs, are recorded too (threads named "comm (pid)");
+ * read at the next attach or launch. */
+void
+fc_recorder_set_follow_children (FcRecorder *self,
+                                 gboolean    follow)
+{
+  g_return_if_fail (FC_IS_RECORDER (self));
+
+  self->follow_children = !!follow;
+}
+
+gboolean
+fc_recorder_get_follow_children (FcRecorder *self)
+{
+  g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
+
+  return self->follow_children;
 }
 
 /* Wall mode stops every thread at every tick, as where perf events are not allowed (for tests and

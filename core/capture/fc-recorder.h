@@ -95,5 +95,8 @@ void        fc_recorder_end_target         (FcRecorder          *self,
                                             guint                grace_ms);
 void        fc_recorder_set_force_ptrace   (FcRecorder          *self,
                                             gboolean             force);
+void        fc_recorder_set_follow_children (FcRecorder         *self,
+                                            gboolean             follow);
+gboolean    fc_recorder_get_follow_children (FcRecorder         *self);
 
 G_END_DECLS

@@ -52,6 +52,7 @@ G_DEFINE_ENUM_TYPE (FcSamplerMode, fc_sampler_mode,
 
 typedef struct {
   int           tid;
+  int           pid;                /* its process: the target, or a child followed */
   int           schedstat_fd;
   guint64       last_runtime;       /* schedstat at the last capture: ns on a CPU */
   guint64       last_pcount;        /* ... and times it was put on a CPU */
@@ -108,6 +109,9 @@ struct _FcSampler {
   gboolean        wall_perf;      /* protected by lock (written on the sampler thread): wall mode
                                    * takes running threads' stacks from perf events */
   gboolean        target_stopped; /* protected by lock: group-stopped when attached */
+  gboolean        follow_children; /* protected by lock: for the next attach or spawn */
+  guint64         target_cpu_ns;  /* protected by lock: the target's CPU time and its reaped
+                                   * descendants', from its exit status; 0 if unknown */
 
   /* sampler thread only */
   GHashTable     *tasks;          /* tid -> Task* */
@@ -117,6 +121,8 @@ struct _FcSampler {
   gboolean        spawned;
   gboolean        sampling;
   gboolean        exited;
+  gboolean        follow;         /* child processes are traced and sampled too */
+  gboolean        traced;         /* ptrace events are ours: wall mode, or following children */
   int             timer_fd;
   int             pidfd;
   guint           frequency;
@@ -174,8 +180,42 @@ task_open_wall_perf (FcSampler *self,
   task_sched (task, &task->last_runtime, &task->last_pcount);
 }
 
+/* The process a thread belongs to (its thread group), or 0 once it is gone. */
+static int
+tid_process (int tid)
+{
+  char path[64];
+  g_autofree char *status = NULL;
+  const char *p;
+
+  g_snprintf (path, sizeof path, "/proc/%d/status", tid);
+  if (!g_file_get_contents (path, &status, NULL, NULL) || (p = strstr (status, "\nTgid:")) == NULL)
+    return 0;
+  return atoi (p + 6);
+}
+
+/* Cpu mode while following children: a perf event on each thread as ptrace reports it. */
+static void
+task_open_cpu_perf (FcSampler *self,
+                    Task      *task)
+{
+  g_autoptr(GError) error = NULL;
+
+  task->perf = fc_perf_stream_open (task->tid, self->frequency ? self->frequency : 101, self->stack_size,
+                                    FALSE, &error);
+  if (task->perf == NULL)
+    {
+      if (debug_sampler)
+        g_printerr ("thread %d: %s\n", task->tid, error->message);
+      return;
+    }
+  fc_perf_stream_enable (task->perf, self->sampling);
+}
+
+/* @pid: the thread's process, or 0 to look it up */
 static Task *
 task_add (FcSampler *self,
+          int        pid,
           int        tid)
 {
   Task *task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
@@ -183,14 +223,30 @@ task_add (FcSampler *self,
 
   if (task != NULL)
     return task;
+  if (pid <= 0)
+    pid = self->follow ? tid_process (tid) : self->pid;
   task = g_new0 (Task, 1);
   task->tid = tid;
-  path = g_strdup_printf ("/proc/%d/task/%d/schedstat", self->pid, tid);
+  task->pid = pid > 0 ? pid : self->pid;
+  path = g_strdup_printf ("/proc/%d/task/%d/schedstat", task->pid, tid);
   task->schedstat_fd = open (path, O_RDONLY | O_CLOEXEC);
   g_hash_table_insert (self->tasks, GINT_TO_POINTER (tid), task);
   if (self->mode == FC_SAMPLER_MODE_WALL && self->wall_perf)
     task_open_wall_perf (self, task);
+  else if (self->mode == FC_SAMPLER_MODE_CPU && self->follow)
+    task_open_cpu_perf (self, task);
   return task;
+}
+
+/* ptrace options: threads and exec always; new processes too when following children */
+static long
+trace_options (FcSampler *self)
+{
+  long options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC;
+
+  if (self->follow)
+    options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+  return options;
 }
 
 /* schedstat: ns on a CPU, ns waiting for one, times put on one */
@@ -287,6 +343,7 @@ capture (FcSampler *self,
   sp = r.rsp;
   want = self->stack_size;
   snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, task->tid, want);
+  snap->pid = task->pid;
   addr = sp;
   while (got_total < want && n < G_N_ELEMENTS (remote))
     {
@@ -350,6 +407,7 @@ target_exited (FcSampler *self,
     return;
   self->exited = TRUE;
   snap = fc_snapshot_new (FC_SNAPSHOT_TARGET_EXIT, self->pid, 0);
+  snap->pid = self->pid;
   snap->status = status;
   snap->time_ns = now_ns ();
   emit (self, snap);
@@ -366,14 +424,26 @@ task_gone (FcSampler *self,
     {
       if (task->interrupt_pending && self->pending > 0)
         self->pending--;
+      /* cpu mode: its last samples are still in the ring */
+      if (task->perf != NULL && self->mode == FC_SAMPLER_MODE_CPU)
+        fc_perf_stream_drain (task->perf, self->sink, self->sink_data, NULL);
       g_hash_table_remove (self->tasks, GINT_TO_POINTER (tid));
     }
   if (tid == self->pid)
     {
-      /* The leader's exit is reported last, once the whole group is gone */
-      g_hash_table_remove_all (self->tasks);
-      self->pending = 0;
-      self->attached = FALSE;
+      GHashTableIter iter;
+
+      /* The leader's exit is reported last, once the whole group is gone. Children that
+       * outlive it stay traced until the detach, which releases them. */
+      g_hash_table_iter_init (&iter, self->tasks);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+        if (task->pid == self->pid)
+          g_hash_table_iter_remove (&iter);
+      if (g_hash_table_size (self->tasks) == 0)
+        {
+          self->pending = 0;
+          self->attached = FALSE;
+        }
       target_exited (self, status);
     }
 }
@@ -414,7 +484,7 @@ handle_wait_status (FcSampler *self,
   event = status >> 16;
   task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
   if (task == NULL)
-    task = task_add (self, tid);   /* a new thread's first stop can come before its parent's clone event */
+    task = task_add (self, 0, tid);   /* a new thread's first stop can come before its parent's clone event */
   else if (task->fresh)
     {
       /* its first stop, before it ran: its run time so far is not ours to excuse */
@@ -435,12 +505,14 @@ handle_wait_status (FcSampler *self,
   if (!(event == PTRACE_EVENT_STOP && took_interrupt))
     self->last_event_us = g_get_monotonic_time ();
 
-  if (event == PTRACE_EVENT_CLONE)
+  if (event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK)
     {
       unsigned long new_tid = 0;
+      /* a thread of the same process, or (following children) a new process, whose
+       * first stop is near */
       if (ptrace (PTRACE_GETEVENTMSG, tid, NULL, &new_tid) == 0 && new_tid > 0 &&
           !g_hash_table_contains (self->tasks, GINT_TO_POINTER ((int) new_tid)))
-        task_add (self, new_tid)->fresh = TRUE;
+        task_add (self, event == PTRACE_EVENT_CLONE ? 0 : (int) new_tid, new_tid)->fresh = TRUE;
       if (detaching && task->detaching)
         {
           ptrace (PTRACE_DETACH, tid, NULL, NULL);
@@ -458,20 +530,29 @@ handle_wait_status (FcSampler *self,
     {
       unsigned long old_tid = 0;
       GHashTableIter iter;
-      gpointer key;
+      gpointer key, value;
 
-      /* every other thread is gone and the execing one now has the leader's tid */
+      /* every other thread of its process is gone and the execing one now has the leader's tid */
       ptrace (PTRACE_GETEVENTMSG, tid, NULL, &old_tid);
       g_hash_table_iter_init (&iter, self->tasks);
-      while (g_hash_table_iter_next (&iter, &key, NULL))
-        if (GPOINTER_TO_INT (key) != tid)
+      while (g_hash_table_iter_next (&iter, &key, (gpointer *) &value))
+        {
+          Task *other = value;
+          if (GPOINTER_TO_INT (key) == tid || other->pid != task->pid)
+            continue;
+          if (other->interrupt_pending && self->pending > 0)
+            self->pending--;
           g_hash_table_iter_remove (&iter);
-      self->pending = 0;
+        }
       task->interrupt_pending = FALSE;
       task->have_sample = FALSE;
+      /* cpu mode: samples of the old program are symbolized with its modules, before the exec */
+      if (task->perf != NULL && self->mode == FC_SAMPLER_MODE_CPU)
+        fc_perf_stream_drain (task->perf, self->sink, self->sink_data, NULL);
       if (!detaching)
         {
           FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_EXEC, tid, 0);
+          snap->pid = task->pid;
           snap->time_ns = now_ns ();
           emit (self, snap);
         }
@@ -536,6 +617,20 @@ handle_wait_status (FcSampler *self,
     }
 }
 
+/* what the target and the descendants it reaped ran, from its exit: a recording that got far
+ * fewer samples than that ran its work in child processes */
+static void
+note_target_cpu (FcSampler           *self,
+                 const struct rusage *usage)
+{
+  guint64 ns = (usage->ru_utime.tv_sec + usage->ru_stime.tv_sec) * (guint64) FC_NSEC_PER_SEC +
+               (usage->ru_utime.tv_usec + usage->ru_stime.tv_usec) * (guint64) 1000;
+
+  g_mutex_lock (&self->lock);
+  self->target_cpu_ns = ns;
+  g_mutex_unlock (&self->lock);
+}
+
 static void
 collect_events (FcSampler *self,
                 gboolean   block_for_pending,
@@ -547,6 +642,7 @@ collect_events (FcSampler *self,
     {
       int status;
       int flags = __WALL | __WNOTHREAD;
+      struct rusage usage;
       pid_t tid;
 
       if (!(block_for_pending && self->pending > 0))
@@ -557,7 +653,7 @@ collect_events (FcSampler *self,
         }
       if (debug_sampler && !(flags & WNOHANG))
         g_printerr ("waiting for %u stops\n", self->pending);
-      tid = waitpid (-1, &status, flags);
+      tid = wait4 (-1, &status, flags, &usage);
       if (debug_sampler && tid > 0)
         g_printerr ("tid %d status 0x%x\n", tid, status);
       if (tid < 0)
@@ -568,7 +664,7 @@ collect_events (FcSampler *self,
           if (errno == ECHILD && self->attached)
             {
               self->pending = 0;
-              if (self->mode == FC_SAMPLER_MODE_WALL)
+              if (self->traced)
                 {
                   g_hash_table_remove_all (self->tasks);
                   self->attached = FALSE;
@@ -579,7 +675,9 @@ collect_events (FcSampler *self,
         }
       if (tid == 0)
         return;
-      if (self->mode == FC_SAMPLER_MODE_CPU)
+      if (tid == self->pid && (WIFEXITED (status) || WIFSIGNALED (status)))
+        note_target_cpu (self, &usage);
+      if (self->mode == FC_SAMPLER_MODE_CPU && !self->traced)
         {
           /* our spawned child in cpu mode is not traced: only its exit can arrive here */
           if (tid == self->pid && (WIFEXITED (status) || WIFSIGNALED (status)))
@@ -635,8 +733,7 @@ seize_all (FcSampler *self,
           int tid = g_array_index (tids, int, i);
           if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (tid)))
             continue;
-          if (ptrace (PTRACE_SEIZE, tid, NULL,
-                      (void *) (long) (PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC)) != 0)
+          if (ptrace (PTRACE_SEIZE, tid, NULL, (void *) trace_options (self)) != 0)
             {
               int err = errno;
               if (err == ESRCH && tid != self->pid)
@@ -648,7 +745,7 @@ seize_all (FcSampler *self,
                 }
               continue;
             }
-          task_add (self, tid);
+          task_add (self, self->pid, tid);
           changed = TRUE;
         }
     }
@@ -675,7 +772,7 @@ perf_open_all (FcSampler *self,
 
       if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (tid)))
         continue;
-      task = task_add (self, tid);
+      task = task_add (self, self->pid, tid);
       task->perf = fc_perf_stream_open (tid, self->frequency ? self->frequency : 101, self->stack_size,
                                         enable_on_exec, &local_error);
       if (task->perf == NULL)
@@ -714,19 +811,28 @@ reset_target (FcSampler *self)
   self->exited = FALSE;
   self->pending = 0;
   self->pid = 0;
+  self->follow = FALSE;
+  self->traced = FALSE;
 }
 
 static void do_detach_all (FcSampler *self);
 
 static void
-take_options (FcSampler *self)
+take_options (FcSampler     *self,
+              FcSamplerMode  mode)
 {
   g_mutex_lock (&self->lock);
   if (self->next_frequency)
     self->frequency = self->next_frequency;
   if (self->next_stack_size)
     self->stack_size = self->next_stack_size;
+  self->follow = self->follow_children;
+  self->target_cpu_ns = 0;
+  /* the counts of the last target are kept until the next one, for its summary */
+  g_hash_table_remove_all (self->tick_counts);
   g_mutex_unlock (&self->lock);
+  self->mode = mode;
+  self->traced = mode == FC_SAMPLER_MODE_WALL || self->follow;
 }
 
 /* Wall mode stops only sleeping threads where perf events are allowed (a stop
@@ -774,13 +880,8 @@ do_attach (FcSampler *self,
            Command   *cmd)
 {
   reset_target (self);
-  take_options (self);
-  /* the counts of the last target are kept until the next one, for its summary */
-  g_mutex_lock (&self->lock);
-  g_hash_table_remove_all (self->tick_counts);
-  g_mutex_unlock (&self->lock);
+  take_options (self, cmd->mode);
   self->pid = cmd->pid;
-  self->mode = cmd->mode;
   if (kill (cmd->pid, 0) != 0 && errno == ESRCH)
     {
       fc_attach_error_set (&cmd->error, cmd->pid, ESRCH, "attach");
@@ -789,9 +890,10 @@ do_attach (FcSampler *self,
   g_mutex_lock (&self->lock);
   self->target_stopped = target_is_stopped (cmd->pid);
   g_mutex_unlock (&self->lock);
-  if (cmd->mode == FC_SAMPLER_MODE_WALL)
+  if (self->traced)
     {
-      choose_wall_method (self, cmd->pid);
+      if (cmd->mode == FC_SAMPLER_MODE_WALL)
+        choose_wall_method (self, cmd->pid);
       if (!seize_all (self, &cmd->error))
         {
           self->attached = TRUE;
@@ -823,12 +925,7 @@ do_spawn (FcSampler *self,
   ssize_t n;
 
   reset_target (self);
-  take_options (self);
-  /* the counts of the last target are kept until the next one, for its summary */
-  g_mutex_lock (&self->lock);
-  g_hash_table_remove_all (self->tick_counts);
-  g_mutex_unlock (&self->lock);
-  self->mode = cmd->mode;
+  take_options (self, cmd->mode);
   if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err_pipe, O_CLOEXEC) != 0)
     {
       g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, "pipe: %s", g_strerror (errno));
@@ -867,10 +964,11 @@ do_spawn (FcSampler *self,
   g_mutex_lock (&self->lock);
   self->target_stopped = FALSE;
   g_mutex_unlock (&self->lock);
-  if (cmd->mode == FC_SAMPLER_MODE_WALL)
+  if (self->traced)
     {
-      choose_wall_method (self, child);
-      if (ptrace (PTRACE_SEIZE, child, NULL, (void *) (long) (PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC)) != 0)
+      if (cmd->mode == FC_SAMPLER_MODE_WALL)
+        choose_wall_method (self, child);
+      if (ptrace (PTRACE_SEIZE, child, NULL, (void *) trace_options (self)) != 0)
         {
           fc_attach_error_set (&cmd->error, child, errno, "PTRACE_SEIZE");
           close (go[1]);
@@ -879,7 +977,7 @@ do_spawn (FcSampler *self,
           reset_target (self);
           return FALSE;
         }
-      task_add (self, child);
+      task_add (self, child, child);
     }
   else
     {
@@ -941,6 +1039,7 @@ emit_reuse (FcSampler *self,
 {
   FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_REUSE, task->tid, 0);
 
+  snap->pid = task->pid;
   snap->time_ns = t;
   emit (self, snap);
   count_sample (self, TRUE);
@@ -1171,8 +1270,15 @@ do_detach_all (FcSampler *self)
   if (self->mode == FC_SAMPLER_MODE_CPU)
     {
       perf_drain_all (self);
-      reset_target (self);
-      return;
+      if (!self->traced)
+        {
+          reset_target (self);
+          return;
+        }
+      /* following children: no more samples, then release every process as in wall mode */
+      g_hash_table_iter_init (&iter, self->tasks);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+        g_clear_pointer (&task->perf, fc_perf_stream_free);
     }
 
   /* PTRACE_DETACH needs a ptrace-stop: interrupt every thread, detach each as it stops */
@@ -1252,7 +1358,8 @@ sampler_thread (gpointer data)
 
       fds[nfds].fd = self->wake_fd; fds[nfds++].events = POLLIN;
       fds[nfds].fd = self->timer_fd; fds[nfds++].events = POLLIN;
-      if (self->pidfd >= 0 && self->attached)
+      /* readable for good once the target has exited: children followed may remain */
+      if (self->pidfd >= 0 && self->attached && !self->exited)
         {
           fds[nfds].fd = self->pidfd;
           fds[nfds++].events = POLLIN;
@@ -1260,14 +1367,14 @@ sampler_thread (gpointer data)
       /* ptrace stops are not pollable: look every 2 ms while the target is eventful (signals,
        * threads coming and going), every 10 ms when it has been quiet for a while; each wakeup
        * costs tens of microseconds on a virtual CPU */
-      if (self->attached && self->mode == FC_SAMPLER_MODE_WALL)
+      if (self->attached && self->traced)
         timeout = g_get_monotonic_time () - self->last_event_us < G_USEC_PER_SEC / 10 ? 2 : 10;
       else
         timeout = -1;
       if (poll (fds, nfds, timeout) < 0 && errno != EINTR)
         break;
 
-      if (self->attached && self->mode == FC_SAMPLER_MODE_WALL)
+      if (self->attached && self->traced)
         collect_events (self, FALSE, FALSE);
 
       if (fds[1].revents & POLLIN)
@@ -1285,7 +1392,8 @@ sampler_thread (gpointer data)
               else if (self->mode == FC_SAMPLER_MODE_CPU)
                 {
                   perf_drain_all (self);
-                  if (g_get_monotonic_time () - self->last_rescan_us > G_USEC_PER_SEC / 10)
+                  /* following children, ptrace reports every new thread */
+                  if (!self->follow && g_get_monotonic_time () - self->last_rescan_us > G_USEC_PER_SEC / 10)
                     {
                       self->last_rescan_us = g_get_monotonic_time ();
                       perf_rescan (self);
@@ -1296,12 +1404,13 @@ sampler_thread (gpointer data)
 
       if (nfds > 2 && (fds[2].revents & POLLIN) && self->attached)
         {
-          if (self->mode == FC_SAMPLER_MODE_CPU)
+          if (!self->traced)
             {
               int status = -1;
+              struct rusage usage;
               perf_drain_all (self);
-              if (self->spawned)
-                waitpid (self->pid, &status, 0);
+              if (self->spawned && wait4 (self->pid, &status, 0, &usage) == self->pid)
+                note_target_cpu (self, &usage);
               g_hash_table_remove_all (self->tasks);
               self->attached = FALSE;
               target_exited (self, status);
@@ -1641,6 +1750,12 @@ fc_sampler_dup_method (FcSampler  *self,
     method = g_strdup ("perf events for running threads, one ptrace stop per sleep");
   else
     method = g_strdup ("ptrace stops of every thread");
+  if (self->follow_children)
+    {
+      char *with = g_strconcat (method, ", child processes followed", NULL);
+      g_free (method);
+      method = with;
+    }
   if (reason != NULL)
     *reason = self->mode == FC_SAMPLER_MODE_WALL ? g_strdup (self->method_reason) : NULL;
   g_mutex_unlock (&self->lock);
@@ -1666,6 +1781,37 @@ fc_sampler_dup_tick_counts (FcSampler *self)
     g_hash_table_insert (copy, key, g_memdup2 (value, sizeof (guint64)));
   g_mutex_unlock (&self->lock);
   return copy;
+}
+
+/**
+ * fc_sampler_set_follow_children:
+ *
+ * Makes the next attach or launch follow the processes the target starts
+ * (fork, vfork, clone without CLONE_THREAD) and their own children, through
+ * exec: their threads are sampled as the target's, in both modes. In cpu mode
+ * this traces the target with ptrace (its fork, clone and exec events only;
+ * it is never stopped to be sampled).
+ */
+void
+fc_sampler_set_follow_children (FcSampler *self,
+                                gboolean   follow)
+{
+  g_mutex_lock (&self->lock);
+  self->follow_children = !!follow;
+  g_mutex_unlock (&self->lock);
+}
+
+/* CPU time of the target and of the descendants it waited for, known once it has exited and
+ * was reaped by the sampler (launch mode); 0 when unknown. */
+guint64
+fc_sampler_get_target_cpu_ns (FcSampler *self)
+{
+  guint64 ns;
+
+  g_mutex_lock (&self->lock);
+  ns = self->target_cpu_ns;
+  g_mutex_unlock (&self->lock);
+  return ns;
 }
 
 gboolean

@@ -65,5 +65,8 @@ char      *fc_sampler_dup_method     (FcSampler           *self,
                                       char               **reason);
 GHashTable *fc_sampler_dup_tick_counts (FcSampler         *self);
 gboolean   fc_sampler_get_target_was_stopped (FcSampler   *self);
+void       fc_sampler_set_follow_children (FcSampler      *self,
+                                           gboolean        follow);
+guint64    fc_sampler_get_target_cpu_ns (FcSampler        *self);
 
 G_END_DECLS

@@ -23,11 +23,13 @@ typedef enum {
 typedef struct {
   FcSnapshotKind kind;
   int            tid;
+  int            pid;          /* tid's process; 0 when unknown (the target itself) */
   int            status;
   guint32        stack_len;
   gint64         time_ns;      /* CLOCK_MONOTONIC */
   guint64        regs[FC_SNAPSHOT_N_REGS];
   guint64        stack_addr;   /* target address of stack[0], the stack pointer */
+  gpointer       context;      /* the sink's own, NULL from the sampler */
   guint8         stack[];
 } FcSnapshot;
 

@@ -451,7 +451,7 @@ test_cli_children_hint (void)
   err = run_cli (argv, 0, 0, &status, &seconds);
   g_test_message ("%s", err);
   g_assert_cmpint (status, ==, 0);
-  g_assert_nonnull (strstr (err, "the work is in child processes, which are not followed"));
+  g_assert_nonnull (strstr (err, "the work is in child processes: use --follow-children"));
   g_assert_nonnull (strstr (err, "reaching a root"));
   remove_dir (tmp);
 }

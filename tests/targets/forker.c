@@ -1,0 +1,86 @@
+/* forker.c - work done only by a grandchild, through fork, fork and exec
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Usage: forker [SECONDS]
+ * The process forks a child, which forks a grandchild, which executes this
+ * program again as "forker --grandchild SECONDS": that one burns CPU in
+ * grandchild_burn() for SECONDS (default 0.8). The parent and the child only
+ * wait. Exits 0 when the grandchild did.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile unsigned long sink;
+
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+__attribute__((noinline)) unsigned long
+grandchild_burn (double seconds)
+{
+  double end = now () + seconds;
+  unsigned long acc = sink;
+
+  while (now () < end)
+    for (int i = 0; i < 100000; i++)
+      {
+        acc = acc * 2862933555777941757ul + 3037000493ul;
+        __asm__ volatile ("" : "+r" (acc));
+      }
+  sink = acc;
+  return acc;
+}
+
+static int
+wait_for (pid_t pid)
+{
+  int status;
+
+  while (waitpid (pid, &status, 0) < 0)
+    ;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 1;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *seconds = "0.8";
+  pid_t child;
+
+  if (argc >= 3 && strcmp (argv[1], "--grandchild") == 0)
+    {
+      grandchild_burn (atof (argv[2]));
+      return 0;
+    }
+  if (argc >= 2)
+    seconds = argv[1];
+
+  child = fork ();
+  if (child < 0)
+    return 1;
+  if (child == 0)
+    {
+      pid_t grandchild = fork ();
+      if (grandchild < 0)
+        _exit (1);
+      if (grandchild == 0)
+        {
+          execl ("/proc/self/exe", argv[0], "--grandchild", seconds, (char *) NULL);
+          _exit (127);
+        }
+      _exit (wait_for (grandchild));
+    }
+  return wait_for (child);
+}
