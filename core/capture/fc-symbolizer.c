@@ -19,10 +19,29 @@
 
 #include "fc-symbolizer.h"
 
+/* A module's function symbols sorted by address, built once: dwfl_module_addrinfo scans the
+ * whole symbol table at every call, which on a large program (cc1: 100k symbols) cost most of
+ * the profiler's CPU. */
+typedef struct {
+  guint64     start;        /* target address */
+  guint64     size;         /* a sizeless symbol reaches the end of its section */
+  gboolean    sizeless;
+  const char *name;         /* in the ELF string table, alive as long as the Dwfl */
+  int         binding;      /* preference at equal start: global 2, weak 1, local 0 */
+} SymEntry;
+
+typedef struct {
+  Dwfl_Module *mod;         /* NULL when the module could not be reported */
+  GArray      *symbols;     /* SymEntry by start; NULL until the first lookup */
+  guint64      plt_start[2]; /* .plt and .plt.sec, module addresses; 0 when absent */
+  guint64      plt_end[2];
+  gboolean     plt_read;
+} ModuleInfo;
+
 struct _FcSymbolizer {
   FcProcMaps *maps;
   Dwfl       *dwfl;
-  GHashTable *reported;   /* FcModule* -> Dwfl_Module* */
+  GHashTable *reported;   /* FcModule* -> ModuleInfo* */
   GHashTable *cache;      /* lookup address -> FcSymbol* */
   GHashTable *unknown_cache; /* lookup address -> FcSymbol* of addresses in no module (yet) */
   GHashTable *unknown_gen;   /* lookup address -> maps generation + 1 when it was looked up */
@@ -90,6 +109,106 @@ fc_symbolizer_demangle (const char *name)
       *h = 0;
   }
   return ret;
+}
+
+static void
+module_info_free (ModuleInfo *info)
+{
+  if (info->symbols != NULL)
+    g_array_unref (info->symbols);
+  g_free (info);
+}
+
+static int
+compare_sym_entry (gconstpointer a,
+                   gconstpointer b)
+{
+  const SymEntry *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  /* at one address the preferred name comes last, where the search lands */
+  if (x->sizeless != y->sizeless)
+    return x->sizeless ? -1 : 1;
+  return x->binding - y->binding;
+}
+
+static void
+read_symbols (ModuleInfo *info)
+{
+  int n;
+
+  info->symbols = g_array_new (FALSE, FALSE, sizeof (SymEntry));
+  n = info->mod != NULL ? dwfl_module_getsymtab (info->mod) : -1;
+  for (int i = 1; i < n; i++)
+    {
+      GElf_Sym sym;
+      GElf_Addr addr = 0;
+      GElf_Word shndx = 0;
+      Elf *elf = NULL;
+      const char *name = dwfl_module_getsym_info (info->mod, i, &sym, &addr, &shndx, &elf, NULL);
+      int type = GELF_ST_TYPE (sym.st_info), bind = GELF_ST_BIND (sym.st_info);
+      SymEntry e;
+
+      if (name == NULL || name[0] == 0 || addr == 0 || shndx == SHN_UNDEF ||
+          (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
+        continue;
+      e.start = addr;
+      e.size = sym.st_size;
+      e.sizeless = sym.st_size == 0;
+      if (e.sizeless)
+        {
+          /* hand-written assembly: it reaches the next symbol, within its section (a PLT stub
+           * after .init is not _init) */
+          Elf_Scn *scn = elf != NULL ? elf_getscn (elf, shndx) : NULL;
+          GElf_Shdr sh;
+
+          if (scn != NULL && gelf_getshdr (scn, &sh) != NULL && sh.sh_addr + sh.sh_size > sym.st_value)
+            e.size = sh.sh_addr + sh.sh_size - sym.st_value;
+          else
+            e.size = 1;
+        }
+      e.name = name;
+      e.binding = bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
+      g_array_append_val (info->symbols, e);
+    }
+  g_array_sort (info->symbols, compare_sym_entry);
+}
+
+/* The function symbol holding @addr: the nearest one starting at or below it that covers it
+ * (its size), or a sizeless one right below it, as dwfl_module_addrinfo chooses. */
+static const char *
+find_symbol (ModuleInfo *info,
+             guint64     addr)
+{
+  const SymEntry *e;
+  gint64 lo = 0, hi, found = -1;
+
+  if (info->symbols == NULL)
+    read_symbols (info);
+  e = (const SymEntry *) (gpointer) info->symbols->data;
+  hi = (gint64) info->symbols->len - 1;
+  while (lo <= hi)
+    {
+      gint64 mid = (lo + hi) / 2;
+      if (e[mid].start <= addr)
+        {
+          found = mid;
+          lo = mid + 1;
+        }
+      else
+        hi = mid - 1;
+    }
+  if (found < 0)
+    return NULL;
+  /* the nearest start; a symbol further down may still cover it (a function with a local label
+   * inside), a few suffice */
+  if (addr < e[found].start + e[found].size)
+    return e[found].name;
+  for (gint64 i = found - 1; i >= 0 && i > found - 8; i--)
+    if (!e[i].sizeless && addr < e[i].start + e[i].size)
+      return e[i].name;
+  return NULL;
 }
 
 static void
@@ -239,7 +358,7 @@ fc_symbolizer_new (FcProcMaps *maps)
 
   self->maps = fc_proc_maps_ref (maps);
   self->dwfl = dwfl_begin (&callbacks);
-  self->reported = g_hash_table_new (NULL, NULL);
+  self->reported = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) module_info_free);
   self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
   self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
   self->unknown_gen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -260,15 +379,15 @@ fc_symbolizer_free (FcSymbolizer *self)
   g_free (self);
 }
 
-static Dwfl_Module *
+static ModuleInfo *
 ensure_reported (FcSymbolizer   *self,
                  const FcModule *m)
 {
-  Dwfl_Module *mod;
+  ModuleInfo *info = g_hash_table_lookup (self->reported, m);
+  Dwfl_Module *mod = NULL;
 
-  if (g_hash_table_lookup_extended (self->reported, m, NULL, (gpointer *) &mod))
-    return mod;
-  mod = NULL;
+  if (info != NULL)
+    return info;
   if (m->path[0] == '/')
     {
       g_autofree char *name = g_path_get_basename (m->path);
@@ -277,8 +396,50 @@ ensure_reported (FcSymbolizer   *self,
       mod = dwfl_report_elf (self->dwfl, name, m->path, -1, m->bias, true);
       dwfl_report_end (self->dwfl, NULL, NULL);
     }
-  g_hash_table_insert (self->reported, (gpointer) m, mod);
-  return mod;
+  info = g_new0 (ModuleInfo, 1);
+  info->mod = mod;
+  g_hash_table_insert (self->reported, (gpointer) m, info);
+  return info;
+}
+
+/* Whether @vaddr (a module address) is in .plt or .plt.sec; the sections are read once. */
+static gboolean
+in_plt (ModuleInfo     *info,
+        const FcModule *m,
+        guint64         vaddr)
+{
+  if (!info->plt_read && m->data != NULL)
+    {
+      Elf *elf;
+      Elf_Scn *scn = NULL;
+      size_t shstrndx;
+
+      elf_version (EV_CURRENT);
+      elf = elf_memory ((char *) m->data, m->size);
+      if (elf != NULL && elf_getshdrstrndx (elf, &shstrndx) == 0)
+        while ((scn = elf_nextscn (elf, scn)) != NULL)
+          {
+            GElf_Shdr sh;
+            const char *sname;
+            int k;
+
+            if (gelf_getshdr (scn, &sh) == NULL || (sname = elf_strptr (elf, shstrndx, sh.sh_name)) == NULL)
+              continue;
+            k = strcmp (sname, ".plt") == 0 ? 0 : strcmp (sname, ".plt.sec") == 0 ? 1 : -1;
+            if (k >= 0)
+              {
+                info->plt_start[k] = sh.sh_addr;
+                info->plt_end[k] = sh.sh_addr + sh.sh_size;
+              }
+          }
+      if (elf != NULL)
+        elf_end (elf);
+    }
+  info->plt_read = TRUE;
+  for (guint k = 0; k < 2; k++)
+    if (vaddr >= info->plt_start[k] && vaddr < info->plt_end[k])
+      return TRUE;
+  return FALSE;
 }
 
 /* A PLT stub has no symbol of its own: it is named after the function it jumps to, as perf and
@@ -359,6 +520,7 @@ fc_symbolizer_lookup (FcSymbolizer *self,
   gint64 key = (gint64) (is_return_address && addr > 0 ? addr - 1 : addr);
   FcSymbol *sym = g_hash_table_lookup (self->cache, &key);
   const FcModule *m;
+  ModuleInfo *info = NULL;
   Dwfl_Module *mod = NULL;
   const char *name = NULL;
 
@@ -387,14 +549,15 @@ fc_symbolizer_lookup (FcSymbolizer *self,
   sym->in_app = m != NULL ? m->in_app : FALSE;
 
   if (m != NULL)
-    mod = ensure_reported (self, m);
+    {
+      info = ensure_reported (self, m);
+      mod = info->mod;
+    }
   if (mod != NULL)
     {
-      GElf_Off offset = 0;
-      GElf_Sym elf_sym;
       Dwfl_Line *line;
 
-      name = dwfl_module_addrinfo (mod, key, &offset, &elf_sym, NULL, NULL, NULL);
+      name = find_symbol (info, key);
       line = dwfl_module_getsrc (mod, key);
       if (line != NULL)
         {
@@ -424,7 +587,7 @@ fc_symbolizer_lookup (FcSymbolizer *self,
        * samples in one function merge; a stripped program's entry point is its _start */
       if (fc_module_find_function (m, key, &start) && m->is_main && start == m->entry)
         sym->function = g_strdup ("_start");
-      else if ((sym->function = plt_name (m, key - m->bias)) != NULL)
+      else if (info != NULL && in_plt (info, m, key - m->bias) && (sym->function = plt_name (m, key - m->bias)) != NULL)
         ;
       else
         {
