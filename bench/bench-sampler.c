@@ -21,8 +21,10 @@
  * Environment: FC_BENCH_REPEAT (runs per configuration, default 3),
  * FC_BENCH_PAIRS (bare/profiled pairs, default 5), FC_BENCH_SECONDS (bare
  * single-thread work, default 1.0), FC_BENCH_STACK (bytes of stack copied per
- * sample, default 32768), FC_BENCH_ONLY=targets (skip the first tables), slowdown (only
- * the wall slowdown pairs) or tables (only the first tables).
+ * sample, default 32768), FC_BENCH_CC1_FUNCTIONS (size of the program cc1 compiles, default
+ * 1500), FC_BENCH_ONLY=targets (skip the first tables), slowdown (only
+ * the wall slowdown pairs), profiler (only the profiler CPU, per sample too) or tables (only
+ * the first tables).
  */
 
 #include <signal.h>
@@ -340,6 +342,8 @@ typedef struct {
   FcCaptureSummary *summary;
   double            wall_seconds;
   double            profiler_cpu;   /* share of one core the profiler (this process) used */
+  double            cpu_seconds;    /* the profiler's CPU time, all threads */
+  FcUnwindStats     unwind;
 } Recorded;
 
 static void
@@ -393,8 +397,10 @@ record_command (const char * const *argv,
   t1 = g_get_monotonic_time ();
   cpu1 = process_cpu_seconds ();
   out->summary = fc_recorder_dup_summary (recorder);
+  fc_recorder_get_unwind_stats (recorder, &out->unwind);
   fc_recorder_detach (recorder);
   out->wall_seconds = (t1 - t0) / 1e6;
+  out->cpu_seconds = cpu1 - cpu0;
   out->profiler_cpu = out->wall_seconds > 0 ? (cpu1 - cpu0) / out->wall_seconds : 0;
   return TRUE;
 }
@@ -636,6 +642,18 @@ target_launch_roots (void)
 
 /* cc1 on a generated translation unit: thousands of distinct functions, deep stacks, a big
  * binary to symbolize. */
+/* load-robust: the profiler's own CPU time, per sample, and the worker's share of it */
+static void
+print_per_sample (const Recorded *r)
+{
+  double n = MAX (r->unwind.n_unwound, 1);
+
+  printf ("    profiler CPU per sample %6.1f us (all threads); worker: unwind %6.1f us, symbolize %6.1f us "
+          "per unwound stack (%" G_GUINT64_FORMAT ")\n",
+          r->summary->n_samples ? 1e6 * r->cpu_seconds / r->summary->n_samples : 0,
+          r->unwind.unwind_ns / 1e3 / n, r->unwind.symbolize_ns / 1e3 / n, r->unwind.n_unwound);
+}
+
 static void
 target_profiler_cpu (void)
 {
@@ -644,6 +662,7 @@ target_profiler_cpu (void)
   g_autoptr(GString) code = g_string_new (NULL);
   g_autofree char *cc1 = NULL;
   const char *argv20[] = { waiters, "-b", "20", "-s", "3", NULL };
+  int n_functions = g_getenv ("FC_BENCH_CC1_FUNCTIONS") ? atoi (g_getenv ("FC_BENCH_CC1_FUNCTIONS")) : 1500;
   Recorded r;
 
   printf ("\n profiler CPU (sampler + unwinder + symbolizer, one process), share of one core\n");
@@ -651,17 +670,19 @@ target_profiler_cpu (void)
     {
       printf ("  wall 101 Hz x 20 busy threads (+2 blocked):  %5.1f%%  (goal <= 5%%; %" G_GUINT64_FORMAT " samples in %.1f s)\n",
               100.0 * r.profiler_cpu, r.summary->n_samples, r.wall_seconds);
+      print_per_sample (&r);
       recorded_clear (&r);
     }
 
-  for (int i = 0; i < 1500; i++)
+  n_functions = CLAMP (n_functions, 2, 5000);
+  for (int i = 0; i < n_functions; i++)
     {
       g_autofree char *callee = i ? g_strdup_printf ("f%d (x - 1)", i - 1) : g_strdup ("0");
       g_string_append_printf (code,
                               "static int f%d (int x) { int s = 0; for (int i = 0; i < x; i++) s += (i * %d) ^ (s >> 3);"
                               " return s + %s; }\n", i, i + 1, callee);
     }
-  g_string_append (code, "int main (int c, char **v) { return f1499 (c); }\n");
+  g_string_append_printf (code, "int main (int c, char **v) { return f%d (c); }\n", n_functions - 1);
   g_file_set_contents (src, code->str, code->len, NULL);
   if (!g_spawn_command_line_sync ("gcc -print-prog-name=cc1", &cc1, NULL, NULL, NULL) || cc1 == NULL)
     return;
@@ -670,8 +691,9 @@ target_profiler_cpu (void)
     const char *argv[] = { cc1, "-quiet", "-O2", src, "-o", "/dev/null", NULL };
     if (record_command (argv, FC_SAMPLER_MODE_CPU, 1000, FALSE, &r))
       {
-        printf ("  cpu 1000 Hz on cc1 -O2 (1500 functions):    %5.1f%%  (goal <= 15%%; %" G_GUINT64_FORMAT " samples in %.1f s, root %.1f%%)\n",
-                100.0 * r.profiler_cpu, r.summary->n_samples, r.wall_seconds, root_share (r.summary));
+        printf ("  cpu 1000 Hz on cc1 -O2 (%4d functions):    %5.1f%%  (goal <= 15%%; %" G_GUINT64_FORMAT " samples in %.1f s, root %.1f%%)\n",
+                n_functions, 100.0 * r.profiler_cpu, r.summary->n_samples, r.wall_seconds, root_share (r.summary));
+        print_per_sample (&r);
         recorded_clear (&r);
       }
   }
@@ -691,7 +713,8 @@ main (int    argc,
 
   guint pairs = g_getenv ("FC_BENCH_PAIRS") ? atoi (g_getenv ("FC_BENCH_PAIRS")) : 5;
   gboolean only_targets = g_strcmp0 (g_getenv ("FC_BENCH_ONLY"), "targets") == 0 ||
-                          g_strcmp0 (g_getenv ("FC_BENCH_ONLY"), "slowdown") == 0;
+                          g_strcmp0 (g_getenv ("FC_BENCH_ONLY"), "slowdown") == 0 ||
+                          g_strcmp0 (g_getenv ("FC_BENCH_ONLY"), "profiler") == 0;
 
   repeat = CLAMP (repeat, 1, 15);
   rounds = calibrate (seconds);
@@ -747,6 +770,11 @@ targets:
   if (g_strcmp0 (g_getenv ("FC_BENCH_ONLY"), "tables") == 0)
     return 0;
   printf ("\n issue-10 targets (load average now: see uptime; the machine is shared, figures are noisy)\n");
+  if (g_strcmp0 (g_getenv ("FC_BENCH_ONLY"), "profiler") == 0)
+    {
+      target_profiler_cpu ();
+      return 0;
+    }
   target_wall_slowdown (rounds, CLAMP (pairs, 1, 31), have_perf);
   if (g_strcmp0 (g_getenv ("FC_BENCH_ONLY"), "slowdown") == 0)
     return 0;
