@@ -169,7 +169,7 @@ fc_cli_record (int    argc,
   FcRecorder *recorder;
   FcProfileLifecycle lifecycle_mode;
   gboolean send = FALSE, follow_children = FALSE, v1, pid_given;
-  int pid = 0, frequency = 101, exit_code = 0, status = -1;
+  int pid = 0, frequency = G_MININT, exit_code = 0, status = -1;
   double duration = 0;
   guint sigint_id, sigterm_id, status_id = 0;
   g_autoptr(FcCaptureSummary) summary = NULL;
@@ -177,14 +177,14 @@ fc_cli_record (int    argc,
   GOptionEntry entries[] = {
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, N_("Profile the running process PID"), "PID" },
     { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, N_("Stop after SECONDS (default: until the target exits or Ctrl-C)"), "SECONDS" },
-    { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, N_("Samples per second per thread, 1 to 1000 (default 101)"), "HZ" },
-    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not; default) or cpu (on-CPU time, perf events)"), "MODE" },
+    { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, N_("Samples per second per thread, 1 to 1000 (default: the settings' frequency, 101)"), "HZ" },
+    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not) or cpu (on-CPU time, perf events); default: the settings' mode, wall"), "MODE" },
     { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow_children, N_("Record the processes the target starts too, and theirs, through exec (threads named “comm (pid)”)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Directory for the chunk files (default: .)"), "DIR" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, N_("v2: one chunk file per chunk (default); v1: one envelope per 30 s"), "v2|v1" },
     { "release", 'r', 0, G_OPTION_ARG_STRING, &release, N_("Release of the profiled program"), "R" },
     { "environment", 'e', 0, G_OPTION_ARG_STRING, &environment, N_("Environment, e.g. production"), "E" },
-    { "platform", 0, 0, G_OPTION_ARG_STRING, &platform, N_("Platform of the chunks (default native)"), "P" },
+    { "platform", 0, 0, G_OPTION_ARG_STRING, &platform, N_("Platform of the chunks (default: the settings' platform, native)"), "P" },
     { "lifecycle", 0, 0, G_OPTION_ARG_STRING, &lifecycle_name, N_("manual: record from start to end (default); trace: record while a root span is active"), "manual|trace" },
     { "control", 0, 0, G_OPTION_ARG_FILENAME, &control_path, N_("FIFO of span commands: lines “begin NAME”, “end NAME”, “start”, “stop”"), "PATH" },
     { "send", 0, 0, G_OPTION_ARG_NONE, &send, N_("Send each chunk to Sentry as it is ready"), NULL },
@@ -215,7 +215,7 @@ fc_cli_record (int    argc,
       fprintf (stderr, "flamecast-cli record: %s\n", _("give either --pid PID or -- COMMAND [ARGS...]"));
       return 2;
     }
-  if (frequency < 1 || frequency > 1000)
+  if (frequency != G_MININT && (frequency < 1 || frequency > 1000))
     {
       fprintf (stderr, "flamecast-cli record: %s\n", _("--frequency must be between 1 and 1000"));
       return 2;
@@ -232,7 +232,8 @@ fc_cli_record (int    argc,
     }
   v1 = g_strcmp0 (format, "v1") == 0;
 
-  /* Lifecycle, sample rates and DSN default to the saved settings. */
+  /* Every recording option and the DSN default to the saved settings (the
+   * app's GSettings keys, then settings.ini): the app records the same way. */
   if (!fc_settings_load (settings, NULL, &error))
     {
       fprintf (stderr, "flamecast-cli record: %s\n", error->message);
@@ -274,19 +275,23 @@ fc_cli_record (int    argc,
 
   /* The options the user gave override the settings; the rest keep theirs. */
   recording = fc_recording_new ();
+  fc_recording_apply_settings (recording, settings);
   g_object_set (recording,
-                "profile-session-sample-rate", fc_settings_get_profile_session_sample_rate (settings),
-                "traces-sample-rate", fc_settings_get_traces_sample_rate (settings),
                 "lifecycle", lifecycle_mode,
-                "frequency", (guint) frequency,
-                "mode", g_strcmp0 (mode, "cpu") == 0 ? FC_SAMPLER_MODE_CPU : FC_SAMPLER_MODE_WALL,
-                "release", release,
-                "environment", environment,
-                "platform", platform,
                 "output-dir", output ? output : ".",
                 "format", v1 ? FC_FORMAT_V1 : FC_FORMAT_V2,
                 "sender", sender,
                 NULL);
+  if (frequency != G_MININT)
+    g_object_set (recording, "frequency", (guint) frequency, NULL);
+  if (mode != NULL)
+    g_object_set (recording, "mode", strcmp (mode, "cpu") == 0 ? FC_SAMPLER_MODE_CPU : FC_SAMPLER_MODE_WALL, NULL);
+  if (release != NULL)
+    g_object_set (recording, "release", release, NULL);
+  if (environment != NULL)
+    g_object_set (recording, "environment", environment, NULL);
+  if (platform != NULL)
+    g_object_set (recording, "platform", platform, NULL);
   recorder = fc_recording_get_recorder (recording);
   fc_recorder_set_follow_children (recorder, follow_children);
   rec.recording = recording;

@@ -53,7 +53,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (FcRecording, fc_recording, FC, RECORDING, GObject)
 
 FcRecording   *fc_recording_new                (void);
-/* frequency, chunk duration, lifecycle, sample rates, release, environment */
+/* frequency, mode, stack bytes, platform, chunk duration, lifecycle, sample
+ * rates, release, environment: what flamecast-cli record starts from */
 void           fc_recording_apply_settings     (FcRecording          *self,
                                                 FcSettings           *settings);
 

@@ -11,6 +11,7 @@
 
 #include "fc-atomic-file.h"
 #include "fc-error.h"
+#include "fc-sampler.h"
 #include "fc-settings.h"
 #include "fc-settings-schema.h"
 
@@ -21,6 +22,8 @@ struct _FcSettings
   GObject             parent_instance;
 
   int                 frequency;
+  FcSamplerMode       mode;
+  int                 stack_bytes;
   double              profile_session_sample_rate;
   FcProfileLifecycle  profile_lifecycle;
   double              traces_sample_rate;
@@ -29,11 +32,14 @@ struct _FcSettings
   char               *release;
   char               *environment;
   char               *otlp_endpoint;
+  char               *platform;
 };
 
 enum {
   PROP_0,
   PROP_FREQUENCY,
+  PROP_MODE,
+  PROP_STACK_BYTES,
   PROP_PROFILE_SESSION_SAMPLE_RATE,
   PROP_PROFILE_LIFECYCLE,
   PROP_TRACES_SAMPLE_RATE,
@@ -42,6 +48,7 @@ enum {
   PROP_RELEASE,
   PROP_ENVIRONMENT,
   PROP_OTLP_ENDPOINT,
+  PROP_PLATFORM,
   N_PROPS
 };
 
@@ -94,6 +101,7 @@ fc_settings_finalize (GObject *object)
   g_clear_pointer (&self->release, g_free);
   g_clear_pointer (&self->environment, g_free);
   g_clear_pointer (&self->otlp_endpoint, g_free);
+  g_clear_pointer (&self->platform, g_free);
 
   G_OBJECT_CLASS (fc_settings_parent_class)->finalize (object);
 }
@@ -110,6 +118,12 @@ fc_settings_get_property (GObject    *object,
     {
     case PROP_FREQUENCY:
       g_value_set_int (value, self->frequency);
+      break;
+    case PROP_MODE:
+      g_value_set_enum (value, self->mode);
+      break;
+    case PROP_STACK_BYTES:
+      g_value_set_int (value, self->stack_bytes);
       break;
     case PROP_PROFILE_SESSION_SAMPLE_RATE:
       g_value_set_double (value, self->profile_session_sample_rate);
@@ -135,6 +149,9 @@ fc_settings_get_property (GObject    *object,
     case PROP_OTLP_ENDPOINT:
       g_value_set_string (value, self->otlp_endpoint);
       break;
+    case PROP_PLATFORM:
+      g_value_set_string (value, self->platform);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -152,6 +169,12 @@ fc_settings_set_property (GObject      *object,
     {
     case PROP_FREQUENCY:
       fc_settings_set_frequency (self, g_value_get_int (value));
+      break;
+    case PROP_MODE:
+      fc_settings_set_mode (self, g_value_get_enum (value));
+      break;
+    case PROP_STACK_BYTES:
+      fc_settings_set_stack_bytes (self, g_value_get_int (value));
       break;
     case PROP_PROFILE_SESSION_SAMPLE_RATE:
       fc_settings_set_profile_session_sample_rate (self, g_value_get_double (value));
@@ -177,6 +200,9 @@ fc_settings_set_property (GObject      *object,
     case PROP_OTLP_ENDPOINT:
       fc_settings_set_otlp_endpoint (self, g_value_get_string (value));
       break;
+    case PROP_PLATFORM:
+      fc_settings_set_platform (self, g_value_get_string (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -194,6 +220,10 @@ fc_settings_class_init (FcSettingsClass *klass)
 
   properties[PROP_FREQUENCY] =
     g_param_spec_int ("frequency", NULL, NULL, 1, 1000, FC_SETTINGS_DEFAULT_FREQUENCY, flags);
+  properties[PROP_MODE] =
+    g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_SAMPLER_MODE_WALL, flags);
+  properties[PROP_STACK_BYTES] =
+    g_param_spec_int ("stack-bytes", NULL, NULL, 1024, 65528, FC_SETTINGS_DEFAULT_STACK_BYTES, flags);
   properties[PROP_PROFILE_SESSION_SAMPLE_RATE] =
     g_param_spec_double ("profile-session-sample-rate", NULL, NULL, 0.0, 1.0, 1.0, flags);
   properties[PROP_PROFILE_LIFECYCLE] =
@@ -207,6 +237,7 @@ fc_settings_class_init (FcSettingsClass *klass)
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, "", flags);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, "production", flags);
   properties[PROP_OTLP_ENDPOINT] = g_param_spec_string ("otlp-endpoint", NULL, NULL, "", flags);
+  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, "native", flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -215,6 +246,8 @@ static void
 fc_settings_init (FcSettings *self)
 {
   self->frequency = FC_SETTINGS_DEFAULT_FREQUENCY;
+  self->mode = FC_SAMPLER_MODE_WALL;
+  self->stack_bytes = FC_SETTINGS_DEFAULT_STACK_BYTES;
   self->profile_session_sample_rate = 1.0;
   self->profile_lifecycle = FC_PROFILE_LIFECYCLE_MANUAL;
   self->traces_sample_rate = 1.0;
@@ -223,6 +256,7 @@ fc_settings_init (FcSettings *self)
   self->release = g_strdup ("");
   self->environment = g_strdup ("production");
   self->otlp_endpoint = g_strdup ("");
+  self->platform = g_strdup ("native");
 }
 
 FcSettings *
@@ -249,6 +283,46 @@ fc_settings_set_frequency (FcSettings *self,
     return;
   self->frequency = frequency;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FREQUENCY]);
+}
+
+FcSamplerMode
+fc_settings_get_mode (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), FC_SAMPLER_MODE_WALL);
+  return self->mode;
+}
+
+void
+fc_settings_set_mode (FcSettings    *self,
+                      FcSamplerMode  mode)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+  g_return_if_fail (mode == FC_SAMPLER_MODE_WALL || mode == FC_SAMPLER_MODE_CPU);
+
+  if (self->mode == mode)
+    return;
+  self->mode = mode;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MODE]);
+}
+
+int
+fc_settings_get_stack_bytes (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), FC_SETTINGS_DEFAULT_STACK_BYTES);
+  return self->stack_bytes;
+}
+
+void
+fc_settings_set_stack_bytes (FcSettings *self,
+                             int         bytes)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  bytes = CLAMP (bytes, 1024, 65528);
+  if (self->stack_bytes == bytes)
+    return;
+  self->stack_bytes = bytes;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STACK_BYTES]);
 }
 
 double
@@ -426,6 +500,26 @@ fc_settings_set_otlp_endpoint (FcSettings *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_OTLP_ENDPOINT]);
 }
 
+const char *
+fc_settings_get_platform (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), NULL);
+  return self->platform;
+}
+
+void
+fc_settings_set_platform (FcSettings *self,
+                          const char *platform)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  /* Empty means the default, as the recording treats a NULL platform. */
+  if (platform == NULL || *platform == '\0')
+    platform = "native";
+  if (set_string (&self->platform, platform))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PLATFORM]);
+}
+
 char *
 fc_settings_dup_default_path (void)
 {
@@ -442,6 +536,18 @@ invalid_value (GError     **error,
   g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
                "%s: “%s = %s” is invalid: expected %s", path, key, value, expected);
   return FALSE;
+}
+
+/* “a” or “b”: the nicks of an enum property, which are the schema's choices. */
+static char *
+describe_enum (GEnumClass *enum_class)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < enum_class->n_values; i++)
+    g_string_append_printf (text, "%s“%s”", i == 0 ? "" : i + 1 == enum_class->n_values ? " or " : ", ",
+                            enum_class->values[i].value_nick);
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 /* Parses one key into @value (initialized to the property's type). The
@@ -477,11 +583,14 @@ parse_key (GParamSpec  *pspec,
     }
   else if (G_IS_PARAM_SPEC_ENUM (pspec))
     {
-      FcProfileLifecycle lifecycle;
+      GEnumValue *nick = g_enum_get_value_by_nick (G_PARAM_SPEC_ENUM (pspec)->enum_class, text);
 
-      if (!fc_profile_lifecycle_from_string (text, &lifecycle, NULL))
-        return invalid_value (error, path, key, shown, "“manual” or “trace”");
-      g_value_set_enum (value, lifecycle);
+      if (nick == NULL)
+        {
+          g_autofree char *expected = describe_enum (G_PARAM_SPEC_ENUM (pspec)->enum_class);
+          return invalid_value (error, path, key, shown, expected);
+        }
+      g_value_set_enum (value, nick->value);
     }
   else if (G_IS_PARAM_SPEC_STRING (pspec))
     g_value_set_string (value, text);
@@ -535,7 +644,12 @@ value_to_variant (const GValue       *value,
   if (G_VALUE_HOLDS_DOUBLE (value) && g_variant_type_equal (type, G_VARIANT_TYPE_DOUBLE))
     return g_variant_ref_sink (g_variant_new_double (g_value_get_double (value)));
   if (G_VALUE_HOLDS_ENUM (value) && g_variant_type_equal (type, G_VARIANT_TYPE_STRING))
-    return g_variant_ref_sink (g_variant_new_string (fc_profile_lifecycle_to_string (g_value_get_enum (value))));
+    {
+      g_autoptr(GEnumClass) enum_class = g_type_class_ref (G_VALUE_TYPE (value));
+      GEnumValue *nick = g_enum_get_value (enum_class, g_value_get_enum (value));
+
+      return nick != NULL ? g_variant_ref_sink (g_variant_new_string (nick->value_nick)) : NULL;
+    }
   if (G_VALUE_HOLDS_STRING (value) && g_variant_type_equal (type, G_VARIANT_TYPE_STRING))
     return g_variant_ref_sink (g_variant_new_string (g_value_get_string (value)));
   return NULL;
@@ -552,11 +666,12 @@ variant_to_value (GVariant *variant,
     g_value_set_double (value, g_variant_get_double (variant));
   else if (G_VALUE_HOLDS_ENUM (value) && g_variant_is_of_type (variant, G_VARIANT_TYPE_STRING))
     {
-      FcProfileLifecycle lifecycle;
+      g_autoptr(GEnumClass) enum_class = g_type_class_ref (G_VALUE_TYPE (value));
+      GEnumValue *nick = g_enum_get_value_by_nick (enum_class, g_variant_get_string (variant, NULL));
 
-      if (!fc_profile_lifecycle_from_string (g_variant_get_string (variant, NULL), &lifecycle, NULL))
+      if (nick == NULL)
         return FALSE;
-      g_value_set_enum (value, lifecycle);
+      g_value_set_enum (value, nick->value);
     }
   else if (G_VALUE_HOLDS_STRING (value) && g_variant_is_of_type (variant, G_VARIANT_TYPE_STRING))
     g_value_set_string (value, g_variant_get_string (variant, NULL));
@@ -708,6 +823,8 @@ fc_settings_save (FcSettings  *self,
   g_key_file_load_from_file (keyfile, path, G_KEY_FILE_KEEP_COMMENTS, NULL);
 
   g_key_file_set_integer (keyfile, GROUP, "frequency", self->frequency);
+  g_key_file_set_value (keyfile, GROUP, "mode", self->mode == FC_SAMPLER_MODE_CPU ? "cpu" : "wall");
+  g_key_file_set_integer (keyfile, GROUP, "stack-bytes", self->stack_bytes);
   g_key_file_set_value (keyfile, GROUP, "profile-session-sample-rate",
                         g_ascii_dtostr (buf, sizeof buf, self->profile_session_sample_rate));
   g_key_file_set_value (keyfile, GROUP, "profile-lifecycle",
@@ -718,6 +835,7 @@ fc_settings_save (FcSettings  *self,
   g_key_file_set_string (keyfile, GROUP, "dsn", self->dsn);
   g_key_file_set_string (keyfile, GROUP, "release", self->release);
   g_key_file_set_string (keyfile, GROUP, "environment", self->environment);
+  g_key_file_set_string (keyfile, GROUP, "platform", self->platform);
 
   dir = g_path_get_dirname (path);
   if (g_mkdir_with_parents (dir, 0700) != 0)

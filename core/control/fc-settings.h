@@ -7,6 +7,8 @@
 
 #include <glib-object.h>
 
+#include "fc-sampler.h"
+
 G_BEGIN_DECLS
 
 typedef enum {
@@ -19,11 +21,14 @@ GType fc_profile_lifecycle_get_type (void) G_GNUC_CONST;
 
 #define FC_SETTINGS_DEFAULT_FREQUENCY      101
 #define FC_SETTINGS_DEFAULT_CHUNK_DURATION 60
+#define FC_SETTINGS_DEFAULT_STACK_BYTES    32768
 
 /*
  * Properties, named like the GSettings keys of io.github.flamecast.Flamecast
  * so the app can g_settings_bind() them one to one:
  *   frequency                    int, Hz, 1..1000, default 101
+ *   mode                         FcSamplerMode ("wall" | "cpu"), default wall
+ *   stack-bytes                  int, bytes copied per sample, 1024..65528, default 32768
  *   profile-session-sample-rate  double, 0..1, default 1.0
  *   profile-lifecycle            FcProfileLifecycle ("manual" | "trace"), default manual
  *   traces-sample-rate           double, 0..1, default 1.0
@@ -31,6 +36,7 @@ GType fc_profile_lifecycle_get_type (void) G_GNUC_CONST;
  *   dsn, release                 string, default ""
  *   environment                  string, default "production"
  *   otlp-endpoint                string, an OTLP/HTTP base URL, default ""
+ *   platform                     string, default "native" (empty reads as the default)
  */
 #define FC_TYPE_SETTINGS (fc_settings_get_type ())
 G_DECLARE_FINAL_TYPE (FcSettings, fc_settings, FC, SETTINGS, GObject)
@@ -40,6 +46,12 @@ FcSettings         *fc_settings_new                        (void);
 int                 fc_settings_get_frequency              (FcSettings         *self);
 void                fc_settings_set_frequency              (FcSettings         *self,
                                                             int                 frequency);
+FcSamplerMode       fc_settings_get_mode                   (FcSettings         *self);
+void                fc_settings_set_mode                   (FcSettings         *self,
+                                                            FcSamplerMode       mode);
+int                 fc_settings_get_stack_bytes            (FcSettings         *self);
+void                fc_settings_set_stack_bytes            (FcSettings         *self,
+                                                            int                 bytes);
 double              fc_settings_get_profile_session_sample_rate (FcSettings    *self);
 void                fc_settings_set_profile_session_sample_rate (FcSettings    *self,
                                                                  double         rate);
@@ -64,6 +76,10 @@ void                fc_settings_set_environment            (FcSettings         *
 const char         *fc_settings_get_otlp_endpoint          (FcSettings         *self);
 void                fc_settings_set_otlp_endpoint          (FcSettings         *self,
                                                             const char         *otlp_endpoint);
+
+const char         *fc_settings_get_platform               (FcSettings         *self);
+void                fc_settings_set_platform               (FcSettings         *self,
+                                                            const char         *platform);
 
 /* "manual" / "trace" */
 const char         *fc_profile_lifecycle_to_string         (FcProfileLifecycle  lifecycle);

@@ -542,6 +542,32 @@ test_settings_from_gsettings (void)
   g_assert_null (strstr (after.err, "gsettingskey"));
   g_assert_null (strstr (after.out, "gsettingskey"));
 
+  /* record starts from the same keys as the app's Record button: mode and
+   * platform from the store; a flag overrides its key, the others stay */
+  g_assert_true (g_settings_set_string (settings, "mode", "cpu"));
+  g_assert_true (g_settings_set_string (settings, "platform", "c"));
+  g_settings_sync ();
+  {
+    g_auto(Run) cpu = { 0 };
+    g_auto(Run) wall = { 0 };
+    /* in the test's isolated dirs, which GLib removes */
+    g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "record", NULL);
+    g_autofree char *chunk_path = g_build_filename (dir, "chunk-001.json", NULL);
+    g_autofree char *chunk = NULL;
+
+    g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+    run_cli (&cpu, "record", "-d", "0.3", "-o", dir, "--", "/bin/sleep", "2", NULL);
+    g_assert_cmpint (cpu.status, ==, 0);
+    g_assert_nonnull (strstr (cpu.err, "cpu mode"));
+
+    run_cli (&wall, "record", "--mode", "wall", "-d", "0.5", "-o", dir, "--", "/bin/sleep", "2", NULL);
+    g_assert_cmpint (wall.status, ==, 0);
+    g_assert_nonnull (strstr (wall.err, "wall mode"));
+    g_assert_true (g_file_get_contents (chunk_path, &chunk, NULL, NULL));
+    g_assert_nonnull (strstr (chunk, "\"platform\":\"c\""));
+    g_assert_null (strstr (chunk, "\"platform\":\"native\""));
+  }
+
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   g_unsetenv ("XDG_CONFIG_HOME");
   g_unsetenv ("XDG_STATE_HOME");

@@ -13,6 +13,7 @@
 #include "fc-error.h"
 #include "fc-reader.h"
 #include "fc-recording.h"
+#include "fc-settings.h"
 #include "fc-test-relay.h"
 #include "fc-validate.h"
 
@@ -488,6 +489,43 @@ test_recording_errors (void)
   run_clear (&run);
 }
 
+/* The user's settings are a recording's defaults: every recording key of the
+ * schema reaches the recording (the CLI starts from these, flags on top). */
+static void
+test_recording_apply_settings (void)
+{
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  g_autoptr(FcSettings) settings = fc_settings_new ();
+  g_autofree char *platform = NULL;
+  g_autofree char *environment = NULL;
+  FcSamplerMode mode;
+  guint frequency, stack_size, chunk_ms;
+
+  g_object_set (settings,
+                "frequency", 250,
+                "mode", FC_SAMPLER_MODE_CPU,
+                "stack-bytes", 4096,
+                "platform", "c",
+                "chunk-duration", 5,
+                "environment", "staging",
+                NULL);
+  fc_recording_apply_settings (recording, settings);
+  g_object_get (recording,
+                "frequency", &frequency,
+                "mode", &mode,
+                "stack-size", &stack_size,
+                "platform", &platform,
+                "chunk-duration-ms", &chunk_ms,
+                "environment", &environment,
+                NULL);
+  g_assert_cmpuint (frequency, ==, 250);
+  g_assert_cmpint (mode, ==, FC_SAMPLER_MODE_CPU);
+  g_assert_cmpuint (stack_size, ==, 4096);
+  g_assert_cmpstr (platform, ==, "c");
+  g_assert_cmpuint (chunk_ms, ==, 5000);
+  g_assert_cmpstr (environment, ==, "staging");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -506,6 +544,7 @@ main (int    argc,
   g_test_add_func ("/control/recording/target-exits", test_recording_target_exits);
   g_test_add_func ("/control/recording/keep-profile", test_recording_keep_profile);
   g_test_add_func ("/control/recording/errors", test_recording_errors);
+  g_test_add_func ("/control/recording/apply-settings", test_recording_apply_settings);
 
   return g_test_run ();
 }

@@ -33,6 +33,9 @@ test_settings_defaults (void)
   g_assert_cmpstr (fc_settings_get_dsn (settings), ==, "");
   g_assert_cmpstr (fc_settings_get_release (settings), ==, "");
   g_assert_cmpstr (fc_settings_get_environment (settings), ==, "production");
+  g_assert_cmpint (fc_settings_get_mode (settings), ==, FC_SAMPLER_MODE_WALL);
+  g_assert_cmpint (fc_settings_get_stack_bytes (settings), ==, 32768);
+  g_assert_cmpstr (fc_settings_get_platform (settings), ==, "native");
 }
 
 static void
@@ -53,6 +56,22 @@ test_settings_setters (void)
   g_assert_cmpfloat (fc_settings_get_profile_session_sample_rate (settings), ==, 1.0);
   fc_settings_set_traces_sample_rate (settings, -2);
   g_assert_cmpfloat (fc_settings_get_traces_sample_rate (settings), ==, 0.0);
+  fc_settings_set_stack_bytes (settings, 100);
+  g_assert_cmpint (fc_settings_get_stack_bytes (settings), ==, 1024);
+  fc_settings_set_platform (settings, "");
+  g_assert_cmpstr (fc_settings_get_platform (settings), ==, "native");
+  /* every property reads back its own value through GObject */
+  {
+    g_autofree char *endpoint = NULL;
+    g_autofree char *platform = NULL;
+    int stack_bytes = 0;
+
+    g_object_set (settings, "otlp-endpoint", "http://collector:4318", "platform", "c", "stack-bytes", 2048, NULL);
+    g_object_get (settings, "otlp-endpoint", &endpoint, "platform", &platform, "stack-bytes", &stack_bytes, NULL);
+    g_assert_cmpstr (endpoint, ==, "http://collector:4318");
+    g_assert_cmpstr (platform, ==, "c");
+    g_assert_cmpint (stack_bytes, ==, 2048);
+  }
   fc_settings_set_dsn (settings, "  https://k@h/1\n");
   g_assert_cmpstr (fc_settings_get_dsn (settings), ==, "https://k@h/1");
   notified = 0;
@@ -95,6 +114,9 @@ test_settings_round_trip (void)
                 "dsn", "https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/42",
                 "release", "app@1.2.3",
                 "environment", "staging",
+                "mode", FC_SAMPLER_MODE_CPU,
+                "stack-bytes", 8192,
+                "platform", "c",
                 NULL);
   g_assert_true (fc_settings_save (a, NULL, &error));
   g_assert_no_error (error);
@@ -113,6 +135,9 @@ test_settings_round_trip (void)
   g_assert_cmpstr (fc_settings_get_dsn (b), ==, fc_settings_get_dsn (a));
   g_assert_cmpstr (fc_settings_get_release (b), ==, "app@1.2.3");
   g_assert_cmpstr (fc_settings_get_environment (b), ==, "staging");
+  g_assert_cmpint (fc_settings_get_mode (b), ==, FC_SAMPLER_MODE_CPU);
+  g_assert_cmpint (fc_settings_get_stack_bytes (b), ==, 8192);
+  g_assert_cmpstr (fc_settings_get_platform (b), ==, "c");
 }
 
 static void
@@ -124,6 +149,8 @@ test_settings_invalid_file (void)
     "[flamecast]\ntraces-sample-rate=often\n", "traces-sample-rate",
     "[flamecast]\nprofile-lifecycle=always\n", "profile-lifecycle",
     "[flamecast]\nchunk-duration=0\n", "chunk-duration",
+    "[flamecast]\nmode=fast\n", "“wall” or “cpu”",
+    "[flamecast]\nstack-bytes=100000\n", "stack-bytes",
   };
   g_autofree char *path = g_build_filename (g_get_user_config_dir (), "bad.ini", NULL);
 
@@ -185,7 +212,7 @@ test_settings_match_gsettings_schema (void)
   g_assert_true (g_file_get_contents (schema_path, &schema, NULL, NULL));
 
   pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (settings), &n_pspecs);
-  g_assert_cmpuint (n_pspecs, ==, 9);
+  g_assert_cmpuint (n_pspecs, ==, 12);
   for (guint i = 0; i < n_pspecs; i++)
     {
       g_autofree char *needle = g_strdup_printf ("<key name=\"%s\"", pspecs[i]->name);
@@ -214,6 +241,9 @@ test_settings_from_gsettings (void)
   g_settings_set_string (gsettings, "profile-lifecycle", "trace");
   g_settings_set_double (gsettings, "traces-sample-rate", 0.25);
   g_settings_set_string (gsettings, "environment", "staging");
+  g_settings_set_string (gsettings, "mode", "cpu");
+  g_settings_set_int (gsettings, "stack-bytes", 16384);
+  g_settings_set_string (gsettings, "platform", "c");
 
   g_assert_cmpint (g_mkdir_with_parents (g_get_user_config_dir (), 0700), ==, 0);
   g_assert_true (g_file_set_contents (path, "[flamecast]\nenvironment=from-ini\n", -1, NULL));
@@ -226,6 +256,9 @@ test_settings_from_gsettings (void)
   g_assert_cmpfloat (fc_settings_get_traces_sample_rate (settings), ==, 0.25);
   g_assert_cmpstr (fc_settings_get_environment (settings), ==, "from-ini");
   g_assert_cmpint (fc_settings_get_chunk_duration (settings), ==, 60);
+  g_assert_cmpint (fc_settings_get_mode (settings), ==, FC_SAMPLER_MODE_CPU);
+  g_assert_cmpint (fc_settings_get_stack_bytes (settings), ==, 16384);
+  g_assert_cmpstr (fc_settings_get_platform (settings), ==, "c");
 
   /* an out-of-range keyfile value: located, with the schema's range */
   g_assert_true (g_file_set_contents (path, "[flamecast]\nchunk-duration=7200\n", -1, NULL));
@@ -235,7 +268,7 @@ test_settings_from_gsettings (void)
   g_assert_nonnull (strstr (error->message, "chunk-duration"));
   g_assert_nonnull (strstr (error->message, "3600"));
 
-  for (const char *key = "frequency\0dsn\0profile-lifecycle\0traces-sample-rate\0environment\0";
+  for (const char *key = "frequency\0dsn\0profile-lifecycle\0traces-sample-rate\0environment\0mode\0stack-bytes\0platform\0";
        *key != '\0'; key += strlen (key) + 1)
     g_settings_reset (gsettings, key);
 }
