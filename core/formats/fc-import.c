@@ -76,22 +76,6 @@ fc_import_sniff (const guint8 *head,
   return FC_IMPORT_NONE;
 }
 
-const char *
-fc_import_kind_name (FcImportKind kind)
-{
-  switch (kind)
-    {
-    case FC_IMPORT_OTLP:        return "otlp";
-    case FC_IMPORT_OTLP_JSON:   return "otlp-json";
-    case FC_IMPORT_PPROF:       return "pprof";
-    case FC_IMPORT_SPEEDSCOPE:  return "speedscope";
-    case FC_IMPORT_FOLDED:      return "folded";
-    case FC_IMPORT_PERF_SCRIPT: return "perf-script";
-    case FC_IMPORT_NONE:
-    default:                    return "sentry";
-    }
-}
-
 FcDocument *
 fc_import_load (FcImportKind   kind,
                 GBytes        *bytes,

@@ -26,7 +26,6 @@ typedef enum {
  * pprof by decoding. */
 FcImportKind  fc_import_sniff      (const guint8  *head,
                                     gsize          len);
-const char   *fc_import_kind_name  (FcImportKind   kind);
 
 FcDocument   *fc_import_load       (FcImportKind   kind,
                                     GBytes        *bytes,
