@@ -52,6 +52,54 @@ test_weights (void)
   g_assert_cmpint (w1->durations_ns[1], ==, 5 * FC_TEST_MS);
 }
 
+static int
+compare_gint64 (gconstpointer a,
+                gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The median interval of many irregular samples is the sorted middle one;
+ * where most samples share a timestamp, the shortest real interval. */
+static void
+test_weights_median (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcProfile) bursts = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcSampleWeights) weights = NULL;
+  g_autoptr(FcSampleWeights) burst_weights = NULL;
+  g_autoptr(GArray) intervals = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint32 thread = fc_profile_ensure_thread (profile, "1");
+  guint32 burst_thread = fc_profile_ensure_thread (bursts, "1");
+  gint64 ts = FC_TEST_BASE_NS;
+
+  for (guint i = 0; i < 4001; i++)
+    {
+      gint64 interval = g_rand_int_range (rand, 1, 50) * (gint64) g_rand_int_range (rand, 1, 5) * 1000;
+
+      if (i > 0)
+        g_array_append_val (intervals, interval);
+      ts += i > 0 ? interval : 0;
+      fc_profile_append_sample (profile, ts, thread, FC_STACK_EMPTY, 0);
+    }
+  fc_profile_finish (profile);
+  g_array_sort (intervals, compare_gint64);
+  weights = fc_sample_weights_new (profile, thread);
+  g_assert_cmpint (weights->median_interval_ns, ==, g_array_index (intervals, gint64, intervals->len / 2));
+
+  /* ten samples per tick, ticks 7 ms and 9 ms apart */
+  ts = FC_TEST_BASE_NS;
+  for (guint tick = 0; tick < 20; tick++, ts += (tick % 2 ? 7 : 9) * FC_TEST_MS)
+    for (guint i = 0; i < 10; i++)
+      fc_profile_append_sample (bursts, ts, burst_thread, FC_STACK_EMPTY, 0);
+  fc_profile_finish (bursts);
+  burst_weights = fc_sample_weights_new (bursts, burst_thread);
+  g_assert_cmpint (burst_weights->median_interval_ns, ==, 7 * FC_TEST_MS);
+}
+
 static void
 test_top_down (void)
 {
@@ -293,6 +341,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/core/call-tree/weights", test_weights);
+  g_test_add_func ("/core/call-tree/weights-median", test_weights_median);
   g_test_add_func ("/core/call-tree/top-down", test_top_down);
   g_test_add_func ("/core/call-tree/bottom-up", test_bottom_up);
   g_test_add_func ("/core/call-tree/range-and-threads", test_range_and_threads);
