@@ -72,8 +72,11 @@ G_DEFINE_ENUM_TYPE (FcColorMode, fc_color_mode,
 gint
 fc_session_pick_default_thread (FcProfile *profile)
 {
+  GQuark busiest_quark;
   const char *active_tid;
   guint32 active;
+  guint n_samples;
+  guint64 cached;
   gint busiest;
 
   if (profile == NULL)
@@ -85,7 +88,21 @@ fc_session_pick_default_thread (FcProfile *profile)
       fc_profile_get_thread (profile, active)->n_samples > 0)
     return (gint) active;
 
-  busiest = fc_stats_busiest_thread (profile);
+  /* The busiest thread reads every sample's stack: on a big file tens of
+   * milliseconds, asked for by the session and by the thread selector on
+   * every switch. Remembered with the sample count it was found for (a
+   * live profile grows; a finished one never changes). */
+  busiest_quark = g_quark_from_static_string ("fc-session-busiest-thread");
+  n_samples = fc_profile_get_n_samples (profile);
+  cached = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (profile), busiest_quark));
+  if (cached != 0 && (guint) (cached >> 32) == n_samples)
+    busiest = (gint) (cached & G_MAXUINT32) - 2;
+  else
+    {
+      busiest = fc_stats_busiest_thread (profile);
+      g_object_set_qdata (G_OBJECT (profile), busiest_quark,
+                          GSIZE_TO_POINTER (((guint64) n_samples << 32) | (guint32) (busiest + 2)));
+    }
   return busiest >= 0 ? busiest : FC_SESSION_ALL_THREADS;
 }
 

@@ -79,6 +79,9 @@ load_profile (LoadData      *data,
      * code where the SDK left in_app out. */
     result->profile = fc_profile_dup_for_view (merged, rules);
   }
+  /* Found here, off the main loop: it reads every sample (the session and
+   * the thread selector then ask for the remembered answer). */
+  fc_session_pick_default_thread (result->profile);
   return g_steal_pointer (&result);
 }
 
