@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 
+#include "fc-renderer.h"
 #include "fc-window-private.h"
 #include "fc-writer.h"
 
@@ -172,6 +173,8 @@ main (int   argc,
   setvbuf (stdout, NULL, _IOLBF, 0);
   gtk_init ();
   adw_init ();
+  /* as the app does: where GL is Mesa's emulation (Xvfb), cairo draws */
+  fc_renderer_prefer_cairo_on_software_gl ();
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
 
   if (argc > 1)

@@ -16,7 +16,7 @@ for bench in "$builddir"/bench/bench-*; do
   # GTK benchmarks need a display; without one they get a virtual one
   run=""
   case "$(basename "$bench")" in
-    bench-render|bench-window)
+    bench-render|bench-window|bench-memory|bench-live)
       if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
         run="xvfb-run -a"
       fi

@@ -1,0 +1,181 @@
+/* bench-memory.c - RSS of the window per view on the 50 MB chunk, and time to first paint
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Usage: bench-memory [FILE]
+ *
+ * Without FILE, has bench-load write its 50 MB / 500k-sample V2 chunk to a
+ * temporary file. Then, in this process (needs a display: run-all.sh uses
+ * xvfb-run), opens it in a real FcWindow as `flamecast FILE` would and
+ * prints:
+ *  - the time from the start of main() to the flamechart's first boxes on
+ *    screen (target from issue 11: within 1 s of launch);
+ *  - the RSS after each view has been shown and drawn, one thread and all
+ *    threads (target: at most 400 MB whatever was opened), and the peak.
+ * Prints figures; never fails on them.
+ */
+
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "fc-renderer.h"
+#include "fc-window-private.h"
+
+static gint64 launch_us;
+
+static double
+rss_mb (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) ||
+      (line = strstr (status, "VmRSS:")) == NULL)
+    return 0;
+  return g_ascii_strtod (line + 6, NULL) / 1024.0;
+}
+
+static double
+peak_mb (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024.0;
+}
+
+/* CPU time of the main thread, which a loaded machine does not inflate */
+static double
+cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+static gboolean
+views_busy (FcWindow *window)
+{
+  FcSession *session = fc_window_get_session (window);
+
+  return fc_window_is_loading (window) ||
+         fc_call_tree_view_get_busy (window->call_tree_view) ||
+         fc_frame_details_get_busy (window->frame_details) ||
+         (fc_session_get_document (session) != NULL &&
+          fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart)) == NULL);
+}
+
+/* until every view's worker is done and a few frames are drawn */
+static void
+settle (FcWindow *window)
+{
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+  while (views_busy (window))
+    g_main_context_iteration (NULL, TRUE);
+  for (gint64 end = g_get_monotonic_time () + 300000; g_get_monotonic_time () < end;)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static void
+show (FcWindow   *window,
+      const char *view,
+      const char *what)
+{
+  adw_view_stack_set_visible_child_name (window->view_stack, view);
+  settle (window);
+  if (g_str_equal (view, "flamegraph"))
+    while (fc_flame_graph_get_tree (window->flame_graph) == NULL)
+      g_main_context_iteration (NULL, TRUE);
+  settle (window);
+  printf ("  %-36s RSS %6.0f MB   peak %6.0f MB\n", what, rss_mb (), peak_mb ());
+}
+
+static char *
+generate_chunk (void)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { FC_BENCH_LOAD, "--generate", NULL, NULL };
+  int status = 0;
+  int fd;
+
+  fd = g_file_open_tmp ("flamecast-bench-memory-XXXXXX.json", &path, &error);
+  if (fd < 0)
+    g_error ("bench-memory: %s", error->message);
+  close (fd);
+  argv[2] = path;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    g_error ("bench-memory: %s --generate: %s", FC_BENCH_LOAD, error->message);
+  return g_steal_pointer (&path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *tmp_path = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  FcWindow *window;
+  FcSession *session;
+  gint64 open_us;
+  double cpu;
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  if (argc > 1)
+    file = g_file_new_for_commandline_arg (argv[1]);
+  else
+    {
+      tmp_path = generate_chunk ();
+      file = g_file_new_for_path (tmp_path);
+    }
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE, G_FILE_QUERY_INFO_NONE, NULL, NULL);
+  printf ("file: %.1f MB\n", info ? g_file_info_get_size (info) / 1e6 : 0.0);
+
+  /* "launch": from here on, what `flamecast FILE` does */
+  launch_us = g_get_monotonic_time ();
+  cpu = cpu_ms ();
+  gtk_init ();
+  adw_init ();
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  fc_renderer_prefer_cairo_on_software_gl ();
+
+  window = g_object_ref (fc_window_new (NULL));
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
+  gtk_window_present (GTK_WINDOW (window));
+  session = fc_window_get_session (window);
+  open_us = g_get_monotonic_time ();
+  fc_window_open_file (window, file);
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+  printf ("loaded after                           %6.0f ms from launch (window up after %.0f ms)\n",
+          (g_get_monotonic_time () - launch_us) / 1000.0, (open_us - launch_us) / 1000.0);
+  while (fc_flame_chart_get_n_drawn_boxes (window->flame_chart) == 0)
+    g_main_context_iteration (NULL, TRUE);
+  printf ("first paint after                      %6.0f ms from launch, main thread CPU %.0f ms  (target <= 1000 ms)\n",
+          (g_get_monotonic_time () - launch_us) / 1000.0, cpu_ms () - cpu);
+  settle (window);
+
+  printf ("RSS per view (target: at most 400 MB)\n");
+  show (window, "flamechart", "flamechart, one thread");
+  show (window, "flamegraph", "flamegraph, one thread");
+  show (window, "call-tree", "call tree, one thread");
+  fc_session_set_thread (session, FC_SESSION_ALL_THREADS);
+  show (window, "call-tree", "call tree, all threads");
+  show (window, "flamegraph", "flamegraph, all threads");
+  show (window, "flamechart", "flamechart, all threads");
+  fc_session_set_thread (session, 0);
+  show (window, "flamechart", "flamechart, back to one thread");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+  if (tmp_path != NULL)
+    g_unlink (tmp_path);
+
+  return 0;
+}
