@@ -49,6 +49,9 @@ int LLVMFuzzerInitialize   (int           *argc,
 /* fc-fuzz.c: the V2 writer's output for @profile must read back */
 void fc_fuzz_check_v2_round_trip (FcProfile *profile);
 
+/* documents with more samples in a profile are read, not written back */
+#define FC_FUZZ_MAX_WRITTEN_SAMPLES 100000
+
 typedef FcDocument *(*FcFuzzRead)  (GBytes      *bytes,
                                     GError     **error);
 typedef GBytes     *(*FcFuzzWrite) (FcDocument  *document,

@@ -13,12 +13,14 @@
 #define FOLDED_PERIOD_NS G_GINT64_CONSTANT (10000000)
 #define MAX_SAMPLES      (50 * 1000 * 1000)
 
+/* ';' separates frames and control bytes would make the file binary to
+ * readers (ours included): neither may stay in a name */
 static void
 append_name (GString    *out,
              const char *name)
 {
   for (const char *p = name; *p != '\0'; p++)
-    g_string_append_c (out, *p == ';' ? ':' : (*p == '\n' || *p == '\r') ? ' ' : *p);
+    g_string_append_c (out, *p == ';' ? ':' : ((guchar) *p < 0x20 || *p == 0x7f) ? ' ' : *p);
 }
 
 static void
@@ -273,6 +275,7 @@ fc_folded_read (GBytes  *bytes,
       g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "folded stacks: no sample in the file");
       return NULL;
     }
-  fc_interop_finish_profile (doc, profile);
+  if (!fc_interop_finish_profile (doc, profile, "folded stacks", error))
+    return NULL;
   return g_steal_pointer (&doc);
 }

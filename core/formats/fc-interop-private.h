@@ -52,7 +52,8 @@ void        fc_interop_stack_locations (FcProfile     *profile,
                                         GArray        *starts);
 
 /* The sampling interval: the median gap between a thread's consecutive
- * samples, or 1/101 s (Flamecast's default) when there are none. */
+ * samples (at most a minute), or 1/101 s (Flamecast's default) when there
+ * are none. */
 gint64      fc_interop_period_ns       (FcProfile     *profile);
 
 /* The debug_meta image whose code_file is @path: its load address, size and
@@ -74,9 +75,14 @@ void        fc_interop_add_image       (FcProfile     *profile,
  * samples read from another format. */
 FcProfile  *fc_interop_new_profile     (const char    *platform);
 
-/* Sorts the samples and adds the profile to @document. */
-void        fc_interop_finish_profile  (FcDocument    *document,
-                                        FcProfile     *profile);
+/* Sorts the samples and adds the profile to @document, unless a sample's
+ * time is outside 1970..2200 (what the Sentry formats accept, so that what
+ * was imported can be written as V2 and read again): then FALSE, with an
+ * error that names @where (the format and the place in it). */
+gboolean    fc_interop_finish_profile  (FcDocument    *document,
+                                        FcProfile     *profile,
+                                        const char    *where,
+                                        GError       **error);
 
 /* A GBytes with @str's bytes, taking @str. */
 GBytes     *fc_interop_string_to_bytes (GString       *str);

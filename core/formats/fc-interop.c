@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fc-error.h"
 #include "fc-interop-private.h"
 #include "fc-json-util.h"
+#include "fc-time.h"
 #include "fc-transaction.h"
 
 void
@@ -162,7 +164,9 @@ fc_interop_period_ns (FcProfile *profile)
   if (gaps->len == 0)
     return G_GINT64_CONSTANT (1000000000) / 101;
   g_array_sort (gaps, compare_gint64);
-  return g_array_index (gaps, gint64, gaps->len / 2);
+  /* samples a minute apart are no sampling rate; the cap also keeps
+   * "last sample + one period" within 64 bits for any timestamp */
+  return MIN (g_array_index (gaps, gint64, gaps->len / 2), 60 * G_GINT64_CONSTANT (1000000000));
 }
 
 static JsonArray *
@@ -287,12 +291,26 @@ fc_interop_new_profile (const char *platform)
   return profile;
 }
 
-void
-fc_interop_finish_profile (FcDocument *document,
-                           FcProfile  *profile)
+gboolean
+fc_interop_finish_profile (FcDocument  *document,
+                           FcProfile   *profile,
+                           const char  *where,
+                           GError     **error)
 {
+  guint n = 0;
+  const FcSample *samples = fc_profile_get_samples (profile, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (samples[i].timestamp_ns < 0 || samples[i].timestamp_ns > FC_TIME_MAX_S * FC_TIME_NS_PER_S)
+      {
+        g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                     "%s: sample %u is at %" G_GINT64_FORMAT " ns since 1970, outside 1970..2200",
+                     where, i, samples[i].timestamp_ns);
+        return FALSE;
+      }
   fc_profile_sort_samples (profile);
   fc_document_add_profile (document, profile);
+  return TRUE;
 }
 
 GBytes *

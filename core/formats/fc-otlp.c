@@ -905,7 +905,8 @@ read_profile (Reader          *r,
               *cursor = (gint64) p->time_unix_nano;
               g_hash_table_insert (cursors, GUINT_TO_POINTER (thread + 1), cursor);
             }
-          for (gint64 c = 0; c < count; c++, *cursor += period)
+          /* saturating: a time past 2200 is refused when the profile is finished */
+          for (gint64 c = 0; c < count; c++, *cursor = *cursor > G_MAXINT64 - period ? G_MAXINT64 : *cursor + period)
             fc_profile_append_sample (r->profile, *cursor, thread, stack, 0);
         }
       g_string_truncate (r->where, where_len);
@@ -939,7 +940,8 @@ read_data (const PData  *data,
             read_resource (profile, rp->resource, dict);
             if (!read_profile (&r, rp->scope_profiles[j]->profiles[k], error))
               return NULL;
-            fc_interop_finish_profile (doc, profile);
+            if (!fc_interop_finish_profile (doc, profile, where->str, error))
+              return NULL;
           }
     }
 
@@ -1010,6 +1012,12 @@ fc_otlp_read_json (GBytes  *bytes,
   if (!json_parser_load_from_data (parser, text, len, &local_error))
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "OTLP/JSON: %s", local_error->message);
+      return NULL;
+    }
+  /* empty or blank text parses, to no document at all */
+  if (json_parser_get_root (parser) == NULL)
+    {
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "OTLP/JSON: the text holds no JSON value");
       return NULL;
     }
   data = fc_pb_json_read (DESC (profiles_data), json_parser_get_root (parser), error);

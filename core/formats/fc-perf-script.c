@@ -257,6 +257,7 @@ fc_perf_script_read (GBytes  *bytes,
       g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "perf script: no sample in the text");
       return NULL;
     }
-  fc_interop_finish_profile (doc, profile);
+  if (!fc_interop_finish_profile (doc, profile, "perf script", error))
+    return NULL;
   return g_steal_pointer (&doc);
 }

@@ -571,11 +571,13 @@ read_profile (const PpProfile  *p,
           *cursor = p->time_nanos > 0 ? p->time_nanos : g_get_real_time () * 1000;
           g_hash_table_insert (cursors, GUINT_TO_POINTER (thread + 1), cursor);
         }
-      for (gint64 c = 0; c < count; c++, *cursor += period)
+      /* saturating: a time past 2200 is refused when the profile is finished */
+      for (gint64 c = 0; c < count; c++, *cursor = *cursor > G_MAXINT64 - period ? G_MAXINT64 : *cursor + period)
         fc_profile_append_sample (profile, *cursor, thread, stack, 0);
     }
 
-  fc_interop_finish_profile (doc, profile);
+  if (!fc_interop_finish_profile (doc, profile, "pprof", error))
+    return NULL;
   return g_steal_pointer (&doc);
 }
 

@@ -169,7 +169,7 @@ thread_events (Events         *e,
                gint64          period,
                gint64          end_at)
 {
-  const guint *open = NULL;
+  gsize open_at = 0;   /* where the open stack is in s->data, which moves as it grows */
   guint n_open = 0;
 
   for (guint i = 0; i < n; i++)
@@ -177,6 +177,7 @@ thread_events (Events         *e,
       gint64 at = all[idx[i]].timestamp_ns - origin;
       guint depth, common = 0;
       const guint *next = stack_frames (s, all[idx[i]].stack, &depth);
+      const guint *open = &g_array_index (s->data, guint, open_at);
 
       while (common < n_open && common < depth && open[common] == next[common])
         common++;
@@ -188,6 +189,7 @@ thread_events (Events         *e,
       for (guint d = common; d < depth; d++)
         event (e, 'O', next[d], at);
       open = next;
+      open_at = next - &g_array_index (s->data, guint, 0);
       n_open = depth;
 
       /* off CPU until the next sample: everything closes after one period */
@@ -664,7 +666,8 @@ fc_speedscope_read (GBytes  *bytes,
       return NULL;
     }
   root = json_parser_get_root (parser);
-  file = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+  /* empty or blank text parses, to no root at all */
+  file = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
   shared = file ? fc_json_get_object (file, "shared") : NULL;
   if (shared == NULL)
     {
@@ -752,6 +755,7 @@ fc_speedscope_read (GBytes  *bytes,
         return NULL;
     }
 
-  fc_interop_finish_profile (doc, profile);
+  if (!fc_interop_finish_profile (doc, profile, "speedscope", error))
+    return NULL;
   return g_steal_pointer (&doc);
 }
