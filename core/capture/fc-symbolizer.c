@@ -275,6 +275,58 @@ set_call_site (FcSymbol  *sym,
     }
 }
 
+/* Appends to @chain (outermost first) the DW_TAG_inlined_subroutine DIEs under @parent whose
+ * code holds @pc. dwarf_getscopes() does not do for LTO builds (Debian's python3.11): there an
+ * inlined instance's abstract origin is in another compilation unit, which it looks for in the
+ * concrete one only, and it returns no scopes at all. Containers without code (namespaces,
+ * classes) are searched too, for C++ methods. */
+static void
+find_inlined (Dwarf_Die  *parent,
+              Dwarf_Addr  pc,
+              GArray     *chain,
+              guint       depth)
+{
+  Dwarf_Die child;
+
+  if (depth > 64 || dwarf_child (parent, &child) != 0)
+    return;
+  do
+    {
+      int tag = dwarf_tag (&child);
+
+      switch (tag)
+        {
+        case DW_TAG_namespace:
+        case DW_TAG_class_type:
+        case DW_TAG_structure_type:
+        case DW_TAG_union_type:
+        case DW_TAG_module:
+          if (dwarf_haschildren (&child) > 0)
+            {
+              guint before = chain->len;
+              find_inlined (&child, pc, chain, depth + 1);
+              if (chain->len > before)
+                return;
+            }
+          break;
+        case DW_TAG_subprogram:
+        case DW_TAG_inlined_subroutine:
+        case DW_TAG_lexical_block:
+          if (dwarf_haspc (&child, pc) > 0)
+            {
+              if (tag == DW_TAG_inlined_subroutine)
+                g_array_append_val (chain, child);
+              find_inlined (&child, pc, chain, depth + 1);
+              return;
+            }
+          break;
+        default:
+          break;
+        }
+    }
+  while (dwarf_siblingof (&child, &child) == 0);
+}
+
 /* Turns sym (the real function at addr, with the line table's file and line) into the chain of
  * functions inlined at addr: the innermost takes the line table's position, each outer one the
  * call site of the function inlined into it. */
@@ -285,26 +337,19 @@ expand_inlines (FcSymbol    *sym,
 {
   Dwarf_Addr bias = 0;
   Dwarf_Die *cudie = dwfl_module_addrdie (mod, addr, &bias);
-  Dwarf_Die *scopes = NULL;
+  g_autoptr(GArray) found = NULL;
   GPtrArray *chain;
   FcSymbol *inner;
-  int n;
 
   if (cudie == NULL)
     return sym;
-  n = dwarf_getscopes (cudie, addr - bias, &scopes);
-  if (n <= 0)
-    return sym;
+  found = g_array_new (FALSE, FALSE, sizeof (Dwarf_Die));
+  find_inlined (cudie, addr - bias, found, 0);
 
+  /* innermost first */
   chain = g_ptr_array_new ();
-  for (int i = 0; i < n; i++)
-    {
-      int tag = dwarf_tag (&scopes[i]);
-      if (tag == DW_TAG_inlined_subroutine)
-        g_ptr_array_add (chain, &scopes[i]);
-      else if (tag == DW_TAG_subprogram)
-        break;
-    }
+  for (guint i = found->len; i-- > 0;)
+    g_ptr_array_add (chain, &g_array_index (found, Dwarf_Die, i));
 
   inner = sym;
   if (chain->len > 0)
@@ -347,7 +392,6 @@ expand_inlines (FcSymbol    *sym,
     }
 
   g_ptr_array_unref (chain);
-  free (scopes);
   return inner;
 }
 
