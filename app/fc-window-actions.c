@@ -236,7 +236,16 @@ follow_live_action (GSimpleAction *action,
   fc_window_record_follow (FC_WINDOW (user_data));
 }
 
+static void
+show_problems_action (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  fc_window_show_problems (FC_WINDOW (user_data));
+}
+
 static const GActionEntry win_entries[] = {
+  { .name = "show-problems", .activate = show_problems_action },
   { .name = "record", .activate = record_action },
   { .name = "stop-recording", .activate = stop_recording_action },
   { .name = "stop-and-end", .activate = stop_and_end_action },

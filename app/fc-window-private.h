@@ -40,6 +40,7 @@ struct _FcWindow
   GtkProgressBar       *loading_progress;
   GtkPaned             *paned;
   AdwViewStack         *view_stack;
+  GtkLabel             *file_label;
   GtkBox               *flamechart_box;
   GtkBox               *flamegraph_box;
   FcCallTreeView       *call_tree_view;
@@ -100,6 +101,7 @@ void fc_window_set_action_enabled  (FcWindow   *self,
                                     gboolean    enabled);
 void fc_window_update_recent_menu  (FcWindow   *self);
 char *fc_window_recent_label       (const char *uri);
+void fc_window_show_problems       (FcWindow   *self);
 /* fc-window-send.c: send, outbox, save, export */
 void fc_window_init_send_actions   (FcWindow   *self);
 

@@ -466,6 +466,9 @@ begin (FcWindow     *self,
   g_clear_object (&self->file);
   adw_view_switcher_title_set_subtitle (self->switcher_title, title);
   gtk_window_set_title (GTK_WINDOW (self), title);
+  gtk_label_set_text (self->file_label, title);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->file_label), TRUE);
   gtk_stack_set_visible_child_name (self->main_stack, "recording");
   fc_window_record_update_controls (self);
   fc_window_record_show_status (self);

@@ -119,8 +119,14 @@ fc_window_stop_loading (FcWindow *self)
   fc_window_set_action_enabled (self, "cancel-load", FALSE);
 }
 
-static void
-show_problems_cb (FcWindow *self)
+/**
+ * fc_window_show_problems:
+ *
+ * The problems the reader recovered from, in a dialog: from the toast after
+ * opening, and from the main menu for as long as the file is shown.
+ */
+void
+fc_window_show_problems (FcWindow *self)
 {
   GPtrArray *problems;
   g_autoptr(GString) text = g_string_new (NULL);
@@ -153,6 +159,8 @@ show_problems_cb (FcWindow *self)
   label = gtk_label_new (g_strchomp (text->str));
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  /* a long path or JSON pointer has no spaces: break anywhere, never clip */
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_widget_add_css_class (label, "monospace");
   scroller = gtk_scrolled_window_new ();
@@ -248,11 +256,19 @@ load_ready_cb (GObject      *object,
   fc_session_set_document_full (self->session, loaded->document, loaded->profile);
   adw_view_switcher_title_set_subtitle (self->switcher_title, name);
   gtk_window_set_title (GTK_WINDOW (self), name);
+  {
+    g_autofree char *parse_name = g_file_get_parse_name (file);
+
+    gtk_label_set_text (self->file_label, name);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), parse_name);
+    gtk_widget_set_visible (GTK_WIDGET (self->file_label), TRUE);
+  }
   gtk_stack_set_visible_child_name (self->main_stack, "profile");
   fc_window_add_recent (self, file);
 
   problems = fc_document_get_problems (loaded->document);
   self->last_n_problems = problems->len;
+  fc_window_set_action_enabled (self, "show-problems", problems->len > 0);
   if (problems->len > 0)
     {
       g_autofree char *toast_title = NULL;
@@ -262,7 +278,7 @@ load_ready_cb (GObject      *object,
                                      problems->len);
       toast = adw_toast_new (toast_title);
       adw_toast_set_button_label (toast, _("_Details"));
-      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (show_problems_cb), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (fc_window_show_problems), self, G_CONNECT_SWAPPED);
       adw_toast_set_timeout (toast, 8);
       adw_toast_overlay_add_toast (self->toast_overlay, toast);
     }
@@ -705,6 +721,7 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, frame_details);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, details_scroller);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, recent_section);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, file_label);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, minimap);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, span_track);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_chart);

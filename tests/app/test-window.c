@@ -57,6 +57,46 @@ list_names (GListModel *model)
   return g_string_free (names, FALSE);
 }
 
+/* Problems in the File… opens a dialog over @window whose lines wrap
+ * anywhere (a JSON pointer has no spaces to wrap at) */
+static void
+assert_problems_dialog (FcWindow *window)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  g_autofree char *first = fc_problem_to_string (g_ptr_array_index (
+    fc_document_get_problems (fc_session_get_document (fc_window_get_session (window))), 0));
+  GtkWindow *dialog = NULL;
+  g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+  gboolean found = FALSE;
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-problems", NULL);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && dialog == NULL; i++)
+    {
+      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (toplevel) && gtk_window_get_transient_for (toplevel) == GTK_WINDOW (window))
+        dialog = toplevel;
+    }
+  g_assert_nonnull (dialog);
+
+  g_ptr_array_add (todo, dialog);
+  while (todo->len > 0 && !found)
+    {
+      GtkWidget *w = g_ptr_array_steal_index (todo, todo->len - 1);
+
+      if (GTK_IS_LABEL (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), first) != NULL)
+        {
+          g_assert_true (gtk_label_get_wrap (GTK_LABEL (w)));
+          g_assert_cmpint (gtk_label_get_wrap_mode (GTK_LABEL (w)), ==, PANGO_WRAP_WORD_CHAR);
+          found = TRUE;
+        }
+      for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+        g_ptr_array_add (todo, c);
+    }
+  g_assert_true (found);
+  gtk_window_destroy (dialog);
+}
+
 static void
 test_open_fixtures (void)
 {
@@ -102,10 +142,22 @@ test_open_fixtures (void)
       g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
       g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->thread_selector)));
       g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_entry)));
+      /* the file's name shows at normal width too, not only in the narrow title */
+      {
+        g_autofree char *base = g_path_get_basename (cases[i].fixture);
+
+        g_assert_cmpstr (gtk_label_get_text (window->file_label), ==, base);
+        g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->file_label)));
+      }
       /* the toast counts what the lenient reader recorded */
       g_assert_cmpuint (window->last_n_problems, ==,
                         fc_document_get_problems (fc_session_get_document (session))->len);
       g_assert_cmpuint (window->last_n_problems, >=, cases[i].min_problems);
+      /* and the main menu reaches them as long as the file is shown */
+      g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-problems") ==
+                     (window->last_n_problems > 0));
+      if (window->last_n_problems > 0)
+        assert_problems_dialog (window);
 
       names = list_names (fc_thread_selector_get_model (window->thread_selector));
       g_assert_cmpstr (names, ==, cases[i].threads);
