@@ -22,6 +22,7 @@ struct _FcFrameDetails
   /* template widgets */
   GtkStack      *stack;
   GtkLabel      *title_label;
+  GtkWidget     *back_button;
   GtkGrid       *time_grid;
   GtkGrid       *fields_grid;
   GtkBox        *callers_box;
@@ -36,6 +37,11 @@ struct _FcFrameDetails
 
   FcFrameStats   stats;
   gboolean       computing;
+
+  /* Back: the frames shown before, most recent last */
+  GArray        *history;
+  guint          shown_frame;
+  gboolean       going_back;
 };
 
 G_DEFINE_FINAL_TYPE (FcFrameDetails, fc_frame_details, GTK_TYPE_WIDGET)
@@ -245,6 +251,65 @@ stats_ready_cb (GObject      *object,
     }
 }
 
+/* Every frame picked (in a view, or through a caller or callee link) pushes
+ * the one shown before, so Back retraces a walk through the callees. */
+static void
+selected_frame_changed_cb (FcFrameDetails *self)
+{
+  guint frame = fc_session_get_selected_frame (self->session);
+
+  if (frame == self->shown_frame)
+    return;
+  if (!self->going_back && self->shown_frame != FC_SESSION_NO_FRAME && frame != FC_SESSION_NO_FRAME)
+    g_array_append_val (self->history, self->shown_frame);
+  self->shown_frame = frame;
+}
+
+static void
+profile_changed_cb (FcFrameDetails *self)
+{
+  g_array_set_size (self->history, 0);
+  self->shown_frame = self->session ? fc_session_get_selected_frame (self->session) : FC_SESSION_NO_FRAME;
+}
+
+gboolean
+fc_frame_details_can_go_back (FcFrameDetails *self)
+{
+  g_return_val_if_fail (FC_IS_FRAME_DETAILS (self), FALSE);
+  return self->session != NULL && self->history->len > 0;
+}
+
+/**
+ * fc_frame_details_go_back:
+ *
+ * Selects the frame shown before the current one.
+ *
+ * Returns: FALSE when there is none
+ */
+gboolean
+fc_frame_details_go_back (FcFrameDetails *self)
+{
+  guint frame;
+
+  g_return_val_if_fail (FC_IS_FRAME_DETAILS (self), FALSE);
+
+  if (!fc_frame_details_can_go_back (self))
+    return FALSE;
+
+  frame = g_array_index (self->history, guint, self->history->len - 1);
+  g_array_set_size (self->history, self->history->len - 1);
+  self->going_back = TRUE;
+  fc_session_set_selected_frame (self->session, frame);
+  self->going_back = FALSE;
+  return TRUE;
+}
+
+static void
+back_clicked_cb (FcFrameDetails *self)
+{
+  fc_frame_details_go_back (self);
+}
+
 static void
 fc_frame_details_update (FcFrameDetails *self)
 {
@@ -258,6 +323,7 @@ fc_frame_details_update (FcFrameDetails *self)
   g_cancellable_cancel (self->stats_cancellable);
   g_clear_object (&self->stats_cancellable);
   set_computing (self, FALSE);
+  gtk_widget_set_visible (self->back_button, fc_frame_details_can_go_back (self));
 
   if (profile == NULL || frame_id == FC_SESSION_NO_FRAME || frame_id >= fc_profile_get_n_frames (profile))
     {
@@ -339,6 +405,7 @@ fc_frame_details_dispose (GObject *object)
   g_clear_object (&self->session);
   g_clear_pointer (&self->callers, g_array_unref);
   g_clear_pointer (&self->callees, g_array_unref);
+  g_clear_pointer (&self->history, g_array_unref);
 
   G_OBJECT_CLASS (fc_frame_details_parent_class)->dispose (object);
 }
@@ -408,6 +475,8 @@ fc_frame_details_class_init (FcFrameDetailsClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/flamecast/Flamecast/ui/fc-frame-details.ui");
   gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, stack);
   gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, title_label);
+  gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, back_button);
+  gtk_widget_class_bind_template_callback (widget_class, back_clicked_cb);
   gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, time_grid);
   gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, fields_grid);
   gtk_widget_class_bind_template_child (widget_class, FcFrameDetails, callers_box);
@@ -430,8 +499,15 @@ fc_frame_details_init (FcFrameDetails *self)
   self->callers = g_array_new (FALSE, FALSE, sizeof (FcFrameLink));
   self->callees = g_array_new (FALSE, FALSE, sizeof (FcFrameLink));
   self->stats.frame = FC_SESSION_NO_FRAME;
+  self->history = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->shown_frame = FC_SESSION_NO_FRAME;
 
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
+  /* before the update: it shows the Back button the history allows */
+  g_signal_group_connect_object (self->session_signals, "notify::selected-frame",
+                                 G_CALLBACK (selected_frame_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->session_signals, "notify::profile",
+                                 G_CALLBACK (profile_changed_cb), self, G_CONNECT_SWAPPED);
   for (guint i = 0; i < G_N_ELEMENTS (update_on); i++)
     g_signal_group_connect_object (self->session_signals, update_on[i],
                                    G_CALLBACK (fc_frame_details_update), self, G_CONNECT_SWAPPED);
@@ -466,6 +542,9 @@ fc_frame_details_set_session (FcFrameDetails *self,
 
   if (!g_set_object (&self->session, session))
     return;
+
+  g_array_set_size (self->history, 0);
+  self->shown_frame = session ? fc_session_get_selected_frame (session) : FC_SESSION_NO_FRAME;
 
   g_signal_group_set_target (self->session_signals, session);
   fc_frame_details_update (self);

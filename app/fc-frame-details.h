@@ -39,5 +39,7 @@ const FcFrameStats *fc_frame_details_get_stats    (FcFrameDetails *self);
 /* FcFrameLink arrays, heaviest first */
 GArray             *fc_frame_details_get_callers  (FcFrameDetails *self);
 GArray             *fc_frame_details_get_callees  (FcFrameDetails *self);
+gboolean            fc_frame_details_can_go_back  (FcFrameDetails *self);
+gboolean            fc_frame_details_go_back      (FcFrameDetails *self);
 
 G_END_DECLS

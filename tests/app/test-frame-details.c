@@ -80,6 +80,40 @@ test_stats (void)
   g_assert_cmpint (stats->total_ns, ==, 10 * FC_TEST_MS);
   g_assert_cmpint (stats->all_ns, ==, 10 * FC_TEST_MS);
 
+  /* Back retraces the frames picked: baz, main, foo (and not further) */
+  g_assert_true (fc_frame_details_can_go_back (details));
+  g_assert_true (fc_frame_details_go_back (details));
+  g_assert_cmpuint (fc_session_get_selected_frame (session), ==, FC_TEST_MAIN);
+  g_assert_true (fc_frame_details_go_back (details));
+  g_assert_cmpuint (fc_session_get_selected_frame (session), ==, FC_TEST_FOO);
+  g_assert_false (fc_frame_details_can_go_back (details));
+  g_assert_false (fc_frame_details_go_back (details));
+  fc_session_set_thread (session, 0);
+  fc_session_set_selected_frame (session, FC_TEST_FOO);
+  wait_until_built (details);
+  {
+    /* a callee link, clicked, is a step Back undoes */
+    GtkWidget *link = NULL;
+    g_autoptr(GPtrArray) todo = g_ptr_array_new ();
+
+    g_ptr_array_add (todo, details);
+    while (todo->len > 0 && link == NULL)
+      {
+        GtkWidget *w = g_ptr_array_steal_index (todo, todo->len - 1);
+
+        if (GTK_IS_BUTTON (w) && g_object_get_data (G_OBJECT (w), "frame") != NULL &&
+            GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (w), "frame")) == FC_TEST_BAR)
+          link = w;
+        for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+          g_ptr_array_add (todo, c);
+      }
+    g_assert_nonnull (link);
+    g_signal_emit_by_name (link, "clicked");
+    g_assert_cmpuint (fc_session_get_selected_frame (session), ==, FC_TEST_BAR);
+    g_assert_true (fc_frame_details_can_go_back (details));
+    g_assert_true (fc_frame_details_go_back (details));
+    g_assert_cmpuint (fc_session_get_selected_frame (session), ==, FC_TEST_FOO);
+  }
   fc_session_set_selected_frame (session, FC_SESSION_NO_FRAME);
 
   wait_until_built (details);
