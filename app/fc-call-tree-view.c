@@ -220,6 +220,7 @@ struct _FcCallTreeView
 
   /* owned */
   FcSessionTree       *session_tree;
+  GSignalGroup        *session_signals;
   FcCallTreeRowList   *roots;
   GtkTreeListModel    *tree_model;
   GtkSliceListModel   *slice;
@@ -265,6 +266,13 @@ static gint64
 root_total_ns (FcFilteredTree *tree)
 {
   return fc_filtered_tree_node_get_total_ns (fc_filtered_tree_get_root (tree));
+}
+
+GtkColumnView *
+fc_call_tree_view_get_column_view (FcCallTreeView *self)
+{
+  g_return_val_if_fail (FC_IS_CALL_TREE_VIEW (self), NULL);
+  return self->column_view;
 }
 
 const char *
@@ -342,6 +350,102 @@ swap_models (FcCallTreeView *self)
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
 }
 
+/* The path from the root to the shallowest node of @frame (the heaviest
+ * among those, as children come heaviest first): child indexes, or NULL. */
+static GArray *
+find_path (FcFilteredTree *tree,
+           guint32         frame)
+{
+  g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
+  g_autoptr(GArray) parents = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) indexes = g_array_new (FALSE, FALSE, sizeof (guint));
+  GArray *path;
+  guint none = G_MAXUINT;
+  guint found = G_MAXUINT;
+
+  g_ptr_array_add (nodes, (gpointer) fc_filtered_tree_get_root (tree));
+  g_array_append_val (parents, none);
+  g_array_append_val (indexes, none);
+
+  /* breadth first: the queue is the array itself */
+  for (guint q = 0; q < nodes->len && found == G_MAXUINT; q++)
+    {
+      const FcFilteredTreeNode *node = g_ptr_array_index (nodes, q);
+
+      for (guint c = 0; c < fc_filtered_tree_node_get_n_children (node); c++)
+        {
+          const FcFilteredTreeNode *child = fc_filtered_tree_node_get_child (node, c);
+
+          g_ptr_array_add (nodes, (gpointer) child);
+          g_array_append_val (parents, q);
+          g_array_append_val (indexes, c);
+          if (fc_filtered_tree_node_get_frame (child) == frame)
+            {
+              found = nodes->len - 1;
+              break;
+            }
+        }
+    }
+  if (found == G_MAXUINT)
+    return NULL;
+
+  path = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = found; i != 0; i = g_array_index (parents, guint, i))
+    g_array_prepend_val (path, g_array_index (indexes, guint, i));
+  return path;
+}
+
+/* The session's frame was picked elsewhere (a caller or callee in the
+ * details, a flame view): select its row, opening the rows above it. */
+static void
+select_session_frame (FcCallTreeView *self)
+{
+  FcSession *session = fc_session_tree_get_session (self->session_tree);
+  FcFilteredTree *tree = fc_session_tree_get_filtered_tree (self->session_tree);
+  GtkTreeListRow *selected;
+  g_autoptr(GArray) path = NULL;
+  g_autoptr(GtkTreeListRow) row = NULL;
+  guint frame;
+  guint position;
+
+  if (session == NULL || tree == NULL || self->tree_model == NULL || self->rebuild_stage != STAGE_DONE)
+    return;
+
+  frame = fc_session_get_selected_frame (session);
+  selected = gtk_single_selection_get_selected_item (self->selection);
+  if (selected != NULL)
+    {
+      g_autoptr(FcCallTreeRow) item = gtk_tree_list_row_get_item (selected);
+
+      if (item != NULL && fc_filtered_tree_node_get_frame (item->node) == frame)
+        return;
+    }
+  if (frame == FC_SESSION_NO_FRAME || (path = find_path (tree, frame)) == NULL)
+    return;
+
+  row = gtk_tree_list_model_get_child_row (self->tree_model, g_array_index (path, guint, 0));
+  for (guint i = 1; i < path->len && row != NULL; i++)
+    {
+      GtkTreeListRow *child;
+
+      gtk_tree_list_row_set_expanded (row, TRUE);
+      child = gtk_tree_list_row_get_child_row (row, g_array_index (path, guint, i));
+      g_object_unref (row);
+      row = child;
+    }
+  if (row == NULL)
+    return;
+
+  position = gtk_tree_list_row_get_position (row);
+  gtk_single_selection_set_selected (self->selection, position);
+
+  /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view's action does it */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+}
+
 static void
 rebuild_step (FcCallTreeView *self)
 {
@@ -398,6 +502,8 @@ rebuild_step (FcCallTreeView *self)
     case STAGE_RELEASE:
       g_clear_object (&self->old_tree_model);
       self->rebuild_stage = STAGE_DONE;
+      /* a new tree (other range, filter, direction) keeps the frame picked */
+      select_session_frame (self);
       break;
 
     case STAGE_DONE:
@@ -675,6 +781,7 @@ fc_call_tree_view_dispose (GObject *object)
     gtk_widget_unparent (child);
 
   g_clear_handle_id (&self->rebuild_source, g_source_remove);
+  g_clear_object (&self->session_signals);
   g_clear_object (&self->old_tree_model);
   if (self->session_tree != NULL)
     g_signal_handlers_disconnect_by_data (self->session_tree, self);
@@ -797,6 +904,9 @@ fc_call_tree_view_init (FcCallTreeView *self)
   g_signal_connect_swapped (self->session_tree, "notify::busy", G_CALLBACK (busy_changed_cb), self);
   g_signal_connect_swapped (self->session_tree, "notify::bottom-up", G_CALLBACK (bottom_up_changed_cb), self);
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
+  self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
+  g_signal_group_connect_swapped (self->session_signals, "notify::selected-frame",
+                                  G_CALLBACK (select_session_frame), self);
 
   g_object_bind_property (self->session_tree, "bottom-up", self->bottom_up_button, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
@@ -836,6 +946,7 @@ fc_call_tree_view_set_session (FcCallTreeView *self,
     return;
 
   fc_session_tree_set_session (self->session_tree, session);
+  g_signal_group_set_target (self->session_signals, session);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
 }
 

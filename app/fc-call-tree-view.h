@@ -34,5 +34,6 @@ void              fc_call_tree_view_set_bottom_up  (FcCallTreeView *self,
 gboolean          fc_call_tree_view_get_busy       (FcCallTreeView *self);
 FcFilteredTree   *fc_call_tree_view_get_filtered_tree (FcCallTreeView *self);
 GtkTreeListModel *fc_call_tree_view_get_model      (FcCallTreeView *self);
+GtkColumnView    *fc_call_tree_view_get_column_view (FcCallTreeView *self);
 
 G_END_DECLS

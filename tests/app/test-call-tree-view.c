@@ -248,6 +248,30 @@ test_without_session (void)
   g_assert_finalize_object (view);
 }
 
+/* A frame picked elsewhere (a callee in the details, a flame view) is
+ * selected in the tree, the rows above it opened */
+static void
+test_follows_selection (Fixture       *f,
+                        gconstpointer  data)
+{
+  GtkTreeListModel *model = fc_call_tree_view_get_model (f->view);
+  GtkSelectionModel *selection;
+  g_autoptr(GtkBitset) selected = NULL;
+  g_autoptr(GtkTreeListRow) row = NULL;
+  g_autoptr(FcCallTreeRow) item = NULL;
+
+  fc_session_set_selected_frame (f->session, FC_TEST_BAR);
+  selection = GTK_SELECTION_MODEL (gtk_column_view_get_model (fc_call_tree_view_get_column_view (f->view)));
+  selected = gtk_selection_model_get_selection (selection);
+  g_assert_cmpuint (gtk_bitset_get_size (selected), ==, 1);
+  row = g_list_model_get_item (G_LIST_MODEL (model), gtk_bitset_get_nth (selected, 0));
+  item = gtk_tree_list_row_get_item (row);
+  g_assert_cmpuint (fc_filtered_tree_node_get_frame (fc_call_tree_row_get_node (item)), ==, FC_TEST_BAR);
+  /* main > foo > bar */
+  g_assert_cmpuint (gtk_tree_list_row_get_depth (row), ==, 2);
+  g_assert_cmpuint (fc_session_get_selected_frame (f->session), ==, FC_TEST_BAR);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -261,6 +285,7 @@ main (int   argc,
   ADD ("bottom-up", test_bottom_up);
   ADD ("thread-and-range", test_thread_and_range);
   ADD ("frame-filter", test_frame_filter);
+  ADD ("follows-selection", test_follows_selection);
 #undef ADD
   g_test_add_func ("/app/call-tree-view/hidden", test_hidden);
   g_test_add_func ("/app/call-tree-view/without-session", test_without_session);
