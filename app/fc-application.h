@@ -16,5 +16,7 @@ FcApplication *fc_application_new (void);
 
 void           fc_application_set_command (FcApplication      *self,
                                            const char * const *argv);
+/* called at startup; for benchmarks that build windows without the application */
+void           fc_application_tune_allocator (void);
 
 G_END_DECLS

@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "fc-application.h"
 #include "fc-renderer.h"
 #include "fc-window-private.h"
 
@@ -143,7 +144,10 @@ main (int   argc,
   gtk_init ();
   adw_init ();
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  /* what the application's startup does */
   fc_renderer_prefer_cairo_on_software_gl ();
+  if (g_getenv ("FC_BENCH_NO_TUNE") == NULL)
+    fc_application_tune_allocator ();
 
   window = g_object_ref (fc_window_new (NULL));
   gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
