@@ -92,7 +92,17 @@ show (FcWindow   *window,
     while (fc_flame_graph_get_tree (window->flame_graph) == NULL)
       g_main_context_iteration (NULL, TRUE);
   settle (window);
-  printf ("  %-36s RSS %6.0f MB   peak %6.0f MB\n", what, rss_mb (), peak_mb ());
+  {
+    FcFlameLayout *layout = fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart));
+    FcCallTree *tree = fc_flame_graph_get_tree (window->flame_graph);
+    guint n_boxes = 0;
+
+    if (layout != NULL)
+      fc_flame_layout_get_boxes (layout, &n_boxes);
+    printf ("  %-36s RSS %6.0f MB   peak %6.0f MB   (layout %.1fM boxes, %.0f MB; call tree %u nodes)\n",
+            what, rss_mb (), peak_mb (), n_boxes / 1e6, n_boxes * (double) sizeof (FcFlameBox) / 1e6,
+            tree != NULL ? fc_call_tree_get_n_nodes (tree) : 0);
+  }
 }
 
 static char *
