@@ -2,19 +2,26 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Usage: bench-live [SECONDS]      (under xvfb-run; default 30 s of feed)
+ * Usage: bench-live [SECONDS [PREFILL_SECONDS]]   (under xvfb-run; default 30 s
+ *        of feed after 120 s already recorded)
+ *        bench-live --hour                        (part 2 only)
+ *        bench-live --window [SECONDS [PREFILL]]   (part 1 only)
  *
  * A synthetic feed stands in for the recorder: 20 threads at 101 Hz, each a
  * random walk over a call tree 24 deep, appended to a live profile in 200 ms
  * batches, as FcRecording does. Part 1 shows it in the real window
- * (flamechart, minimap, thread selector following the live edge) and prints
- * the p50/p95/max main-loop stall per live update: the longest single
- * main-loop iteration between one update and the next. Part 2 appends an
- * hour's worth (7.3M samples) without a window and prints the RSS.
+ * (flamechart, minimap, thread selector following the live edge), after
+ * PREFILL seconds already recorded (a recording is seldom seconds old), and
+ * prints per live update the main-loop stall (the longest single main-loop
+ * iteration between one update and the next, wall time) and the main
+ * thread's CPU time for the whole update (what it costs however loaded the
+ * machine is). Part 2 appends an hour's worth (7.3M samples) without a
+ * window and prints the RSS at the end and its peak.
  */
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "fc-renderer.h"
 #include "fc-window-private.h"
@@ -106,24 +113,47 @@ compare_double (const void *a,
   return (da > db) - (da < db);
 }
 
+/* "VmRSS:" now, "VmHWM:" its peak */
 static double
-rss_mb (void)
+status_mb (const char *key)
 {
   g_autofree char *status = NULL;
   const char *line;
 
   if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL) ||
-      (line = strstr (status, "VmRSS:")) == NULL)
+      (line = strstr (status, key)) == NULL)
     return 0;
-  return atof (line + 6) / 1024.0;
+  return atof (line + strlen (key)) / 1024.0;
+}
+
+static double
+thread_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static void
-bench_window (double seconds)
+print_percentiles (const char *what,
+                   GArray     *values)
+{
+  qsort (values->data, values->len, sizeof (double), compare_double);
+  printf ("  %s: p50 %.1f ms, p95 %.1f ms, max %.1f ms\n", what,
+          g_array_index (values, double, values->len / 2),
+          g_array_index (values, double, values->len * 95 / 100),
+          g_array_index (values, double, values->len - 1));
+}
+
+static void
+bench_window (double seconds,
+              double prefill)
 {
   g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
   g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
   g_autoptr(GArray) stalls = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
   FcWindow *window = fc_window_new (NULL);
   FcSession *session = fc_window_get_session (window);
   guint n_updates = (guint) (seconds * 1000 / BATCH_MS);
@@ -134,6 +164,8 @@ bench_window (double seconds)
   feed_init (&feed, profile);
   fc_profile_publish (profile);
   feed_batch (&feed);
+  for (guint b = 0; b < prefill * 1000 / BATCH_MS; b++)
+    feed_batch (&feed);
   fc_session_set_document_full (session, document, profile);
   gtk_stack_set_visible_child_name (window->main_stack, "profile");
 
@@ -141,10 +173,15 @@ bench_window (double seconds)
     {
       gint64 next = g_get_monotonic_time () + BATCH_MS * 1000;
       double worst = 0;
-      gint64 t0 = g_get_monotonic_time ();
+      gint64 t0;
+      double cpu0;
 
-      /* the update itself (the recorder's work is on its own thread) */
+      /* the feed is the recorder's thread's work, not the main loop's */
       feed_batch (&feed);
+      t0 = g_get_monotonic_time ();
+      cpu0 = thread_cpu_ms ();
+
+      /* the update itself, as the window's live tick makes it */
       fc_session_profile_grew (session, TRUE);
       worst = (g_get_monotonic_time () - t0) / 1000.0;
 
@@ -159,15 +196,14 @@ bench_window (double seconds)
             worst = MAX (worst, (g_get_monotonic_time () - start) / 1000.0);
         }
       g_array_append_val (stalls, worst);
+      cpu0 = thread_cpu_ms () - cpu0;
+      g_array_append_val (cpu, cpu0);
     }
 
-  qsort (stalls->data, stalls->len, sizeof (double), compare_double);
-  printf ("live window, %u threads at %u Hz, %u updates (%.0f ms apart), %u samples at the end:\n",
-          N_THREADS, HZ, stalls->len, (double) BATCH_MS, fc_profile_get_n_samples (profile));
-  printf ("  main-loop stall per update: p50 %.1f ms, p95 %.1f ms, max %.1f ms\n",
-          g_array_index (stalls, double, stalls->len / 2),
-          g_array_index (stalls, double, stalls->len * 95 / 100),
-          g_array_index (stalls, double, stalls->len - 1));
+  printf ("live window, %u threads at %u Hz, %u updates (%.0f ms apart) after %.0f s recorded, %u samples at the end:\n",
+          N_THREADS, HZ, stalls->len, (double) BATCH_MS, prefill, fc_profile_get_n_samples (profile));
+  print_percentiles ("main-loop stall per update (wall)", stalls);
+  print_percentiles ("main-thread CPU per update", cpu);
   gtk_window_destroy (GTK_WINDOW (window));
   g_rand_free (feed.rand);
 }
@@ -176,7 +212,7 @@ static void
 bench_hour (void)
 {
   g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
-  double before = rss_mb ();
+  double before = status_mb ("VmRSS:");
   guint batches = 3600 * 1000 / BATCH_MS;
   gint64 t0 = g_get_monotonic_time ();
   Feed feed;
@@ -186,9 +222,10 @@ bench_hour (void)
   for (guint b = 0; b < batches; b++)
     feed_batch (&feed);
   fc_profile_finish (profile);
-  printf ("an hour at %u Hz x %u threads: %u samples, %u stacks, RSS %.0f MB (%.0f MB before), fed in %.1f s\n",
+  printf ("an hour at %u Hz x %u threads: %u samples, %u stacks, RSS %.0f MB at the end, peak %.0f MB "
+          "(%.0f MB before), fed in %.1f s\n",
           HZ, N_THREADS, fc_profile_get_n_samples (profile), fc_profile_get_n_stacks (profile),
-          rss_mb (), before, (g_get_monotonic_time () - t0) / 1e6);
+          status_mb ("VmRSS:"), status_mb ("VmHWM:"), before, (g_get_monotonic_time () - t0) / 1e6);
   g_rand_free (feed.rand);
 }
 
@@ -196,14 +233,27 @@ int
 main (int   argc,
       char *argv[])
 {
-  double seconds = argc > 1 ? atof (argv[1]) : 30;
+  gboolean window = TRUE, hour = TRUE;
+  double seconds, prefill;
 
-  gtk_init ();
-  adw_init ();
-  /* as the app does */
-  fc_renderer_prefer_cairo_on_software_gl ();
-  printf ("bench-live (the machine may be loaded: compare medians of several runs)\n");
-  bench_window (seconds);
-  bench_hour ();
+  if (argc > 1 && g_str_equal (argv[1], "--hour"))
+    window = FALSE, argc--, argv++;
+  else if (argc > 1 && g_str_equal (argv[1], "--window"))
+    hour = FALSE, argc--, argv++;
+  seconds = argc > 1 ? atof (argv[1]) : 30;
+  prefill = argc > 2 ? atof (argv[2]) : 120;
+
+  printf ("bench-live (the machine may be loaded: the CPU figure holds, compare medians of several runs)\n");
+  /* the hour first: its peak RSS is its own, not the window's */
+  if (hour)
+    bench_hour ();
+  if (window)
+    {
+      gtk_init ();
+      adw_init ();
+      /* as the app does */
+      fc_renderer_prefer_cairo_on_software_gl ();
+      bench_window (seconds, prefill);
+    }
   return 0;
 }

@@ -4,8 +4,33 @@
  */
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fc-column.h"
+
+typedef struct {
+  gpointer data;
+  gsize    size;
+} Mapping;
+
+static gsize
+page_size (void)
+{
+  static gsize size;
+
+  if (size == 0)
+    size = (gsize) sysconf (_SC_PAGESIZE);
+  return size;
+}
+
+static void
+clear_mapping (gpointer data)
+{
+  Mapping *mapping = data;
+
+  munmap (mapping->data, mapping->size);
+}
 
 void
 fc_column_init (FcColumn *self,
@@ -18,10 +43,80 @@ fc_column_init (FcColumn *self,
 void
 fc_column_clear (FcColumn *self)
 {
-  g_free (self->data);
+  if (self->reserved > 0)
+    munmap (self->data, self->reserved);
+  else
+    g_free (self->data);
   g_clear_pointer (&self->retired, g_ptr_array_unref);
+  g_clear_pointer (&self->retired_maps, g_array_unref);
   self->data = NULL;
+  self->reserved = 0;
   self->len = self->published = self->capacity = 0;
+}
+
+static void
+retire (FcColumn *self)
+{
+  if (self->data == NULL)
+    return;
+  if (self->reserved > 0)
+    {
+      Mapping mapping = { self->data, self->reserved };
+
+      if (self->retired_maps == NULL)
+        {
+          self->retired_maps = g_array_new (FALSE, FALSE, sizeof (Mapping));
+          g_array_set_clear_func (self->retired_maps, clear_mapping);
+        }
+      g_array_append_val (self->retired_maps, mapping);
+      return;
+    }
+  if (self->retired == NULL)
+    self->retired = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->retired, self->data);
+}
+
+/* Room for capacity elements at a fixed address: within the reservation,
+ * more pages become usable; otherwise a new reservation (the first, or one
+ * past FC_COLUMN_MAX_ELEMENTS) receives a copy. FALSE when the system
+ * refuses address space: the caller copies into the heap instead. */
+static gboolean
+grow_mapped (FcColumn *self,
+             guint     capacity)
+{
+  gsize used = ((gsize) capacity * self->elt_size + page_size () - 1) & ~(page_size () - 1);
+  gsize reserve;
+  gpointer data;
+
+  if (self->reserved > 0 && used <= self->reserved)
+    {
+      /* the pages past the old capacity were never readable: no reader sees this */
+      gsize old = ((gsize) self->capacity * self->elt_size + page_size () - 1) & ~(page_size () - 1);
+
+      if (used > old && mprotect ((guint8 *) self->data + old, used - old, PROT_READ | PROT_WRITE) != 0)
+        return FALSE;
+      self->capacity = used / self->elt_size;
+      return TRUE;
+    }
+
+  reserve = (gsize) MAX (capacity, FC_COLUMN_MAX_ELEMENTS) * self->elt_size;
+  reserve = (reserve + page_size () - 1) & ~(page_size () - 1);
+  data = mmap (NULL, reserve, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (data == MAP_FAILED)
+    return FALSE;
+  if (mprotect (data, used, PROT_READ | PROT_WRITE) != 0)
+    {
+      munmap (data, reserve);
+      return FALSE;
+    }
+  if (self->len > 0)
+    memcpy (data, self->data, (gsize) self->len * self->elt_size);
+  /* Readers may be reading the old buffer right now: retired, not freed. */
+  retire (self);
+  g_atomic_pointer_set (&self->data, data);
+  self->reserved = reserve;
+  self->capacity = used / self->elt_size;
+  return TRUE;
 }
 
 static void
@@ -34,7 +129,12 @@ grow (FcColumn *self)
 
   if (!self->shared)
     {
+      g_assert (self->reserved == 0);
       data = g_realloc_n (self->data, capacity, self->elt_size);
+    }
+  else if (grow_mapped (self, capacity))
+    {
+      return;
     }
   else
     {
@@ -42,12 +142,8 @@ grow (FcColumn *self)
       data = g_malloc_n (capacity, self->elt_size);
       if (self->len > 0)
         memcpy (data, self->data, (gsize) self->len * self->elt_size);
-      if (self->data != NULL)
-        {
-          if (self->retired == NULL)
-            self->retired = g_ptr_array_new_with_free_func (g_free);
-          g_ptr_array_add (self->retired, self->data);
-        }
+      retire (self);
+      self->reserved = 0;
     }
 
   g_atomic_pointer_set (&self->data, data);

@@ -15,10 +15,14 @@ G_BEGIN_DECLS
  * publishes a count, and readers load the count before the pointer, so the
  * buffer a reader gets always holds at least the count it read.
  *
- * A shared column (one that readers may hold while it grows) never frees a
- * buffer on growth: the old one is retired, still valid for whoever holds it,
- * and freed with the column. Retired buffers add up to less than the live one.
- * A private column (being built by one thread) simply reallocates.
+ * A shared column (one that readers may hold while it grows) never moves its
+ * elements: once it outgrows its first buffer it reserves address space for
+ * FC_COLUMN_MAX_ELEMENTS (no memory until used: a reservation costs no RSS
+ * and no commit charge) and grows in place, page by page, so a live profile
+ * holds each sample once and never a doubled copy. The buffer it leaves (and
+ * any it would leave past the reservation) is retired, still valid for whoever
+ * holds it, and freed with the column. A private column (being built by one
+ * thread) simply reallocates.
  *
  * Not part of the public API: FcProfile's storage.
  */
@@ -29,8 +33,13 @@ typedef struct {
   guint      capacity;
   guint      elt_size;
   gboolean   shared;
-  GPtrArray *retired;
+  gsize      reserved;    /* bytes of address space at data when it is a mapping, else 0 */
+  GPtrArray *retired;     /* malloc'd buffers readers may still hold */
+  GArray    *retired_maps; /* the same for mappings (a reservation outgrown) */
 } FcColumn;
+
+/* A shared column reserves this many elements of address space at once. */
+#define FC_COLUMN_MAX_ELEMENTS (1u << 30)
 
 void     fc_column_init      (FcColumn *self,
                               guint     elt_size);
