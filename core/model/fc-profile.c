@@ -1399,6 +1399,8 @@ import_frame (Importer *imp,
   if (*slot == 0)
     {
       FcFrame frame = *fc_profile_get_frame (imp->src, id);
+      /* the source's: a live destination publishes what this interns only later */
+      const char *function = fc_profile_string (imp->src, frame.function);
 
       if (imp->infer_in_app && frame.in_app == FC_IN_APP_UNKNOWN)
         {
@@ -1416,8 +1418,7 @@ import_frame (Importer *imp,
 
       /* One function called from several lines, or sampled at several
        * addresses, is one box and one call tree node. */
-      if (imp->by_function && frame.function != FC_STRING_NONE &&
-          fc_profile_string (imp->dst, frame.function)[0] != '\0')
+      if (imp->by_function && function != NULL && function[0] != '\0')
         {
           frame.lineno = FC_LINE_NONE;
           frame.colno = FC_LINE_NONE;
@@ -1585,6 +1586,131 @@ fc_profile_import_range (FcProfile *self,
                               import_stack (&imp, samples[i].stack),
                               import_string (&imp, samples[i].extra));
   importer_clear (&imp);
+}
+
+/* ---- following a live profile by function ---- */
+
+struct _FcProfileFollower {
+  gatomicrefcount ref_count;
+  FcProfile      *src;
+  FcProfile      *dst;
+  Importer        imp;       /* kept from update to update: each frame and stack is mapped once */
+  guint           n_done;    /* samples of src imported */
+};
+
+/**
+ * fc_profile_follower_new:
+ * @src: a profile that may be growing (see fc_profile_publish())
+ *
+ * A live copy of @src by function (as fc_profile_dup_by_function()), for
+ * views of a recording while it runs: each fc_profile_follower_update()
+ * imports only the samples @src published since the last one, and publishes
+ * them, so readers on other threads may read the copy while it grows.
+ *
+ * Returns: (transfer full): a follower; updates come from one thread at a time
+ */
+FcProfileFollower *
+fc_profile_follower_new (FcProfile *src)
+{
+  FcProfileFollower *self;
+
+  g_return_val_if_fail (FC_IS_PROFILE (src), NULL);
+
+  self = g_new0 (FcProfileFollower, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->src = g_object_ref (src);
+  self->dst = fc_profile_new (src->format);
+  self->dst->start_ns = src->start_ns;
+  self->dst->has_start = src->has_start;
+  importer_init (&self->imp, self->dst, src);
+  self->imp.by_function = TRUE;
+  fc_profile_publish (self->dst);
+  return self;
+}
+
+FcProfileFollower *
+fc_profile_follower_ref (FcProfileFollower *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+fc_profile_follower_unref (FcProfileFollower *self)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  importer_clear (&self->imp);
+  g_object_unref (self->src);
+  g_object_unref (self->dst);
+  g_free (self);
+}
+
+/* Returns: (transfer none): the copy, live */
+FcProfile *
+fc_profile_follower_get_profile (FcProfileFollower *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->dst;
+}
+
+/**
+ * fc_profile_follower_update:
+ * @self: a follower
+ *
+ * Imports what the source published since the last update and publishes it;
+ * names threads the source named since. Samples of a live source are appended
+ * in order of index, which a publish never reorders.
+ *
+ * Returns: the number of samples imported
+ */
+guint
+fc_profile_follower_update (FcProfileFollower *self)
+{
+  const FcSample *samples;
+  guint n, n_threads, added;
+  gboolean renamed = FALSE;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  /* the samples first: what they refer to is published before them */
+  samples = fc_profile_get_samples (self->src, &n);
+  n_threads = fc_profile_get_n_threads (self->src);
+  g_array_set_size (self->imp.threads, MAX (self->imp.threads->len, n_threads));
+  g_array_set_size (self->imp.strings, MAX (self->imp.strings->len, fc_profile_get_n_strings (self->src)));
+  g_array_set_size (self->imp.frames, MAX (self->imp.frames->len, fc_profile_get_n_frames (self->src)));
+  g_array_set_size (self->imp.stacks, MAX (self->imp.stacks->len, fc_profile_get_n_stacks (self->src)));
+
+  added = n > self->n_done ? n - self->n_done : 0;
+  for (guint i = self->n_done; i < n; i++)
+    fc_profile_append_sample (self->dst,
+                              samples[i].timestamp_ns,
+                              import_thread (&self->imp, samples[i].thread),
+                              import_stack (&self->imp, samples[i].stack),
+                              import_string (&self->imp, samples[i].extra));
+  self->n_done = MAX (self->n_done, n);
+
+  /* a recorder names a thread once it has read its name, after its first samples */
+  for (guint32 t = 0; t < n_threads; t++)
+    {
+      guint32 slot = g_array_index (self->imp.threads, guint32, t);
+      const FcThread *src_thread = fc_profile_get_thread (self->src, t);
+
+      if (slot != 0 && src_thread->name != FC_STRING_NONE &&
+          fc_profile_get_thread_mut (self->dst, slot - 1)->name == FC_STRING_NONE)
+        {
+          fc_profile_set_thread_name (self->dst, slot - 1, fc_profile_string (self->src, src_thread->name));
+          renamed = TRUE;
+        }
+    }
+
+  if (added > 0 || renamed)
+    fc_profile_publish (self->dst);
+  return added;
 }
 
 static JsonObject *

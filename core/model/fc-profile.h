@@ -234,6 +234,15 @@ FcProfile         *fc_profile_dup_by_function      (FcProfile         *self);
 typedef struct _FcInAppRules FcInAppRules;
 FcProfile         *fc_profile_dup_for_view         (FcProfile         *self,
                                                     const FcInAppRules *rules);
+/* a live copy of a growing profile by function, brought up to date batch by
+ * batch (views of a recording while it runs) */
+typedef struct _FcProfileFollower FcProfileFollower;
+FcProfileFollower *fc_profile_follower_new         (FcProfile         *src);
+FcProfileFollower *fc_profile_follower_ref         (FcProfileFollower *self);
+void               fc_profile_follower_unref       (FcProfileFollower *self);
+FcProfile         *fc_profile_follower_get_profile (FcProfileFollower *self);
+guint              fc_profile_follower_update      (FcProfileFollower *self);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcProfileFollower, fc_profile_follower_unref)
 /* append the samples of @src in [begin_ns, end_ns) (end_ns <= begin_ns: all),
  * re-interning their threads, stacks, frames and strings into @self */
 void               fc_profile_import               (FcProfile         *self,

@@ -268,6 +268,133 @@ test_finished_is_immutable (void)
   g_test_trap_assert_stderr ("*finished*");
 }
 
+typedef struct {
+  FcProfileFollower *follower;
+  FcProfile         *src;
+  gint               done;       /* atomic: the source has all its samples */
+  guint              updates;
+} Following;
+
+/* The window's worker: brings the copy up to date while the source grows. */
+static gpointer
+follow_thread (gpointer data)
+{
+  Following *following = data;
+  gboolean done;
+
+  do
+    {
+      done = g_atomic_int_get (&following->done);
+      fc_profile_follower_update (following->follower);
+      following->updates++;
+      g_usleep (100);
+    }
+  while (!done);
+  return NULL;
+}
+
+/* A view's reader of the copy: frames by function only, counts only grow. */
+static gpointer
+view_thread (gpointer data)
+{
+  Following *following = data;
+  FcProfile *view = fc_profile_follower_get_profile (following->follower);
+  guint last_n = 0;
+  gboolean done;
+
+  do
+    {
+      const FcSample *samples;
+      guint n;
+
+      done = g_atomic_int_get (&following->done);
+      samples = fc_profile_get_samples (view, &n);
+      g_assert_cmpuint (n, >=, last_n);
+      for (guint i = last_n; i < n; i++)
+        {
+          const FcStackNode *leaf;
+          const FcFrame *frame;
+
+          if (samples[i].stack == FC_STACK_EMPTY)
+            continue;
+          leaf = fc_profile_get_stack (view, samples[i].stack);
+          frame = fc_profile_get_frame (view, leaf->frame);
+
+          g_assert_true (g_str_has_prefix (fc_profile_string (view, frame->function), "function_"));
+          g_assert_false (frame->has_instruction_addr);
+        }
+      last_n = n;
+    }
+  while (!done);
+  return NULL;
+}
+
+/* What a recording's live view shows: by function, as the finished view
+ * will, while the recording grows on another thread. */
+static void
+test_follower (void)
+{
+  g_autoptr(FcProfile) src = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcProfile) by_function = NULL;
+  g_autoptr(GString) why = g_string_new (NULL);
+  Following following = { NULL, src, 0, 0 };
+  FcProfile *view;
+  GThread *updater, *reader;
+  guint32 t1 = fc_profile_ensure_thread (src, "1");
+  guint32 t2;
+
+  fc_profile_publish (src);
+  following.follower = fc_profile_follower_new (src);
+  view = fc_profile_follower_get_profile (following.follower);
+  g_assert_true (fc_profile_is_live (view));
+  updater = g_thread_new ("follower", follow_thread, &following);
+  reader = g_thread_new ("view", view_thread, &following);
+
+  for (guint batch = 0; batch < 200; batch++)
+    {
+      if (batch == 50)
+        fc_profile_set_thread_name (src, t1, "main");
+      for (guint i = 0; i < 50; i++)
+        {
+          guint k = (batch * 50 + i) % 37;
+          g_autofree char *name = g_strdup_printf ("function_%u", k % 7);
+          FcFrame frame;
+          guint32 stack;
+
+          /* one function, several call sites: one frame per address, as a recorder interns them */
+          fc_frame_init (&frame);
+          frame.function = fc_profile_intern (src, name);
+          frame.module = fc_profile_intern (src, "app");
+          frame.has_instruction_addr = TRUE;
+          frame.instruction_addr = 0x1000 + k * 16;
+          stack = fc_profile_intern_stack (src, FC_STACK_EMPTY, add_frame (src, 1000 + k % 3));
+          stack = fc_profile_intern_stack (src, stack, fc_profile_intern_frame (src, &frame));
+          fc_profile_append_sample (src, BASE_NS + (gint64) (batch * 50 + i) * INTERVAL_NS, t1, stack, 0);
+        }
+      fc_profile_publish (src);
+    }
+  t2 = fc_profile_ensure_thread (src, "2");
+  fc_profile_append_sample (src, BASE_NS + (gint64) 10000 * INTERVAL_NS, t2, FC_STACK_EMPTY, 0);
+  fc_profile_finish (src);
+  g_atomic_int_set (&following.done, TRUE);
+  g_thread_join (updater);
+  g_thread_join (reader);
+
+  g_assert_cmpuint (following.updates, >=, 2);
+  g_assert_cmpuint (fc_profile_follower_update (following.follower), ==, 0);
+  g_assert_cmpuint (fc_profile_get_n_samples (view), ==, 10001);
+  g_assert_cmpuint (fc_profile_get_n_threads (view), ==, 2);
+  /* named after its first samples were copied: the copy has the name too */
+  g_assert_cmpstr (fc_profile_string (view, fc_profile_get_thread (view, 0)->name), ==, "main");
+  /* 37 call sites of 7 functions, under 3 callers: 7 + 3 frames */
+  g_assert_cmpuint (fc_profile_get_n_frames (view), ==, 10);
+  /* the same as the finished view by function */
+  fc_profile_finish (view);
+  by_function = fc_profile_dup_by_function (src);
+  g_assert_true (fc_profile_equal_samples (by_function, view, why));
+  fc_profile_follower_unref (following.follower);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -277,6 +404,7 @@ main (int   argc,
   g_test_add_func ("/core/profile-growing/reader-while-appending", test_growing);
   g_test_add_func ("/core/profile-growing/late-sample", test_late_sample);
   g_test_add_func ("/core/profile-growing/finished-is-immutable", test_finished_is_immutable);
+  g_test_add_func ("/core/profile-growing/follower", test_follower);
 
   return g_test_run ();
 }
