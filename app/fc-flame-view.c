@@ -23,6 +23,7 @@ typedef struct
   guint           n_colors;
   guint8         *search_match;    /* per frame; NULL without search */
   GskRenderNode  *scene;
+  FcProfile      *shown_profile;   /* to tell a live profile growing from a new one */
 
   /* what the cached scene was drawn for */
   int             scene_width;
@@ -166,6 +167,24 @@ layout_ready_cb (GObject      *source,
 }
 
 static void
+request_layout (FcFlameView *self)
+{
+  FcFlameViewPrivate *priv = PRIV (self);
+  GWeakRef *weak;
+
+  g_cancellable_cancel (priv->layout_cancellable);
+  g_clear_object (&priv->layout_cancellable);
+
+  if (!FC_FLAME_VIEW_GET_CLASS (self)->uses_layout || fc_flame_view_get_profile (self) == NULL)
+    return;
+
+  weak = g_new0 (GWeakRef, 1);
+  priv->layout_cancellable = g_cancellable_new ();
+  g_weak_ref_init (weak, self);
+  fc_layout_cache_request (priv->session, priv->layout_cancellable, layout_ready_cb, weak);
+}
+
+static void
 reload (FcFlameView *self,
         gboolean     new_profile)
 {
@@ -177,6 +196,7 @@ reload (FcFlameView *self,
   set_layout (self, NULL);
   if (new_profile)
     {
+      g_set_object (&priv->shown_profile, fc_flame_view_get_profile (self));
       update_colors (self);
       g_clear_pointer (&priv->search_match, g_free);
       update_search (self);
@@ -185,21 +205,28 @@ reload (FcFlameView *self,
   if (FC_FLAME_VIEW_GET_CLASS (self)->reload != NULL)
     FC_FLAME_VIEW_GET_CLASS (self)->reload (self);
 
-  if (!FC_FLAME_VIEW_GET_CLASS (self)->uses_layout || fc_flame_view_get_profile (self) == NULL)
-    return;
-
-  {
-    GWeakRef *weak = g_new0 (GWeakRef, 1);
-
-    priv->layout_cancellable = g_cancellable_new ();
-    g_weak_ref_init (weak, self);
-    fc_layout_cache_request (priv->session, priv->layout_cancellable, layout_ready_cb, weak);
-  }
+  request_layout (self);
 }
 
 static void
 profile_changed_cb (FcFlameView *self)
 {
+  FcFlameViewPrivate *priv = PRIV (self);
+  FcProfile *profile = fc_flame_view_get_profile (self);
+
+  /* A live profile grew (several times a second): what is shown stays until
+   * the layout of the grown profile replaces it, colours and search are
+   * redone only for new frames, and the new layout is the worker's. */
+  if (profile != NULL && profile == priv->shown_profile)
+    {
+      if (fc_profile_get_n_frames (profile) != priv->n_colors)
+        {
+          update_colors (self);
+          update_search (self);
+        }
+      request_layout (self);
+      return;
+    }
   reload (self, TRUE);
 }
 
@@ -416,6 +443,7 @@ fc_flame_view_dispose (GObject *object)
     g_signal_group_set_target (priv->session_signals, NULL);
   g_clear_object (&priv->session_signals);
   g_clear_object (&priv->session);
+  g_clear_object (&priv->shown_profile);
   g_clear_pointer (&priv->layout, fc_flame_layout_unref);
   g_clear_pointer (&priv->scene, gsk_render_node_unref);
 

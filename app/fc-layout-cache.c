@@ -136,7 +136,10 @@ fc_layout_cache_request (FcSession           *session,
   else
     n_samples = fc_profile_get_n_samples (profile);
 
-  if (n_samples < FC_LAYOUT_CACHE_SYNC_SAMPLES)
+  /* A growing profile asks again several times a second: the main loop
+   * never lays it out, however small */
+  if (n_samples < FC_LAYOUT_CACHE_SYNC_SAMPLES &&
+      !(fc_profile_is_live (profile) && !fc_profile_is_finished (profile)))
     {
       guint n_all = fc_profile_get_n_samples (profile);
       g_autoptr(FcFlameLayout) layout = fc_flame_layout_new (profile, thread);

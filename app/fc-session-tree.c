@@ -230,7 +230,9 @@ is_small (FcSessionTree *self)
 {
   FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
 
-  return self->shared && profile != NULL && fc_profile_get_n_samples (profile) < FC_LAYOUT_CACHE_SYNC_SAMPLES;
+  /* a growing profile asks again several times a second: always a worker's */
+  return self->shared && profile != NULL && fc_profile_get_n_samples (profile) < FC_LAYOUT_CACHE_SYNC_SAMPLES &&
+         !(fc_profile_is_live (profile) && !fc_profile_is_finished (profile));
 }
 
 static gboolean

@@ -19,6 +19,7 @@ struct _FcThreadItem
   char     *search_key;    /* casefolded name and tid */
   gint64    duration_ns;
   gint      index;
+  guint32   name_id;       /* the profile's string id of the name, for fc_thread_list_refresh() */
   guint     n_samples;
   guint     is_default : 1;
   guint     is_active : 1;
@@ -166,6 +167,7 @@ fc_thread_item_new (FcProfile *profile,
       const FcThread *thread = fc_profile_get_thread (profile, index);
       const char *name = fc_profile_string (profile, thread->name);
 
+      self->name_id = thread->name;
       self->tid = g_strdup (fc_profile_string (profile, thread->tid));
       if (self->tid == NULL)
         self->tid = g_strdup ("?");
@@ -324,4 +326,53 @@ fc_thread_list_new (FcProfile *profile)
     }
 
   return G_LIST_MODEL (store);
+}
+
+/**
+ * fc_thread_list_refresh:
+ * @list: a fc_thread_list_new() of @profile
+ * @profile: the same profile, grown since (see fc_profile_publish())
+ *
+ * Brings the items' sample counts and durations up to date, thread by thread
+ * and without a walk over the samples: a live view does this several times a
+ * second, where a new list would rank the threads (a walk over every sample)
+ * and make the list view recreate its rows. Order and default stay as listed.
+ *
+ * Returns: FALSE when the threads changed in a way that moves items (a thread
+ *   started, was named, or got its first samples): then build a new list
+ */
+gboolean
+fc_thread_list_refresh (GListModel *list,
+                        FcProfile  *profile)
+{
+  guint n_items;
+
+  g_return_val_if_fail (G_IS_LIST_MODEL (list), FALSE);
+  g_return_val_if_fail (FC_IS_PROFILE (profile), FALSE);
+
+  n_items = g_list_model_get_n_items (list);
+  if (n_items != fc_profile_get_n_threads (profile) + 1)
+    return FALSE;
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      g_autoptr(FcThreadItem) item = g_list_model_get_item (list, i);
+      const FcThread *thread;
+
+      if (item->index == FC_SESSION_ALL_THREADS)
+        {
+          gint64 first, last;
+
+          fc_profile_get_time_range (profile, &first, &last);
+          item->n_samples = fc_profile_get_n_samples (profile);
+          item->duration_ns = first <= last ? last - first : 0;
+          continue;
+        }
+      thread = fc_profile_get_thread (profile, item->index);
+      if (thread->name != item->name_id || (thread->n_samples == 0) != (item->n_samples == 0))
+        return FALSE;
+      item->n_samples = thread->n_samples;
+      item->duration_ns = thread->n_samples > 0 ? thread->last_ns - thread->first_ns : 0;
+    }
+  return TRUE;
 }

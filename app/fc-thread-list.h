@@ -32,5 +32,7 @@ gboolean     fc_thread_item_matches         (FcThreadItem *self,
                                              const char   *casefolded_text);
 
 GListModel  *fc_thread_list_new             (FcProfile    *profile);
+gboolean     fc_thread_list_refresh         (GListModel   *list,
+                                             FcProfile    *profile);
 
 G_END_DECLS

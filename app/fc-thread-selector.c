@@ -29,6 +29,9 @@ struct _FcThreadSelector
   GtkSingleSelection *selection;
   GtkCustomFilter    *filter;
   char               *filter_text;   /* casefolded */
+  GListModel         *list;          /* the threads of listed_profile, unfiltered */
+  FcProfile          *listed_profile;
+  gboolean            list_stale;    /* a live profile grew while the popover was closed */
 };
 
 G_DEFINE_FINAL_TYPE (FcThreadSelector, fc_thread_selector, GTK_TYPE_WIDGET)
@@ -90,13 +93,12 @@ fc_thread_selector_sync_label (FcThreadSelector *self)
 {
   FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
   gint thread = self->session ? fc_session_get_thread (self->session) : FC_SESSION_ALL_THREADS;
-  g_autoptr(GListModel) lookup = NULL;
+  GListModel *lookup = self->list;
   g_autofree char *details = NULL;
   const char *name = _("All threads");
 
   /* The button names the session's thread even when a search hides it. */
-  lookup = fc_thread_list_new (profile);
-  for (guint i = 0; i < g_list_model_get_n_items (lookup); i++)
+  for (guint i = 0; profile != NULL && lookup != NULL && i < g_list_model_get_n_items (lookup); i++)
     {
       g_autoptr(FcThreadItem) item = g_list_model_get_item (lookup, i);
 
@@ -114,13 +116,36 @@ fc_thread_selector_sync_label (FcThreadSelector *self)
 }
 
 static void
+rebuild_list (FcThreadSelector *self)
+{
+  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
+
+  g_clear_object (&self->list);
+  self->list = fc_thread_list_new (profile);
+  g_set_object (&self->listed_profile, profile);
+  self->list_stale = FALSE;
+  gtk_filter_list_model_set_model (self->filter_model, self->list);
+  fc_thread_selector_sync_selection (self);
+}
+
+static void
 session_profile_cb (FcThreadSelector *self)
 {
-  g_autoptr(GListModel) list = NULL;
+  FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
 
-  list = fc_thread_list_new (self->session ? fc_session_get_profile (self->session) : NULL);
-  gtk_filter_list_model_set_model (self->filter_model, list);
-  fc_thread_selector_sync_selection (self);
+  /* A live profile grew (several times a second): counts are brought up to
+   * date in place; the rows, which show them, are rebuilt only while the
+   * popover shows them, or once it opens. New or renamed threads rebuild. */
+  if (profile != NULL && profile == self->listed_profile && self->list != NULL &&
+      fc_thread_list_refresh (self->list, profile))
+    {
+      if (gtk_widget_get_visible (GTK_WIDGET (self->popover)))
+        rebuild_list (self);
+      else
+        self->list_stale = TRUE;
+    }
+  else
+    rebuild_list (self);
   fc_thread_selector_sync_label (self);
 }
 
@@ -190,8 +215,11 @@ search_stop_cb (FcThreadSelector *self)
 static void
 popover_show_cb (FcThreadSelector *self)
 {
-  guint selected = gtk_single_selection_get_selected (self->selection);
+  guint selected;
 
+  if (self->list_stale)
+    rebuild_list (self);
+  selected = gtk_single_selection_get_selected (self->selection);
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
   if (selected != GTK_INVALID_LIST_POSITION)
     gtk_widget_activate_action (GTK_WIDGET (self->list_view), "list.scroll-to-item", "u", selected);
@@ -288,6 +316,8 @@ fc_thread_selector_dispose (GObject *object)
 
   g_clear_object (&self->session_signals);
   g_clear_object (&self->session);
+  g_clear_object (&self->list);
+  g_clear_object (&self->listed_profile);
   g_clear_object (&self->selection);
   g_clear_object (&self->filter_model);
   g_clear_object (&self->filter);
