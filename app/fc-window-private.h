@@ -86,6 +86,8 @@ struct _FcWindow
   gint64                record_stopped_us;
   guint                 live_n_samples;
   guint                 live_n_threads;
+  FcProfileFollower    *live_follower;    /* the live view: the recording by function */
+  gboolean              live_updating;    /* a worker is bringing it up to date */
   guint                 transaction_span;
   GPtrArray            *root_spans;       /* FcSpan: this recording's ended transactions */
   gboolean              following;        /* the flamechart shows the live edge */

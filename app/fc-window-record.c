@@ -119,10 +119,25 @@ fc_window_record_update_controls (FcWindow *self)
   fc_window_set_action_enabled (self, "record", !active);
 }
 
+/* What the live views show: the recording by function, as after Stop, kept
+ * up to date by a worker (a recorder interns a frame per address). */
+static FcProfile *
+live_view (FcWindow *self)
+{
+  return self->live_follower ? fc_profile_follower_get_profile (self->live_follower) : NULL;
+}
+
+static gboolean
+showing_live (FcWindow *self)
+{
+  return self->recording != NULL && live_view (self) != NULL &&
+         fc_session_get_profile (self->session) == live_view (self);
+}
+
 static void
 show_profile (FcWindow *self)
 {
-  FcProfile *profile = fc_recording_get_profile (self->recording);
+  FcProfile *profile = live_view (self);
   /* documents hold finished profiles: the live one is only the session's
    * (merged) profile until the recording stops */
   g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
@@ -134,6 +149,48 @@ show_profile (FcWindow *self)
   gtk_stack_set_visible_child_name (self->main_stack, "profile");
 }
 
+static void
+live_update_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  fc_profile_follower_update (task_data);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+live_updated_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GWeakRef *weak = user_data;
+  g_autoptr(FcWindow) self = g_weak_ref_get (weak);
+  FcProfile *view;
+
+  g_weak_ref_clear (weak);
+  g_free (weak);
+  /* the window went meanwhile: a worker's update never keeps it */
+  if (self == NULL)
+    return;
+  self->live_updating = FALSE;
+  /* stopped, or another recording, meanwhile */
+  if (g_task_get_task_data (G_TASK (result)) != self->live_follower || self->recording == NULL ||
+      self->record_stopping || fc_recording_get_stopped (self->recording))
+    return;
+
+  view = live_view (self);
+  if (fc_session_get_profile (self->session) != view)
+    {
+      if (fc_profile_get_n_samples (view) > 0)
+        show_profile (self);
+      return;
+    }
+  self->setting_range = TRUE;
+  fc_session_profile_grew (self->session, self->following);
+  self->setting_range = FALSE;
+}
+
 static gboolean
 live_tick_cb (gpointer user_data)
 {
@@ -142,23 +199,24 @@ live_tick_cb (gpointer user_data)
   guint n_samples = fc_profile_get_n_samples (profile);
   guint n_threads = fc_profile_get_n_threads (profile);
 
-  if (n_samples != self->live_n_samples || n_threads != self->live_n_threads)
+  /* one update at a time; a tick that finds one under way leaves it to the next */
+  if (!self->live_updating && (n_samples != self->live_n_samples || n_threads != self->live_n_threads))
     {
+      g_autoptr(GTask) task = NULL;
+      GWeakRef *weak = g_new0 (GWeakRef, 1);
+
+      g_weak_ref_init (weak, self);
       self->live_n_samples = n_samples;
       self->live_n_threads = n_threads;
-      if (fc_session_get_profile (self->session) != profile)
-        {
-          if (n_samples > 0)
-            show_profile (self);
-        }
-      else
-        {
-          self->setting_range = TRUE;
-          fc_session_profile_grew (self->session, self->following);
-          self->setting_range = FALSE;
-        }
+      if (self->live_follower == NULL)
+        self->live_follower = fc_profile_follower_new (profile);
+      self->live_updating = TRUE;
+      task = g_task_new (NULL, NULL, live_updated_cb, weak);
+      g_task_set_task_data (task, fc_profile_follower_ref (self->live_follower),
+                            (GDestroyNotify) fc_profile_follower_unref);
+      g_task_run_in_thread (task, live_update_thread);
     }
-  if (self->transaction_span != 0 && fc_session_get_profile (self->session) == profile)
+  if (self->transaction_span != 0 && showing_live (self))
     update_live_spans (self);
   fc_window_record_show_status (self);
   return G_SOURCE_CONTINUE;
@@ -181,7 +239,7 @@ fc_window_record_follow (FcWindow *self)
   g_return_if_fail (FC_IS_WINDOW (self));
 
   self->following = TRUE;
-  if (self->recording != NULL && fc_session_get_profile (self->session) == fc_recording_get_profile (self->recording))
+  if (showing_live (self))
     {
       self->setting_range = TRUE;
       fc_session_profile_grew (self->session, TRUE);
@@ -262,6 +320,9 @@ by_function_ready_cb (GObject      *object,
   /* a new recording started in this window meanwhile: it is what is shown */
   if (g_task_get_task_data (G_TASK (result)) != self->recording)
     return;
+  /* the live view's copy goes once the session no longer needs it */
+  if (!self->live_updating)
+    g_clear_pointer (&self->live_follower, fc_profile_follower_unref);
   if (profile == NULL || fc_profile_get_n_samples (profile) == 0)
     {
       if (fc_session_get_document (self->session) == NULL)
@@ -455,6 +516,7 @@ begin (FcWindow     *self,
   self->record_stopping = FALSE;
   self->following = TRUE;
   self->live_n_samples = 0;
+  g_clear_pointer (&self->live_follower, fc_profile_follower_unref);
   self->live_n_threads = 0;
   self->transaction_span = 0;
   g_ptr_array_set_size (self->root_spans, 0);
@@ -627,7 +689,7 @@ transaction_toggled_cb (FcWindow *self)
       fc_lifecycle_end_root_span (lifecycle, self->transaction_span);
       self->transaction_span = 0;
     }
-  if (fc_session_get_profile (self->session) == fc_recording_get_profile (self->recording))
+  if (showing_live (self))
     update_live_spans (self);
   gtk_widget_set_sensitive (GTK_WIDGET (self->transaction_entry), self->transaction_span == 0);
 }
@@ -656,5 +718,6 @@ fc_window_record_dispose (FcWindow *self)
   if (self->recording != NULL && !fc_recording_get_stopped (self->recording) && !self->record_stopping)
     fc_recording_stop_async (self->recording, NULL, NULL, NULL);
   g_clear_object (&self->recording);
+  g_clear_pointer (&self->live_follower, fc_profile_follower_unref);
   g_clear_pointer (&self->root_spans, g_ptr_array_unref);
 }
