@@ -12,8 +12,10 @@
 
 G_STATIC_ASSERT (sizeof (gpointer) == 8);
 
-/* Open addressing over frame ids: frames are hashed by content, and the
- * table only stores ids so that the frame array can grow freely. */
+/* Open addressing over frame (or stack) ids: frames are hashed by content,
+ * stacks by (parent, frame), and the table only stores ids so that the
+ * arrays can grow freely; 4 bytes a slot where a GHashTable of stacks took
+ * 20 (an hour's recording has millions of stacks). */
 typedef struct {
   guint32 *slots;     /* frame id + 1, 0 = empty */
   guint    mask;
@@ -36,7 +38,7 @@ struct _FcProfile
   FrameTable    frame_table;
 
   FcColumn      stacks;        /* FcStackNode; [0] = FC_STACK_EMPTY */
-  GHashTable   *stack_ids;     /* (parent << 32 | frame) -> id */
+  FrameTable    stack_table;   /* by (parent, frame) */
 
   GArray       *threads;       /* FcThread: the builder's working table */
   GHashTable   *thread_ids;    /* tid string id -> thread index + 1 */
@@ -74,7 +76,7 @@ fc_profile_finalize (GObject *object)
   g_clear_pointer (&self->frame_table.slots, g_free);
   g_clear_pointer (&self->locations, fc_location_table_free);
   fc_column_clear (&self->stacks);
-  g_clear_pointer (&self->stack_ids, g_hash_table_unref);
+  g_clear_pointer (&self->stack_table.slots, g_free);
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->thread_ids, g_hash_table_unref);
   if (self->live)
@@ -129,7 +131,8 @@ fc_profile_init (FcProfile *self)
 
   fc_column_init (&self->stacks, sizeof (FcStackNode));
   *(FcStackNode *) fc_column_push (&self->stacks) = root;
-  self->stack_ids = g_hash_table_new (stack_key_hash, NULL);
+  self->stack_table.mask = 255;
+  self->stack_table.slots = g_new0 (guint32, self->stack_table.mask + 1);
 
   self->threads = g_array_new (FALSE, TRUE, sizeof (FcThread));
   self->thread_ids = g_hash_table_new (NULL, NULL);
@@ -433,29 +436,70 @@ fc_profile_frame_label (FcProfile *self,
 
 /* ---- stacks ---- */
 
+static guint
+stack_hash (guint32 parent,
+            guint32 frame_id)
+{
+  return stack_key_hash (GSIZE_TO_POINTER (((guint64) parent << 32) | frame_id));
+}
+
+static void
+stack_table_grow (FcProfile *self)
+{
+  FrameTable *t = &self->stack_table;
+  guint new_mask = (t->mask << 1) | 1;
+  guint32 *slots = g_new0 (guint32, new_mask + 1);
+
+  /* stack 0 is FC_STACK_EMPTY, never interned */
+  for (guint i = 1; i < self->stacks.len; i++)
+    {
+      const FcStackNode *node = &fc_column_writer_at (&self->stacks, FcStackNode, i);
+      guint pos = stack_hash (node->parent, node->frame) & new_mask;
+
+      while (slots[pos] != 0)
+        pos = (pos + 1) & new_mask;
+      slots[pos] = i + 1;
+    }
+
+  g_free (t->slots);
+  t->slots = slots;
+  t->mask = new_mask;
+}
+
 guint32
 fc_profile_intern_stack (FcProfile *self,
                          guint32    parent,
                          guint32    frame_id)
 {
-  gpointer key;
-  gpointer id;
+  FrameTable *t;
   FcStackNode node;
+  guint pos;
 
   g_return_val_if_fail (FC_IS_PROFILE (self), FC_STACK_EMPTY);
   g_return_val_if_fail (parent < self->stacks.len, FC_STACK_EMPTY);
   g_return_val_if_fail (frame_id < self->frames.len, FC_STACK_EMPTY);
 
-  key = GSIZE_TO_POINTER (((guint64)parent << 32) | frame_id);
-  if (g_hash_table_lookup_extended (self->stack_ids, key, NULL, &id))
-    return GPOINTER_TO_UINT (id);
+  t = &self->stack_table;
+  pos = stack_hash (parent, frame_id) & t->mask;
+  while (t->slots[pos] != 0)
+    {
+      const FcStackNode *other = &fc_column_writer_at (&self->stacks, FcStackNode, t->slots[pos] - 1);
+
+      if (other->parent == parent && other->frame == frame_id)
+        return t->slots[pos] - 1;
+      pos = (pos + 1) & t->mask;
+    }
 
   node.parent = parent;
   node.frame = frame_id;
   node.depth = fc_column_writer_at (&self->stacks, FcStackNode, parent).depth + 1;
   g_return_val_if_fail (!self->finished, FC_STACK_EMPTY);
   *(FcStackNode *) fc_column_push (&self->stacks) = node;
-  g_hash_table_insert (self->stack_ids, key, GUINT_TO_POINTER (self->stacks.len - 1));
+  t->slots[pos] = self->stacks.len;
+  t->used++;
+
+  if (t->used * 2 > t->mask)
+    stack_table_grow (self);
 
   return self->stacks.len - 1;
 }
@@ -731,7 +775,7 @@ fc_profile_append_sample (FcProfile *self,
                           guint32    stack_id,
                           guint32    extra)
 {
-  FcSample sample = { timestamp_ns, thread_index, stack_id, extra, 0 };
+  FcSample sample = { timestamp_ns, thread_index, stack_id, extra };
   FcThread *thread;
 
   g_return_if_fail (FC_IS_PROFILE (self));
