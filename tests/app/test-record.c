@@ -464,8 +464,7 @@ test_transaction_track (void)
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
   ITERATE_UNTIL (fc_recording_get_stopped (fc_window_get_recording (window)) && !window->record_stopping);
   /* the finished recording keeps its transaction on the track */
-  ITERATE_UNTIL (fc_session_get_profile (fc_window_get_session (window)) !=
-                 fc_recording_get_profile (fc_window_get_recording (window)));
+  ITERATE_UNTIL (fc_profile_is_finished (fc_session_get_profile (fc_window_get_session (window))));
   g_assert_cmpuint (fc_session_get_spans (fc_window_get_session (window))->len, ==, 1);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
 
