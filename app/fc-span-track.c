@@ -4,6 +4,7 @@
  */
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "fc-colors.h"
 #include "fc-format.h"
@@ -12,6 +13,9 @@
 /* a span narrower than this still gets a sliver, so that it can be found */
 #define MIN_BAR_WIDTH  2.0
 #define LABEL_PADDING  4.0
+/* as the flamechart below: the same wheel does the same thing over both */
+#define ZOOM_STEP      1.25
+#define WHEEL_PIXELS   50.0
 
 typedef struct
 {
@@ -31,6 +35,7 @@ struct _FcSpanTrack
   PangoLayout  *pango;
 
   const FcSpan *hover;
+  double        pointer_x;
 };
 
 enum {
@@ -280,6 +285,60 @@ fc_span_track_click (FcSpanTrack *self,
   return TRUE;
 }
 
+void
+fc_span_track_scroll (FcSpanTrack *self,
+                      double       x,
+                      double       dx,
+                      double       dy,
+                      gboolean     zoom)
+{
+  gint64 begin, end;
+  double span_ns, width;
+
+  g_return_if_fail (FC_IS_SPAN_TRACK (self));
+
+  if (self->session == NULL || fc_session_get_profile (self->session) == NULL)
+    return;
+  begin = fc_session_get_visible_begin_ns (self->session);
+  end = fc_session_get_visible_end_ns (self->session);
+  span_ns = (double) (end - begin);
+  width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
+
+  if (zoom)
+    {
+      /* around the pointer: the time under it stays under it */
+      double fraction = CLAMP (x / width, 0.0, 1.0);
+      double new_span = span_ns * pow (ZOOM_STEP, dy);
+      gint64 new_begin = begin + (gint64) (fraction * (span_ns - new_span));
+
+      fc_session_zoom_to (self->session, new_begin, new_begin + (gint64) new_span);
+    }
+  else
+    {
+      /* a track has no depth to scroll: both directions pan through time */
+      gint64 delta = (gint64) ((dx + dy) * span_ns / width);
+
+      fc_session_zoom_to (self->session, begin + delta, end + delta);
+    }
+}
+
+static gboolean
+scroll_cb (FcSpanTrack              *self,
+           double                    dx,
+           double                    dy,
+           GtkEventControllerScroll *controller)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  gboolean wheel = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL;
+
+  if (state & GDK_CONTROL_MASK)
+    fc_span_track_scroll (self, self->pointer_x, 0, wheel ? dy : dy / 20.0, TRUE);
+  else
+    fc_span_track_scroll (self, self->pointer_x, dx * (wheel ? WHEEL_PIXELS : 1.0),
+                          dy * (wheel ? WHEEL_PIXELS : 1.0), FALSE);
+  return TRUE;
+}
+
 static void
 pressed_cb (GtkGestureClick *gesture,
             int              n_press,
@@ -308,6 +367,7 @@ motion_cb (GtkEventControllerMotion *motion,
            double                    y,
            FcSpanTrack              *self)
 {
+  self->pointer_x = x;
   set_hover (self, fc_span_track_span_at (self, x, y));
 }
 
@@ -510,6 +570,7 @@ fc_span_track_init (FcSpanTrack *self)
   };
   GtkGesture *click = gtk_gesture_click_new ();
   GtkEventController *motion = gtk_event_controller_motion_new ();
+  GtkEventController *scroll;
 
   self->bars = g_array_new (FALSE, FALSE, sizeof (Bar));
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
@@ -524,6 +585,9 @@ fc_span_track_init (FcSpanTrack *self)
   g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
   g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), motion);
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect_swapped (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
 
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);

@@ -43,4 +43,12 @@ gboolean      fc_span_track_click       (FcSpanTrack     *self,
                                          double           y,
                                          int              n_press);
 
+/* the wheel over the track: @zoom (Ctrl) zooms by 1.25^@dy around @x,
+ * otherwise @dx + @dy pixels pan through time, as over the flamechart */
+void          fc_span_track_scroll      (FcSpanTrack     *self,
+                                         double           x,
+                                         double           dx,
+                                         double           dy,
+                                         gboolean         zoom);
+
 G_END_DECLS

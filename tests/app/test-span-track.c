@@ -145,6 +145,24 @@ test_envelope_v2 (void)
   g_assert_null (fc_span_track_span_at (track, rect.origin.x - 5, rect.origin.y + 4));
   g_assert_false (fc_span_track_click (track, rect.origin.x - 5, rect.origin.y + 4, 1));
 
+  /* the wheel over the track moves the flamechart's time axis: Ctrl zooms
+   * around the pointer (the time under it stays), otherwise it pans */
+  {
+    gint64 b = fc_session_get_visible_begin_ns (session);
+    gint64 e = fc_session_get_visible_end_ns (session);
+    gint64 at = b + (e - b) / 4;
+
+    fc_span_track_scroll (track, width / 4.0, 0, -1, TRUE);
+    g_assert_cmpint (fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session), <, e - b);
+    g_assert_cmpfloat_with_epsilon (x_of (session, width, at), width / 4.0, 1.0);
+    b = fc_session_get_visible_begin_ns (session);
+    e = fc_session_get_visible_end_ns (session);
+    fc_span_track_scroll (track, 0, 0, width / 10.0, FALSE);
+    g_assert_cmpint (fc_session_get_visible_begin_ns (session), >, b);
+    g_assert_cmpint (fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session), ==, e - b);
+    fc_session_reset_view (session);
+  }
+
   /* a double click zooms the flamechart to the span; the bars follow */
   span = bar_with_op (track, "http.client", &rect);
   g_assert_true (fc_span_track_click (track, rect.origin.x + rect.size.width / 2, rect.origin.y + 4, 2));
