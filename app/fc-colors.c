@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <glib/gi18n.h>
+
 #include "fc-colors.h"
 
 /* Soft, distinct hues that keep black labels readable. */
@@ -61,6 +63,25 @@ static const char *
 non_empty (const char *str)
 {
   return str != NULL && str[0] != '\0' ? str : NULL;
+}
+
+guint
+fc_colors_legend (FcColorMode   mode,
+                  const char  **names,
+                  GdkRGBA      *colors)
+{
+  g_return_val_if_fail (names != NULL && colors != NULL, 0);
+
+  ensure_parsed ();
+  if (mode != FC_COLOR_MODE_IN_APP)
+    return 0;
+
+  names[0] = _("Application");
+  colors[0] = parsed_app[0];
+  /* frames that do not say they are the application's are drawn as system */
+  names[1] = _("System");
+  colors[1] = parsed_system[0];
+  return 2;
 }
 
 void

@@ -22,6 +22,14 @@ void     fc_colors_for_frame   (FcProfile     *profile,
                                 guint32        frame,
                                 FcColorMode    mode,
                                 GdkRGBA       *color);
+/* What the colours of @mode mean, for a legend: in-app mode gives
+ * "Application" and "System" and a colour of each (@names and @colors have
+ * room for FC_COLORS_MAX_LEGEND); 0 for the modes giving each package or
+ * function a colour of its own. */
+#define FC_COLORS_MAX_LEGEND 2
+guint    fc_colors_legend      (FcColorMode    mode,
+                                const char   **names,
+                                GdkRGBA       *colors);
 /* what a box not matching the search looks like */
 void     fc_colors_dim         (const GdkRGBA *color,
                                 gboolean       dark,

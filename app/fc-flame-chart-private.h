@@ -19,6 +19,7 @@ void   fc_flame_chart_drag_update  (FcFlameChart *self,
                                     double        offset_x,
                                     double        offset_y);
 double fc_flame_chart_get_scroll_y (FcFlameChart *self);
+guint  fc_flame_chart_get_n_legend_entries (FcFlameChart *self);
 GtkAdjustment *fc_flame_chart_get_vadjustment  (FcFlameChart *self);
 GtkListBox    *fc_flame_chart_get_lane_list    (FcFlameChart *self);
 

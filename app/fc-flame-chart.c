@@ -56,6 +56,7 @@ struct _FcFlameChart
 
   guint           n_drawn_boxes;
   const char     *message;         /* over the boxes: the frame filter left none */
+  guint           n_legend;
 
   /* view state that is not the session's */
   double          scroll_y;
@@ -1639,6 +1640,66 @@ fc_flame_chart_render_scene (FcFlameView *view,
     }
 }
 
+/* In application-or-system colours, a legend in the bottom right corner
+ * says which is which. */
+static void
+draw_legend (FcFlameChart *self,
+             GtkSnapshot  *snapshot,
+             int           width,
+             int           height)
+{
+  const char *names[FC_COLORS_MAX_LEGEND];
+  GdkRGBA colors[FC_COLORS_MAX_LEGEND];
+  gboolean dark = fc_flame_view_is_dark (FC_FLAME_VIEW (self));
+  GdkRGBA back = dark ? (GdkRGBA) { 0.14f, 0.14f, 0.15f, 0.85f } : (GdkRGBA) { 1, 1, 1, 0.85f };
+  GdkRGBA text = dark ? (GdkRGBA) { 1, 1, 1, 0.85f } : (GdkRGBA) { 0, 0, 0, 0.8f };
+  PangoLayout *layouts[FC_COLORS_MAX_LEGEND];
+  double x, y, total = 0;
+  int text_height = 0;
+
+  self->n_legend = 0;
+  if (session_of (self) == NULL || layout_of (self) == NULL)
+    return;
+  self->n_legend = fc_colors_legend (fc_session_get_color_mode (session_of (self)), names, colors);
+  if (self->n_legend == 0)
+    return;
+
+  for (guint i = 0; i < self->n_legend; i++)
+    {
+      int w = 0;
+
+      layouts[i] = gtk_widget_create_pango_layout (GTK_WIDGET (self), names[i]);
+      pango_layout_get_pixel_size (layouts[i], &w, &text_height);
+      total += 10 + 4 + w + 10;
+    }
+
+  x = width - total - 6 - (gtk_widget_get_visible (self->scrollbar) ? gtk_widget_get_width (self->scrollbar) : 0);
+  y = height - text_height - 10;
+  gtk_snapshot_append_color (snapshot, &back, &GRAPHENE_RECT_INIT (x - 6, y - 3, total + 2, text_height + 6));
+  for (guint i = 0; i < self->n_legend; i++)
+    {
+      int w = 0;
+
+      gtk_snapshot_append_color (snapshot, &colors[i],
+                                 &GRAPHENE_RECT_INIT (x, y + (text_height - 10) / 2.0, 10, 10));
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + 14, y));
+      gtk_snapshot_append_layout (snapshot, layouts[i], &text);
+      gtk_snapshot_restore (snapshot);
+      pango_layout_get_pixel_size (layouts[i], &w, NULL);
+      x += 10 + 4 + w + 10;
+      g_object_unref (layouts[i]);
+    }
+}
+
+/* legend entries drawn the last time (0: none) */
+guint
+fc_flame_chart_get_n_legend_entries (FcFlameChart *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), 0);
+  return self->n_legend;
+}
+
 static void
 fc_flame_chart_snapshot_overlay (FcFlameView *view,
                                  GtkSnapshot *snapshot,
@@ -1670,6 +1731,8 @@ fc_flame_chart_snapshot_overlay (FcFlameView *view,
       gtk_snapshot_append_color (snapshot, &edge, &GRAPHENE_RECT_INIT (x0, 0, 1, height));
       gtk_snapshot_append_color (snapshot, &edge, &GRAPHENE_RECT_INIT (x1 - 1, 0, 1, height));
     }
+
+  draw_legend (self, snapshot, width, height);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, height - RULER_HEIGHT));
   {
@@ -1934,6 +1997,7 @@ fc_flame_chart_init (FcFlameChart *self)
   g_signal_group_connect_swapped (signals, "notify::selection-end-ns", G_CALLBACK (overlay_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::selected-frame", G_CALLBACK (selected_frame_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::frame-filter", G_CALLBACK (visible_changed_cb), self);
+  g_signal_group_connect_swapped (signals, "notify::color-mode", G_CALLBACK (overlay_changed_cb), self);
 
   self->ruler = fc_time_ruler_new ();
   gtk_widget_set_parent (self->ruler, GTK_WIDGET (self));

@@ -4,6 +4,7 @@
  */
 
 #include <adwaita.h>
+#include <math.h>
 
 #include "fc-colors.h"
 #include "fc-flame-chart-private.h"
@@ -291,6 +292,8 @@ test_render (Fixture       *f,
   widget_node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   g_assert_nonnull (widget_node);
   g_assert_cmpuint (fc_flame_chart_get_n_drawn_boxes (f->chart), ==, 8);
+  /* drawn over it, the colour legend */
+  g_assert_cmpuint (fc_flame_chart_get_n_legend_entries (f->chart), ==, 2);
 }
 
 static GdkTexture *
@@ -529,6 +532,23 @@ test_colors_and_text (void)
   g_assert_nonnull (strstr (tooltip, "app.py:11"));
   g_assert_nonnull (strstr (tooltip, "Application frame"));
   g_assert_nonnull (strstr (tooltip, "30.0 ms (15.0% of the visible range)"));
+
+  /* the legend names the two in-app colours; the other modes have none */
+  {
+    const char *names[FC_COLORS_MAX_LEGEND];
+    GdkRGBA colors[FC_COLORS_MAX_LEGEND];
+    GdkRGBA system;
+
+    g_assert_cmpuint (fc_colors_legend (FC_COLOR_MODE_IN_APP, names, colors), ==, 2);
+    g_assert_cmpstr (names[0], ==, "Application");
+    g_assert_cmpstr (names[1], ==, "System");
+    g_assert_false (gdk_rgba_equal (&colors[0], &colors[1]));
+    /* the system colour is a shade of the one system frames get */
+    fc_colors_for_frame (profile, FC_TEST_BAR, FC_COLOR_MODE_IN_APP, &system);
+    g_assert_cmpfloat (fabs (system.red - colors[1].red), <, 0.1);
+    g_assert_cmpfloat (fabs (system.blue - colors[1].blue), <, 0.1);
+    g_assert_cmpuint (fc_colors_legend (FC_COLOR_MODE_PACKAGE, names, colors), ==, 0);
+  }
 
   g_assert_cmpstr (d1, ==, "850 ns");
   g_assert_cmpstr (d2, ==, "1.50 ms");
