@@ -88,6 +88,7 @@ struct _FcWindow
   guint                 live_n_threads;
   FcProfileFollower    *live_follower;    /* the live view: the recording by function */
   gboolean              live_updating;    /* a worker is bringing it up to date */
+  gboolean              live_edge_pending; /* follow once the flamechart has the grown layout */
   guint                 transaction_span;
   GPtrArray            *root_spans;       /* FcSpan: this recording's ended transactions */
   gboolean              following;        /* the flamechart shows the live edge */
@@ -98,6 +99,8 @@ struct _FcWindow
 };
 
 void fc_window_init_actions        (FcWindow   *self);
+/* fc-window-record.c: the live profile grew (bench-live drives it too) */
+void fc_window_record_show_grown   (FcWindow   *self);
 void fc_window_set_action_enabled  (FcWindow   *self,
                                     const char *name,
                                     gboolean    enabled);

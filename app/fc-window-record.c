@@ -150,6 +150,51 @@ show_profile (FcWindow *self)
 }
 
 static void
+show_live_edge (FcWindow *self)
+{
+  gint64 begin, end;
+
+  self->live_edge_pending = FALSE;
+  fc_session_get_thread_range (self->session, &begin, &end);
+  self->setting_range = TRUE;
+  fc_session_set_visible_range (self->session, MAX (begin, end - FC_SESSION_LIVE_WINDOW_NS), end);
+  self->setting_range = FALSE;
+}
+
+/* The flamechart has the grown profile's layout: now is the time to follow. */
+static void
+live_layout_cb (FcWindow *self)
+{
+  FcFlameLayout *layout = fc_flame_view_get_layout (FC_FLAME_VIEW (self->flame_chart));
+
+  if (self->live_edge_pending && self->following && layout != NULL &&
+      fc_flame_layout_get_profile (layout) == fc_session_get_profile (self->session))
+    show_live_edge (self);
+}
+
+/**
+ * fc_window_record_show_grown:
+ * @self: a window
+ *
+ * The session's live profile grew: views reload and, when following, the
+ * flamechart moves to the live edge once it has the grown layout (moving
+ * first would draw the old layout at the new place, then draw again).
+ */
+void
+fc_window_record_show_grown (FcWindow *self)
+{
+  g_return_if_fail (FC_IS_WINDOW (self));
+
+  /* a layout that never came (a thread without samples): follow now */
+  if (self->live_edge_pending && self->following)
+    show_live_edge (self);
+  self->live_edge_pending = self->following;
+  self->setting_range = TRUE;
+  fc_session_profile_grew (self->session, FALSE);
+  self->setting_range = FALSE;
+}
+
+static void
 live_update_thread (GTask        *task,
                     gpointer      source_object,
                     gpointer      task_data,
@@ -186,9 +231,7 @@ live_updated_cb (GObject      *object,
         show_profile (self);
       return;
     }
-  self->setting_range = TRUE;
-  fc_session_profile_grew (self->session, self->following);
-  self->setting_range = FALSE;
+  fc_window_record_show_grown (self);
 }
 
 static gboolean
@@ -702,6 +745,8 @@ fc_window_record_init (FcWindow *self)
                            G_CALLBACK (visible_range_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::visible-end-ns",
                            G_CALLBACK (visible_range_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->flame_chart, "notify::layout",
+                           G_CALLBACK (live_layout_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->profiling_button, "toggled",
                            G_CALLBACK (profiling_toggled_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->transaction_button, "toggled",

@@ -101,6 +101,18 @@ n_frames_named (FcWindow   *window,
   return n;
 }
 
+/* The flamechart shows the last seconds recorded (it follows the live edge). */
+static gboolean
+at_live_edge (FcWindow *window)
+{
+  FcSession *session = fc_window_get_session (window);
+  gint64 begin, end;
+
+  fc_session_get_thread_range (session, &begin, &end);
+  return end > begin && fc_session_get_visible_end_ns (session) == end &&
+         fc_session_get_visible_begin_ns (session) == MAX (begin, end - FC_SESSION_LIVE_WINDOW_NS);
+}
+
 /* Attach to a running program: the count grows between iterations, named
  * threads appear in the selector, Stop leaves the recording open and the
  * program running untraced. */
@@ -149,6 +161,12 @@ test_attach_live (void)
   g_assert_true (fc_window_is_recording (window));
   g_assert_cmpuint (n_frames_named (window, "worker_spin"), ==, 1);
   g_assert_cmpuint (n_frames_named (window, "worker_main"), ==, 1);
+
+  /* following: once the flamechart has the grown layout, it shows the live edge */
+  {
+    guint n = n_session_samples (window);
+    ITERATE_UNTIL (n_session_samples (window) > n && at_live_edge (window));
+  }
   g_assert_nonnull (strstr (gtk_label_get_text (window->record_status_label), "samples"));
   /* "1 thread", "2 threads" */
   {
