@@ -91,6 +91,38 @@ value_is_set (const ProtobufCFieldDescriptor *field,
 
 static void write_message (GString *out, const ProtobufCMessage *message);
 
+/* a number without printf: OTLP/JSON of a 50 MB chunk has millions, and
+ * printf was a tenth of the conversion */
+static void
+append_integer (GString  *out,
+                gboolean  negative,
+                guint64   magnitude,
+                gboolean  quoted)
+{
+  char buf[24];
+  int i = sizeof buf;
+
+  if (quoted)
+    buf[--i] = '"';
+  do
+    buf[--i] = (char) ('0' + magnitude % 10);
+  while ((magnitude /= 10) > 0);
+  if (negative)
+    buf[--i] = '-';
+  if (quoted)
+    buf[--i] = '"';
+  g_string_append_len (out, buf + i, sizeof buf - i);
+}
+
+static void
+append_signed (GString  *out,
+               gint64    v,
+               gboolean  quoted)
+{
+  /* the magnitude of G_MININT64 does not fit a gint64 */
+  append_integer (out, v < 0, v < 0 ? (guint64) 0 - (guint64) v : (guint64) v, quoted);
+}
+
 static void
 write_value (GString                        *out,
              const ProtobufCFieldDescriptor *field,
@@ -100,16 +132,17 @@ write_value (GString                        *out,
     {
     case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_SINT32: case PROTOBUF_C_TYPE_SFIXED32:
     case PROTOBUF_C_TYPE_ENUM:
-      g_string_append_printf (out, "%" G_GINT32_FORMAT, *(const gint32 *) member);
+      append_signed (out, *(const gint32 *) member, FALSE);
       break;
     case PROTOBUF_C_TYPE_UINT32: case PROTOBUF_C_TYPE_FIXED32:
-      g_string_append_printf (out, "%" G_GUINT32_FORMAT, *(const guint32 *) member);
+      append_integer (out, FALSE, *(const guint32 *) member, FALSE);
       break;
     case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_SINT64: case PROTOBUF_C_TYPE_SFIXED64:
-      g_string_append_printf (out, "\"%" G_GINT64_FORMAT "\"", *(const gint64 *) member);
+      /* proto3 JSON: 64-bit integers are strings */
+      append_signed (out, *(const gint64 *) member, TRUE);
       break;
     case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64:
-      g_string_append_printf (out, "\"%" G_GUINT64_FORMAT "\"", *(const guint64 *) member);
+      append_integer (out, FALSE, *(const guint64 *) member, TRUE);
       break;
     case PROTOBUF_C_TYPE_BOOL:
       g_string_append (out, *(const protobuf_c_boolean *) member ? "true" : "false");
