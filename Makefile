@@ -2,8 +2,9 @@
 #
 #   make run    install what is missing, build, start the app
 #   make check  install what is missing, build, run the whole test suite
-#               (then the core and CLI suites again under ASan + UBSan, and the
-#               tests of shared state under ThreadSanitizer)
+#               (then the core and CLI suites again under ASan + UBSan, the
+#               sampler's under UBSan alone, the recorder and the tests of
+#               shared state under ThreadSanitizer)
 #   make bench  build and run the benchmarks (they print figures)
 #   make fuzz   build the libFuzzer harnesses (clang) and run each for FUZZ_SECONDS
 #   make soak   attach/detach soak: SOAK_CYCLES recordings, SOAK_KILLS profilers
@@ -22,7 +23,7 @@ DEB_PACKAGES = \
 	xvfb xauth \
 	clang libclang-rt-14-dev
 
-.PHONY: all deps build run check check-sanitize check-tsan check-fuzz fuzz fuzz-build fuzz-merge soak bench clean
+.PHONY: all deps build run check check-sanitize check-ubsan check-tsan check-fuzz fuzz fuzz-build fuzz-merge soak bench clean
 
 all: build
 
@@ -55,6 +56,7 @@ run: build
 check: build
 	xvfb-run -a -s "-screen 0 1280x800x24" meson test -C $(BUILDDIR) --print-errorlogs $(MESON_TEST_ARGS)
 	$(MAKE) check-sanitize
+	$(MAKE) check-ubsan
 	$(MAKE) check-tsan
 	$(MAKE) check-fuzz
 
@@ -69,14 +71,31 @@ check-sanitize: deps
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  meson test -C $(ASAN_BUILDDIR) --no-suite sampler --print-errorlogs
 
-# Tests of code that threads share (suite 'tsan') under ThreadSanitizer. Only
-# those targets are built; add a test to TSAN_TARGETS and give it the suite.
+# The sampler's suite (real traced programs) under UndefinedBehaviorSanitizer
+# alone: LeakSanitizer's exit check ptrace()s the threads the profiler traces.
+UBSAN_BUILDDIR ?= build-ubsan
+check-ubsan: deps
+	@[ -f $(UBSAN_BUILDDIR)/build.ninja ] || meson setup $(UBSAN_BUILDDIR) -Dapp=false \
+	  -Db_sanitize=undefined -Db_lundef=false
+	meson compile -C $(UBSAN_BUILDDIR)
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  meson test -C $(UBSAN_BUILDDIR) --suite sampler --print-errorlogs
+
+# Tests of code that threads share (suite 'tsan': the growing profile, the
+# recorder with its sampler and writer threads and the CLI it runs) under
+# ThreadSanitizer. Only those targets are built; add a test to TSAN_TARGETS
+# and give it the suite.
 TSAN_BUILDDIR ?= build-tsan
-TSAN_TARGETS = test-profile-growing
+TSAN_TARGETS = test-profile-growing test-recorder flamecast-cli fcplugin \
+	fc-target-burner fc-target-threads fc-target-churn fc-target-dlopen \
+	fc-target-signals fc-target-soak fc-target-waiters fc-target-forker
 check-tsan: deps
 	@[ -f $(TSAN_BUILDDIR)/build.ninja ] || meson setup $(TSAN_BUILDDIR) -Dapp=false -Db_sanitize=thread
 	meson compile -C $(TSAN_BUILDDIR) $(TSAN_TARGETS)
-	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	@# GLib's slice allocator and locks are invisible to ThreadSanitizer: plain
+	@# malloc, and tests/tsan.supp with tests/fc-tsan-glib.c (see there)
+	G_SLICE=always-malloc \
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/tsan.supp \
 	  meson test -C $(TSAN_BUILDDIR) --no-rebuild --suite tsan --print-errorlogs
 
 # libFuzzer harnesses (fuzz/): clang, ASan + UBSan, coverage in every core layer.
@@ -118,4 +137,4 @@ bench: build
 	./bench/run-all.sh $(BUILDDIR)
 
 clean:
-	rm -rf $(BUILDDIR) $(ASAN_BUILDDIR) $(TSAN_BUILDDIR) $(FUZZ_BUILDDIR)
+	rm -rf $(BUILDDIR) $(ASAN_BUILDDIR) $(UBSAN_BUILDDIR) $(TSAN_BUILDDIR) $(FUZZ_BUILDDIR)
