@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "fc-error.h"
 #include "fc-json-util.h"
 
 static JsonNode *
@@ -121,4 +122,36 @@ fc_json_dup_id (JsonObject *object,
   if (type == G_TYPE_INT64)
     return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
   return NULL;
+}
+
+JsonObject *
+fc_json_load_object (JsonParser  *parser,
+                     const char  *text,
+                     gsize        len,
+                     const char  *what,
+                     GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  JsonNode *root;
+
+  /* an empty GBytes has no data pointer, which json-glib refuses with a critical */
+  if (!json_parser_load_from_data (parser, len > 0 ? text : "", len, &local_error))
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s: %s", what, local_error->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s: no JSON value, the text is %s", what,
+                   len == 0 ? "empty" : "blank");
+      return NULL;
+    }
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "%s: the document is %s, expected a JSON object",
+                   what, JSON_NODE_HOLDS_ARRAY (root) ? "an array" : JSON_NODE_HOLDS_NULL (root) ? "null" : "a single value");
+      return NULL;
+    }
+  return json_node_get_object (root);
 }

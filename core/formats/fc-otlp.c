@@ -1003,23 +1003,13 @@ fc_otlp_read_json (GBytes  *bytes,
                    GError **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr(GError) local_error = NULL;
   ProtobufCMessage *data;
   FcDocument *doc;
   gsize len = 0;
   const char *text = g_bytes_get_data (bytes, &len);
 
-  if (!json_parser_load_from_data (parser, text, len, &local_error))
-    {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "OTLP/JSON: %s", local_error->message);
-      return NULL;
-    }
-  /* empty or blank text parses, to no document at all */
-  if (json_parser_get_root (parser) == NULL)
-    {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "OTLP/JSON: the text holds no JSON value");
-      return NULL;
-    }
+  if (fc_json_load_object (parser, text, len, "OTLP/JSON", error) == NULL)
+    return NULL;
   data = fc_pb_json_read (DESC (profiles_data), json_parser_get_root (parser), error);
   if (data == NULL)
     return NULL;

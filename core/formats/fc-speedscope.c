@@ -647,11 +647,9 @@ fc_speedscope_read (GBytes  *bytes,
                     GError **error)
 {
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();
-  g_autoptr(GError) local_error = NULL;
   g_autoptr(FcDocument) doc = fc_document_new (FC_DOCUMENT_V2);
   g_autoptr(FcProfile) profile = fc_interop_new_profile ("native");
   g_autofree guint32 *model_frames = NULL;
-  JsonNode *root;
   JsonObject *file, *shared;
   JsonArray *frames, *profiles;
   gint64 base_ns = g_get_real_time () / 1000 * 1000000;
@@ -660,15 +658,10 @@ fc_speedscope_read (GBytes  *bytes,
   double origin = G_MAXDOUBLE;
   guint n_frames;
 
-  if (!json_parser_load_from_data (parser, text, len, &local_error))
-    {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "speedscope: %s", local_error->message);
-      return NULL;
-    }
-  root = json_parser_get_root (parser);
-  /* empty or blank text parses, to no root at all */
-  file = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
-  shared = file ? fc_json_get_object (file, "shared") : NULL;
+  file = fc_json_load_object (parser, text, len, "speedscope", error);
+  if (file == NULL)
+    return NULL;
+  shared = fc_json_get_object (file, "shared");
   if (shared == NULL)
     {
       g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "speedscope: no \"shared\" object");
