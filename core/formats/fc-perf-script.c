@@ -10,6 +10,7 @@
 #include "fc-interop-private.h"
 #include "fc-json-util.h"
 #include "fc-perf-script.h"
+#include "fc-time.h"
 
 typedef struct {
   char   *comm;
@@ -26,7 +27,9 @@ header_clear (Header *h)
 /* The error returns of fc_perf_script_read() leaked a parsed header (found by fuzz/fuzz-reader). */
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Header, header_clear)
 
-/* "1234.567890:" -> ns */
+/* "1234.567890:" -> ns, or -1 for seconds past FC_TIME_MAX_S: no clock
+ * gives those, and seconds * 10^9 would wrap around 64 bits (the fuzzer's
+ * "18446744074.0" read as 0.29 s) */
 static gboolean
 parse_time (const char *token,
             gint64     *ns)
@@ -45,7 +48,7 @@ parse_time (const char *token,
     return FALSE;
   for (; digits < 9; digits++)
     frac *= 10;
-  *ns = (gint64) (sec * 1000000000 + frac);
+  *ns = sec <= FC_TIME_MAX_S ? (gint64) (sec * FC_TIME_NS_PER_S + frac) : -1;
   return TRUE;
 }
 
@@ -176,6 +179,13 @@ fc_perf_script_read (GBytes  *bytes,
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
                            "perf script, line %u: expected a sample header \"comm pid/tid seconds: event:\"", line_no);
+              return NULL;
+            }
+          if (h.time_ns < 0)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                           "perf script, line %u: the sample's time is past %" G_GINT64_FORMAT " s (the year 2200)",
+                           line_no, FC_TIME_MAX_S);
               return NULL;
             }
           if (!g_utf8_validate (h.comm, -1, NULL))
