@@ -133,6 +133,11 @@ fc_folded_write (FcDocument  *document,
           /* a sample with no frames at all still counts */
           if (line->len == 0)
             g_string_append (line, "[no frames]");
+          /* and no name may make the line something else: '#' starts a
+           * comment, and the reader, telling formats apart, skips blanks and
+           * a byte-order mark, then takes '{' for JSON */
+          if (strchr (" \t#{", line->str[0]) != NULL || g_str_has_prefix (line->str, "\xef\xbb\xbf"))
+            g_string_prepend_c (line, '_');
           l.line = g_string_chunk_insert_len (chunk, line->str, line->len);
           l.count = GPOINTER_TO_SIZE (value);
           g_array_append_val (lines, l);
