@@ -51,6 +51,8 @@ void fc_fuzz_check_v2_round_trip (FcProfile *profile);
 
 /* documents with more samples in a profile are read, not written back */
 #define FC_FUZZ_MAX_WRITTEN_SAMPLES 100000
+/* what counts may expand to in the harnesses (fc_interop_set_max_expanded_samples()) */
+#define FC_FUZZ_MAX_EXPANDED_SAMPLES 200000
 
 typedef FcDocument *(*FcFuzzRead)  (GBytes      *bytes,
                                     GError     **error);

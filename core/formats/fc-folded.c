@@ -11,7 +11,6 @@
 #include "fc-interop-private.h"
 
 #define FOLDED_PERIOD_NS G_GINT64_CONSTANT (10000000)
-#define MAX_SAMPLES      (50 * 1000 * 1000)
 
 /* ';' separates frames and control bytes would make the file binary to
  * readers (ours included): neither may stay in a name */
@@ -243,10 +242,11 @@ fc_folded_read (GBytes  *bytes,
           return NULL;
         }
       total += count;
-      if (total > MAX_SAMPLES)
+      if (total > fc_interop_max_expanded_samples ())
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                       "folded stacks, line %u: more than %d samples in all", line_no, MAX_SAMPLES);
+                       "folded stacks, line %u: more than %" G_GUINT64_FORMAT " samples in all", line_no,
+                       fc_interop_max_expanded_samples ());
           return NULL;
         }
 

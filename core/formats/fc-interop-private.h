@@ -71,6 +71,19 @@ void        fc_interop_add_image       (FcProfile     *profile,
                                         guint64        limit,
                                         const char    *build_id);
 
+/* Counts expand into as many samples (pprof and OTLP values, folded counts,
+ * speedscope weights), so a few bytes can ask for billions: an import
+ * refuses a document that would hold more than this many in all. Ten
+ * million is 28 hours of one thread at 100 Hz, and ~0.5 GB with the sort. */
+#define FC_INTEROP_MAX_EXPANDED_SAMPLES G_GUINT64_CONSTANT (10000000)
+
+/* The limit in force: FC_INTEROP_MAX_EXPANDED_SAMPLES unless lowered. */
+guint64     fc_interop_max_expanded_samples     (void);
+/* For the fuzz harnesses, which run each input in a few seconds under ASan
+ * and learn nothing from a million copies of one sample: lowers the limit
+ * for the whole process. */
+void        fc_interop_set_max_expanded_samples (guint64        max);
+
 /* A V2 chunk with fresh chunk and profiler ids and @platform, ready for
  * samples read from another format. */
 FcProfile  *fc_interop_new_profile     (const char    *platform);

@@ -276,6 +276,20 @@ fc_interop_add_image (FcProfile  *profile,
   json_array_add_object_element (images, image);
 }
 
+static guint64 max_expanded_samples = FC_INTEROP_MAX_EXPANDED_SAMPLES;
+
+guint64
+fc_interop_max_expanded_samples (void)
+{
+  return max_expanded_samples;
+}
+
+void
+fc_interop_set_max_expanded_samples (guint64 max)
+{
+  max_expanded_samples = MIN (max, FC_INTEROP_MAX_EXPANDED_SAMPLES);
+}
+
 FcProfile *
 fc_interop_new_profile (const char *platform)
 {

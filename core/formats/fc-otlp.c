@@ -40,9 +40,6 @@ typedef Opentelemetry__Proto__Collector__Profiles__V1development__ExportProfiles
 #define ANY_INT     OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_INT_VALUE
 #define ANY_STRIDX  OPENTELEMETRY__PROTO__COMMON__V1__ANY_VALUE__VALUE_STRING_VALUE_STRINDEX
 
-/* Above this many samples made from counts, the input is refused. */
-#define MAX_EXPANDED_SAMPLES (50 * 1000 * 1000)
-
 /* ---- writing ---- */
 
 typedef struct {
@@ -657,6 +654,7 @@ typedef struct {
   GString      *where;       /* "resource_profiles[0].scope_profiles[0].profiles[1]" */
   GArray       *stack_cache; /* OTLP stack index -> model stack id + 1 */
   GHashTable   *images;      /* mapping indices recorded as debug images */
+  guint64      *expanded;    /* samples made from counts, in all profiles */
 } Reader;
 
 static const char *
@@ -861,7 +859,6 @@ read_profile (Reader          *r,
 {
   gint64 period = p->period > 0 ? p->period : G_GINT64_CONSTANT (10000000);
   g_autoptr(GHashTable) cursors = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  guint64 expanded = 0;
   gsize where_len = r->where->len;
 
   for (gsize i = 0; i < p->n_samples; i++)
@@ -892,11 +889,12 @@ read_profile (Reader          *r,
                            "%s.values[0]: %" G_GINT64_FORMAT " is negative", r->where->str, count);
               return FALSE;
             }
-          expanded += count;
-          if (expanded > MAX_EXPANDED_SAMPLES)
+          *r->expanded += count;
+          if (*r->expanded > fc_interop_max_expanded_samples ())
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "%s.values[0]: more than %d samples in all", r->where->str, MAX_EXPANDED_SAMPLES);
+                           "%s.values[0]: more than %" G_GUINT64_FORMAT " samples in all", r->where->str,
+                           fc_interop_max_expanded_samples ());
               return FALSE;
             }
           if (cursor == NULL)
@@ -922,6 +920,7 @@ read_data (const PData  *data,
   g_autoptr(GString) where = g_string_new (NULL);
   static const PDict empty_dict = OPENTELEMETRY__PROTO__PROFILES__V1DEVELOPMENT__PROFILES_DICTIONARY__INIT;
   const PDict *dict = data->dictionary != NULL ? data->dictionary : &empty_dict;
+  guint64 expanded = 0;
 
   for (gsize i = 0; i < data->n_resource_profiles; i++)
     {
@@ -933,7 +932,7 @@ read_data (const PData  *data,
             g_autoptr(FcProfile) profile = fc_interop_new_profile ("native");
             g_autoptr(GArray) cache = g_array_new (FALSE, TRUE, sizeof (guint32));
             g_autoptr(GHashTable) images = g_hash_table_new (g_direct_hash, g_direct_equal);
-            Reader r = { dict, profile, where, cache, images };
+            Reader r = { dict, profile, where, cache, images, &expanded };
 
             g_string_printf (where, "resource_profiles[%" G_GSIZE_FORMAT "].scope_profiles[%" G_GSIZE_FORMAT
                              "].profiles[%" G_GSIZE_FORMAT "]", i, j, k);

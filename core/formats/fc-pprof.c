@@ -19,7 +19,6 @@ typedef Perftools__Profiles__Function  PpFunction;
 typedef Perftools__Profiles__Mapping   PpMapping;
 typedef Perftools__Profiles__ValueType PpValueType;
 
-#define MAX_EXPANDED_SAMPLES (50 * 1000 * 1000)
 
 /* ---- writing ---- */
 
@@ -558,10 +557,11 @@ read_profile (const PpProfile  *p,
           return NULL;
         }
       expanded += count;
-      if (expanded > MAX_EXPANDED_SAMPLES)
+      if (expanded > fc_interop_max_expanded_samples ())
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                       "pprof sample[%" G_GSIZE_FORMAT "].value[0]: more than %d samples in all", i, MAX_EXPANDED_SAMPLES);
+                       "pprof sample[%" G_GSIZE_FORMAT "].value[0]: more than %" G_GUINT64_FORMAT " samples in all",
+                       i, fc_interop_max_expanded_samples ());
           return NULL;
         }
       cursor = g_hash_table_lookup (cursors, GUINT_TO_POINTER (thread + 1));

@@ -12,7 +12,6 @@
 
 #define SCHEMA_URL    "https://www.speedscope.app/file-format-schema.json"
 #define COUNT_SPACING G_GINT64_CONSTANT (10000000)
-#define MAX_SAMPLES   (50 * 1000 * 1000)
 
 /* ---- writing ---- */
 
@@ -479,6 +478,7 @@ read_sampled (FcProfile     *profile,
               guint32        thread,
               gint64         base_ns,
               double         origin,   /* ns: the earliest startValue of all profiles */
+              guint64       *total,    /* samples made from weights, in all profiles */
               const char    *where,
               GError       **error)
 {
@@ -487,7 +487,6 @@ read_sampled (FcProfile     *profile,
   gint64 scale = unit_to_ns (fc_json_get_string (p, "unit"));
   double start = 0, at;
   g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint64 total = 0;
 
   if (weights == NULL)
     return FALSE;
@@ -545,13 +544,15 @@ read_sampled (FcProfile     *profile,
         }
       else
         {
-          total += (guint64) w;
-          if (total > MAX_SAMPLES)
+          /* compared as a double first: casting 1e300 to an integer is undefined */
+          if (w > (double) (fc_interop_max_expanded_samples () - *total))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "speedscope %s.weights[%u]: more than %d samples in all", where, i, MAX_SAMPLES);
+                           "speedscope %s.weights[%u]: more than %" G_GUINT64_FORMAT " samples in all", where, i,
+                           fc_interop_max_expanded_samples ());
               return FALSE;
             }
+          *total += (guint64) w;
           for (guint64 c = 0; c < (guint64) w; c++, at += 1)
             fc_profile_append_sample (profile, base_ns + (gint64) (at - start) * COUNT_SPACING, thread, stack, 0);
         }
@@ -656,6 +657,7 @@ fc_speedscope_read (GBytes  *bytes,
   gsize len = 0;
   const char *text = g_bytes_get_data (bytes, &len);
   double origin = G_MAXDOUBLE;
+  guint64 total = 0;
   guint n_frames;
 
   file = fc_json_load_object (parser, text, len, "speedscope", error);
@@ -735,7 +737,7 @@ fc_speedscope_read (GBytes  *bytes,
       if (name != NULL && name[0] != '\0')
         fc_profile_set_thread_name (profile, thread, name);
       if (g_strcmp0 (type, "sampled") == 0)
-        ok = read_sampled (profile, p, model_frames, n_frames, thread, base_ns, origin, where, error);
+        ok = read_sampled (profile, p, model_frames, n_frames, thread, base_ns, origin, &total, where, error);
       else if (g_strcmp0 (type, "evented") == 0)
         ok = read_evented (profile, p, model_frames, n_frames, thread, base_ns, origin, where, error);
       else
