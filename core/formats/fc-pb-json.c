@@ -495,6 +495,7 @@ read_message (const ProtobufCMessageDescriptor *desc,
               GError                          **error)
 {
   ProtobufCMessage *message;
+  g_autofree gboolean *seen = NULL;
   JsonObjectIter iter;
   const char *key;
   JsonNode *value;
@@ -508,6 +509,7 @@ read_message (const ProtobufCMessageDescriptor *desc,
 
   message = calloc (1, desc->sizeof_message);
   protobuf_c_message_init (desc, message);
+  seen = g_new0 (gboolean, MAX (desc->n_fields, 1));
 
   json_object_iter_init (&iter, json_node_get_object (node));
   while (json_object_iter_next (&iter, &key, &value))
@@ -519,6 +521,21 @@ read_message (const ProtobufCMessageDescriptor *desc,
         continue;
 
       g_string_append_printf (path, "%s%s", path_len > 0 ? "." : "", key);
+      /* A field given twice (as "mapping_table" and as "mappingTable"), or
+       * two members of one oneof, would overwrite the first value: leaked,
+       * or for a oneof an integer later freed as a string. protobuf's own
+       * JSON parsers refuse both (found by fuzz-otlp-json). */
+      if (seen[field - desc->fields])
+        {
+          set_error (error, path, "the field is given twice (by its name and its JSON name)");
+          goto fail;
+        }
+      if ((field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) && *(guint32 *) (base + field->quantifier_offset) != 0)
+        {
+          set_error (error, path, "another member of the same oneof is given too");
+          goto fail;
+        }
+      seen[field - desc->fields] = TRUE;
       if (field->label == PROTOBUF_C_LABEL_REPEATED)
         {
           JsonArray *array;
@@ -550,12 +567,6 @@ read_message (const ProtobufCMessageDescriptor *desc,
         }
       else
         {
-          if (field->type == PROTOBUF_C_TYPE_STRING &&
-              *(char **) (base + field->offset) != (char *) protobuf_c_empty_string)
-            {
-              free (*(char **) (base + field->offset));
-              *(char **) (base + field->offset) = (char *) protobuf_c_empty_string;
-            }
           if (!read_value (field, value, base + field->offset, path, error))
             goto fail;
           if (field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)

@@ -112,6 +112,25 @@ test_json_empty (void)
   assert_refused (fc_speedscope_read, "7", 1, "speedscope: the document is a single value, expected a JSON object");
 }
 
+/* A field given by both its names, or two members of one oneof: the first
+ * value leaked (fuzz-otlp-json, field-given-twice), and an integer in the
+ * oneof's union was freed as a string when a string member came after it. */
+static void
+test_otlp_json_field_twice (void)
+{
+  static const char twice[] =
+    "{\"resourceProfiles\":[],\"dictionary\":{\"mappingTable\":[{}],\"mapping_table\":[{},{}]}}";
+  static const char oneof[] =
+    "{\"resourceProfiles\":[{\"resource\":{\"attributes\":[{\"key\":\"service.version\","
+    "\"value\":{\"intValue\":\"5\",\"stringValue\":\"1.0\"}}]}}]}";
+
+  assert_refused (fc_otlp_read_json, twice, sizeof twice - 1,
+                  "dictionary.mapping_table: the field is given twice (by its name and its JSON name)");
+  assert_refused (fc_otlp_read_json, oneof, sizeof oneof - 1,
+                  "resourceProfiles[0].resource.attributes[0].value.stringValue: another member of the same oneof "
+                  "is given too");
+}
+
 /* ---- sample times outside 1970..2200 ---- */
 
 #define OTLP_JSON_ONE_SAMPLE(timestamps)                                                              \
@@ -403,6 +422,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/formats/import-fuzzed/json-empty", test_json_empty);
+  g_test_add_func ("/formats/import-fuzzed/otlp-json-field-twice", test_otlp_json_field_twice);
   g_test_add_func ("/formats/import-fuzzed/otlp-time-range", test_otlp_time_range);
   g_test_add_func ("/formats/import-fuzzed/otlp-years-apart", test_otlp_years_apart);
   g_test_add_func ("/formats/import-fuzzed/pprof-time-range", test_pprof_time_range);
