@@ -198,6 +198,7 @@ typedef enum {
 } RebuildStage;
 
 typedef enum {
+  COLUMN_FUNCTION,
   COLUMN_SELF,
   COLUMN_TOTAL,
   COLUMN_SAMPLES,
@@ -223,6 +224,10 @@ struct _FcCallTreeView
   GSignalGroup        *session_signals;
   FcCallTreeRowList   *roots;
   GtkTreeListModel    *tree_model;
+  /* sorts siblings by the clicked column; passes rows through untouched
+   * until a header is clicked (see sorter_changed_cb) */
+  GtkSortListModel    *sorted;
+  GtkTreeListRowSorter *row_sorter;
   GtkSliceListModel   *slice;
   GtkSingleSelection  *selection;
 
@@ -346,7 +351,7 @@ swap_models (FcCallTreeView *self)
   g_set_object (&self->roots, roots);
 
   gtk_slice_list_model_set_size (self->slice, ROWS_PER_STEP);
-  gtk_slice_list_model_set_model (self->slice, G_LIST_MODEL (self->tree_model));
+  gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (self->tree_model));
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
 }
 
@@ -395,6 +400,31 @@ find_path (FcFilteredTree *tree,
   return path;
 }
 
+/* Where @row is shown: its place in the tree model, or once the rows are
+ * sorted by a column, found among the sorted rows (GtkSortListModel has no
+ * reverse lookup; the rows shown are only the opened ones). */
+static guint
+shown_position (FcCallTreeView *self,
+                GtkTreeListRow *row)
+{
+  g_autoptr(FcCallTreeRow) wanted = gtk_tree_list_row_get_item (row);
+  guint n;
+
+  if (gtk_sort_list_model_get_sorter (self->sorted) == NULL)
+    return gtk_tree_list_row_get_position (row);
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) shown = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
+      g_autoptr(FcCallTreeRow) item = gtk_tree_list_row_get_item (shown);
+
+      if (item->node == wanted->node)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
 /* The session's frame was picked elsewhere (a caller or callee in the
  * details, a flame view): select its row, opening the rows above it. */
 static void
@@ -436,7 +466,7 @@ select_session_frame (FcCallTreeView *self)
   if (row == NULL)
     return;
 
-  position = gtk_tree_list_row_get_position (row);
+  position = shown_position (self, row);
   gtk_single_selection_set_selected (self->selection, position);
 
   /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view's action does it */
@@ -733,6 +763,83 @@ bind_number_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_text (GTK_LABEL (label), text);
 }
 
+/* One column's order of two rows, ascending; the column view turns it
+ * round for descending. Ties go by name so the order is stable to read. */
+static int
+compare_rows_cb (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  const FcCallTreeRow *x = a;
+  const FcCallTreeRow *y = b;
+  Column column = GPOINTER_TO_INT (user_data);
+  gint64 vx = 0;
+  gint64 vy = 0;
+  char bx[512];
+  char by[512];
+
+  switch (column)
+    {
+    case COLUMN_SELF:
+      vx = fc_filtered_tree_node_get_self_ns (x->node);
+      vy = fc_filtered_tree_node_get_self_ns (y->node);
+      break;
+    case COLUMN_TOTAL:
+      vx = fc_filtered_tree_node_get_total_ns (x->node);
+      vy = fc_filtered_tree_node_get_total_ns (y->node);
+      break;
+    case COLUMN_SAMPLES:
+      vx = (gint64) fc_filtered_tree_node_get_total (x->node);
+      vy = (gint64) fc_filtered_tree_node_get_total (y->node);
+      break;
+    case COLUMN_FUNCTION:
+    default:
+      break;
+    }
+  if (vx != vy)
+    return vx < vy ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
+
+  return gtk_ordering_from_cmpfunc (g_utf8_collate (
+    fc_profile_frame_label (fc_filtered_tree_get_profile (x->tree), fc_filtered_tree_node_get_frame (x->node), bx, sizeof bx),
+    fc_profile_frame_label (fc_filtered_tree_get_profile (y->tree), fc_filtered_tree_node_get_frame (y->node), by, sizeof by)));
+}
+
+/* A header was clicked. Until then the rows are shown in the tree's own
+ * order, heaviest total first, which is what the Total column's arrow
+ * says: sorting would make a row object for every row shown, a stall on a
+ * big bottom-up tree, for no change. GTK 4.8 cannot tell which column
+ * the order is by, so once sorted the rows stay sorted. */
+static void
+sorter_changed_cb (FcCallTreeView *self)
+{
+  if (gtk_sort_list_model_get_sorter (self->sorted) == NULL)
+    gtk_sort_list_model_set_sorter (self->sorted, GTK_SORTER (self->row_sorter));
+}
+
+static void
+set_sorters (FcCallTreeView *self)
+{
+  GtkColumnViewColumn *columns[] = {
+    [COLUMN_FUNCTION] = self->function_column,
+    [COLUMN_SELF] = self->self_column,
+    [COLUMN_TOTAL] = self->total_column,
+    [COLUMN_SAMPLES] = self->samples_column,
+  };
+
+  for (Column c = 0; c < G_N_ELEMENTS (columns); c++)
+    {
+      g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows_cb, GINT_TO_POINTER (c), NULL));
+
+      gtk_column_view_column_set_sorter (columns[c], sorter);
+    }
+  gtk_column_view_sort_by_column (self->column_view, self->total_column, GTK_SORT_DESCENDING);
+
+  /* the column view's order, applied among siblings only: children stay under their parent */
+  self->row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  g_signal_connect_object (gtk_column_view_get_sorter (self->column_view), "changed",
+                           G_CALLBACK (sorter_changed_cb), self, G_CONNECT_SWAPPED);
+}
+
 static void
 set_factories (FcCallTreeView *self)
 {
@@ -788,6 +895,8 @@ fc_call_tree_view_dispose (GObject *object)
   g_clear_object (&self->session_tree);
   g_clear_object (&self->selection);
   g_clear_object (&self->slice);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->row_sorter);
   g_clear_object (&self->tree_model);
   g_clear_object (&self->roots);
 
@@ -893,12 +1002,14 @@ fc_call_tree_view_init (FcCallTreeView *self)
   self->roots = g_object_new (FC_TYPE_CALL_TREE_ROW_LIST, NULL);
   self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
                                               create_children_cb, NULL, NULL);
-  self->slice = gtk_slice_list_model_new (G_LIST_MODEL (g_object_ref (self->tree_model)), 0, G_MAXUINT);
+  self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->tree_model)), NULL);
+  self->slice = gtk_slice_list_model_new (G_LIST_MODEL (g_object_ref (self->sorted)), 0, G_MAXUINT);
   self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->slice)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   set_factories (self);
+  set_sorters (self);
 
   g_signal_connect_swapped (self->session_tree, "notify::filtered-tree", G_CALLBACK (tree_changed_cb), self);
   g_signal_connect_swapped (self->session_tree, "notify::busy", G_CALLBACK (busy_changed_cb), self);
@@ -1000,7 +1111,9 @@ fc_call_tree_view_get_filtered_tree (FcCallTreeView *self)
  * fc_call_tree_view_get_model:
  * @self: a call tree view
  *
- * Returns: (transfer none): the rows shown, #GtkTreeListRow of #FcCallTreeRow
+ * Returns: (transfer none): the rows, #GtkTreeListRow of #FcCallTreeRow, in
+ * the tree's own order (heaviest first); the column view shows them sorted
+ * by the clicked column
  */
 GtkTreeListModel *
 fc_call_tree_view_get_model (FcCallTreeView *self)

@@ -272,6 +272,90 @@ test_follows_selection (Fixture       *f,
   g_assert_cmpuint (fc_session_get_selected_frame (f->session), ==, FC_TEST_BAR);
 }
 
+/* The row the column view shows at @position: its depth and frame. */
+static void
+assert_shown (FcCallTreeView *view,
+              guint           position,
+              guint           depth,
+              guint32         frame)
+{
+  GListModel *shown = G_LIST_MODEL (gtk_column_view_get_model (fc_call_tree_view_get_column_view (view)));
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (shown, position);
+  g_autoptr(FcCallTreeRow) item = NULL;
+
+  g_assert_nonnull (row);
+  item = gtk_tree_list_row_get_item (row);
+  g_assert_cmpuint (gtk_tree_list_row_get_depth (row), ==, depth);
+  g_assert_cmpuint (fc_filtered_tree_node_get_frame (fc_call_tree_row_get_node (item)), ==, frame);
+}
+
+static GtkColumnViewColumn *
+column_titled (FcCallTreeView *view,
+               const char     *title)
+{
+  GListModel *columns = gtk_column_view_get_columns (fc_call_tree_view_get_column_view (view));
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (g_strcmp0 (gtk_column_view_column_get_title (column), title) == 0)
+        return column;
+    }
+  g_assert_not_reached ();
+}
+
+/* Clicking a header sorts siblings by that column, children kept right
+ * under their parent; a frame picked elsewhere is found among sorted rows */
+static void
+test_sort_columns (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkColumnView *column_view = fc_call_tree_view_get_column_view (f->view);
+  GtkSelectionModel *selection = gtk_column_view_get_model (column_view);
+  g_autoptr(GtkBitset) selected = NULL;
+
+  /* opens as today: heaviest total first, main > foo > bar, then baz */
+  assert_shown (f->view, 0, 0, FC_TEST_MAIN);
+  assert_shown (f->view, 1, 1, FC_TEST_FOO);
+  assert_shown (f->view, 2, 2, FC_TEST_BAR);
+  assert_shown (f->view, 3, 1, FC_TEST_BAZ);
+
+  /* self descending: baz (20 ms) before foo (10 ms), bar still under foo */
+  gtk_column_view_sort_by_column (column_view, column_titled (f->view, "Self"), GTK_SORT_DESCENDING);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, 4);
+  assert_shown (f->view, 0, 0, FC_TEST_MAIN);
+  assert_shown (f->view, 1, 1, FC_TEST_BAZ);
+  assert_shown (f->view, 2, 1, FC_TEST_FOO);
+  assert_shown (f->view, 3, 2, FC_TEST_BAR);
+
+  /* the frame picked elsewhere is selected at its sorted place */
+  fc_session_set_selected_frame (f->session, FC_TEST_BAR);
+  selected = gtk_selection_model_get_selection (selection);
+  g_assert_cmpuint (gtk_bitset_get_size (selected), ==, 1);
+  g_assert_cmpuint (gtk_bitset_get_nth (selected, 0), ==, 3);
+
+  /* bottom-up, self ascending: foo (10) < baz (20) < bar (30), bar's
+   * opened callers foo > main still right under it */
+  g_object_set (f->view, "bottom-up", TRUE, NULL);
+  wait_until_built (f->view);
+  gtk_column_view_sort_by_column (column_view, column_titled (f->view, "Self"), GTK_SORT_ASCENDING);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (selection)), ==, 5);
+  assert_shown (f->view, 0, 0, FC_TEST_FOO);
+  assert_shown (f->view, 1, 0, FC_TEST_BAZ);
+  assert_shown (f->view, 2, 0, FC_TEST_BAR);
+  assert_shown (f->view, 3, 1, FC_TEST_FOO);
+  assert_shown (f->view, 4, 2, FC_TEST_MAIN);
+
+  /* by function name, ascending: bar, baz, foo among the roots */
+  gtk_column_view_sort_by_column (column_view, column_titled (f->view, "Function"), GTK_SORT_ASCENDING);
+  assert_shown (f->view, 0, 0, FC_TEST_BAR);
+  assert_shown (f->view, 1, 1, FC_TEST_FOO);
+  assert_shown (f->view, 2, 2, FC_TEST_MAIN);
+  assert_shown (f->view, 3, 0, FC_TEST_BAZ);
+  assert_shown (f->view, 4, 0, FC_TEST_FOO);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -286,6 +370,7 @@ main (int   argc,
   ADD ("thread-and-range", test_thread_and_range);
   ADD ("frame-filter", test_frame_filter);
   ADD ("follows-selection", test_follows_selection);
+  ADD ("sort-columns", test_sort_columns);
 #undef ADD
   g_test_add_func ("/app/call-tree-view/hidden", test_hidden);
   g_test_add_func ("/app/call-tree-view/without-session", test_without_session);
