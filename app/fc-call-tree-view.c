@@ -467,6 +467,8 @@ select_session_frame (FcCallTreeView *self)
     return;
 
   position = shown_position (self, row);
+  if (position == GTK_INVALID_LIST_POSITION)
+    return;
   gtk_single_selection_set_selected (self->selection, position);
 
   /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view's action does it */
