@@ -8,6 +8,7 @@
 # fix it, then copy it into fuzz/crashes/HARNESS/ so that every later run
 # (and the 'fuzz' test suite) replays it. `make fuzz-merge` folds the scratch
 # corpus, minimized, back into fuzz/corpus/.
+# FUZZ_SEED fixes libFuzzer's seed (make check-fuzz: the same mutations each run).
 # Ends with one line per harness: executions, coverage (cov/ft) and corpus size.
 set -euo pipefail
 
@@ -30,7 +31,7 @@ for h in "$@"; do
   echo "== $h: ${seconds}s"
   # -rss_limit_mb: a payload that blows up memory is a bug too (2 GiB, like OSS-Fuzz).
   if ! ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
-       "$builddir/fuzz/$h" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
+       "$builddir/fuzz/$h" -max_total_time="$seconds" ${FUZZ_SEED:+-seed=$FUZZ_SEED} -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
          -artifact_prefix="$builddir/crashes/$h-" "$builddir/corpus/$h" "${seeds[@]}" >"$log" 2>&1; then
     tail -40 "$log"
     echo "$h: FAILED, see $log"

@@ -4,6 +4,7 @@
  */
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -273,7 +274,8 @@ node_to_int64 (JsonNode  *node,
         {
           double d = json_node_get_double (node);
 
-          if (d != (double) (gint64) d)
+          /* range first: casting a double beyond gint64 is undefined */
+          if (!(d >= -9.2e18 && d <= 9.2e18) || d != floor (d))
             return FALSE;
           *out = (gint64) d;
           return TRUE;

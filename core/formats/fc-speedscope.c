@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <math.h>
 #include <string.h>
 
 #include "fc-error.h"
@@ -426,15 +427,16 @@ frame_index (JsonNode    *node,
 {
   double d;
 
-  if (!get_number (node, &d) || d < 0 || d != (double) (guint) d)
+  /* compared as a double first: casting one beyond guint's range is undefined */
+  if (!get_number (node, &d) || d < 0 || d != floor (d))
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "speedscope %s: expected a frame index", where);
       return FALSE;
     }
-  if ((guint) d >= n_frames)
+  if (d >= n_frames)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                   "speedscope %s: frame %u but shared.frames has %u", where, (guint) d, n_frames);
+                   "speedscope %s: frame %.0f but shared.frames has %u", where, d, n_frames);
       return FALSE;
     }
   *out = (guint) d;

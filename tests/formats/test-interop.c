@@ -657,6 +657,11 @@ test_bad_input (void)
                   "[{\"name\":\"a\"}]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"x\",\"unit\":\"none\","
                   "\"startValue\":0,\"endValue\":1,\"samples\":[[0],[0,3]],\"weights\":[1,1]}]}", -1,
                   "speedscope profiles[0].samples[1][1]: frame 3 but shared.frames has 1");
+  /* speedscope: a frame index beyond any integer type (UBSan in fuzz-speedscope) */
+  assert_refused ("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"shared\":{\"frames\":"
+                  "[{\"name\":\"a\"}]},\"profiles\":[{\"type\":\"sampled\",\"name\":\"x\",\"unit\":\"none\","
+                  "\"startValue\":0,\"endValue\":1,\"samples\":[[214444000000]],\"weights\":[1]}]}", -1,
+                  "speedscope profiles[0].samples[0][0]: frame 214444000000 but shared.frames has 1");
   /* speedscope: unbalanced events */
   assert_refused ("{\"shared\":{\"frames\":[{\"name\":\"a\"},{\"name\":\"b\"}]},\"profiles\":[{\"type\":\"evented\","
                   "\"name\":\"x\",\"unit\":\"none\",\"startValue\":0,\"endValue\":1,\"events\":["
