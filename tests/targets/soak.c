@@ -86,12 +86,21 @@ main (int argc, char **argv)
   pthread_t *workers = calloc (n, sizeof *workers);
   pthread_t churn;
   struct sigaction sa = { 0 };
+  sigset_t term, waiting;
 
   sa.sa_handler = on_usr1;
   sa.sa_flags = SA_RESTART;
   sigaction (SIGUSR1, &sa, NULL);
   sa.sa_handler = on_term;
   sigaction (SIGTERM, &sa, NULL);
+
+  /* SIGTERM blocked here and so in every thread made below: only main's
+   * sigsuspend() takes it. Handled on a worker, it would leave main in
+   * pause() for good (the threads end, nothing wakes main). */
+  sigemptyset (&term);
+  sigaddset (&term, SIGTERM);
+  pthread_sigmask (SIG_BLOCK, &term, &waiting);
+  sigdelset (&waiting, SIGTERM);
 
   for (int i = 0; i < n; i++)
     pthread_create (&workers[i], NULL, soak_work, (void *) 1);
@@ -100,7 +109,7 @@ main (int argc, char **argv)
   fflush (stdout);
 
   while (!atomic_load (&stop))
-    pause ();
+    sigsuspend (&waiting);
 
   pthread_join (churn, NULL);
   for (int i = 0; i < n; i++)
