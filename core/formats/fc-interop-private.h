@@ -41,15 +41,15 @@ void        fc_arena_clear             (FcArena       *arena);
 gpointer    fc_arena_alloc0            (FcArena       *arena,
                                         gsize          size);
 
-/* The frames of @stack leaf first, cut into locations: a location is a run
- * of frames at one instruction address, inlined callees first and the real
- * function last (how the symbolizer emits them). @frames receives the frame
- * ids, @starts the index in @frames where each location begins; both are
- * cleared first. */
-void        fc_interop_stack_locations (FcProfile     *profile,
+/* The leaf-side location of @stack: a run of frames at one instruction
+ * address, inlined callees first and the real function last (how the
+ * symbolizer emits them), into @frames (cleared first). Returns the stack
+ * above that run, whose locations follow: a writer keeps one location per
+ * stack id and walks up the prefix tree, instead of cutting every stack
+ * from its leaf to the root. */
+guint32     fc_interop_leaf_location   (FcProfile     *profile,
                                         guint32        stack,
-                                        GArray        *frames,
-                                        GArray        *starts);
+                                        GArray        *frames);
 
 /* The sampling interval: the median gap between a thread's consecutive
  * samples (at most a minute), or 1/101 s (Flamecast's default) when there

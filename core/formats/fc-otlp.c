@@ -268,48 +268,63 @@ add_location (Writer        *w,
   return dedup (w->location_index, w->locations, key, loc);
 }
 
+/* Per stack id: the location of its leaf-side run (index + 1, 0 until known)
+ * and the stack above it (see fc_interop_leaf_location) */
+typedef struct {
+  guint32 location;
+  guint32 above;
+} StackLocation;
+
+static guint32
+leaf_location (Writer        *w,
+               FcProfile     *profile,
+               StackLocation *by_stack,
+               guint32        stack,
+               GArray        *frames)
+{
+  StackLocation *sl = &by_stack[stack];
+  guint32 *cached;
+
+  if (sl->location != 0)
+    return sl->location - 1;
+
+  sl->above = fc_interop_leaf_location (profile, stack, frames);
+  /* most locations are one frame: remember them by frame id, no key to build */
+  cached = &g_array_index (w->frame_location, guint32, g_array_index (frames, guint32, 0));
+  if (frames->len == 1 && *cached != 0)
+    sl->location = *cached;
+  else
+    {
+      sl->location = add_location (w, profile, (const guint32 *) (gpointer) frames->data, frames->len) + 1;
+      if (frames->len == 1)
+        *cached = sl->location;
+    }
+  return sl->location - 1;
+}
+
 static guint
-add_stack (Writer    *w,
-           FcProfile *profile,
-           guint32    stack,
-           GArray    *frames,
-           GArray    *starts)
+add_stack (Writer        *w,
+           FcProfile     *profile,
+           StackLocation *by_stack,
+           guint32        stack,
+           GArray        *frames)
 {
   g_autoptr(GBytes) key = NULL;
-  gint32 *locs;
+  const FcStackNode *node = fc_profile_get_stack (profile, stack);
+  gint32 *locs = g_new (gint32, MAX (node->depth, 1));
+  guint n = 0;
   PStack *s;
   gpointer found;
 
-  fc_interop_stack_locations (profile, stack, frames, starts);
-  locs = g_new (gint32, MAX (starts->len, 1));
-  for (guint i = 0; i < starts->len; i++)
-    {
-      guint first = g_array_index (starts, guint, i);
-      guint end = i + 1 < starts->len ? g_array_index (starts, guint, i + 1) : frames->len;
-      guint32 frame = g_array_index (frames, guint32, first);
-
-      /* most locations are one frame: remember them by frame id, no key to build */
-      if (end - first == 1)
-        {
-          guint32 *cached;
-
-          if (frame >= w->frame_location->len)
-            g_array_set_size (w->frame_location, frame + 1);
-          cached = &g_array_index (w->frame_location, guint32, frame);
-          if (*cached == 0)
-            *cached = add_location (w, profile, &frame, 1) + 1;
-          locs[i] = *cached - 1;
-        }
-      else
-        locs[i] = add_location (w, profile, &g_array_index (frames, guint32, first), end - first);
-    }
-  key = g_bytes_new_take (locs, starts->len * sizeof (gint32));
+  for (guint32 at = stack; at != FC_STACK_EMPTY; at = by_stack[at].above)
+    locs[n++] = leaf_location (w, profile, by_stack, at, frames);
+  key = g_bytes_new_take (locs, n * sizeof (gint32));
   found = g_hash_table_lookup (w->stack_index, key);
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
   s = arena_new (w, DESC (stack));
   s->location_indices = (gint32 *) g_bytes_get_data (key, NULL);
-  s->n_location_indices = starts->len;
+  s->n_location_indices = n;
   g_ptr_array_add (w->stacks, s);
   g_hash_table_insert (w->stack_index, g_bytes_ref (key), GUINT_TO_POINTER (w->stacks->len));
   return w->stacks->len - 1;
@@ -386,8 +401,8 @@ write_profile (Writer    *w,
                FcProfile *profile)
 {
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) stack_cache = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_autofree StackLocation *by_stack = g_new0 (StackLocation, MAX (fc_profile_get_n_stacks (profile), 1));
   g_autoptr(GHashTable) by_identity = g_hash_table_new (g_direct_hash, g_direct_equal);
   g_autoptr(GPtrArray) samples = g_ptr_array_new ();
   g_autofree guint32 *identity = NULL;   /* model sample -> OTLP sample */
@@ -481,7 +496,7 @@ write_profile (Writer    *w,
       gpointer found;
 
       if (*cached == 0)
-        *cached = add_stack (w, profile, s->stack, frames, starts) + 1;
+        *cached = add_stack (w, profile, by_stack, s->stack, frames) + 1;
       key = ((guint64) s->thread << 32 | (*cached - 1)) + 1;
       found = g_hash_table_lookup (by_identity, GSIZE_TO_POINTER (key));
       if (found == NULL)

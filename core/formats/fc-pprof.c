@@ -170,67 +170,129 @@ new_label (Writer     *w,
   return l;
 }
 
+/* Per stack id: the location of its leaf-side run and the stack above it
+ * (see fc_interop_leaf_location), and every location id leaf first, in the
+ * arena where samples point, once a sample has the stack */
+typedef struct {
+  guint64  location;    /* 0 until known */
+  guint32  above;
+  guint32  n_ids;
+  guint64 *ids;
+} StackLocations;
+
+static guint64
+leaf_location (Writer    *w,
+               FcProfile *profile,
+               GArray    *by_stack,
+               GArray    *frame_location,
+               guint32    stack,
+               GArray    *frames)
+{
+  StackLocations *sl = &g_array_index (by_stack, StackLocations, stack);
+  guint64 *cached;
+
+  if (sl->location != 0)
+    return sl->location;
+
+  sl->above = fc_interop_leaf_location (profile, stack, frames);
+  /* most locations are one frame: their ids by frame id, no key to build */
+  cached = &g_array_index (frame_location, guint64, g_array_index (frames, guint32, 0));
+  if (frames->len == 1 && *cached != 0)
+    sl->location = *cached;
+  else
+    {
+      sl->location = add_location (w, profile, (const guint32 *) (gpointer) frames->data, frames->len);
+      if (frames->len == 1)
+        *cached = sl->location;
+    }
+  return sl->location;
+}
+
+static const StackLocations *
+stack_locations (Writer    *w,
+                 FcProfile *profile,
+                 GArray    *by_stack,
+                 GArray    *frame_location,
+                 guint32    stack,
+                 GArray    *frames,
+                 GArray    *ids)
+{
+  StackLocations *sl = &g_array_index (by_stack, StackLocations, stack);
+
+  if (sl->ids != NULL)
+    return sl;
+
+  g_array_set_size (ids, 0);
+  for (guint32 at = stack; at != FC_STACK_EMPTY; at = g_array_index (by_stack, StackLocations, at).above)
+    {
+      guint64 id = leaf_location (w, profile, by_stack, frame_location, at, frames);
+
+      g_array_append_val (ids, id);
+    }
+  sl->n_ids = ids->len;
+  sl->ids = fc_arena_alloc0 (&w->bump, sizeof (guint64) * MAX (ids->len, 1));
+  memcpy (sl->ids, ids->data, sizeof (guint64) * ids->len);
+  return sl;
+}
+
+/* One pprof sample per (thread, stack): the samples of a stack chain through @next */
+typedef struct {
+  guint32   thread;
+  guint32   next;     /* index + 1 in the nodes, 0 at the end */
+  PpSample *sample;
+} SampleNode;
+
 static void
 write_profile (Writer    *w,
                FcProfile *profile,
                gint64     period)
 {
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) starts = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GHashTable) by_identity = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autoptr(GArray) stack_locs = g_array_new (FALSE, TRUE, sizeof (gpointer));  /* stack -> GArray of ids */
-  /* most locations are one frame: their ids by frame id, no key to build */
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) by_stack = g_array_new (FALSE, TRUE, sizeof (StackLocations));
   g_autoptr(GArray) frame_location = g_array_new (FALSE, TRUE, sizeof (guint64));
+  /* stack -> its first node + 1; a chain is as long as the threads that ran the stack */
+  g_autoptr(GArray) first_node = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (SampleNode));
   GArray *thread_labels = g_array_new (FALSE, TRUE, sizeof (PpLabel *));   /* kept by the arena */
   const FcSample *all;
   guint n = 0;
 
-  g_array_set_size (stack_locs, fc_profile_get_n_stacks (profile));
+  g_array_set_size (by_stack, fc_profile_get_n_stacks (profile));
+  g_array_set_size (first_node, fc_profile_get_n_stacks (profile));
   g_array_set_size (frame_location, fc_profile_get_n_frames (profile));
   g_array_set_size (thread_labels, 2 * fc_profile_get_n_threads (profile));
   all = fc_profile_get_samples (profile, &n);
   for (guint i = 0; i < n; i++)
     {
-      guint64 key = ((guint64) all[i].thread << 32 | all[i].stack) + 1;
-      PpSample *s = g_hash_table_lookup (by_identity, GSIZE_TO_POINTER (key));
+      guint32 *head = &g_array_index (first_node, guint32, all[i].stack);
+      guint32 prev = 0;
+      PpSample *s = NULL;
+
+      for (guint32 at = *head; at != 0 && s == NULL; at = g_array_index (nodes, SampleNode, at - 1).next)
+        {
+          if (g_array_index (nodes, SampleNode, at - 1).thread == all[i].thread)
+            s = g_array_index (nodes, SampleNode, at - 1).sample;
+          prev = at;
+        }
 
       if (s == NULL)
         {
-          GArray **locs = &g_array_index (stack_locs, GArray *, all[i].stack);
-          const FcThread *thread = fc_profile_get_thread (profile, all[i].thread);
-          const char *name = fc_profile_string (profile, thread->name);
+          const StackLocations *locs = stack_locations (w, profile, by_stack, frame_location, all[i].stack,
+                                                        frames, ids);
+          SampleNode node = { all[i].thread, 0, NULL };
 
-          if (*locs == NULL)
-            {
-              *locs = g_array_new (FALSE, FALSE, sizeof (guint64));
-              fc_interop_stack_locations (profile, all[i].stack, frames, starts);
-              for (guint j = 0; j < starts->len; j++)
-                {
-                  guint first = g_array_index (starts, guint, j);
-                  guint end = j + 1 < starts->len ? g_array_index (starts, guint, j + 1) : frames->len;
-                  guint32 frame = g_array_index (frames, guint32, first);
-                  guint64 id;
-
-                  if (end - first == 1 && g_array_index (frame_location, guint64, frame) != 0)
-                    id = g_array_index (frame_location, guint64, frame);
-                  else
-                    {
-                      id = add_location (w, profile, &g_array_index (frames, guint32, first), end - first);
-                      if (end - first == 1)
-                        g_array_index (frame_location, guint64, frame) = id;
-                    }
-
-                  g_array_append_val (*locs, id);
-                }
-            }
           s = arena_new (w, &perftools__profiles__sample__descriptor);
-          s->location_id = (guint64 *) (*locs)->data;
-          s->n_location_id = (*locs)->len;
+          s->location_id = locs->ids;
+          s->n_location_id = locs->n_ids;
           s->value = fc_arena_alloc0 (&w->bump, sizeof (gint64) * 2);
           s->n_value = 2;
           /* a thread's labels are the same messages for all its samples */
           if (g_array_index (thread_labels, PpLabel *, 2 * all[i].thread) == NULL)
             {
+              const FcThread *thread = fc_profile_get_thread (profile, all[i].thread);
+              const char *name = fc_profile_string (profile, thread->name);
+
               g_array_index (thread_labels, PpLabel *, 2 * all[i].thread) =
                 new_label (w, "thread.id", fc_profile_string (profile, thread->tid));
               if (name != NULL && name[0] != '\0')
@@ -239,21 +301,19 @@ write_profile (Writer    *w,
           s->label = &g_array_index (thread_labels, PpLabel *, 2 * all[i].thread);
           s->n_label = s->label[1] != NULL ? 2 : 1;
           g_ptr_array_add (w->samples, s);
-          g_hash_table_insert (by_identity, GSIZE_TO_POINTER (key), s);
+
+          node.sample = s;
+          g_array_append_val (nodes, node);
+          if (prev == 0)
+            *head = nodes->len;
+          else
+            g_array_index (nodes, SampleNode, prev - 1).next = nodes->len;
         }
       s->value[0] += 1;
       s->value[1] += period;
     }
 
   arena_keep (w, g_array_free (thread_labels, FALSE));
-  /* the location id arrays move to the arena, where the samples point */
-  for (guint i = 0; i < stack_locs->len; i++)
-    {
-      GArray *locs = g_array_index (stack_locs, GArray *, i);
-
-      if (locs != NULL)
-        arena_keep (w, g_array_free (locs, FALSE));
-    }
 }
 
 GBytes *
