@@ -403,7 +403,10 @@ write_profile (Writer    *w,
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) stack_cache = g_array_new (FALSE, TRUE, sizeof (guint32));
   g_autofree StackLocation *by_stack = g_new0 (StackLocation, MAX (fc_profile_get_n_stacks (profile), 1));
-  g_autoptr(GHashTable) by_identity = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GArray) first_sample = g_array_new (FALSE, TRUE, sizeof (guint32));   /* OTLP stack -> sample + 1 */
+  g_autoptr(GArray) next_sample = g_array_new (FALSE, FALSE, sizeof (guint32));   /* sample -> sample + 1 */
+  g_autoptr(GArray) sample_thread = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GPtrArray) samples = g_ptr_array_new ();
   g_autofree guint32 *identity = NULL;   /* model sample -> OTLP sample */
   g_autoptr(GPtrArray) resource_attrs = g_ptr_array_new ();
@@ -487,23 +490,35 @@ write_profile (Writer    *w,
   g_array_set_size (w->frame_location, fc_profile_get_n_frames (profile));
   all = fc_profile_get_samples (profile, &n_samples);
   identity = g_new (guint32, MAX (n_samples, 1));
-  /* first the OTLP sample of each model sample, then every timestamp in one block */
+  /* first the OTLP sample of each model sample, then every timestamp in one
+   * block; the samples of one OTLP stack (one per thread that ran it) chain
+   * from first_sample through next_sample, and their counts are kept apart
+   * from the messages, which are scattered in the arena */
   for (guint i = 0; i < n_samples; i++)
     {
       const FcSample *s = &all[i];
       guint32 *cached = &g_array_index (stack_cache, guint32, s->stack);
-      guint64 key;
-      gpointer found;
+      guint32 prev = 0, found = 0;
 
       if (*cached == 0)
-        *cached = add_stack (w, profile, by_stack, s->stack, frames) + 1;
-      key = ((guint64) s->thread << 32 | (*cached - 1)) + 1;
-      found = g_hash_table_lookup (by_identity, GSIZE_TO_POINTER (key));
-      if (found == NULL)
+        {
+          *cached = add_stack (w, profile, by_stack, s->stack, frames) + 1;
+          if (*cached > first_sample->len)
+            g_array_set_size (first_sample, *cached);
+        }
+      for (guint32 at = g_array_index (first_sample, guint32, *cached - 1); at != 0 && found == 0;
+           at = g_array_index (next_sample, guint32, at - 1))
+        {
+          if (g_array_index (sample_thread, guint32, at - 1) == s->thread)
+            found = at;
+          prev = at;
+        }
+      if (found == 0)
         {
           PSample *ps_ = arena_new (w, DESC (sample));
           const char *tid = fc_profile_string (profile, fc_profile_get_thread (profile, s->thread)->tid);
           gint32 *attrs = arena_array (w, gint32, 2);
+          guint32 none = 0;
 
           ps_->stack_index = *cached - 1;
           attrs[0] = thread_attrs[2 * s->thread];
@@ -514,30 +529,35 @@ write_profile (Writer    *w,
           if (link != 0 && active != NULL && g_strcmp0 (active, tid) == 0)
             ps_->link_index = link;
           g_ptr_array_add (samples, ps_);
-          found = GUINT_TO_POINTER (samples->len);
-          g_hash_table_insert (by_identity, GSIZE_TO_POINTER (key), found);
+          g_array_append_val (sample_thread, s->thread);
+          g_array_append_val (next_sample, none);
+          g_array_append_val (counts, none);
+          found = samples->len;
+          if (prev == 0)
+            g_array_index (first_sample, guint32, *cached - 1) = found;
+          else
+            g_array_index (next_sample, guint32, prev - 1) = found;
         }
-      identity[i] = GPOINTER_TO_UINT (found) - 1;
-      ((PSample *) g_ptr_array_index (samples, identity[i]))->n_timestamps_unix_nano++;
+      identity[i] = found - 1;
+      g_array_index (counts, guint32, found - 1)++;
     }
   {
     guint64 *block = arena_array (w, guint64, n_samples);
-    gsize offset = 0;
+    guint32 offset = 0;
 
+    /* counts become each sample's next free slot in the block */
     for (guint i = 0; i < samples->len; i++)
       {
         PSample *s = g_ptr_array_index (samples, i);
+        guint32 *count = &g_array_index (counts, guint32, i);
 
         s->timestamps_unix_nano = block + offset;
-        offset += s->n_timestamps_unix_nano;
-        s->n_timestamps_unix_nano = 0;
+        s->n_timestamps_unix_nano = *count;
+        offset += *count;
+        *count = offset - *count;
       }
     for (guint i = 0; i < n_samples; i++)
-      {
-        PSample *s = g_ptr_array_index (samples, identity[i]);
-
-        s->timestamps_unix_nano[s->n_timestamps_unix_nano++] = (guint64) all[i].timestamp_ns;
-      }
+      block[g_array_index (counts, guint32, identity[i])++] = (guint64) all[i].timestamp_ns;
   }
   p->samples = arena_steal_ptrs (w, samples, &p->n_samples);
 

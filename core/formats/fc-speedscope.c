@@ -84,7 +84,16 @@ typedef struct {
   GArray    *stack_start;  /* stack id -> index in @data + 1 */
   GArray    *data;         /* guint: depth, then the frames */
   GArray    *scratch;
+  /* sampled profiles: each stack's "[1,2,3]" written once, copied for each
+   * of its samples (stacks repeat: 50k stacks for 500k samples) */
+  GArray    *text_at;      /* stack id -> StackText */
+  GString   *text;
 } Stacks;
+
+typedef struct {
+  gsize start;
+  gsize len;               /* 0 until written */
+} StackText;
 
 static guint
 cached_frame (Stacks  *s,
@@ -123,6 +132,29 @@ stack_frames (Stacks  *s,
   return &g_array_index (s->data, guint, *start);
 }
 
+/* @stack's shared frames root first as a JSON array, from the cache */
+static void
+append_stack_text (GString *out,
+                   Stacks  *s,
+                   guint32  stack)
+{
+  StackText *t = &g_array_index (s->text_at, StackText, stack);
+
+  if (t->len == 0)
+    {
+      guint depth;
+      const guint *frames = stack_frames (s, stack, &depth);
+
+      t->start = s->text->len;
+      g_string_append_c (s->text, '[');
+      for (guint d = 0; d < depth; d++)
+        append_number (s->text, d > 0, frames[d]);
+      g_string_append_c (s->text, ']');
+      t->len = s->text->len - t->start;
+    }
+  g_string_append_len (out, s->text->str + t->start, t->len);
+}
+
 static void
 append_event (GString *out,
               gboolean comma,
@@ -142,6 +174,7 @@ append_event (GString *out,
 typedef struct {
   GString        *out;       /* NULL: count only */
   guint64         n_events;
+  guint64         n_frames;  /* of the samples' stacks */
   gboolean        comma;
 } Events;
 
@@ -179,6 +212,7 @@ thread_events (Events         *e,
       const guint *next = stack_frames (s, all[idx[i]].stack, &depth);
       const guint *open = &g_array_index (s->data, guint, open_at);
 
+      e->n_frames += depth;
       while (common < n_open && common < depth && open[common] == next[common])
         common++;
       /* the same stack again: a boundary at the leaf */
@@ -235,8 +269,7 @@ write_thread (GString   *out,
   const FcSample *all;
   const guint32 *idx;
   guint n_all = 0, n = 0;
-  guint64 n_frames = 0;
-  Events counted = { NULL, 0, FALSE };
+  Events counted = { NULL, 0, 0, FALSE };
   gint64 end_at;
 
   all = fc_profile_get_samples (profile, &n_all);
@@ -247,17 +280,11 @@ write_thread (GString   *out,
 
   /* ~32 bytes an event against ~6 a frame and ~12 a sample */
   thread_events (&counted, s, all, idx, n, origin, period, end_at);
-  for (guint i = 0; i < n; i++)
-    {
-      guint depth;
 
-      stack_frames (s, all[idx[i]].stack, &depth);
-      n_frames += depth;
-    }
-
-  if (counted.n_events * 32 <= 64 * 1024 * 1024 || counted.n_events * 32 <= 3 * (n_frames * 6 + (guint64) n * 12))
+  if (counted.n_events * 32 <= 64 * 1024 * 1024 ||
+      counted.n_events * 32 <= 3 * (counted.n_frames * 6 + (guint64) n * 12))
     {
-      Events written = { out, 0, FALSE };
+      Events written = { out, 0, 0, FALSE };
 
       g_string_append (out, "{\"type\":\"evented\",\"name\":");
       fc_interop_append_json_string (out, title);
@@ -276,13 +303,9 @@ write_thread (GString   *out,
                           all[idx[0]].timestamp_ns - origin, end_at);
   for (guint i = 0; i < n; i++)
     {
-      guint depth;
-      const guint *frames = stack_frames (s, all[idx[i]].stack, &depth);
-
-      g_string_append (out, i > 0 ? ",[" : "[");
-      for (guint d = 0; d < depth; d++)
-        append_number (out, d > 0, frames[d]);
-      g_string_append_c (out, ']');
+      if (i > 0)
+        g_string_append_c (out, ',');
+      append_stack_text (out, s, all[idx[i]].stack);
     }
   g_string_append (out, "],\"weights\":[");
   for (guint i = 0; i < n; i++)
@@ -294,42 +317,91 @@ write_thread (GString   *out,
   g_string_append (out, "]}");
 }
 
+static void
+stacks_clear (Stacks *s)
+{
+  g_clear_pointer (&s->frame_slot, g_array_unref);
+  g_clear_pointer (&s->stack_start, g_array_unref);
+  g_clear_pointer (&s->data, g_array_unref);
+  g_clear_pointer (&s->scratch, g_array_unref);
+  g_clear_pointer (&s->text_at, g_array_unref);
+  if (s->text != NULL)
+    g_string_free (g_steal_pointer (&s->text), TRUE);
+}
+
 GBytes *
 fc_speedscope_write (FcDocument  *document,
                      GError     **error)
 {
   g_autoptr(GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GString) profiles = g_string_new (NULL);
   g_autoptr(GString) shared = g_string_new (NULL);
+  g_autoptr(GArray) all_stacks = g_array_new (FALSE, TRUE, sizeof (Stacks));
   Frames f = { shared, index, 0 };
   gint64 origin = G_MAXINT64;
+  gboolean first_profile = TRUE;
   GString *out;
 
   g_return_val_if_fail (FC_IS_DOCUMENT (document), NULL);
 
+  g_array_set_clear_func (all_stacks, (GDestroyNotify) stacks_clear);
+  g_array_set_size (all_stacks, fc_document_get_n_profiles (document));
   for (guint i = 0; i < fc_document_get_n_profiles (document); i++)
     {
       FcProfile *profile = fc_document_get_profile (document, i);
+      Stacks *stacks = &g_array_index (all_stacks, Stacks, i);
       gint64 first = 0, last = 0;
+
+      stacks->f = &f;
+      stacks->profile = profile;
+      stacks->frame_slot = g_array_new (FALSE, TRUE, sizeof (guint));
+      stacks->stack_start = g_array_new (FALSE, TRUE, sizeof (guint));
+      stacks->data = g_array_new (FALSE, FALSE, sizeof (guint));
+      stacks->scratch = g_array_new (FALSE, FALSE, sizeof (guint32));
+      stacks->text_at = g_array_new (FALSE, TRUE, sizeof (StackText));
+      stacks->text = g_string_new (NULL);
+      g_array_set_size (stacks->frame_slot, fc_profile_get_n_frames (profile));
+      g_array_set_size (stacks->stack_start, fc_profile_get_n_stacks (profile));
+      g_array_set_size (stacks->text_at, fc_profile_get_n_stacks (profile));
 
       if (fc_profile_get_n_samples (profile) == 0)
         continue;
       fc_profile_get_time_range (profile, &first, &last);
       origin = MIN (origin, first);
+
+      /* the shared frames go first in the file: number them now, in the
+       * order the threads' samples first have them */
+      for (guint t = 0; t < fc_profile_get_n_threads (profile); t++)
+        {
+          const FcSample *all_samples;
+          const guint32 *idx;
+          guint n_all = 0, n = 0;
+
+          all_samples = fc_profile_get_samples (profile, &n_all);
+          idx = fc_profile_get_thread_samples (profile, t, &n);
+          for (guint k = 0; k < n; k++)
+            {
+              guint depth;
+
+              stack_frames (stacks, all_samples[idx[k]].stack, &depth);
+            }
+        }
     }
+
+  out = g_string_sized_new (shared->len + 1024 * 1024);
+  g_string_append (out, "{\"$schema\":\"" SCHEMA_URL "\",\"exporter\":\"flamecast " FC_VERSION "\",");
+  g_string_append (out, "\"name\":\"flamecast\",\"activeProfileIndex\":0,\"shared\":{\"frames\":[");
+  g_string_append_len (out, shared->str, shared->len);
+  g_string_append (out, "]},\"profiles\":[");
 
   for (guint i = 0; i < fc_document_get_n_profiles (document); i++)
     {
-      FcProfile *profile = fc_document_get_profile (document, i);
-      gint64 period = fc_interop_period_ns (profile);
-      g_autoptr(GArray) frame_slot = g_array_new (FALSE, TRUE, sizeof (guint));
-      g_autoptr(GArray) stack_start = g_array_new (FALSE, TRUE, sizeof (guint));
-      g_autoptr(GArray) data = g_array_new (FALSE, FALSE, sizeof (guint));
-      g_autoptr(GArray) scratch = g_array_new (FALSE, FALSE, sizeof (guint32));
-      Stacks stacks = { &f, profile, frame_slot, stack_start, data, scratch };
+      Stacks *stacks = &g_array_index (all_stacks, Stacks, i);
+      FcProfile *profile = stacks->profile;
+      gint64 period;
 
-      g_array_set_size (frame_slot, fc_profile_get_n_frames (profile));
-      g_array_set_size (stack_start, fc_profile_get_n_stacks (profile));
+      if (fc_profile_get_n_samples (profile) == 0)
+        continue;
+      period = fc_interop_period_ns (profile);
       for (guint t = 0; t < fc_profile_get_n_threads (profile); t++)
         {
           guint n = 0;
@@ -337,18 +409,13 @@ fc_speedscope_write (FcDocument  *document,
           fc_profile_get_thread_samples (profile, t, &n);
           if (n == 0)
             continue;
-          if (profiles->len > 0)
-            g_string_append_c (profiles, ',');
-          write_thread (profiles, &stacks, t, origin, period);
+          if (!first_profile)
+            g_string_append_c (out, ',');
+          first_profile = FALSE;
+          write_thread (out, stacks, t, origin, period);
         }
     }
 
-  out = g_string_sized_new (profiles->len + shared->len + 256);
-  g_string_append (out, "{\"$schema\":\"" SCHEMA_URL "\",\"exporter\":\"flamecast " FC_VERSION "\",");
-  g_string_append (out, "\"name\":\"flamecast\",\"activeProfileIndex\":0,\"shared\":{\"frames\":[");
-  g_string_append_len (out, shared->str, shared->len);
-  g_string_append (out, "]},\"profiles\":[");
-  g_string_append_len (out, profiles->str, profiles->len);
   g_string_append (out, "]}\n");
   return fc_interop_string_to_bytes (out);
 }
