@@ -229,7 +229,14 @@ fc_document_dup_merged_profile (FcDocument *self)
 
   merged = fc_profile_copy_range (g_ptr_array_index (self->profiles, 0), 0, 0);
   for (guint i = 1; i < self->profiles->len; i++)
-    fc_profile_import (merged, g_ptr_array_index (self->profiles, i), 0, 0);
+    {
+      FcProfile *profile = g_ptr_array_index (self->profiles, i);
+
+      fc_profile_import (merged, profile, 0, 0);
+      /* the transaction may link to a later chunk: its thread is the default one */
+      if (fc_profile_get_linked_event (merged) == NULL)
+        fc_profile_set_linked_event (merged, fc_profile_get_linked_event (profile));
+    }
   fc_profile_finish (merged);
 
   return merged;

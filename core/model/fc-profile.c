@@ -1300,30 +1300,16 @@ fc_profile_set_start_ns (FcProfile *self,
   self->has_start = TRUE;
 }
 
-/**
- * fc_profile_get_active_thread_id:
- *
- * Returns: (nullable): the V1 transaction's `active_thread_id` as a decimal
- * string (SDKs send a string or a number), or NULL.
- */
-const char *
-fc_profile_get_active_thread_id (FcProfile *self)
+/* @object's @key as a decimal id: SDKs send a string or a number. A number
+ * is interned, which only an unfinished profile may do. */
+static const char *
+id_member (FcProfile  *self,
+           JsonObject *object,
+           const char *key)
 {
-  JsonObject *transaction;
-  JsonNode *node;
+  JsonNode *node = object != NULL ? json_object_get_member (object, key) : NULL;
   char buf[32];
 
-  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
-
-  /* a finished profile is read from any thread: never intern here */
-  if (self->finished)
-    return fc_profile_string (self, self->active_tid);
-
-  transaction = fc_profile_get_transaction (self);
-  if (transaction == NULL)
-    return NULL;
-
-  node = json_object_get_member (transaction, "active_thread_id");
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return NULL;
 
@@ -1337,6 +1323,67 @@ fc_profile_get_active_thread_id (FcProfile *self)
     }
 
   return NULL;
+}
+
+static JsonObject *
+object_member (JsonObject *object,
+               const char *key)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, key) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/* The thread of a chunk's linked transaction event, never interning (the
+ * event is linked after the chunk was finished): a number names a thread by
+ * its tid, the thread's own string is returned. */
+static const char *
+linked_thread_id (FcProfile *self)
+{
+  JsonObject *trace = object_member (object_member (self->linked_event, "contexts"), "trace");
+  JsonObject *data = object_member (trace, "data");
+  JsonNode *node = data != NULL ? json_object_get_member (data, "thread.id") : NULL;
+  char buf[32];
+  guint32 index;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return NULL;
+  if (json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+  if (json_node_get_value_type (node) != G_TYPE_INT64)
+    return NULL;
+  g_snprintf (buf, sizeof buf, "%" G_GINT64_FORMAT, json_node_get_int (node));
+  if (!fc_profile_lookup_thread (self, buf, &index))
+    return NULL;
+  return fc_profile_string (self, fc_profile_get_thread (self, index)->tid);
+}
+
+/**
+ * fc_profile_get_active_thread_id:
+ *
+ * The thread the transaction ran on: a V1 transaction's `active_thread_id`,
+ * else, for a chunk with a linked transaction event (an envelope with both),
+ * the event's `contexts.trace.data["thread.id"]`, where SDKs put the thread
+ * that links a transaction to its chunks (PROTOCOL.md).
+ *
+ * Returns: (nullable): the thread id as a decimal string, or NULL.
+ */
+const char *
+fc_profile_get_active_thread_id (FcProfile *self)
+{
+  const char *tid;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  /* a finished profile is read from any thread: never intern here */
+  if (self->finished)
+    tid = fc_profile_string (self, self->active_tid);
+  else
+    tid = id_member (self, fc_profile_get_transaction (self), "active_thread_id");
+  if (tid != NULL || self->format == FC_FORMAT_V1)
+    return tid;
+
+  return linked_thread_id (self);
 }
 
 JsonObject *

@@ -356,6 +356,54 @@ test_default_thread_fixtures (void)
     }
 }
 
+static FcDocument *
+load_data (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "good", name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  FcDocument *document;
+
+  document = fc_reader_load_file (file, FC_READ_LENIENT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (document);
+
+  return document;
+}
+
+/* An envelope with a V2 chunk and its transaction opens on the thread the
+ * transaction ran on (contexts.trace.data["thread.id"]), not on the busiest;
+ * when that thread has no samples, on the busiest. */
+static void
+test_default_thread_transaction (void)
+{
+  struct {
+    const char *file;
+    const char *tid;
+  } cases[] = {
+    /* MainThread (1) has 4 samples, the request's worker (2) has 2 */
+    { "python-v2-transaction-thread.envelope", "2" },
+    /* thread.id 7, a number, has no samples: the busiest */
+    { "python-v2-transaction-idle-thread.envelope", "1" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(FcDocument) document = load_data (cases[i].file);
+      g_autoptr(FcSession) session = fc_session_new ();
+      FcProfile *profile;
+      const FcThread *thread;
+
+      g_test_message ("%s", cases[i].file);
+      g_assert_cmpuint (fc_document_get_n_transactions (document), ==, 1);
+      fc_session_set_document (session, document);
+      profile = fc_session_get_profile (session);
+      g_assert_cmpint (fc_session_get_thread (session), >=, 0);
+      thread = fc_profile_get_thread (profile, fc_session_get_thread (session));
+      g_assert_cmpstr (fc_profile_string (profile, thread->tid), ==, cases[i].tid);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -370,6 +418,7 @@ main (int   argc,
   g_test_add_func ("/app/session/range-end", test_range_end);
   g_test_add_func ("/app/session/setters-return-early", test_setters_return_early);
   g_test_add_func ("/app/session/default-thread-fixtures", test_default_thread_fixtures);
+  g_test_add_func ("/app/session/default-thread-transaction", test_default_thread_transaction);
 
   return g_test_run ();
 }
