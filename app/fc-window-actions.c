@@ -373,12 +373,21 @@ fc_window_update_recent_menu (FcWindow *self)
     }
 }
 
+static void
+show_details_change_state_cb (FcWindow      *self,
+                              GVariant      *state,
+                              GSimpleAction *action)
+{
+  g_simple_action_set_state (action, state);
+  fc_window_update_details (self);
+}
+
 void
 fc_window_init_actions (FcWindow *self)
 {
   g_autoptr(GPropertyAction) color_mode = NULL;
   g_autoptr(GPropertyAction) frame_filter = NULL;
-  g_autoptr(GPropertyAction) show_details = NULL;
+  g_autoptr(GSimpleAction) show_details = NULL;
   g_autoptr(GPropertyAction) show_before = NULL;
   g_autoptr(GSimpleAction) no_recent = NULL;
 
@@ -389,7 +398,10 @@ fc_window_init_actions (FcWindow *self)
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (color_mode));
   frame_filter = g_property_action_new ("frame-filter", self->session, "frame-filter");
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (frame_filter));
-  show_details = g_property_action_new ("show-details", self->details_scroller, "visible");
+  /* the user's wish; the panel shows when a frame is selected too */
+  show_details = g_simple_action_new_stateful ("show-details", NULL, g_variant_new_boolean (TRUE));
+  g_signal_connect_object (show_details, "change-state", G_CALLBACK (show_details_change_state_cb),
+                           self, G_CONNECT_SWAPPED);
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (show_details));
   show_before = g_property_action_new ("compare-show-before", self->flame_graph, "show-before");
   g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (show_before));

@@ -596,6 +596,32 @@ search_matches_cb (FcWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->search_matches_label), TRUE);
 }
 
+/**
+ * fc_window_update_details:
+ * @self: a window
+ *
+ * The details panel takes room from the views only when it has something to
+ * say: with no frame selected it is hidden, so a narrow window (800 px) gives
+ * the call tree and the flamechart its whole width (Sentry's frame drawer
+ * also opens on a selection). The toolbar toggle (F9) still hides it.
+ */
+void
+fc_window_update_details (FcWindow *self)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "show-details");
+  g_autoptr(GVariant) state = action ? g_action_get_state (action) : NULL;
+  gboolean wanted = state == NULL || g_variant_get_boolean (state);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->details_scroller),
+                          wanted && fc_session_get_selected_frame (self->session) != FC_SESSION_NO_FRAME);
+}
+
+static void
+selected_frame_cb (FcWindow *self)
+{
+  fc_window_update_details (self);
+}
+
 static void
 session_document_cb (FcWindow   *self,
                      GParamSpec *pspec,
@@ -773,6 +799,8 @@ fc_window_init (FcWindow *self)
                            G_CALLBACK (session_document_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::search-text",
                            G_CALLBACK (session_search_text_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::selected-frame",
+                           G_CALLBACK (selected_frame_cb), self, G_CONNECT_SWAPPED);
   g_settings_bind (self->settings, "color-mode", self->session, "color-mode", G_SETTINGS_BIND_DEFAULT);
 
   gtk_window_set_default_size (GTK_WINDOW (self),
@@ -788,6 +816,7 @@ fc_window_init (FcWindow *self)
 
   fc_window_init_actions (self);
   fc_window_record_init (self);
+  fc_window_update_details (self);
   fc_window_set_action_enabled (self, "cancel-load", FALSE);
   gtk_stack_set_visible_child_name (self->main_stack, "empty");
 }

@@ -41,6 +41,14 @@ open_and_wait (FcWindow   *window,
     g_main_context_iteration (NULL, TRUE);
 }
 
+static gboolean
+details_wanted (GActionGroup *actions)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (actions, "show-details");
+
+  return g_variant_get_boolean (state);
+}
+
 static char *
 list_names (GListModel *model)
 {
@@ -283,8 +291,19 @@ test_actions (void)
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack), ==, "call-tree");
   g_action_group_activate_action (actions, "show-page", g_variant_new_string ("flamegraph"));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack), ==, "flamegraph");
+  /* the details panel: hidden while no frame is selected, shown on a
+   * selection unless the user turned it off */
+  fc_session_set_selected_frame (session, FC_SESSION_NO_FRAME);
+  g_assert_true (details_wanted (actions));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  fc_session_set_selected_frame (session, 0);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
   g_action_group_activate_action (actions, "show-details", NULL);
+  g_assert_false (details_wanted (actions));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_action_group_activate_action (actions, "show-details", NULL);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  fc_session_set_selected_frame (session, FC_SESSION_NO_FRAME);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
 
   /* a time selection, and clearing it */

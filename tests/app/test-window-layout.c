@@ -1,0 +1,171 @@
+/* test-window-layout.c - the window at a small size, and the thread an envelope opens on
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gstdio.h>
+
+#include "fc-test-screenshot.h"
+#include "fc-thread-list.h"
+#include "fc-window-private.h"
+
+static FcWindow *
+open_and_wait (const char *path,
+               int         width,
+               int         height)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  FcWindow *window = g_object_ref (fc_window_new (NULL));
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  fc_window_open_file (window, file);
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (fc_session_get_document (fc_window_get_session (window)));
+  return window;
+}
+
+static void
+window_free (FcWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+/* Iterates until @widget has been laid out at least @min_width wide (or 10 s). */
+static int
+width_when_laid_out (GtkWidget *widget)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  fc_test_wait_for_paint (widget);
+  while (gtk_widget_get_width (widget) <= 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  return gtk_widget_get_width (widget);
+}
+
+/* #11: at 800x600 the empty details panel squeezed the call tree. With no
+ * frame selected the panel is gone and the call tree has the window's
+ * width; a selection brings the panel back, and the call tree keeps more
+ * than half of the width. */
+static void
+test_narrow (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroomrs/sample/v2/valid_python.json", NULL);
+  FcWindow *window = open_and_wait (path, 800, 600);
+  FcSession *session = fc_window_get_session (window);
+  GtkWidget *tree = GTK_WIDGET (window->call_tree_view);
+  GtkWidget *content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
+  int width;
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-page", g_variant_new_string ("call-tree"));
+  while (fc_call_tree_view_get_busy (window->call_tree_view))
+    g_main_context_iteration (NULL, TRUE);
+  width = width_when_laid_out (tree);
+  /* the window is really 800 wide (less its client-side decorations):
+   * nothing in it asks for more */
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
+  g_assert_cmpint (gtk_widget_get_width (content), >=, 760);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_assert_cmpint (width, ==, gtk_widget_get_width (content));
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-800x600-call-tree");
+
+  /* a frame selected: the panel is back, beside a call tree still usable */
+  fc_session_set_selected_frame (session, 1);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  fc_test_wait_for_paint (tree);
+  width = gtk_widget_get_width (tree);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
+  g_assert_cmpint (width, >=, 800 * 55 / 100);
+  g_assert_cmpint (width + gtk_widget_get_width (GTK_WIDGET (window->details_scroller)), <=, 800);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->details_scroller)), >=, 200);
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-800x600-details");
+
+  /* the flamechart has the whole width as well when nothing is selected */
+  fc_session_set_selected_frame (session, FC_SESSION_NO_FRAME);
+  g_action_group_activate_action (G_ACTION_GROUP (window), "show-page", g_variant_new_string ("flamechart"));
+  g_assert_cmpint (width_when_laid_out (GTK_WIDGET (window->flame_chart)), ==, gtk_widget_get_width (content));
+
+  window_free (window);
+}
+
+/* #9: an envelope with a V2 chunk and its transaction opens on the thread
+ * the transaction ran on (contexts.trace.data["thread.id"]), marked
+ * "active" in the thread selector, though another thread is busier. */
+static void
+test_transaction_thread (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "good",
+                                                 "python-v2-transaction-thread.envelope", NULL);
+  FcWindow *window = open_and_wait (path, 1000, 700);
+  FcSession *session = fc_window_get_session (window);
+  FcProfile *profile = fc_session_get_profile (session);
+  GListModel *model = fc_thread_selector_get_model (window->thread_selector);
+  g_autoptr(FcThreadItem) first = NULL;
+
+  g_assert_cmpint (fc_session_get_thread (session), >=, 0);
+  g_assert_cmpstr (fc_profile_string (profile, fc_profile_get_thread (profile, fc_session_get_thread (session))->tid),
+                   ==, "2");
+  /* "All threads", then the thread it opened on */
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  first = g_list_model_get_item (model, 1);
+  g_assert_cmpstr (fc_thread_item_get_tid (first), ==, "2");
+  g_assert_true (fc_thread_item_get_is_default (first));
+  g_assert_true (fc_thread_item_get_is_active (first));
+  /* its transaction is on the span track */
+  g_assert_cmpuint (fc_session_get_spans (session)->len, ==, 1);
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-transaction-thread");
+
+  window_free (window);
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *home = g_dir_make_tmp ("flamecast-test-window-layout-XXXXXX", &error);
+  int ret;
+
+  /* opened files go to the recent list: a private home for it (but the
+   * system's data dirs, for icons) */
+  g_assert_no_error (error);
+  g_setenv ("HOME", home, TRUE);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  /* Xvfb's software GL on a loaded machine can take longer per frame than a
+   * frame lasts: the call tree's spinner then keeps the frame clock busy and
+   * the idles that fill in its rows never run. Cairo draws the same widgets. */
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/app/window-layout/narrow", test_narrow);
+  g_test_add_func ("/app/window-layout/transaction-thread", test_transaction_thread);
+
+  ret = g_test_run ();
+  remove_tree (home);
+  return ret;
+}
