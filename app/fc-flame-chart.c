@@ -1394,7 +1394,6 @@ draw_boxes (FcFlameChart *self,
   guint32 fallback_pixel = fc_raster_pack (&fallback);
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
   g_autoptr(GArray) outlines = g_array_new (FALSE, FALSE, sizeof (double));
-  g_autoptr(GdkTexture) texture = NULL;
   FcRaster raster;
   int area_height = height - RULER_HEIGHT;
   int raster_height;
@@ -1562,8 +1561,7 @@ draw_boxes (FcFlameChart *self,
         }
     }
 
-  texture = fc_raster_to_texture_for_widget (&raster, GTK_WIDGET (self));
-  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, raster_height));
+  fc_raster_append (&raster, snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, raster_height), GTK_WIDGET (self));
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, area_height));
   for (guint l = 0; l < labels->len; l++)

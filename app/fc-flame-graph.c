@@ -717,7 +717,6 @@ draw_scene (FcFlameGraph *self,
   FcProfile *profile = fc_call_tree_get_profile (self->tree);
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) labels = g_array_new (FALSE, FALSE, sizeof (Label));
-  g_autoptr(GdkTexture) texture = NULL;
   GdkRGBA fallback = { 0.8f, 0.8f, 0.8f, 1.0f };
   guint n_colors = 0;
   const GdkRGBA *draw_colors = fc_flame_view_get_draw_colors (FC_FLAME_VIEW (self));
@@ -788,8 +787,7 @@ draw_scene (FcFlameGraph *self,
         }
     }
 
-  texture = fc_raster_to_texture_for_widget (&raster, GTK_WIDGET (self));
-  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, raster_height));
+  fc_raster_append (&raster, snapshot, &GRAPHENE_RECT_INIT (0, 0, width, raster_height), GTK_WIDGET (self));
 
   for (guint l = 0; l < labels->len; l++)
     {

@@ -211,7 +211,6 @@ draw_rows (FcMinimap     *self,
   guint n_rows = fc_flame_layout_get_n_rows (layout);
   guint n_colors = 0;
   const GdkRGBA *colors = fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
-  g_autoptr(GdkTexture) texture = NULL;
   FcRaster raster;
   double row_height;
   gint64 b, e;
@@ -276,8 +275,7 @@ draw_rows (FcMinimap     *self,
         }
     }
 
-  texture = fc_raster_to_texture_for_widget (&raster, GTK_WIDGET (self));
-  gtk_snapshot_append_texture (snapshot, texture, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  fc_raster_append (&raster, snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height), GTK_WIDGET (self));
   self->n_drawn_rects = drawn;
 }
 

@@ -259,25 +259,34 @@ raster_buffer_take (gsize size)
 }
 
 static void
-raster_buffer_release (gpointer data)
+raster_buffer_put (guint32 *pixels,
+                   gsize    size)
 {
-  RasterBuffer *buffer = data;
+  RasterBuffer buffer = { pixels, size };
   guint32 *evicted = NULL;
 
   G_LOCK (spare_buffers);
-  for (guint i = 0; i < N_SPARE_BUFFERS && buffer->pixels != NULL; i++)
+  for (guint i = 0; i < N_SPARE_BUFFERS && buffer.pixels != NULL; i++)
     if (spare_buffers[i].pixels == NULL)
-      spare_buffers[i] = *buffer, buffer->pixels = NULL;
-  if (buffer->pixels != NULL)
+      spare_buffers[i] = buffer, buffer.pixels = NULL;
+  if (buffer.pixels != NULL)
     {
       /* keep the newest: the next frame most likely has its size */
       evicted = spare_buffers[0].pixels;
       spare_buffers[0] = spare_buffers[N_SPARE_BUFFERS - 1];
-      spare_buffers[N_SPARE_BUFFERS - 1] = *buffer;
+      spare_buffers[N_SPARE_BUFFERS - 1] = buffer;
     }
   G_UNLOCK (spare_buffers);
 
   g_free (evicted);
+}
+
+static void
+raster_buffer_release (gpointer data)
+{
+  RasterBuffer *buffer = data;
+
+  raster_buffer_put (buffer->pixels, buffer->size);
   g_free (buffer);
 }
 
@@ -417,19 +426,50 @@ raster_texture (FcRaster        *raster,
   return gdk_memory_texture_new (raster->width, raster->height, format, bytes, stride);
 }
 
-GdkTexture *
-fc_raster_to_texture_for_widget (FcRaster  *raster,
-                                 GtkWidget *widget)
+static void
+raster_append_cairo (FcRaster              *raster,
+                     GtkSnapshot           *snapshot,
+                     const graphene_rect_t *bounds)
+{
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, bounds);
+  cairo_surface_t *image;
+
+  image = cairo_image_surface_create_for_data ((guchar *) raster->pixels, CAIRO_FORMAT_ARGB32,
+                                               raster->width, raster->height,
+                                               raster->width * sizeof (guint32));
+  cairo_surface_set_device_scale (image, raster->scale, raster->scale);
+  cairo_set_source_surface (cr, image, bounds->origin.x, bounds->origin.y);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  /* the recording keeps a copy of the pixels it took: the buffer is free again */
+  cairo_surface_destroy (image);
+  raster_buffer_put (g_steal_pointer (&raster->pixels), (gsize) raster->width * raster->height * sizeof (guint32));
+}
+
+void
+fc_raster_append (FcRaster              *raster,
+                  GtkSnapshot           *snapshot,
+                  const graphene_rect_t *bounds,
+                  GtkWidget             *widget)
 {
   GtkNative *native = gtk_widget_get_native (widget);
   GskRenderer *renderer = native != NULL ? gtk_native_get_renderer (native) : NULL;
+  g_autoptr(GdkTexture) texture = NULL;
 
-  /* GTK 4.8's cairo renderer converts every texture it draws through
-   * floats, except a few formats with a direct path: straight-alpha
-   * B8G8R8A8 is one, at half the cost. Where every pixel is opaque or
-   * clear its bytes are the premultiplied ones, so nothing drawn changes.
-   * GL uploads the premultiplied format as it is: keep it there. */
+  /* GTK 4.8's cairo renderer converts a texture to a new cairo surface
+   * every time it draws it (premultiplying, or through floats for most
+   * formats), then paints that: most of a frame. A cairo node's pixels are
+   * painted as they are. The buffer is cairo's ARGB32 in memory where the
+   * byte order is little-endian. GL uploads the premultiplied texture as
+   * it is (a cairo node would cost it one more copy): keep it there. */
+  if (renderer != NULL && GSK_IS_CAIRO_RENDERER (renderer) && G_BYTE_ORDER == G_LITTLE_ENDIAN)
+    {
+      raster_append_cairo (raster, snapshot, bounds);
+      return;
+    }
   if (renderer != NULL && GSK_IS_CAIRO_RENDERER (renderer) && !raster->translucent)
-    return raster_texture (raster, GDK_MEMORY_B8G8R8A8);
-  return raster_texture (raster, GDK_MEMORY_DEFAULT);
+    texture = raster_texture (raster, GDK_MEMORY_B8G8R8A8);
+  else
+    texture = raster_texture (raster, GDK_MEMORY_DEFAULT);
+  gtk_snapshot_append_texture (snapshot, texture, bounds);
 }

@@ -86,9 +86,11 @@ void        fc_raster_fill_line  (FcRaster      *raster,
 void        fc_raster_repeat_line (FcRaster     *raster,
                                    int           py,
                                    int           py1);
-/* the buffer as a texture, in the memory format @widget's renderer draws
- * fastest; the raster is emptied */
-GdkTexture *fc_raster_to_texture_for_widget (FcRaster  *raster,
-                                             GtkWidget *widget);
+/* the buffer drawn over @bounds (logical pixels) as the node @widget's
+ * renderer draws fastest; the raster is emptied */
+void        fc_raster_append     (FcRaster              *raster,
+                                  GtkSnapshot           *snapshot,
+                                  const graphene_rect_t *bounds,
+                                  GtkWidget             *widget);
 
 G_END_DECLS

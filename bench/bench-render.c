@@ -30,6 +30,7 @@
 #include "fc-flame-layout.h"
 #include "fc-minimap.h"
 #include "fc-reader.h"
+#include "fc-renderer.h"
 #include "fc-session.h"
 
 #define N_SAMPLES 500000
@@ -251,6 +252,8 @@ main (int   argc,
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) cairo_frames = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) cpu_frames = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) scene_cpu_frames = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) cairo_cpu_frames = g_array_new (FALSE, FALSE, sizeof (double));
   FcFlameChart *chart;
   FcFlameGraph *graph;
   FcMinimap *minimap;
@@ -264,7 +267,13 @@ main (int   argc,
   guint stall_source;
   static const double zooms[] = { 1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 1048576 };
 
+  gboolean renderer_from_env;
+
   gtk_init ();
+  renderer_from_env = g_getenv ("GSK_RENDERER") != NULL;
+  /* the window draws with the renderer the app would choose here (cairo
+   * where GL is Mesa's software emulation, as under Xvfb) */
+  fc_renderer_prefer_cairo_on_software_gl ();
 
   document = load_document (argc > 1 ? argv[1] : NULL);
   session = fc_session_new ();
@@ -335,7 +344,8 @@ main (int   argc,
       g_printerr ("bench-render: cannot realize a cairo renderer: %s\n", error->message);
       return 1;
     }
-  printf ("window renderer: %s; %d x %d px\n\n", G_OBJECT_TYPE_NAME (renderer), WIDTH, HEIGHT);
+  printf ("window renderer: %s%s; %d x %d px\n\n", G_OBJECT_TYPE_NAME (renderer),
+          renderer_from_env ? " (from GSK_RENDERER)" : " (as the app chooses it on this display)", WIDTH, HEIGHT);
 
   fc_session_get_thread_range (session, &range_begin, &range_end);
   printf ("wall-clock ms, and (CPU ms of this thread) where the machine's load inflates wall time\n");
@@ -390,11 +400,15 @@ main (int   argc,
       g_array_append_val (frames, total);
       g_array_append_val (cairo_frames, cairo_total);
       g_array_append_val (cpu_frames, cpu_total);
+      g_array_append_val (scene_cpu_frames, frame.scene_cpu_ms);
+      g_array_append_val (cairo_cpu_frames, frame.cairo_cpu_ms);
     }
   printf ("\n");
   print_series ("zoom+pan, scene + window renderer", frames);
   print_series ("zoom+pan, scene + cairo", cairo_frames);
   print_series ("zoom+pan, scene + cairo, CPU time", cpu_frames);
+  print_series ("  of which scene, CPU time", scene_cpu_frames);
+  print_series ("  of which cairo, CPU time", cairo_cpu_frames);
 
   /* the whole widget as GTK snapshots it (scene cached + overlays) */
   {

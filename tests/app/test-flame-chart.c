@@ -296,24 +296,42 @@ test_render (Fixture       *f,
   g_assert_cmpuint (fc_flame_chart_get_n_legend_entries (f->chart), ==, 2);
 }
 
+/* The boxes' pixels: a texture node where the window draws with GL, a
+ * cairo node painting them where it draws with cairo (GSK_RENDERER=cairo,
+ * the second run of this test), drawn here by a cairo renderer. */
 static GdkTexture *
-find_texture (GskRenderNode *node)
+find_texture (GskRenderNode *node,
+              GskRenderer   *renderer)
 {
   switch (gsk_render_node_get_node_type (node))
     {
     case GSK_TEXTURE_NODE:
-      return gsk_texture_node_get_texture (node);
+      g_assert_false (GSK_IS_CAIRO_RENDERER (renderer));
+      return g_object_ref (gsk_texture_node_get_texture (node));
+    case GSK_CAIRO_NODE:
+      {
+        g_autoptr(GskRenderer) cairo = gsk_cairo_renderer_new ();
+        GdkTexture *texture;
+        graphene_rect_t bounds;
+
+        g_assert_true (GSK_IS_CAIRO_RENDERER (renderer));
+        g_assert_true (gsk_renderer_realize (cairo, NULL, NULL));
+        gsk_render_node_get_bounds (node, &bounds);
+        texture = gsk_renderer_render_texture (cairo, node, &bounds);
+        gsk_renderer_unrealize (cairo);
+        return texture;
+      }
     case GSK_CONTAINER_NODE:
       for (guint i = 0; i < gsk_container_node_get_n_children (node); i++)
         {
-          GdkTexture *texture = find_texture (gsk_container_node_get_child (node, i));
+          GdkTexture *texture = find_texture (gsk_container_node_get_child (node, i), renderer);
 
           if (texture != NULL)
             return texture;
         }
       return NULL;
     case GSK_CLIP_NODE:
-      return find_texture (gsk_clip_node_get_child (node));
+      return find_texture (gsk_clip_node_get_child (node), renderer);
     default:
       return NULL;
     }
@@ -338,14 +356,15 @@ test_pixels (Fixture       *f,
 {
   g_autoptr(GskRenderNode) plain = NULL;
   g_autoptr(GskRenderNode) selected = NULL;
-  GdkTexture *texture;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (f->window));
   GdkRGBA foo_color;
   guint32 inside, edge, accent;
 
   /* boxes are pixels of one texture, below the ruler: foo, 0-30 ms, is
    * [0, 114.29) px on the second row */
   plain = fc_flame_view_render_scene (FC_FLAME_VIEW (f->chart), WIDTH, HEIGHT);
-  texture = find_texture (plain);
+  texture = find_texture (plain, renderer);
   g_assert_nonnull (texture);
   g_assert_cmpint (gdk_texture_get_width (texture), ==, WIDTH);
   g_assert_cmpint (gdk_texture_get_height (texture), ==, 3 * FC_FLAME_CHART_ROW_HEIGHT);
@@ -368,7 +387,8 @@ test_pixels (Fixture       *f,
   /* the selected frame's runs get an accent frame */
   fc_session_set_selected_frame (f->session, FC_TEST_FOO);
   selected = fc_flame_view_render_scene (FC_FLAME_VIEW (f->chart), WIDTH, HEIGHT);
-  texture = find_texture (selected);
+  g_clear_object (&texture);
+  texture = find_texture (selected, renderer);
   accent = pixel_at (texture, 60, FC_FLAME_CHART_ROW_HEIGHT);
   g_assert_cmphex (accent, !=, inside);
   g_assert_cmphex (accent & 0xff, >, (accent >> 16) & 0xff);      /* blue */
