@@ -9,6 +9,7 @@
 #include <malloc.h>
 #endif
 
+#include "fc-app-settings.h"
 #include "fc-application.h"
 #include "fc-preferences-window.h"
 #include "fc-renderer.h"
@@ -21,6 +22,9 @@ struct _FcApplication
   /* what to record at launch: --pid PID or -- COMMAND [ARGS...] */
   GPid           record_pid;
   char         **record_argv;
+
+  /* files of the command line, loading since before GTK started */
+  GPtrArray     *preloads;      /* FcFileLoad */
 };
 
 G_DEFINE_FINAL_TYPE (FcApplication, fc_application, ADW_TYPE_APPLICATION)
@@ -174,6 +178,63 @@ quit_signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/**
+ * fc_application_preload:
+ * @self: the application
+ * @file: a file of the command line
+ *
+ * Starts loading @file before the application runs, so that it loads while
+ * GTK starts and the window is built: main() calls it for `flamecast FILE`.
+ * The window that "open" makes for @file then waits for this load. Should
+ * another instance open the file instead, the load is cancelled and dropped.
+ *
+ * Returns: (transfer none): the load
+ */
+FcFileLoad *
+fc_application_preload (FcApplication *self,
+                        GFile         *file)
+{
+  g_autoptr(GSettings) settings = NULL;
+  g_auto(GStrv) in_app_prefixes = NULL;
+
+  g_return_val_if_fail (FC_IS_APPLICATION (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  settings = fc_app_settings_new ();
+  in_app_prefixes = g_settings_get_strv (settings, "in-app-prefixes");
+  if (self->preloads == NULL)
+    self->preloads = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (self->preloads, fc_file_load_new (file, (const char * const *) in_app_prefixes));
+  return g_ptr_array_index (self->preloads, self->preloads->len - 1);
+}
+
+static void
+fc_application_drop_preloads (FcApplication *self)
+{
+  for (guint i = 0; self->preloads != NULL && i < self->preloads->len; i++)
+    g_cancellable_cancel (fc_file_load_get_cancellable (g_ptr_array_index (self->preloads, i)));
+  g_clear_pointer (&self->preloads, g_ptr_array_unref);
+}
+
+static gboolean
+open_preloaded (FcApplication *self,
+                FcWindow      *window,
+                GFile         *file)
+{
+  for (guint i = 0; self->preloads != NULL && i < self->preloads->len; i++)
+    {
+      FcFileLoad *load = g_ptr_array_index (self->preloads, i);
+
+      if (g_file_equal (fc_file_load_get_file (load), file))
+        {
+          fc_window_open_load (window, load);
+          g_ptr_array_remove_index (self->preloads, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static void
 fc_application_open (GApplication  *app,
                      GFile        **files,
@@ -191,9 +252,12 @@ fc_application_open (GApplication  *app,
       else
         window = fc_application_new_window (FC_APPLICATION (app));
 
-      fc_window_open_file (window, files[i]);
+      if (!open_preloaded (FC_APPLICATION (app), window, files[i]))
+        fc_window_open_file (window, files[i]);
       gtk_window_present (GTK_WINDOW (window));
     }
+  /* a preload the command line did not open after all */
+  fc_application_drop_preloads (FC_APPLICATION (app));
 }
 
 static void
@@ -322,6 +386,7 @@ fc_application_finalize (GObject *object)
   FcApplication *self = FC_APPLICATION (object);
 
   g_strfreev (self->record_argv);
+  fc_application_drop_preloads (self);
   G_OBJECT_CLASS (fc_application_parent_class)->finalize (object);
 }
 

@@ -7,6 +7,8 @@
 
 #include <adwaita.h>
 
+#include "fc-file-load.h"
+
 G_BEGIN_DECLS
 
 #define FC_TYPE_APPLICATION (fc_application_get_type ())
@@ -16,6 +18,8 @@ FcApplication *fc_application_new (void);
 
 void           fc_application_set_command (FcApplication      *self,
                                            const char * const *argv);
+FcFileLoad    *fc_application_preload     (FcApplication      *self,
+                                           GFile              *file);
 /* called at startup; for benchmarks that build windows without the application */
 void           fc_application_tune_allocator (void);
 

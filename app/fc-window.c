@@ -9,13 +9,14 @@
 
 #include "fc-app-settings.h"
 #include "fc-diff.h"
+#include "fc-file-load.h"
 #include "fc-reader.h"
 #include "fc-window-private.h"
 
 G_DEFINE_FINAL_TYPE (FcWindow, fc_window, ADW_TYPE_APPLICATION_WINDOW)
 
-/* What the loader thread hands back: the document and its merged profile,
- * merged there too because merging a many-chunk file is not cheap. */
+/* What Compare with's thread hands back: the document and its merged
+ * profile (fc_file_load_run()), and the comparison. */
 typedef struct {
   FcDocument *document;
   FcProfile  *profile;
@@ -38,7 +39,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (LoadResult, load_result_free)
 typedef struct {
   GFile      *file;
   char      **in_app_prefixes;   /* read on the main thread: GSettings stays there */
-  FcProfile  *after;             /* Compare with: the window's profile */
+  FcProfile  *after;             /* the window's profile */
 } LoadData;
 
 static void
@@ -48,56 +49,6 @@ load_data_free (LoadData *data)
   g_clear_object (&data->file);
   g_strfreev (data->in_app_prefixes);
   g_free (data);
-}
-
-/* The worker's part of Open and of Compare with: read, merge, prepare for the views. */
-static LoadResult *
-load_profile (LoadData      *data,
-              GCancellable  *cancellable,
-              GError       **error)
-{
-  GFile *file = data->file;
-  g_autoptr(LoadResult) result = g_new0 (LoadResult, 1);
-
-  result->document = fc_reader_load_file (file, FC_READ_LENIENT, cancellable, error);
-  if (result->document == NULL)
-    return NULL;
-
-  if (fc_document_get_n_profiles (result->document) == 0)
-    {
-      g_autofree char *name = g_file_get_basename (file);
-
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "%s: the file holds no profile", name);
-      return NULL;
-    }
-
-  {
-    g_autoptr(FcProfile) merged = fc_document_dup_merged_profile (result->document);
-    g_autoptr(FcInAppRules) rules = fc_in_app_rules_new ((const char * const *) data->in_app_prefixes);
-
-    /* Views merge by function, not by call site or address, and know your
-     * code where the SDK left in_app out. */
-    result->profile = fc_profile_dup_for_view (merged, rules);
-  }
-  /* Found here, off the main loop: it reads every sample (the session and
-   * the thread selector then ask for the remembered answer). */
-  fc_session_pick_default_thread (result->profile);
-  return g_steal_pointer (&result);
-}
-
-static void
-load_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  GError *error = NULL;
-  LoadResult *result = load_profile (task_data, cancellable, &error);
-
-  if (result == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, result, (GDestroyNotify) load_result_free);
 }
 
 static gboolean
@@ -196,18 +147,20 @@ load_ready_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  FcWindow *self = FC_WINDOW (object);
-  g_autoptr(LoadResult) loaded = NULL;
+  FcFileLoad *load = FC_FILE_LOAD (object);
+  g_autoptr(FcWindow) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GFile) file = g_object_ref (((LoadData *) g_task_get_task_data (G_TASK (result)))->file);
+  g_autoptr(GFile) file = g_object_ref (fc_file_load_get_file (load));
   g_autofree char *name = g_file_get_basename (file);
+  FcDocument *document;
   GPtrArray *problems;
 
   /* A newer load replaced this one: it owns the window's state now. */
-  if (g_task_get_cancellable (G_TASK (result)) != self->load_cancellable)
+  if (fc_file_load_get_cancellable (load) != self->load_cancellable)
     return;
 
-  loaded = g_task_propagate_pointer (G_TASK (result), &error);
+  fc_file_load_wait_finish (load, result, &error);
+  document = fc_file_load_get_document (load);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -219,7 +172,7 @@ load_ready_cb (GObject      *object,
 
   fc_window_stop_loading (self);
 
-  if (loaded == NULL)
+  if (error != NULL)
     {
       g_autofree char *uri = g_file_get_uri (file);
       g_autofree char *title = g_strdup_printf (_("Could Not Open “%s”"), name);
@@ -253,7 +206,7 @@ load_ready_cb (GObject      *object,
   fc_flame_graph_set_diff (self->flame_graph, NULL, NULL);
   fc_diff_tree_view_set_diff (self->diff_tree_view, NULL);
   adw_view_stack_page_set_visible (self->compare_page, FALSE);
-  fc_session_set_document_full (self->session, loaded->document, loaded->profile);
+  fc_session_set_document_full (self->session, document, fc_file_load_get_profile (load));
   adw_view_switcher_title_set_subtitle (self->switcher_title, name);
   gtk_window_set_title (GTK_WINDOW (self), name);
   {
@@ -266,7 +219,7 @@ load_ready_cb (GObject      *object,
   gtk_stack_set_visible_child_name (self->main_stack, "profile");
   fc_window_add_recent (self, file);
 
-  problems = fc_document_get_problems (loaded->document);
+  problems = fc_document_get_problems (document);
   self->last_n_problems = problems->len;
   fc_window_set_action_enabled (self, "show-problems", problems->len > 0);
   if (problems->len > 0)
@@ -298,19 +251,42 @@ void
 fc_window_open_file (FcWindow *self,
                      GFile    *file)
 {
-  g_autoptr(GTask) task = NULL;
+  g_auto(GStrv) in_app_prefixes = NULL;
+  g_autoptr(FcFileLoad) load = NULL;
+
+  g_return_if_fail (FC_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  in_app_prefixes = g_settings_get_strv (self->settings, "in-app-prefixes");
+  load = fc_file_load_new (file, (const char * const *) in_app_prefixes);
+  fc_window_open_load (self, load);
+}
+
+/**
+ * fc_window_open_load:
+ * @self: a window
+ * @load: a file being opened, perhaps since before the window existed
+ *
+ * As fc_window_open_file(), for a load already under way.
+ */
+void
+fc_window_open_load (FcWindow   *self,
+                     FcFileLoad *load)
+{
+  GFile *file;
   g_autoptr(GFileInfo) info = NULL;
   g_autofree char *name = NULL;
   g_autofree char *label = NULL;
 
   g_return_if_fail (FC_IS_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (FC_IS_FILE_LOAD (load));
 
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   fc_window_stop_loading (self);
 
-  self->load_cancellable = g_cancellable_new ();
+  file = fc_file_load_get_file (load);
+  self->load_cancellable = g_object_ref (fc_file_load_get_cancellable (load));
   self->loading_file = g_object_ref (file);
 
   name = g_file_get_basename (file);
@@ -331,17 +307,7 @@ fc_window_open_file (FcWindow *self,
   gtk_stack_set_visible_child_name (self->main_stack, "loading");
   fc_window_set_action_enabled (self, "cancel-load", TRUE);
 
-  task = g_task_new (self, self->load_cancellable, load_ready_cb, NULL);
-  g_task_set_source_tag (task, fc_window_open_file);
-  {
-    LoadData *data = g_new0 (LoadData, 1);
-
-    data->file = g_object_ref (file);
-    data->in_app_prefixes = g_settings_get_strv (self->settings, "in-app-prefixes");
-    g_task_set_task_data (task, data, (GDestroyNotify) load_data_free);
-  }
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, load_thread);
+  fc_file_load_wait_async (load, load_ready_cb, g_object_ref (self));
 }
 
 static void
@@ -352,10 +318,12 @@ compare_thread (GTask        *task,
 {
   LoadData *data = task_data;
   GError *error = NULL;
-  LoadResult *result = load_profile (data, cancellable, &error);
+  LoadResult *result = g_new0 (LoadResult, 1);
 
-  if (result == NULL)
+  if (!fc_file_load_run (data->file, (const char * const *) data->in_app_prefixes, cancellable,
+                         &result->document, &result->profile, &error))
     {
+      load_result_free (result);
       g_task_return_error (task, error);
       return;
     }

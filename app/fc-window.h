@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "fc-file-load.h"
 #include "fc-session.h"
 
 G_BEGIN_DECLS
@@ -17,6 +18,8 @@ G_DECLARE_FINAL_TYPE (FcWindow, fc_window, FC, WINDOW, AdwApplicationWindow)
 FcWindow   *fc_window_new          (GtkApplication *application);
 void        fc_window_open_file    (FcWindow       *self,
                                     GFile          *file);
+void        fc_window_open_load    (FcWindow       *self,
+                                    FcFileLoad     *load);
 void        fc_window_compare_file (FcWindow       *self,
                                     GFile          *file);
 gboolean    fc_window_is_loading   (FcWindow       *self);

@@ -33,5 +33,22 @@ main (int   argc,
         break;
       }
 
+  /* `flamecast FILE...`: the files start loading now, while GTK starts
+   * and the window is built (about as long as reading a 50 MB file), not
+   * once the window is up. The arguments GApplication will open: neither
+   * an option nor --pid's value. */
+  fc_application_tune_allocator ();
+  for (int i = 1; i < argc; i++)
+    {
+      if (strcmp (argv[i], "--pid") == 0 || strcmp (argv[i], "-p") == 0)
+        i++;
+      else if (argv[i][0] != '-')
+        {
+          g_autoptr(GFile) file = g_file_new_for_commandline_arg (argv[i]);
+
+          fc_application_preload (app, file);
+        }
+    }
+
   return g_application_run (G_APPLICATION (app), argc, argv);
 }

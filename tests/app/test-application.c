@@ -12,9 +12,10 @@
 #include "fc-window-private.h"
 
 typedef struct {
-  GFile    *file;
-  FcWindow *window;
-  gboolean  checked;
+  GFile      *file;
+  FcFileLoad *preload;
+  FcWindow   *window;
+  gboolean    checked;
 } Run;
 
 /* No session bus here: GTK says so once; that is not what is tested. */
@@ -44,6 +45,9 @@ check_window_cb (FcSession  *session,
   /* the file named on the command line, in the one window */
   g_assert_true (g_file_equal (fc_window_get_file (window), run->file));
   g_assert_nonnull (fc_session_get_profile (session));
+  /* what main() started loading, not a second read */
+  if (run->preload != NULL)
+    g_assert_true (fc_session_get_document (session) == fc_file_load_get_document (run->preload));
   windows = gtk_application_get_windows (app);
   g_assert_cmpuint (g_list_length (windows), ==, 1);
 
@@ -127,11 +131,20 @@ test_open_from_command_line (void)
 {
   g_autoptr(FcApplication) app = fc_application_new ();
   g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
+  g_autofree char *other_path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "cocoa.json", NULL);
+  g_autoptr(GFile) other = g_file_new_for_path (other_path);
   char *argv[] = { (char *) "flamecast", path, NULL };
+  g_autoptr(FcFileLoad) preload = NULL;
+  g_autoptr(FcFileLoad) unused = NULL;
   Run run = { 0 };
   int status;
 
   run.file = g_file_new_for_path (path);
+  /* as main() does: the file loads while GTK starts; a preload that the
+   * command line does not open is dropped */
+  preload = g_object_ref (fc_application_preload (app, run.file));
+  unused = g_object_ref (fc_application_preload (app, other));
+  run.preload = preload;
   g_application_set_flags (G_APPLICATION (app),
                            g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
   g_signal_connect (app, "window-added", G_CALLBACK (window_added_cb), &run);
@@ -141,6 +154,8 @@ test_open_from_command_line (void)
 
   g_assert_cmpint (status, ==, 0);
   g_assert_true (run.checked);
+  g_assert_true (g_cancellable_is_cancelled (fc_file_load_get_cancellable (unused)));
+  g_assert_false (g_cancellable_is_cancelled (fc_file_load_get_cancellable (preload)));
   g_object_unref (run.file);
 }
 

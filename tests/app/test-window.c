@@ -214,6 +214,63 @@ test_open_errors (void)
 }
 
 static void
+load_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  *(gboolean *) user_data = fc_file_load_wait_finish (FC_FILE_LOAD (source), result, &error) ? 1 : 2;
+}
+
+/* `flamecast FILE`: the load starts before the window exists (here it
+ * is even done before), and the window shows its result */
+static void
+test_open_load (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) missing = g_file_new_for_path ("/no/such/file.json");
+  g_autoptr(FcFileLoad) load = fc_file_load_new (file, NULL);
+  g_autoptr(FcFileLoad) failing = fc_file_load_new (missing, NULL);
+  gboolean done = FALSE, failed = FALSE;
+  FcWindow *window;
+  FcSession *session;
+
+  fc_file_load_wait_async (load, load_done_cb, &done);
+  fc_file_load_wait_async (failing, load_done_cb, &failed);
+  while (!done || !failed)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (done, ==, 1);
+  g_assert_cmpint (failed, ==, 2);
+  g_assert_nonnull (fc_file_load_get_document (load));
+  g_assert_nonnull (fc_file_load_get_profile (load));
+  g_assert_null (fc_file_load_get_document (failing));
+
+  window = window_new ();
+  session = fc_window_get_session (window);
+  fc_window_open_load (window, load);
+  g_assert_true (fc_window_is_loading (window));
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (fc_session_get_document (session) == fc_file_load_get_document (load));
+  g_assert_true (fc_session_get_profile (session) == fc_file_load_get_profile (load));
+  g_assert_true (g_file_equal (fc_window_get_file (window), file));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "node.json");
+
+  /* a load that failed before its window existed: the error, as Open shows it */
+  fc_window_open_load (window, failing);
+  while (fc_window_is_loading (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (window->last_error);
+  g_assert_nonnull (strstr (window->last_error, "file.json"));
+  g_assert_true (fc_session_get_document (session) == fc_file_load_get_document (load));
+
+  window_free (window);
+}
+
+static void
 test_actions (void)
 {
   FcWindow *window = window_new ();
@@ -633,6 +690,7 @@ main (int   argc,
 
   g_test_add_func ("/app/window/open-fixtures", test_open_fixtures);
   g_test_add_func ("/app/window/open-errors", test_open_errors);
+  g_test_add_func ("/app/window/open-load", test_open_load);
   g_test_add_func ("/app/window/actions", test_actions);
   g_test_add_func ("/app/window/recent", test_recent);
   g_test_add_func ("/app/window/drop", test_drop);
