@@ -61,6 +61,8 @@ struct _FcWindow
   AdwSplitButton       *stop_button;
   GtkRevealer          *record_bar;
   GtkLabel             *record_status_label;
+  GtkButton            *send_button;
+  GtkLabel             *send_label;
   GtkButton            *follow_button;
   GtkBox               *lifecycle_box;
   GtkToggleButton      *profiling_button;
@@ -81,6 +83,7 @@ struct _FcWindow
 
   /* recording (fc-window-record.c) */
   FcRecording          *recording;
+  FcSender             *sender;           /* the recording's, when it sends while recording */
   guint                 live_source;
   gint64                record_started_us;
   gint64                record_stopped_us;

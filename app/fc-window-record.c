@@ -52,6 +52,62 @@ fc_window_record_show_status (FcWindow *self)
   gtk_label_set_text (self->record_status_label, text);
 }
 
+/* Sending while recording: what the sender did so far, updated as its
+ * flushes report (chunks are queued as they complete, then delivered in
+ * the background). The button opens the Outbox, where waiting ones are. */
+static void
+fc_window_record_show_send (FcWindow *self)
+{
+  FcSenderProgress progress;
+  g_autofree char *text = NULL;
+  g_autoptr(GString) tooltip = NULL;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->send_button), self->sender != NULL);
+  if (self->sender == NULL)
+    return;
+
+  fc_sender_get_progress (self->sender, &progress);
+  /* Translators: sending while recording: envelopes sent, queued (on their way or waiting), failed */
+  text = g_strdup_printf (_("Sending: %u sent · %u queued · %u failed"),
+                          progress.delivered, progress.pending, progress.rejected);
+  gtk_label_set_text (self->send_label, text);
+
+  tooltip = g_string_new (_("Chunks go to Sentry as they complete."));
+  if (progress.waiting > 0)
+    {
+      g_string_append_c (tooltip, ' ');
+      g_string_append_printf (tooltip, ngettext ("%u waits in the Outbox (rate limited, or Sentry is unreachable) and is retried.",
+                                                 "%u wait in the Outbox (rate limited, or Sentry is unreachable) and are retried.",
+                                                 progress.waiting),
+                              progress.waiting);
+    }
+  if (progress.rejected > 0)
+    {
+      g_string_append_c (tooltip, ' ');
+      g_string_append (tooltip, _("Sentry refused some: the Outbox shows why."));
+    }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->send_button), tooltip->str);
+  if (progress.rejected > 0)
+    gtk_widget_add_css_class (GTK_WIDGET (self->send_label), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->send_label), "error");
+  if (progress.waiting > 0 && progress.rejected == 0)
+    gtk_widget_add_css_class (GTK_WIDGET (self->send_label), "warning");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->send_label), "warning");
+}
+
+static void
+send_progress_cb (FcWindow   *self,
+                  GParamSpec *pspec,
+                  FcSender   *sender)
+{
+  /* an earlier recording's sender, still flushing */
+  if (sender != self->sender)
+    return;
+  fc_window_record_show_send (self);
+}
+
 static FcSpan *
 span_for_root (const FcRootSpan *root)
 {
@@ -554,6 +610,11 @@ begin (FcWindow     *self,
 
   g_clear_object (&self->recording);
   self->recording = g_object_ref (recording);
+  g_clear_object (&self->sender);
+  g_object_get (recording, "sender", &self->sender, NULL);
+  if (self->sender != NULL)
+    g_signal_connect_object (self->sender, "notify", G_CALLBACK (send_progress_cb), self, G_CONNECT_SWAPPED);
+  fc_window_record_show_send (self);
   self->record_started_us = g_get_monotonic_time ();
   self->record_stopped_us = 0;
   self->record_stopping = FALSE;
@@ -763,6 +824,7 @@ fc_window_record_dispose (FcWindow *self)
   if (self->recording != NULL && !fc_recording_get_stopped (self->recording) && !self->record_stopping)
     fc_recording_stop_async (self->recording, NULL, NULL, NULL);
   g_clear_object (&self->recording);
+  g_clear_object (&self->sender);
   g_clear_pointer (&self->live_follower, fc_profile_follower_unref);
   g_clear_pointer (&self->root_spans, g_ptr_array_unref);
 }

@@ -725,6 +725,8 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, record_bar);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, record_status_label);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, send_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, send_label);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, follow_button);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, lifecycle_box);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, profiling_button);

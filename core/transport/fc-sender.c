@@ -327,7 +327,23 @@ struct _FcSender
   guint         n_background;    /* flushes in flight */
   guint         delivered;       /* by background flushes */
   GPtrArray    *finishing;       /* GTask*: flush_async calls waiting for the background flushes */
+
+  /* progress, for people: every flush's outcome, from the first on */
+  guint         n_delivered;
+  guint         n_rejected;
+  guint         n_waiting;       /* after the last flush: still in the outbox */
 };
+
+enum {
+  PROP_0,
+  PROP_N_QUEUED,
+  PROP_N_DELIVERED,
+  PROP_N_REJECTED,
+  PROP_N_WAITING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (FcSender, fc_sender, G_TYPE_OBJECT)
 
@@ -346,9 +362,57 @@ fc_sender_finalize (GObject *object)
 }
 
 static void
+fc_sender_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  FcSender *self = FC_SENDER (object);
+
+  switch (prop_id)
+    {
+    case PROP_N_QUEUED:
+      g_value_set_uint (value, self->n_queued);
+      break;
+    case PROP_N_DELIVERED:
+      g_value_set_uint (value, self->n_delivered);
+      break;
+    case PROP_N_REJECTED:
+      g_value_set_uint (value, self->n_rejected);
+      break;
+    case PROP_N_WAITING:
+      g_value_set_uint (value, self->n_waiting);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 fc_sender_class_init (FcSenderClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = fc_sender_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = fc_sender_finalize;
+  object_class->get_property = fc_sender_get_property;
+
+  /* Progress for a live indicator, notified on the context the sender
+   * flushes on (the caller's main context). The outbox is shared: a flush
+   * also delivers what older sends left there, so these count flushes'
+   * outcomes, not only this sender's envelopes. */
+  properties[PROP_N_QUEUED] =
+    g_param_spec_uint ("n-queued", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_N_DELIVERED] =
+    g_param_spec_uint ("n-delivered", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_N_REJECTED] =
+    g_param_spec_uint ("n-rejected", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_N_WAITING] =
+    g_param_spec_uint ("n-waiting", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -400,6 +464,47 @@ fc_sender_get_n_queued (FcSender *self)
   return self->n_queued;
 }
 
+void
+fc_sender_get_progress (FcSender         *self,
+                        FcSenderProgress *progress)
+{
+  g_return_if_fail (FC_IS_SENDER (self));
+  g_return_if_fail (progress != NULL);
+
+  progress->queued = self->n_queued;
+  progress->delivered = self->n_delivered;
+  progress->rejected = self->n_rejected;
+  progress->waiting = self->n_waiting;
+  /* taken, and neither delivered nor rejected yet: on its way, or waiting */
+  progress->pending = self->n_queued > self->n_delivered + self->n_rejected
+                      ? self->n_queued - self->n_delivered - self->n_rejected : 0;
+  progress->pending = MAX (progress->pending, self->n_waiting);
+}
+
+/* a flush ended: what it did, for the progress properties */
+static void
+note_report (FcSender            *self,
+             const FcFlushReport *report)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  if (report->delivered > 0)
+    {
+      self->n_delivered += report->delivered;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_DELIVERED]);
+    }
+  if (report->rejected > 0)
+    {
+      self->n_rejected += report->rejected;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_REJECTED]);
+    }
+  if (report->waiting != self->n_waiting)
+    {
+      self->n_waiting = report->waiting;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_WAITING]);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 static void flush_last (GTask *task);
 
 static void
@@ -413,7 +518,10 @@ background_flush_cb (GObject      *object,
 
   report = fc_transport_flush_finish (FC_TRANSPORT (object), result, &error);
   if (report != NULL)
-    self->delivered += report->delivered;
+    {
+      self->delivered += report->delivered;
+      note_report (self, report);
+    }
   else
     g_debug ("Background flush failed: %s", error->message);
 
@@ -439,6 +547,7 @@ enqueue (FcSender  *self,
     return FALSE;
 
   self->n_queued++;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_QUEUED]);
   /* A flush already running picks the new envelope up; no need for another. */
   if (self->n_background == 0)
     {
@@ -541,6 +650,7 @@ last_flush_cb (GObject      *object,
       g_task_return_error (task, error);
       return;
     }
+  note_report (self, report);
   report->delivered += self->delivered;
   self->delivered = 0;
   g_task_return_pointer (task, report, (GDestroyNotify) fc_flush_report_unref);

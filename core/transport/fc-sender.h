@@ -78,6 +78,20 @@ gboolean       fc_sender_add_root_span     (FcSender         *self,
                                             const FcRootSpan *span,
                                             GError          **error);
 guint          fc_sender_get_n_queued      (FcSender         *self);
+
+/* How sending goes, as the flushes report it (see the "n-queued",
+ * "n-delivered", "n-rejected" and "n-waiting" properties, notified as
+ * they change). */
+typedef struct {
+  guint queued;     /* envelopes this sender put into the outbox */
+  guint delivered;  /* accepted by Sentry (2xx) */
+  guint rejected;   /* refused for good (400/403/413), kept in outbox/rejected/ */
+  guint waiting;    /* after the last flush: still in the outbox (rate limited, server or network down) */
+  guint pending;    /* queued and not yet delivered or rejected: on the way or waiting */
+} FcSenderProgress;
+
+void           fc_sender_get_progress      (FcSender         *self,
+                                            FcSenderProgress *progress);
 /* Waits for the background flushes, then flushes once more; never iterates
  * the caller's context (the background flushes complete on it). What cannot
  * go now waits in the outbox. */

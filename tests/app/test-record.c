@@ -11,6 +11,7 @@
 #include "fc-outbox-window.h"
 #include "fc-record-dialog.h"
 #include "fc-test-relay.h"
+#include "fc-test-screenshot.h"
 #include "fc-thread-list.h"
 #include "fc-window-private.h"
 
@@ -347,6 +348,77 @@ outbox_list (void)
   return fc_outbox_list (outbox);
 }
 
+static FcSenderProgress
+send_progress (FcWindow *window)
+{
+  FcSenderProgress progress;
+
+  g_assert_nonnull (window->sender);
+  fc_sender_get_progress (window->sender, &progress);
+  return progress;
+}
+
+/* The record bar's sending indicator says what the sender reported. */
+static void
+assert_send_label (FcWindow *window,
+                   guint     sent,
+                   guint     queued,
+                   guint     failed)
+{
+  g_autofree char *expected = g_strdup_printf ("Sending: %u sent · %u queued · %u failed", sent, queued, failed);
+
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->send_button)));
+  g_assert_true (gtk_revealer_get_reveal_child (window->record_bar));
+  g_assert_cmpstr (gtk_label_get_text (window->send_label), ==, expected);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window->send_label), "error") == (failed > 0));
+}
+
+/* Sentry refuses the first chunk (400): the indicator counts it failed, in
+ * the error colour, and the chunks after it sent. */
+static void
+test_send_rejected (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+  g_autofree char *dsn = g_strdup_printf ("http://" KEY "@127.0.0.1:%u/" PROJECT, relay->port);
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  FcRecording *recording;
+  FcSenderProgress progress;
+  GPid pid = spawn_threads_target ();
+
+  g_settings_set_string (settings, "dsn", dsn);
+  g_settings_set_boolean (settings, "send-while-recording", TRUE);
+  g_settings_set_int (settings, "chunk-duration", 1);
+  relay_script (relay, REPLY_400, -1);
+
+  g_assert_true (fc_window_record_attach (window, pid, &error));
+  g_assert_no_error (error);
+  recording = fc_window_get_recording (window);
+  ITERATE_UNTIL (send_progress (window).rejected == 1 && send_progress (window).delivered >= 1);
+  progress = send_progress (window);
+  assert_send_label (window, progress.delivered, progress.pending, 1);
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-sending-failed");
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
+  ITERATE_UNTIL (fc_recording_get_stopped (recording) && !window->record_stopping);
+  progress = send_progress (window);
+  g_assert_cmpuint (progress.rejected, ==, 1);
+  g_assert_cmpuint (progress.delivered, ==, n_delivered (relay));
+  g_assert_cmpuint (progress.delivered + progress.rejected, ==, progress.queued);
+  assert_send_label (window, progress.delivered, 0, 1);
+  /* the full recording is open (its worker no longer holds the window) */
+  ITERATE_UNTIL (fc_session_get_profile (fc_window_get_session (window)) != NULL &&
+                 fc_profile_is_finished (fc_session_get_profile (fc_window_get_session (window))));
+
+  g_settings_reset (settings, "send-while-recording");
+  g_settings_reset (settings, "chunk-duration");
+  g_settings_reset (settings, "dsn");
+  window_free (window);
+  end_target (pid);
+  relay_free (relay);
+}
+
 /* With "send-while-recording", each chunk goes to Sentry as it completes,
  * once; when Sentry rate-limits, the rest waits in the outbox, and the
  * Outbox page lists it. */
@@ -377,9 +449,16 @@ test_send_while_recording (void)
   g_assert_nonnull (sender);
   g_clear_object (&sender);
 
-  /* a chunk arrives while the recording goes on */
+  /* a chunk arrives while the recording goes on, and the record bar says so */
   ITERATE_UNTIL (n_delivered (relay) >= 1);
   g_assert_true (fc_window_is_recording (window));
+  ITERATE_UNTIL (send_progress (window).delivered >= 1);
+  {
+    FcSenderProgress progress = send_progress (window);
+
+    assert_send_label (window, progress.delivered, progress.pending, 0);
+  }
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-sending");
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
   ITERATE_UNTIL (fc_recording_get_stopped (recording) && !window->record_stopping);
@@ -391,6 +470,7 @@ test_send_while_recording (void)
   g_assert_cmpuint (n_chunks, >=, 1);
   g_assert_cmpuint (n_chunks, <=, fc_recording_get_n_chunks (recording));
   g_assert_cmpuint (n_delivered (relay), ==, n_chunks);
+  assert_send_label (window, n_chunks, 0, 0);
   g_mutex_lock (&relay->mutex);
   for (guint i = 0; i < relay->delivered->len; i++)
     {
@@ -422,6 +502,11 @@ test_send_while_recording (void)
   waiting = outbox_list ();
   g_assert_cmpuint (waiting->len, ==, fc_sender_get_n_queued (sender));
   g_assert_cmpuint (waiting->len, <=, fc_recording_get_n_chunks (recording));
+  /* nothing sent, all of it queued (waiting in the Outbox), in the warning colour */
+  g_assert_cmpuint (send_progress (window).waiting, ==, waiting->len);
+  assert_send_label (window, 0, waiting->len, 0);
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (window->send_label), "warning"));
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-sending-rate-limited");
   g_clear_object (&sender);
   g_assert_cmpuint (relay_n_requests (relay), ==, n_chunks + 1);
 
@@ -522,6 +607,7 @@ main (int   argc,
   g_test_add_func ("/app/record/spawn-until-exit", test_spawn_until_exit);
   g_test_add_func ("/app/record/close-detaches", test_close_detaches);
   g_test_add_func ("/app/record/dialog", test_dialog);
+  g_test_add_func ("/app/record/send-rejected", test_send_rejected);
   g_test_add_func ("/app/record/send-while-recording", test_send_while_recording);
   g_test_add_func ("/app/record/transaction-track", test_transaction_track);
 
