@@ -409,7 +409,9 @@ draw_flamechart (cairo_t       *cr,
 {
   double span = (double) MAX (svg->end_ns - svg->begin_ns, 1);
   double scale = svg->width / span;
+  const gint64 *begins, *ends;
 
+  fc_flame_layout_get_sample_times (layout, &begins, &ends);
   for (guint row = 0; row < fc_flame_layout_get_n_rows (layout); row++)
     {
       guint n_boxes = 0;
@@ -418,12 +420,14 @@ draw_flamechart (cairo_t       *cr,
       for (guint i = 0; i < n_boxes; i++)
         {
           const FcFlameBox *box = &boxes[i];
+          gint64 begin_ns = begins[box->first];
+          gint64 end_ns = ends[box->last];
           double x0, x1;
 
-          if (box->end_ns <= svg->begin_ns || box->begin_ns >= svg->end_ns)
+          if (end_ns <= svg->begin_ns || begin_ns >= svg->end_ns)
             continue;
-          x0 = MAX (0.0, (box->begin_ns - svg->begin_ns) * scale);
-          x1 = MIN ((double) svg->width, (box->end_ns - svg->begin_ns) * scale);
+          x0 = MAX (0.0, (begin_ns - svg->begin_ns) * scale);
+          x1 = MIN ((double) svg->width, (end_ns - svg->begin_ns) * scale);
           if (x1 - x0 < CULL_WIDTH)
             continue;
           draw_box (cr, svg->profile, colors, n_colors, box->frame, x0, row * ROW_HEIGHT, x1 - x0);

@@ -439,8 +439,9 @@ box_bounds (FcFlameChart     *self,
             double            px_per_ns,
             graphene_rect_t  *bounds)
 {
-  double x0 = (double) (box->begin_ns - begin_ns) * px_per_ns;
-  double x1 = (double) (box->end_ns - begin_ns) * px_per_ns;
+  FcFlameLayout *layout = layout_of (self);
+  double x0 = (double) (fc_flame_layout_box_begin_ns (layout, box) - begin_ns) * px_per_ns;
+  double x1 = (double) (fc_flame_layout_box_end_ns (layout, box) - begin_ns) * px_per_ns;
   double top = box->row < self->n_geometry_rows ? self->row_tops[box->row] : -1;
 
   if (top < 0)
@@ -490,6 +491,7 @@ continues_a_match (FcFlameLayout    *layout,
                    guint             n_frames)
 {
   const FcFlameBox *above;
+  const gint64 *begins;
   guint n = 0;
   guint i;
 
@@ -497,9 +499,10 @@ continues_a_match (FcFlameLayout    *layout,
       fc_flame_layout_get_lane_of_row (layout, box->row) != fc_flame_layout_get_lane_of_row (layout, box->row - 1))
     return FALSE;
 
+  fc_flame_layout_get_sample_times (layout, &begins, NULL);
   above = fc_flame_layout_get_row (layout, box->row - 1, &n);
-  i = fc_flame_layout_row_lower_bound (layout, box->row - 1, box->begin_ns);
-  return i < n && above[i].begin_ns <= box->begin_ns &&
+  i = fc_flame_layout_row_lower_bound (layout, box->row - 1, begins[box->first]);
+  return i < n && begins[above[i].first] <= begins[box->first] &&
          above[i].frame < n_frames && match[above[i].frame];
 }
 
@@ -514,9 +517,11 @@ find_matches (FcFlameLayout *layout,
   GArray *matches = g_array_new (FALSE, FALSE, sizeof (guint));
   guint n = 0;
   const FcFlameBox *boxes = fc_flame_layout_get_boxes (layout, &n);
+  const gint64 *begins;
   guint *m;
   g_autofree guint *tmp = NULL;
 
+  fc_flame_layout_get_sample_times (layout, &begins, NULL);
   for (guint i = 0; i < n; i++)
     if (boxes[i].frame < n_frames && match[boxes[i].frame] &&
         !continues_a_match (layout, &boxes[i], match, n_frames))
@@ -541,7 +546,10 @@ find_matches (FcFlameLayout *layout,
               const FcFlameBox *x = &boxes[m[a]];
               const FcFlameBox *y = &boxes[m[b]];
 
-              if (y->begin_ns < x->begin_ns || (y->begin_ns == x->begin_ns && y->row < x->row))
+              gint64 xb = begins[x->first];
+              gint64 yb = begins[y->first];
+
+              if (yb < xb || (yb == xb && y->row < x->row))
                 tmp[k++] = m[b++];
               else
                 tmp[k++] = m[a++];
@@ -795,9 +803,11 @@ static void
 zoom_to_box (FcFlameChart     *self,
              const FcFlameBox *box)
 {
-  gint64 pad = MAX ((box->end_ns - box->begin_ns) / 20, 1);
+  gint64 begin_ns = fc_flame_layout_box_begin_ns (layout_of (self), box);
+  gint64 end_ns = fc_flame_layout_box_end_ns (layout_of (self), box);
+  gint64 pad = MAX ((end_ns - begin_ns) / 20, 1);
 
-  fc_session_zoom_to (session_of (self), box->begin_ns - pad, box->end_ns + pad);
+  fc_session_zoom_to (session_of (self), begin_ns - pad, end_ns + pad);
   reveal_row (self, box->row);
 }
 
@@ -1190,8 +1200,11 @@ fc_flame_chart_query_tooltip (GtkWidget  *widget,
     return FALSE;
 
   get_visible (self, &b, &e);
-  markup = fc_view_frame_tooltip_at (fc_flame_layout_get_profile (layout_of (self)), box->frame, box->stack,
-                                     box->end_ns - box->begin_ns, e - b, _("of the visible range"));
+  markup = fc_view_frame_tooltip_at (fc_flame_layout_get_profile (layout_of (self)), box->frame,
+                                     fc_flame_layout_box_stack (layout_of (self), box),
+                                     fc_flame_layout_box_end_ns (layout_of (self), box) -
+                                     fc_flame_layout_box_begin_ns (layout_of (self), box),
+                                     e - b, _("of the visible range"));
   if (markup == NULL)
     return FALSE;
   gtk_tooltip_set_markup (tooltip, markup);
@@ -1334,6 +1347,7 @@ draw_grid (FcFlameChart *self,
  * stay in cache instead of jumping across a row of millions of boxes. */
 static guint
 first_beginning_at (const FcFlameBox *boxes,
+                    const gint64     *begins,
                     guint             lo,
                     guint             n,
                     gint64            t)
@@ -1341,7 +1355,7 @@ first_beginning_at (const FcFlameBox *boxes,
   guint hi = lo;
   guint step = 1;
 
-  while (hi < n && boxes[hi].begin_ns < t)
+  while (hi < n && begins[boxes[hi].first] < t)
     {
       lo = hi + 1;
       hi += step;
@@ -1353,7 +1367,7 @@ first_beginning_at (const FcFlameBox *boxes,
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (boxes[mid].begin_ns < t)
+      if (begins[boxes[mid].first] < t)
         lo = mid + 1;
       else
         hi = mid;
@@ -1382,7 +1396,9 @@ draw_boxes (FcFlameChart *self,
   const guint32 *draw_pixels = fc_flame_view_get_draw_pixels (FC_FLAME_VIEW (self));
   gint64 begin_ns, end_ns;
   double px_per_ns;
+  const gint64 *begins, *ends;
 
+  fc_flame_layout_get_sample_times (layout_of (self), &begins, &ends);
   fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
   FcFrameFilter filter = session_of (self) ? fc_session_get_frame_filter (session_of (self)) : FC_FRAME_FILTER_ALL;
   g_autofree guint8 *shown = NULL;
@@ -1460,13 +1476,14 @@ draw_boxes (FcFlameChart *self,
       fc_raster_rows (&raster, y, y + ROW_HEIGHT - 1, &line, &line_end);
       g_array_set_size (outlines, 0);
 
-      while (i < n && boxes[i].begin_ns < end_ns)
+      while (i < n && begins[boxes[i].first] < end_ns)
         {
           const FcFlameBox *box = &boxes[i];
           gboolean known = box->frame < n_colors;
           guint32 pixel = known ? draw_pixels[box->frame] : fallback_pixel;
-          double x0 = (double) (box->begin_ns - begin_ns) * px_per_ns;
-          double x1 = (double) (box->end_ns - begin_ns) * px_per_ns;
+          gint64 box_begin = begins[box->first];
+          double x0 = (double) (box_begin - begin_ns) * px_per_ns;
+          double x1 = (double) (ends[box->last] - begin_ns) * px_per_ns;
 
           if (x1 - x0 >= 1.0)
             {
@@ -1512,9 +1529,9 @@ draw_boxes (FcFlameChart *self,
                * search: the cost follows the width, not the box count. */
               double px = floor (x0);
               gint64 boundary = begin_ns + (gint64) ceil ((px + 1.0) / px_per_ns);
-              guint j = first_beginning_at (boxes, i + 1, n, boundary);
+              guint j = first_beginning_at (boxes, begins, i + 1, n, boundary);
               const FcFlameBox *last = &boxes[j - 1];
-              double covered = (double) (MIN (last->end_ns, boundary) - box->begin_ns) * px_per_ns;
+              double covered = (double) (MIN (ends[last->last], boundary) - box_begin) * px_per_ns;
 
               /* Zoomed out, a row is tens of MB of boxes and every
                * search probe misses the cache, one after the other. The
@@ -1540,7 +1557,7 @@ draw_boxes (FcFlameChart *self,
                 }
 
               /* a wide box starting inside this pixel is drawn on its own */
-              if (j - 1 > i && (double) (last->end_ns - last->begin_ns) * px_per_ns >= 1.0)
+              if (j - 1 > i && (double) (ends[last->last] - begins[last->first]) * px_per_ns >= 1.0)
                 i = j - 1;
               else
                 i = j;

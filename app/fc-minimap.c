@@ -216,10 +216,12 @@ draw_rows (FcMinimap     *self,
   gint64 b, e;
   double ns_per_px;
   guint drawn = 0;
+  const gint64 *begins, *ends;
 
   if (n_rows == 0)
     return;
 
+  fc_flame_layout_get_sample_times (layout, &begins, &ends);
   fc_minimap_get_range (self, &b, &e);
   ns_per_px = (double) (e - b) / width;
   row_height = CLAMP (floor ((double) height / n_rows), 1.0, MAX_ROW_HEIGHT);
@@ -250,11 +252,11 @@ draw_rows (FcMinimap     *self,
 
               /* any box touching this column paints it, preferring the one
                * under its middle */
-              if (i < n && boxes[i].begin_ns < t_end)
+              if (i < n && begins[boxes[i].first] < t_end)
                 {
                   const FcFlameBox *box = &boxes[i];
 
-                  if (box->end_ns <= t && i + 1 < n && boxes[i + 1].begin_ns <= t)
+                  if (ends[box->last] <= t && i + 1 < n && begins[boxes[i + 1].first] <= t)
                     box = &boxes[i + 1];
                   if (box->frame < n_colors)
                     color = &colors[box->frame];

@@ -18,6 +18,12 @@ struct _FcFlameLayout
   gint64           end_ns;
   FcFlameBox      *boxes;
   guint            n_boxes;
+  /* per position (the samples of all lanes, lane after lane): a box is
+   * 16 bytes because its times and stack live here, once per sample */
+  gint64          *begins_ns;
+  gint64          *ends_ns;
+  guint32         *stacks;
+  guint            n_positions;
   guint           *row_offsets;     /* n_rows + 1 */
   guint            n_rows;
   FcFlameLane     *lanes;
@@ -26,20 +32,20 @@ struct _FcFlameLayout
 
 G_DEFINE_BOXED_TYPE (FcFlameLayout, fc_flame_layout, fc_flame_layout_ref, fc_flame_layout_unref)
 
-G_STATIC_ASSERT (sizeof (FcFlameBox) == 32);
+G_STATIC_ASSERT (sizeof (FcFlameBox) == 16);
 
 typedef struct {
   guint32 stack;
-  gint64  begin_ns;
   guint   first_sample;
 } OpenRun;
 
-/* A growable array of boxes: plain doubling, no per-append function call,
- * since big profiles close millions of runs. */
+/* Each lane is walked twice: once to count the boxes of each depth, once to
+ * write them straight into the layout's single array. Growing per-row
+ * arrays and copying them was twice the layout's size at the peak (several
+ * hundred MB over all threads of a big chunk). */
 typedef struct {
-  FcFlameBox *boxes;
-  guint       len;
-  guint       capacity;
+  guint       n_boxes;          /* the count, after the first walk */
+  FcFlameBox *next;             /* the second walk: where the next box goes */
 } Row;
 
 typedef struct {
@@ -50,28 +56,29 @@ typedef struct {
   OpenRun   *open;              /* per depth, the runs not closed yet */
   guint      n_open;
   guint      open_capacity;
-  gint64     begin_ns;          /* first sample to the end of the last one */
-  gint64     end_ns;
-  gboolean   has_samples;
+  gboolean   writing;           /* the second walk */
+  guint      base;              /* position of the lane's first sample */
+  guint      first_row;         /* layout row of depth 0 */
+  FcSampleWeights *weights;     /* the lane's samples in time order */
 } LaneBuilder;
 
 static void
 lane_builder_clear (LaneBuilder *b)
 {
-  for (guint i = 0; i < b->n_rows; i++)
-    g_free (b->rows[i].boxes);
   g_clear_pointer (&b->rows, g_free);
   g_clear_pointer (&b->open, g_free);
+  g_clear_pointer (&b->weights, fc_sample_weights_free);
 }
 
+/* ends the runs deeper than @keep with the sample before @sample */
 static void
 close_runs (LaneBuilder *b,
             guint        keep,
-            gint64       end_ns,
             guint        sample)
 {
   if (b->n_open > b->n_rows)
     {
+      g_assert (!b->writing);
       if (b->n_open > b->rows_capacity)
         {
           guint capacity = MAX (b->n_open, b->rows_capacity * 2);
@@ -87,51 +94,43 @@ close_runs (LaneBuilder *b,
     {
       guint d = --b->n_open;
       const OpenRun *run = &b->open[d];
-      Row *row = &b->rows[d];
       FcFlameBox *box;
 
-      if (row->len == row->capacity)
+      if (!b->writing)
         {
-          row->capacity = MAX (64, row->capacity * 2);
-          row->boxes = g_renew (FcFlameBox, row->boxes, row->capacity);
+          b->rows[d].n_boxes++;
+          continue;
         }
 
-      box = &row->boxes[row->len++];
-      box->begin_ns = run->begin_ns;
-      box->end_ns = MAX (end_ns, run->begin_ns);
+      box = b->rows[d].next++;
+      box->first = b->base + run->first_sample;
+      box->last = b->base + sample - 1;
       box->frame = b->nodes[run->stack].frame;
-      box->stack = run->stack;
-      box->row = d;
-      box->n_samples = sample - run->first_sample;
+      box->row = b->first_row + d;
     }
 }
 
+/* one walk over the lane's samples, closing a run where the call path
+ * changes */
 static void
-build_lane (LaneBuilder *b,
-            FcProfile   *profile,
-            guint32      thread)
+walk_lane (LaneBuilder *b,
+           FcProfile   *profile)
 {
-  g_autoptr(FcSampleWeights) weights = fc_sample_weights_new (profile, thread);
+  const FcSampleWeights *weights = b->weights;
   /* after the weights: on a live profile these hold every sample and stack they name */
   const FcSample *samples = fc_profile_get_samples (profile, NULL);
   const FcStackNode *nodes = b->nodes = fc_profile_get_stacks (profile, NULL);
   g_autofree guint32 *chain = NULL;
   guint chain_len = 0;
   guint32 prev_stack = G_MAXUINT32;
-  gint64 prev_end = 0;
 
+  b->n_open = 0;
   for (guint i = 0; i < weights->n_samples; i++)
     {
-      gint64 t = weights->timestamps_ns[i];
       guint32 stack = samples[weights->samples[i]].stack;
 
-      /* A pause in sampling: what ran in between is unknown. */
-      if (i > 0 && t > prev_end)
-        {
-          close_runs (b, 0, prev_end, i);
-          prev_stack = G_MAXUINT32;
-        }
-
+      /* No check for a pause before this sample: the runs it shares with
+       * the sample before go on across it (see the header). */
       if (stack != prev_stack)
         {
           guint depth = nodes[stack].depth;
@@ -161,7 +160,7 @@ build_lane (LaneBuilder *b,
               d--;
             }
 
-          close_runs (b, d, prev_end, i);
+          close_runs (b, d, i);
 
           if (depth > b->open_capacity)
             {
@@ -171,24 +170,14 @@ build_lane (LaneBuilder *b,
           for (; d < depth; d++)
             {
               b->open[d].stack = chain[d];
-              b->open[d].begin_ns = t;
               b->open[d].first_sample = i;
             }
           b->n_open = depth;
           prev_stack = stack;
         }
-
-      prev_end = t + weights->durations_ns[i];
     }
 
-  close_runs (b, 0, prev_end, weights->n_samples);
-
-  if (weights->n_samples > 0)
-    {
-      b->has_samples = TRUE;
-      b->begin_ns = weights->timestamps_ns[0];
-      b->end_ns = prev_end;
-    }
+  close_runs (b, 0, weights->n_samples);
 }
 
 FcFlameLayout *
@@ -209,6 +198,7 @@ fc_flame_layout_new (FcProfile *profile,
   self->profile = g_object_ref (profile);
   self->thread = thread < 0 ? -1 : thread;
 
+  /* first walk: which lanes, how many rows and boxes */
   n_threads = fc_profile_get_n_threads (profile);
   for (guint t = 0; t < n_threads; t++)
     {
@@ -223,18 +213,23 @@ fc_flame_layout_new (FcProfile *profile,
       if (thread < 0 && n_thread_samples == 0)
         continue;
 
-      build_lane (&b, profile, t);
+      b.weights = fc_sample_weights_new (profile, t);
+      walk_lane (&b, profile);
 
-      if (b.has_samples)
+      if (b.weights->n_samples > 0)
         {
+          guint last = b.weights->n_samples - 1;
+          gint64 begin_ns = b.weights->timestamps_ns[0];
+          gint64 end_ns = b.weights->timestamps_ns[last] + b.weights->durations_ns[last];
+
           if (!have_extent)
             {
-              self->begin_ns = b.begin_ns;
-              self->end_ns = b.end_ns;
+              self->begin_ns = begin_ns;
+              self->end_ns = end_ns;
               have_extent = TRUE;
             }
-          self->begin_ns = MIN (self->begin_ns, b.begin_ns);
-          self->end_ns = MAX (self->end_ns, b.end_ns);
+          self->begin_ns = MIN (self->begin_ns, begin_ns);
+          self->end_ns = MAX (self->end_ns, end_ns);
         }
 
       /* all threads: an empty row above each lane for its name */
@@ -244,43 +239,53 @@ fc_flame_layout_new (FcProfile *profile,
       lane.first_row = next_row;
       lane.n_rows = b.n_rows;
       next_row += lane.n_rows;
+      b.base = self->n_positions;
+      b.first_row = lane.first_row;
+      self->n_positions += b.weights->n_samples;
       g_array_append_val (lanes, lane);
       g_array_append_val (builders, b);
     }
 
   self->n_rows = next_row;
   self->row_offsets = g_new0 (guint, self->n_rows + 1);
-  for (guint l = 0; l < lanes->len; l++)
+  for (guint l = 0; l < builders->len; l++)
     {
-      const FcFlameLane *lane = &g_array_index (lanes, FcFlameLane, l);
       const LaneBuilder *b = &g_array_index (builders, LaneBuilder, l);
 
       for (guint d = 0; d < b->n_rows; d++)
         {
-          self->row_offsets[lane->first_row + d + 1] = b->rows[d].len;
-          self->n_boxes += b->rows[d].len;
+          self->row_offsets[b->first_row + d + 1] = b->rows[d].n_boxes;
+          self->n_boxes += b->rows[d].n_boxes;
         }
     }
   for (guint r = 0; r < self->n_rows; r++)
     self->row_offsets[r + 1] += self->row_offsets[r];
 
   self->boxes = g_new (FcFlameBox, MAX (1, self->n_boxes));
-  for (guint l = 0; l < lanes->len; l++)
+  self->begins_ns = g_new (gint64, MAX (1, self->n_positions));
+  self->ends_ns = g_new (gint64, MAX (1, self->n_positions));
+  self->stacks = g_new (guint32, MAX (1, self->n_positions));
+
+  /* second walk: the boxes, in place */
+  for (guint l = 0; l < builders->len; l++)
     {
-      const FcFlameLane *lane = &g_array_index (lanes, FcFlameLane, l);
       LaneBuilder *b = &g_array_index (builders, LaneBuilder, l);
+      const FcSampleWeights *weights = b->weights;
+      const FcSample *samples = fc_profile_get_samples (profile, NULL);
+
+      for (guint i = 0; i < weights->n_samples; i++)
+        {
+          self->begins_ns[b->base + i] = weights->timestamps_ns[i];
+          self->ends_ns[b->base + i] = weights->timestamps_ns[i] + weights->durations_ns[i];
+          self->stacks[b->base + i] = samples[weights->samples[i]].stack;
+        }
 
       for (guint d = 0; d < b->n_rows; d++)
-        {
-          FcFlameBox *dest = &self->boxes[self->row_offsets[lane->first_row + d]];
-          guint row = lane->first_row + d;
-
-          memcpy (dest, b->rows[d].boxes, sizeof (FcFlameBox) * b->rows[d].len);
-          for (guint i = 0; i < b->rows[d].len; i++)
-            dest[i].row = row;
-          /* give memory back as we go: big layouts are hundreds of MB */
-          g_clear_pointer (&b->rows[d].boxes, g_free);
-        }
+        b->rows[d].next = &self->boxes[self->row_offsets[b->first_row + d]];
+      b->writing = TRUE;
+      walk_lane (b, profile);
+      for (guint d = 0; d < b->n_rows; d++)
+        g_assert (b->rows[d].next == &self->boxes[self->row_offsets[b->first_row + d + 1]]);
       lane_builder_clear (b);
     }
 
@@ -372,6 +377,9 @@ fc_flame_layout_unref (FcFlameLayout *self)
 
   g_clear_object (&self->profile);
   g_free (self->boxes);
+  g_free (self->begins_ns);
+  g_free (self->ends_ns);
+  g_free (self->stacks);
   g_free (self->row_offsets);
   g_free (self->lanes);
   g_free (self);
@@ -457,6 +465,72 @@ fc_flame_layout_get_lane (FcFlameLayout *self,
   return &self->lanes[lane];
 }
 
+void
+fc_flame_layout_get_sample_times (FcFlameLayout  *self,
+                                  const gint64  **begins_ns,
+                                  const gint64  **ends_ns)
+{
+  g_return_if_fail (self != NULL);
+
+  if (begins_ns != NULL)
+    *begins_ns = self->begins_ns;
+  if (ends_ns != NULL)
+    *ends_ns = self->ends_ns;
+}
+
+gint64
+fc_flame_layout_box_begin_ns (FcFlameLayout    *self,
+                              const FcFlameBox *box)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (box != NULL && box->first < self->n_positions, 0);
+
+  return self->begins_ns[box->first];
+}
+
+gint64
+fc_flame_layout_box_end_ns (FcFlameLayout    *self,
+                            const FcFlameBox *box)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (box != NULL && box->last < self->n_positions, 0);
+
+  return self->ends_ns[box->last];
+}
+
+guint
+fc_flame_layout_box_n_samples (FcFlameLayout    *self,
+                               const FcFlameBox *box)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (box != NULL && box->first <= box->last, 0);
+
+  return box->last - box->first + 1;
+}
+
+guint32
+fc_flame_layout_box_stack (FcFlameLayout    *self,
+                           const FcFlameBox *box)
+{
+  gint lane;
+  guint depth;
+  guint32 stack;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (box != NULL && box->first < self->n_positions, 0);
+
+  lane = fc_flame_layout_get_lane_of_row (self, box->row);
+  g_return_val_if_fail (lane >= 0, 0);
+
+  /* every sample of the box has its call path as a prefix: take the
+   * first one's leaf up to the box's depth */
+  depth = box->row - self->lanes[lane].first_row + 1;
+  stack = self->stacks[box->first];
+  while (fc_profile_get_stack (self->profile, stack)->depth > depth)
+    stack = fc_profile_get_stack (self->profile, stack)->parent;
+  return stack;
+}
+
 gint
 fc_flame_layout_get_lane_of_row (FcFlameLayout *self,
                                  guint          row)
@@ -485,7 +559,7 @@ fc_flame_layout_row_lower_bound (FcFlameLayout *self,
     {
       guint mid = lo + (hi - lo) / 2;
 
-      if (boxes[mid].end_ns <= t)
+      if (self->ends_ns[boxes[mid].last] <= t)
         lo = mid + 1;
       else
         hi = mid;
@@ -507,7 +581,7 @@ fc_flame_layout_hit_test (FcFlameLayout *self,
 
   boxes = fc_flame_layout_get_row (self, row, &n);
   i = fc_flame_layout_row_lower_bound (self, row, t);
-  if (i < n && boxes[i].begin_ns <= t)
+  if (i < n && self->begins_ns[boxes[i].first] <= t)
     return &boxes[i];
   return NULL;
 }

@@ -16,8 +16,12 @@ G_BEGIN_DECLS
  * samples of a thread whose stacks share the same call path down to a depth
  * make one box at that depth (a "run"), spanning from the first sample's
  * timestamp to the end of the last one (each sample lasts until the next,
- * capped at twice the median interval, see fc-sample-weights.h). A pause in
- * sampling longer than that ends every run.
+ * capped at twice the median interval, see fc-sample-weights.h).
+ *
+ * A pause in sampling (an idle Node or Python process takes no samples)
+ * does not end a run: the frames on the stack before and after it make one
+ * box across it, as Sentry's and speedscope's flamecharts draw them; frames
+ * only on one side end (or begin) at the pause.
  *
  * Boxes are grouped by row and sorted by time inside a row, so hit-testing
  * and culling are binary searches. With one thread there is one lane: row =
@@ -28,16 +32,17 @@ G_BEGIN_DECLS
 
 typedef struct _FcFlameLayout FcFlameLayout;
 
-/* 32 bytes: a 500k-sample chunk makes millions of boxes. The box's depth
- * in its lane is its stack's depth - 1 (0 = outermost frame); its lane is
- * fc_flame_layout_get_lane_of_row(). */
+/* 16 bytes: a 500k-sample chunk makes about 12 million boxes over all
+ * threads. A box names its first and last sample by "position" (the
+ * layout's samples of all its lanes, lane after lane, each in time order);
+ * its times are fc_flame_layout_get_sample_times()[first] and
+ * [last], or fc_flame_layout_box_begin_ns()/_end_ns(). Its depth in its
+ * lane is row - lane->first_row (0 = outermost frame). */
 typedef struct {
-  gint64  begin_ns;
-  gint64  end_ns;
+  guint32 first;              /* position of its first sample */
+  guint32 last;               /* position of its last sample */
   guint32 frame;
-  guint32 stack;              /* stack id of the call path ending in this box */
   guint32 row;
-  guint32 n_samples;
 } FcFlameBox;
 
 typedef struct {
@@ -77,6 +82,20 @@ const FcFlameBox  *fc_flame_layout_get_row         (FcFlameLayout       *self,
 guint              fc_flame_layout_get_n_lanes     (FcFlameLayout       *self);
 const FcFlameLane *fc_flame_layout_get_lane        (FcFlameLayout       *self,
                                                     guint                lane);
+/* per position (see FcFlameBox), when each sample begins and ends; for
+ * loops over many boxes: begins_ns[box->first], ends_ns[box->last] */
+void               fc_flame_layout_get_sample_times (FcFlameLayout      *self,
+                                                     const gint64      **begins_ns,
+                                                     const gint64      **ends_ns);
+gint64             fc_flame_layout_box_begin_ns    (FcFlameLayout       *self,
+                                                    const FcFlameBox    *box);
+gint64             fc_flame_layout_box_end_ns      (FcFlameLayout       *self,
+                                                    const FcFlameBox    *box);
+guint              fc_flame_layout_box_n_samples   (FcFlameLayout       *self,
+                                                    const FcFlameBox    *box);
+/* the stack id of the call path ending in @box (its depth is the box's + 1) */
+guint32            fc_flame_layout_box_stack       (FcFlameLayout       *self,
+                                                    const FcFlameBox    *box);
 /* the lane @row belongs to (header rows: the lane below), or -1 */
 gint               fc_flame_layout_get_lane_of_row (FcFlameLayout       *self,
                                                     guint                row);

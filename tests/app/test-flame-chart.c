@@ -99,9 +99,9 @@ test_layout_and_bounds (Fixture       *f,
   row = fc_flame_layout_get_row (layout, 1, &n);
   g_assert_cmpuint (n, ==, 4);
   g_assert_cmpuint (row[0].frame, ==, FC_TEST_FOO);
-  g_assert_cmpint (row[0].begin_ns, ==, AT (0));
-  g_assert_cmpint (row[0].end_ns, ==, AT (30));
-  g_assert_cmpuint (row[0].n_samples, ==, 3);
+  g_assert_cmpint (fc_flame_layout_box_begin_ns (layout, &row[0]), ==, AT (0));
+  g_assert_cmpint (fc_flame_layout_box_end_ns (layout, &row[0]), ==, AT (30));
+  g_assert_cmpuint (fc_flame_layout_box_n_samples (layout, &row[0]), ==, 3);
 
   /* 210 ms over 800 px: baz, 30-40 ms, is 114.29-152.38 px */
   g_assert_cmpuint (row[1].frame, ==, FC_TEST_BAZ);
@@ -119,6 +119,7 @@ test_hit_testing (Fixture       *f,
   const double row0 = FC_FLAME_CHART_RULER_HEIGHT + 5;
   const double row1 = row0 + FC_FLAME_CHART_ROW_HEIGHT;
   const double row2 = row1 + FC_FLAME_CHART_ROW_HEIGHT;
+  FcFlameLayout *layout = fc_flame_view_get_layout (FC_FLAME_VIEW (f->chart));
   const FcFlameBox *box;
 
   box = fc_flame_chart_box_at (f->chart, 100, row1);     /* 26.25 ms */
@@ -135,12 +136,12 @@ test_hit_testing (Fixture       *f,
   box = fc_flame_chart_box_at (f->chart, 799, row0);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, FC_TEST_MAIN);
-  g_assert_cmpint (box->begin_ns, ==, AT (200));
-  g_assert_cmpint (box->end_ns, ==, AT (210));
+  g_assert_cmpint (fc_flame_layout_box_begin_ns (layout, box), ==, AT (200));
+  g_assert_cmpint (fc_flame_layout_box_end_ns (layout, box), ==, AT (210));
   box = fc_flame_chart_box_at (f->chart, 799, row1);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, FC_TEST_BAZ);
-  g_assert_cmpint (box->begin_ns, ==, AT (200));
+  g_assert_cmpint (fc_flame_layout_box_begin_ns (layout, box), ==, AT (200));
   g_assert_null (fc_flame_chart_box_at (f->chart, 799, row2));
   g_assert_null (fc_flame_chart_box_at (f->chart, 100, row2));
   g_assert_null (fc_flame_chart_box_at (f->chart, 100, 3));   /* the ruler */

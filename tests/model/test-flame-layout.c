@@ -7,7 +7,8 @@
 #include "fc-test-profiles.h"
 
 static void
-assert_box (const FcFlameBox *box,
+assert_box (FcFlameLayout    *layout,
+            const FcFlameBox *box,
             guint32           frame,
             gint64            begin_ms,
             gint64            end_ms,
@@ -15,9 +16,9 @@ assert_box (const FcFlameBox *box,
 {
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, frame);
-  g_assert_cmpint (box->begin_ns, ==, FC_TEST_BASE_NS + begin_ms * FC_TEST_MS);
-  g_assert_cmpint (box->end_ns, ==, FC_TEST_BASE_NS + end_ms * FC_TEST_MS);
-  g_assert_cmpuint (box->n_samples, ==, n_samples);
+  g_assert_cmpint (fc_flame_layout_box_begin_ns (layout, box), ==, FC_TEST_BASE_NS + begin_ms * FC_TEST_MS);
+  g_assert_cmpint (fc_flame_layout_box_end_ns (layout, box), ==, FC_TEST_BASE_NS + end_ms * FC_TEST_MS);
+  g_assert_cmpuint (fc_flame_layout_box_n_samples (layout, box), ==, n_samples);
 }
 
 static void
@@ -45,30 +46,30 @@ test_runs (void)
    * and the pause before 200 keeps the last sample apart */
   row = fc_flame_layout_get_row (layout, 0, &n);
   g_assert_cmpuint (n, ==, 2);
-  assert_box (&row[0], FC_TEST_MAIN, 0, 50, 5);
-  assert_box (&row[1], FC_TEST_MAIN, 200, 210, 1);
-  g_assert_cmpuint (fc_profile_get_stack (profile, row[0].stack)->depth, ==, 1);
+  assert_box (layout, &row[0], FC_TEST_MAIN, 0, 50, 5);
+  assert_box (layout, &row[1], FC_TEST_MAIN, 200, 210, 1);
+  g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[0]))->depth, ==, 1);
   g_assert_cmpuint (row[0].row, ==, 0);
 
   row = fc_flame_layout_get_row (layout, 1, &n);
   g_assert_cmpuint (n, ==, 4);
-  assert_box (&row[0], FC_TEST_FOO, 0, 30, 3);
-  assert_box (&row[1], FC_TEST_BAZ, 30, 40, 1);
-  assert_box (&row[2], FC_TEST_FOO, 40, 50, 1);
-  assert_box (&row[3], FC_TEST_BAZ, 200, 210, 1);
+  assert_box (layout, &row[0], FC_TEST_FOO, 0, 30, 3);
+  assert_box (layout, &row[1], FC_TEST_BAZ, 30, 40, 1);
+  assert_box (layout, &row[2], FC_TEST_FOO, 40, 50, 1);
+  assert_box (layout, &row[3], FC_TEST_BAZ, 200, 210, 1);
   g_assert_cmpuint (row[0].row, ==, 1);
-  g_assert_cmpuint (fc_profile_get_stack (profile, row[0].stack)->depth, ==, 2);
+  g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[0]))->depth, ==, 2);
   g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 1), ==, 0);
   g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 3), ==, -1);
 
   row = fc_flame_layout_get_row (layout, 2, &n);
   g_assert_cmpuint (n, ==, 2);
-  assert_box (&row[0], FC_TEST_BAR, 0, 20, 2);
-  assert_box (&row[1], FC_TEST_BAR, 40, 50, 1);
+  assert_box (layout, &row[0], FC_TEST_BAR, 0, 20, 2);
+  assert_box (layout, &row[1], FC_TEST_BAR, 40, 50, 1);
   /* the box's stack is the call path main>foo>bar */
-  g_assert_cmpuint (fc_profile_get_stack (profile, row[0].stack)->frame, ==, FC_TEST_BAR);
-  g_assert_cmpuint (fc_profile_get_stack (profile, row[0].stack)->depth, ==, 3);
-  g_assert_cmpuint (row[0].stack, ==, row[1].stack);
+  g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[0]))->frame, ==, FC_TEST_BAR);
+  g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[0]))->depth, ==, 3);
+  g_assert_cmpuint (fc_flame_layout_box_stack (layout, &row[0]), ==, fc_flame_layout_box_stack (layout, &row[1]));
 
   all = fc_flame_layout_get_boxes (layout, &n);
   g_assert_cmpuint (n, ==, 8);
@@ -84,10 +85,10 @@ test_hit_test (void)
   g_autoptr(FcFlameLayout) layout = fc_flame_layout_new (profile, 0);
 
 #define AT(ms) (FC_TEST_BASE_NS + (ms) * FC_TEST_MS)
-  assert_box (fc_flame_layout_hit_test (layout, 1, AT (35)), FC_TEST_BAZ, 30, 40, 1);
-  assert_box (fc_flame_layout_hit_test (layout, 1, AT (30)), FC_TEST_BAZ, 30, 40, 1);
-  assert_box (fc_flame_layout_hit_test (layout, 1, AT (29)), FC_TEST_FOO, 0, 30, 3);
-  assert_box (fc_flame_layout_hit_test (layout, 0, AT (205)), FC_TEST_MAIN, 200, 210, 1);
+  assert_box (layout, fc_flame_layout_hit_test (layout, 1, AT (35)), FC_TEST_BAZ, 30, 40, 1);
+  assert_box (layout, fc_flame_layout_hit_test (layout, 1, AT (30)), FC_TEST_BAZ, 30, 40, 1);
+  assert_box (layout, fc_flame_layout_hit_test (layout, 1, AT (29)), FC_TEST_FOO, 0, 30, 3);
+  assert_box (layout, fc_flame_layout_hit_test (layout, 0, AT (205)), FC_TEST_MAIN, 200, 210, 1);
   g_assert_null (fc_flame_layout_hit_test (layout, 2, AT (25)));
   g_assert_null (fc_flame_layout_hit_test (layout, 0, AT (60)));
   g_assert_null (fc_flame_layout_hit_test (layout, 0, AT (210)));
@@ -133,16 +134,16 @@ test_lanes (void)
   row = fc_flame_layout_get_row (layout, 1, &n);
   g_assert_cmpuint (n, ==, 2);
   g_assert_cmpuint (row[0].row, ==, 1);
-  g_assert_cmpuint (fc_profile_get_stack (profile, row[0].stack)->depth, ==, 1);
+  g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[0]))->depth, ==, 1);
   g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 0), ==, 0);
   g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 4), ==, 1);
   g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 7), ==, -1);
 
   row = fc_flame_layout_get_row (layout, 6, &n);
   g_assert_cmpuint (n, ==, 1);
-  assert_box (&row[0], FC_TEST_BAZ, 0, 10, 2);
+  assert_box (layout, &row[0], FC_TEST_BAZ, 0, 10, 2);
   g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, row[0].row), ==, 1);
-  g_assert_cmpuint (fc_profile_get_stack (profile, row[0].stack)->depth, ==, 2);
+  g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[0]))->depth, ==, 2);
   g_assert_cmpuint (row[0].row, ==, 6);
 }
 
@@ -169,19 +170,67 @@ test_recursion_and_same_frame (void)
 
   row = fc_flame_layout_get_row (layout, 0, &n);
   g_assert_cmpuint (n, ==, 2);
-  assert_box (&row[0], f, 0, 4, 4);
-  assert_box (&row[1], h, 4, 5, 1);
+  assert_box (layout, &row[0], f, 0, 4, 4);
+  assert_box (layout, &row[1], h, 4, 5, 1);
 
   row = fc_flame_layout_get_row (layout, 1, &n);
   g_assert_cmpuint (n, ==, 2);
-  assert_box (&row[0], g, 0, 4, 4);
-  assert_box (&row[1], g, 4, 5, 1);
+  assert_box (layout, &row[0], g, 0, 4, 4);
+  assert_box (layout, &row[1], g, 4, 5, 1);
 
   /* the recursive f leaves for one sample and comes back: two runs */
   row = fc_flame_layout_get_row (layout, 2, &n);
   g_assert_cmpuint (n, ==, 2);
-  assert_box (&row[0], f, 0, 2, 2);
-  assert_box (&row[1], f, 3, 4, 1);
+  assert_box (layout, &row[0], f, 0, 2, 2);
+  assert_box (layout, &row[1], f, 3, 4, 1);
+}
+
+/* A Node or Python SDK takes no samples while the process idles: Sentry's
+ * and speedscope's flamecharts draw the frames on the stack on both sides
+ * of such a gap as one box, so the root does not fall apart at every gap. */
+static void
+test_idle_gap (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcFlameLayout) layout = NULL;
+  guint32 main_f = fc_test_frame (profile, "main", "app", TRUE);
+  guint32 tick = fc_test_frame (profile, "processTicks", "node:internal", FALSE);
+  guint32 a = fc_test_frame (profile, "a", "app", TRUE);
+  guint32 b = fc_test_frame (profile, "b", "app", TRUE);
+  guint32 t = fc_profile_ensure_thread (profile, "1");
+  const FcFlameBox *row;
+  guint n = 0;
+
+  /* every 10 ms, idle from 30 ms to 1000 ms and from 1020 ms to 5000 ms */
+  fc_test_sample (profile, t, 0, 3, main_f, tick, a);
+  fc_test_sample (profile, t, 10, 3, main_f, tick, a);
+  fc_test_sample (profile, t, 20, 3, main_f, tick, a);
+  fc_test_sample (profile, t, 1000, 3, main_f, tick, a);
+  fc_test_sample (profile, t, 1010, 3, main_f, tick, b);
+  fc_test_sample (profile, t, 5000, 2, main_f, tick);
+  fc_test_sample (profile, t, 5010, 2, main_f, tick);
+  layout = fc_flame_layout_new (profile, 0);
+  g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 3);
+
+  /* main and processTicks run through both gaps: one box each, from the
+   * first sample to the end of the last (5010 + the 10 ms median) */
+  row = fc_flame_layout_get_row (layout, 0, &n);
+  g_assert_cmpuint (n, ==, 1);
+  assert_box (layout, &row[0], main_f, 0, 5020, 7);
+  row = fc_flame_layout_get_row (layout, 1, &n);
+  g_assert_cmpuint (n, ==, 1);
+  assert_box (layout, &row[0], tick, 0, 5020, 7);
+  g_assert_true (fc_flame_layout_hit_test (layout, 1, FC_TEST_BASE_NS + 3000 * FC_TEST_MS) == &row[0]);
+
+  /* a goes on across the first gap; b, only after it, ends where its
+   * sample's time ends (twice the median at most), not at the next sample */
+  row = fc_flame_layout_get_row (layout, 2, &n);
+  g_assert_cmpuint (n, ==, 2);
+  assert_box (layout, &row[0], a, 0, 1010, 4);
+  assert_box (layout, &row[1], b, 1010, 1030, 1);
+  g_assert_null (fc_flame_layout_hit_test (layout, 2, FC_TEST_BASE_NS + 3000 * FC_TEST_MS));
+  g_assert_true (fc_flame_layout_hit_test (layout, 2, FC_TEST_BASE_NS + 500 * FC_TEST_MS) == &row[0]);
+  g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[1]))->frame, ==, b);
 }
 
 static void
@@ -241,6 +290,7 @@ main (int   argc,
   g_test_add_func ("/core/flame-layout/hit-test", test_hit_test);
   g_test_add_func ("/core/flame-layout/lanes", test_lanes);
   g_test_add_func ("/core/flame-layout/recursion-and-same-frame", test_recursion_and_same_frame);
+  g_test_add_func ("/core/flame-layout/idle-gap", test_idle_gap);
   g_test_add_func ("/core/flame-layout/async", test_async);
   g_test_add_func ("/core/flame-layout/empty", test_empty);
 
