@@ -316,6 +316,136 @@ write_profile (Writer    *w,
   arena_keep (w, g_array_free (thread_labels, FALSE));
 }
 
+/* ---- the samples' wire format, by hand ---- */
+
+static inline gsize
+varint_size (guint64 v)
+{
+  gsize n = 1;
+
+  while (v >= 0x80)
+    {
+      v >>= 7;
+      n++;
+    }
+  return n;
+}
+
+static inline guint8 *
+put_varint (guint8  *p,
+            guint64  v)
+{
+  while (v >= 0x80)
+    {
+      *p++ = (guint8) (v | 0x80);
+      v >>= 7;
+    }
+  *p++ = (guint8) v;
+  return p;
+}
+
+/* a proto3 int64 field (varint wire type), left out at zero */
+static inline gsize
+int64_field_size (gint64 v)
+{
+  return v != 0 ? 1 + varint_size ((guint64) v) : 0;
+}
+
+static inline guint8 *
+put_int64_field (guint8  *p,
+                 guint    number,
+                 gint64   v)
+{
+  if (v == 0)
+    return p;
+  *p++ = (guint8) (number << 3);
+  return put_varint (p, (guint64) v);
+}
+
+static gsize
+label_size (const PpLabel *l)
+{
+  return int64_field_size (l->key) + int64_field_size (l->str) +
+         int64_field_size (l->num) + int64_field_size (l->num_unit);
+}
+
+/* Appends Profile.sample (field 2) for each of @samples to @out, as
+ * protobuf_c_message_pack() writes them: packed location_id (1) and value
+ * (2), then the labels (3). The samples are most of a profile, and
+ * protobuf-c sizes each one twice (for the profile's size, then again for
+ * the sample's own length as it packs it). */
+static void
+append_samples (GByteArray       *out,
+                PpSample * const *samples,
+                gsize             n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      const PpSample *sample = samples[i];
+      gsize ids_len = 0, values_len = 0, size = 0, bound;
+      guint8 *p;
+
+      for (gsize j = 0; j < sample->n_location_id; j++)
+        ids_len += varint_size (sample->location_id[j]);
+      for (gsize j = 0; j < sample->n_value; j++)
+        values_len += varint_size ((guint64) sample->value[j]);
+      if (sample->n_location_id > 0)
+        size += 1 + varint_size (ids_len) + ids_len;
+      if (sample->n_value > 0)
+        size += 1 + varint_size (values_len) + values_len;
+      for (gsize j = 0; j < sample->n_label; j++)
+        {
+          gsize label_len = label_size (sample->label[j]);
+
+          size += 1 + varint_size (label_len) + label_len;
+        }
+
+      bound = out->len + 1 + varint_size (size) + size;
+      g_byte_array_set_size (out, bound);
+      p = out->data + bound - (1 + varint_size (size) + size);
+      *p++ = 2 << 3 | 2;
+      p = put_varint (p, size);
+      if (sample->n_location_id > 0)
+        {
+          *p++ = 1 << 3 | 2;
+          p = put_varint (p, ids_len);
+          for (gsize j = 0; j < sample->n_location_id; j++)
+            p = put_varint (p, sample->location_id[j]);
+        }
+      if (sample->n_value > 0)
+        {
+          *p++ = 2 << 3 | 2;
+          p = put_varint (p, values_len);
+          for (gsize j = 0; j < sample->n_value; j++)
+            p = put_varint (p, (guint64) sample->value[j]);
+        }
+      for (gsize j = 0; j < sample->n_label; j++)
+        {
+          const PpLabel *l = sample->label[j];
+
+          *p++ = 3 << 3 | 2;
+          p = put_varint (p, label_size (l));
+          p = put_int64_field (p, 1, l->key);
+          p = put_int64_field (p, 2, l->str);
+          p = put_int64_field (p, 3, l->num);
+          p = put_int64_field (p, 4, l->num_unit);
+        }
+      g_assert (p == out->data + out->len);
+    }
+}
+
+/* @message packed at the end of @out */
+static void
+append_packed (GByteArray             *out,
+               const ProtobufCMessage *message)
+{
+  gsize at = out->len;
+  gsize size = protobuf_c_message_get_packed_size (message);
+
+  g_byte_array_set_size (out, at + size);
+  protobuf_c_message_pack (message, out->data + at);
+}
+
 GBytes *
 fc_pprof_write (FcDocument  *document,
                 GError     **error)
@@ -326,8 +456,7 @@ fc_pprof_write (FcDocument  *document,
   PpValueType period_type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
   gint64 first = G_MAXINT64, last = G_MININT64;
   gint64 period = 0;
-  g_autofree guint8 *buf = NULL;
-  gsize size;
+  g_autoptr(GByteArray) buf = NULL;
   GBytes *out;
 
   g_return_val_if_fail (FC_IS_DOCUMENT (document), NULL);
@@ -389,10 +518,23 @@ fc_pprof_write (FcDocument  *document,
   p.string_table = (char **) w.strings.strings->pdata;
   p.n_string_table = w.strings.strings->len;
 
-  size = protobuf_c_message_get_packed_size (&p.base);
-  buf = g_malloc (MAX (size, 1));
-  protobuf_c_message_pack (&p.base, buf);
-  out = fc_interop_gzip (buf, size, error);
+  /* Fields in number order, as protobuf-c writes a whole Profile: the
+   * sample types (1), the samples (2) by hand, then everything else. */
+  {
+    PpProfile head = PERFTOOLS__PROFILES__PROFILE__INIT;
+
+    head.sample_type = p.sample_type;
+    head.n_sample_type = p.n_sample_type;
+    p.sample_type = NULL;
+    p.n_sample_type = 0;
+    p.sample = NULL;
+    p.n_sample = 0;
+    buf = g_byte_array_sized_new (w.samples->len * 64 + 4096);
+    append_packed (buf, &head.base);
+    append_samples (buf, (PpSample * const *) w.samples->pdata, w.samples->len);
+    append_packed (buf, &p.base);
+  }
+  out = fc_interop_gzip (buf->data, buf->len, error);
 
   g_hash_table_unref (w.function_index);
   g_hash_table_unref (w.location_index);

@@ -830,6 +830,61 @@ test_cancelled (void)
   g_assert_null (doc);
 }
 
+/* Sample timestamps as SDKs write them take a shortcut in the parser; it
+ * must read exactly what fc_time_parse_seconds() reads, and leave the
+ * rest (exponents, more than nine decimals, out of range) to it. */
+static void
+test_timestamps (void)
+{
+  static const char *texts[] = {
+    "1710805788.123456", "1710805788", "1710805788.5", "1710805788.123456789", "0.000000001", "0",
+    "1710805788.25", "1710805788.1234567891", "1710805788.9999999999", "1.7108057881e9", "17108057881e-1",
+    "7258118400", "7258118399.999999999", "0.5e1",
+  };
+  g_autoptr(GString) json = g_string_new ("{\"version\":\"2\",\"platform\":\"python\",\"profile\":{"
+                                          "\"frames\":[{\"function\":\"f\"}],\"stacks\":[[0]],\"samples\":[");
+  g_autoptr(FcProfile) profile = NULL;
+  g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GError) error = NULL;
+  const FcSample *samples;
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      gint64 ns = 0;
+
+      g_assert_true (fc_time_parse_seconds (texts[i], strlen (texts[i]), &ns));
+      g_array_append_val (expected, ns);
+      /* each sample on its own thread: the model keeps them in time order */
+      g_string_append_printf (json, "%s{\"stack_id\":0,\"thread_id\":\"%u\",\"timestamp\":%s}",
+                              i ? "," : "", i + 1, texts[i]);
+    }
+  g_string_append (json, "]}}");
+
+  profile = fc_reader_parse_payload (json->str, json->len, FC_READ_FLAGS_NONE, NULL, &error);
+  g_assert_no_error (error);
+  samples = fc_profile_get_samples (profile, &n);
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (texts));
+  for (guint i = 0; i < n; i++)
+    {
+      guint thread = (guint) g_ascii_strtoull (fc_profile_string (profile, fc_profile_get_thread (profile, samples[i].thread)->tid),
+                                               NULL, 10);
+
+      g_test_message ("%s", texts[thread - 1]);
+      g_assert_cmpint (samples[i].timestamp_ns, ==, g_array_index (expected, gint64, thread - 1));
+    }
+
+  /* past 2200 is refused, however written */
+  {
+    const char *late = "{\"version\":\"2\",\"platform\":\"python\",\"profile\":{\"frames\":[{\"function\":\"f\"}],"
+                       "\"stacks\":[[0]],\"samples\":[{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":7258118400.5}]}}";
+    g_autoptr(FcProfile) refused = fc_reader_parse_payload (late, strlen (late), FC_READ_FLAGS_NONE, NULL, &error);
+
+    g_assert_null (refused);
+    g_assert_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -837,6 +892,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/core/reader/fixtures", test_fixtures);
+  g_test_add_func ("/core/reader/timestamps", test_timestamps);
   g_test_add_func ("/core/reader/fixtures-all", test_fixtures_all);
   g_test_add_func ("/core/reader/unsupported", test_unsupported_messages);
   g_test_add_func ("/core/reader/valid-python-lenient", test_valid_python_lenient);
