@@ -177,6 +177,17 @@ fc_column_truncate (FcColumn *self,
 }
 
 void
+fc_column_trim (FcColumn *self)
+{
+  /* a shared column's buffer may be in readers' hands: it stays */
+  if (self->shared || self->capacity == self->len)
+    return;
+  g_assert (self->reserved == 0);
+  self->data = g_realloc_n (self->data, MAX (self->len, 1), self->elt_size);
+  self->capacity = MAX (self->len, 1);
+}
+
+void
 fc_column_share (FcColumn *self)
 {
   self->shared = TRUE;

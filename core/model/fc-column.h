@@ -49,6 +49,8 @@ gpointer fc_column_push      (FcColumn *self);
 /* writer: drop unpublished elements and, on a private column, published ones too */
 void     fc_column_truncate  (FcColumn *self,
                               guint     len);
+/* writer: a private column gives back the room growth left unused */
+void     fc_column_trim      (FcColumn *self);
 /* writer: from now on growth never frees a buffer readers may hold */
 void     fc_column_share     (FcColumn *self);
 /* writer: make the first len elements visible to readers */

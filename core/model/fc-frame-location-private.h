@@ -5,13 +5,15 @@
 
 #pragma once
 
+#include "fc-column.h"
 #include "fc-frame-location.h"
 
 G_BEGIN_DECLS
 
 typedef struct _FcLocationTable FcLocationTable;
 
-FcLocationTable *fc_location_table_new    (void);
+/* @shared: read while it grows (a live copy); see fc_location_table_publish () */
+FcLocationTable *fc_location_table_new    (gboolean               shared);
 void             fc_location_table_free   (FcLocationTable       *self);
 /* source frame @src_frame (its content @frame) was merged into stack node
  * @stack of the copy, whose frame is @dst_frame */
@@ -21,9 +23,9 @@ void             fc_location_table_note   (FcLocationTable       *self,
                                            guint32                src_frame,
                                            const FcFrame         *frame);
 /* once merging ends: the slots take exactly what they need */
-void             fc_location_table_trim   (FcLocationTable       *self,
-                                           guint                  n_stacks,
-                                           guint                  n_frames);
+void             fc_location_table_trim   (FcLocationTable       *self);
+/* a shared table: what was noted so far becomes visible to readers */
+void             fc_location_table_publish (FcLocationTable      *self);
 gboolean         fc_location_table_lookup (const FcLocationTable *self,
                                            gboolean               by_stack,
                                            guint32                id,

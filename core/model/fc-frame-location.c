@@ -11,25 +11,40 @@
  * frames disagree */
 #define SEVERAL 0x80000000u
 
+/*
+ * The table of a finished copy is built by one thread and read after the
+ * handover. A live copy's table (fc_profile_follower_new()) is read while it
+ * grows: its columns are shared (they never move what readers hold), and a
+ * slot, which a later merge may change after it was published (SEVERAL set,
+ * or set at all when frames were noted out of order), is read and written
+ * atomically. A reader that finds a location not yet published knows
+ * nothing yet.
+ */
 struct _FcLocationTable
 {
-  GArray *locations;     /* FcFrameLocation, one per distinct source frame */
-  GArray *by_source;     /* guint32 per source frame id: location index + 1 */
-  GArray *by_stack;      /* guint32 slot per stack id of the copy */
-  GArray *by_frame;      /* guint32 slot per frame id of the copy */
+  FcColumn  locations;   /* FcFrameLocation, one per distinct source frame */
+  GArray   *by_source;   /* guint32 per source frame id: location index + 1; the writer's */
+  FcColumn  by_stack;    /* guint32 slot per stack id of the copy */
+  FcColumn  by_frame;    /* guint32 slot per frame id of the copy */
 };
 
 G_STATIC_ASSERT (sizeof (FcFrameLocation) == 24);
 
 FcLocationTable *
-fc_location_table_new (void)
+fc_location_table_new (gboolean shared)
 {
   FcLocationTable *self = g_new0 (FcLocationTable, 1);
 
-  self->locations = g_array_new (FALSE, FALSE, sizeof (FcFrameLocation));
+  fc_column_init (&self->locations, sizeof (FcFrameLocation));
+  fc_column_init (&self->by_stack, sizeof (guint32));
+  fc_column_init (&self->by_frame, sizeof (guint32));
   self->by_source = g_array_new (FALSE, TRUE, sizeof (guint32));
-  self->by_stack = g_array_new (FALSE, TRUE, sizeof (guint32));
-  self->by_frame = g_array_new (FALSE, TRUE, sizeof (guint32));
+  if (shared)
+    {
+      fc_column_share (&self->locations);
+      fc_column_share (&self->by_stack);
+      fc_column_share (&self->by_frame);
+    }
   return self;
 }
 
@@ -38,11 +53,23 @@ fc_location_table_free (FcLocationTable *self)
 {
   if (self == NULL)
     return;
-  g_array_unref (self->locations);
+  fc_column_clear (&self->locations);
+  fc_column_clear (&self->by_stack);
+  fc_column_clear (&self->by_frame);
   g_array_unref (self->by_source);
-  g_array_unref (self->by_stack);
-  g_array_unref (self->by_frame);
   g_free (self);
+}
+
+void
+fc_location_table_publish (FcLocationTable *self)
+{
+  g_return_if_fail (self != NULL);
+
+  /* the locations first: a published slot may name a location only once
+   * it is there */
+  fc_column_publish (&self->locations);
+  fc_column_publish (&self->by_stack);
+  fc_column_publish (&self->by_frame);
 }
 
 void
@@ -69,22 +96,24 @@ same_place (const FcFrameLocation *a,
 
 static void
 merge (FcLocationTable *self,
-       GArray          *slots,
+       FcColumn        *slots,
        guint32          id,
        guint32          location)
 {
-  guint32 *slot;
+  guint *slot;
+  guint value;
 
-  if (id >= slots->len)
-    g_array_set_size (slots, MAX (id + 1, slots->len * 2));
-  slot = &g_array_index (slots, guint32, id);
+  while (slots->len <= id)
+    fc_column_push (slots);
+  slot = &fc_column_writer_at (slots, guint, id);
+  value = g_atomic_int_get (slot);
 
-  if (*slot == 0)
-    *slot = location + 1;
-  else if ((*slot & SEVERAL) == 0 && *slot != location + 1 &&
-           !same_place (&g_array_index (self->locations, FcFrameLocation, *slot - 1),
-                        &g_array_index (self->locations, FcFrameLocation, location)))
-    *slot |= SEVERAL;
+  if (value == 0)
+    g_atomic_int_set (slot, location + 1);
+  else if ((value & SEVERAL) == 0 && value != location + 1 &&
+           !same_place (&fc_column_writer_at (&self->locations, FcFrameLocation, value - 1),
+                        &fc_column_writer_at (&self->locations, FcFrameLocation, location)))
+    g_atomic_int_or (slot, SEVERAL);
 }
 
 void
@@ -104,39 +133,23 @@ fc_location_table_note (FcLocationTable *self,
   source = &g_array_index (self->by_source, guint32, src_frame);
   if (*source == 0)
     {
-      FcFrameLocation location;
-
-      fc_frame_location_of (frame, src_frame, &location);
-      g_array_append_val (self->locations, location);
-      *source = self->locations->len;
+      fc_frame_location_of (frame, src_frame, fc_column_push (&self->locations));
+      *source = self->locations.len;
     }
 
-  merge (self, self->by_stack, stack, *source - 1);
-  merge (self, self->by_frame, dst_frame, *source - 1);
-}
-
-static void
-trim (GArray **slots,
-      guint    n)
-{
-  GArray *exact = g_array_sized_new (FALSE, TRUE, sizeof (guint32), n);
-
-  g_array_set_size (exact, n);
-  memcpy (exact->data, (*slots)->data, sizeof (guint32) * MIN (n, (*slots)->len));
-  g_array_unref (*slots);
-  *slots = exact;
+  merge (self, &self->by_stack, stack, *source - 1);
+  merge (self, &self->by_frame, dst_frame, *source - 1);
 }
 
 void
-fc_location_table_trim (FcLocationTable *self,
-                        guint            n_stacks,
-                        guint            n_frames)
+fc_location_table_trim (FcLocationTable *self)
 {
   g_return_if_fail (self != NULL);
 
   /* growing doubled them: a big profile has millions of stacks */
-  trim (&self->by_stack, n_stacks);
-  trim (&self->by_frame, n_frames);
+  fc_column_trim (&self->by_stack);
+  fc_column_trim (&self->by_frame);
+  fc_column_trim (&self->locations);
   g_clear_pointer (&self->by_source, g_array_unref);
   self->by_source = g_array_new (FALSE, TRUE, sizeof (guint32));
 }
@@ -147,18 +160,21 @@ fc_location_table_lookup (const FcLocationTable *self,
                           guint32                id,
                           FcFrameLocation       *location)
 {
-  GArray *slots;
-  guint32 slot;
+  FcLocationTable *table = (FcLocationTable *) self;
+  const guint *slots;
+  const FcFrameLocation *locations;
+  guint n_slots, n_locations, slot;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (location != NULL, FALSE);
 
-  slots = by_stack ? self->by_stack : self->by_frame;
-  slot = id < slots->len ? g_array_index (slots, guint32, id) : 0;
-  if (slot == 0)
+  slots = fc_column_read (by_stack ? &table->by_stack : &table->by_frame, &n_slots);
+  slot = id < n_slots ? g_atomic_int_get (&slots[id]) : 0;
+  locations = fc_column_read (&table->locations, &n_locations);
+  if (slot == 0 || (slot & ~SEVERAL) - 1 >= n_locations)
     return FALSE;
 
-  *location = g_array_index (self->locations, FcFrameLocation, (slot & ~SEVERAL) - 1);
+  *location = locations[(slot & ~SEVERAL) - 1];
   location->several = (slot & SEVERAL) != 0;
   return TRUE;
 }

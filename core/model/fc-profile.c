@@ -889,6 +889,8 @@ go_live (FcProfile *self)
   fc_column_publish (&self->thread_index);
   publish_threads (self);
   fc_column_publish (&self->samples);
+  if (self->locations != NULL)
+    fc_location_table_publish (self->locations);
 
   self->live = TRUE;
 }
@@ -948,6 +950,8 @@ fc_profile_publish (FcProfile *self)
   fc_column_publish (&self->thread_index);
   publish_threads (self);
   fc_column_publish (&self->samples);
+  if (self->locations != NULL)
+    fc_location_table_publish (self->locations);
 }
 
 /**
@@ -1713,6 +1717,8 @@ fc_profile_follower_new (FcProfile *src)
   self->dst = fc_profile_new (src->format);
   self->dst->start_ns = src->start_ns;
   self->dst->has_start = src->has_start;
+  /* tooltips and details read lines and addresses while it grows */
+  self->dst->locations = fc_location_table_new (TRUE);
   importer_init (&self->imp, self->dst, src);
   self->imp.by_function = TRUE;
   fc_profile_publish (self->dst);
@@ -1835,12 +1841,12 @@ copy_profile (FcProfile          *self,
   copy->has_start = self->has_start;
   /* merging drops lines and addresses: keep a summary of them */
   if (by_function)
-    copy->locations = fc_location_table_new ();
+    copy->locations = fc_location_table_new (FALSE);
 
   import_samples (copy, self, begin_ns, end_ns, by_function, infer_in_app, rules);
   fc_profile_sort_samples (copy);
   if (copy->locations != NULL)
-    fc_location_table_trim (copy->locations, fc_profile_get_n_stacks (copy), fc_profile_get_n_frames (copy));
+    fc_location_table_trim (copy->locations);
   return copy;
 }
 

@@ -13,6 +13,7 @@
 #include "fc-test-relay.h"
 #include "fc-test-screenshot.h"
 #include "fc-thread-list.h"
+#include "fc-view-util.h"
 #include "fc-window-private.h"
 
 static char *
@@ -114,6 +115,61 @@ at_live_edge (FcWindow *window)
          fc_session_get_visible_begin_ns (session) == MAX (begin, end - FC_SESSION_LIVE_WINDOW_NS);
 }
 
+/* The live flamechart's box for @function, found where it is drawn. */
+static const FcFlameBox *
+live_box_named (FcWindow   *window,
+                const char *function)
+{
+  FcFlameChart *chart = window->flame_chart;
+  int width = gtk_widget_get_width (GTK_WIDGET (chart));
+  int height = gtk_widget_get_height (GTK_WIDGET (chart));
+  FcFlameLayout *layout = fc_flame_view_get_layout (FC_FLAME_VIEW (chart));
+
+  if (layout == NULL)
+    return NULL;
+  for (int y = 2; y < MIN (height, 400); y += 4)
+    for (int x = 1; x < width; x += 4)
+      {
+        const FcFlameBox *box = fc_flame_chart_box_at (chart, x, y);
+        FcProfile *profile = fc_flame_layout_get_profile (layout);
+
+        if (box != NULL &&
+            g_strcmp0 (fc_profile_string (profile, fc_profile_get_frame (profile, box->frame)->function), function) == 0)
+          return box;
+      }
+  return NULL;
+}
+
+/* While recording, the flamechart's tooltips say where a function was, as
+ * for an opened file: worker_main's box has threads.c with the line and the
+ * return address it calls worker_spin from. */
+static void
+assert_live_tooltip (FcWindow *window)
+{
+  const FcFlameBox *box = NULL;
+  FcFlameLayout *layout;
+  FcProfile *profile;
+  g_autofree char *markup = NULL;
+  g_autofree char *pattern = NULL;
+
+  ITERATE_UNTIL ((box = live_box_named (window, "worker_main")) != NULL);
+  layout = fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart));
+  profile = fc_flame_layout_get_profile (layout);
+  /* the live copy, still growing */
+  g_assert_true (profile == fc_session_get_profile (fc_window_get_session (window)));
+  g_assert_false (fc_profile_is_finished (profile));
+  /* what the flamechart's query-tooltip shows for it */
+  markup = fc_view_frame_tooltip_at (profile, box->frame, fc_flame_layout_box_stack (layout, box),
+                                     fc_flame_layout_box_end_ns (layout, box) - fc_flame_layout_box_begin_ns (layout, box),
+                                     0, NULL);
+  g_test_message ("live tooltip: %s", markup);
+  /* one call site: line and address; a sample caught in worker_main's own
+   * loop too: "several lines" (a view without locations says "threads.c") */
+  g_assert_true (g_regex_match_simple ("threads\\.c(:[0-9]+ · 0x[0-9a-f]+| \\(several lines\\))$", markup,
+                                       G_REGEX_MULTILINE, 0));
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-live");
+}
+
 /* Attach to a running program: the count grows between iterations, named
  * threads appear in the selector, Stop leaves the recording open and the
  * program running untraced. */
@@ -168,6 +224,7 @@ test_attach_live (void)
     guint n = n_session_samples (window);
     ITERATE_UNTIL (n_session_samples (window) > n && at_live_edge (window));
   }
+  assert_live_tooltip (window);
   g_assert_nonnull (strstr (gtk_label_get_text (window->record_status_label), "samples"));
   /* "1 thread", "2 threads" */
   {
