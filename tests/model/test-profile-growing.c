@@ -7,6 +7,7 @@
 
 #include "fc-call-tree.h"
 #include "fc-flame-layout.h"
+#include "fc-frame-location.h"
 #include "fc-profile.h"
 
 #define N_SAMPLES   100000
@@ -322,6 +323,19 @@ view_thread (gpointer data)
 
           g_assert_true (g_str_has_prefix (fc_profile_string (view, frame->function), "function_"));
           g_assert_false (frame->has_instruction_addr);
+
+          /* the addresses merged into it, read while the copy grows: one of
+           * the call sites (or none yet, when not published) */
+          {
+            FcFrameLocation location;
+
+            if (fc_profile_get_stack_location (view, samples[i].stack, &location))
+              {
+                g_assert_true (location.has_instruction_addr);
+                g_assert_cmpuint (location.instruction_addr, >=, 0x1000);
+                g_assert_cmpuint (location.instruction_addr, <, 0x1000 + 37 * 16);
+              }
+          }
         }
       last_n = n;
     }
@@ -392,6 +406,29 @@ test_follower (void)
   fc_profile_finish (view);
   by_function = fc_profile_dup_by_function (src);
   g_assert_true (fc_profile_equal_samples (by_function, view, why));
+  /* and the same lines and addresses behind each box as the finished view */
+  {
+    const FcSample *a, *b;
+    guint n_a, n_b;
+
+    a = fc_profile_get_samples (by_function, &n_a);
+    b = fc_profile_get_samples (view, &n_b);
+    g_assert_cmpuint (n_a, ==, n_b);
+    for (guint i = 0; i < n_a; i++)
+      {
+        FcFrameLocation x, y;
+
+        if (a[i].stack == FC_STACK_EMPTY)
+          continue;
+        g_assert_true (fc_profile_get_stack_location (by_function, a[i].stack, &x));
+        g_assert_true (fc_profile_get_stack_location (view, b[i].stack, &y));
+        g_assert_cmpuint (x.several, ==, y.several);
+        g_assert_cmpuint (x.instruction_addr, ==, y.instruction_addr);
+        g_assert_true (fc_profile_get_frame_location (view, fc_profile_get_stack (view, b[i].stack)->frame, &y));
+        /* every function has several call sites */
+        g_assert_true (y.several);
+      }
+  }
   fc_profile_follower_unref (following.follower);
 }
 
