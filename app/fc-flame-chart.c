@@ -1202,8 +1202,7 @@ fc_flame_chart_query_tooltip (GtkWidget  *widget,
   get_visible (self, &b, &e);
   markup = fc_view_frame_tooltip_at (fc_flame_layout_get_profile (layout_of (self)), box->frame,
                                      fc_flame_layout_box_stack (layout_of (self), box),
-                                     fc_flame_layout_box_end_ns (layout_of (self), box) -
-                                     fc_flame_layout_box_begin_ns (layout_of (self), box),
+                                     fc_flame_layout_box_sampled_ns (layout_of (self), box),
                                      e - b, _("of the visible range"));
   if (markup == NULL)
     return FALSE;

@@ -508,6 +508,21 @@ fc_flame_layout_box_n_samples (FcFlameLayout    *self,
   return box->last - box->first + 1;
 }
 
+gint64
+fc_flame_layout_box_sampled_ns (FcFlameLayout    *self,
+                                const FcFlameBox *box)
+{
+  gint64 sum = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (box != NULL && box->first <= box->last && box->last < self->n_positions, 0);
+
+  /* a box's positions are one stretch of its lane's samples */
+  for (guint i = box->first; i <= box->last; i++)
+    sum += self->ends_ns[i] - self->begins_ns[i];
+  return sum;
+}
+
 guint32
 fc_flame_layout_box_stack (FcFlameLayout    *self,
                            const FcFlameBox *box)

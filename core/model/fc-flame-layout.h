@@ -93,6 +93,9 @@ gint64             fc_flame_layout_box_end_ns      (FcFlameLayout       *self,
                                                     const FcFlameBox    *box);
 guint              fc_flame_layout_box_n_samples   (FcFlameLayout       *self,
                                                     const FcFlameBox    *box);
+/* the time its samples stand for: its width less the idle gaps it spans */
+gint64             fc_flame_layout_box_sampled_ns  (FcFlameLayout       *self,
+                                                    const FcFlameBox    *box);
 /* the stack id of the call path ending in @box (its depth is the box's + 1) */
 guint32            fc_flame_layout_box_stack       (FcFlameLayout       *self,
                                                     const FcFlameBox    *box);

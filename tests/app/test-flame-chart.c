@@ -756,6 +756,72 @@ test_all_threads_lanes (void)
   g_assert_finalize_object (session);
 }
 
+/* A Node-like chunk: no samples while the process idles. The frames on the
+ * stack on both sides of a gap are one box across it (as in Sentry's
+ * flamechart), not one box per burst of samples. */
+static void
+test_idle_gap (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  guint32 t = fc_profile_ensure_thread (profile, "1");
+  guint32 main_f = fc_test_frame (profile, "main", "app", TRUE);
+  guint32 tick = fc_test_frame (profile, "processTicksAndRejections", "node:internal/process/task_queues", FALSE);
+  guint32 a = fc_test_frame (profile, "handle", "app", TRUE);
+  FcSession *session;
+  FcFlameChart *chart = FC_FLAME_CHART (g_object_ref_sink (fc_flame_chart_new ()));
+  GtkWidget *window = gtk_window_new ();
+  FcFlameLayout *layout;
+  g_autoptr(GskRenderNode) node = NULL;
+  const FcFlameBox *box;
+  const double row0 = FC_FLAME_CHART_RULER_HEIGHT + 5;
+  const double row2 = row0 + 2 * FC_FLAME_CHART_ROW_HEIGHT;
+  graphene_rect_t bounds;
+
+  /* bursts every 10 ms at 0, 1000 and 4000 ms, idle in between */
+  for (guint burst = 0; burst < 3; burst++)
+    for (guint i = 0; i < 3; i++)
+      fc_test_sample (profile, t, (gint64) (burst == 0 ? 0 : burst == 1 ? 1000 : 4000) + i * 10, 3, main_f, tick, a);
+
+  session = session_for (profile);
+  fc_flame_view_set_session (FC_FLAME_VIEW (chart), session);
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (chart));
+  gtk_window_present (GTK_WINDOW (window));
+  wait_for_layout (chart);
+  layout = fc_flame_view_get_layout (FC_FLAME_VIEW (chart));
+
+  /* 0-4030 ms on 800 px: main, processTicks and handle one box each */
+  node = fc_flame_view_render_scene (FC_FLAME_VIEW (chart), WIDTH, HEIGHT);
+  g_assert_nonnull (node);
+  g_assert_cmpuint (fc_flame_chart_get_n_drawn_boxes (chart), ==, 3);
+  for (guint r = 0; r < 3; r++)
+    {
+      guint n = 0;
+
+      fc_flame_layout_get_row (layout, r, &n);
+      g_assert_cmpuint (n, ==, 1);
+    }
+
+  /* in the middle of the long gap (2500 ms), the boxes are under the pointer */
+  box = fc_flame_chart_box_at (chart, 2500 * WIDTH / 4030.0, row0);
+  g_assert_nonnull (box);
+  g_assert_cmpuint (box->frame, ==, main_f);
+  box = fc_flame_chart_box_at (chart, 2500 * WIDTH / 4030.0, row2);
+  g_assert_nonnull (box);
+  g_assert_cmpuint (box->frame, ==, a);
+  fc_flame_chart_get_box_bounds (chart, box, &bounds);
+  g_assert_cmpfloat_with_epsilon (bounds.origin.x, 0, 0.001);
+  g_assert_cmpfloat_with_epsilon (bounds.size.width, WIDTH, 0.001);
+  /* what it ran: 9 samples of 10 ms, the last two before a gap capped at
+   * twice the 10 ms median */
+  g_assert_cmpuint (fc_flame_layout_box_n_samples (layout, box), ==, 9);
+  g_assert_cmpint (fc_flame_layout_box_sampled_ns (layout, box), ==, 110 * FC_TEST_MS);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (chart);
+  g_assert_finalize_object (session);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -778,6 +844,7 @@ main (int   argc,
   g_test_add_func ("/app/flame-chart/colors-and-text", test_colors_and_text);
   g_test_add_func ("/app/flame-chart/search-recursion", test_search_recursion);
   g_test_add_func ("/app/flame-chart/all-threads-lanes", test_all_threads_lanes);
+  g_test_add_func ("/app/flame-chart/idle-gap", test_idle_gap);
 
   return g_test_run ();
 }

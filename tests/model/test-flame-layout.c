@@ -54,6 +54,7 @@ test_runs (void)
   row = fc_flame_layout_get_row (layout, 1, &n);
   g_assert_cmpuint (n, ==, 4);
   assert_box (layout, &row[0], FC_TEST_FOO, 0, 30, 3);
+  g_assert_cmpint (fc_flame_layout_box_sampled_ns (layout, &row[0]), ==, 30 * FC_TEST_MS);
   assert_box (layout, &row[1], FC_TEST_BAZ, 30, 40, 1);
   assert_box (layout, &row[2], FC_TEST_FOO, 40, 50, 1);
   assert_box (layout, &row[3], FC_TEST_BAZ, 200, 210, 1);
@@ -217,6 +218,9 @@ test_idle_gap (void)
   row = fc_flame_layout_get_row (layout, 0, &n);
   g_assert_cmpuint (n, ==, 1);
   assert_box (layout, &row[0], main_f, 0, 5020, 7);
+  /* ... but it ran for what its samples stand for, not through the gaps:
+   * 10 + 10 + 20 (capped) + 10 + 20 (capped) + 10 + 10 ms */
+  g_assert_cmpint (fc_flame_layout_box_sampled_ns (layout, &row[0]), ==, 90 * FC_TEST_MS);
   row = fc_flame_layout_get_row (layout, 1, &n);
   g_assert_cmpuint (n, ==, 1);
   assert_box (layout, &row[0], tick, 0, 5020, 7);
