@@ -167,7 +167,11 @@ assert_live_tooltip (FcWindow *window)
    * loop too: "several lines" (a view without locations says "threads.c") */
   g_assert_true (g_regex_match_simple ("threads\\.c(:[0-9]+ · 0x[0-9a-f]+| \\(several lines\\))$", markup,
                                        G_REGEX_MULTILINE, 0));
+  /* the details panel says the same of the function (all its call paths) */
+  fc_session_set_selected_frame (fc_window_get_session (window), box->frame);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
   fc_test_screenshot (GTK_WIDGET (window), "appitems-live");
+  fc_session_set_selected_frame (fc_window_get_session (window), FC_SESSION_NO_FRAME);
 }
 
 /* Attach to a running program: the count grows between iterations, named
