@@ -345,6 +345,80 @@ test_sender_live (void)
   relay_free (relay);
 }
 
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 guint      *count)
+{
+  (*count)++;
+}
+
+static FcSenderProgress
+progress_of (FcSender *sender)
+{
+  FcSenderProgress progress;
+
+  fc_sender_get_progress (sender, &progress);
+  return progress;
+}
+
+/* What a live indicator shows: each queued chunk, then what the background
+ * flushes did with it (sent, refused, waiting), notified as it changes. */
+static void
+test_sender_progress (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcDsn) dsn = relay_dsn (relay);
+  g_autoptr(FcTransport) transport = fc_transport_new (dsn, NULL, NULL);
+  g_autoptr(FcSender) sender = fc_sender_new (transport);
+  g_autoptr(FcProfile) chunk = make_chunk (5);
+  g_autoptr(GError) error = NULL;
+  FcSenderProgress progress;
+  guint n_queued_notifies = 0, n_delivered_notifies = 0, n_rejected_notifies = 0, n_waiting_notifies = 0;
+  guint delivered = 0;
+
+  g_signal_connect (sender, "notify::n-queued", G_CALLBACK (count_notify_cb), &n_queued_notifies);
+  g_signal_connect (sender, "notify::n-delivered", G_CALLBACK (count_notify_cb), &n_delivered_notifies);
+  g_signal_connect (sender, "notify::n-rejected", G_CALLBACK (count_notify_cb), &n_rejected_notifies);
+  g_signal_connect (sender, "notify::n-waiting", G_CALLBACK (count_notify_cb), &n_waiting_notifies);
+  progress = progress_of (sender);
+  g_assert_cmpuint (progress.queued + progress.delivered + progress.rejected + progress.waiting + progress.pending, ==, 0);
+
+  /* Sentry refuses the first, takes the second */
+  relay_script (relay, REPLY_400, -1);
+  g_assert_true (fc_sender_add_chunk (sender, chunk, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_sender_add_chunk (sender, chunk, &error));
+  g_assert_cmpuint (n_queued_notifies, ==, 2);
+  progress = progress_of (sender);
+  g_assert_cmpuint (progress.queued, ==, 2);
+  g_assert_cmpuint (progress.pending, ==, 2);
+  while (progress_of (sender).pending > 0)
+    g_main_context_iteration (NULL, TRUE);
+  progress = progress_of (sender);
+  g_assert_cmpuint (progress.delivered, ==, 1);
+  g_assert_cmpuint (progress.rejected, ==, 1);
+  g_assert_cmpuint (progress.waiting, ==, 0);
+  g_assert_cmpuint (n_rejected_notifies, ==, 1);
+  g_assert_cmpuint (n_delivered_notifies, >=, 1);
+  g_object_get (sender, "n-delivered", &delivered, NULL);
+  g_assert_cmpuint (delivered, ==, 1);
+
+  /* rate limited: the third waits in the outbox, still counted pending */
+  relay_script (relay, REPLY_429_LIMITS, -1);
+  g_assert_true (fc_sender_add_chunk (sender, chunk, &error));
+  while (progress_of (sender).waiting == 0)
+    g_main_context_iteration (NULL, TRUE);
+  progress = progress_of (sender);
+  g_assert_cmpuint (progress.queued, ==, 3);
+  g_assert_cmpuint (progress.waiting, ==, 1);
+  g_assert_cmpuint (progress.pending, ==, 1);
+  g_assert_cmpuint (progress.delivered, ==, 1);
+  g_assert_cmpuint (n_waiting_notifies, ==, 1);
+
+  relay_free (relay);
+}
+
 /* -- the CLI -- */
 
 static int
@@ -616,6 +690,7 @@ main (int   argc,
   g_test_add_func ("/core/sender/v1-split", test_sender_v1_split);
   g_test_add_func ("/core/sender/span-transaction", test_sender_span_transaction);
   g_test_add_func ("/core/sender/live", test_sender_live);
+  g_test_add_func ("/core/sender/progress", test_sender_progress);
   g_test_add_func ("/cli/send", test_cli_send);
   g_test_add_func ("/cli/record-trace-send", test_cli_record_trace_send);
   g_test_add_func ("/cli/record-unsampled-session", test_cli_record_unsampled_session);
