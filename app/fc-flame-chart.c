@@ -442,7 +442,8 @@ box_bounds (FcFlameChart     *self,
   FcFlameLayout *layout = layout_of (self);
   double x0 = (double) (fc_flame_layout_box_begin_ns (layout, box) - begin_ns) * px_per_ns;
   double x1 = (double) (fc_flame_layout_box_end_ns (layout, box) - begin_ns) * px_per_ns;
-  double top = box->row < self->n_geometry_rows ? self->row_tops[box->row] : -1;
+  guint row = fc_flame_layout_box_row (layout, box);
+  double top = row < self->n_geometry_rows ? self->row_tops[row] : -1;
 
   if (top < 0)
     {
@@ -492,16 +493,17 @@ continues_a_match (FcFlameLayout    *layout,
 {
   const FcFlameBox *above;
   const gint64 *begins;
+  guint row = fc_flame_layout_box_row (layout, box);
   guint n = 0;
   guint i;
 
-  if (box->row == 0 ||
-      fc_flame_layout_get_lane_of_row (layout, box->row) != fc_flame_layout_get_lane_of_row (layout, box->row - 1))
+  if (row == 0 ||
+      fc_flame_layout_get_lane_of_row (layout, row) != fc_flame_layout_get_lane_of_row (layout, row - 1))
     return FALSE;
 
   fc_flame_layout_get_sample_times (layout, &begins, NULL);
-  above = fc_flame_layout_get_row (layout, box->row - 1, &n);
-  i = fc_flame_layout_row_lower_bound (layout, box->row - 1, begins[box->first]);
+  above = fc_flame_layout_get_row (layout, row - 1, &n);
+  i = fc_flame_layout_row_lower_bound (layout, row - 1, begins[box->first]);
   return i < n && begins[above[i].first] <= begins[box->first] &&
          above[i].frame < n_frames && match[above[i].frame];
 }
@@ -543,13 +545,12 @@ find_matches (FcFlameLayout *layout,
 
           while (a < mid && b < hi)
             {
-              const FcFlameBox *x = &boxes[m[a]];
-              const FcFlameBox *y = &boxes[m[b]];
+              gint64 xb = begins[boxes[m[a]].first];
+              gint64 yb = begins[boxes[m[b]].first];
 
-              gint64 xb = begins[x->first];
-              gint64 yb = begins[y->first];
-
-              if (yb < xb || (yb == xb && y->row < x->row))
+              /* stable, and boxes start in row order: at equal
+               * times the outer row's box stays first */
+              if (yb < xb)
                 tmp[k++] = m[b++];
               else
                 tmp[k++] = m[a++];
@@ -808,7 +809,7 @@ zoom_to_box (FcFlameChart     *self,
   gint64 pad = MAX ((end_ns - begin_ns) / 20, 1);
 
   fc_session_zoom_to (session_of (self), begin_ns - pad, end_ns + pad);
-  reveal_row (self, box->row);
+  reveal_row (self, fc_flame_layout_box_row (layout_of (self), box));
 }
 
 static void

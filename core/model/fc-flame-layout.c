@@ -32,7 +32,7 @@ struct _FcFlameLayout
 
 G_DEFINE_BOXED_TYPE (FcFlameLayout, fc_flame_layout, fc_flame_layout_ref, fc_flame_layout_unref)
 
-G_STATIC_ASSERT (sizeof (FcFlameBox) == 16);
+G_STATIC_ASSERT (sizeof (FcFlameBox) == 12);
 
 typedef struct {
   guint32 stack;
@@ -106,7 +106,6 @@ close_runs (LaneBuilder *b,
       box->first = b->base + run->first_sample;
       box->last = b->base + sample - 1;
       box->frame = b->nodes[run->stack].frame;
-      box->row = b->first_row + d;
     }
 }
 
@@ -523,23 +522,52 @@ fc_flame_layout_box_sampled_ns (FcFlameLayout    *self,
   return sum;
 }
 
+guint
+fc_flame_layout_box_row (FcFlameLayout    *self,
+                         const FcFlameBox *box)
+{
+  guint index;
+  guint lo = 0;
+  guint hi;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (box >= self->boxes && box < self->boxes + self->n_boxes, 0);
+
+  /* the last row starting at or before the box (header rows are empty:
+   * they start where the row below them does) */
+  index = (guint) (box - self->boxes);
+  hi = self->n_rows;
+  while (hi - lo > 1)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->row_offsets[mid] <= index)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 guint32
 fc_flame_layout_box_stack (FcFlameLayout    *self,
                            const FcFlameBox *box)
 {
   gint lane;
+  guint row;
   guint depth;
   guint32 stack;
 
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (box != NULL && box->first < self->n_positions, 0);
 
-  lane = fc_flame_layout_get_lane_of_row (self, box->row);
+  row = fc_flame_layout_box_row (self, box);
+  lane = fc_flame_layout_get_lane_of_row (self, row);
   g_return_val_if_fail (lane >= 0, 0);
 
   /* every sample of the box has its call path as a prefix: take the
    * first one's leaf up to the box's depth */
-  depth = box->row - self->lanes[lane].first_row + 1;
+  depth = row - self->lanes[lane].first_row + 1;
   stack = self->stacks[box->first];
   while (fc_profile_get_stack (self->profile, stack)->depth > depth)
     stack = fc_profile_get_stack (self->profile, stack)->parent;

@@ -32,17 +32,17 @@ G_BEGIN_DECLS
 
 typedef struct _FcFlameLayout FcFlameLayout;
 
-/* 16 bytes: a 500k-sample chunk makes about 12 million boxes over all
+/* 12 bytes: a 500k-sample chunk makes about 12 million boxes over all
  * threads. A box names its first and last sample by "position" (the
  * layout's samples of all its lanes, lane after lane, each in time order);
  * its times are fc_flame_layout_get_sample_times()[first] and
- * [last], or fc_flame_layout_box_begin_ns()/_end_ns(). Its depth in its
+ * [last], or fc_flame_layout_box_begin_ns()/_end_ns(). Its row follows from
+ * where it is in the layout (fc_flame_layout_box_row()); its depth in its
  * lane is row - lane->first_row (0 = outermost frame). */
 typedef struct {
   guint32 first;              /* position of its first sample */
   guint32 last;               /* position of its last sample */
   guint32 frame;
-  guint32 row;
 } FcFlameBox;
 
 typedef struct {
@@ -95,6 +95,9 @@ guint              fc_flame_layout_box_n_samples   (FcFlameLayout       *self,
                                                     const FcFlameBox    *box);
 /* the time its samples stand for: its width less the idle gaps it spans */
 gint64             fc_flame_layout_box_sampled_ns  (FcFlameLayout       *self,
+                                                    const FcFlameBox    *box);
+/* the row of @box, one of this layout's boxes */
+guint              fc_flame_layout_box_row         (FcFlameLayout       *self,
                                                     const FcFlameBox    *box);
 /* the stack id of the call path ending in @box (its depth is the box's + 1) */
 guint32            fc_flame_layout_box_stack       (FcFlameLayout       *self,

@@ -49,7 +49,7 @@ test_runs (void)
   assert_box (layout, &row[0], FC_TEST_MAIN, 0, 50, 5);
   assert_box (layout, &row[1], FC_TEST_MAIN, 200, 210, 1);
   g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[0]))->depth, ==, 1);
-  g_assert_cmpuint (row[0].row, ==, 0);
+  g_assert_cmpuint (fc_flame_layout_box_row (layout, &row[0]), ==, 0);
 
   row = fc_flame_layout_get_row (layout, 1, &n);
   g_assert_cmpuint (n, ==, 4);
@@ -58,7 +58,7 @@ test_runs (void)
   assert_box (layout, &row[1], FC_TEST_BAZ, 30, 40, 1);
   assert_box (layout, &row[2], FC_TEST_FOO, 40, 50, 1);
   assert_box (layout, &row[3], FC_TEST_BAZ, 200, 210, 1);
-  g_assert_cmpuint (row[0].row, ==, 1);
+  g_assert_cmpuint (fc_flame_layout_box_row (layout, &row[0]), ==, 1);
   g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[0]))->depth, ==, 2);
   g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 1), ==, 0);
   g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 3), ==, -1);
@@ -134,7 +134,7 @@ test_lanes (void)
   g_assert_cmpuint (n, ==, 0);
   row = fc_flame_layout_get_row (layout, 1, &n);
   g_assert_cmpuint (n, ==, 2);
-  g_assert_cmpuint (row[0].row, ==, 1);
+  g_assert_cmpuint (fc_flame_layout_box_row (layout, &row[0]), ==, 1);
   g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[0]))->depth, ==, 1);
   g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 0), ==, 0);
   g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, 4), ==, 1);
@@ -143,9 +143,9 @@ test_lanes (void)
   row = fc_flame_layout_get_row (layout, 6, &n);
   g_assert_cmpuint (n, ==, 1);
   assert_box (layout, &row[0], FC_TEST_BAZ, 0, 10, 2);
-  g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, row[0].row), ==, 1);
+  g_assert_cmpint (fc_flame_layout_get_lane_of_row (layout, fc_flame_layout_box_row (layout, &row[0])), ==, 1);
   g_assert_cmpuint (fc_profile_get_stack (profile, fc_flame_layout_box_stack (layout, &row[0]))->depth, ==, 2);
-  g_assert_cmpuint (row[0].row, ==, 6);
+  g_assert_cmpuint (fc_flame_layout_box_row (layout, &row[0]), ==, 6);
 }
 
 static void
