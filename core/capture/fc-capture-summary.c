@@ -50,6 +50,13 @@ thread_summary_clear (FcThreadSummary *t)
   g_free (t->name);
 }
 
+void
+fc_process_summary_clear (FcProcessSummary *self)
+{
+  g_clear_pointer (&self->name, g_free);
+  g_clear_pointer (&self->profiler_id, g_free);
+}
+
 FcCaptureSummary *
 fc_capture_summary_new (void)
 {
@@ -57,6 +64,8 @@ fc_capture_summary_new (void)
 
   self->threads = g_array_new (FALSE, TRUE, sizeof (FcThreadSummary));
   g_array_set_clear_func (self->threads, (GDestroyNotify) thread_summary_clear);
+  self->processes = g_array_new (FALSE, TRUE, sizeof (FcProcessSummary));
+  g_array_set_clear_func (self->processes, (GDestroyNotify) fc_process_summary_clear);
   return self;
 }
 
@@ -66,6 +75,7 @@ fc_capture_summary_free (FcCaptureSummary *self)
   if (self == NULL)
     return;
   g_array_unref (self->threads);
+  g_array_unref (self->processes);
   g_free (self->method);
   g_free (self->method_reason);
   g_free (self);
@@ -168,6 +178,26 @@ fc_capture_summary_format (const FcCaptureSummary *self)
     }
   if (self->lost_samples > 0)
     g_string_append_printf (s, "  %" G_GUINT64_FORMAT " perf samples lost by the kernel\n", self->lost_samples);
+  /* following children, each process is a profile session of its own: where to find it */
+  if (self->follow_children && self->processes->len > 0)
+    {
+      g_string_append_printf (s, "  %u %s, each with its own profiler_id and chunks:\n", self->processes->len,
+                              self->processes->len == 1 ? "process" : "processes");
+      for (guint i = 0; i < self->processes->len && i < 20; i++)
+        {
+          const FcProcessSummary *p = &g_array_index (self->processes, FcProcessSummary, i);
+          g_autofree char *name = p->name ? g_strdup (p->name) : g_strdup_printf ("pid %d", p->pid);
+
+          g_string_append_printf (s, "    %s: %" G_GUINT64_FORMAT " samples, %u %s, profiler_id %s", name,
+                                  p->n_samples, p->n_chunks, p->n_chunks == 1 ? "chunk" : "chunks", p->profiler_id);
+          if (p->n_short > 0)
+            g_string_append_printf (s, " (%" G_GUINT64_FORMAT " samples in no chunk: too short-lived for Sentry, "
+                                    "which needs a thread with two samples)", p->n_short);
+          g_string_append_c (s, '\n');
+        }
+      if (self->processes->len > 20)
+        g_string_append_printf (s, "    and %u more\n", self->processes->len - 20);
+    }
 
   hint = fc_capture_summary_dup_hint (self);
   if (hint != NULL)

@@ -18,6 +18,18 @@ typedef struct {
   guint64  n_ticks;        /* wall mode: ticks while the sampler knew the thread; 0 in cpu mode */
 } FcThreadSummary;
 
+/* following children: one per process recorded, each its own profile session */
+typedef struct {
+  int      pid;
+  char    *name;           /* its main thread's name as sampled ("comm (pid)"), or NULL */
+  char    *profiler_id;
+  guint64  n_samples;
+  guint    n_chunks;       /* chunks finished so far */
+  guint64  n_short;        /* samples of chunks left out: no thread had two samples (Relay's rule) */
+} FcProcessSummary;
+
+void fc_process_summary_clear (FcProcessSummary *self);
+
 typedef struct {
   FcSamplerMode  mode;
   char          *method;          /* how stacks were taken, e.g. "perf events, ptrace for sleeping threads" */
@@ -38,6 +50,7 @@ typedef struct {
   guint64        n_ptrace_stops;  /* threads stopped to take a stack */
   double         median_stop_us;
   GArray        *threads;         /* FcThreadSummary, by tid */
+  GArray        *processes;       /* FcProcessSummary, in the order they were first sampled */
 } FcCaptureSummary;
 
 FcCaptureSummary *fc_capture_summary_new              (void);

@@ -36,6 +36,7 @@
 typedef enum {
   ITEM_SAMPLE,
   ITEM_EXIT,
+  ITEM_PROCESS_EXIT,  /* a child followed is gone: its chunk is finished, its memory let go */
   ITEM_FLUSH,
 } ItemKind;
 
@@ -43,6 +44,7 @@ typedef enum {
 typedef struct {
   ItemKind         kind;
   int              tid;
+  int              pid;         /* the thread's process */
   int              status;
   int              priority;
   gint64           time_ns;     /* Unix epoch */
@@ -64,13 +66,29 @@ typedef struct {
 } ThreadState;
 
 /* what a process's stacks are read with: the target's, and each child's when following them.
- * Kept until the target is released: samples on their way point into the symbolizer. */
+ * Kept until the target is released, or until a child followed has exited and its last chunk
+ * is out: samples on their way, and the chunk's frames and images, point into it. */
 typedef struct {
+  int           pid;
   FcProcMaps   *maps;
   FcUnwinder   *unwinder;
   FcSymbolizer *symbolizer;
   char         *comm;         /* the process's name when it was first seen, or NULL */
 } Process;
+
+/* Main context: one profile session per process recorded. The target's lives as long as the
+ * recorder (its profiler_id too); following children, each other process gets its own, with
+ * its own profiler_id and chunks, from its first sample to its exit. */
+typedef struct {
+  int            pid;
+  char          *profiler_id;
+  FcProfile     *live;           /* the chunk in progress, or NULL (children, until a sample) */
+  GHashTable    *frame_cache[2]; /* FcSymbol* -> frame id + 1 in the live chunk; [1]: at a return address */
+  GHashTable    *images;         /* FcModule* seen in the live chunk's stacks */
+  gint64         chunk_start_ns;
+  guint          batch_first;    /* samples appended since the last samples-added */
+  guint          batch_n;
+} Session;
 
 struct _FcRecorder {
   GObject        parent_instance;
@@ -108,11 +126,9 @@ struct _FcRecorder {
   guint          stops_issued;
   guint          stops_flushed;  /* < stops_issued while a stop's flush is on its way */
   gboolean       detaching;
-  char          *profiler_id;
-  FcProfile     *live;
-  GHashTable    *frame_cache[2]; /* FcSymbol* -> frame id + 1 in the live chunk; [1]: at a return address */
-  GHashTable    *images;         /* FcModule* seen in the live chunk's stacks */
-  gint64         chunk_start_ns;
+  Session       *target;         /* the target's session */
+  GHashTable    *sessions;       /* pid -> Session*, children followed (not the target) */
+  GArray        *process_list;   /* FcProcessSummary: every process recorded, for the summary */
   guint          n_samples;
   GHashTable    *threads_seen;   /* tids sampled in this recording */
   GHashTable    *thread_counts;  /* tid -> ThreadCount, this target's */
@@ -149,6 +165,7 @@ enum {
 
 enum {
   SAMPLES_ADDED,
+  PROCESS_SAMPLES_ADDED,
   CHUNK_READY,
   TARGET_EXITED,
   STOPPED,
@@ -196,6 +213,7 @@ process_new (FcRecorder *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *path = g_strdup_printf ("/proc/%d/comm", pid);
 
+  proc->pid = pid;
   if (g_file_get_contents (path, &proc->comm, NULL, NULL))
     g_strchomp (proc->comm);
   proc->maps = fc_proc_maps_new (pid);
@@ -373,6 +391,7 @@ worker_sample (FcRecorder       *self,
   item = g_new0 (Item, 1);
   item->kind = ITEM_SAMPLE;
   item->tid = snap->tid;
+  item->pid = ts->pid;
   item->time_ns = snap->time_ns + self->realtime_offset_ns;
   item->thread_name = ts->name ? g_ref_string_acquire (ts->name) : NULL;
   item->priority = ts->priority;
@@ -437,6 +456,24 @@ worker_thread (gpointer data)
           item->status = snap->status;
           push_item (self, item);
           break;
+        case FC_SNAPSHOT_PROCESS_EXIT:
+          {
+            GHashTableIter iter;
+            ThreadState *ts;
+
+            /* its threads' last stacks point into its symbolizer: they go first */
+            g_hash_table_iter_init (&iter, self->thread_states);
+            while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ts))
+              if (ts->pid == snap->pid)
+                g_hash_table_iter_remove (&iter);
+            g_hash_table_remove (self->processes, GINT_TO_POINTER (snap->pid));
+            item = g_new0 (Item, 1);
+            item->kind = ITEM_PROCESS_EXIT;
+            item->pid = snap->pid;
+            item->status = snap->status;
+            push_item (self, item);
+          }
+          break;
         case FC_SNAPSHOT_FLUSH:
           /* the sampler's own end-of-run mark; stop_marker is the one the recorder counts */
           break;
@@ -460,7 +497,7 @@ sink_cb (FcSnapshot *snapshot,
     {
       gpointer key = GINT_TO_POINTER (snapshot->pid);
 
-      if (snapshot->kind == FC_SNAPSHOT_EXEC)
+      if (snapshot->kind == FC_SNAPSHOT_EXEC || snapshot->kind == FC_SNAPSHOT_PROCESS_EXIT)
         g_hash_table_remove (self->sink_processes, key);
       else if (snapshot->kind == FC_SNAPSHOT_SAMPLE || snapshot->kind == FC_SNAPSHOT_REUSE)
         {
@@ -514,43 +551,72 @@ push_item (FcRecorder *self,
   g_mutex_unlock (&self->lock);
 }
 
+static Session *
+session_new (int         pid,
+             const char *profiler_id)
+{
+  Session *session = g_new0 (Session, 1);
+
+  session->pid = pid;
+  session->profiler_id = g_strdup (profiler_id);
+  session->frame_cache[0] = g_hash_table_new (NULL, NULL);
+  session->frame_cache[1] = g_hash_table_new (NULL, NULL);
+  session->images = g_hash_table_new (NULL, NULL);
+  return session;
+}
+
 static void
-new_live_profile (FcRecorder *self)
+session_free (Session *session)
+{
+  g_clear_object (&session->live);
+  g_hash_table_unref (session->frame_cache[0]);
+  g_hash_table_unref (session->frame_cache[1]);
+  g_hash_table_unref (session->images);
+  g_free (session->profiler_id);
+  g_free (session);
+}
+
+static void
+new_live_profile (FcRecorder *self,
+                  Session    *session)
 {
   g_autofree char *chunk_id = fc_uuid_hex_new ();
+  FcProfile *live;
   JsonObject *meta;
   JsonObject *sdk;
 
-  g_clear_object (&self->live);
-  self->live = fc_profile_new (FC_FORMAT_V2);
-  fc_profile_set_meta_string (self->live, "version", "2");
-  fc_profile_set_meta_string (self->live, "profiler_id", self->profiler_id);
-  fc_profile_set_meta_string (self->live, "chunk_id", chunk_id);
-  fc_profile_set_meta_string (self->live, "platform", self->platform);
-  fc_profile_set_meta_string (self->live, "release",
+  g_clear_object (&session->live);
+  live = session->live = fc_profile_new (FC_FORMAT_V2);
+  fc_profile_set_meta_string (live, "version", "2");
+  fc_profile_set_meta_string (live, "profiler_id", session->profiler_id);
+  fc_profile_set_meta_string (live, "chunk_id", chunk_id);
+  fc_profile_set_meta_string (live, "platform", self->platform);
+  /* children's chunks carry the target's release and environment: one deployment */
+  fc_profile_set_meta_string (live, "release",
                               self->release != NULL && *self->release != '\0' ? self->release : self->default_release);
-  fc_profile_set_meta_string (self->live, "environment", self->environment);
-  meta = fc_profile_get_meta (self->live);
+  fc_profile_set_meta_string (live, "environment", self->environment);
+  meta = fc_profile_get_meta (live);
   sdk = json_object_new ();
   json_object_set_string_member (sdk, "name", "flamecast");
   json_object_set_string_member (sdk, "version", FC_VERSION);
   json_object_set_object_member (meta, "client_sdk", sdk);
-  g_hash_table_remove_all (self->frame_cache[0]);
-  g_hash_table_remove_all (self->frame_cache[1]);
-  g_hash_table_remove_all (self->images);
-  self->chunk_start_ns = 0;
+  g_hash_table_remove_all (session->frame_cache[0]);
+  g_hash_table_remove_all (session->frame_cache[1]);
+  g_hash_table_remove_all (session->images);
+  session->chunk_start_ns = 0;
+  session->batch_n = 0;
 }
 
 static void
-set_debug_meta (FcRecorder *self)
+set_debug_meta (Session *session)
 {
-  JsonObject *meta = fc_profile_get_meta (self->live);
+  JsonObject *meta = fc_profile_get_meta (session->live);
   JsonObject *debug_meta = json_object_new ();
   JsonArray *images = json_array_new ();
   GHashTableIter iter;
   gpointer key;
 
-  g_hash_table_iter_init (&iter, self->images);
+  g_hash_table_iter_init (&iter, session->images);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     {
       const FcModule *m = key;
@@ -579,28 +645,67 @@ set_debug_meta (FcRecorder *self)
   json_object_set_object_member (meta, "debug_meta", debug_meta);
 }
 
+static FcProcessSummary *
+find_process_summary (FcRecorder *self,
+                      int         pid)
+{
+  for (guint i = self->process_list->len; i-- > 0;)
+    {
+      FcProcessSummary *p = &g_array_index (self->process_list, FcProcessSummary, i);
+      if (p->pid == pid)
+        return p;
+    }
+  return NULL;
+}
+
+/* Relay rejects a chunk where no thread has two samples */
+static gboolean
+chunk_too_short (FcProfile *chunk)
+{
+  for (guint i = 0; i < fc_profile_get_n_threads (chunk); i++)
+    if (fc_profile_get_thread (chunk, i)->n_samples >= 2)
+      return FALSE;
+  return TRUE;
+}
+
 static void
-finish_chunk (FcRecorder *self)
+finish_chunk (FcRecorder *self,
+              Session    *session)
 {
   g_autoptr(FcProfile) chunk = NULL;
+  FcProcessSummary *p;
 
-  if (self->live == NULL || fc_profile_get_n_samples (self->live) == 0)
+  if (session->live == NULL || fc_profile_get_n_samples (session->live) == 0)
     return;
-  set_debug_meta (self);
-  fc_profile_finish (self->live);
-  chunk = g_object_ref (self->live);
-  new_live_profile (self);
+  p = find_process_summary (self, session->pid);
+  /* A child that lived for a tick or two: Sentry would refuse its chunk, and many such
+   * children would each cost a file and a warning. The summary counts what was left out;
+   * the whole recording (keep-profile) still has it. The target's chunks are never dropped. */
+  if (session != self->target && chunk_too_short (session->live))
+    {
+      if (p != NULL)
+        p->n_short += fc_profile_get_n_samples (session->live);
+      new_live_profile (self, session);
+      return;
+    }
+  set_debug_meta (session);
+  fc_profile_finish (session->live);
+  chunk = g_object_ref (session->live);
+  new_live_profile (self, session);
+  if (p != NULL)
+    p->n_chunks++;
   g_signal_emit (self, signals[CHUNK_READY], 0, chunk);
 }
 
 static guint32
-intern_frame (FcRecorder     *self,
+intern_frame (Session        *session,
               guint64         addr,
               const FcSymbol *sym,
               gboolean        is_return)
 {
   /* a symbol stands for one lookup address, so (symbol, leaf or return) fixes instruction_addr */
-  GHashTable *cache = self->frame_cache[is_return ? 1 : 0];
+  GHashTable *cache = session->frame_cache[is_return ? 1 : 0];
+  FcProfile *live = session->live;
   gpointer key = (gpointer) sym;
   gpointer value = g_hash_table_lookup (cache, key);
   FcFrame frame;
@@ -610,23 +715,23 @@ intern_frame (FcRecorder     *self,
     return GPOINTER_TO_UINT (value) - 1;
 
   fc_frame_init (&frame);
-  frame.function = fc_profile_intern (self->live, sym->function);
+  frame.function = fc_profile_intern (live, sym->function);
   if (sym->module != NULL)
     {
-      frame.module = fc_profile_intern (self->live, sym->module->path);
+      frame.module = fc_profile_intern (live, sym->module->path);
       frame.package = frame.module;
-      g_hash_table_add (self->images, (gpointer) sym->module);
+      g_hash_table_add (session->images, (gpointer) sym->module);
     }
   if (sym->abs_path != NULL)
     {
-      frame.abs_path = fc_profile_intern (self->live, sym->abs_path);
-      frame.filename = fc_profile_intern (self->live, sym->filename);
+      frame.abs_path = fc_profile_intern (live, sym->abs_path);
+      frame.filename = fc_profile_intern (live, sym->filename);
     }
   frame.lineno = sym->lineno > 0 ? sym->lineno : FC_LINE_NONE;
   frame.in_app = sym->in_app ? FC_IN_APP_YES : FC_IN_APP_NO;
   frame.has_instruction_addr = TRUE;
   frame.instruction_addr = addr;
-  id = fc_profile_intern_frame (self->live, &frame);
+  id = fc_profile_intern_frame (live, &frame);
   g_hash_table_insert (cache, key, GUINT_TO_POINTER (id + 1));
   return id;
 }
@@ -687,8 +792,36 @@ count_for_summary (FcRecorder *self,
   }
 }
 
+/* The session of the process @item was taken in: the target's, or (following children) one of
+ * its own, made at its first sample. */
+static Session *
+session_for_item (FcRecorder *self,
+                  Item       *item)
+{
+  Session *session;
+  FcProcessSummary p = { 0 };
+
+  if (!self->following || item->pid <= 0 || item->pid == self->pid)
+    session = self->target;
+  else if ((session = g_hash_table_lookup (self->sessions, GINT_TO_POINTER (item->pid))) == NULL)
+    {
+      g_autofree char *profiler_id = fc_uuid_hex_new ();
+
+      session = session_new (item->pid, profiler_id);
+      g_hash_table_insert (self->sessions, GINT_TO_POINTER (item->pid), session);
+    }
+  if (find_process_summary (self, session->pid) == NULL)
+    {
+      p.pid = session->pid;
+      p.profiler_id = g_strdup (session->profiler_id);
+      g_array_append_val (self->process_list, p);
+    }
+  return session;
+}
+
 static void
 append_item (FcRecorder *self,
+             Session    *session,
              Item       *item)
 {
   guint32 frames[MAX_FRAMES * 2];
@@ -696,43 +829,80 @@ append_item (FcRecorder *self,
   guint n = 0;
   char tid[16];
   FcThread *t;
+  FcProfile *live = session->live;
+  FcProcessSummary *p = find_process_summary (self, session->pid);
 
-  if (self->chunk_start_ns == 0)
-    self->chunk_start_ns = item->time_ns;
+  if (session->chunk_start_ns == 0)
+    session->chunk_start_ns = item->time_ns;
 
   /* one frame per function at each address, inlined ones included, innermost first */
   for (guint i = 0; i < item->n_frames; i++)
     for (const FcSymbol *sym = item->symbols[i]; sym != NULL && n < G_N_ELEMENTS (frames); sym = sym->caller)
-      frames[n++] = intern_frame (self, item->ips[i], sym, i > 0);
-  stack = fc_profile_intern_stack_frames (self->live, frames, n);
+      frames[n++] = intern_frame (session, item->ips[i], sym, i > 0);
+  stack = fc_profile_intern_stack_frames (live, frames, n);
 
   g_snprintf (tid, sizeof tid, "%d", item->tid);
-  thread = fc_profile_ensure_thread (self->live, tid);
-  t = fc_profile_get_thread_mut (self->live, thread);
+  thread = fc_profile_ensure_thread (live, tid);
+  t = fc_profile_get_thread_mut (live, thread);
   t->has_metadata = TRUE;
   if (item->priority >= 0)
     t->priority = item->priority;
   if (item->thread_name != NULL)
-    fc_profile_set_thread_name (self->live, thread, item->thread_name);
-  fc_profile_append_sample (self->live, item->time_ns, thread, stack, FC_STRING_NONE);
+    fc_profile_set_thread_name (live, thread, item->thread_name);
+  fc_profile_append_sample (live, item->time_ns, thread, stack, FC_STRING_NONE);
   self->n_samples++;
+  if (p != NULL)
+    {
+      p->n_samples++;
+      /* the process is named as its main thread */
+      if (item->thread_name != NULL && (p->name == NULL || item->tid == item->pid) &&
+          g_strcmp0 (p->name, item->thread_name) != 0)
+        {
+          g_free (p->name);
+          p->name = g_strdup (item->thread_name);
+        }
+    }
   count_for_summary (self, item);
   if (g_hash_table_add (self->threads_seen, GINT_TO_POINTER (item->tid)))
     self->threads_changed = TRUE;
 }
 
+/* For every session with samples appended since the last call: published, and told. */
 static void
-emit_samples_added (FcRecorder *self,
-                    guint       first,
-                    guint      *added)
+emit_samples_added (FcRecorder *self)
 {
-  guint n = *added;
+  g_autoptr(GPtrArray) batches = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (guint) * 2);
+  g_autoptr(GList) sessions = g_hash_table_get_values (self->sessions);
+  gboolean target = FALSE;
+  guint target_range[2] = { 0, 0 };
 
-  if (n == 0)
+  /* collected first: handlers may run a nested loop that appends more or ends sessions */
+  sessions = g_list_prepend (sessions, self->target);
+  for (GList *l = sessions; l != NULL; l = l->next)
+    {
+      Session *session = l->data;
+
+      if (session->batch_n == 0 || session->live == NULL)
+        continue;
+      {
+        guint range[2] = { session->batch_first, session->batch_n };
+
+        /* live views read the chunk on workers: they see the batch from here on */
+        fc_profile_publish (session->live);
+        g_ptr_array_add (batches, g_object_ref (session->live));
+        g_array_append_vals (ranges, range, 1);
+        if (session == self->target)
+          {
+            target = TRUE;
+            target_range[0] = range[0];
+            target_range[1] = range[1];
+          }
+        session->batch_n = 0;
+      }
+    }
+  if (batches->len == 0)
     return;
-  *added = 0;
-  /* live views read the chunk on workers: they see the batch from here on */
-  fc_profile_publish (self->live);
   /* notified here, not per sample, so that no handler runs between a sample and its signal */
   if (self->threads_changed)
     {
@@ -740,7 +910,34 @@ emit_samples_added (FcRecorder *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_THREADS]);
     }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SAMPLES]);
-  g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, n);
+  if (target)
+    g_signal_emit (self, signals[SAMPLES_ADDED], 0, target_range[0], target_range[1]);
+  for (guint i = 0; i < batches->len; i++)
+    {
+      const guint *range = &g_array_index (ranges, guint, i * 2);
+      g_signal_emit (self, signals[PROCESS_SAMPLES_ADDED], 0, g_ptr_array_index (batches, i), range[0], range[1]);
+    }
+}
+
+/* A child followed has exited and all of it was appended: its last chunk goes out, then what
+ * read its stacks (maps, unwinder, symbolizer) is let go, not kept until the recording ends. */
+static void
+end_session (FcRecorder *self,
+             int         pid)
+{
+  Session *session = g_hash_table_lookup (self->sessions, GINT_TO_POINTER (pid));
+
+  if (session != NULL)
+    {
+      g_hash_table_steal (self->sessions, GINT_TO_POINTER (pid));
+      finish_chunk (self, session);
+      session_free (session);
+    }
+  g_mutex_lock (&self->lock);
+  for (guint i = self->process_store->len; i-- > 0;)
+    if (((Process *) g_ptr_array_index (self->process_store, i))->pid == pid)
+      g_ptr_array_remove_index_fast (self->process_store, i);
+  g_mutex_unlock (&self->lock);
 }
 
 /* Handlers of the signals emitted here may iterate the main context (a
@@ -753,7 +950,6 @@ flush_pending (FcRecorder *self)
   Item *item;
   gpointer *items;
   gsize n_items;
-  guint first = 0, added = 0;
 
   g_mutex_lock (&self->lock);
   items = g_ptr_array_steal (self->pending, &n_items);
@@ -762,28 +958,34 @@ flush_pending (FcRecorder *self)
     g_queue_push_tail (&self->ready, items[i]);
   g_free (items);
 
-  if (self->live == NULL)
-    new_live_profile (self);
+  if (self->target->live == NULL)
+    new_live_profile (self, self->target);
 
   while ((item = g_queue_pop_head (&self->ready)) != NULL)
     {
       switch (item->kind)
         {
         case ITEM_SAMPLE:
-          if (self->chunk_start_ns != 0 &&
-              item->time_ns - self->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000)
-            {
-              emit_samples_added (self, first, &added);
-              finish_chunk (self);
-            }
-          if (added == 0)
-            first = fc_profile_get_n_samples (self->live);
-          append_item (self, item);
-          added++;
+          {
+            Session *session = session_for_item (self, item);
+
+            if (session->live == NULL)
+              new_live_profile (self, session);
+            if (session->chunk_start_ns != 0 &&
+                item->time_ns - session->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000)
+              {
+                emit_samples_added (self);
+                finish_chunk (self, session);
+              }
+            if (session->batch_n == 0)
+              session->batch_first = fc_profile_get_n_samples (session->live);
+            append_item (self, session, item);
+            session->batch_n++;
+          }
           break;
 
         case ITEM_EXIT:
-          emit_samples_added (self, first, &added);
+          emit_samples_added (self);
           if (!self->exited)
             {
               self->exited = TRUE;
@@ -792,12 +994,29 @@ flush_pending (FcRecorder *self)
             }
           break;
 
+        case ITEM_PROCESS_EXIT:
+          emit_samples_added (self);
+          end_session (self, item->pid);
+          break;
+
         case ITEM_FLUSH:
-          /* the end of a sampling run: what follows belongs to the next one */
-          emit_samples_added (self, first, &added);
-          finish_chunk (self);
-          self->stops_flushed++;
-          g_signal_emit (self, signals[STOPPED], 0);
+          {
+            g_autoptr(GList) children = NULL;
+
+            /* the end of a sampling run: what follows belongs to the next one */
+            emit_samples_added (self);
+            finish_chunk (self, self->target);
+            /* chunk-ready handlers may run a nested loop that ends sessions: each looked up again */
+            children = g_hash_table_get_keys (self->sessions);
+            for (GList *l = children; l != NULL; l = l->next)
+              {
+                Session *session = g_hash_table_lookup (self->sessions, l->data);
+                if (session != NULL)
+                  finish_chunk (self, session);
+              }
+            self->stops_flushed++;
+            g_signal_emit (self, signals[STOPPED], 0);
+          }
           break;
 
         default:
@@ -806,7 +1025,7 @@ flush_pending (FcRecorder *self)
       item_free (item);
     }
 
-  emit_samples_added (self, first, &added);
+  emit_samples_added (self);
 }
 
 /* ---- lifecycle ---- */
@@ -828,6 +1047,14 @@ stop_worker (FcRecorder *self,
   g_hash_table_remove_all (self->processes);
   g_hash_table_remove_all (self->sink_processes);
   g_hash_table_remove_all (self->thread_states);
+  /* their chunks were finished by the last flush; their frames point into what goes now */
+  g_hash_table_remove_all (self->sessions);
+  if (self->target->live == NULL || fc_profile_get_n_samples (self->target->live) == 0)
+    {
+      g_hash_table_remove_all (self->target->frame_cache[0]);
+      g_hash_table_remove_all (self->target->frame_cache[1]);
+      g_hash_table_remove_all (self->target->images);
+    }
   g_mutex_lock (&self->lock);
   g_ptr_array_set_size (self->process_store, 0);
   g_mutex_unlock (&self->lock);
@@ -843,6 +1070,8 @@ prepare_target (FcRecorder *self,
   self->exited = FALSE;
   self->exit_status = -1;
   g_hash_table_remove_all (self->thread_counts);
+  g_array_set_size (self->process_list, 0);
+  self->target->pid = self->pid;
   self->n_root = self->n_unnamed_leaf = self->n_wait_leaf = self->n_target_samples = 0;
   g_free (self->default_release);
   self->default_release = fc_release_default_for_pid (self->pid);
@@ -917,16 +1146,16 @@ fc_recorder_start (FcRecorder *self,
     return FALSE;
   if (self->sampling)
     return TRUE;
-  if (self->profiler_id == NULL)
+  if (self->target->profiler_id == NULL)
     {
-      self->profiler_id = fc_uuid_hex_new ();
+      self->target->profiler_id = fc_uuid_hex_new ();
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILER_ID]);
     }
   /* A stop still being flushed needs nothing here: its marker is ahead of
    * this run's samples in the queue, so its chunk is finished before they
    * are appended. */
-  if (self->live == NULL)
-    new_live_profile (self);
+  if (self->target->live == NULL)
+    new_live_profile (self, self->target);
   if (!fc_sampler_start (self->sampler, self->frequency, self->stack_size, error))
     return FALSE;
   self->sampling = TRUE;
@@ -1009,9 +1238,9 @@ fc_recorder_get_live_profile (FcRecorder *self)
 {
   g_return_val_if_fail (FC_IS_RECORDER (self), NULL);
 
-  if (self->live == NULL)
-    new_live_profile (self);
-  return self->live;
+  if (self->target->live == NULL)
+    new_live_profile (self, self->target);
+  return self->target->live;
 }
 
 /* ---- GObject ---- */
@@ -1044,7 +1273,8 @@ fc_recorder_dispose (GObject *object)
       g_clear_pointer (&self->delivery, g_source_unref);
     }
   g_mutex_unlock (&self->lock);
-  g_clear_object (&self->live);
+  g_clear_object (&self->target->live);
+  g_hash_table_remove_all (self->sessions);
 
   G_OBJECT_CLASS (fc_recorder_parent_class)->dispose (object);
 }
@@ -1063,9 +1293,9 @@ fc_recorder_finalize (GObject *object)
   g_hash_table_unref (self->sink_processes);
   g_ptr_array_unref (self->process_store);
   g_hash_table_unref (self->thread_states);
-  g_hash_table_unref (self->frame_cache[0]);
-  g_hash_table_unref (self->frame_cache[1]);
-  g_hash_table_unref (self->images);
+  session_free (self->target);
+  g_hash_table_unref (self->sessions);
+  g_array_unref (self->process_list);
   g_hash_table_unref (self->threads_seen);
   g_hash_table_unref (self->thread_counts);
   g_ptr_array_unref (self->pending);
@@ -1076,7 +1306,6 @@ fc_recorder_finalize (GObject *object)
   g_free (self->release);
   g_free (self->default_release);
   g_free (self->environment);
-  g_free (self->profiler_id);
 
   G_OBJECT_CLASS (fc_recorder_parent_class)->finalize (object);
 }
@@ -1098,7 +1327,7 @@ fc_recorder_get_property (GObject    *object,
     case PROP_PLATFORM: g_value_set_string (value, self->platform); break;
     case PROP_RELEASE: g_value_set_string (value, self->release); break;
     case PROP_ENVIRONMENT: g_value_set_string (value, self->environment); break;
-    case PROP_PROFILER_ID: g_value_set_string (value, self->profiler_id); break;
+    case PROP_PROFILER_ID: g_value_set_string (value, self->target->profiler_id); break;
     case PROP_N_SAMPLES: g_value_set_uint (value, self->n_samples); break;
     case PROP_N_THREADS: g_value_set_uint (value, fc_recorder_get_n_threads (self)); break;
     case PROP_DROPPED_TICKS: g_value_set_uint64 (value, fc_recorder_get_dropped_ticks (self)); break;
@@ -1162,6 +1391,9 @@ fc_recorder_class_init (FcRecorderClass *klass)
 
   signals[SAMPLES_ADDED] = g_signal_new ("samples-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                          0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+  signals[PROCESS_SAMPLES_ADDED] = g_signal_new ("process-samples-added", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                 0, NULL, NULL, NULL, G_TYPE_NONE, 3,
+                                                 FC_TYPE_PROFILE, G_TYPE_UINT, G_TYPE_UINT);
   signals[CHUNK_READY] = g_signal_new ("chunk-ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                        0, NULL, NULL, NULL, G_TYPE_NONE, 1, FC_TYPE_PROFILE);
   signals[TARGET_EXITED] = g_signal_new ("target-exited", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -1185,9 +1417,10 @@ fc_recorder_init (FcRecorder *self)
   self->processes = g_hash_table_new (NULL, NULL);
   self->sink_processes = g_hash_table_new (NULL, NULL);
   self->process_store = g_ptr_array_new_with_free_func ((GDestroyNotify) process_free);
-  self->frame_cache[0] = g_hash_table_new (NULL, NULL);
-  self->frame_cache[1] = g_hash_table_new (NULL, NULL);
-  self->images = g_hash_table_new (NULL, NULL);
+  self->target = session_new (0, NULL);
+  self->sessions = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) session_free);
+  self->process_list = g_array_new (FALSE, FALSE, sizeof (FcProcessSummary));
+  g_array_set_clear_func (self->process_list, (GDestroyNotify) fc_process_summary_clear);
   self->threads_seen = g_hash_table_new (NULL, NULL);
   self->thread_counts = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) thread_count_free);
   self->exit_status = -1;
@@ -1280,9 +1513,18 @@ set_string (FcRecorder  *self,
     return;
   g_free (*field);
   *field = g_strdup (value);
-  /* the chunk in progress carries the new value too */
-  if (self->live != NULL)
-    fc_profile_set_meta_string (self->live, key, value);
+  /* the chunks in progress carry the new value too */
+  if (self->target->live != NULL)
+    fc_profile_set_meta_string (self->target->live, key, value);
+  {
+    GHashTableIter iter;
+    Session *session;
+
+    g_hash_table_iter_init (&iter, self->sessions);
+    while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &session))
+      if (session->live != NULL)
+        fc_profile_set_meta_string (session->live, key, value);
+  }
   g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
 }
 
@@ -1328,7 +1570,7 @@ fc_recorder_set_environment (FcRecorder *self,
 const char *
 fc_recorder_get_profiler_id (FcRecorder *self)
 {
-  return self->profiler_id;
+  return self->target->profiler_id;
 }
 
 guint
@@ -1443,11 +1685,39 @@ fc_recorder_dup_summary (FcRecorder *self)
         g_array_append_val (summary->threads, t);
       }
   g_array_sort (summary->threads, compare_thread_summary);
+  for (guint i = 0; i < self->process_list->len; i++)
+    {
+      const FcProcessSummary *p = &g_array_index (self->process_list, FcProcessSummary, i);
+      FcProcessSummary copy = *p;
+
+      copy.name = g_strdup (p->name);
+      copy.profiler_id = g_strdup (p->profiler_id);
+      g_array_append_val (summary->processes, copy);
+    }
   return summary;
 }
 
-/* Processes the target starts, and theirs, are recorded too (threads named "comm (pid)");
- * read at the next attach or launch. */
+/**
+ * fc_recorder_get_n_held_processes:
+ *
+ * Returns: how many processes' maps, unwinders and symbolizers the recorder holds now: the
+ *   target's (one per program it ran) and those of children followed that have not exited.
+ */
+guint
+fc_recorder_get_n_held_processes (FcRecorder *self)
+{
+  guint n;
+
+  g_return_val_if_fail (FC_IS_RECORDER (self), 0);
+
+  g_mutex_lock (&self->lock);
+  n = self->process_store->len;
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+/* Processes the target starts, and theirs, are recorded too (threads named "comm (pid)"), each
+ * as its own profile session: its own profiler_id and chunks; read at the next attach or launch. */
 void
 fc_recorder_set_follow_children (FcRecorder *self,
                                  gboolean    follow)

@@ -23,9 +23,12 @@ G_DECLARE_FINAL_TYPE (FcRecorder, fc_recorder, FC, RECORDER, GObject)
  * n-threads, dropped-ticks, median-stop-us.
  *
  * Signals, all emitted on the main context that was the thread default when the recorder was
- * created: "samples-added" (guint first, guint n) for samples appended to the live profile, at
- * least 10 times a second while sampling; "chunk-ready" (FcProfile *chunk) when a chunk is complete
- * (every chunk-duration-ms and at stop); "target-exited" (int wait status, -1 if unknown);
+ * created: "samples-added" (guint first, guint n) for samples appended to the live profile (the
+ * target's), at least 10 times a second while sampling; "process-samples-added" (FcProfile *live,
+ * guint first, guint n) for samples appended to any process's live chunk, the target's included
+ * (following children, each process is its own session: its own profiler_id and chunks);
+ * "chunk-ready" (FcProfile *chunk) when a chunk of any process is complete (every
+ * chunk-duration-ms, at stop, and when a child followed exits); "target-exited" (int wait status, -1 if unknown);
  * "stopped" () when everything captured before a stop() has been delivered and its chunk finished
  * (after that chunk's "chunk-ready", if it had samples).
  *
@@ -98,5 +101,6 @@ void        fc_recorder_set_force_ptrace   (FcRecorder          *self,
 void        fc_recorder_set_follow_children (FcRecorder         *self,
                                             gboolean             follow);
 gboolean    fc_recorder_get_follow_children (FcRecorder         *self);
+guint       fc_recorder_get_n_held_processes (FcRecorder        *self);
 
 G_END_DECLS

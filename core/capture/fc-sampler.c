@@ -419,6 +419,7 @@ task_gone (FcSampler *self,
            int        status)
 {
   Task *task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
+  int pid = task != NULL ? task->pid : 0;
 
   if (task != NULL)
     {
@@ -428,6 +429,29 @@ task_gone (FcSampler *self,
       if (task->perf != NULL && self->mode == FC_SAMPLER_MODE_CPU)
         fc_perf_stream_drain (task->perf, self->sink, self->sink_data, NULL);
       g_hash_table_remove (self->tasks, GINT_TO_POINTER (tid));
+    }
+  if (tid != self->pid && tid == pid && self->follow)
+    {
+      GHashTableIter iter;
+      FcSnapshot *snap;
+
+      /* A child followed is gone (its leader's exit comes last, as for the target): the
+       * recorder finishes its chunk and lets go of what it kept to read its stacks. */
+      g_hash_table_iter_init (&iter, self->tasks);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+        if (task->pid == pid)
+          {
+            if (task->interrupt_pending && self->pending > 0)
+              self->pending--;
+            if (task->perf != NULL && self->mode == FC_SAMPLER_MODE_CPU)
+              fc_perf_stream_drain (task->perf, self->sink, self->sink_data, NULL);
+            g_hash_table_iter_remove (&iter);
+          }
+      snap = fc_snapshot_new (FC_SNAPSHOT_PROCESS_EXIT, pid, 0);
+      snap->pid = pid;
+      snap->status = status;
+      snap->time_ns = now_ns ();
+      emit (self, snap);
     }
   if (tid == self->pid)
     {

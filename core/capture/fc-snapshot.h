@@ -14,6 +14,7 @@ typedef enum {
   FC_SNAPSHOT_REUSE,        /* the thread has not run since its previous sample: same stack */
   FC_SNAPSHOT_EXEC,         /* the target called execve(): its modules changed */
   FC_SNAPSHOT_TARGET_EXIT,  /* the target is gone; status is a wait status or -1 */
+  FC_SNAPSHOT_PROCESS_EXIT, /* a child process followed is gone (pid); nothing of it follows */
   FC_SNAPSHOT_FLUSH,        /* end of a sampling run; nothing follows until the next start */
 } FcSnapshotKind;
 

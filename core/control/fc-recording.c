@@ -311,8 +311,12 @@ keep_samples (FcRecording *self,
 
   if (n == 0)
     return;
+  /* the target's: following children, the other processes' chunks have their own */
   if (fc_profile_get_profiler_id (self->profile) == NULL)
-    fc_profile_set_meta_string (self->profile, "profiler_id", fc_profile_get_profiler_id (chunk));
+    fc_profile_set_meta_string (self->profile, "profiler_id",
+                                fc_recorder_get_profiler_id (self->recorder) != NULL
+                                  ? fc_recorder_get_profiler_id (self->recorder)
+                                  : fc_profile_get_profiler_id (chunk));
   before = fc_profile_get_n_samples (self->profile);
   fc_profile_import_range (self->profile, chunk, first, n);
   fc_profile_publish (self->profile);
@@ -326,10 +330,20 @@ samples_added_cb (FcRecording *self,
                   guint        first,
                   guint        n)
 {
-  if (self->profile != NULL)
-    keep_samples (self, fc_recorder_get_live_profile (self->recorder), first, n);
-  else
+  if (self->profile == NULL)
     g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, n);
+}
+
+/* every process's samples, following children: the whole recording shows them all, each
+ * thread named "comm (pid)", while each process's chunks keep their own profiler_id */
+static void
+process_samples_added_cb (FcRecording *self,
+                          FcProfile   *live,
+                          guint        first,
+                          guint        n)
+{
+  if (self->profile != NULL)
+    keep_samples (self, live, first, n);
 }
 
 static void
@@ -926,6 +940,7 @@ fc_recording_init (FcRecording *self)
   self->recorder = fc_recorder_new ();
   g_signal_connect_swapped (self->recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), self);
   g_signal_connect_swapped (self->recorder, "samples-added", G_CALLBACK (samples_added_cb), self);
+  g_signal_connect_swapped (self->recorder, "process-samples-added", G_CALLBACK (process_samples_added_cb), self);
   g_signal_connect_swapped (self->recorder, "target-exited", G_CALLBACK (target_exited_cb), self);
   g_signal_connect_swapped (self->recorder, "stopped", G_CALLBACK (recorder_stopped_cb), self);
 }

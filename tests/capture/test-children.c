@@ -8,7 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fc-reader.h"
 #include "fc-recorder.h"
+#include "fc-validate.h"
 
 typedef struct {
   GMainLoop *loop;
@@ -84,6 +86,88 @@ count_leaf (GPtrArray  *chunks,
   return n;
 }
 
+/* The pid a thread name "comm (pid)" ends with */
+static int
+name_pid (const char *name)
+{
+  const char *open = strrchr (name, '(');
+
+  g_assert_nonnull (open);
+  g_assert_true (g_str_has_suffix (name, ")"));
+  return atoi (open + 1);
+}
+
+/* Following children, each process is a profile session of its own: one profiler_id per
+ * process and one process per profiler_id, each chunk holding only its own process's threads,
+ * and every chunk valid for Relay. Returns the number of distinct profiler_ids. */
+static guint
+check_sessions (GPtrArray *chunks)
+{
+  g_autoptr(GHashTable) pid_of = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) id_of = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  for (guint c = 0; c < chunks->len; c++)
+    {
+      FcProfile *chunk = g_ptr_array_index (chunks, c);
+      g_autoptr(GPtrArray) problems = fc_validate_profile (chunk);
+      const char *id = fc_profile_get_profiler_id (chunk);
+      const char *known_id;
+      int pid = 0;
+
+      g_assert_nonnull (id);
+      for (guint i = 0; i < problems->len; i++)
+        {
+          g_autofree char *text = fc_problem_to_string (g_ptr_array_index (problems, i));
+          g_test_message ("chunk %u: %s", c, text);
+        }
+      g_assert_false (fc_problems_has_errors (problems));
+      for (guint i = 0; i < fc_profile_get_n_threads (chunk); i++)
+        {
+          const FcThread *t = fc_profile_get_thread (chunk, i);
+          int thread_pid;
+
+          g_assert_true (t->name != FC_STRING_NONE);
+          thread_pid = name_pid (fc_profile_string (chunk, t->name));
+          if (pid == 0)
+            pid = thread_pid;
+          /* only its own process's threads */
+          g_assert_cmpint (thread_pid, ==, pid);
+        }
+      g_test_message ("chunk %u: process %d, profiler_id %s, %u samples", c, pid, id, fc_profile_get_n_samples (chunk));
+      if (g_hash_table_contains (pid_of, id))
+        g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (pid_of, id)), ==, pid);
+      else
+        g_hash_table_insert (pid_of, g_strdup (id), GINT_TO_POINTER (pid));
+      if ((known_id = g_hash_table_lookup (id_of, GINT_TO_POINTER (pid))) != NULL)
+        g_assert_cmpstr (known_id, ==, id);
+      else
+        g_hash_table_insert (id_of, GINT_TO_POINTER (pid), g_strdup (id));
+    }
+  return g_hash_table_size (pid_of);
+}
+
+/* The profiler_id of the chunks where @function is a leaf, or NULL */
+static const char *
+profiler_id_of_leaf (GPtrArray  *chunks,
+                     const char *function)
+{
+  for (guint c = 0; c < chunks->len; c++)
+    {
+      FcProfile *chunk = g_ptr_array_index (chunks, c);
+      guint n_samples = 0;
+      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
+
+      for (guint i = 0; i < n_samples; i++)
+        {
+          const FcStackNode *leaf = fc_profile_get_stack (chunk, samples[i].stack);
+          if (leaf->depth > 0 &&
+              g_strcmp0 (fc_profile_string (chunk, fc_profile_get_frame (chunk, leaf->frame)->function), function) == 0)
+            return fc_profile_get_profiler_id (chunk);
+        }
+    }
+  return NULL;
+}
+
 /* The command's grandchild does the work, after fork, fork and exec: its function is sampled,
  * and the processes in between are recorded (waiting, in wall mode). */
 static void
@@ -100,7 +184,7 @@ check_follow (FcSamplerMode mode,
   g_autofree char *text = NULL;
   GHashTableIter iter;
   const char *name;
-  guint n_burn, n_forker = 0;
+  guint n_burn, n_forker = 0, n_ids;
   Capture cap = { 0 };
 
   argv[2] = script;
@@ -136,12 +220,19 @@ check_follow (FcSamplerMode mode,
     }
   g_test_message ("%u samples in grandchild_burn", n_burn);
   g_assert_cmpuint (n_burn, >, 0);
+  n_ids = check_sessions (cap.chunks);
+  g_assert_nonnull (fc_recorder_get_profiler_id (recorder));
+  /* the grandchild's chunks are its own, not the target's (the shell) */
+  g_assert_cmpstr (profiler_id_of_leaf (cap.chunks, "grandchild_burn"), !=, fc_recorder_get_profiler_id (recorder));
   if (mode == FC_SAMPLER_MODE_WALL)
     {
       /* the shell, the forker and its child wait: a thread each */
       g_assert_cmpuint (n_forker, ==, 2);
       g_assert_cmpuint (g_hash_table_size (names), >=, 4);
+      /* and each is a session: the shell, the forker, its child, the grandchild */
+      g_assert_cmpuint (n_ids, >=, 4);
     }
+  g_assert_cmpuint (summary->processes->len, >=, n_ids);
 
   text = fc_capture_summary_format (summary);
   g_test_message ("%s", text);
@@ -168,6 +259,134 @@ static void
 test_follow_wall_ptrace (void)
 {
   check_follow (FC_SAMPLER_MODE_WALL, TRUE);
+}
+
+typedef struct {
+  FcRecorder *recorder;
+  guint       max_held;
+} HeldWatch;
+
+static gboolean
+watch_held_cb (gpointer user_data)
+{
+  HeldWatch *watch = user_data;
+
+  watch->max_held = MAX (watch->max_held, fc_recorder_get_n_held_processes (watch->recorder));
+  return G_SOURCE_CONTINUE;
+}
+
+/* Many short-lived children, one after the other: what read each one's stacks (maps,
+ * unwinder, symbolizer) is let go when it exits and its last chunk is out, not kept until
+ * the recording ends. */
+static void
+test_release_exited (void)
+{
+  g_autofree char *forker = target_path ("forker");
+  const char *argv[] = { forker, "--many", "24", "0.06", NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FcCaptureSummary) summary = NULL;
+  g_autofree char *text = NULL;
+  HeldWatch watch = { recorder, 0 };
+  FcUnwindStats unwind;
+  guint held_at_exit, watch_id, n_children = 0;
+  Capture cap = { 0 };
+
+  cap.loop = g_main_loop_new (NULL, FALSE);
+  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
+  g_object_set (recorder, "mode", FC_SAMPLER_MODE_WALL, "frequency", 250, NULL);
+  fc_recorder_set_follow_children (recorder, TRUE);
+
+  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  watch_id = g_timeout_add (5, watch_held_cb, &watch);
+  g_main_loop_run (cap.loop);
+  g_source_remove (watch_id);
+  held_at_exit = fc_recorder_get_n_held_processes (recorder);
+  summary = fc_recorder_dup_summary (recorder);
+  fc_recorder_stop (recorder);
+  fc_recorder_detach (recorder);
+  g_assert_cmpuint (fc_recorder_get_n_held_processes (recorder), ==, 0);
+
+  text = fc_capture_summary_format (summary);
+  g_test_message ("%s", text);
+  for (guint i = 0; i < summary->processes->len; i++)
+    if (g_array_index (summary->processes, FcProcessSummary, i).pid != fc_recorder_get_pid (recorder))
+      n_children++;
+  fc_recorder_get_unwind_stats (recorder, &unwind);
+  g_test_message ("%u children recorded; processes held: at most %u at once, %u when the target exited; "
+                  "worker CPU: %.0f ms unwinding, %.0f ms symbolizing", n_children, watch.max_held, held_at_exit,
+                  unwind.unwind_ns / 1e6, unwind.symbolize_ns / 1e6);
+  g_assert_true (cap.exited);
+  g_assert_cmpint (WEXITSTATUS (cap.status), ==, 0);
+  /* most children lived long enough to be sampled, each a session of its own */
+  g_assert_cmpuint (n_children, >=, 20);
+  g_assert_cmpuint (check_sessions (cap.chunks), >=, 20);
+  /* Kept until the end, there would be two per child (its program before and after exec)
+   * plus the target's two (launched: the fork before its exec, then the forker). Released at
+   * exit, when the target's exit arrives, behind every child's, only the target's are held.
+   * While it runs, those whose samples still wait for the unwinder are held too (printed). */
+  g_assert_cmpuint (held_at_exit, <=, 2);
+
+  g_main_loop_unref (cap.loop);
+  g_ptr_array_unref (cap.chunks);
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *file;
+
+  while (d != NULL && (file = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, file, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* record --follow-children: the chunk files hold one profile session per process, each with
+ * its own profiler_id and only its own threads, each valid; the summary lists them. */
+static void
+test_cli_follow_sessions (void)
+{
+  g_autofree char *forker = target_path ("forker");
+  g_autofree char *tmp = g_dir_make_tmp ("fc-test-children-XXXXXX", NULL);
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GDir) d = NULL;
+  const char *cli = g_getenv ("FC_CLI");
+  const char *argv[] = { cli, "record", "--follow-children", "-F", "250", "-o", tmp, "--", forker, "0.8", NULL };
+  const char *file;
+  int status;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  d = g_dir_open (tmp, 0, &error);
+  g_assert_no_error (error);
+  while ((file = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (tmp, file, NULL);
+      g_autoptr(GFile) gfile = g_file_new_for_path (path);
+      g_autoptr(FcDocument) doc = fc_reader_load_file (gfile, 0, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpuint (fc_document_get_n_profiles (doc), ==, 1);
+      g_ptr_array_add (chunks, g_object_ref (fc_document_get_profile (doc, 0)));
+    }
+  /* the forker, its child and the grandchild */
+  g_assert_cmpuint (check_sessions (chunks), >=, 3);
+  g_assert_nonnull (strstr (err, "3 processes, each with its own profiler_id and chunks"));
+  remove_dir (tmp);
 }
 
 /* Without --follow-children, cpu mode on a command whose work is in a grandchild: the summary
@@ -208,6 +427,8 @@ main (int   argc,
   g_test_add_func ("/core/children/follow-cpu", test_follow_cpu);
   g_test_add_func ("/core/children/follow-wall", test_follow_wall);
   g_test_add_func ("/core/children/follow-wall-ptrace", test_follow_wall_ptrace);
+  g_test_add_func ("/core/children/release-exited", test_release_exited);
   g_test_add_func ("/cli/record/children-cpu-hint", test_cli_cpu_hint);
+  g_test_add_func ("/cli/record/follow-sessions", test_cli_follow_sessions);
   return g_test_run ();
 }

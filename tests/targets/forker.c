@@ -7,6 +7,13 @@
  * program again as "forker --grandchild SECONDS": that one burns CPU in
  * grandchild_burn() for SECONDS (default 0.8). The parent and the child only
  * wait. Exits 0 when the grandchild did.
+ *
+ * forker --many N SECONDS: N short-lived children one after the other, each
+ * executing "forker --grandchild SECONDS".
+ *
+ * forker --early SECONDS: forks the child and grandchild at once and writes
+ * "ready\n" on stdout once both exist, for a profiler that attaches after
+ * them; the grandchild burns for SECONDS (it does not exec).
  */
 
 #include <stdio.h>
@@ -63,6 +70,62 @@ main (int    argc,
     {
       grandchild_burn (atof (argv[2]));
       return 0;
+    }
+  if (argc >= 4 && strcmp (argv[1], "--many") == 0)
+    {
+      int n = atoi (argv[2]);
+
+      for (int i = 0; i < n; i++)
+        {
+          child = fork ();
+          if (child < 0)
+            return 1;
+          if (child == 0)
+            {
+              execl ("/proc/self/exe", argv[0], "--grandchild", argv[3], (char *) NULL);
+              _exit (127);
+            }
+          if (wait_for (child) != 0)
+            return 1;
+        }
+      return 0;
+    }
+  if (argc >= 3 && strcmp (argv[1], "--early") == 0)
+    {
+      int ready[2];
+      char c;
+
+      if (pipe (ready) != 0)
+        return 1;
+      child = fork ();
+      if (child < 0)
+        return 1;
+      if (child == 0)
+        {
+          pid_t grandchild;
+
+          close (ready[0]);
+          grandchild = fork ();
+          if (grandchild < 0)
+            _exit (1);
+          if (grandchild == 0)
+            {
+              /* tells it exists, then works: the profiler attaches to the parent meanwhile */
+              (void) !write (ready[1], "x", 1);
+              close (ready[1]);
+              grandchild_burn (atof (argv[2]));
+              _exit (0);
+            }
+          close (ready[1]);
+          _exit (wait_for (grandchild));
+        }
+      close (ready[1]);
+      if (read (ready[0], &c, 1) != 1)
+        return 1;
+      close (ready[0]);
+      printf ("ready\n");
+      fflush (stdout);
+      return wait_for (child);
     }
   if (argc >= 2)
     seconds = argv[1];
