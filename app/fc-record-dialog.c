@@ -71,8 +71,10 @@ struct _FcRecordDialog
   AdwEntryRow        *cwd_row;
   GtkLabel           *launch_problem_label;
   GtkButton          *launch_button;
+  GtkSwitch          *follow_switch;
 
   /* owned */
+  GSettings          *settings;
   GListStore         *store;
   GtkCustomFilter    *filter;
   GtkFilterListModel *filtered;
@@ -476,6 +478,14 @@ fc_record_dialog_get_n_shown (FcRecordDialog *self)
   return g_list_model_get_n_items (G_LIST_MODEL (self->filtered));
 }
 
+/* the "Follow child processes" switch, bound to the follow-children key */
+GtkSwitch *
+fc_record_dialog_get_follow_switch (FcRecordDialog *self)
+{
+  g_return_val_if_fail (FC_IS_RECORD_DIALOG (self), NULL);
+  return self->follow_switch;
+}
+
 void
 fc_record_dialog_search (FcRecordDialog *self,
                          const char     *text)
@@ -500,6 +510,7 @@ fc_record_dialog_dispose (GObject *object)
   g_clear_object (&self->filter);
   g_clear_object (&self->store);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->settings);
   g_clear_pointer (&self->prev_ticks, g_hash_table_unref);
   g_clear_pointer (&self->problem, g_free);
 
@@ -526,6 +537,7 @@ fc_record_dialog_class_init (FcRecordDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, cwd_row);
   gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, launch_problem_label);
   gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, launch_button);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, follow_switch);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
   gtk_widget_class_bind_template_callback (widget_class, retry_cb);
@@ -539,6 +551,10 @@ static void
 fc_record_dialog_init (FcRecordDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* the recording started from here reads the key (as `record --follow-children` does) */
+  self->settings = fc_app_settings_new ();
+  g_settings_bind (self->settings, "follow-children", self->follow_switch, "active", G_SETTINGS_BIND_DEFAULT);
 
   self->cancellable = g_cancellable_new ();
   self->prev_ticks = g_hash_table_new (NULL, NULL);

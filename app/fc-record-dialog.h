@@ -21,6 +21,8 @@ gboolean        fc_record_dialog_select_pid   (FcRecordDialog *self,
 /* the problem shown for the selection, or NULL */
 const char     *fc_record_dialog_get_problem  (FcRecordDialog *self);
 guint           fc_record_dialog_get_n_shown  (FcRecordDialog *self);
+/* the "Follow child processes" switch (the follow-children setting) */
+GtkSwitch      *fc_record_dialog_get_follow_switch (FcRecordDialog *self);
 /* types @text into the search entry */
 void            fc_record_dialog_search       (FcRecordDialog *self,
                                                const char     *text);

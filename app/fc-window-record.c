@@ -564,6 +564,7 @@ new_recording (FcWindow *self)
                 "release", *release ? release : NULL,
                 "environment", *environment ? environment : NULL,
                 "platform", *platform ? platform : NULL,
+                "follow-children", g_settings_get_boolean (settings, "follow-children"),
                 NULL);
   /* as `flamecast-cli record --send`: each chunk is queued (in the outbox)
    * and delivered as it completes */

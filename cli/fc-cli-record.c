@@ -179,7 +179,7 @@ fc_cli_record (int    argc,
     { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, N_("Stop after SECONDS (default: until the target exits or Ctrl-C)"), "SECONDS" },
     { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, N_("Samples per second per thread, 1 to 1000 (default: the settings' frequency, 101)"), "HZ" },
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not) or cpu (on-CPU time, perf events); default: the settings' mode, wall"), "MODE" },
-    { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow_children, N_("Record the processes the target starts too, and theirs, through exec (threads named “comm (pid)”)"), NULL },
+    { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow_children, N_("Record the processes the target starts too, and theirs, through exec, each with its own profiler_id and chunk files (threads named “comm (pid)”; default: the settings' follow-children)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Directory for the chunk files (default: .)"), "DIR" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, N_("v2: one chunk file per chunk (default); v1: one envelope per 30 s"), "v2|v1" },
     { "release", 'r', 0, G_OPTION_ARG_STRING, &release, N_("Release of the profiled program"), "R" },
@@ -292,8 +292,10 @@ fc_cli_record (int    argc,
     g_object_set (recording, "environment", environment, NULL);
   if (platform != NULL)
     g_object_set (recording, "platform", platform, NULL);
+  /* the flag turns it on; without it, the saved setting (the app's switch) decides */
+  if (follow_children)
+    g_object_set (recording, "follow-children", TRUE, NULL);
   recorder = fc_recording_get_recorder (recording);
-  fc_recorder_set_follow_children (recorder, follow_children);
   rec.recording = recording;
   rec.tty = isatty (STDERR_FILENO);
 

@@ -155,6 +155,7 @@ enum {
   PROP_PLATFORM,
   PROP_RELEASE,
   PROP_ENVIRONMENT,
+  PROP_FOLLOW_CHILDREN,
   PROP_PROFILER_ID,
   PROP_N_SAMPLES,
   PROP_N_THREADS,
@@ -1327,6 +1328,7 @@ fc_recorder_get_property (GObject    *object,
     case PROP_PLATFORM: g_value_set_string (value, self->platform); break;
     case PROP_RELEASE: g_value_set_string (value, self->release); break;
     case PROP_ENVIRONMENT: g_value_set_string (value, self->environment); break;
+    case PROP_FOLLOW_CHILDREN: g_value_set_boolean (value, self->follow_children); break;
     case PROP_PROFILER_ID: g_value_set_string (value, self->target->profiler_id); break;
     case PROP_N_SAMPLES: g_value_set_uint (value, self->n_samples); break;
     case PROP_N_THREADS: g_value_set_uint (value, fc_recorder_get_n_threads (self)); break;
@@ -1359,6 +1361,7 @@ fc_recorder_set_property (GObject      *object,
     case PROP_PLATFORM: fc_recorder_set_platform (self, g_value_get_string (value)); break;
     case PROP_RELEASE: fc_recorder_set_release (self, g_value_get_string (value)); break;
     case PROP_ENVIRONMENT: fc_recorder_set_environment (self, g_value_get_string (value)); break;
+    case PROP_FOLLOW_CHILDREN: fc_recorder_set_follow_children (self, g_value_get_boolean (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -1382,6 +1385,7 @@ fc_recorder_class_init (FcRecorderClass *klass)
   properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, "native", rw);
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, NULL, rw);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, NULL, rw);
+  properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, rw);
   properties[PROP_PROFILER_ID] = g_param_spec_string ("profiler-id", NULL, NULL, NULL, ro);
   properties[PROP_N_SAMPLES] = g_param_spec_uint ("n-samples", NULL, NULL, 0, G_MAXUINT, 0, ro);
   properties[PROP_N_THREADS] = g_param_spec_uint ("n-threads", NULL, NULL, 0, G_MAXUINT, 0, ro);
@@ -1724,7 +1728,11 @@ fc_recorder_set_follow_children (FcRecorder *self,
 {
   g_return_if_fail (FC_IS_RECORDER (self));
 
-  self->follow_children = !!follow;
+  follow = !!follow;
+  if (self->follow_children == follow)
+    return;
+  self->follow_children = follow;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW_CHILDREN]);
 }
 
 gboolean

@@ -19,7 +19,8 @@ G_DECLARE_FINAL_TYPE (FcRecorder, fc_recorder, FC, RECORDER, GObject)
 /*
  * Properties: frequency (1..1000 Hz, default 101), mode (FcSamplerMode, default wall; read when
  * attaching), chunk-duration-ms (default 60000), stack-size (bytes copied per sample, default
- * 32768), platform (default "native"), release, environment; read-only: profiler-id, n-samples,
+ * 32768), platform (default "native"), release, environment, follow-children (default FALSE; read
+ * when attaching); read-only: profiler-id, n-samples,
  * n-threads, dropped-ticks, median-stop-us.
  *
  * Signals, all emitted on the main context that was the thread default when the recorder was

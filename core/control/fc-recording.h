@@ -27,7 +27,9 @@ G_BEGIN_DECLS
  *
  * Properties (set before attaching; the lifecycle ones are read when the
  * target is attached): frequency, mode (FcSamplerMode), stack-size,
- * chunk-duration-ms, platform, release, environment, lifecycle
+ * chunk-duration-ms, platform, release, environment, follow-children (the
+ * processes the target starts are recorded too, each its own profile session:
+ * its own profiler_id and chunk files), lifecycle
  * (FcProfileLifecycle), profile-session-sample-rate, traces-sample-rate,
  * output-dir (chunk files go there; NULL: none), format (FC_FORMAT_V2: one
  * chunk file per chunk; FC_FORMAT_V1: one envelope per <= 30 s), sender
@@ -54,7 +56,7 @@ G_DECLARE_FINAL_TYPE (FcRecording, fc_recording, FC, RECORDING, GObject)
 
 FcRecording   *fc_recording_new                (void);
 /* frequency, mode, stack bytes, platform, chunk duration, lifecycle, sample
- * rates, release, environment: what flamecast-cli record starts from */
+ * rates, release, environment, follow-children: what flamecast-cli record starts from */
 void           fc_recording_apply_settings     (FcRecording          *self,
                                                 FcSettings           *settings);
 

@@ -33,6 +33,7 @@ struct _FcSettings
   char               *environment;
   char               *otlp_endpoint;
   char               *platform;
+  gboolean            follow_children;
 };
 
 enum {
@@ -49,6 +50,7 @@ enum {
   PROP_ENVIRONMENT,
   PROP_OTLP_ENDPOINT,
   PROP_PLATFORM,
+  PROP_FOLLOW_CHILDREN,
   N_PROPS
 };
 
@@ -152,6 +154,9 @@ fc_settings_get_property (GObject    *object,
     case PROP_PLATFORM:
       g_value_set_string (value, self->platform);
       break;
+    case PROP_FOLLOW_CHILDREN:
+      g_value_set_boolean (value, self->follow_children);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -203,6 +208,9 @@ fc_settings_set_property (GObject      *object,
     case PROP_PLATFORM:
       fc_settings_set_platform (self, g_value_get_string (value));
       break;
+    case PROP_FOLLOW_CHILDREN:
+      fc_settings_set_follow_children (self, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -238,6 +246,7 @@ fc_settings_class_init (FcSettingsClass *klass)
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, "production", flags);
   properties[PROP_OTLP_ENDPOINT] = g_param_spec_string ("otlp-endpoint", NULL, NULL, "", flags);
   properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, "native", flags);
+  properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -594,6 +603,15 @@ parse_key (GParamSpec  *pspec,
     }
   else if (G_IS_PARAM_SPEC_STRING (pspec))
     g_value_set_string (value, text);
+  else if (G_IS_PARAM_SPEC_BOOLEAN (pspec))
+    {
+      if (strcmp (text, "true") == 0)
+        g_value_set_boolean (value, TRUE);
+      else if (strcmp (text, "false") == 0)
+        g_value_set_boolean (value, FALSE);
+      else
+        return invalid_value (error, path, key, shown, "true or false");
+    }
   else
     g_assert_not_reached ();
 
@@ -652,6 +670,8 @@ value_to_variant (const GValue       *value,
     }
   if (G_VALUE_HOLDS_STRING (value) && g_variant_type_equal (type, G_VARIANT_TYPE_STRING))
     return g_variant_ref_sink (g_variant_new_string (g_value_get_string (value)));
+  if (G_VALUE_HOLDS_BOOLEAN (value) && g_variant_type_equal (type, G_VARIANT_TYPE_BOOLEAN))
+    return g_variant_ref_sink (g_variant_new_boolean (g_value_get_boolean (value)));
   return NULL;
 }
 
@@ -675,6 +695,8 @@ variant_to_value (GVariant *variant,
     }
   else if (G_VALUE_HOLDS_STRING (value) && g_variant_is_of_type (variant, G_VARIANT_TYPE_STRING))
     g_value_set_string (value, g_variant_get_string (variant, NULL));
+  else if (G_VALUE_HOLDS_BOOLEAN (value) && g_variant_is_of_type (variant, G_VARIANT_TYPE_BOOLEAN))
+    g_value_set_boolean (value, g_variant_get_boolean (variant));
   else
     return FALSE;
   return TRUE;
@@ -836,6 +858,7 @@ fc_settings_save (FcSettings  *self,
   g_key_file_set_string (keyfile, GROUP, "release", self->release);
   g_key_file_set_string (keyfile, GROUP, "environment", self->environment);
   g_key_file_set_string (keyfile, GROUP, "platform", self->platform);
+  g_key_file_set_boolean (keyfile, GROUP, "follow-children", self->follow_children);
 
   dir = g_path_get_dirname (path);
   if (g_mkdir_with_parents (dir, 0700) != 0)
@@ -870,4 +893,24 @@ fc_settings_dup_effective_dsn (FcSettings *self,
     return g_strdup (self->dsn);
 
   return NULL;
+}
+
+gboolean
+fc_settings_get_follow_children (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), FALSE);
+  return self->follow_children;
+}
+
+void
+fc_settings_set_follow_children (FcSettings *self,
+                                 gboolean    follow)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  follow = !!follow;
+  if (self->follow_children == follow)
+    return;
+  self->follow_children = follow;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW_CHILDREN]);
 }

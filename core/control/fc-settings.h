@@ -37,6 +37,7 @@ GType fc_profile_lifecycle_get_type (void) G_GNUC_CONST;
  *   environment                  string, default "production"
  *   otlp-endpoint                string, an OTLP/HTTP base URL, default ""
  *   platform                     string, default "native" (empty reads as the default)
+ *   follow-children              boolean, record the processes the target starts, default false
  */
 #define FC_TYPE_SETTINGS (fc_settings_get_type ())
 G_DECLARE_FINAL_TYPE (FcSettings, fc_settings, FC, SETTINGS, GObject)
@@ -104,5 +105,9 @@ gboolean            fc_settings_save                       (FcSettings         *
  * the "dsn" property; NULL when none is set. */
 char               *fc_settings_dup_effective_dsn          (FcSettings         *self,
                                                             const char         *explicit_dsn);
+
+gboolean            fc_settings_get_follow_children        (FcSettings         *self);
+void                fc_settings_set_follow_children        (FcSettings         *self,
+                                                            gboolean            follow);
 
 G_END_DECLS

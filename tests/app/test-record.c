@@ -285,6 +285,51 @@ test_spawn_until_exit (void)
   window_free (window);
 }
 
+/* The record dialog's "Follow child processes" switch is the follow-children setting; a
+ * command launched with it on is recorded with its children: the grandchild's work shows. */
+static void
+test_follow_switch (void)
+{
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+  g_autofree char *forker = target_path ("forker");
+  const char *argv[] = { forker, "0.5", NULL };
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  FcRecordDialog *dialog;
+  FcRecording *recording;
+  GtkSwitch *follow;
+
+  g_settings_reset (settings, "follow-children");
+  dialog = g_object_ref (fc_record_dialog_new (window));
+  gtk_window_present (GTK_WINDOW (dialog));
+  follow = fc_record_dialog_get_follow_switch (dialog);
+  g_assert_false (gtk_switch_get_active (follow));
+  /* the switch writes the setting, and follows it */
+  gtk_switch_set_active (follow, TRUE);
+  g_assert_true (g_settings_get_boolean (settings, "follow-children"));
+  g_settings_set_boolean (settings, "follow-children", FALSE);
+  g_assert_false (gtk_switch_get_active (follow));
+  gtk_switch_set_active (follow, TRUE);
+  /* the setting's change notifications are delivered from the main loop */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_assert_finalize_object (dialog);
+
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  recording = fc_window_get_recording (window);
+  g_assert_true (fc_recorder_get_follow_children (fc_recording_get_recorder (recording)));
+  ITERATE_UNTIL (fc_recording_get_stopped (recording));
+  ITERATE_UNTIL (fc_session_get_profile (fc_window_get_session (window)) != NULL &&
+                 fc_profile_is_finished (fc_session_get_profile (fc_window_get_session (window))));
+  /* the work of the grandchild, two forks and an exec away, is in the recording */
+  g_assert_cmpuint (n_frames_named (window, "grandchild_burn"), >, 0);
+
+  g_settings_reset (settings, "follow-children");
+  window_free (window);
+}
+
 /* Closing the window while recording releases the target first. */
 static void
 test_close_detaches (void)
@@ -669,6 +714,7 @@ main (int   argc,
   g_test_add_func ("/app/record/close-detaches", test_close_detaches);
   g_test_add_func ("/app/record/dialog", test_dialog);
   g_test_add_func ("/app/record/send-rejected", test_send_rejected);
+  g_test_add_func ("/app/record/follow-switch", test_follow_switch);
   g_test_add_func ("/app/record/send-while-recording", test_send_while_recording);
   g_test_add_func ("/app/record/transaction-track", test_transaction_track);
 

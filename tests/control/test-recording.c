@@ -508,7 +508,9 @@ test_recording_apply_settings (void)
                 "platform", "c",
                 "chunk-duration", 5,
                 "environment", "staging",
+                "follow-children", TRUE,
                 NULL);
+  g_assert_false (fc_recorder_get_follow_children (fc_recording_get_recorder (recording)));
   fc_recording_apply_settings (recording, settings);
   g_object_get (recording,
                 "frequency", &frequency,
@@ -524,6 +526,8 @@ test_recording_apply_settings (void)
   g_assert_cmpstr (platform, ==, "c");
   g_assert_cmpuint (chunk_ms, ==, 5000);
   g_assert_cmpstr (environment, ==, "staging");
+  /* the option the CLI's --follow-children and the app's switch set, read at attach */
+  g_assert_true (fc_recorder_get_follow_children (fc_recording_get_recorder (recording)));
 }
 
 int

@@ -117,6 +117,7 @@ test_settings_round_trip (void)
                 "mode", FC_SAMPLER_MODE_CPU,
                 "stack-bytes", 8192,
                 "platform", "c",
+                "follow-children", TRUE,
                 NULL);
   g_assert_true (fc_settings_save (a, NULL, &error));
   g_assert_no_error (error);
@@ -138,6 +139,7 @@ test_settings_round_trip (void)
   g_assert_cmpint (fc_settings_get_mode (b), ==, FC_SAMPLER_MODE_CPU);
   g_assert_cmpint (fc_settings_get_stack_bytes (b), ==, 8192);
   g_assert_cmpstr (fc_settings_get_platform (b), ==, "c");
+  g_assert_true (fc_settings_get_follow_children (b));
 }
 
 static void
@@ -151,6 +153,8 @@ test_settings_invalid_file (void)
     "[flamecast]\nchunk-duration=0\n", "chunk-duration",
     "[flamecast]\nmode=fast\n", "“wall” or “cpu”",
     "[flamecast]\nstack-bytes=100000\n", "stack-bytes",
+    "[flamecast]\nfollow-children=yes\n", "follow-children",
+    "[flamecast]\nfollow-children=1\n", "true or false",
   };
   g_autofree char *path = g_build_filename (g_get_user_config_dir (), "bad.ini", NULL);
 
@@ -212,7 +216,7 @@ test_settings_match_gsettings_schema (void)
   g_assert_true (g_file_get_contents (schema_path, &schema, NULL, NULL));
 
   pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (settings), &n_pspecs);
-  g_assert_cmpuint (n_pspecs, ==, 12);
+  g_assert_cmpuint (n_pspecs, ==, 13);
   for (guint i = 0; i < n_pspecs; i++)
     {
       g_autofree char *needle = g_strdup_printf ("<key name=\"%s\"", pspecs[i]->name);
@@ -244,6 +248,7 @@ test_settings_from_gsettings (void)
   g_settings_set_string (gsettings, "mode", "cpu");
   g_settings_set_int (gsettings, "stack-bytes", 16384);
   g_settings_set_string (gsettings, "platform", "c");
+  g_settings_set_boolean (gsettings, "follow-children", TRUE);
 
   g_assert_cmpint (g_mkdir_with_parents (g_get_user_config_dir (), 0700), ==, 0);
   g_assert_true (g_file_set_contents (path, "[flamecast]\nenvironment=from-ini\n", -1, NULL));
@@ -259,6 +264,7 @@ test_settings_from_gsettings (void)
   g_assert_cmpint (fc_settings_get_mode (settings), ==, FC_SAMPLER_MODE_CPU);
   g_assert_cmpint (fc_settings_get_stack_bytes (settings), ==, 16384);
   g_assert_cmpstr (fc_settings_get_platform (settings), ==, "c");
+  g_assert_true (fc_settings_get_follow_children (settings));
 
   /* an out-of-range keyfile value: located, with the schema's range */
   g_assert_true (g_file_set_contents (path, "[flamecast]\nchunk-duration=7200\n", -1, NULL));
@@ -268,7 +274,7 @@ test_settings_from_gsettings (void)
   g_assert_nonnull (strstr (error->message, "chunk-duration"));
   g_assert_nonnull (strstr (error->message, "3600"));
 
-  for (const char *key = "frequency\0dsn\0profile-lifecycle\0traces-sample-rate\0environment\0mode\0stack-bytes\0platform\0";
+  for (const char *key = "frequency\0dsn\0profile-lifecycle\0traces-sample-rate\0environment\0mode\0stack-bytes\0platform\0follow-children\0";
        *key != '\0'; key += strlen (key) + 1)
     g_settings_reset (gsettings, key);
 }
