@@ -62,6 +62,12 @@ fc_cli_doctor (int    argc,
   else
     printf (_("Yama ptrace_scope: %d\n"), facts.ptrace_scope);
   printf (_("perf_event_paranoid: %d\n"), facts.perf_event_paranoid);
+  {
+    g_autofree char *mlock = fc_attach_describe_mlock (&facts);
+
+    /* what cpu mode's ring buffers may lock: where "Cannot map the perf ring buffer" comes from */
+    printf (_("locked memory for perf buffers: %s\n"), mlock);
+  }
   printf (_("user: uid %u%s\n"), (guint) facts.euid,
           facts.cap_sys_ptrace ? _(", with CAP_SYS_PTRACE") : "");
   if (facts.in_container)

@@ -11,6 +11,7 @@
 #include "fc-attach-check.h"
 #include "fc-error.h"
 
+#define CAP_IPC_LOCK_BIT   14
 #define CAP_SYS_PTRACE_BIT 19
 #define CAP_SYS_ADMIN_BIT  21
 #define CAP_PERFMON_BIT    38
@@ -68,6 +69,7 @@ fc_attach_facts_read (const char    *proc_root,
   g_autofree char *uid = read_status (proc_root, "self", "Uid:");
   g_autofree char *caps = read_status (proc_root, "self", "CapEff:");
   g_autofree char *cgroup = read_file (proc_root, "1/cgroup");
+  g_autofree char *limits = read_file (proc_root, "self/limits");
   guint64 cap = caps != NULL ? g_ascii_strtoull (caps, NULL, 16) : 0;
 
   memset (facts, 0, sizeof *facts);
@@ -86,6 +88,24 @@ fc_attach_facts_read (const char    *proc_root,
   else
     facts->euid = geteuid ();
   facts->cap_sys_ptrace = (cap >> CAP_SYS_PTRACE_BIT) & 1;
+  facts->cap_ipc_lock = (cap >> CAP_IPC_LOCK_BIT) & 1;
+  facts->perf_event_mlock_kb = read_int (proc_root, "sys/kernel/perf_event_mlock_kb", 516);
+  facts->n_cpus = MAX (g_get_num_processors (), 1);
+  facts->memlock_limit = G_MAXUINT64;
+  if (limits != NULL)
+    {
+      /* "Max locked memory         8388608              8388608              bytes" */
+      const char *line = strstr (limits, "Max locked memory");
+
+      if (line != NULL)
+        {
+          line += strlen ("Max locked memory");
+          while (*line == ' ')
+            line++;
+          if (!g_str_has_prefix (line, "unlimited"))
+            facts->memlock_limit = g_ascii_strtoull (line, NULL, 10);
+        }
+    }
   facts->cap_perfmon = ((cap >> CAP_PERFMON_BIT) & 1) || ((cap >> CAP_SYS_ADMIN_BIT) & 1);
   facts->in_container = (cgroup != NULL &&
                          (strstr (cgroup, "docker") || strstr (cgroup, "kubepods") ||
@@ -94,6 +114,41 @@ fc_attach_facts_read (const char    *proc_root,
                         (g_strcmp0 (proc_root, "/proc") == 0 &&
                          (g_file_test ("/.dockerenv", G_FILE_TEST_EXISTS) ||
                           g_file_test ("/run/.containerenv", G_FILE_TEST_EXISTS)));
+}
+
+static char *
+format_kib (guint64 bytes)
+{
+  return bytes == G_MAXUINT64 ? g_strdup ("unlimited") : g_strdup_printf ("%" G_GUINT64_FORMAT " KiB", bytes / 1024);
+}
+
+char *
+fc_attach_describe_mlock (const FcAttachFacts *facts)
+{
+  g_autofree char *memlock = format_kib (facts->memlock_limit);
+
+  return g_strdup_printf ("kernel.perf_event_mlock_kb = %d KiB per CPU (%u KiB for all perf buffers of this user "
+                          "on %u CPUs), then RLIMIT_MEMLOCK (ulimit -l) = %s%s",
+                          facts->perf_event_mlock_kb, facts->perf_event_mlock_kb * facts->n_cpus, facts->n_cpus,
+                          memlock, facts->cap_ipc_lock ? "; CAP_IPC_LOCK lifts both" : "");
+}
+
+void
+fc_attach_mlock_error_set (GError **error,
+                           int      tid,
+                           int      err)
+{
+  FcAttachFacts facts;
+  g_autofree char *limits = NULL;
+
+  fc_attach_facts_read ("/proc", &facts);
+  limits = fc_attach_describe_mlock (&facts);
+  g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+               "Cannot map the perf ring buffer of thread %d (%s): the locked memory perf buffers may use is "
+               "used up: %s. Raise the limit: `ulimit -l unlimited` in the shell that runs the profiler "
+               "(LimitMEMLOCK=infinity for a service, --ulimit memlock=-1 for a container), or "
+               "`sudo sysctl -w kernel.perf_event_mlock_kb=%d`; or record fewer threads, or in wall mode",
+               tid, g_strerror (err), limits, MAX (facts.perf_event_mlock_kb * 8, 8192));
 }
 
 /* ---- the messages, shared by the check and the failure ---- */

@@ -20,6 +20,12 @@ typedef struct {
   gboolean cap_sys_ptrace;       /* in our effective set */
   gboolean cap_perfmon;          /* CAP_PERFMON or CAP_SYS_ADMIN */
   gboolean in_container;         /* docker, podman, kubernetes, lxc */
+  /* cpu mode's perf ring buffers are locked memory: first kernel.perf_event_mlock_kb per CPU
+   * for each user, then the process's RLIMIT_MEMLOCK; CAP_IPC_LOCK lifts both */
+  int      perf_event_mlock_kb;  /* 516 when unreadable */
+  guint    n_cpus;
+  guint64  memlock_limit;        /* RLIMIT_MEMLOCK (soft), bytes; G_MAXUINT64 when unlimited */
+  gboolean cap_ipc_lock;
 } FcAttachFacts;
 
 void     fc_attach_facts_read (const char     *proc_root,
@@ -50,5 +56,13 @@ void     fc_attach_error_set  (GError        **error,
                                GPid            pid,
                                int             err,
                                const char     *what);
+
+/* The locked-memory limits on perf ring buffers, for people (doctor): one line, no newline. */
+char    *fc_attach_describe_mlock (const FcAttachFacts *facts);
+/* After mmap of thread @tid's perf ring buffer failed with @err (EPERM or ENOMEM): the limit
+ * that was reached, its value, and the fix. */
+void     fc_attach_mlock_error_set (GError       **error,
+                                    int            tid,
+                                    int            err);
 
 G_END_DECLS

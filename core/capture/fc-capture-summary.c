@@ -76,6 +76,7 @@ fc_capture_summary_free (FcCaptureSummary *self)
     return;
   g_array_unref (self->threads);
   g_array_unref (self->processes);
+  g_free (self->unsampled_reason);
   g_free (self->method);
   g_free (self->method_reason);
   g_free (self);
@@ -105,6 +106,10 @@ fc_capture_summary_dup_hint (const FcCaptureSummary *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
+  /* the threads that ran may be those that could not be sampled: that comes first */
+  if (self->n_unsampled_threads > 0 && self->n_samples == 0)
+    return g_strdup_printf ("no samples: %u %s could not be sampled (the reason is above); fix that first",
+                            self->n_unsampled_threads, self->n_unsampled_threads == 1 ? "thread" : "threads");
   if (work_in_children (self))
     return g_strdup_printf ("%" G_GUINT64_FORMAT " samples for %.2f s of CPU used by the command and the "
                             "processes it started: the work is in child processes: use --follow-children",
@@ -178,6 +183,10 @@ fc_capture_summary_format (const FcCaptureSummary *self)
     }
   if (self->lost_samples > 0)
     g_string_append_printf (s, "  %" G_GUINT64_FORMAT " perf samples lost by the kernel\n", self->lost_samples);
+  if (self->n_unsampled_threads > 0)
+    g_string_append_printf (s, "  %u %s not sampled: %s\n", self->n_unsampled_threads,
+                            self->n_unsampled_threads == 1 ? "thread" : "threads",
+                            self->unsampled_reason ? self->unsampled_reason : "perf events could not be opened");
   /* following children, each process is a profile session of its own: where to find it */
   if (self->follow_children && self->processes->len > 0)
     {

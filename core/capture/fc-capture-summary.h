@@ -49,6 +49,8 @@ typedef struct {
   guint64        lost_samples;    /* perf samples the kernel dropped */
   guint64        n_ptrace_stops;  /* threads stopped to take a stack */
   double         median_stop_us;
+  guint          n_unsampled_threads; /* cpu mode: threads whose perf events could not be opened */
+  char          *unsampled_reason;    /* the first such failure, e.g. the locked-memory limit */
   GArray        *threads;         /* FcThreadSummary, by tid */
   GArray        *processes;       /* FcProcessSummary, in the order they were first sampled */
 } FcCaptureSummary;

@@ -143,9 +143,12 @@ fc_perf_stream_open_full (int           tid,
       int err = errno;
       close (fd);
       g_free (self);
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                   "Cannot map the perf ring buffer of thread %d: %s (raise /proc/sys/kernel/perf_event_mlock_kb, "
-                   "or use wall mode)", tid, g_strerror (err));
+      /* EPERM past RLIMIT_MEMLOCK, ENOMEM on some kernels: the locked-memory limits, named */
+      if (err == EPERM || err == ENOMEM)
+        fc_attach_mlock_error_set (error, tid, err);
+      else
+        g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
+                     "Cannot map the perf ring buffer of thread %d: %s (use wall mode)", tid, g_strerror (err));
       return NULL;
     }
   if (!enable_on_exec)

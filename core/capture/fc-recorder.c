@@ -46,6 +46,7 @@ typedef struct {
   int              tid;
   int              pid;         /* the thread's process */
   int              status;
+  GPtrArray       *ended;       /* ITEM_PROCESS_EXIT: the Process* to let go (not owned) */
   int              priority;
   gint64           time_ns;     /* Unix epoch */
   char            *thread_name; /* GRefString */
@@ -70,6 +71,7 @@ typedef struct {
  * is out: samples on their way, and the chunk's frames and images, point into it. */
 typedef struct {
   int           pid;
+  gboolean      ended;        /* its process exited: let go once its samples are appended */
   FcProcMaps   *maps;
   FcUnwinder   *unwinder;
   FcSymbolizer *symbolizer;
@@ -88,6 +90,7 @@ typedef struct {
   gint64         chunk_start_ns;
   guint          batch_first;    /* samples appended since the last samples-added */
   guint          batch_n;
+  guint          summary_index;  /* its FcProcessSummary in process_list, + 1; 0: none yet */
 } Session;
 
 struct _FcRecorder {
@@ -186,6 +189,7 @@ G_DEFINE_FINAL_TYPE (FcRecorder, fc_recorder, G_TYPE_OBJECT)
 static void
 item_free (Item *item)
 {
+  g_clear_pointer (&item->ended, g_ptr_array_unref);
   if (item->thread_name)
     g_ref_string_release (item->thread_name);
   g_free (item->ips);
@@ -472,6 +476,7 @@ worker_thread (gpointer data)
             item->kind = ITEM_PROCESS_EXIT;
             item->pid = snap->pid;
             item->status = snap->status;
+            item->ended = g_steal_pointer (&snap->context);
             push_item (self, item);
           }
           break;
@@ -500,6 +505,25 @@ sink_cb (FcSnapshot *snapshot,
 
       if (snapshot->kind == FC_SNAPSHOT_EXEC || snapshot->kind == FC_SNAPSHOT_PROCESS_EXIT)
         g_hash_table_remove (self->sink_processes, key);
+      if (snapshot->kind == FC_SNAPSHOT_PROCESS_EXIT)
+        {
+          /* exactly the Processes of this process's life (its programs before and after exec):
+           * a later process given the same pid gets its own, which must not go with these */
+          GPtrArray *ended = g_ptr_array_new ();
+
+          g_mutex_lock (&self->lock);
+          for (guint i = 0; i < self->process_store->len; i++)
+            {
+              Process *proc = g_ptr_array_index (self->process_store, i);
+              if (proc->pid == snapshot->pid && !proc->ended)
+                {
+                  proc->ended = TRUE;
+                  g_ptr_array_add (ended, proc);
+                }
+            }
+          g_mutex_unlock (&self->lock);
+          snapshot->context = ended;
+        }
       else if (snapshot->kind == FC_SNAPSHOT_SAMPLE || snapshot->kind == FC_SNAPSHOT_REUSE)
         {
           Process *proc = g_hash_table_lookup (self->sink_processes, key);
@@ -647,16 +671,12 @@ set_debug_meta (Session *session)
 }
 
 static FcProcessSummary *
-find_process_summary (FcRecorder *self,
-                      int         pid)
+session_summary (FcRecorder *self,
+                 Session    *session)
 {
-  for (guint i = self->process_list->len; i-- > 0;)
-    {
-      FcProcessSummary *p = &g_array_index (self->process_list, FcProcessSummary, i);
-      if (p->pid == pid)
-        return p;
-    }
-  return NULL;
+  if (session->summary_index == 0 || session->summary_index > self->process_list->len)
+    return NULL;
+  return &g_array_index (self->process_list, FcProcessSummary, session->summary_index - 1);
 }
 
 /* Relay rejects a chunk where no thread has two samples */
@@ -678,7 +698,7 @@ finish_chunk (FcRecorder *self,
 
   if (session->live == NULL || fc_profile_get_n_samples (session->live) == 0)
     return;
-  p = find_process_summary (self, session->pid);
+  p = session_summary (self, session);
   /* A child that lived for a tick or two: Sentry would refuse its chunk, and many such
    * children would each cost a file and a warning. The summary counts what was left out;
    * the whole recording (keep-profile) still has it. The target's chunks are never dropped. */
@@ -811,11 +831,12 @@ session_for_item (FcRecorder *self,
       session = session_new (item->pid, profiler_id);
       g_hash_table_insert (self->sessions, GINT_TO_POINTER (item->pid), session);
     }
-  if (find_process_summary (self, session->pid) == NULL)
+  if (session->summary_index == 0)
     {
       p.pid = session->pid;
       p.profiler_id = g_strdup (session->profiler_id);
       g_array_append_val (self->process_list, p);
+      session->summary_index = self->process_list->len;
     }
   return session;
 }
@@ -831,7 +852,7 @@ append_item (FcRecorder *self,
   char tid[16];
   FcThread *t;
   FcProfile *live = session->live;
-  FcProcessSummary *p = find_process_summary (self, session->pid);
+  FcProcessSummary *p = session_summary (self, session);
 
   if (session->chunk_start_ns == 0)
     session->chunk_start_ns = item->time_ns;
@@ -924,7 +945,8 @@ emit_samples_added (FcRecorder *self)
  * read its stacks (maps, unwinder, symbolizer) is let go, not kept until the recording ends. */
 static void
 end_session (FcRecorder *self,
-             int         pid)
+             int         pid,
+             GPtrArray  *ended)
 {
   Session *session = g_hash_table_lookup (self->sessions, GINT_TO_POINTER (pid));
 
@@ -935,9 +957,8 @@ end_session (FcRecorder *self,
       session_free (session);
     }
   g_mutex_lock (&self->lock);
-  for (guint i = self->process_store->len; i-- > 0;)
-    if (((Process *) g_ptr_array_index (self->process_store, i))->pid == pid)
-      g_ptr_array_remove_index_fast (self->process_store, i);
+  for (guint i = 0; ended != NULL && i < ended->len; i++)
+    g_ptr_array_remove_fast (self->process_store, g_ptr_array_index (ended, i));
   g_mutex_unlock (&self->lock);
 }
 
@@ -997,7 +1018,7 @@ flush_pending (FcRecorder *self)
 
         case ITEM_PROCESS_EXIT:
           emit_samples_added (self);
-          end_session (self, item->pid);
+          end_session (self, item->pid, item->ended);
           break;
 
         case ITEM_FLUSH:
@@ -1072,6 +1093,7 @@ prepare_target (FcRecorder *self,
   self->exit_status = -1;
   g_hash_table_remove_all (self->thread_counts);
   g_array_set_size (self->process_list, 0);
+  self->target->summary_index = 0;
   self->target->pid = self->pid;
   self->n_root = self->n_unnamed_leaf = self->n_wait_leaf = self->n_target_samples = 0;
   g_free (self->default_release);
@@ -1661,6 +1683,7 @@ fc_recorder_dup_summary (FcRecorder *self)
   summary->target_stopped = fc_sampler_get_target_was_stopped (self->sampler);
   summary->follow_children = self->following;
   summary->target_cpu_ns = fc_sampler_get_target_cpu_ns (self->sampler);
+  summary->n_unsampled_threads = fc_sampler_dup_unsampled (self->sampler, &summary->unsampled_reason);
   summary->n_samples = self->n_target_samples;
   summary->n_root = self->n_root;
   summary->n_unnamed_leaf = self->n_unnamed_leaf;

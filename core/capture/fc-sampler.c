@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ptrace.h>
@@ -112,6 +113,9 @@ struct _FcSampler {
   gboolean        follow_children; /* protected by lock: for the next attach or spawn */
   guint64         target_cpu_ns;  /* protected by lock: the target's CPU time and its reaped
                                    * descendants', from its exit status; 0 if unknown */
+  GHashTable     *unsampled;      /* protected by lock: tids of the target's threads whose perf
+                                   * events could not be opened (cpu mode) */
+  char           *unsampled_reason; /* protected by lock: the first such failure */
 
   /* sampler thread only */
   GHashTable     *tasks;          /* tid -> Task* */
@@ -194,6 +198,24 @@ tid_process (int tid)
   return atoi (p + 6);
 }
 
+/* Cpu mode: a thread left unsampled (its ring buffer could not be mapped, most often) is
+ * told in the summary, never dropped in silence. */
+static void
+note_unsampled (FcSampler    *self,
+                int           tid,
+                const GError *error)
+{
+  if (debug_sampler)
+    g_printerr ("thread %d: %s\n", tid, error->message);
+  if (g_error_matches (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS))
+    return;   /* gone before we came: nothing was missed */
+  g_mutex_lock (&self->lock);
+  g_hash_table_add (self->unsampled, GINT_TO_POINTER (tid));
+  if (self->unsampled_reason == NULL)
+    self->unsampled_reason = g_strdup (error->message);
+  g_mutex_unlock (&self->lock);
+}
+
 /* Cpu mode while following children: a perf event on each thread as ptrace reports it. */
 static void
 task_open_cpu_perf (FcSampler *self,
@@ -205,8 +227,7 @@ task_open_cpu_perf (FcSampler *self,
                                     FALSE, &error);
   if (task->perf == NULL)
     {
-      if (debug_sampler)
-        g_printerr ("thread %d: %s\n", task->tid, error->message);
+      note_unsampled (self, task->tid, error);
       return;
     }
   fc_perf_stream_enable (task->perf, self->sampling);
@@ -736,6 +757,126 @@ list_tasks (GPid pid)
   return tids;
 }
 
+/* The process's parent, from /proc/PID/stat (field 4, after the command name), or 0 */
+static int
+process_parent (int pid)
+{
+  char path[64];
+  g_autofree char *stat = NULL;
+  const char *p;
+  int ppid = 0;
+
+  g_snprintf (path, sizeof path, "/proc/%d/stat", pid);
+  if (!g_file_get_contents (path, &stat, NULL, NULL) || (p = strrchr (stat, ')')) == NULL)
+    return 0;
+  if (sscanf (p + 1, " %*c %d", &ppid) != 1)
+    return 0;
+  return ppid;
+}
+
+/* Every process that descends from @pid now, parents before their children. */
+static GArray *
+list_descendants (int pid)
+{
+  g_autoptr(GHashTable) children = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (int));
+  DIR *dir = opendir ("/proc");
+  struct dirent *de;
+
+  if (dir == NULL)
+    return found;
+  while ((de = readdir (dir)) != NULL)
+    {
+      int child = atoi (de->d_name);
+      int parent;
+      GArray *list;
+
+      if (child <= 0 || (parent = process_parent (child)) <= 0)
+        continue;
+      if ((list = g_hash_table_lookup (children, GINT_TO_POINTER (parent))) == NULL)
+        {
+          list = g_array_new (FALSE, FALSE, sizeof (int));
+          g_hash_table_insert (children, GINT_TO_POINTER (parent), list);
+        }
+      g_array_append_val (list, child);
+    }
+  closedir (dir);
+
+  /* breadth first from @pid: a process reparented away from it is no longer its descendant */
+  g_array_append_val (found, pid);
+  for (guint i = 0; i < found->len; i++)
+    {
+      GArray *list = g_hash_table_lookup (children, GINT_TO_POINTER (g_array_index (found, int, i)));
+      if (list != NULL)
+        g_array_append_vals (found, list->data, list->len);
+    }
+  g_array_remove_index (found, 0);
+  return found;
+}
+
+/* Seizes every thread of @pid, a process followed. FALSE when none could be: it is gone, or
+ * (@error says why) not ours to trace. */
+static gboolean
+seize_process (FcSampler *self,
+               int        pid,
+               GError   **error)
+{
+  gboolean changed = TRUE;
+  gboolean any = FALSE;
+
+  /* threads created while we seize are caught by TRACECLONE once their creator is ours */
+  for (guint round = 0; changed && round < 100; round++)
+    {
+      g_autoptr(GArray) tids = list_tasks (pid);
+
+      changed = FALSE;
+      for (guint i = 0; i < tids->len; i++)
+        {
+          int tid = g_array_index (tids, int, i);
+
+          if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (tid)))
+            continue;
+          if (ptrace (PTRACE_SEIZE, tid, NULL, (void *) trace_options (self)) != 0)
+            {
+              if (errno != ESRCH && !any && error != NULL && *error == NULL)
+                fc_attach_error_set (error, pid, errno, "PTRACE_SEIZE");
+              continue;
+            }
+          task_add (self, pid, tid);
+          any = changed = TRUE;
+        }
+    }
+  return any;
+}
+
+/* --pid with --follow-children: the target's descendants that exist already are followed too,
+ * not only those it starts from now on. Until each is seized it may fork again, so the walk
+ * repeats until it finds none new. */
+static void
+seize_descendants (FcSampler *self)
+{
+  gboolean changed = TRUE;
+
+  for (guint round = 0; changed && round < 10; round++)
+    {
+      g_autoptr(GArray) pids = list_descendants (self->pid);
+
+      changed = FALSE;
+      for (guint i = 0; i < pids->len; i++)
+        {
+          int pid = g_array_index (pids, int, i);
+          g_autoptr(GError) error = NULL;
+
+          if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (pid)))
+            continue;
+          if (seize_process (self, pid, &error))
+            changed = TRUE;
+          else if (error != NULL && debug_sampler)
+            g_printerr ("descendant %d: %s\n", pid, error->message);
+        }
+    }
+}
+
 static gboolean
 seize_all (FcSampler *self,
            GError   **error)
@@ -804,8 +945,15 @@ perf_open_all (FcSampler *self,
           g_hash_table_remove (self->tasks, GINT_TO_POINTER (tid));
           if (g_error_matches (local_error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS) && tid != self->pid)
             continue;
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return FALSE;
+          /* nothing to sample at all: the attach fails with the reason */
+          if (g_hash_table_size (self->tasks) == 0)
+            {
+              g_propagate_error (error, g_steal_pointer (&local_error));
+              return FALSE;
+            }
+          /* the others are sampled; this one is counted and named in the summary */
+          note_unsampled (self, tid, local_error);
+          continue;
         }
       if (!enable_on_exec)
         fc_perf_stream_enable (task->perf, self->sampling);
@@ -852,6 +1000,8 @@ take_options (FcSampler     *self,
     self->stack_size = self->next_stack_size;
   self->follow = self->follow_children;
   self->target_cpu_ns = 0;
+  g_hash_table_remove_all (self->unsampled);
+  g_clear_pointer (&self->unsampled_reason, g_free);
   /* the counts of the last target are kept until the next one, for its summary */
   g_hash_table_remove_all (self->tick_counts);
   g_mutex_unlock (&self->lock);
@@ -924,6 +1074,8 @@ do_attach (FcSampler *self,
           do_detach_all (self);
           return FALSE;
         }
+      if (self->follow)
+        seize_descendants (self);
     }
   else
     {
@@ -1594,6 +1746,7 @@ fc_sampler_new (FcSnapshotSink sink,
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) task_free);
   self->stop_times = g_array_new (FALSE, FALSE, sizeof (double));
   self->tick_counts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->unsampled = g_hash_table_new (NULL, NULL);
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->thread = g_thread_new ("fc-sampler", sampler_thread, self);
@@ -1612,6 +1765,8 @@ fc_sampler_free (FcSampler *self)
   g_hash_table_unref (self->tasks);
   g_array_unref (self->stop_times);
   g_hash_table_unref (self->tick_counts);
+  g_hash_table_unref (self->unsampled);
+  g_free (self->unsampled_reason);
   g_free (self->method_reason);
   close (self->wake_fd);
   close (self->timer_fd);
@@ -1823,6 +1978,27 @@ fc_sampler_set_follow_children (FcSampler *self,
   g_mutex_lock (&self->lock);
   self->follow_children = !!follow;
   g_mutex_unlock (&self->lock);
+}
+
+/**
+ * fc_sampler_dup_unsampled:
+ * @reason: (out) (optional): why the first of them could not be sampled
+ *
+ * Returns: how many threads of the current or last target could not be sampled (cpu mode:
+ *   their perf events could not be opened or mapped)
+ */
+guint
+fc_sampler_dup_unsampled (FcSampler  *self,
+                          char      **reason)
+{
+  guint n;
+
+  g_mutex_lock (&self->lock);
+  n = g_hash_table_size (self->unsampled);
+  if (reason != NULL)
+    *reason = g_strdup (self->unsampled_reason);
+  g_mutex_unlock (&self->lock);
+  return n;
 }
 
 /* CPU time of the target and of the descendants it waited for, known once it has exited and

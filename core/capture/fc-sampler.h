@@ -68,5 +68,7 @@ gboolean   fc_sampler_get_target_was_stopped (FcSampler   *self);
 void       fc_sampler_set_follow_children (FcSampler      *self,
                                            gboolean        follow);
 guint64    fc_sampler_get_target_cpu_ns (FcSampler        *self);
+guint      fc_sampler_dup_unsampled  (FcSampler           *self,
+                                      char               **reason);
 
 G_END_DECLS

@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -284,6 +286,92 @@ test_real_traced (void)
   fc_recorder_detach (recorder);
 }
 
+/* The locked-memory limits on perf buffers are read and told with their values. */
+static void
+test_mlock_facts (void)
+{
+  FakeProc proc;
+  FcAttachFacts facts;
+  g_autofree char *text = NULL;
+
+  fake_init (&proc, 0, 2, "0000000000000000");
+  fake_write (&proc, "sys/kernel/perf_event_mlock_kb", "516\n");
+  fake_write (&proc, "self/limits", "Limit                     Soft Limit           Hard Limit           Units\n"
+                                    "Max locked memory         65536                65536                bytes\n");
+  fc_attach_facts_read (proc.root, &facts);
+  g_assert_cmpint (facts.perf_event_mlock_kb, ==, 516);
+  g_assert_cmpuint (facts.memlock_limit, ==, 65536);
+  g_assert_false (facts.cap_ipc_lock);
+  text = fc_attach_describe_mlock (&facts);
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "kernel.perf_event_mlock_kb = 516 KiB per CPU"));
+  g_assert_nonnull (strstr (text, "RLIMIT_MEMLOCK (ulimit -l) = 64 KiB"));
+  fake_clear (&proc);
+
+  /* unlimited, with CAP_IPC_LOCK (bit 14) */
+  fake_init (&proc, 0, 2, "0000000000004000");
+  fake_write (&proc, "self/limits", "Max locked memory         unlimited            unlimited            bytes\n");
+  fc_attach_facts_read (proc.root, &facts);
+  g_assert_cmpuint (facts.memlock_limit, ==, G_MAXUINT64);
+  g_assert_true (facts.cap_ipc_lock);
+  g_clear_pointer (&text, g_free);
+  text = fc_attach_describe_mlock (&facts);
+  g_assert_nonnull (strstr (text, "= unlimited; CAP_IPC_LOCK lifts both"));
+  fake_clear (&proc);
+}
+
+/* The CLI's child: no CAP_IPC_LOCK after its exec (root gets the bounding set) and no locked
+ * memory of its own, so perf ring buffers beyond perf_event_mlock_kb cannot be mapped. */
+static void
+no_locked_memory_cb (gpointer data)
+{
+  struct rlimit none = { 0, 0 };
+
+  prctl (PR_CAPBSET_DROP, 14 /* CAP_IPC_LOCK */, 0, 0, 0);
+  setrlimit (RLIMIT_MEMLOCK, &none);
+}
+
+/* cpu mode where the perf ring buffers cannot all be mapped: the user is told which limit,
+ * its value and the fix, not left with missing threads; doctor shows the limit. */
+static void
+test_cli_mlock (void)
+{
+  g_autofree char *waiters = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("fc-test-mlock-XXXXXX", NULL);
+  g_autofree char *err = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("FC_CLI");
+  const char *dir = g_getenv ("FC_TARGETS_DIR");
+  const char *doctor[] = { cli, "doctor", NULL };
+  /* 23 threads: even with no other perf buffer of this user mapped, their rings (the first as
+   * large as fits, then smaller) outgrow perf_event_mlock_kb (516 KiB per CPU) on machines of
+   * up to about 40 CPUs, and past it RLIMIT_MEMLOCK 0 refuses every page */
+  const char *argv[] = { cli, "record", "--mode", "cpu", "-F", "99", "-o", tmp, "--", NULL, "-b", "20", "-s", "1", NULL };
+  int status;
+
+  g_assert_nonnull (dir);
+  waiters = g_strdup_printf ("%s/fc-target-waiters", dir);
+  argv[9] = waiters;
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, no_locked_memory_cb, NULL, NULL, &err,
+                &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", err);
+  /* the first ring may fit in perf_event_mlock_kb (then the other threads are named as not
+   * sampled), or not even that (then recording fails): either way, the limit and the fix */
+  g_assert_nonnull (strstr (err, "Cannot map the perf ring buffer of thread"));
+  g_assert_nonnull (strstr (err, "kernel.perf_event_mlock_kb = "));
+  g_assert_nonnull (strstr (err, "RLIMIT_MEMLOCK (ulimit -l) = 0 KiB"));
+  g_assert_nonnull (strstr (err, "ulimit -l unlimited"));
+  g_assert_true (strstr (err, "not sampled: ") != NULL || !g_spawn_check_wait_status (status, NULL));
+  rm_rf (tmp);
+
+  g_spawn_sync (NULL, (char **) doctor, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", out);
+  g_assert_nonnull (strstr (out, "locked memory for perf buffers: kernel.perf_event_mlock_kb = "));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -293,6 +381,8 @@ main (int    argc,
   g_test_add_func ("/core/attach-check/yama", test_yama);
   g_test_add_func ("/core/attach-check/process", test_process);
   g_test_add_func ("/core/attach-check/perf", test_perf);
+  g_test_add_func ("/core/attach-check/mlock-facts", test_mlock_facts);
+  g_test_add_func ("/cli/record/mlock", test_cli_mlock);
   g_test_add_func ("/core/attach-check/real-traced", test_real_traced);
 
   return g_test_run ();

@@ -261,6 +261,83 @@ test_follow_wall_ptrace (void)
   check_follow (FC_SAMPLER_MODE_WALL, TRUE);
 }
 
+static gboolean
+too_long_cb (gpointer user_data)
+{
+  g_error ("the target did not exit within 60 s");
+  return G_SOURCE_REMOVE;
+}
+
+/* --pid with --follow-children: descendants that exist before the attach are followed too.
+ * The forker forks its child and grandchild first, then the recorder attaches to it: the
+ * grandchild's work (it never execs) is recorded, in a session of its own. */
+static void
+check_attach_existing (FcSamplerMode mode)
+{
+  g_autofree char *forker = target_path ("forker");
+  const char *argv[] = { forker, "--early", "1.0", NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(FcCaptureSummary) summary = NULL;
+  g_autofree char *text = NULL;
+  Capture cap = { 0 };
+  char ready[8] = { 0 };
+  guint n_burn, n_ids, timeout_id;
+  int out_fd;
+  GPid pid;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                           &pid, NULL, &out_fd, NULL, &error));
+  g_assert_no_error (error);
+  /* the child and the grandchild exist: attach now */
+  g_assert_cmpint (read (out_fd, ready, sizeof ready - 1), >, 0);
+  g_assert_true (g_str_has_prefix (ready, "ready"));
+  close (out_fd);
+
+  cap.loop = g_main_loop_new (NULL, FALSE);
+  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
+  g_object_set (recorder, "mode", mode, "frequency", 250, "follow-children", TRUE, NULL);
+  g_assert_true (fc_recorder_attach (recorder, pid, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  timeout_id = g_timeout_add_seconds (60, too_long_cb, NULL);
+  g_main_loop_run (cap.loop);
+  g_source_remove (timeout_id);
+  summary = fc_recorder_dup_summary (recorder);
+  fc_recorder_stop (recorder);
+  fc_recorder_detach (recorder);
+  text = fc_capture_summary_format (summary);
+  g_test_message ("%s", text);
+
+  n_burn = count_leaf (cap.chunks, "grandchild_burn", names);
+  g_test_message ("%u samples in grandchild_burn", n_burn);
+  g_assert_cmpuint (n_burn, >, 0);
+  n_ids = check_sessions (cap.chunks);
+  g_assert_cmpstr (profiler_id_of_leaf (cap.chunks, "grandchild_burn"), !=, fc_recorder_get_profiler_id (recorder));
+  /* wall mode: the forker and its child wait, the grandchild works, each a session */
+  if (mode == FC_SAMPLER_MODE_WALL)
+    g_assert_cmpuint (n_ids, >=, 3);
+
+  g_main_loop_unref (cap.loop);
+  g_ptr_array_unref (cap.chunks);
+}
+
+static void
+test_attach_existing_wall (void)
+{
+  check_attach_existing (FC_SAMPLER_MODE_WALL);
+}
+
+static void
+test_attach_existing_cpu (void)
+{
+  check_attach_existing (FC_SAMPLER_MODE_CPU);
+}
+
 typedef struct {
   FcRecorder *recorder;
   guint       max_held;
@@ -428,6 +505,8 @@ main (int   argc,
   g_test_add_func ("/core/children/follow-wall", test_follow_wall);
   g_test_add_func ("/core/children/follow-wall-ptrace", test_follow_wall_ptrace);
   g_test_add_func ("/core/children/release-exited", test_release_exited);
+  g_test_add_func ("/core/children/attach-existing-wall", test_attach_existing_wall);
+  g_test_add_func ("/core/children/attach-existing-cpu", test_attach_existing_cpu);
   g_test_add_func ("/cli/record/children-cpu-hint", test_cli_cpu_hint);
   g_test_add_func ("/cli/record/follow-sessions", test_cli_follow_sessions);
   return g_test_run ();
