@@ -606,9 +606,11 @@ tree_changed_cb (FcCallTreeView *self)
 static void
 busy_changed_cb (FcCallTreeView *self)
 {
-  gboolean busy = fc_call_tree_view_get_busy (self);
-
-  gtk_spinner_set_spinning (self->spinner, busy);
+  /* The spinner says a worker builds the tree. Not while rows are put in
+   * place: those steps are idles below redraw, and a spinner asks for a
+   * frame every frame; where drawing a frame takes longer than a frame
+   * lasts (software GL on a loaded machine) the steps would never run. */
+  gtk_spinner_set_spinning (self->spinner, fc_session_tree_get_busy (self->session_tree));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 

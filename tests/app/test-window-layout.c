@@ -153,10 +153,6 @@ main (int   argc,
   g_setenv ("XDG_DATA_HOME", home, TRUE);
   g_setenv ("XDG_CONFIG_HOME", home, TRUE);
   g_setenv ("XDG_CACHE_HOME", home, TRUE);
-  /* Xvfb's software GL on a loaded machine can take longer per frame than a
-   * frame lasts: the call tree's spinner then keeps the frame clock busy and
-   * the idles that fill in its rows never run. Cairo draws the same widgets. */
-  g_setenv ("GSK_RENDERER", "cairo", FALSE);
 
   g_test_init (&argc, &argv, NULL);
   gtk_init ();
