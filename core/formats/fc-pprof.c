@@ -231,7 +231,8 @@ stack_locations (Writer    *w,
     }
   sl->n_ids = ids->len;
   sl->ids = fc_arena_alloc0 (&w->bump, sizeof (guint64) * MAX (ids->len, 1));
-  memcpy (sl->ids, ids->data, sizeof (guint64) * ids->len);
+  if (ids->len > 0)    /* an empty GArray's data is NULL, which memcpy may not be given */
+    memcpy (sl->ids, ids->data, sizeof (guint64) * ids->len);
   return sl;
 }
 
