@@ -90,10 +90,14 @@ read_acks (int         fd,
 static void
 assert_only_entries_and_temporaries (const char *dir)
 {
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDir) d = g_dir_open (dir, 0, &error);
   const char *name;
 
-  g_assert_nonnull (d);
+  /* a writer killed before its first write has not made the outbox yet */
+  if (g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    return;
+  g_assert_no_error (error);
   while ((name = g_dir_read_name (d)) != NULL)
     if (name[0] != '.' && !g_str_has_suffix (name, ".envelope"))
       g_error ("unexpected file %s in the outbox", name);
