@@ -671,10 +671,18 @@ update_search (FcFlameChart *self)
     }
 }
 
+/* the height the chart asks for: its rows, up to a limit */
+static int
+natural_height (FcFlameChart *self)
+{
+  return RULER_HEIGHT + (int) MIN (content_height (self), 2000.0) + ROW_HEIGHT;
+}
+
 static void
 fc_flame_chart_layout_changed (FcFlameView *view)
 {
   FcFlameChart *self = FC_FLAME_CHART (view);
+  int natural = natural_height (self);
 
   self->hover_box = NO_BOX;
   self->selected_box = NO_BOX;
@@ -682,7 +690,13 @@ fc_flame_chart_layout_changed (FcFlameView *view)
   update_geometry (self);
   update_lane_list (self);
   update_search (self);
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  /* A live update brings a new layout several times a second, seldom with
+   * another height: then the scrollbar's range is all that changes, and
+   * allocating the chart again is enough, without measuring the window. */
+  if (natural_height (self) != natural)
+    gtk_widget_queue_resize (GTK_WIDGET (self));
+  else
+    gtk_widget_queue_allocate (GTK_WIDGET (self));
 }
 
 static void
@@ -1791,8 +1805,7 @@ fc_flame_chart_measure (GtkWidget      *widget,
   else
     {
       *minimum = RULER_HEIGHT + 3 * ROW_HEIGHT;
-      *natural = RULER_HEIGHT + (int) MIN (content_height (self), 2000.0) + ROW_HEIGHT;
-      *natural = MAX (*natural, *minimum);
+      *natural = MAX (natural_height (self), *minimum);
     }
 }
 
