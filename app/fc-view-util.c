@@ -300,7 +300,6 @@ fc_raster_init (FcRaster *raster,
   raster->width = MAX (1, (int) ceil (width * raster->scale));
   raster->height = MAX (1, (int) ceil (height * raster->scale));
   raster->pixels = raster_buffer_take ((gsize) raster->width * raster->height * sizeof (guint32));
-  raster->translucent = FALSE;
 }
 
 guint32
@@ -312,17 +311,6 @@ fc_raster_pack (const GdkRGBA *color)
   guint b = (guint) (CLAMP (color->blue, 0.f, 1.f) * a + 0.5f);
 
   return GUINT32_TO_LE ((a << 24) | (r << 16) | (g << 8) | b);
-}
-
-static inline void
-note_alpha (FcRaster *raster,
-            guint32   pixel)
-{
-  /* B, G, R, A in memory order whatever the byte order */
-  guint8 alpha = ((const guint8 *) &pixel)[3];
-
-  if (alpha != 0 && alpha != 0xff)
-    raster->translucent = TRUE;
 }
 
 static inline gboolean
@@ -358,7 +346,6 @@ fc_raster_fill (FcRaster *raster,
       !device_span (raster->scale, raster->height, y0, y1, &py0, &py1))
     return;
 
-  note_alpha (raster, pixel);
   first = &raster->pixels[(gsize) py0 * raster->width];
   for (int x = px0; x < px1; x++)
     first[x] = pixel;
@@ -391,7 +378,6 @@ fc_raster_fill_line (FcRaster *raster,
       !device_span (raster->scale, raster->width, x0, x1, &px0, &px1))
     return;
 
-  note_alpha (raster, pixel);
   line = &raster->pixels[(gsize) py * raster->width];
   for (int x = px0; x < px1; x++)
     line[x] = pixel;
@@ -413,8 +399,7 @@ fc_raster_repeat_line (FcRaster *raster,
 }
 
 static GdkTexture *
-raster_texture (FcRaster        *raster,
-                GdkMemoryFormat  format)
+raster_texture (FcRaster *raster)
 {
   g_autoptr(GBytes) bytes = NULL;
   gsize stride = (gsize) raster->width * sizeof (guint32);
@@ -423,7 +408,7 @@ raster_texture (FcRaster        *raster,
   buffer->pixels = g_steal_pointer (&raster->pixels);
   buffer->size = stride * raster->height;
   bytes = g_bytes_new_with_free_func (buffer->pixels, buffer->size, raster_buffer_release, buffer);
-  return gdk_memory_texture_new (raster->width, raster->height, format, bytes, stride);
+  return gdk_memory_texture_new (raster->width, raster->height, GDK_MEMORY_DEFAULT, bytes, stride);
 }
 
 static void
@@ -467,9 +452,6 @@ fc_raster_append (FcRaster              *raster,
       raster_append_cairo (raster, snapshot, bounds);
       return;
     }
-  if (renderer != NULL && GSK_IS_CAIRO_RENDERER (renderer) && !raster->translucent)
-    texture = raster_texture (raster, GDK_MEMORY_B8G8R8A8);
-  else
-    texture = raster_texture (raster, GDK_MEMORY_DEFAULT);
+  texture = raster_texture (raster);
   gtk_snapshot_append_texture (snapshot, texture, bounds);
 }

@@ -52,7 +52,6 @@ typedef struct {
   int      width;
   int      height;
   double   scale;
-  gboolean translucent;       /* some pixel is neither opaque nor clear */
 } FcRaster;
 
 void        fc_raster_init       (FcRaster      *raster,
