@@ -104,11 +104,41 @@ enum {
 };
 
 typedef struct {
-  Ctx     ctx;
-  Key     key;        /* in objects: the key whose value comes next */
-  guint32 index;      /* in arrays: the index of the next element */
-  char    name[40];   /* in objects: that key, for messages (truncated) */
+  Ctx         ctx;
+  Key         key;        /* in objects: the key whose value comes next */
+  guint32     index;      /* in arrays: the index of the next element */
+  const char *name;       /* in objects: that key, for messages: key_names[key] or @other */
+  char        other[40];  /* a key the parser does not interpret (truncated) */
 } Level;
+
+/* the text of each interpreted key, which match_key() matched exactly: no
+ * copy for each of the millions of keys of a big payload */
+static const char * const key_names[] = {
+  [KEY_OTHER] = "",
+  [KEY_PROFILE] = "profile",
+  [KEY_SAMPLES] = "samples",
+  [KEY_STACKS] = "stacks",
+  [KEY_FRAMES] = "frames",
+  [KEY_THREAD_METADATA] = "thread_metadata",
+  [KEY_STACK_ID] = "stack_id",
+  [KEY_THREAD_ID] = "thread_id",
+  [KEY_TIMESTAMP] = "timestamp",
+  [KEY_ELAPSED] = "elapsed_since_start_ns",
+  [KEY_FUNCTION] = "function",
+  [KEY_MODULE] = "module",
+  [KEY_PACKAGE] = "package",
+  [KEY_FILENAME] = "filename",
+  [KEY_ABS_PATH] = "abs_path",
+  [KEY_PLATFORM] = "platform",
+  [KEY_LINENO] = "lineno",
+  [KEY_COLNO] = "colno",
+  [KEY_IN_APP] = "in_app",
+  [KEY_INSTRUCTION_ADDR] = "instruction_addr",
+  [KEY_NAME] = "name",
+  [KEY_PRIORITY] = "priority",
+};
+
+G_STATIC_ASSERT (G_N_ELEMENTS (key_names) == KEY_PRIORITY + 1);
 
 typedef struct {
   gint64  ts_ns;
@@ -647,7 +677,7 @@ push (FcPayloadParser *self,
   l->ctx = ctx;
   l->key = KEY_OTHER;
   l->index = 0;
-  l->name[0] = '\0';
+  l->name = "";
 }
 
 static void
@@ -713,7 +743,8 @@ ensure_thread_len (FcPayloadParser *self,
   for (guint i = 0; i < G_N_ELEMENTS (self->tid_cache); i++)
     {
       slot = &self->tid_cache[i];
-      if (slot->len == len && len > 0 && memcmp (slot->tid, tid, len) == 0)
+      /* thread ids differ most at the end: look there before memcmp() */
+      if (slot->len == len && len > 0 && slot->tid[len - 1] == tid[len - 1] && memcmp (slot->tid, tid, len) == 0)
         return slot->index;
     }
 
@@ -1488,10 +1519,16 @@ cb_map_key (void                *ctx,
     }
 
   l = top (self);
-  n = MIN (len, sizeof l->name - 1);
-  memcpy (l->name, key, n);
-  l->name[n] = '\0';
   l->key = match_key (l->ctx, key, len);
+  if (l->key != KEY_OTHER)
+    l->name = key_names[l->key];
+  else
+    {
+      n = MIN (len, sizeof l->other - 1);
+      memcpy (l->other, key, n);
+      l->other[n] = '\0';
+      l->name = l->other;
+    }
 
   switch (l->ctx)
     {
