@@ -86,13 +86,14 @@ check-sanitize: asan-build
 # name a leak (fast_unwind_on_malloc=0) then deadlock in libgcc's unwinder
 # (it mallocs under its own lock), and the JIT frames have no name a
 # suppression could match. 12 frames of each malloc stack reach the caller in
-# our code and cost a fifth of the default 30 (GTK mallocs a lot).
+# our code and cost a fifth of the default 30 (GTK mallocs a lot). The suite
+# includes test-record, which records real (unsanitized) targets.
 # Its log is meson-logs/testlog-app.json (check-sanitize's stays testlog.json).
 check-sanitize-app: asan-build
 	GDK_DEBUG=gl-disable ASAN_OPTIONS=fast_unwind_on_malloc=0:malloc_context_size=12 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 LSAN_OPTIONS=$(ASAN_LSAN_OPTIONS) \
 	  xvfb-run -a -s "-screen 0 1280x800x24" meson test -C $(ASAN_BUILDDIR) --no-rebuild \
-	  --suite app --no-suite sampler --logbase testlog-app --timeout-multiplier 2 --print-errorlogs
+	  --suite app --logbase testlog-app --timeout-multiplier 2 --print-errorlogs
 
 # The sampler's suite (real traced programs) under UndefinedBehaviorSanitizer
 # alone: LeakSanitizer's exit check ptrace()s the threads the profiler traces.
