@@ -739,7 +739,8 @@ read_profile (const PpProfile  *p,
           if (g_strcmp0 (key, "thread.id") == 0 || g_strcmp0 (key, "thread_id") == 0 || g_strcmp0 (key, "tid") == 0)
             {
               tid = str (p, s->label[l]->str);
-              if (tid == NULL)
+              /* a string with a NUL first reads as "": fall back to the number, as a missing one */
+              if (tid == NULL || tid[0] == '\0')
                 {
                   g_snprintf (num_tid, sizeof num_tid, "%" G_GINT64_FORMAT, s->label[l]->num);
                   tid = num_tid;
