@@ -355,51 +355,6 @@ swap_models (FcCallTreeView *self)
   gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
 }
 
-/* The path from the root to the shallowest node of @frame (the heaviest
- * among those, as children come heaviest first): child indexes, or NULL. */
-static GArray *
-find_path (FcFilteredTree *tree,
-           guint32         frame)
-{
-  g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
-  g_autoptr(GArray) parents = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr(GArray) indexes = g_array_new (FALSE, FALSE, sizeof (guint));
-  GArray *path;
-  guint none = G_MAXUINT;
-  guint found = G_MAXUINT;
-
-  g_ptr_array_add (nodes, (gpointer) fc_filtered_tree_get_root (tree));
-  g_array_append_val (parents, none);
-  g_array_append_val (indexes, none);
-
-  /* breadth first: the queue is the array itself */
-  for (guint q = 0; q < nodes->len && found == G_MAXUINT; q++)
-    {
-      const FcFilteredTreeNode *node = g_ptr_array_index (nodes, q);
-
-      for (guint c = 0; c < fc_filtered_tree_node_get_n_children (node); c++)
-        {
-          const FcFilteredTreeNode *child = fc_filtered_tree_node_get_child (node, c);
-
-          g_ptr_array_add (nodes, (gpointer) child);
-          g_array_append_val (parents, q);
-          g_array_append_val (indexes, c);
-          if (fc_filtered_tree_node_get_frame (child) == frame)
-            {
-              found = nodes->len - 1;
-              break;
-            }
-        }
-    }
-  if (found == G_MAXUINT)
-    return NULL;
-
-  path = g_array_new (FALSE, FALSE, sizeof (guint));
-  for (guint i = found; i != 0; i = g_array_index (parents, guint, i))
-    g_array_prepend_val (path, g_array_index (indexes, guint, i));
-  return path;
-}
-
 /* Where @row is shown: its place in the tree model, or once the rows are
  * sorted by a column, found among the sorted rows (GtkSortListModel has no
  * reverse lookup; the rows shown are only the opened ones). */
@@ -450,7 +405,7 @@ select_session_frame (FcCallTreeView *self)
       if (item != NULL && fc_filtered_tree_node_get_frame (item->node) == frame)
         return;
     }
-  if (frame == FC_SESSION_NO_FRAME || (path = find_path (tree, frame)) == NULL)
+  if (frame == FC_SESSION_NO_FRAME || (path = fc_filtered_tree_find_path (tree, frame)) == NULL)
     return;
 
   row = gtk_tree_list_model_get_child_row (self->tree_model, g_array_index (path, guint, 0));

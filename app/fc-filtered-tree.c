@@ -274,6 +274,69 @@ fc_filtered_tree_get_root (FcFilteredTree *self)
   return &self->nodes[0];
 }
 
+static guint
+node_depth (const FcFilteredTreeNode *node)
+{
+  guint depth = 0;
+
+  for (; node->parent != NULL; node = node->parent)
+    depth++;
+  return depth;
+}
+
+/**
+ * fc_filtered_tree_find_path:
+ * @frame: a frame id
+ *
+ * Finds the shallowest node of @frame, the heaviest among equally shallow
+ * ones, by one pass over the node array in memory order (a breadth-first
+ * walk of a 100k-node tree chases pointers all over it: tens of ms on the
+ * main loop for each frame picked in the details).
+ *
+ * Returns: (transfer full) (nullable): the child indexes from the root to
+ *   that node, or %NULL when @frame is not in the tree
+ */
+GArray *
+fc_filtered_tree_find_path (FcFilteredTree *self,
+                            guint32         frame)
+{
+  const FcFilteredTreeNode *best = NULL;
+  guint best_depth = G_MAXUINT;
+  GArray *path;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 1; i < self->n_nodes; i++)
+    {
+      const FcFilteredTreeNode *node = &self->nodes[i];
+      guint depth;
+
+      if (node->frame != frame)
+        continue;
+      depth = node_depth (node);
+      if (depth < best_depth || (depth == best_depth && node->total_ns > best->total_ns))
+        {
+          best = node;
+          best_depth = depth;
+        }
+    }
+  if (best == NULL)
+    return NULL;
+
+  path = g_array_sized_new (FALSE, FALSE, sizeof (guint), best_depth);
+  g_array_set_size (path, best_depth);
+  for (const FcFilteredTreeNode *node = best; node->parent != NULL; node = node->parent)
+    {
+      const FcFilteredTreeNode *parent = node->parent;
+      guint c = 0;
+
+      while (parent->children[c] != node)
+        c++;
+      g_array_index (path, guint, --best_depth) = c;
+    }
+  return path;
+}
+
 guint
 fc_filtered_tree_node_get_n_children (const FcFilteredTreeNode *node)
 {

@@ -35,6 +35,8 @@ gint                      fc_filtered_tree_get_thread         (FcFilteredTree   
 gboolean                  fc_filtered_tree_is_bottom_up       (FcFilteredTree           *self);
 FcFrameFilter             fc_filtered_tree_get_filter         (FcFilteredTree           *self);
 const FcFilteredTreeNode *fc_filtered_tree_get_root           (FcFilteredTree           *self);
+GArray                   *fc_filtered_tree_find_path          (FcFilteredTree           *self,
+                                                               guint32                   frame);
 
 guint                     fc_filtered_tree_node_get_n_children (const FcFilteredTreeNode *node);
 const FcFilteredTreeNode *fc_filtered_tree_node_get_child     (const FcFilteredTreeNode *node,
