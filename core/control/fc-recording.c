@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -138,6 +139,23 @@ write_chunk (FcRecording *self,
              FcProfile   *chunk)
 {
   g_autoptr(GError) error = NULL;
+  const char *target_id = fc_recorder_get_profiler_id (self->recorder);
+  const char *chunk_id = fc_profile_get_profiler_id (chunk);
+  g_autofree char *chunk_kind = NULL;
+  g_autofree char *profile_kind = NULL;
+
+  /* A followed child's files carry the start of its profiler_id, which the
+   * summary prints beside the process's name and pid. */
+  if (target_id != NULL && chunk_id != NULL && strlen (chunk_id) >= 8 && g_strcmp0 (chunk_id, target_id) != 0)
+    {
+      chunk_kind = g_strdup_printf ("chunk-%.8s", chunk_id);
+      profile_kind = g_strdup_printf ("profile-%.8s", chunk_id);
+    }
+  else
+    {
+      chunk_kind = g_strdup ("chunk");
+      profile_kind = g_strdup ("profile");
+    }
 
   if (self->format != FC_FORMAT_V1)
     {
@@ -149,7 +167,7 @@ write_chunk (FcRecording *self,
           self->write_failed = TRUE;
           return;
         }
-      write_file (self, "chunk", bytes);
+      write_file (self, chunk_kind, bytes);
     }
   else
     {
@@ -174,7 +192,7 @@ write_chunk (FcRecording *self,
               self->write_failed = TRUE;
               continue;
             }
-          write_file (self, "profile", bytes);
+          write_file (self, profile_kind, bytes);
         }
     }
 }

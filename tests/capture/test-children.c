@@ -441,6 +441,7 @@ test_cli_follow_sessions (void)
   const char *cli = g_getenv ("FC_CLI");
   const char *argv[] = { cli, "record", "--follow-children", "-F", "250", "-o", tmp, "--", forker, "0.8", NULL };
   const char *file;
+  guint n_child_files = 0;
   int status;
 
   g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error);
@@ -456,10 +457,26 @@ test_cli_follow_sessions (void)
       g_autoptr(GFile) gfile = g_file_new_for_path (path);
       g_autoptr(FcDocument) doc = fc_reader_load_file (gfile, 0, NULL, &error);
 
+      const char *profiler_id;
+
       g_assert_no_error (error);
       g_assert_cmpuint (fc_document_get_n_profiles (doc), ==, 1);
+      profiler_id = fc_profile_get_profiler_id (fc_document_get_profile (doc, 0));
+      /* the target's files are chunk-NNN.json, a child's chunk-<its profiler_id's first 8>-NNN.json */
+      if (g_regex_match_simple ("^chunk-[0-9]{3}\\.json$", file, 0, 0))
+        {
+          g_autofree char *said = g_strdup_printf ("(profiler_id %s)", profiler_id);
+          g_assert_nonnull (strstr (err, said));
+        }
+      else
+        {
+          g_autofree char *prefix = g_strdup_printf ("chunk-%.8s-", profiler_id);
+          g_assert_true (g_str_has_prefix (file, prefix));
+          n_child_files++;
+        }
       g_ptr_array_add (chunks, g_object_ref (fc_document_get_profile (doc, 0)));
     }
+  g_assert_cmpuint (n_child_files, >=, 2);
   /* the forker, its child and the grandchild */
   g_assert_cmpuint (check_sessions (chunks), >=, 3);
   g_assert_nonnull (strstr (err, "3 processes, each with its own profiler_id and chunks"));
