@@ -201,39 +201,6 @@ drag_end_cb (FcMinimap      *self,
 
 /* ---- drawing ---- */
 
-/* The first box of @boxes[lo..n) ending after @t. Columns are looked up left
- * to right, so the answer is at or after the previous column's: gallop from
- * there before bisecting rather than searching the whole row each time. */
-static guint
-first_ending_after (const FcFlameBox *boxes,
-                    const gint64     *ends,
-                    guint             lo,
-                    guint             n,
-                    gint64            t)
-{
-  guint hi = lo;
-  guint step = 1;
-
-  while (hi < n && ends[boxes[hi].last] <= t)
-    {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
-    }
-  hi = MIN (hi, n);
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (ends[boxes[mid].last] <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 static void
 draw_rows (FcMinimap     *self,
            GtkSnapshot   *snapshot,
@@ -283,7 +250,7 @@ draw_rows (FcMinimap     *self,
               gint64 t = b + (gint64) ((x + 0.5) * ns_per_px);
               gint64 t_end = b + (gint64) ((x + 1) * ns_per_px);
 
-              i = first_ending_after (boxes, ends, i, n, b + (gint64) (x * ns_per_px));
+              i = fc_flame_layout_row_lower_bound_from (layout, row, i, b + (gint64) (x * ns_per_px));
 
               /* any box touching this column paints it, preferring the one
                * under its middle */

@@ -109,6 +109,11 @@ gint               fc_flame_layout_get_lane_of_row (FcFlameLayout       *self,
 guint              fc_flame_layout_row_lower_bound (FcFlameLayout       *self,
                                                     guint                row,
                                                     gint64               t);
+/* the same, for a @t at or after that of an earlier answer @from */
+guint              fc_flame_layout_row_lower_bound_from (FcFlameLayout  *self,
+                                                         guint           row,
+                                                         guint           from,
+                                                         gint64          t);
 /* the box of @row covering @t, or NULL */
 const FcFlameBox  *fc_flame_layout_hit_test        (FcFlameLayout       *self,
                                                     guint                row,

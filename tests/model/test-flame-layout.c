@@ -100,6 +100,12 @@ test_hit_test (void)
   g_assert_cmpuint (fc_flame_layout_row_lower_bound (layout, 1, AT (45)), ==, 2);
   g_assert_cmpuint (fc_flame_layout_row_lower_bound (layout, 1, AT (100)), ==, 3);
   g_assert_cmpuint (fc_flame_layout_row_lower_bound (layout, 1, AT (300)), ==, 4);
+  /* galloping from an earlier answer finds the same box, and from past the end, the end */
+  for (guint from = 0; from <= 2; from++)
+    g_assert_cmpuint (fc_flame_layout_row_lower_bound_from (layout, 1, from, AT (45)), ==, 2);
+  g_assert_cmpuint (fc_flame_layout_row_lower_bound_from (layout, 1, 0, AT (300)), ==, 4);
+  g_assert_cmpuint (fc_flame_layout_row_lower_bound_from (layout, 1, 3, AT (100)), ==, 3);
+  g_assert_cmpuint (fc_flame_layout_row_lower_bound_from (layout, 1, 99, AT (0)), ==, 4);
 #undef AT
 }
 
