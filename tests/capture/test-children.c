@@ -427,6 +427,21 @@ remove_dir (const char *dir)
   g_rmdir (dir);
 }
 
+/* Runs flamecast-cli (FC_CLI) to its end; returns what it printed on stderr. */
+static char *
+run_cli (const char * const *argv)
+{
+  g_autoptr(GError) error = NULL;
+  char *err = NULL;
+  int status;
+
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return err;
+}
+
 /* record --follow-children: the chunk files hold one profile session per process, each with
  * its own profiler_id and only its own threads, each valid; the summary lists them. */
 static void
@@ -442,13 +457,8 @@ test_cli_follow_sessions (void)
   const char *argv[] = { cli, "record", "--follow-children", "-F", "250", "-o", tmp, "--", forker, "0.8", NULL };
   const char *file;
   guint n_child_files = 0;
-  int status;
 
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error);
-  g_assert_no_error (error);
-  g_test_message ("%s", err);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
-
+  err = run_cli (argv);
   d = g_dir_open (tmp, 0, &error);
   g_assert_no_error (error);
   while ((file = g_dir_read_name (d)) != NULL)
@@ -490,27 +500,12 @@ test_cli_cpu_hint (void)
 {
   g_autofree char *forker = target_path ("forker");
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-children-XXXXXX", NULL);
-  g_autofree char *err = NULL;
-  g_autoptr(GError) error = NULL;
   const char *cli = g_getenv ("FC_CLI");
   const char *argv[] = { cli, "record", "--mode", "cpu", "-o", tmp, "--", forker, "0.8", NULL };
-  int status;
+  g_autofree char *err = run_cli (argv);
 
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err, &status, &error);
-  g_assert_no_error (error);
-  g_test_message ("%s", err);
-  g_assert_true (g_spawn_check_wait_status (status, NULL));
   g_assert_nonnull (strstr (err, "the work is in child processes: use --follow-children"));
-  {
-    g_autoptr(GDir) d = g_dir_open (tmp, 0, NULL);
-    const char *file;
-    while (d != NULL && (file = g_dir_read_name (d)) != NULL)
-      {
-        g_autofree char *path = g_build_filename (tmp, file, NULL);
-        g_unlink (path);
-      }
-  }
-  g_rmdir (tmp);
+  remove_dir (tmp);
 }
 
 int
