@@ -29,6 +29,7 @@
 #include "fc-symbolizer.h"
 #include "fc-time.h"
 #include "fc-unwinder.h"
+#include "fc-validate.h"
 
 #define MAX_FRAMES 256
 #define DELIVERY_INTERVAL_MS 50
@@ -679,16 +680,6 @@ session_summary (FcRecorder *self,
   return &g_array_index (self->process_list, FcProcessSummary, session->summary_index - 1);
 }
 
-/* Relay rejects a chunk where no thread has two samples */
-static gboolean
-chunk_too_short (FcProfile *chunk)
-{
-  for (guint i = 0; i < fc_profile_get_n_threads (chunk); i++)
-    if (fc_profile_get_thread (chunk, i)->n_samples >= 2)
-      return FALSE;
-  return TRUE;
-}
-
 static void
 finish_chunk (FcRecorder *self,
               Session    *session)
@@ -702,7 +693,7 @@ finish_chunk (FcRecorder *self,
   /* A child that lived for a tick or two: Sentry would refuse its chunk, and many such
    * children would each cost a file and a warning. The summary counts what was left out;
    * the whole recording (keep-profile) still has it. The target's chunks are never dropped. */
-  if (session != self->target && chunk_too_short (session->live))
+  if (session != self->target && !fc_validate_keeps_a_thread (session->live))
     {
       if (p != NULL)
         p->n_short += fc_profile_get_n_samples (session->live);

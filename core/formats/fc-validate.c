@@ -273,6 +273,21 @@ check_measurements (Report    *r,
   g_list_free (names);
 }
 
+gboolean
+fc_validate_keeps_a_thread (FcProfile *profile)
+{
+  guint n_threads = fc_profile_get_n_threads (profile);
+  guint n_samples = 0;
+  const FcSample *samples = fc_profile_get_samples (profile, &n_samples);
+  g_autofree guint *non_empty = g_new0 (guint, MAX (n_threads, 1));
+
+  for (guint i = 0; i < n_samples; i++)
+    if (samples[i].thread < n_threads && samples[i].stack != FC_STACK_EMPTY &&
+        ++non_empty[samples[i].thread] >= 2)
+      return TRUE;
+  return FALSE;
+}
+
 /* Relay drops threads with at most one sample that has a non-empty stack,
  * then rejects the payload when nothing is left. */
 static void
@@ -284,7 +299,6 @@ check_samples_per_thread (Report    *r,
   const FcSample *samples = fc_profile_get_samples (profile, &n_samples);
   g_autofree guint *non_empty = g_new0 (guint, MAX (n_threads, 1));
   g_autofree guint *all = g_new0 (guint, MAX (n_threads, 1));
-  guint kept = 0;
 
   if (n_samples == 0)
     {
@@ -309,15 +323,9 @@ check_samples_per_thread (Report    *r,
 
       if (all[t] == 0)
         continue;
-      if (non_empty[t] >= 2)
-        {
-          kept++;
-        }
-      else
-        {
-          WARNING (r, where, "%u sample(s) with a non-empty stack: Relay drops this thread",
-                   non_empty[t]);
-        }
+      if (non_empty[t] < 2)
+        WARNING (r, where, "%u sample(s) with a non-empty stack: Relay drops this thread",
+                 non_empty[t]);
 
       /* a named thread gets its thread_metadata entry when written */
       if (!thread->has_metadata && thread->name == FC_STRING_NONE && thread->priority < 0)
@@ -326,7 +334,7 @@ check_samples_per_thread (Report    *r,
         WARNING (r, where, "has no name in thread_metadata");
     }
 
-  if (kept == 0)
+  if (!fc_validate_keeps_a_thread (profile))
     ERROR (r, "profile.samples",
            "not enough samples: no thread has two samples with a non-empty stack, "
            "so Relay rejects the payload");

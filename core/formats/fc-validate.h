@@ -38,6 +38,9 @@ void       fc_validate_transaction (JsonObject *event,
                                     const char *location,
                                     GPtrArray  *problems);
 gboolean   fc_problems_has_errors (GPtrArray  *problems);
+/* Relay drops a thread with fewer than two samples that have a stack, and
+ * rejects a chunk where no thread is left: FALSE for such a chunk. */
+gboolean   fc_validate_keeps_a_thread (FcProfile *profile);
 guint      fc_problems_count      (GPtrArray  *problems,
                                    FcProblemSeverity severity);
 
