@@ -15,14 +15,13 @@ set -euo pipefail
 builddir=$1 seconds=$2
 shift 2
 src=$(cd "$(dirname "$0")/.." && pwd)
-fixtures=${FC_FIXTURES_DIR:-$src/../shared/fixtures/sentry}
 summary=()
 status=0
 
 for h in "$@"; do
   seeds=("$src/fuzz/corpus/$h" "$src/fuzz/crashes/$h")
   case $h in
-    fuzz-reader|fuzz-payload|fuzz-envelope|fuzz-gzip) seeds+=("$src/tests/data" "$fixtures") ;;
+    fuzz-reader|fuzz-payload|fuzz-envelope|fuzz-gzip) seeds+=("$src/tests/data") ;;
   esac
   mkdir -p "$builddir/corpus/$h" "$builddir/crashes"
   # The outbox and rate-limit harnesses write files for every input: keep them in memory.

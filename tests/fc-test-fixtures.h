@@ -1,4 +1,4 @@
-/* fc-test-fixtures.h - loading the Sentry fixtures and looking for problems, for the writer tests
+/* fc-test-fixtures.h - loading the payloads of tests/data and looking for problems
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -9,28 +9,30 @@
 
 #include "flamecast.h"
 #include "fc-reader.h"
+#include "fc-test-util.h"
 
 G_BEGIN_DECLS
 
-/* the fixtures that read (the others are Android traces and legacy cocoa) */
+/* the payloads of tests/data that read (tests/data/README.md says how each was made; the
+ * others in payloads/ are an Android trace and a legacy cocoa profile) */
 static const char * const fc_test_readable_fixtures[] = {
-  "relay/sample/v1/valid.json",
-  "relay/sample/v2/valid.json",
-  "vroom/test/data/node.json",
-  "vroomrs/sample/v1/valid_cocoa.json",
-  "vroomrs/sample/v1/valid_python.json",
-  "vroomrs/sample/v2/valid_android.json",
-  "vroomrs/sample/v2/valid_cocoa.json",
-  "vroomrs/sample/v2/valid_python.json",
+  "payloads/v1-cocoa.json",
+  "payloads/v2-cocoa.json",
+  "payloads/v1-node-stored.json",
+  "payloads/v1-cocoa-symbolicated.json",
+  "payloads/v1-python-stored.json",
+  "payloads/v2-android.json",
+  "payloads/v2-cocoa-stored.json",
+  "payloads/v2-python-cut.json",
+  "recorded/burner-chunk.json",
+  "recorded/burner.envelope",
 };
 
+/* @name: a path under tests/data */
 static inline char *
 fc_test_fixture_path (const char *name)
 {
-  const char *dir = g_getenv ("FC_FIXTURES_DIR");
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, name, NULL);
+  return fc_test_data_path (name);
 }
 
 static inline FcDocument *

@@ -33,7 +33,7 @@ mkdir -p "$tmp/writer" "$tmp/threads" "$tmp/shots-writer" "$tmp/shots-threads"
 "$cli" record -d 4 -o "$tmp/writer" -- "$builddir/bench/bench-write" >/dev/null
 
 echo "recording test-window"
-FC_FIXTURES_DIR="$srcdir/../shared/fixtures/sentry" GSETTINGS_SCHEMA_DIR="$builddir/resources" \
+GSETTINGS_SCHEMA_DIR="$builddir/resources" \
 GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1 GTK_A11Y=none \
   xvfb-run -a "$cli" record -o "$tmp/threads" -- "$builddir/tests/app/test-window" >/dev/null
 

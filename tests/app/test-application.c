@@ -10,6 +10,7 @@
 
 #include "fc-application.h"
 #include "fc-window-private.h"
+#include "fc-test-util.h"
 
 typedef struct {
   GFile      *file;
@@ -130,8 +131,8 @@ static void
 test_open_from_command_line (void)
 {
   g_autoptr(FcApplication) app = fc_application_new ();
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
-  g_autofree char *other_path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "cocoa.json", NULL);
+  g_autofree char *path = fc_test_data_path ("payloads/v1-node-stored.json");
+  g_autofree char *other_path = fc_test_data_path ("payloads/legacy-cocoa.json");
   g_autoptr(GFile) other = g_file_new_for_path (other_path);
   char *argv[] = { (char *) "flamecast", path, NULL };
   g_autoptr(FcFileLoad) preload = NULL;
@@ -248,9 +249,9 @@ remote_step_cb (gpointer user_data)
 
       /* flamecast -- COMMAND, in the directory it was typed in */
       {
-        const char *args[] = { "--", "sh", "-c", "test -f node.json && exec sleep 30", NULL };
+        const char *args[] = { "--", "sh", "-c", "test -f v1-node-stored.json && exec sleep 30", NULL };
         g_autofree char *old_cwd = g_get_current_dir ();
-        g_autofree char *dir = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", NULL);
+        g_autofree char *dir = fc_test_data_path ("payloads");
 
         g_assert_cmpint (g_chdir (dir), ==, 0);
         g_child_watch_add (spawn_remote (args), remote_exited_cb, &r->n_remotes_exited);
@@ -295,7 +296,7 @@ static void
 record_in_running_instance (void)
 {
   GTestDBus *bus = g_test_dbus_new (G_TEST_DBUS_NONE);
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
+  g_autofree char *path = fc_test_data_path ("payloads/v1-node-stored.json");
   char *argv[] = { (char *) "flamecast", path, NULL };
   const char *target_argv[] = { "sleep", "60", NULL };
   g_autoptr(GError) error = NULL;

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "fc-window-private.h"
+#include "fc-test-util.h"
 
 /* folded stacks; 12 samples before, 5 after */
 static const char before_folded[] = "main;foo 6\nmain;bar 3\nmain 1\nmain;old 2\n";
@@ -253,28 +254,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *home = g_dir_make_tmp ("flamecast-test-compare-XXXXXX", NULL);
-  int ret;
-
-  /* a private home: opening files fills the recent list */
-  g_assert_nonnull (home);
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
+  fc_test_init_private_home (&argc, &argv);
   gtk_init ();
   adw_init ();
 
   g_test_add_func ("/app/compare/colours", test_compare_colours);
   g_test_add_func ("/app/compare/call-tree", test_compare_call_tree);
 
-  ret = g_test_run ();
-  {
-    const char *rm[] = { "rm", "-rf", home, NULL };
-
-    g_assert_true (g_spawn_sync (NULL, (char **) rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL));
-  }
-  return ret;
+  return fc_test_run ();
 }

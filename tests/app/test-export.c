@@ -10,8 +10,9 @@
 #include "fc-export.h"
 #include "fc-reader.h"
 #include "fc-window-private.h"
+#include "fc-test-util.h"
 
-static char *tmp;
+static const char *tmp;
 
 static void
 spin_for (guint ms)
@@ -28,7 +29,7 @@ spin_for (guint ms)
 static FcWindow *
 window_with_fixture (const char *fixture)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), fixture, NULL);
+  g_autofree char *path = fc_test_data_path (fixture);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   FcWindow *window = g_object_ref (fc_window_new (NULL));
 
@@ -76,7 +77,7 @@ tmp_file (const char *name)
 static void
 test_save_v2 (void)
 {
-  FcWindow *window = window_with_fixture ("relay/sample/v2/valid.json");
+  FcWindow *window = window_with_fixture ("payloads/v2-cocoa.json");
   FcDocument *document = fc_session_get_document (window->session);
   g_autoptr(GFile) file = tmp_file ("saved.json");
   g_autoptr(GAsyncResult) result = NULL;
@@ -108,7 +109,7 @@ test_save_v2 (void)
 static void
 test_save_v1 (void)
 {
-  FcWindow *window = window_with_fixture ("relay/sample/v2/valid.json");
+  FcWindow *window = window_with_fixture ("payloads/v2-cocoa.json");
   FcDocument *document = fc_session_get_document (window->session);
   g_autoptr(GFile) file = tmp_file ("saved.envelope");
   g_autoptr(GAsyncResult) result = NULL;
@@ -142,7 +143,7 @@ test_save_other (void)
 {
   static const FcSaveFormat formats[] = { FC_SAVE_OTLP, FC_SAVE_OTLP_JSON, FC_SAVE_PPROF, FC_SAVE_SPEEDSCOPE,
                                           FC_SAVE_COLLAPSED };
-  FcWindow *window = window_with_fixture ("relay/sample/v2/valid.json");
+  FcWindow *window = window_with_fixture ("payloads/v2-cocoa.json");
   FcDocument *document = fc_session_get_document (window->session);
   guint n_samples = fc_profile_get_n_samples (fc_document_get_profile (document, 0));
 
@@ -170,7 +171,7 @@ test_save_other (void)
 static void
 test_export_png (void)
 {
-  FcWindow *window = window_with_fixture ("vroom/test/data/node.json");
+  FcWindow *window = window_with_fixture ("payloads/v1-node-stored.json");
   g_autoptr(GFile) file = tmp_file ("view.png");
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -251,7 +252,7 @@ check_svg (GFile *file,
 static void
 test_export_svg (void)
 {
-  FcWindow *window = window_with_fixture ("vroom/test/data/node.json");
+  FcWindow *window = window_with_fixture ("payloads/v1-node-stored.json");
   g_autoptr(GFile) chart = tmp_file ("chart.svg");
   g_autoptr(GFile) graph = tmp_file ("graph.svg");
   g_autoptr(GAsyncResult) result = NULL;
@@ -277,41 +278,12 @@ test_export_svg (void)
   window_free (window);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  int ret;
-
-  /* A private home for the recent files list, but the system's data dirs for icons. */
-  tmp = g_dir_make_tmp ("flamecast-test-export-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("HOME", tmp, TRUE);
-  g_setenv ("XDG_DATA_HOME", tmp, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", tmp, TRUE);
-  g_setenv ("XDG_CACHE_HOME", tmp, TRUE);
-  g_setenv ("XDG_STATE_HOME", tmp, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
+  fc_test_init_private_home (&argc, &argv);
+  tmp = g_get_home_dir ();
   gtk_init ();
   adw_init ();
 
@@ -321,8 +293,5 @@ main (int   argc,
   g_test_add_func ("/app/export/png", test_export_png);
   g_test_add_func ("/app/export/svg", test_export_svg);
 
-  ret = g_test_run ();
-  remove_tree (tmp);
-  g_free (tmp);
-  return ret;
+  return fc_test_run ();
 }

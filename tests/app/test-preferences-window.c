@@ -7,6 +7,7 @@
 
 #include "fc-app-settings.h"
 #include "fc-preferences-window.h"
+#include "fc-test-util.h"
 
 static gpointer
 child (FcPreferencesWindow *window,
@@ -163,26 +164,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *home = g_dir_make_tmp ("flamecast-test-preferences-XXXXXX", &error);
-  int ret;
-
-  /* A private home, but the system's data dirs for icons:
-   * G_TEST_OPTION_ISOLATE_DIRS would hide the icon theme too. */
-  g_assert_no_error (error);
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-  g_setenv ("XDG_STATE_HOME", home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
+  fc_test_init_private_home (&argc, &argv);
   gtk_init ();
   adw_init ();
 
   g_test_add_func ("/app/preferences/widgets-write-keys", test_widgets_write_keys);
   g_test_add_func ("/app/preferences/dsn-validated", test_dsn_validated);
 
-  ret = g_test_run ();
-  g_rmdir (home);
-  return ret;
+  return fc_test_run ();
 }

@@ -15,14 +15,7 @@
 #include "fc-thread-list.h"
 #include "fc-view-util.h"
 #include "fc-window-private.h"
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
-}
+#include "fc-test-util.h"
 
 static FcWindow *
 window_new (void)
@@ -192,7 +185,7 @@ assert_live_tooltip (FcWindow *window)
 static void
 test_attach_live (void)
 {
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   char *argv[] = { threads, "60", NULL };
   FcWindow *window = window_new ();
   g_autoptr(GError) error = NULL;
@@ -277,7 +270,7 @@ test_attach_live (void)
 static void
 test_spawn_until_exit (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "0.6", "-t", "2", NULL };
   FcWindow *window = window_new ();
   g_autoptr(GError) error = NULL;
@@ -303,7 +296,7 @@ static void
 test_follow_switch (void)
 {
   g_autoptr(GSettings) settings = fc_app_settings_new ();
-  g_autofree char *forker = target_path ("forker");
+  g_autofree char *forker = fc_test_target_path ("forker");
   const char *argv[] = { forker, "0.5", NULL };
   FcWindow *window = window_new ();
   g_autoptr(GError) error = NULL;
@@ -345,7 +338,7 @@ test_follow_switch (void)
 static void
 test_close_detaches (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   char *argv[] = { burner, "-s", "60", NULL };
   FcWindow *window = window_new ();
   g_autoptr(GError) error = NULL;
@@ -379,7 +372,7 @@ test_close_detaches (void)
 static void
 test_dialog (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   char *argv[] = { burner, "-s", "60", NULL };
   FcWindow *window = window_new ();
   FcRecordDialog *dialog;
@@ -425,7 +418,7 @@ test_dialog (void)
 static GPid
 spawn_threads_target (void)
 {
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   char *argv[] = { threads, "60", NULL };
   g_autoptr(GError) error = NULL;
   GPid pid;
@@ -708,14 +701,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *home = g_dir_make_tmp ("flamecast-test-record-XXXXXX", NULL);
-
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
+  fc_test_init_private_home (&argc, &argv);
   gtk_init ();
   adw_init ();
 
@@ -728,5 +714,5 @@ main (int   argc,
   g_test_add_func ("/app/record/send-while-recording", test_send_while_recording);
   g_test_add_func ("/app/record/transaction-track", test_transaction_track);
 
-  return g_test_run ();
+  return fc_test_run ();
 }

@@ -23,8 +23,9 @@
 #include "fc-send-dialog.h"
 #include "fc-test-relay.h"
 #include "fc-window-private.h"
+#include "fc-test-util.h"
 
-static char *home;
+static const char *home;
 static GString *logged;
 static GMutex logged_lock;
 static guint n_logged;
@@ -134,7 +135,7 @@ send_and_search (Relay *relay)
 {
   g_autoptr(GSettings) settings = fc_app_settings_new ();
   g_autofree char *dsn = g_strdup_printf ("http://" KEY ":" SECRET "@127.0.0.1:%u/" PROJECT, relay->port);
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "relay/sample/v2/valid.json", NULL);
+  g_autofree char *path = fc_test_data_path ("payloads/v2-cocoa.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   FcWindow *window = g_object_ref (fc_window_new (NULL));
   FcSendDialog *dialog;
@@ -183,24 +184,6 @@ send_and_search (Relay *relay)
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 test_secrets_delivered (void)
 {
   Relay *relay = relay_new ();
@@ -226,7 +209,7 @@ test_secrets_failed (void)
   g_assert_cmpuint (relay_n_requests (relay), ==, 3);
   g_assert_cmpuint (assert_no_key_in_files (outbox), >, 0);
   /* the next test's send would flush it first */
-  remove_tree (outbox);
+  fc_test_remove_tree (outbox);
   relay_free (relay);
 }
 
@@ -247,25 +230,15 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int ret;
-
-  /* A private home for every XDG dir, but the system's data dirs for
-   * icons: G_TEST_OPTION_ISOLATE_DIRS would hide them. */
-  home = g_dir_make_tmp ("flamecast-test-secrets-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-  g_setenv ("XDG_STATE_HOME", home, TRUE);
 
   logged = g_string_new (NULL);
   g_log_set_writer_func (capture_writer, NULL, NULL);
   /* debug records too, as with G_MESSAGES_DEBUG=all */
   g_log_set_debug_enabled (TRUE);
 
-  g_test_init (&argc, &argv, NULL);
+  fc_test_init_private_home (&argc, &argv);
+  home = g_get_home_dir ();
   gtk_init ();
   adw_init ();
 
@@ -273,9 +246,7 @@ main (int   argc,
   g_test_add_func ("/app/secrets/failed", test_secrets_failed);
   g_test_add_func ("/app/secrets/rejected", test_secrets_rejected);
 
-  ret = g_test_run ();
-  remove_tree (home);
-  g_free (home);
+  ret = fc_test_run ();
   g_string_free (logged, TRUE);
   return ret;
 }

@@ -14,8 +14,9 @@
 #include "fc-send-dialog.h"
 #include "fc-test-relay.h"
 #include "fc-window-private.h"
+#include "fc-test-util.h"
 
-static char *home;
+static const char *home;
 
 /* A template child of @widget by its id in the .ui file. */
 static gpointer
@@ -74,18 +75,18 @@ window_with (const char *path)
 static FcWindow *
 window_with_fixture (const char *fixture)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), fixture, NULL);
+  g_autofree char *path = fc_test_data_path (fixture);
 
   return window_with (path);
 }
 
-/* relay/sample/v2/valid.json with @from replaced by @to, in the test's home */
+/* tests/data/payloads/v2-cocoa.json with @from replaced by @to, in the test's home */
 static char *
 edited_fixture (const char *name,
                 const char *from,
                 const char *to)
 {
-  g_autofree char *fixture = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "relay/sample/v2/valid.json", NULL);
+  g_autofree char *fixture = fc_test_data_path ("payloads/v2-cocoa.json");
   char *path = g_build_filename (home, name, NULL);
   g_autofree char *text = NULL;
   g_autoptr(GString) contents = NULL;
@@ -194,7 +195,7 @@ test_send_delivered (void)
   g_autoptr(GPtrArray) waiting = NULL;
 
   set_dsn (relay);
-  window = window_with_fixture ("relay/sample/v2/valid.json");
+  window = window_with_fixture ("payloads/v2-cocoa.json");
   dialog = open_send_dialog (window);
 
   /* the preview: one valid envelope with its chunk, release and thread names */
@@ -207,7 +208,7 @@ test_send_delivered (void)
 
     g_assert_cmpuint (summary->items->len, ==, 1);
     g_assert_cmpstr (((FcItemSummary *) g_ptr_array_index (summary->items, 0))->type, ==, "profile_chunk");
-    g_assert_cmpstr (summary->release, ==, "0.1 (199)");
+    g_assert_cmpstr (summary->release, ==, "2.3 (41)");
     g_assert_cmpstr (g_ptr_array_index (summary->thread_names, 0), ==, "com.apple.main-thread");
   }
   previewed = g_bytes_ref (g_ptr_array_index (fc_send_dialog_get_envelopes (dialog), 0));
@@ -243,7 +244,7 @@ test_send_in_flight_is_in_outbox (void)
 
   set_dsn (relay);
   relay_script (relay, REPLY_SLOW, -1);
-  window = window_with_fixture ("relay/sample/v2/valid.json");
+  window = window_with_fixture ("payloads/v2-cocoa.json");
   dialog = open_send_dialog (window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "send.send", NULL));
 
@@ -283,7 +284,7 @@ test_send_rejected (void)
 
   set_dsn (relay);
   relay_script (relay, REPLY_400, -1);
-  window = window_with_fixture ("relay/sample/v2/valid.json");
+  window = window_with_fixture ("payloads/v2-cocoa.json");
   dialog = open_send_dialog (window);
   press_return_and_wait (dialog);
 
@@ -387,7 +388,7 @@ test_send_preview_v1 (void)
 
   /* a V1 profile goes with its transaction: both items, sized against their limits */
   set_dsn (relay);
-  window = window_with_fixture ("vroom/test/data/node.json");
+  window = window_with_fixture ("payloads/v1-node-stored.json");
   dialog = open_send_dialog (window);
   g_assert_cmpstr (fc_send_dialog_get_page (dialog), ==, "preview");
   g_assert_cmpuint (fc_send_dialog_get_envelopes (dialog)->len, ==, 1);
@@ -416,7 +417,7 @@ test_send_without_dsn (void)
   FcPreferencesWindow *preferences;
 
   set_dsn (NULL);
-  window = window_with_fixture ("relay/sample/v2/valid.json");
+  window = window_with_fixture ("payloads/v2-cocoa.json");
   dialog = open_send_dialog (window);
 
   /* it says so, sends nothing, and opens the preference */
@@ -439,7 +440,7 @@ static void
 test_send_strips_home (void)
 {
   Relay *relay = relay_new ();
-  g_autofree char *in_home = g_strconcat (home, "/src/TrendingMovies", NULL);
+  g_autofree char *in_home = g_strconcat (home, "/src/Shop", NULL);
   g_autofree char *path = NULL;
   g_autoptr(GSettings) settings = fc_app_settings_new ();
   FcWindow *window;
@@ -448,7 +449,7 @@ test_send_strips_home (void)
 
   /* a chunk whose image lies in the home directory */
   path = edited_fixture ("chunk.json", "/private/var/containers/Bundle/Application/"
-                         "C3511752-DD67-4FE8-9DA2-ACE18ADFAA61/TrendingMovies.app/TrendingMovies", in_home);
+                         "0D3E7A52-6C1B-4F0A-9E8D-2B4C6A8E0F13/Shop.app/Shop", in_home);
 
   set_dsn (relay);
   g_settings_set_boolean (settings, "strip-home-directory", FALSE);
@@ -471,7 +472,7 @@ test_send_strips_home (void)
     gsize len;
     const char *data = g_bytes_get_data (summary->envelope, &len);
 
-    g_assert_true (g_ptr_array_find_with_equal_func (summary->paths, "~/src/TrendingMovies", g_str_equal, NULL));
+    g_assert_true (g_ptr_array_find_with_equal_func (summary->paths, "~/src/Shop", g_str_equal, NULL));
     g_assert_null (g_strstr_len (data, len, home));
   }
 
@@ -485,24 +486,6 @@ test_send_strips_home (void)
   window_free (window);
   relay_free (relay);
   g_unlink (path);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 /* -- an OTLP/HTTP receiver on 127.0.0.1, served by this thread's main loop -- */
@@ -609,7 +592,7 @@ test_send_otlp (void)
 
   set_dsn (NULL);
   g_settings_set_string (settings, "otlp-endpoint", endpoint);
-  window = window_with_fixture ("relay/sample/v2/valid.json");
+  window = window_with_fixture ("payloads/v2-cocoa.json");
   dialog = open_send_dialog (window);
 
   target = template_child (dialog, FC_TYPE_SEND_DIALOG, "target_row");
@@ -666,20 +649,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  int ret;
-
-  /* A private home and state dir (the outbox, the rate limits), but the
-   * system's data dirs for icons: G_TEST_OPTION_ISOLATE_DIRS would hide them. */
-  home = g_dir_make_tmp ("flamecast-test-send-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-  g_setenv ("XDG_STATE_HOME", home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
+  fc_test_init_private_home (&argc, &argv);
+  home = g_get_home_dir ();
   gtk_init ();
   adw_init ();
 
@@ -693,8 +664,5 @@ main (int   argc,
   g_test_add_func ("/app/send/rate-limited", test_send_rate_limited);
   g_test_add_func ("/app/send/otlp", test_send_otlp);
 
-  ret = g_test_run ();
-  remove_tree (home);
-  g_free (home);
-  return ret;
+  return fc_test_run ();
 }

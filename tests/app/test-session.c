@@ -7,11 +7,12 @@
 #include "fc-reader.h"
 #include "fc-session.h"
 #include "fc-test-profiles.h"
+#include "fc-test-util.h"
 
 static FcDocument *
 load_fixture (const char *name)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), name, NULL);
+  g_autofree char *path = fc_test_data_path (name);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GError) error = NULL;
   FcDocument *document;
@@ -325,14 +326,14 @@ test_default_thread_fixtures (void)
     const char *tid;
   } cases[] = {
     /* V1 with active_thread_id 259, which has the samples */
-    { "vroomrs/sample/v1/valid_cocoa.json", "259" },
+    { "payloads/v1-cocoa-symbolicated.json", "259" },
     /* V1 whose active thread (259) has no samples: the busiest */
-    { "relay/sample/v1/valid.json", "1" },
+    { "payloads/v1-cocoa.json", "1" },
     /* V1 with active_thread_id 0 as a number */
-    { "vroom/test/data/node.json", "0" },
+    { "payloads/v1-node-stored.json", "0" },
     /* V2: no transaction, the busiest */
-    { "vroomrs/sample/v2/valid_android.json", "1" },
-    { "vroomrs/sample/v2/valid_python.json", "6154596352" },
+    { "payloads/v2-android.json", "1" },
+    { "payloads/v2-python-cut.json", "140230426244864" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -7,6 +7,7 @@
 
 #include "fc-format.h"
 #include "fc-window-private.h"
+#include "fc-test-util.h"
 
 static FcWindow *
 open_and_wait (const char *relative)
@@ -204,41 +205,11 @@ test_hidden (void)
   window_free (window);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *home = g_dir_make_tmp ("flamecast-test-span-track-XXXXXX", &error);
-  int ret;
-
-  /* opened files go to the recent list: a private home for it (but the
-   * system's data dirs, for icons) */
-  g_assert_no_error (error);
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
+  fc_test_init_private_home (&argc, &argv);
   gtk_init ();
   adw_init ();
 
@@ -246,8 +217,5 @@ main (int   argc,
   g_test_add_func ("/app/span-track/envelope-v1", test_envelope_v1);
   g_test_add_func ("/app/span-track/hidden", test_hidden);
 
-  ret = g_test_run ();
-  remove_tree (home);
-
-  return ret;
+  return fc_test_run ();
 }

@@ -7,6 +7,7 @@
 #include "fc-thread-list.h"
 #include "fc-thread-selector.h"
 #include "fc-test-profiles.h"
+#include "fc-test-util.h"
 
 /*
  * Threads, in table order:
@@ -189,8 +190,7 @@ test_switch_and_search (void)
 static void
 test_fixture_order (void)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"),
-                                            "vroomrs", "sample", "v1", "valid_cocoa.json", NULL);
+  g_autofree char *path = fc_test_data_path ("payloads/v1-cocoa-symbolicated.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GError) error = NULL;
   g_autoptr(FcDocument) document = fc_reader_load_file (file, FC_READ_LENIENT, NULL, &error);

@@ -8,6 +8,7 @@
 #include "fc-test-screenshot.h"
 #include "fc-thread-list.h"
 #include "fc-window-private.h"
+#include "fc-test-util.h"
 
 static FcWindow *
 open_and_wait (const char *path,
@@ -52,7 +53,7 @@ width_when_laid_out (GtkWidget *widget)
 static void
 test_narrow (void)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroomrs/sample/v2/valid_python.json", NULL);
+  g_autofree char *path = fc_test_data_path ("payloads/v2-python-cut.json");
   FcWindow *window = open_and_wait (path, 800, 600);
   FcSession *session = fc_window_get_session (window);
   GtkWidget *tree = GTK_WIDGET (window->call_tree_view);
@@ -120,48 +121,16 @@ test_transaction_thread (void)
   window_free (window);
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *home = g_dir_make_tmp ("flamecast-test-window-layout-XXXXXX", &error);
-  int ret;
-
-  /* opened files go to the recent list: a private home for it (but the
-   * system's data dirs, for icons) */
-  g_assert_no_error (error);
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
+  fc_test_init_private_home (&argc, &argv);
   gtk_init ();
   adw_init ();
 
   g_test_add_func ("/app/window-layout/narrow", test_narrow);
   g_test_add_func ("/app/window-layout/transaction-thread", test_transaction_thread);
 
-  ret = g_test_run ();
-  remove_tree (home);
-  return ret;
+  return fc_test_run ();
 }

@@ -1,4 +1,4 @@
-/* test-window.c - FcWindow: opening every fixture through the real window code
+/* test-window.c - FcWindow: opening every payload of tests/data through the real window code
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,6 +10,7 @@
 #include "fc-app-settings.h"
 #include "fc-thread-list.h"
 #include "fc-window-private.h"
+#include "fc-test-util.h"
 
 static FcWindow *
 window_new (void)
@@ -31,7 +32,7 @@ static void
 open_and_wait (FcWindow   *window,
                const char *fixture)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), fixture, NULL);
+  g_autofree char *path = fc_test_data_path (fixture);
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
   fc_window_open_file (window, file);
@@ -114,22 +115,22 @@ test_open_fixtures (void)
     const char *threads;
     guint       min_problems;
   } cases[] = {
-    { "relay/sample/v1/valid.json", "All threads:4|tid 1:4|tid 2:0", 0 },
-    { "relay/sample/v2/valid.json",
-      "All threads:4|com.apple.main-thread:4|com.apple.network.connections:0", 0 },
-    { "vroom/test/data/node.json", "All threads:44|main:44", 0 },
+    { "payloads/v1-cocoa.json", "All threads:4|tid 1:4|tid 2:0", 0 },
+    { "payloads/v2-cocoa.json",
+      "All threads:4|com.apple.main-thread:4|com.apple.uikit.eventfetch-thread:0", 0 },
+    { "payloads/v1-node-stored.json", "All threads:44|main:44", 0 },
     /* stack 4 does not exist: that sample is dropped */
-    { "vroomrs/sample/v1/valid_cocoa.json", "All threads:3|main:3|tid 5635:0|tid 8747:0|tid 16131:0", 1 },
+    { "payloads/v1-cocoa-symbolicated.json", "All threads:3|main:3|tid 5635:0|tid 8747:0|tid 16131:0", 1 },
     /* the active thread has no samples and all tie at one: the first thread read leads */
-    { "vroomrs/sample/v1/valid_python.json",
-      "All threads:4|ThreadPoolExecutor-2_1:1|ThreadPoolExecutor-1_8:1|ThreadPoolExecutor-1_9:1|tid 133875912132288:1",
+    { "payloads/v1-python-stored.json",
+      "All threads:4|pool-2_1:1|pool-1_8:1|pool-1_9:1|tid 140230393067200:1",
       0 },
-    { "vroomrs/sample/v2/valid_android.json", "All threads:5|main:3|sentry.io-thread:2", 0 },
-    { "vroomrs/sample/v2/valid_cocoa.json",
-      "All threads:4|com.apple.main-thread:4|com.apple.network.connections:0", 0 },
+    { "payloads/v2-android.json", "All threads:5|main:3|OkHttp Dispatcher:2", 0 },
+    { "payloads/v2-cocoa-stored.json",
+      "All threads:4|com.apple.main-thread:4|com.apple.uikit.eventfetch-thread:0", 0 },
     /* a stack pointing at frames the file lacks: read leniently, with problems */
-    { "vroomrs/sample/v2/valid_python.json",
-      "All threads:1|sentry.profiler.ThreadContinuousScheduler:1|MainThread:0|sentry.monitor:0", 1 },
+    { "payloads/v2-python-cut.json",
+      "All threads:1|shop-jobs.Scheduler:1|MainThread:0|shop-jobs.monitor:0", 1 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -179,8 +180,8 @@ test_open_errors (void)
 {
   static const char *fixtures[] = {
     /* the Android trace format and the legacy cocoa format are not read */
-    "vroomrs/android/chunk/valid.json",
-    "vroom/test/data/cocoa.json",
+    "payloads/android-trace-chunk.json",
+    "payloads/legacy-cocoa.json",
     "no/such/file.json",
   };
 
@@ -202,7 +203,7 @@ test_open_errors (void)
       g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->thread_selector)));
 
       /* a failed open keeps what was shown */
-      open_and_wait (window, "vroom/test/data/node.json");
+      open_and_wait (window, "payloads/v1-node-stored.json");
       g_assert_null (window->last_error);
       open_and_wait (window, fixtures[i]);
       g_assert_nonnull (window->last_error);
@@ -228,7 +229,7 @@ load_done_cb (GObject      *source,
 static void
 test_open_load (void)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
+  g_autofree char *path = fc_test_data_path ("payloads/v1-node-stored.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFile) missing = g_file_new_for_path ("/no/such/file.json");
   g_autoptr(FcFileLoad) load = fc_file_load_new (file, NULL);
@@ -257,7 +258,7 @@ test_open_load (void)
   g_assert_true (fc_session_get_profile (session) == fc_file_load_get_profile (load));
   g_assert_true (g_file_equal (fc_window_get_file (window), file));
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "node.json");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "v1-node-stored.json");
 
   /* a load that failed before its window existed: the error, as Open shows it */
   fc_window_open_load (window, failing);
@@ -278,13 +279,13 @@ test_actions (void)
   GActionGroup *actions = G_ACTION_GROUP (window);
   g_autoptr(GSettings) settings = fc_app_settings_new ();
 
-  open_and_wait (window, "vroomrs/sample/v2/valid_android.json");
+  open_and_wait (window, "payloads/v2-android.json");
   g_assert_cmpint (fc_session_get_thread (session), ==, 0);
   g_assert_cmpstr (fc_thread_selector_get_label (window->thread_selector), ==, "main");
 
-  /* frame search: main > onCreate > fibonacci twice is one fibonacci box;
+  /* frame search: main > onCreate > computeTotal twice is one computeTotal box;
    * the counter next to the entry follows the flamechart's matches */
-  g_action_group_activate_action (actions, "search", g_variant_new_string ("fib"));
+  g_action_group_activate_action (actions, "search", g_variant_new_string ("compute"));
   while (fc_flame_chart_get_n_matches (window->flame_chart) == 0)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (fc_flame_chart_get_n_matches (window->flame_chart), ==, 1);
@@ -320,7 +321,7 @@ test_actions (void)
   /* thread switching */
   g_action_group_activate_action (actions, "select-thread", g_variant_new_int32 (1));
   g_assert_cmpint (fc_session_get_thread (session), ==, 1);
-  g_assert_cmpstr (fc_thread_selector_get_label (window->thread_selector), ==, "sentry.io-thread");
+  g_assert_cmpstr (fc_thread_selector_get_label (window->thread_selector), ==, "OkHttp Dispatcher");
   g_action_group_activate_action (actions, "select-thread", g_variant_new_int32 (-1));
   g_assert_cmpint (fc_session_get_thread (session), ==, FC_SESSION_ALL_THREADS);
 
@@ -396,7 +397,7 @@ static void
 test_recent (void)
 {
   FcWindow *window = window_new ();
-  g_autofree char *source = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
+  g_autofree char *source = fc_test_data_path ("payloads/v1-node-stored.json");
   g_autofree char *folder = g_build_filename (g_get_home_dir (), "my_profiles", NULL);
   g_autofree char *path = g_build_filename (folder, "recent_test_node.json", NULL);
   g_autofree char *contents = NULL;
@@ -456,7 +457,7 @@ static void
 test_drop (void)
 {
   FcWindow *window = window_new ();
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "node.json", NULL);
+  g_autofree char *path = fc_test_data_path ("payloads/v1-node-stored.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window->main_stack));
   GtkDropTarget *target = NULL;
@@ -497,7 +498,7 @@ static void
 test_cancel (void)
 {
   FcWindow *window = window_new ();
-  g_autofree char *path = g_build_filename (g_getenv ("FC_FIXTURES_DIR"), "vroom", "test", "data", "cocoa.json", NULL);
+  g_autofree char *path = fc_test_data_path ("payloads/legacy-cocoa.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
 
   fc_window_open_file (window, file);
@@ -526,7 +527,7 @@ count_in_app (FcProfile  *profile,
 
       if (file == NULL || strstr (file, path_part) == NULL)
         continue;
-      /* node.json says "in_app": null everywhere: every value is inferred */
+      /* the node profile says "in_app": null everywhere: every value is inferred */
       g_assert_true (frame->in_app_inferred);
       if (frame->in_app == FC_IN_APP_YES)
         (*yes)++;
@@ -622,8 +623,8 @@ test_in_app_inferred (void)
 
       if (round == 1)
         g_settings_set_strv (settings, "in-app-prefixes",
-                             (const char * const[]) { "/home/runner/work/sentry/sentry/node_modules/react-dom/", NULL });
-      open_and_wait (window, "vroom/test/data/node.json");
+                             (const char * const[]) { "/srv/shop/node_modules/react-dom/", NULL });
+      open_and_wait (window, "payloads/v1-node-stored.json");
       profile = fc_session_get_profile (fc_window_get_session (window));
 
       count_in_app (profile, "/static/app/", &yes, &no);
@@ -650,41 +651,11 @@ test_in_app_inferred (void)
   g_settings_reset (settings, "in-app-prefixes");
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *home = g_dir_make_tmp ("flamecast-test-window-XXXXXX", &error);
-  int ret;
-
-  /* A private home for the recent files list, but the system's data dirs for
-   * icons: G_TEST_OPTION_ISOLATE_DIRS would hide the icon theme too. */
-  g_assert_no_error (error);
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-
-  g_test_init (&argc, &argv, NULL);
+  fc_test_init_private_home (&argc, &argv);
   gtk_init ();
   adw_init ();
 
@@ -698,8 +669,5 @@ main (int   argc,
   g_test_add_func ("/app/window/in-app-inferred", test_in_app_inferred);
   g_test_add_func ("/app/window/filter-empty", test_filter_empty);
 
-  ret = g_test_run ();
-  remove_tree (home);
-
-  return ret;
+  return fc_test_run ();
 }

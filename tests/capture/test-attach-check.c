@@ -15,6 +15,7 @@
 #include "fc-attach-check.h"
 #include "fc-error.h"
 #include "fc-recorder.h"
+#include "fc-test-util.h"
 
 /* A /proc-like tree: we are uid 1000 (pid 500) without capabilities. */
 typedef struct {
@@ -81,23 +82,9 @@ fake_init (FakeProc *proc,
 }
 
 static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      rm_rf (child);
-    }
-  g_remove (path);
-}
-
-static void
 fake_clear (FakeProc *proc)
 {
-  rm_rf (proc->root);
+  fc_test_remove_tree (proc->root);
   g_free (proc->root);
 }
 
@@ -213,14 +200,6 @@ test_perf (void)
 }
 
 static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
-}
-
-static char *
 run_doctor (int  *status,
             GPid  pid)
 {
@@ -244,7 +223,7 @@ run_doctor (int  *status,
 static void
 test_real_traced (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "30", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
@@ -364,7 +343,7 @@ test_cli_mlock (void)
   g_assert_nonnull (strstr (err, "RLIMIT_MEMLOCK (ulimit -l) = 0 KiB"));
   g_assert_nonnull (strstr (err, "ulimit -l unlimited"));
   g_assert_true (strstr (err, "not sampled: ") != NULL || !g_spawn_check_wait_status (status, NULL));
-  rm_rf (tmp);
+  fc_test_remove_tree (tmp);
 
   g_spawn_sync (NULL, (char **) doctor, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, &error);
   g_assert_no_error (error);

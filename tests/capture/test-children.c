@@ -11,6 +11,7 @@
 #include "fc-reader.h"
 #include "fc-recorder.h"
 #include "fc-validate.h"
+#include "fc-test-util.h"
 
 typedef struct {
   GMainLoop *loop;
@@ -18,14 +19,6 @@ typedef struct {
   gboolean   exited;
   int        status;
 } Capture;
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
-}
 
 static void
 chunk_ready_cb (FcRecorder *recorder,
@@ -174,7 +167,7 @@ static void
 check_follow (FcSamplerMode mode,
               gboolean      force_ptrace)
 {
-  g_autofree char *forker = target_path ("forker");
+  g_autofree char *forker = fc_test_target_path ("forker");
   const char *argv[] = { "/bin/sh", "-c", NULL, NULL };
   g_autofree char *script = g_strdup_printf ("'%s' 1.2; true", forker);
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
@@ -274,7 +267,7 @@ too_long_cb (gpointer user_data)
 static void
 check_attach_existing (FcSamplerMode mode)
 {
-  g_autofree char *forker = target_path ("forker");
+  g_autofree char *forker = fc_test_target_path ("forker");
   const char *argv[] = { forker, "--early", "1.0", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
@@ -358,7 +351,7 @@ watch_held_cb (gpointer user_data)
 static void
 test_release_exited (void)
 {
-  g_autofree char *forker = target_path ("forker");
+  g_autofree char *forker = fc_test_target_path ("forker");
   const char *argv[] = { forker, "--many", "24", "0.06", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
@@ -413,20 +406,6 @@ test_release_exited (void)
   g_ptr_array_unref (cap.chunks);
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *file;
-
-  while (d != NULL && (file = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, file, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 /* Runs flamecast-cli (FC_CLI) to its end; returns what it printed on stderr. */
 static char *
 run_cli (const char * const *argv)
@@ -447,7 +426,7 @@ run_cli (const char * const *argv)
 static void
 test_cli_follow_sessions (void)
 {
-  g_autofree char *forker = target_path ("forker");
+  g_autofree char *forker = fc_test_target_path ("forker");
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-children-XXXXXX", NULL);
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
@@ -490,7 +469,7 @@ test_cli_follow_sessions (void)
   /* the forker, its child and the grandchild */
   g_assert_cmpuint (check_sessions (chunks), >=, 3);
   g_assert_nonnull (strstr (err, "3 processes, each with its own profiler_id and chunks"));
-  remove_dir (tmp);
+  fc_test_remove_tree (tmp);
 }
 
 /* Without --follow-children, cpu mode on a command whose work is in a grandchild: the summary
@@ -498,14 +477,14 @@ test_cli_follow_sessions (void)
 static void
 test_cli_cpu_hint (void)
 {
-  g_autofree char *forker = target_path ("forker");
+  g_autofree char *forker = fc_test_target_path ("forker");
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-children-XXXXXX", NULL);
   const char *cli = g_getenv ("FC_CLI");
   const char *argv[] = { cli, "record", "--mode", "cpu", "-o", tmp, "--", forker, "0.8", NULL };
   g_autofree char *err = run_cli (argv);
 
   g_assert_nonnull (strstr (err, "the work is in child processes: use --follow-children"));
-  remove_dir (tmp);
+  fc_test_remove_tree (tmp);
 }
 
 int

@@ -11,14 +11,7 @@
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"
 #include "fc-symbolizer.h"
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
-}
+#include "fc-test-util.h"
 
 static int
 line_of (const char *file,
@@ -42,7 +35,7 @@ line_of (const char *file,
 static void
 test_lto_inlined (void)
 {
-  g_autofree char *lto = target_path ("lto");
+  g_autofree char *lto = fc_test_target_path ("lto");
   const char *argv[] = { lto, "30", NULL };
   g_autoptr(GError) error = NULL;
   g_autoptr(FcProcMaps) maps = NULL;

@@ -14,6 +14,7 @@
 #include "fc-recorder.h"
 #include "fc-validate.h"
 #include "fc-writer.h"
+#include "fc-test-util.h"
 
 typedef struct {
   GMainLoop *loop;
@@ -25,14 +26,6 @@ typedef struct {
   int        status;
   GThread   *main_thread;
 } Capture;
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
-}
 
 static void
 chunk_ready_cb (FcRecorder *recorder,
@@ -172,7 +165,7 @@ check_chunk (FcProfile  *chunk,
 static void
 test_spawn_chunks (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   g_autofree char *script = g_strdup_printf ("exec '%s' -s 1.6 -t 2 -x 3 > /dev/null", burner);
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
@@ -242,7 +235,7 @@ test_spawn_chunks (void)
 static void
 test_attach_thread_names (void)
 {
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   const char *argv[] = { threads, "-", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
@@ -361,7 +354,7 @@ pending_flush_timeout_cb (gpointer data)
 static void
 test_stop_does_not_block (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "2", "-t", "2", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
@@ -485,7 +478,7 @@ load_chunk (const char *dir,
 static void
 test_cli_ctrl_c (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-record-XXXXXX", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonObject) chunk = NULL;
@@ -522,7 +515,7 @@ test_cli_ctrl_c (void)
 static void
 test_cli_pid_sigint_v1 (void)
 {
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-record-XXXXXX", NULL);
   g_autofree char *pid_arg = NULL;
   g_autoptr(GError) error = NULL;

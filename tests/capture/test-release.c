@@ -13,15 +13,7 @@
 #include "fc-proc-maps.h"
 #include "fc-release.h"
 #include "fc-test-fixtures.h"
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
-}
+#include "fc-test-util.h"
 
 /* The build id as the symbolizer reads it (its own ELF code, not libelf). */
 static char *
@@ -184,12 +176,13 @@ assert_key_set (JsonObject         *object,
 static void
 test_recorded_chunk_like_sdk (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "0.6", "-t", "2", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
-  g_autoptr(FcDocument) sdk_doc = fc_test_load_fixture ("relay/sample/v2/valid.json");
-  g_autofree char *sdk_path = fc_test_fixture_path ("relay/sample/v2/valid.json");
+  /* tests/data/payloads/v2-cocoa.json has the keys and types of sentry-cocoa's chunks */
+  g_autoptr(FcDocument) sdk_doc = fc_test_load_fixture ("payloads/v2-cocoa.json");
+  g_autofree char *sdk_path = fc_test_fixture_path ("payloads/v2-cocoa.json");
   g_autofree char *sdk_text = NULL;
   g_autoptr(JsonObject) sdk = NULL;
   g_autofree char *expected_release = NULL;
@@ -302,7 +295,7 @@ test_recorded_chunk_like_sdk (void)
   /* the same recording sent as V1 (--format v1): payload, transaction item and headers */
   {
     g_autoptr(GPtrArray) v1s = fc_convert_v2_to_v1 (chunk, "checkout", TRUE, &error);
-    g_autofree char *sdk_v1_path = fc_test_fixture_path ("relay/sample/v1/valid.json");
+    g_autofree char *sdk_v1_path = fc_test_fixture_path ("payloads/v1-cocoa.json");
     g_autofree char *sdk_v1_text = NULL;
     g_autoptr(JsonObject) sdk_v1 = NULL;
     g_autoptr(GBytes) v1_envelope = NULL;

@@ -15,6 +15,7 @@
 
 #include "fc-error.h"
 #include "fc-sampler.h"
+#include "fc-test-util.h"
 
 typedef struct {
   GMutex      lock;
@@ -80,14 +81,6 @@ sink_clear (Sink *sink)
   g_hash_table_unref (sink->tids);
   g_mutex_clear (&sink->lock);
   g_cond_clear (&sink->cond);
-}
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
 }
 
 typedef struct {
@@ -242,7 +235,7 @@ test_no_process (void)
 static void
 test_already_traced (void)
 {
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   const char *argv[] = { threads, "-", NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
@@ -278,7 +271,7 @@ test_already_traced (void)
 static void
 test_attach_detach (void)
 {
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   const char *argv[] = { threads, "-", NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
@@ -323,7 +316,7 @@ test_attach_detach (void)
 static void
 test_signals (void)
 {
-  g_autofree char *signals = target_path ("signals");
+  g_autofree char *signals = fc_test_target_path ("signals");
   const char *argv[] = { signals, NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
@@ -382,7 +375,7 @@ test_signals (void)
 static void
 test_already_stopped (void)
 {
-  g_autofree char *signals = target_path ("signals");
+  g_autofree char *signals = fc_test_target_path ("signals");
   const char *argv[] = { signals, NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
@@ -434,7 +427,7 @@ test_already_stopped (void)
 static void
 test_thread_churn (void)
 {
-  g_autofree char *churn = target_path ("churn");
+  g_autofree char *churn = fc_test_target_path ("churn");
   const char *argv[] = { churn, "1.2", NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
@@ -467,7 +460,7 @@ test_thread_churn (void)
 static void
 test_spawn_exit_status (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   g_autofree char *script = g_strdup_printf ("exec '%s' -s 0.4 -t 2 -x 7 > /dev/null", burner);
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
   g_autoptr(GError) error = NULL;
@@ -528,7 +521,7 @@ test_spawn_missing (void)
 static void
 test_cpu_mode (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "0.6", "-x", "0", NULL };
   g_autoptr(GError) error = NULL;
   g_autofree char *out = NULL;
@@ -578,7 +571,7 @@ test_cpu_mode (void)
 static void
 test_profiler_crash (void)
 {
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   const char *argv[] = { threads, "-", NULL };
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-crash-XXXXXX", NULL);
   g_autofree char *pid_arg = NULL;

@@ -13,6 +13,7 @@
 #include "fc-sampler.h"
 #include "fc-symbolizer.h"
 #include "fc-unwinder.h"
+#include "fc-test-util.h"
 
 typedef struct {
   GAsyncQueue *queue;
@@ -24,14 +25,6 @@ sink_cb (FcSnapshot *snap,
 {
   Sink *sink = user_data;
   g_async_queue_push (sink->queue, snap);
-}
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
 }
 
 typedef struct {
@@ -190,7 +183,7 @@ static void
 check_burner (FcSamplerMode mode,
               guint         frequency)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   g_autofree char *script = g_strdup_printf ("exec '%s' -s 30 -t 2 > /dev/null", burner);
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
   const char *roots[] = { "main", "thread_main", NULL };
@@ -225,7 +218,7 @@ test_burner_wall (void)
 static void
 test_burner_cpu (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   g_autoptr(GError) error = NULL;
   const char *argv[] = { burner, "-s", "0.1", NULL };
   FcSampler *probe;
@@ -255,7 +248,7 @@ test_burner_cpu (void)
 static void
 test_dlopen (void)
 {
-  g_autofree char *dlopen_target = target_path ("dlopen");
+  g_autofree char *dlopen_target = fc_test_target_path ("dlopen");
   g_autofree char *plugin = g_build_filename (g_getenv ("FC_TARGETS_DIR"), "libfcplugin.so", NULL);
   g_autofree char *script = g_strdup_printf ("exec '%s' '%s' 30 > /dev/null", dlopen_target, plugin);
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
@@ -275,7 +268,7 @@ test_dlopen (void)
 static void
 test_threads (void)
 {
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   g_autofree char *script = g_strdup_printf ("exec '%s' 30 > /dev/null", threads);
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
   const char *roots[] = { "main", "worker_main", "sleeper_main", NULL };

@@ -12,6 +12,7 @@
 
 #include "fc-capture-summary.h"
 #include "fc-recorder.h"
+#include "fc-test-util.h"
 
 typedef struct {
   GMainLoop *loop;
@@ -26,14 +27,6 @@ typedef struct {
   guint n_leaf;        /* ... with the expected call at the leaf */
   guint max_repeat;    /* most times one function appears in one stack */
 } ThreadFacts;
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
-}
 
 static void
 chunk_ready_cb (FcRecorder *recorder,
@@ -221,7 +214,7 @@ assert_every_thread_ticked (const FcCaptureSummary *summary,
 static void
 check_blocked_before_attach (gboolean force_ptrace)
 {
-  g_autofree char *waiters = target_path ("waiters");
+  g_autofree char *waiters = fc_test_target_path ("waiters");
   const char *argv[] = { waiters, "-b", "2", "-s", "30", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(FcCaptureSummary) summary = NULL;
@@ -302,7 +295,7 @@ test_blocked_before_attach_ptrace (void)
 static void
 test_launch_idle_threads (void)
 {
-  g_autofree char *waiters = target_path ("waiters");
+  g_autofree char *waiters = fc_test_target_path ("waiters");
   const char *argv[] = { waiters, "-b", "0", "-s", "1.2", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(FcCaptureSummary) summary = NULL;
@@ -326,7 +319,7 @@ test_launch_idle_threads (void)
 static void
 test_looping_unwind (void)
 {
-  g_autofree char *waiters = target_path ("waiters");
+  g_autofree char *waiters = fc_test_target_path ("waiters");
   const char *argv[] = { waiters, "-b", "0", "-l", "-s", "1.2", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(FcCaptureSummary) summary = NULL;
@@ -383,26 +376,12 @@ run_cli (const char * const *argv,
   return g_string_free (g_steal_pointer (&err), FALSE);
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 /* SIGTERM to the profiler alone, in launch mode: the command gets it, everything is written, and
  * the profiler exits 128 + SIGTERM; a command that ignores it is killed after a grace period. */
 static void
 check_cli_sigterm (gboolean command_ignores)
 {
-  g_autofree char *waiters = target_path ("waiters");
+  g_autofree char *waiters = fc_test_target_path ("waiters");
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-wall-XXXXXX", NULL);
   g_autofree char *chunk = g_build_filename (tmp, "chunk-001.json", NULL);
   g_autofree char *err = NULL;
@@ -420,7 +399,7 @@ check_cli_sigterm (gboolean command_ignores)
   if (command_ignores)
     g_assert_cmpfloat (seconds, >=, 2.5);
   g_assert_cmpfloat (seconds, <, 10);
-  remove_dir (tmp);
+  fc_test_remove_tree (tmp);
 }
 
 static void
@@ -439,7 +418,7 @@ test_cli_sigterm_ignored (void)
 static void
 test_cli_children_hint (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-wall-XXXXXX", NULL);
   g_autofree char *script = g_strdup_printf ("'%s' -s 1 > /dev/null; '%s' -s 0.5 > /dev/null", burner, burner);
   g_autofree char *err = NULL;
@@ -453,7 +432,7 @@ test_cli_children_hint (void)
   g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (err, "the work is in child processes: use --follow-children"));
   g_assert_nonnull (strstr (err, "reaching a root"));
-  remove_dir (tmp);
+  fc_test_remove_tree (tmp);
 }
 
 /* cpu mode on a program that never runs gets no samples, and the summary says why: asleep, or
@@ -461,7 +440,7 @@ test_cli_children_hint (void)
 static void
 check_cli_cpu_no_samples (gboolean stopped)
 {
-  g_autofree char *waiters = target_path ("waiters");
+  g_autofree char *waiters = fc_test_target_path ("waiters");
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-wall-XXXXXX", NULL);
   g_autofree char *pid_arg = NULL;
   g_autofree char *err = NULL;
@@ -497,7 +476,7 @@ check_cli_cpu_no_samples (gboolean stopped)
   kill (pid, SIGKILL);
   waitpid (pid, &status, 0);
   close (out_fd);
-  remove_dir (tmp);
+  fc_test_remove_tree (tmp);
 }
 
 static void

@@ -30,8 +30,8 @@ run_clear (Run *run)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
-/* runs flamecast-cli with the arguments, NULL-terminated; fixture names
- * starting with "@" are resolved in FC_FIXTURES_DIR */
+/* runs flamecast-cli with the arguments, NULL-terminated; arguments
+ * starting with "@" name a file of tests/data */
 static void
 run_cli (Run        *run,
          const char *first,
@@ -69,16 +69,18 @@ test_validate_fixtures (void)
     int         status;
     const char *line;         /* a line validate must print */
   } cases[] = {
-    { "@relay/sample/v2/valid.json", 0, "ok (2 warnings)" },
-    { "@relay/sample/v1/valid.json", 0, "warning: transactions[0].active_thread_id" },
-    { "@vroom/test/data/node.json", 0, "ok (" },
-    { "@vroomrs/sample/v2/valid_cocoa.json", 0, "ok (" },
-    { "@vroomrs/sample/v2/valid_android.json", 0, "warning: platform" },
-    { "@vroomrs/sample/v2/valid_python.json", 1, "error: profile.samples: not enough samples" },
-    { "@vroomrs/sample/v1/valid_python.json", 1, "error: profile.stacks[0][4]: frame 4 but only 4 frames" },
-    { "@vroomrs/sample/v1/valid_cocoa.json", 1, "error: profile.samples[3].stack_id" },
-    { "@vroomrs/android/chunk/valid.json", 2, "Android trace" },
-    { "@vroom/test/data/cocoa.json", 2, "legacy" },
+    { "@payloads/v2-cocoa.json", 0, "ok (2 warnings)" },
+    { "@payloads/v1-cocoa.json", 0, "warning: transactions[0].active_thread_id" },
+    { "@payloads/v1-node-stored.json", 0, "ok (" },
+    { "@payloads/v2-cocoa-stored.json", 0, "ok (" },
+    { "@payloads/v2-android.json", 0, "warning: platform" },
+    { "@payloads/v2-python-cut.json", 1, "error: profile.samples: not enough samples" },
+    { "@payloads/v1-python-stored.json", 1, "error: profile.stacks[0][4]: frame 4 but only 4 frames" },
+    { "@payloads/v1-cocoa-symbolicated.json", 1, "error: profile.samples[3].stack_id" },
+    { "@payloads/android-trace-chunk.json", 2, "Android trace" },
+    { "@payloads/legacy-cocoa.json", 2, "legacy" },
+    { "@recorded/burner-chunk.json", 0, "ok" },
+    { "@recorded/burner.envelope", 0, "ok" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -94,7 +96,7 @@ test_validate_fixtures (void)
   {
     g_auto(Run) strict = { 0 };
 
-    run_cli (&strict, "validate", "--strict", "@relay/sample/v2/valid.json", NULL);
+    run_cli (&strict, "validate", "--strict", "@payloads/v2-cocoa.json", NULL);
     g_assert_cmpint (strict.status, ==, 1);
     g_assert_nonnull (strstr (strict.out, "error: environment: missing; recommended"));
   }
@@ -109,21 +111,21 @@ test_validate_several (void)
   g_auto(Run) missing = { 0 };
   g_auto(Run) quiet = { 0 };
 
-  run_cli (&good, "validate", "@relay/sample/v2/valid.json", "@vroom/test/data/node.json", NULL);
+  run_cli (&good, "validate", "@payloads/v2-cocoa.json", "@payloads/v1-node-stored.json", NULL);
   g_assert_cmpint (good.status, ==, 0);
 
-  run_cli (&mixed, "validate", "@relay/sample/v2/valid.json", "@vroomrs/sample/v2/valid_python.json", NULL);
+  run_cli (&mixed, "validate", "@payloads/v2-cocoa.json", "@payloads/v2-python-cut.json", NULL);
   g_assert_cmpint (mixed.status, ==, 1);
-  g_assert_nonnull (strstr (mixed.out, "valid_python.json: rejected ("));
+  g_assert_nonnull (strstr (mixed.out, "v2-python-cut.json: rejected ("));
 
-  run_cli (&unreadable, "validate", "@vroomrs/sample/v2/valid_python.json", "/nonexistent/x.json", NULL);
+  run_cli (&unreadable, "validate", "@payloads/v2-python-cut.json", "/nonexistent/x.json", NULL);
   g_assert_cmpint (unreadable.status, ==, 2);
   g_assert_nonnull (strstr (unreadable.out, "/nonexistent/x.json: cannot read"));
 
   run_cli (&missing, "validate", NULL);
   g_assert_cmpint (missing.status, ==, 2);
 
-  run_cli (&quiet, "validate", "--quiet", "@relay/sample/v2/valid.json", NULL);
+  run_cli (&quiet, "validate", "--quiet", "@payloads/v2-cocoa.json", NULL);
   g_assert_cmpint (quiet.status, ==, 0);
   g_assert_null (strstr (quiet.out, "warning:"));
 }
@@ -182,7 +184,7 @@ test_inspect_json (void)
   JsonObject *thread;
   JsonObject *top;
 
-  run_cli (&run, "inspect", "--json", "@vroom/test/data/node.json", NULL);
+  run_cli (&run, "inspect", "--json", "@payloads/v1-node-stored.json", NULL);
   g_assert_cmpint (run.status, ==, 0);
   root = parse_json (run.out);
   assert_inspect_keys (root);
@@ -229,7 +231,7 @@ test_inspect_fixtures (void)
       g_assert_nonnull (strstr (text.out, "Top functions by total samples:"));
     }
 
-  run_cli (&android, "inspect", "@vroomrs/android/chunk/valid.json", NULL);
+  run_cli (&android, "inspect", "@payloads/android-trace-chunk.json", NULL);
   g_assert_cmpint (android.status, ==, 2);
   g_assert_nonnull (strstr (android.err, "unsupported format"));
 }
@@ -240,17 +242,17 @@ test_inspect_text (void)
   g_auto(Run) run = { 0 };
   g_auto(Run) lenient = { 0 };
 
-  run_cli (&run, "inspect", "@relay/sample/v2/valid.json", NULL);
+  run_cli (&run, "inspect", "@payloads/v2-cocoa.json", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "Format:       v2 (1 profile)"));
   g_assert_nonnull (strstr (run.out, "Platform:     cocoa"));
-  g_assert_nonnull (strstr (run.out, "Chunk id:     0432a0a4c25f4697bf9f0a2fcbe6a814"));
+  g_assert_nonnull (strstr (run.out, "Chunk id:     5f0b9a8c3e2d4f61a7b8c9d0e1f2a3b4"));
   g_assert_nonnull (strstr (run.out, "Duration:     0.030000 s"));
-  g_assert_nonnull (strstr (run.out, "0x0000000102adc700"));
+  g_assert_nonnull (strstr (run.out, "0x00000001045f0c80"));
   g_assert_nonnull (strstr (run.out, "com.apple.main-thread"));
 
   /* the lenient reader's problems are shown, the summary still printed */
-  run_cli (&lenient, "inspect", "@vroomrs/sample/v2/valid_python.json", NULL);
+  run_cli (&lenient, "inspect", "@payloads/v2-python-cut.json", NULL);
   g_assert_cmpint (lenient.status, ==, 0);
   g_assert_nonnull (strstr (lenient.err, "profile.stacks[0][1]"));
   g_assert_nonnull (strstr (lenient.out, "Samples:      1"));
@@ -363,7 +365,7 @@ test_convert_v1_envelope (void)
   JsonArray *transactions;
 
   g_assert_no_error (error);
-  run_cli (&convert, "convert", "@vroom/test/data/node.json", "-o", out, "--to", "envelope", NULL);
+  run_cli (&convert, "convert", "@payloads/v1-node-stored.json", "-o", out, "--to", "envelope", NULL);
   g_assert_cmpint (convert.status, ==, 0);
   g_file_get_contents (out, &text, NULL, &error);
   g_assert_no_error (error);
@@ -380,7 +382,7 @@ test_convert_v1_envelope (void)
   transactions = json_object_get_array_member (root, "transactions");
   g_assert_cmpuint (json_array_get_length (transactions), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (transactions, 0), "event_id"),
-                   ==, "68b95d6fe2fa402ab657263654b2a3df");
+                   ==, "c8d9e0f1a2b34c4d9e5f60718293a4b5");
 
   g_unlink (out);
   g_rmdir (dir);
@@ -399,7 +401,7 @@ test_convert_interop (void)
       g_auto(Run) inspect = { 0 };
       g_autofree char *out = g_build_filename (dir, targets[i], NULL);
 
-      run_cli (&convert, "convert", "@relay/sample/v2/valid.json", "-o", out, "--to", targets[i], NULL);
+      run_cli (&convert, "convert", "@payloads/v2-cocoa.json", "-o", out, "--to", targets[i], NULL);
       g_assert_cmpint (convert.status, ==, 0);
       run_cli (&inspect, "inspect", out, "--json", NULL);
       g_assert_cmpint (inspect.status, ==, 0);
@@ -409,14 +411,14 @@ test_convert_interop (void)
   {
     g_auto(Run) run = { 0 };
 
-    run_cli (&run, "convert", "@relay/sample/v2/valid.json", "-o", "-", "--to", "collapsed", "--per-thread", NULL);
+    run_cli (&run, "convert", "@payloads/v2-cocoa.json", "-o", "-", "--to", "collapsed", "--per-thread", NULL);
     g_assert_cmpint (run.status, ==, 0);
     g_assert_nonnull (strchr (run.out, ';'));
   }
   {
     g_auto(Run) run = { 0 };
 
-    run_cli (&run, "convert", "@relay/sample/v2/valid.json", "-o", "-", "--to", "flamegraph", NULL);
+    run_cli (&run, "convert", "@payloads/v2-cocoa.json", "-o", "-", "--to", "flamegraph", NULL);
     g_assert_cmpint (run.status, ==, 2);
   }
   g_rmdir (dir);

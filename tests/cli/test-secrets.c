@@ -43,7 +43,7 @@ run_send (Run        *run,
                                                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *chunk = fc_test_fixture_path ("relay/sample/v2/valid.json");
+  g_autofree char *chunk = fc_test_fixture_path ("payloads/v2-cocoa.json");
 
   g_assert_nonnull (g_getenv ("FC_CLI"));
   /* every log line the CLI can print */

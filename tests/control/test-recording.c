@@ -16,6 +16,7 @@
 #include "fc-settings.h"
 #include "fc-test-relay.h"
 #include "fc-validate.h"
+#include "fc-test-util.h"
 
 typedef struct {
   GMainLoop     *loop;
@@ -29,14 +30,6 @@ typedef struct {
   FcFlushReport *report;
   GError        *error;
 } Run;
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
-}
 
 static void
 samples_added_cb (FcRecording *recording,
@@ -179,25 +172,11 @@ proc_status_field (GPid        pid,
   return NULL;
 }
 
-static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      rm_rf (child);
-    }
-  g_remove (path);
-}
-
 /* A launched command, manual lifecycle, two chunks' worth of files. */
 static void
 test_recording_spawn_files (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   g_autofree char *dir = g_dir_make_tmp ("fc-recording-XXXXXX", NULL);
   g_autofree char *output = g_build_filename (dir, "out", NULL);
   const char *argv[] = { burner, "-s", "30", "-t", "2", NULL };
@@ -278,14 +257,14 @@ test_recording_spawn_files (void)
   g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_PENDING);
 
   run_clear (&run);
-  rm_rf (dir);
+  fc_test_remove_tree (dir);
 }
 
 /* A running process: attached, recorded, released; it runs on untraced. */
 static void
 test_recording_attach (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   char *argv[] = { burner, "-s", "30", NULL };
   g_autoptr(FcRecording) recording = fc_recording_new ();
   g_autoptr(GError) error = NULL;
@@ -325,7 +304,7 @@ test_recording_attach (void)
 static void
 test_recording_trace_send (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "30", NULL };
   Relay *relay = relay_new ();
   g_autoptr(FcDsn) dsn = relay_dsn (relay);
@@ -382,7 +361,7 @@ test_recording_trace_send (void)
 static void
 test_recording_target_exits (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "0.3", "-x", "3", NULL };
   g_autoptr(FcRecording) recording = fc_recording_new ();
   g_autoptr(GError) error = NULL;
@@ -411,7 +390,7 @@ test_recording_target_exits (void)
 static void
 test_recording_keep_profile (void)
 {
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   const char *argv[] = { threads, NULL };
   g_autoptr(FcRecording) recording = fc_recording_new ();
   g_autoptr(GError) error = NULL;
@@ -457,7 +436,7 @@ test_recording_errors (void)
 {
   g_autoptr(FcRecording) recording = fc_recording_new ();
   g_autoptr(FcRecording) unsampled = fc_recording_new ();
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "30", NULL };
   const char *missing[] = { "/nonexistent/fc-no-such-program", NULL };
   g_autoptr(GError) error = NULL;

@@ -39,7 +39,7 @@ assert_no_errors (FcProfile *profile)
 static void
 test_v1_to_v2_node (void)
 {
-  g_autoptr(FcDocument) document = fc_test_load_fixture ("vroom/test/data/node.json");
+  g_autoptr(FcDocument) document = fc_test_load_fixture ("payloads/v1-node-stored.json");
   FcProfile *v1 = fc_document_get_profile (document, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(FcProfile) v2 = fc_convert_v1_to_v2 (v1, &error);
@@ -55,13 +55,13 @@ test_v1_to_v2_node (void)
   g_assert_true (fc_uuid_is_valid (fc_profile_get_profiler_id (v2), &canonical));
   g_assert_cmpstr (fc_profile_get_chunk_id (v2), !=, fc_profile_get_profiler_id (v2));
   g_assert_cmpstr (fc_profile_get_platform (v2), ==, "node");
-  g_assert_cmpstr (fc_profile_get_release (v2), ==, "7.30.0");
+  g_assert_cmpstr (fc_profile_get_release (v2), ==, "shop-web@3.1.4");
   g_assert_null (fc_profile_get_transaction (v2));
   g_assert_null (fc_profile_get_event_id (v2));
 
-  /* absolute timestamps: 2023-01-12T08:24:54.614Z + 55 µs for the first */
+  /* absolute timestamps: 2024-06-12T08:15:30.250Z + 55 µs for the first */
   samples = fc_profile_get_samples (v2, NULL);
-  g_assert_cmpint (samples[0].timestamp_ns, ==, G_GINT64_CONSTANT (1673511894614000000) + 55000);
+  g_assert_cmpint (samples[0].timestamp_ns, ==, G_GINT64_CONSTANT (1718180130250000000) + 55000);
   g_assert_true (fc_profile_equal_samples (v1, v2, why));
 
   /* and it is a chunk Relay takes, that reads back the same */
@@ -114,7 +114,7 @@ test_v1_measurements (void)
 static void
 test_v2_to_v1_android (void)
 {
-  g_autoptr(FcDocument) document = fc_test_load_fixture ("vroomrs/sample/v2/valid_android.json");
+  g_autoptr(FcDocument) document = fc_test_load_fixture ("payloads/v2-android.json");
   FcProfile *v2 = fc_document_get_profile (document, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) v1s = fc_convert_v2_to_v1 (v2, "checkout", FALSE, &error);
@@ -164,7 +164,7 @@ test_v2_to_v1_android (void)
 static void
 test_v2_to_v1_hex_threads (void)
 {
-  g_autoptr(FcDocument) document = fc_test_load_fixture ("relay/sample/v2/valid.json");
+  g_autoptr(FcDocument) document = fc_test_load_fixture ("payloads/v2-cocoa.json");
   FcProfile *v2 = fc_document_get_profile (document, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) v1s = fc_convert_v2_to_v1 (v2, NULL, FALSE, &error);
@@ -175,8 +175,8 @@ test_v2_to_v1_hex_threads (void)
   v1 = g_ptr_array_index (v1s, 0);
   g_assert_cmpuint (fc_profile_get_n_threads (v1), ==, 1);
   thread = fc_profile_get_thread (v1, 0);
-  /* 0x0000000102adc700 */
-  g_assert_cmpstr (fc_profile_string (v1, thread->tid), ==, "4339910400");
+  /* 0x00000001045f0c80 */
+  g_assert_cmpstr (fc_profile_string (v1, thread->tid), ==, "4368305280");
   g_assert_cmpstr (fc_profile_string (v1, thread->name), ==, "com.apple.main-thread");
   g_assert_cmpstr (json_object_get_string_member (fc_profile_get_transaction (v1), "name"), ==, "flamecast");
   assert_no_errors (v1);

@@ -104,17 +104,18 @@ test_round_trip (void)
     g_error ("%s", why->str);
 }
 
-/* Official SDKs' payloads: one Node frame has only a line number, and is the
- * only one said to have no name. */
+/* Payloads shaped as SDKs and Sentry write them: one Node frame has only a line
+ * number, and is the only one said to have no name (frames with a file and no
+ * function, anonymous functions, have a place for a name). */
 static void
 test_fixtures_named (void)
 {
   const char *fixtures[] = {
-    "vroom/test/data/node.json",      /* first: the one with a nameless frame */
-    "vroomrs/sample/v1/valid_python.json",
-    "vroomrs/sample/v2/valid_python.json",
-    "vroomrs/sample/v1/valid_cocoa.json",
-    "relay/sample/v2/valid.json",
+    "payloads/v1-node-stored.json",      /* first: the one with a nameless frame */
+    "payloads/v1-python-stored.json",
+    "payloads/v2-python-cut.json",
+    "payloads/v1-cocoa-symbolicated.json",
+    "payloads/v2-cocoa.json",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)

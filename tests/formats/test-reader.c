@@ -9,21 +9,8 @@
 
 #include "flamecast.h"
 #include "fc-reader.h"
-
-static char *
-fixture_path (const char *relative)
-{
-  const char *dir = g_getenv ("FC_FIXTURES_DIR");
-
-  g_assert_nonnull (dir);
-  return g_build_filename (dir, relative, NULL);
-}
-
-static char *
-data_path (const char *relative)
-{
-  return g_test_build_filename (G_TEST_DIST, "data", relative, NULL);
-}
+#include "fc-validate.h"
+#include "fc-test-util.h"
 
 static FcDocument *
 load_path (const char   *path,
@@ -92,40 +79,41 @@ typedef struct {
 } Fixture;
 
 static const Fixture fixtures[] = {
-  { "relay/sample/v2/valid.json", FC_DOCUMENT_V2, 4, 2, 2,
-    G_GINT64_CONSTANT (1710805788500000000), G_GINT64_CONSTANT (1710805788530000000),
-    { { "0x0000000102adc700", "com.apple.main-thread" }, { "0x000000016d8fb180", "com.apple.network.connections" } },
+  { "payloads/v2-cocoa.json", FC_DOCUMENT_V2, 4, 2, 2,
+    G_GINT64_CONSTANT (1717171717250000000), G_GINT64_CONSTANT (1717171717280000000),
+    { { "0x00000001045f0c80", "com.apple.main-thread" }, { "0x000000016b7f3000", "com.apple.uikit.eventfetch-thread" } },
     NULL },
-  { "relay/sample/v1/valid.json", FC_DOCUMENT_V1, 4, 2, 2,
-    G_GINT64_CONSTANT (1662025500010500500), G_GINT64_CONSTANT (1662025500040500500),
+  { "payloads/v1-cocoa.json", FC_DOCUMENT_V1, 4, 2, 2,
+    G_GINT64_CONSTANT (1709649000012000250), G_GINT64_CONSTANT (1709649000042000250),
     { { "1", NULL }, { "2", NULL } },
     NULL },
-  { "vroomrs/sample/v2/valid_cocoa.json", FC_DOCUMENT_V2, 4, 2, 2,
-    G_GINT64_CONSTANT (1710805788500000000), G_GINT64_CONSTANT (1710805788530000000),
-    { { "0x0000000102adc700", "com.apple.main-thread" } },
+  { "payloads/v2-cocoa-stored.json", FC_DOCUMENT_V2, 4, 2, 2,
+    G_GINT64_CONSTANT (1717171717250000000), G_GINT64_CONSTANT (1717171717280000000),
+    { { "0x00000001045f0c80", "com.apple.main-thread" } },
     NULL },
-  { "vroomrs/sample/v2/valid_android.json", FC_DOCUMENT_V2, 5, 2, 4,
-    G_GINT64_CONSTANT (1710805688117936800), G_GINT64_CONSTANT (1710805688137936800),
-    { { "1", "main" }, { "2", "sentry.io-thread" } },
+  { "payloads/v2-android.json", FC_DOCUMENT_V2, 5, 2, 4,
+    G_GINT64_CONSTANT (1717171800125000000), G_GINT64_CONSTANT (1717171800145000000),
+    { { "1", "main" }, { "2", "OkHttp Dispatcher" } },
     NULL },
   /* one frame, but a stack of seven: six placeholders */
-  { "vroomrs/sample/v2/valid_python.json", FC_DOCUMENT_V2, 1, 3, 7,
-    G_GINT64_CONSTANT (1724762625575655500), G_GINT64_CONSTANT (1724762625575655500),
-    { { "6154596352", "sentry.profiler.ThreadContinuousScheduler" }, { "8572500672", "MainThread" },
-      { "6171422720", "sentry.monitor" } },
+  { "payloads/v2-python-cut.json", FC_DOCUMENT_V2, 1, 3, 7,
+    G_GINT64_CONSTANT (1718180000312500000), G_GINT64_CONSTANT (1718180000312500000),
+    { { "140230426244864", "shop-jobs.Scheduler" }, { "140230443030272", "MainThread" },
+      { "140230434637568", "shop-jobs.monitor" } },
     "profile.stacks[0][1]: frame 1 but only 1 frames" },
-  /* the fourth sample points past the stacks and is dropped */
-  { "vroomrs/sample/v1/valid_cocoa.json", FC_DOCUMENT_V1, 3, 4, 23,
-    G_GINT64_CONSTANT (1747723006492586875), G_GINT64_CONSTANT (1747723006516515917),
+  /* the fourth sample points past the stacks and is dropped; frames 510-512 are placeholders */
+  { "payloads/v1-cocoa-symbolicated.json", FC_DOCUMENT_V1, 3, 4, 10,
+    G_GINT64_CONSTANT (1709649000205125000), G_GINT64_CONSTANT (1709649000225375000),
     { { "259", "main" }, { "16131", NULL } },
     "profile.stacks[0][0]: frame 510 but only 7 frames" },
-  { "vroomrs/sample/v1/valid_python.json", FC_DOCUMENT_V1, 4, 4, 11,
-    G_GINT64_CONSTANT (1747662420483898821), G_GINT64_CONSTANT (1747662420483898821),
-    { { "133875472791232", "ThreadPoolExecutor-2_1" }, { "133875912132288", NULL } },
+  /* four frames, stacks up to frame 10: seven placeholders */
+  { "payloads/v1-python-stored.json", FC_DOCUMENT_V1, 4, 4, 11,
+    G_GINT64_CONSTANT (1718179999252048000), G_GINT64_CONSTANT (1718179999252048000),
+    { { "140230401459904", "pool-2_1" }, { "140230393067200", NULL } },
     "profile.stacks[0][4]: frame 4 but only 4 frames" },
   /* 303 frames in the file, 200 distinct */
-  { "vroom/test/data/node.json", FC_DOCUMENT_V1, 44, 1, 200,
-    G_GINT64_CONSTANT (1673511894614055000), G_GINT64_CONSTANT (1673511895098554000),
+  { "payloads/v1-node-stored.json", FC_DOCUMENT_V1, 44, 1, 200,
+    G_GINT64_CONSTANT (1718180130250055000), G_GINT64_CONSTANT (1718180130734554000),
     { { "0", "main" } },
     NULL },
 };
@@ -136,7 +124,7 @@ test_fixtures (void)
   for (guint i = 0; i < G_N_ELEMENTS (fixtures); i++)
     {
       const Fixture *f = &fixtures[i];
-      g_autofree char *path = fixture_path (f->path);
+      g_autofree char *path = fc_test_data_path (f->path);
       g_autoptr(FcDocument) doc = load_ok (path, FC_READ_LENIENT);
       g_autoptr(FcDocument) strict = NULL;
       g_autoptr(GError) error = NULL;
@@ -165,8 +153,8 @@ test_fixtures (void)
         {
           g_assert_no_error (error);
           g_assert_nonnull (strict);
-          /* node.json's frame 181 has only a line number: a warning, no error */
-          g_assert_cmpuint (fc_document_get_problems (doc)->len, ==, g_str_has_suffix (f->path, "node.json") ? 1 : 0);
+          /* the node profile's frame 181 has only a line number: a warning, no error */
+          g_assert_cmpuint (fc_document_get_problems (doc)->len, ==, g_str_has_suffix (f->path, "node-stored.json") ? 1 : 0);
         }
       else
         {
@@ -181,8 +169,8 @@ test_fixtures (void)
 static gboolean
 is_unsupported_fixture (const char *path)
 {
-  return g_str_has_suffix (path, "vroomrs/android/chunk/valid.json") ||
-         g_str_has_suffix (path, "vroom/test/data/cocoa.json");
+  return g_str_has_suffix (path, "payloads/android-trace-chunk.json") ||
+         g_str_has_suffix (path, "payloads/legacy-cocoa.json");
 }
 
 static void
@@ -204,15 +192,18 @@ collect_json (const char *dir,
     }
 }
 
-/* Every fixture reads, including ones added later; the two foreign formats say so. */
+/* Every payload reads, including ones added later; the two foreign formats say so. */
 static void
 test_fixtures_all (void)
 {
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *payloads = fc_test_data_path ("payloads");
+  g_autofree char *recorded = fc_test_data_path ("recorded");
   guint n_unsupported = 0;
 
-  collect_json (g_getenv ("FC_FIXTURES_DIR"), paths);
-  g_assert_cmpuint (paths->len, >=, 10);
+  collect_json (payloads, paths);
+  collect_json (recorded, paths);
+  g_assert_cmpuint (paths->len, >=, 11);
 
   for (guint i = 0; i < paths->len; i++)
     {
@@ -239,8 +230,8 @@ test_fixtures_all (void)
 static void
 test_unsupported_messages (void)
 {
-  g_autofree char *android = fixture_path ("vroomrs/android/chunk/valid.json");
-  g_autofree char *legacy = fixture_path ("vroom/test/data/cocoa.json");
+  g_autofree char *android = fc_test_data_path ("payloads/android-trace-chunk.json");
+  g_autofree char *legacy = fc_test_data_path ("payloads/legacy-cocoa.json");
   g_autoptr(GError) error = NULL;
   g_autoptr(FcDocument) doc = NULL;
 
@@ -254,11 +245,11 @@ test_unsupported_messages (void)
   g_assert_nonnull (strstr (error->message, "legacy"));
 }
 
-/* Relay stores a stack that points at frames the file does not carry. */
+/* Sentry stores a stack that points at frames the file does not carry. */
 static void
 test_valid_python_lenient (void)
 {
-  g_autofree char *path = fixture_path ("vroomrs/sample/v2/valid_python.json");
+  g_autofree char *path = fc_test_data_path ("payloads/v2-python-cut.json");
   g_autoptr(FcDocument) doc = load_ok (path, FC_READ_LENIENT);
   FcProfile *profile = fc_document_get_profile (doc, 0);
   const FcSample *samples;
@@ -276,7 +267,7 @@ test_valid_python_lenient (void)
   depth = fc_profile_stack_frames (profile, samples[0].stack, frames, G_N_ELEMENTS (frames));
   g_assert_cmpuint (depth, ==, 7);
   g_assert_cmpstr (fc_profile_frame_label (profile, frames[0], buf, sizeof buf), ==,
-                   "ContinuousScheduler.make_sampler.<locals>._sample_stack");
+                   "Scheduler.poll.<locals>.take_next");
   g_assert_cmpstr (fc_profile_frame_label (profile, frames[1], buf, sizeof buf), ==, "<missing frame 1>");
   g_assert_cmpstr (fc_profile_frame_label (profile, frames[6], buf, sizeof buf), ==, "<missing frame 6>");
 }
@@ -285,7 +276,7 @@ test_valid_python_lenient (void)
 static void
 test_meta_lossless (void)
 {
-  g_autofree char *path = fixture_path ("relay/sample/v1/valid.json");
+  g_autofree char *path = fc_test_data_path ("payloads/v1-cocoa.json");
   g_autoptr(FcDocument) doc = load_ok (path, FC_READ_FLAGS_NONE);
   g_autoptr(JsonParser) parser = json_parser_new ();
   FcProfile *profile = fc_document_get_profile (doc, 0);
@@ -315,13 +306,13 @@ test_meta_lossless (void)
   g_assert_cmpuint (json_object_get_size (extra), ==, 1);
 
   g_assert_cmpstr (fc_profile_get_platform (profile), ==, "cocoa");
-  g_assert_cmpstr (fc_profile_get_event_id (profile), ==, "41fed0925670468bb0457f61a74688ec");
+  g_assert_cmpstr (fc_profile_get_event_id (profile), ==, "2c7e9d4b1a3f4e5d8c6b7a9e0f1d2c3b");
   g_assert_cmpstr (json_object_get_string_member (fc_profile_get_transaction (profile), "id"), ==,
-                   "30976f2ddbe04ac9b6bffe6e35d4710c");
-  g_assert_cmpint (fc_profile_get_start_ns (profile), ==, G_GINT64_CONSTANT (1662025500000000000));
+                   "9a8b7c6d5e4f40312a1b2c3d4e5f6071");
+  g_assert_cmpint (fc_profile_get_start_ns (profile), ==, G_GINT64_CONSTANT (1709649000000000000));
 
   samples = fc_profile_get_samples (profile, &n);
-  g_assert_cmpstr (fc_profile_string (profile, samples[0].extra), ==, "{\"queue_address\":\"0x0000000102adc700\"}");
+  g_assert_cmpstr (fc_profile_string (profile, samples[0].extra), ==, "{\"queue_address\":\"0x00000001f3b2c500\"}");
   g_assert_cmpint (fc_profile_get_thread (profile, samples[0].thread)->priority, ==, 31);
   g_assert_true (fc_profile_get_thread (profile, samples[0].thread)->has_metadata);
 }
@@ -329,8 +320,8 @@ test_meta_lossless (void)
 static void
 test_frames_fields (void)
 {
-  g_autofree char *path = fixture_path ("vroomrs/sample/v2/valid_android.json");
-  g_autofree char *node_path = fixture_path ("vroom/test/data/node.json");
+  g_autofree char *path = fc_test_data_path ("payloads/v2-android.json");
+  g_autofree char *node_path = fc_test_data_path ("payloads/v1-node-stored.json");
   g_autoptr(FcDocument) doc = load_ok (path, FC_READ_FLAGS_NONE);
   g_autoptr(FcDocument) node_doc = load_ok (node_path, FC_READ_FLAGS_NONE);
   FcProfile *profile = fc_document_get_profile (doc, 0);
@@ -343,7 +334,7 @@ test_frames_fields (void)
       f = fc_profile_get_frame (profile, i);
       if (g_strcmp0 (fc_profile_string (profile, f->function), "onCreate") == 0)
         {
-          g_assert_cmpstr (fc_profile_string (profile, f->module), ==, "io.sentry.samples.android.MainActivity");
+          g_assert_cmpstr (fc_profile_string (profile, f->module), ==, "com.example.shop.CartActivity");
           g_assert_cmpint (f->lineno, ==, 42);
           g_assert_cmpint (f->in_app, ==, FC_IN_APP_YES);
           found = TRUE;
@@ -369,7 +360,7 @@ test_envelope_python (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autofree char *path = data_path (names[i]);
+      g_autofree char *path = fc_test_data_path (names[i]);
       g_autoptr(FcDocument) doc = load_ok (path, FC_READ_FLAGS_NONE);
       FcProfile *profile;
       JsonObject *header;
@@ -402,10 +393,53 @@ test_envelope_python (void)
     }
 }
 
+/* What Flamecast itself recorded (tests/data/record-payloads.sh): a native V2 chunk, and a V1
+ * profile with its transaction in an envelope, read strictly and accepted by the validator. */
+static gboolean
+has_function (FcProfile  *profile,
+              const char *name)
+{
+  for (guint32 f = 0; f < fc_profile_get_n_frames (profile); f++)
+    if (g_strcmp0 (fc_profile_string (profile, fc_profile_get_frame (profile, f)->function), name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_recorded (void)
+{
+  g_autofree char *chunk_path = fc_test_data_path ("recorded/burner-chunk.json");
+  g_autofree char *envelope_path = fc_test_data_path ("recorded/burner.envelope");
+  g_autoptr(FcDocument) chunk = load_ok (chunk_path, FC_READ_FLAGS_NONE);
+  g_autoptr(FcDocument) envelope = load_ok (envelope_path, FC_READ_FLAGS_NONE);
+  g_autoptr(GPtrArray) chunk_problems = fc_validate_document (chunk);
+  g_autoptr(GPtrArray) envelope_problems = fc_validate_document (envelope);
+  FcProfile *profile;
+
+  g_assert_cmpint (fc_document_get_kind (chunk), ==, FC_DOCUMENT_V2);
+  profile = fc_document_get_profile (chunk, 0);
+  g_assert_cmpstr (fc_profile_get_platform (profile), ==, "native");
+  g_assert_cmpstr (fc_profile_get_release (profile), ==, "burner@1.0");
+  g_assert_cmpuint (fc_profile_get_n_samples (profile), >, 0);
+  g_assert_true (has_function (profile, "hot_a"));
+  g_assert_true (has_function (profile, "hot_b"));
+  g_assert_cmpuint (fc_document_get_problems (chunk)->len, ==, 0);
+  g_assert_cmpuint (chunk_problems->len, ==, 0);
+
+  g_assert_cmpint (fc_document_get_kind (envelope), ==, FC_DOCUMENT_ENVELOPE);
+  g_assert_cmpuint (fc_document_get_n_profiles (envelope), ==, 1);
+  g_assert_cmpuint (fc_document_get_n_transactions (envelope), ==, 1);
+  profile = fc_document_get_profile (envelope, 0);
+  g_assert_cmpint (fc_profile_get_format (profile), ==, FC_FORMAT_V1);
+  g_assert_true (fc_profile_get_linked_event (profile) == fc_document_get_transaction (envelope, 0));
+  g_assert_true (has_function (profile, "hot_a"));
+  g_assert_cmpuint (envelope_problems->len, ==, 0);
+}
+
 static void
 test_envelope_node (void)
 {
-  g_autofree char *path = data_path ("good/node-v2.envelope");
+  g_autofree char *path = fc_test_data_path ("good/node-v2.envelope");
   g_autoptr(FcDocument) doc = load_ok (path, FC_READ_FLAGS_NONE);
   g_autofree char *contents = NULL;
   FcProfile *profile;
@@ -433,7 +467,7 @@ test_envelope_node (void)
 static void
 test_envelope_length_no_final_newline (void)
 {
-  g_autofree char *path = data_path ("good/length-no-final-newline.envelope");
+  g_autofree char *path = fc_test_data_path ("good/length-no-final-newline.envelope");
   g_autoptr(FcDocument) doc = load_ok (path, FC_READ_FLAGS_NONE);
   const FcEnvelopeItem *item;
 
@@ -448,7 +482,7 @@ test_envelope_length_no_final_newline (void)
 static void
 test_compact_payload (void)
 {
-  g_autofree char *path = data_path ("good/compact-v2.json");
+  g_autofree char *path = fc_test_data_path ("good/compact-v2.json");
   g_autoptr(FcDocument) doc = load_ok (path, FC_READ_FLAGS_NONE);
 
   g_assert_cmpint (fc_document_get_kind (doc), ==, FC_DOCUMENT_V2);
@@ -460,7 +494,7 @@ test_compact_payload (void)
 static void
 test_key_order (void)
 {
-  g_autofree char *path = data_path ("good/key-order.json");
+  g_autofree char *path = fc_test_data_path ("good/key-order.json");
   g_autoptr(FcDocument) doc = load_ok (path, FC_READ_FLAGS_NONE);
   FcProfile *profile = fc_document_get_profile (doc, 0);
   const FcSample *s;
@@ -514,7 +548,7 @@ test_key_order (void)
 static void
 test_v1_unordered (void)
 {
-  g_autofree char *path = data_path ("good/v1-unordered.json");
+  g_autofree char *path = fc_test_data_path ("good/v1-unordered.json");
   g_autoptr(FcDocument) doc = load_ok (path, FC_READ_FLAGS_NONE);
   FcProfile *profile = fc_document_get_profile (doc, 0);
   const FcSample *s;
@@ -604,7 +638,7 @@ static const Broken broken[] = {
 static void
 test_broken_corpus (void)
 {
-  g_autofree char *dir = data_path ("broken");
+  g_autofree char *dir = fc_test_data_path ("broken");
   g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
   const char *name;
   guint n_files = 0;
@@ -648,10 +682,10 @@ test_broken_corpus (void)
 static void
 test_lenient_recovery (void)
 {
-  g_autofree char *numeric = data_path ("broken/numeric-thread-id-v2.json");
-  g_autofree char *dangling = data_path ("broken/stack-id-dangling.json");
-  g_autofree char *frames = data_path ("broken/frame-id-dangling.json");
-  g_autofree char *empty = data_path ("broken/empty-samples.json");
+  g_autofree char *numeric = fc_test_data_path ("broken/numeric-thread-id-v2.json");
+  g_autofree char *dangling = fc_test_data_path ("broken/stack-id-dangling.json");
+  g_autofree char *frames = fc_test_data_path ("broken/frame-id-dangling.json");
+  g_autofree char *empty = fc_test_data_path ("broken/empty-samples.json");
   g_autoptr(FcDocument) doc = NULL;
   FcProfile *profile;
   guint32 stack_frames[4];
@@ -696,7 +730,7 @@ test_truncation_and_flips (void)
 
   for (guint k = 0; k < G_N_ELEMENTS (names); k++)
     {
-      g_autofree char *path = data_path (names[k]);
+      g_autofree char *path = fc_test_data_path (names[k]);
       g_autofree char *contents = NULL;
       gsize len;
 
@@ -762,7 +796,7 @@ test_too_large (void)
 static void
 test_parse_payload (void)
 {
-  g_autofree char *path = data_path ("broken/frame-id-dangling.json");
+  g_autofree char *path = fc_test_data_path ("broken/frame-id-dangling.json");
   g_autofree char *contents = NULL;
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify)fc_problem_free);
   g_autoptr(FcProfile) profile = NULL;
@@ -804,7 +838,7 @@ load_async_cb (GObject      *source,
 static void
 test_async (void)
 {
-  g_autofree char *path = fixture_path ("vroom/test/data/node.json");
+  g_autofree char *path = fc_test_data_path ("payloads/v1-node-stored.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(FcDocument) doc = NULL;
 
@@ -818,7 +852,7 @@ test_async (void)
 static void
 test_cancelled (void)
 {
-  g_autofree char *path = fixture_path ("vroom/test/data/node.json");
+  g_autofree char *path = fc_test_data_path ("payloads/v1-node-stored.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
@@ -900,6 +934,7 @@ main (int   argc,
   g_test_add_func ("/core/reader/frame-fields", test_frames_fields);
   g_test_add_func ("/core/reader/envelope-python", test_envelope_python);
   g_test_add_func ("/core/reader/envelope-node", test_envelope_node);
+  g_test_add_func ("/core/reader/recorded", test_recorded);
   g_test_add_func ("/core/reader/envelope-length-no-final-newline", test_envelope_length_no_final_newline);
   g_test_add_func ("/core/reader/compact-payload", test_compact_payload);
   g_test_add_func ("/core/reader/v1-unordered", test_v1_unordered);

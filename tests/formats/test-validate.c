@@ -1,4 +1,4 @@
-/* test-validate.c - Relay's rules on the fixtures and on hand-made payloads
+/* test-validate.c - Relay's rules on the payloads of tests/data and on profiles made here
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -29,10 +29,10 @@ validate_fixture (const char *name)
 
 /* What an SDK sends: Relay accepts both. */
 static void
-test_relay_fixtures (void)
+test_sdk_payloads (void)
 {
-  g_autoptr(GPtrArray) v2 = validate_fixture ("relay/sample/v2/valid.json");
-  g_autoptr(GPtrArray) v1 = validate_fixture ("relay/sample/v1/valid.json");
+  g_autoptr(GPtrArray) v2 = validate_fixture ("payloads/v2-cocoa.json");
+  g_autoptr(GPtrArray) v1 = validate_fixture ("payloads/v1-cocoa.json");
 
   g_assert_false (fc_problems_has_errors (v2));
   fc_test_assert_problem (v2, W, "platform", "cocoa");
@@ -49,14 +49,14 @@ test_relay_fixtures (void)
 /* After-Relay files: complete ones pass, cut-down ones fail where they are
  * incomplete. */
 static void
-test_vroom_fixtures (void)
+test_stored_payloads (void)
 {
-  g_autoptr(GPtrArray) node = validate_fixture ("vroom/test/data/node.json");
-  g_autoptr(GPtrArray) cocoa2 = validate_fixture ("vroomrs/sample/v2/valid_cocoa.json");
-  g_autoptr(GPtrArray) android = validate_fixture ("vroomrs/sample/v2/valid_android.json");
-  g_autoptr(GPtrArray) python2 = validate_fixture ("vroomrs/sample/v2/valid_python.json");
-  g_autoptr(GPtrArray) python1 = validate_fixture ("vroomrs/sample/v1/valid_python.json");
-  g_autoptr(GPtrArray) cocoa1 = validate_fixture ("vroomrs/sample/v1/valid_cocoa.json");
+  g_autoptr(GPtrArray) node = validate_fixture ("payloads/v1-node-stored.json");
+  g_autoptr(GPtrArray) cocoa2 = validate_fixture ("payloads/v2-cocoa-stored.json");
+  g_autoptr(GPtrArray) android = validate_fixture ("payloads/v2-android.json");
+  g_autoptr(GPtrArray) python2 = validate_fixture ("payloads/v2-python-cut.json");
+  g_autoptr(GPtrArray) python1 = validate_fixture ("payloads/v1-python-stored.json");
+  g_autoptr(GPtrArray) cocoa1 = validate_fixture ("payloads/v1-cocoa-symbolicated.json");
 
   /* node: complete, only the span id of the transaction is not there */
   g_assert_false (fc_problems_has_errors (node));
@@ -75,13 +75,13 @@ test_vroom_fixtures (void)
   g_assert_true (fc_problems_has_errors (python2));
   fc_test_assert_problem (python2, E, "profile.samples", "not enough samples");
   fc_test_assert_problem (python2, E, "profile.stacks[0][1]", "frame 1");
-  fc_test_assert_problem (python2, W, "thread 6154596352", "Relay drops this thread");
+  fc_test_assert_problem (python2, W, "thread 140230426244864", "Relay drops this thread");
 
   /* python V1: four threads with one sample each, stacks beyond the frames */
   g_assert_true (fc_problems_has_errors (python1));
   fc_test_assert_problem (python1, E, "profile.samples", "not enough samples");
   fc_test_assert_problem (python1, E, "profile.stacks[2][0]", "frame 8");
-  fc_test_assert_problem (python1, W, "thread 133875912132288", "no thread_metadata");
+  fc_test_assert_problem (python1, W, "thread 140230393067200", "no thread_metadata");
   fc_test_assert_problem (python1, W, "transaction.relative_start_ns", "missing");
   fc_test_assert_no_problem (python1, E, "device.architecture", NULL);
   fc_test_assert_no_problem (python1, E, "timestamp", NULL);
@@ -99,7 +99,7 @@ static void
 test_fixture_envelopes (void)
 {
   static const char * const names[] = {
-    "relay/sample/v1/valid.json", "relay/sample/v2/valid.json", "vroom/test/data/node.json",
+    "payloads/v1-cocoa.json", "payloads/v2-cocoa.json", "payloads/v1-node-stored.json",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -464,7 +464,7 @@ test_timestamps_agree (void)
     "2022-09-01T09:45:00", "2022-09-01T09:45:00.000", "20220901T094500Z", "2022-W35-4T09:45:00Z",
     "2022-09-31T09:45:00Z", "1969-12-31T23:59:59Z", "yesterday", "",
   };
-  g_autofree char *path = fc_test_fixture_path ("relay/sample/v1/valid.json");
+  g_autofree char *path = fc_test_fixture_path ("payloads/v1-cocoa.json");
   g_autofree char *contents = NULL;
   g_autoptr(GError) error = NULL;
   guint n_accepted = 0;
@@ -475,7 +475,7 @@ test_timestamps_agree (void)
   for (guint i = 0; i < G_N_ELEMENTS (stamps); i++)
     {
       g_autofree char *quoted = g_strdup_printf ("\"timestamp\": \"%s\"", stamps[i]);
-      g_auto(GStrv) parts = g_strsplit (contents, "\"timestamp\": \"2022-09-01T09:45:00.000Z\"", 2);
+      g_auto(GStrv) parts = g_strsplit (contents, "\"timestamp\": \"2024-03-05T14:30:00.000Z\"", 2);
       g_autofree char *text = NULL;
       g_autoptr(GBytes) bytes = NULL;
       g_autoptr(FcDocument) strict = NULL;
@@ -518,8 +518,8 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
-  g_test_add_func ("/core/validate/relay-fixtures", test_relay_fixtures);
-  g_test_add_func ("/core/validate/vroom-fixtures", test_vroom_fixtures);
+  g_test_add_func ("/core/validate/sdk-payloads", test_sdk_payloads);
+  g_test_add_func ("/core/validate/stored-payloads", test_stored_payloads);
   g_test_add_func ("/core/validate/fixture-envelopes", test_fixture_envelopes);
   g_test_add_func ("/core/validate/good-chunk", test_good_chunk);
   g_test_add_func ("/core/validate/chunk-ids-and-header", test_chunk_ids_and_header);

@@ -441,7 +441,7 @@ test_chunk_envelope (void)
 static void
 test_v1_envelope (void)
 {
-  g_autoptr(FcDocument) fixture = fc_test_load_fixture ("relay/sample/v1/valid.json");
+  g_autoptr(FcDocument) fixture = fc_test_load_fixture ("payloads/v1-cocoa.json");
   FcProfile *profile = fc_document_get_profile (fixture, 0);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
@@ -466,16 +466,16 @@ test_v1_envelope (void)
   g_assert_cmpstr (json_object_get_string_member (profile_item, "type"), ==, "profile");
   g_assert_false (json_object_has_member (profile_item, "platform"));
   /* the envelope carries the transaction's id, as the SDKs do */
-  g_assert_cmpstr (json_object_get_string_member (header, "event_id"), ==, "30976f2ddbe04ac9b6bffe6e35d4710c");
+  g_assert_cmpstr (json_object_get_string_member (header, "event_id"), ==, "9a8b7c6d5e4f40312a1b2c3d4e5f6071");
 
   document = fc_test_load_bytes (bytes);
   g_assert_cmpuint (fc_document_get_n_transactions (document), ==, 1);
   g_assert_cmpuint (fc_document_get_n_profiles (document), ==, 1);
   event = fc_document_get_transaction (document, 0);
-  g_assert_cmpstr (json_object_get_string_member (event, "event_id"), ==, "30976f2ddbe04ac9b6bffe6e35d4710c");
+  g_assert_cmpstr (json_object_get_string_member (event, "event_id"), ==, "9a8b7c6d5e4f40312a1b2c3d4e5f6071");
   g_assert_cmpstr (json_object_get_string_member (
                      json_object_get_object_member (json_object_get_object_member (event, "contexts"), "trace"),
-                     "span_id"), ==, "bd2eb23da2beb459");
+                     "span_id"), ==, "a1b2c3d4e5f60718");
   g_assert_true (fc_profile_equal_samples (profile, fc_document_get_profile (document, 0), why));
 
   /* the whole document back into an envelope keeps the same items */

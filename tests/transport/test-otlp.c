@@ -13,6 +13,7 @@
 #include "fc-reader.h"
 #include "fc-test-profiles.h"
 #include "fc-transport.h"
+#include "fc-test-util.h"
 
 /*
  * The receiver runs on the test's main context; flushes are asynchronous and
@@ -214,29 +215,6 @@ request_body (void)
 }
 
 static void
-remove_dir (const char *dir)
-{
-  g_autofree char *rejected = g_build_filename (dir, "rejected", NULL);
-  const char *name;
-  GDir *d;
-
-  for (guint i = 0; i < 2; i++)
-    {
-      const char *path = i == 0 ? rejected : dir;
-
-      if ((d = g_dir_open (path, 0, NULL)) == NULL)
-        continue;
-      while ((name = g_dir_read_name (d)) != NULL)
-        {
-          g_autofree char *file = g_build_filename (path, name, NULL);
-          g_unlink (file);
-        }
-      g_dir_close (d);
-      g_rmdir (path);
-    }
-}
-
-static void
 assert_outbox_empty (FcTransport *transport)
 {
   g_autoptr(GPtrArray) waiting = fc_outbox_list (fc_transport_get_outbox (transport));
@@ -297,7 +275,7 @@ test_delivered (void)
     g_unlink (path);
   }
   assert_outbox_empty (transport);
-  remove_dir (dir);
+  fc_test_remove_tree (dir);
 }
 
 static void
@@ -331,7 +309,7 @@ test_503_then_200 (void)
   report = flush (transport);
   g_assert_cmpuint (report->delivered, ==, 0);
   g_assert_cmpuint (r->bodies->len, ==, 2);
-  remove_dir (dir);
+  fc_test_remove_tree (dir);
 }
 
 static void
@@ -361,7 +339,7 @@ test_400_kept_aside (void)
   text = fc_transport_describe_report (transport, report);
   g_assert_nonnull (strstr (text, "1 request was not accepted and is kept in"));
   g_assert_nonnull (strstr (text, "sample_type is missing"));
-  remove_dir (dir);
+  fc_test_remove_tree (dir);
 }
 
 static void
@@ -386,7 +364,7 @@ test_partial_success (void)
   g_assert_nonnull (strstr (text, "1 request was accepted only in part (partial_success):"));
   g_assert_nonnull (strstr (text, "partial success: 2 profiles rejected: profiles without stack"));
   assert_outbox_empty (transport);
-  remove_dir (dir);
+  fc_test_remove_tree (dir);
 }
 
 static void

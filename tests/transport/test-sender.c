@@ -11,6 +11,7 @@
 #include "fc-reader.h"
 #include "fc-sender.h"
 #include "fc-test-relay.h"
+#include "fc-test-util.h"
 #include "fc-validate.h"
 
 #define PROFILER_ID "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
@@ -19,7 +20,7 @@
 static char *
 fixture (const char *relative)
 {
-  return g_build_filename (g_getenv ("FC_FIXTURES_DIR"), relative, NULL);
+  return fc_test_data_path (relative);
 }
 
 static FcDocument *
@@ -145,8 +146,8 @@ test_sender_chunk (void)
 static void
 test_sender_invalid_not_sent (void)
 {
-  /* Cut down upstream: stacks point at frames the file does not have. */
-  g_autoptr(FcDocument) document = load_fixture ("vroomrs/sample/v2/valid_python.json", NULL);
+  /* Cut down as Sentry stores it: stacks point at frames the file does not have. */
+  g_autoptr(FcDocument) document = load_fixture ("payloads/v2-python-cut.json", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) envelopes = fc_sender_envelopes_for_document (document, NULL, &error);
   g_autoptr(FcProfile) empty = fc_profile_new (FC_FORMAT_V2);
@@ -167,8 +168,8 @@ static void
 test_sender_documents (void)
 {
   g_autoptr(GBytes) v2_bytes = NULL;
-  g_autoptr(FcDocument) v2 = load_fixture ("relay/sample/v2/valid.json", &v2_bytes);
-  g_autoptr(FcDocument) v1 = load_fixture ("relay/sample/v1/valid.json", NULL);
+  g_autoptr(FcDocument) v2 = load_fixture ("payloads/v2-cocoa.json", &v2_bytes);
+  g_autoptr(FcDocument) v1 = load_fixture ("payloads/v1-cocoa.json", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) e2 = fc_sender_envelopes_for_document (v2, v2_bytes, &error);
   g_autoptr(GPtrArray) e1 = NULL;
@@ -501,24 +502,6 @@ delivered_text (Relay *relay,
 }
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 test_cli_record_trace_send (void)
 {
   Relay *relay = relay_new ();
@@ -597,7 +580,7 @@ test_cli_record_trace_send (void)
   /* The FIFO the recorder created is gone. */
   g_assert_false (g_file_test (fifo, G_FILE_TEST_EXISTS));
 
-  remove_tree (dir);
+  fc_test_remove_tree (dir);
   relay_free (relay);
 }
 
@@ -631,9 +614,9 @@ test_cli_send (void)
   Relay *relay = relay_new ();
   g_autoptr(FcDsn) dsn = relay_dsn (relay);
   g_autofree char *dsn_text = g_strdup_printf ("http://" KEY "@127.0.0.1:%u/" PROJECT, relay->port);
-  g_autofree char *good = fixture ("relay/sample/v2/valid.json");
-  g_autofree char *v1 = fixture ("relay/sample/v1/valid.json");
-  g_autofree char *bad = fixture ("vroomrs/sample/v2/valid_python.json");
+  g_autofree char *good = fixture ("payloads/v2-cocoa.json");
+  g_autofree char *v1 = fixture ("payloads/v1-cocoa.json");
+  g_autofree char *bad = fixture ("payloads/v2-python-cut.json");
   g_autofree char *out1 = NULL;
   g_autofree char *out2 = NULL;
   g_autofree char *out3 = NULL;

@@ -1,0 +1,201 @@
+/* fc-test-util.c - what the tests share: temporary trees, target programs, test data,
+ * private homes, waits on a condition with a deadline, statistical margins
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <math.h>
+
+#include <glib/gstdio.h>
+
+#include "fc-test-util.h"
+
+/**
+ * fc_test_make_tmp_dir:
+ * @prefix: what the folder's name starts with, e.g. "fc-test-outbox"
+ *
+ * Returns: (transfer full): a new empty folder under g_get_tmp_dir(); the test removes it
+ *   with fc_test_remove_tree()
+ */
+char *
+fc_test_make_tmp_dir (const char *prefix)
+{
+  g_autofree char *template = g_strdup_printf ("%s-XXXXXX", prefix);
+  g_autoptr(GError) error = NULL;
+  char *path = g_dir_make_tmp (template, &error);
+
+  g_assert_no_error (error);
+  return path;
+}
+
+/**
+ * fc_test_remove_tree:
+ * @path: a file or folder
+ *
+ * Removes @path and, for a folder, everything in it. Symbolic links are removed, never
+ * followed. Nothing there is not an error.
+ */
+void
+fc_test_remove_tree (const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR) && !g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+    {
+      g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+      const char *name;
+
+      while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          fc_test_remove_tree (child);
+        }
+      g_rmdir (path);
+    }
+  else
+    g_unlink (path);
+}
+
+/**
+ * fc_test_data_path:
+ * @relative: a path under tests/data, e.g. "payloads/v2-cocoa.json"
+ *
+ * Returns: (transfer full): where that file is in the source tree (tests/data/README.md
+ *   says how each was made)
+ */
+char *
+fc_test_data_path (const char *relative)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", relative, NULL);
+}
+
+/**
+ * fc_test_target_path:
+ * @name: a program of tests/targets, e.g. "burner"
+ *
+ * Returns: (transfer full): the path of the built fc-target-@name
+ */
+char *
+fc_test_target_path (const char *name)
+{
+  const char *dir = g_getenv ("FC_TARGETS_DIR");
+
+  g_assert_nonnull (dir);
+  return g_strdup_printf ("%s/fc-target-%s", dir, name);
+}
+
+static char *private_home;
+
+/**
+ * fc_test_init_private_home:
+ * @argc: main()'s
+ * @argv: main()'s
+ *
+ * g_test_init() with HOME and the XDG_*_HOME folders in a new temporary folder, removed by
+ * fc_test_run(). Unlike %G_TEST_OPTION_ISOLATE_DIRS the system's data folders stay
+ * (XDG_DATA_DIRS: icons, the settings schema), and the home is one for the whole program:
+ * the recent files list, the outbox, the settings file are those of a user of its own.
+ */
+void
+fc_test_init_private_home (int    *argc,
+                           char ***argv)
+{
+  static const char * const variables[] = {
+    "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+  };
+  g_autofree char *base = g_path_get_basename ((*argv)[0]);
+  g_autofree char *prefix = g_strdup_printf ("flamecast-%s", base);
+
+  g_assert_null (private_home);
+  private_home = fc_test_make_tmp_dir (prefix);
+  g_setenv ("HOME", private_home, TRUE);
+  for (guint i = 0; i < G_N_ELEMENTS (variables); i++)
+    g_setenv (variables[i], private_home, TRUE);
+
+  g_test_init (argc, argv, NULL);
+}
+
+/**
+ * fc_test_run:
+ *
+ * g_test_run(), then the private home of fc_test_init_private_home() removed.
+ *
+ * Returns: g_test_run()'s
+ */
+int
+fc_test_run (void)
+{
+  int ret = g_test_run ();
+
+  if (private_home != NULL)
+    fc_test_remove_tree (private_home);
+  g_clear_pointer (&private_home, g_free);
+  return ret;
+}
+
+static gboolean
+wake_cb (gpointer user_data)
+{
+  FcTestWait *wait = user_data;
+
+  wait->wake_id = 0;
+  return G_SOURCE_REMOVE;
+}
+
+void
+fc_test_wait_begin (FcTestWait *wait,
+                    const char *what,
+                    const char *file,
+                    int         line)
+{
+  wait->what = what;
+  wait->file = file;
+  wait->line = line;
+  wait->deadline = g_get_monotonic_time () + FC_TEST_DEADLINE_SECONDS * G_TIME_SPAN_SECOND;
+  /* wakes a blocking iteration at the deadline, when nothing else would */
+  wait->wake_id = g_timeout_add_seconds (FC_TEST_DEADLINE_SECONDS + 1, wake_cb, wait);
+}
+
+static void
+check_deadline (FcTestWait *wait)
+{
+  if (g_get_monotonic_time () >= wait->deadline)
+    g_error ("%s:%d: still waiting for %s after %d s", wait->file, wait->line, wait->what,
+             FC_TEST_DEADLINE_SECONDS);
+}
+
+void
+fc_test_wait_iterate (FcTestWait *wait)
+{
+  check_deadline (wait);
+  g_main_context_iteration (NULL, TRUE);
+}
+
+void
+fc_test_wait_poll (FcTestWait *wait)
+{
+  check_deadline (wait);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_usleep (1000);
+}
+
+void
+fc_test_wait_end (FcTestWait *wait)
+{
+  g_clear_handle_id (&wait->wake_id, g_source_remove);
+}
+
+/**
+ * fc_test_binomial_margin:
+ * @n: trials
+ * @p: the chance of a success in each
+ *
+ * Returns: five standard deviations of the number of successes (binomial), at least 1: a
+ *   count outside expected +- this margin is a bug, not bad luck (about 6e-7 of the runs)
+ */
+double
+fc_test_binomial_margin (double n,
+                         double p)
+{
+  return MAX (1.0, 5.0 * sqrt (n * p * (1.0 - p)));
+}
