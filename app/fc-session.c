@@ -548,6 +548,55 @@ fc_session_set_document_full (FcSession  *self,
   g_object_thaw_notify (G_OBJECT (self));
 }
 
+/**
+ * fc_session_set_document_keep_thread:
+ * @self: a session
+ * @document: the document to show
+ * @merged_profile: its profile for the views
+ *
+ * As fc_session_set_document_full(), but the thread the user chose stays
+ * (the same thread id, or all threads) when @merged_profile has it: a live
+ * recording that stops opens on the thread it showed. The visible range
+ * stays too when the profile is the one already shown.
+ */
+void
+fc_session_set_document_keep_thread (FcSession  *self,
+                                     FcDocument *document,
+                                     FcProfile  *merged_profile)
+{
+  g_autofree char *tid = NULL;
+  gint thread = self->thread;
+  gboolean same = merged_profile == self->profile;
+  guint32 index;
+
+  g_return_if_fail (FC_IS_SESSION (self));
+  g_return_if_fail (FC_IS_DOCUMENT (document));
+  g_return_if_fail (FC_IS_PROFILE (merged_profile));
+
+  if (self->profile != NULL && thread >= 0)
+    tid = g_strdup (fc_profile_string (self->profile, fc_profile_get_thread (self->profile, thread)->tid));
+  if (!same)
+    {
+      fc_session_set_document_full (self, document, merged_profile);
+      if (thread == FC_SESSION_ALL_THREADS)
+        fc_session_set_thread (self, FC_SESSION_ALL_THREADS);
+      else if (tid != NULL && fc_profile_lookup_thread (merged_profile, tid, &index))
+        fc_session_set_thread (self, (gint) index);
+      return;
+    }
+
+  /* the live copy, finished: what the views hold stays valid */
+  g_object_freeze_notify (G_OBJECT (self));
+  g_set_object (&self->document, document);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOCUMENT]);
+  g_clear_pointer (&self->spans, g_ptr_array_unref);
+  self->spans = fc_transaction_spans_for_document (document);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPANS]);
+  fc_session_update_thread_range (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 gint
 fc_session_get_thread (FcSession *self)
 {

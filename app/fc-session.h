@@ -34,6 +34,9 @@ void           fc_session_set_document          (FcSession     *self,
 void           fc_session_set_document_full     (FcSession     *self,
                                                  FcDocument    *document,
                                                  FcProfile     *merged_profile);
+void           fc_session_set_document_keep_thread (FcSession  *self,
+                                                 FcDocument    *document,
+                                                 FcProfile     *merged_profile);
 FcProfile     *fc_session_get_profile           (FcSession     *self);
 
 GPtrArray     *fc_session_get_spans             (FcSession     *self);

@@ -61,6 +61,7 @@ struct _FcWindow
   AdwSplitButton       *stop_button;
   GtkRevealer          *record_bar;
   GtkLabel             *record_status_label;
+  GtkLabel             *record_mode_label;
   GtkButton            *send_button;
   GtkLabel             *send_label;
   GtkButton            *follow_button;
@@ -88,8 +89,6 @@ struct _FcWindow
   gint64                record_started_us;
   gint64                record_stopped_us;
   guint                 live_n_samples;
-  guint                 live_n_threads;
-  FcProfileFollower    *live_follower;    /* the live view: the recording by function */
   gboolean              live_updating;    /* a worker is bringing it up to date */
   gboolean              live_edge_pending; /* follow once the flamechart has the grown layout */
   guint                 transaction_span;

@@ -36,20 +36,22 @@ fc_window_record_show_status (FcWindow *self)
     state = _("Recording");
   else
     state = _("Waiting");
-  n_samples = fc_recording_get_profile (self->recording)
-              ? fc_profile_get_n_samples (fc_recording_get_profile (self->recording)) : 0;
+  n_samples = fc_recorder_get_n_samples (recorder);
   n_threads = fc_recorder_get_n_threads (recorder);
   samples = g_strdup_printf (ngettext ("%u sample", "%u samples", n_samples), n_samples);
   threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads), n_threads);
   dropped = g_strdup_printf (ngettext ("%" G_GUINT64_FORMAT " dropped tick", "%" G_GUINT64_FORMAT " dropped ticks",
                                        (gulong) MIN (stats.dropped_ticks, G_MAXULONG)),
                              stats.dropped_ticks);
-  /* Translators: status while recording: state, seconds, samples, threads, dropped ticks, mode, rate */
-  text = g_strdup_printf (_("%s · %.1f s · %s · %s · %s · %s · %u Hz"),
-                          state, elapsed, samples, threads, dropped,
+  /* Translators: status while recording: state, seconds, samples, threads, dropped ticks */
+  text = g_strdup_printf (_("%s · %.1f s · %s · %s · %s"), state, elapsed, samples, threads, dropped);
+  gtk_label_set_text (self->record_status_label, text);
+  g_free (text);
+  /* Translators: after the status while recording: mode and rate */
+  text = g_strdup_printf (_(" · %s · %u Hz"),
                           fc_recorder_get_mode (recorder) == FC_SAMPLER_MODE_CPU ? "cpu" : "wall",
                           fc_recorder_get_frequency (recorder));
-  gtk_label_set_text (self->record_status_label, text);
+  gtk_label_set_text (self->record_mode_label, text);
 }
 
 /* Sending while recording: what the sender did so far, updated as its
@@ -180,7 +182,7 @@ fc_window_record_update_controls (FcWindow *self)
 static FcProfile *
 live_view (FcWindow *self)
 {
-  return self->live_follower ? fc_profile_follower_get_profile (self->live_follower) : NULL;
+  return self->recording ? fc_recording_get_profile (self->recording) : NULL;
 }
 
 static gboolean
@@ -276,7 +278,7 @@ live_updated_cb (GObject      *object,
     return;
   self->live_updating = FALSE;
   /* stopped, or another recording, meanwhile */
-  if (g_task_get_task_data (G_TASK (result)) != self->live_follower || self->recording == NULL ||
+  if (self->recording == NULL || g_task_get_task_data (G_TASK (result)) != fc_recording_get_follower (self->recording) ||
       self->record_stopping || fc_recording_get_stopped (self->recording))
     return;
 
@@ -294,24 +296,20 @@ static gboolean
 live_tick_cb (gpointer user_data)
 {
   FcWindow *self = user_data;
-  FcProfile *profile = fc_recording_get_profile (self->recording);
-  guint n_samples = fc_profile_get_n_samples (profile);
-  guint n_threads = fc_profile_get_n_threads (profile);
+  FcRecorder *recorder = fc_recording_get_recorder (self->recording);
+  guint n_samples = fc_recorder_get_n_samples (recorder);
 
   /* one update at a time; a tick that finds one under way leaves it to the next */
-  if (!self->live_updating && (n_samples != self->live_n_samples || n_threads != self->live_n_threads))
+  if (!self->live_updating && n_samples != self->live_n_samples)
     {
       g_autoptr(GTask) task = NULL;
       GWeakRef *weak = g_new0 (GWeakRef, 1);
 
       g_weak_ref_init (weak, self);
       self->live_n_samples = n_samples;
-      self->live_n_threads = n_threads;
-      if (self->live_follower == NULL)
-        self->live_follower = fc_profile_follower_new (profile);
       self->live_updating = TRUE;
       task = g_task_new (NULL, NULL, live_updated_cb, weak);
-      g_task_set_task_data (task, fc_profile_follower_ref (self->live_follower),
+      g_task_set_task_data (task, fc_profile_follower_ref (fc_recording_get_follower (self->recording)),
                             (GDestroyNotify) fc_profile_follower_unref);
       g_task_run_in_thread (task, live_update_thread);
     }
@@ -321,15 +319,35 @@ live_tick_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+at_live_edge (FcWindow *self)
+{
+  gint64 begin, end;
+
+  fc_session_get_thread_range (self->session, &begin, &end);
+  return fc_session_get_visible_end_ns (self->session) == end &&
+         fc_session_get_visible_begin_ns (self->session) == MAX (begin, end - FC_SESSION_LIVE_WINDOW_NS);
+}
+
 /* The user zoomed or panned: stop following the live edge until Follow. */
 static void
 visible_range_cb (FcWindow *self)
 {
   if (self->setting_range || self->recording == NULL || fc_recording_get_stopped (self->recording) ||
-      !self->following)
+      !self->following || at_live_edge (self))
     return;
   self->following = FALSE;
   fc_window_record_update_controls (self);
+}
+
+/* Another thread while recording: its live edge, whatever the switch did to
+ * the visible range (it shows the new thread's whole range). */
+static void
+thread_cb (FcWindow *self)
+{
+  if (self->recording != NULL && !fc_recording_get_stopped (self->recording) && !self->record_stopping &&
+      showing_live (self))
+    fc_window_record_follow (self);
 }
 
 void
@@ -397,40 +415,42 @@ target_exited_cb (FcWindow *self,
     fc_window_stop_recording (self, FALSE);
 }
 
-/* Views aggregate by function (as for opened files): done on a worker. */
+/* The last samples go into the view on a worker (it may be far behind on a
+ * loaded machine); the recording's live copy is then finished. */
 static void
-by_function_thread (GTask        *task,
-                    gpointer      source_object,
-                    gpointer      task_data,
-                    GCancellable *cancellable)
+final_update_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
 {
-  g_task_return_pointer (task, fc_profile_dup_by_function (fc_recording_get_profile (task_data)), g_object_unref);
+  fc_profile_follower_update (fc_recording_get_follower (task_data));
+  g_task_return_boolean (task, TRUE);
 }
 
 static void
-by_function_ready_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
+final_update_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
 {
   FcWindow *self = FC_WINDOW (object);
-  g_autoptr(FcProfile) profile = g_task_propagate_pointer (G_TASK (result), NULL);
-  g_autoptr(FcDocument) document = fc_document_new (FC_DOCUMENT_V2);
+  FcRecording *recording = g_task_get_task_data (G_TASK (result));
+  FcProfile *profile;
 
   /* a new recording started in this window meanwhile: it is what is shown */
-  if (g_task_get_task_data (G_TASK (result)) != self->recording)
+  if (recording != self->recording)
     return;
-  /* the live view's copy goes once the session no longer needs it */
-  if (!self->live_updating)
-    g_clear_pointer (&self->live_follower, fc_profile_follower_unref);
-  if (profile == NULL || fc_profile_get_n_samples (profile) == 0)
+  profile = fc_profile_follower_finish (fc_recording_get_follower (recording));
+  if (fc_profile_get_n_samples (profile) == 0)
     {
-      if (fc_session_get_document (self->session) == NULL)
+      if (fc_session_get_document (self->session) == NULL ||
+          fc_document_get_n_profiles (fc_session_get_document (self->session)) == 0)
         gtk_stack_set_visible_child_name (self->main_stack, "empty");
       return;
     }
-  fc_profile_finish (profile);
-  fc_document_add_profile (document, fc_recording_get_profile (self->recording));
-  fc_session_set_document_full (self->session, document, profile);
+  /* the chunks as written and sent: Send, Save and Export start from them */
+  fc_session_set_document_keep_thread (self->session, fc_recording_get_document (recording), profile);
+  if (self->following)
+    fc_session_reset_view (self->session);
   update_live_spans (self);
   gtk_stack_set_visible_child_name (self->main_stack, "profile");
 }
@@ -473,9 +493,9 @@ stopped_cb (GObject      *object,
     }
 
   /* the full recording, merged by function, stays open in this window */
-  task = g_task_new (self, NULL, by_function_ready_cb, NULL);
+  task = g_task_new (self, NULL, final_update_cb, NULL);
   g_task_set_task_data (task, g_object_ref (self->recording), g_object_unref);
-  g_task_run_in_thread (task, by_function_thread);
+  g_task_run_in_thread (task, final_update_thread);
   g_object_unref (task);
 }
 
@@ -621,8 +641,6 @@ begin (FcWindow     *self,
   self->record_stopping = FALSE;
   self->following = TRUE;
   self->live_n_samples = 0;
-  g_clear_pointer (&self->live_follower, fc_profile_follower_unref);
-  self->live_n_threads = 0;
   self->transaction_span = 0;
   g_ptr_array_set_size (self->root_spans, 0);
   g_signal_connect_object (fc_recording_get_lifecycle (recording), "root-span-ended",
@@ -807,6 +825,8 @@ fc_window_record_init (FcWindow *self)
                            G_CALLBACK (visible_range_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::visible-end-ns",
                            G_CALLBACK (visible_range_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->session, "notify::thread",
+                           G_CALLBACK (thread_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->flame_chart, "notify::layout",
                            G_CALLBACK (live_layout_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->profiling_button, "toggled",
@@ -826,6 +846,5 @@ fc_window_record_dispose (FcWindow *self)
     fc_recording_stop_async (self->recording, NULL, NULL, NULL);
   g_clear_object (&self->recording);
   g_clear_object (&self->sender);
-  g_clear_pointer (&self->live_follower, fc_profile_follower_unref);
   g_clear_pointer (&self->root_spans, g_ptr_array_unref);
 }

@@ -327,12 +327,15 @@ session_document_cb (FcWindow   *self,
                      GParamSpec *pspec,
                      FcSession  *session)
 {
-  gboolean has_document = fc_session_get_document (session) != NULL;
+  FcDocument *document = fc_session_get_document (session);
+  gboolean has_document = document != NULL;
+  /* a recording holds its chunks once they are written: not the live view's */
+  gboolean has_profiles = has_document && fc_document_get_n_profiles (document) > 0;
 
-  fc_window_set_action_enabled (self, "send", has_document);
-  fc_window_set_action_enabled (self, "save-v2", has_document);
-  fc_window_set_action_enabled (self, "save-v1", has_document);
-  fc_window_set_action_enabled (self, "save-other", has_document);
+  fc_window_set_action_enabled (self, "send", has_profiles);
+  fc_window_set_action_enabled (self, "save-v2", has_profiles);
+  fc_window_set_action_enabled (self, "save-v1", has_profiles);
+  fc_window_set_action_enabled (self, "save-other", has_profiles);
   fc_window_set_action_enabled (self, "export-png", has_document);
   fc_window_set_action_enabled (self, "export-svg", has_document);
 }

@@ -26,7 +26,9 @@ struct _FcRecording
   FcSender           *sender;
   char               *output_dir;
   GTask              *stop_task;       /* stop_async in progress */
-  FcProfile          *profile;         /* keep-profile: the whole recording, live */
+  FcDocument         *document;        /* keep-profile: every chunk, as written */
+  FcProfileFollower  *follower;        /* keep-profile: the whole recording by function, for views */
+  GHashTable         *live_sources;    /* keep-profile: profiler_id -> the follower's current source */
 
   /* settings */
   FcProfileLifecycle  lifecycle_mode;
@@ -212,6 +214,11 @@ chunk_ready_cb (FcRecording *self,
     }
   if (self->output_dir != NULL)
     write_chunk (self, chunk);
+  if (self->document != NULL)
+    {
+      fc_document_add_profile (self->document, chunk);
+      fc_profile_follower_source_done (self->follower, chunk);
+    }
   g_signal_emit (self, signals[CHUNK_READY], 0, chunk);
 }
 
@@ -317,52 +324,36 @@ stop_profiling_cb (FcRecording *self)
 
 /* ---- the recorder ---- */
 
-/* keep-profile: the batch @first, @n of the live chunk goes into the whole
- * recording. By index, not by time: two threads sampled at one tick share a
- * timestamp and may arrive in different batches. */
-static void
-keep_samples (FcRecording *self,
-              FcProfile   *chunk,
-              guint        first,
-              guint        n)
-{
-  guint before, after;
-
-  if (n == 0)
-    return;
-  /* the target's: following children, the other processes' chunks have their own */
-  if (fc_profile_get_profiler_id (self->profile) == NULL)
-    fc_profile_set_meta_string (self->profile, "profiler_id",
-                                fc_recorder_get_profiler_id (self->recorder) != NULL
-                                  ? fc_recorder_get_profiler_id (self->recorder)
-                                  : fc_profile_get_profiler_id (chunk));
-  before = fc_profile_get_n_samples (self->profile);
-  fc_profile_import_range (self->profile, chunk, first, n);
-  fc_profile_publish (self->profile);
-  after = fc_profile_get_n_samples (self->profile);
-  if (after > before)
-    g_signal_emit (self, signals[SAMPLES_ADDED], 0, before, after - before);
-}
-
 static void
 samples_added_cb (FcRecording *self,
                   guint        first,
                   guint        n)
 {
-  if (self->profile == NULL)
-    g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, n);
+  g_signal_emit (self, signals[SAMPLES_ADDED], 0, first, n);
 }
 
-/* every process's samples, following children: the whole recording shows them all, each
- * thread named "comm (pid)", while each process's chunks keep their own profiler_id */
+/* keep-profile: every process's live chunk is a source of the view, one
+ * after the other (following children, side by side); a chunk the
+ * recorder replaced, finished or dropped (a child's that Sentry would
+ * refuse), grows no more. */
 static void
 process_samples_added_cb (FcRecording *self,
                           FcProfile   *live,
                           guint        first,
                           guint        n)
 {
-  if (self->profile != NULL)
-    keep_samples (self, live, first, n);
+  const char *profiler_id = fc_profile_get_profiler_id (live);
+  FcProfile *current;
+
+  if (self->follower == NULL || profiler_id == NULL)
+    return;
+  current = g_hash_table_lookup (self->live_sources, profiler_id);
+  if (current == live)
+    return;
+  if (current != NULL)
+    fc_profile_follower_source_done (self->follower, current);
+  fc_profile_follower_add_source (self->follower, live);
+  g_hash_table_insert (self->live_sources, g_strdup (profiler_id), g_object_ref (live));
 }
 
 static void
@@ -384,22 +375,15 @@ recorder_stopped_cb (FcRecording *self)
 }
 
 static void
-create_profile (FcRecording *self)
+create_document (FcRecording *self)
 {
-  FcRecorder *recorder = self->recorder;
-
-  g_clear_object (&self->profile);
+  g_clear_object (&self->document);
+  g_clear_pointer (&self->follower, fc_profile_follower_unref);
+  g_hash_table_remove_all (self->live_sources);
   if (!self->keep_profile)
     return;
-  self->profile = fc_profile_new (FC_FORMAT_V2);
-  fc_profile_set_meta_string (self->profile, "version", "2");
-  fc_profile_set_meta_string (self->profile, "platform", fc_recorder_get_platform (recorder));
-  if (fc_recorder_get_release (recorder) != NULL)
-    fc_profile_set_meta_string (self->profile, "release", fc_recorder_get_release (recorder));
-  if (fc_recorder_get_environment (recorder) != NULL)
-    fc_profile_set_meta_string (self->profile, "environment", fc_recorder_get_environment (recorder));
-  /* live from the start: readers may look before the first batch */
-  fc_profile_publish (self->profile);
+  self->document = fc_document_new (FC_DOCUMENT_V2);
+  self->follower = fc_profile_follower_new (NULL);
 }
 
 static void
@@ -456,7 +440,7 @@ fc_recording_attach (FcRecording  *self,
 
   if (!prepare (self, error) || !fc_recorder_attach (self->recorder, pid, error))
     return FALSE;
-  create_profile (self);
+  create_document (self);
   create_lifecycle (self);
   return TRUE;
 }
@@ -472,7 +456,7 @@ fc_recording_spawn (FcRecording        *self,
   if (!prepare (self, error) || !fc_recorder_spawn (self->recorder, argv, error))
     return FALSE;
   self->spawned = TRUE;
-  create_profile (self);
+  create_document (self);
   create_lifecycle (self);
   return TRUE;
 }
@@ -536,9 +520,17 @@ stop_continue (FcRecording *self)
   /* nothing left in the unwinder's queue: returns at once */
   fc_recorder_detach (self->recorder);
   send_deferred_spans (self, TRUE);
-  /* immutable from here: any thread may read it */
-  if (self->profile != NULL)
-    fc_profile_finish (self->profile);
+  /* every chunk is out: the view grows no more */
+  if (self->follower != NULL)
+    {
+      GHashTableIter iter;
+      gpointer live;
+
+      g_hash_table_iter_init (&iter, self->live_sources);
+      while (g_hash_table_iter_next (&iter, NULL, &live))
+        fc_profile_follower_source_done (self->follower, live);
+      g_hash_table_remove_all (self->live_sources);
+    }
   self->stopped = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STOPPED]);
 
@@ -642,7 +634,21 @@ FcProfile *
 fc_recording_get_profile (FcRecording *self)
 {
   g_return_val_if_fail (FC_IS_RECORDING (self), NULL);
-  return self->profile;
+  return self->follower != NULL ? fc_profile_follower_get_profile (self->follower) : NULL;
+}
+
+FcProfileFollower *
+fc_recording_get_follower (FcRecording *self)
+{
+  g_return_val_if_fail (FC_IS_RECORDING (self), NULL);
+  return self->follower;
+}
+
+FcDocument *
+fc_recording_get_document (FcRecording *self)
+{
+  g_return_val_if_fail (FC_IS_RECORDING (self), NULL);
+  return self->document;
 }
 
 FcProfile *
@@ -773,7 +779,9 @@ fc_recording_dispose (GObject *object)
   g_clear_object (&self->lifecycle);
   g_clear_object (&self->recorder);
   g_clear_object (&self->sender);
-  g_clear_object (&self->profile);
+  g_clear_object (&self->document);
+  g_clear_pointer (&self->follower, fc_profile_follower_unref);
+  g_clear_pointer (&self->live_sources, g_hash_table_unref);
 
   G_OBJECT_CLASS (fc_recording_parent_class)->dispose (object);
 }
@@ -957,6 +965,7 @@ fc_recording_init (FcRecording *self)
   self->traces_sample_rate = 1.0;
   self->format = FC_FORMAT_V2;
   g_queue_init (&self->deferred_spans);
+  self->live_sources = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
 
   self->recorder = fc_recorder_new ();
   g_signal_connect_swapped (self->recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), self);

@@ -34,14 +34,14 @@ G_BEGIN_DECLS
  * output-dir (chunk files go there; NULL: none), format (FC_FORMAT_V2: one
  * chunk file per chunk; FC_FORMAT_V1: one envelope per <= 30 s), sender
  * (FcSender: each chunk and each profiled root span is queued for sending;
- * NULL: nothing is sent), keep-profile (fc_recording_get_profile () holds
- * the whole recording, for a live view; default FALSE: chunks are let go).
+ * NULL: nothing is sent), keep-profile (fc_recording_get_document () keeps
+ * every chunk, the same the files get, and fc_recording_get_profile () the
+ * whole recording by function for views; default FALSE: chunks are let go).
  * Read-only: profiling (the recorder is sampling), n-files, stopped.
  *
  * Signals, on the main context that was the thread default at construction:
- *   "samples-added" (guint first, guint n)  samples appended and published: with
- *                                           keep-profile to fc_recording_get_profile (),
- *                                           otherwise to the live chunk
+ *   "samples-added" (guint first, guint n)  samples appended and published to the
+ *                                           target's live chunk
  *                                           (fc_recording_get_live_profile ())
  *   "chunk-ready"   (FcProfile *chunk)      a chunk is complete (after it was written and queued)
  *   "target-exited" (int wait status)
@@ -91,8 +91,17 @@ FcRecorder    *fc_recording_get_recorder       (FcRecording          *self);
 /* NULL before attaching */
 FcLifecycle   *fc_recording_get_lifecycle      (FcRecording          *self);
 FcProfile     *fc_recording_get_live_profile   (FcRecording          *self);
-/* keep-profile: every sample so far, live (published) while recording,
- * finished once stopped; NULL before attaching or without keep-profile */
+/* keep-profile, NULL before attaching or without it. The document: every
+ * chunk of every process recorded so far, as written and sent (chunk_id,
+ * profiler_id, client_sdk, release, environment, debug_meta); it grows on
+ * the main context, complete once stopped. Send, save and export it. */
+FcDocument    *fc_recording_get_document       (FcRecording          *self);
+/* The whole recording by function, for views: the follower's copy of the
+ * chunks (live while recording), brought up to date by
+ * fc_profile_follower_update () on any one thread at a time, and finished
+ * (fc_profile_follower_finish ()) by whoever shows it once stopped. */
+FcProfileFollower *fc_recording_get_follower   (FcRecording          *self);
+/* fc_profile_follower_get_profile () of the follower */
 FcProfile     *fc_recording_get_profile        (FcRecording          *self);
 gboolean       fc_recording_get_profiling      (FcRecording          *self);
 gboolean       fc_recording_get_stopped        (FcRecording          *self);

@@ -1227,6 +1227,34 @@ fc_profile_get_release (FcProfile *self)
   return fc_profile_get_meta_string (self, "release");
 }
 
+/**
+ * fc_profile_get_client_sdk:
+ * @self: a profile
+ *
+ * Returns: (transfer none) (nullable): the payload's client_sdk when it names
+ *   an SDK (a non-empty name and version), else NULL
+ */
+JsonObject *
+fc_profile_get_client_sdk (FcProfile *self)
+{
+  JsonObject *sdk;
+  JsonNode *name, *version;
+
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+
+  if (!json_object_has_member (self->meta, "client_sdk") ||
+      !JSON_NODE_HOLDS_OBJECT (json_object_get_member (self->meta, "client_sdk")))
+    return NULL;
+  sdk = json_object_get_object_member (self->meta, "client_sdk");
+  name = json_object_get_member (sdk, "name");
+  version = json_object_get_member (sdk, "version");
+  if (name == NULL || version == NULL || !JSON_NODE_HOLDS_VALUE (name) || !JSON_NODE_HOLDS_VALUE (version) ||
+      json_node_get_value_type (name) != G_TYPE_STRING || json_node_get_value_type (version) != G_TYPE_STRING ||
+      *json_node_get_string (name) == '\0' || *json_node_get_string (version) == '\0')
+    return NULL;
+  return sdk;
+}
+
 const char *
 fc_profile_get_environment (FcProfile *self)
 {
@@ -1685,22 +1713,43 @@ fc_profile_import_range (FcProfile *self,
 
 /* ---- following a live profile by function ---- */
 
+/* One profile the copy is made from: a recording's live chunks follow one
+ * another (and, following children, run side by side). */
+typedef struct {
+  FcProfile *src;
+  Importer   imp;       /* kept from update to update: each frame and stack is mapped once */
+  guint      n_done;    /* samples of src imported */
+  gboolean   done;      /* it grows no more (guarded by the follower's lock) */
+} Source;
+
 struct _FcProfileFollower {
   gatomicrefcount ref_count;
-  FcProfile      *src;
   FcProfile      *dst;
-  Importer        imp;       /* kept from update to update: each frame and stack is mapped once */
-  guint           n_done;    /* samples of src imported */
+  GMutex          update_lock;  /* one update (or finish) at a time, from any thread */
+  GMutex          lock;         /* guards pending and each source's done */
+  GPtrArray      *pending;      /* Source*: added, not yet taken by an update (no maps yet) */
+  GPtrArray      *sources;      /* Source*: changed by the updating thread, under lock */
 };
+
+static void
+source_free (Source *source)
+{
+  if (source->imp.dst != NULL)
+    importer_clear (&source->imp);
+  g_object_unref (source->src);
+  g_free (source);
+}
 
 /**
  * fc_profile_follower_new:
- * @src: a profile that may be growing (see fc_profile_publish())
+ * @src: (nullable): a profile that may be growing (see fc_profile_publish()),
+ *   or NULL to add sources later (fc_profile_follower_add_source())
  *
- * A live copy of @src by function (as fc_profile_dup_by_function()), for
- * views of a recording while it runs: each fc_profile_follower_update()
- * imports only the samples @src published since the last one, and publishes
- * them, so readers on other threads may read the copy while it grows.
+ * A live copy of its sources by function (as fc_profile_dup_by_function()),
+ * for views of a recording while it runs: each fc_profile_follower_update()
+ * imports only the samples the sources published since the last one, and
+ * publishes them, so readers on other threads may read the copy while it
+ * grows.
  *
  * Returns: (transfer full): a follower; updates come from one thread at a time
  */
@@ -1709,20 +1758,83 @@ fc_profile_follower_new (FcProfile *src)
 {
   FcProfileFollower *self;
 
-  g_return_val_if_fail (FC_IS_PROFILE (src), NULL);
+  g_return_val_if_fail (src == NULL || FC_IS_PROFILE (src), NULL);
 
   self = g_new0 (FcProfileFollower, 1);
   g_atomic_ref_count_init (&self->ref_count);
-  self->src = g_object_ref (src);
-  self->dst = fc_profile_new (src->format);
-  self->dst->start_ns = src->start_ns;
-  self->dst->has_start = src->has_start;
+  g_mutex_init (&self->update_lock);
+  g_mutex_init (&self->lock);
+  self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
+  self->sources = g_ptr_array_new_with_free_func ((GDestroyNotify) source_free);
+  self->dst = fc_profile_new (src != NULL ? src->format : FC_FORMAT_V2);
+  if (src != NULL)
+    {
+      self->dst->start_ns = src->start_ns;
+      self->dst->has_start = src->has_start;
+      fc_profile_follower_add_source (self, src);
+    }
   /* tooltips and details read lines and addresses while it grows */
   self->dst->locations = fc_location_table_new (TRUE);
-  importer_init (&self->imp, self->dst, src);
-  self->imp.by_function = TRUE;
   fc_profile_publish (self->dst);
   return self;
+}
+
+/**
+ * fc_profile_follower_add_source:
+ * @self: a follower
+ * @src: a profile that may be growing
+ *
+ * The next update imports @src's samples too, from the first; threads of
+ * the same id are one thread of the copy. Any thread may call this, also
+ * while another updates.
+ */
+void
+fc_profile_follower_add_source (FcProfileFollower *self,
+                                FcProfile         *src)
+{
+  Source *source;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (FC_IS_PROFILE (src));
+
+  source = g_new0 (Source, 1);
+  source->src = g_object_ref (src);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->pending, source);
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * fc_profile_follower_source_done:
+ * @self: a follower
+ * @src: one of its sources, finished or let go by whoever built it
+ *
+ * @src grows no more: once an update has imported what it published, the
+ * follower lets it go (and its maps). Any thread may call this.
+ */
+void
+fc_profile_follower_source_done (FcProfileFollower *self,
+                                 FcProfile         *src)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (FC_IS_PROFILE (src));
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->sources->len; i++)
+    {
+      Source *source = g_ptr_array_index (self->sources, i);
+
+      if (source->src == src)
+        source->done = TRUE;
+    }
+  for (guint i = 0; i < self->pending->len; i++)
+    {
+      Source *source = g_ptr_array_index (self->pending, i);
+
+      if (source->src == src)
+        source->done = TRUE;
+    }
+  g_mutex_unlock (&self->lock);
 }
 
 FcProfileFollower *
@@ -1741,13 +1853,15 @@ fc_profile_follower_unref (FcProfileFollower *self)
 
   if (!g_atomic_ref_count_dec (&self->ref_count))
     return;
-  importer_clear (&self->imp);
-  g_object_unref (self->src);
+  g_ptr_array_unref (self->sources);
+  g_ptr_array_unref (self->pending);
+  g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->update_lock);
   g_object_unref (self->dst);
   g_free (self);
 }
 
-/* Returns: (transfer none): the copy, live */
+/* Returns: (transfer none): the copy, live until fc_profile_follower_finish() */
 FcProfile *
 fc_profile_follower_get_profile (FcProfileFollower *self)
 {
@@ -1755,59 +1869,144 @@ fc_profile_follower_get_profile (FcProfileFollower *self)
   return self->dst;
 }
 
+/* What @source published since the last update; TRUE when a thread was named. */
+static gboolean
+update_source (FcProfileFollower *self,
+               Source            *source,
+               guint             *added)
+{
+  const FcSample *samples;
+  guint n, n_threads;
+  gboolean renamed = FALSE;
+  Importer *imp = &source->imp;
+
+  /* the samples first: what they refer to is published before them */
+  samples = fc_profile_get_samples (source->src, &n);
+  n_threads = fc_profile_get_n_threads (source->src);
+  g_array_set_size (imp->threads, MAX (imp->threads->len, n_threads));
+  g_array_set_size (imp->strings, MAX (imp->strings->len, fc_profile_get_n_strings (source->src)));
+  g_array_set_size (imp->frames, MAX (imp->frames->len, fc_profile_get_n_frames (source->src)));
+  g_array_set_size (imp->stacks, MAX (imp->stacks->len, fc_profile_get_n_stacks (source->src)));
+
+  *added += n > source->n_done ? n - source->n_done : 0;
+  for (guint i = source->n_done; i < n; i++)
+    fc_profile_append_sample (self->dst,
+                              samples[i].timestamp_ns,
+                              import_thread (imp, samples[i].thread),
+                              import_stack (imp, samples[i].stack),
+                              import_string (imp, samples[i].extra));
+  source->n_done = MAX (source->n_done, n);
+
+  /* a recorder names a thread once it has read its name, after its first samples */
+  for (guint32 t = 0; t < n_threads; t++)
+    {
+      guint32 slot = g_array_index (imp->threads, guint32, t);
+      const FcThread *src_thread = fc_profile_get_thread (source->src, t);
+
+      if (slot != 0 && src_thread->name != FC_STRING_NONE &&
+          fc_profile_get_thread_mut (self->dst, slot - 1)->name == FC_STRING_NONE)
+        {
+          fc_profile_set_thread_name (self->dst, slot - 1, fc_profile_string (source->src, src_thread->name));
+          renamed = TRUE;
+        }
+    }
+  return renamed;
+}
+
+static guint
+update_locked (FcProfileFollower *self)
+{
+  guint added = 0;
+  gboolean renamed = FALSE;
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->pending->len; i++)
+    {
+      Source *source = g_ptr_array_index (self->pending, i);
+
+      importer_init (&source->imp, self->dst, source->src);
+      source->imp.by_function = TRUE;
+      g_ptr_array_add (self->sources, source);
+    }
+  g_ptr_array_set_free_func (self->pending, NULL);
+  g_ptr_array_set_size (self->pending, 0);
+  g_ptr_array_set_free_func (self->pending, (GDestroyNotify) source_free);
+  g_mutex_unlock (&self->lock);
+
+  for (guint i = 0; i < self->sources->len;)
+    {
+      Source *source = g_ptr_array_index (self->sources, i);
+      gboolean done;
+
+      /* read before the samples: a source marked done has published them all */
+      g_mutex_lock (&self->lock);
+      done = source->done;
+      g_mutex_unlock (&self->lock);
+      renamed |= update_source (self, source, &added);
+      if (done)
+        {
+          g_mutex_lock (&self->lock);
+          g_ptr_array_remove_index (self->sources, i);
+          g_mutex_unlock (&self->lock);
+        }
+      else
+        i++;
+    }
+
+  if (added > 0 || renamed)
+    fc_profile_publish (self->dst);
+  return added;
+}
+
 /**
  * fc_profile_follower_update:
  * @self: a follower
  *
- * Imports what the source published since the last update and publishes it;
- * names threads the source named since. Samples of a live source are appended
- * in order of index, which a publish never reorders.
+ * Imports what the sources published since the last update and publishes it;
+ * names threads the sources named since. Samples of a live source are appended
+ * in order of index, which a publish never reorders. Updates from several
+ * threads take turns.
  *
  * Returns: the number of samples imported
  */
 guint
 fc_profile_follower_update (FcProfileFollower *self)
 {
-  const FcSample *samples;
-  guint n, n_threads, added;
-  gboolean renamed = FALSE;
+  guint added;
 
   g_return_val_if_fail (self != NULL, 0);
 
-  /* the samples first: what they refer to is published before them */
-  samples = fc_profile_get_samples (self->src, &n);
-  n_threads = fc_profile_get_n_threads (self->src);
-  g_array_set_size (self->imp.threads, MAX (self->imp.threads->len, n_threads));
-  g_array_set_size (self->imp.strings, MAX (self->imp.strings->len, fc_profile_get_n_strings (self->src)));
-  g_array_set_size (self->imp.frames, MAX (self->imp.frames->len, fc_profile_get_n_frames (self->src)));
-  g_array_set_size (self->imp.stacks, MAX (self->imp.stacks->len, fc_profile_get_n_stacks (self->src)));
-
-  added = n > self->n_done ? n - self->n_done : 0;
-  for (guint i = self->n_done; i < n; i++)
-    fc_profile_append_sample (self->dst,
-                              samples[i].timestamp_ns,
-                              import_thread (&self->imp, samples[i].thread),
-                              import_stack (&self->imp, samples[i].stack),
-                              import_string (&self->imp, samples[i].extra));
-  self->n_done = MAX (self->n_done, n);
-
-  /* a recorder names a thread once it has read its name, after its first samples */
-  for (guint32 t = 0; t < n_threads; t++)
-    {
-      guint32 slot = g_array_index (self->imp.threads, guint32, t);
-      const FcThread *src_thread = fc_profile_get_thread (self->src, t);
-
-      if (slot != 0 && src_thread->name != FC_STRING_NONE &&
-          fc_profile_get_thread_mut (self->dst, slot - 1)->name == FC_STRING_NONE)
-        {
-          fc_profile_set_thread_name (self->dst, slot - 1, fc_profile_string (self->src, src_thread->name));
-          renamed = TRUE;
-        }
-    }
-
-  if (added > 0 || renamed)
-    fc_profile_publish (self->dst);
+  g_mutex_lock (&self->update_lock);
+  added = fc_profile_is_finished (self->dst) ? 0 : update_locked (self);
+  g_mutex_unlock (&self->update_lock);
   return added;
+}
+
+/**
+ * fc_profile_follower_finish:
+ * @self: a follower whose sources grow no more
+ *
+ * A last update, then the copy is finished (fc_profile_finish()): immutable,
+ * readable from any thread. Later updates import nothing.
+ *
+ * Returns: (transfer none): the copy
+ */
+FcProfile *
+fc_profile_follower_finish (FcProfileFollower *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_mutex_lock (&self->update_lock);
+  if (!fc_profile_is_finished (self->dst))
+    {
+      update_locked (self);
+      fc_profile_finish (self->dst);
+      g_mutex_lock (&self->lock);
+      g_ptr_array_set_size (self->sources, 0);
+      g_mutex_unlock (&self->lock);
+    }
+  g_mutex_unlock (&self->update_lock);
+  return self->dst;
 }
 
 static JsonObject *

@@ -203,6 +203,7 @@ void               fc_profile_set_meta_string      (FcProfile         *self,
                                                     const char        *value);
 const char        *fc_profile_get_platform         (FcProfile         *self);
 const char        *fc_profile_get_release          (FcProfile         *self);
+JsonObject        *fc_profile_get_client_sdk       (FcProfile         *self);
 const char        *fc_profile_get_environment      (FcProfile         *self);
 const char        *fc_profile_get_profiler_id      (FcProfile         *self);
 const char        *fc_profile_get_chunk_id         (FcProfile         *self);
@@ -237,14 +238,20 @@ FcProfile         *fc_profile_dup_by_function      (FcProfile         *self);
 typedef struct _FcInAppRules FcInAppRules;
 FcProfile         *fc_profile_dup_for_view         (FcProfile         *self,
                                                     const FcInAppRules *rules);
-/* a live copy of a growing profile by function, brought up to date batch by
- * batch (views of a recording while it runs) */
+/* a live copy by function of growing profiles (a recording's chunks, one
+ * after another), brought up to date batch by batch (views of a recording
+ * while it runs) */
 typedef struct _FcProfileFollower FcProfileFollower;
 FcProfileFollower *fc_profile_follower_new         (FcProfile         *src);
+void               fc_profile_follower_add_source  (FcProfileFollower *self,
+                                                    FcProfile         *src);
+void               fc_profile_follower_source_done (FcProfileFollower *self,
+                                                    FcProfile         *src);
 FcProfileFollower *fc_profile_follower_ref         (FcProfileFollower *self);
 void               fc_profile_follower_unref       (FcProfileFollower *self);
 FcProfile         *fc_profile_follower_get_profile (FcProfileFollower *self);
 guint              fc_profile_follower_update      (FcProfileFollower *self);
+FcProfile         *fc_profile_follower_finish      (FcProfileFollower *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcProfileFollower, fc_profile_follower_unref)
 /* append the samples of @src in [begin_ns, end_ns) (end_ns <= begin_ns: all),
  * re-interning their threads, stacks, frames and strings into @self */

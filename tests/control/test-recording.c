@@ -37,17 +37,9 @@ samples_added_cb (FcRecording *recording,
                   guint        n,
                   Run         *run)
 {
-  FcProfile *profile = fc_recording_get_profile (recording);
-
   g_assert_cmpuint (n, >, 0);
-  if (profile != NULL)
-    {
-      /* the whole recording: contiguous, in order */
-      g_assert_cmpuint (first, ==, run->n_added);
-      g_assert_cmpuint (first + n, ==, fc_profile_get_n_samples (profile));
-    }
-  else
-    g_assert_cmpuint (first + n, <=, fc_profile_get_n_samples (fc_recording_get_live_profile (recording)));
+  /* the target's live chunk */
+  g_assert_cmpuint (first + n, <=, fc_profile_get_n_samples (fc_recording_get_live_profile (recording)));
   run->n_batches++;
   run->n_added += n;
 }
@@ -385,8 +377,9 @@ test_recording_target_exits (void)
   run_clear (&run);
 }
 
-/* keep-profile: one live profile of the whole recording, across chunks,
- * with the threads' names; finished when the recording stops. */
+/* keep-profile: the document holds every chunk as the files and Sentry get
+ * them (ids, client_sdk, release, debug images), and the follower's copy the
+ * whole recording by function, across chunks, with the threads' names. */
 static void
 test_recording_keep_profile (void)
 {
@@ -395,26 +388,36 @@ test_recording_keep_profile (void)
   g_autoptr(FcRecording) recording = fc_recording_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  FcProfileFollower *follower;
+  FcDocument *document;
   FcProfile *profile;
+  guint n_document_samples = 0;
   Run run;
 
   run_init (&run, recording);
   g_object_set (recording, "frequency", 200, "chunk-duration-ms", 200, "keep-profile", TRUE, NULL);
   g_assert_null (fc_recording_get_profile (recording));
+  g_assert_null (fc_recording_get_document (recording));
   g_assert_true (fc_recording_spawn (recording, argv, &error));
   g_assert_no_error (error);
   profile = fc_recording_get_profile (recording);
+  follower = fc_recording_get_follower (recording);
+  document = fc_recording_get_document (recording);
   g_assert_nonnull (profile);
+  g_assert_nonnull (document);
   g_assert_true (fc_profile_is_live (profile));
   g_assert_true (fc_recording_start (recording, &error));
-  RUN_UNTIL (&run, run.n_chunks >= 2 && fc_profile_get_n_threads (profile) >= 3);
+  /* the copy grows as it is brought up to date, across chunks */
+  RUN_UNTIL (&run, run.n_chunks >= 2 && (fc_profile_follower_update (follower), fc_profile_get_n_threads (profile) >= 3));
+  g_assert_cmpuint (fc_profile_get_n_samples (profile), >, 0);
 
   stop_and_wait (recording, &run);
   g_assert_true (run.stop_ok);
+  g_assert_true (fc_profile_follower_finish (follower) == profile);
   g_assert_true (fc_profile_is_finished (profile));
+  g_assert_cmpuint (fc_profile_follower_update (follower), ==, 0);
   g_assert_cmpuint (fc_profile_get_n_samples (profile), ==, run.n_added);
   g_assert_cmpuint (fc_profile_get_n_samples (profile), ==, run.n_chunk_samples);
-  g_assert_nonnull (fc_profile_get_profiler_id (profile));
   for (guint i = 0; i < fc_profile_get_n_threads (profile); i++)
     {
       const FcThread *thread = fc_profile_get_thread (profile, i);
@@ -423,6 +426,26 @@ test_recording_keep_profile (void)
         g_hash_table_add (names, (gpointer) fc_profile_string (profile, thread->name));
     }
   g_assert_cmpuint (g_hash_table_size (names), >=, 2);
+
+  /* the chunks, as the files and Sentry get them */
+  g_assert_cmpuint (fc_document_get_n_profiles (document), ==, run.n_chunks);
+  for (guint i = 0; i < fc_document_get_n_profiles (document); i++)
+    {
+      FcProfile *chunk = fc_document_get_profile (document, i);
+      JsonObject *debug_meta = json_object_get_object_member (fc_profile_get_meta (chunk), "debug_meta");
+
+      g_assert_true (fc_profile_is_finished (chunk));
+      g_assert_cmpstr (fc_profile_get_profiler_id (chunk), ==,
+                       fc_recorder_get_profiler_id (fc_recording_get_recorder (recording)));
+      g_assert_nonnull (fc_profile_get_chunk_id (chunk));
+      g_assert_nonnull (fc_profile_get_client_sdk (chunk));
+      /* <exe>@<build id> */
+      g_assert_true (g_str_has_prefix (fc_profile_get_release (chunk), "fc-target-threads@"));
+      g_assert_nonnull (debug_meta);
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (debug_meta, "images")), >, 0);
+      n_document_samples += fc_profile_get_n_samples (chunk);
+    }
+  g_assert_cmpuint (n_document_samples, ==, run.n_chunk_samples);
 
   fc_recording_terminate_target (recording);
   while (!fc_recording_get_target_exited (recording, NULL))
