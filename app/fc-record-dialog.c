@@ -27,6 +27,7 @@ struct _FcProcessRow
   guint     n_threads;
   double    cpu;       /* percent of one CPU since the last refresh; < 0 before the second */
   gboolean  own;       /* the user's own */
+  gboolean  kernel;    /* a kernel thread: listed only on request */
 };
 
 G_DEFINE_FINAL_TYPE (FcProcessRow, fc_process_row, G_TYPE_OBJECT)
@@ -72,6 +73,7 @@ struct _FcRecordDialog
   GtkLabel           *launch_problem_label;
   GtkButton          *launch_button;
   GtkSwitch          *follow_switch;
+  GtkCheckButton     *kernel_check;
 
   /* owned */
   GSettings          *settings;
@@ -224,6 +226,7 @@ read_ready_cb (GObject      *object,
       row->cmdline = g_strdup (info->cmdline);
       row->n_threads = info->n_threads;
       row->own = info->uid == me;
+      row->kernel = info->kernel;
       row->cpu = -1;
       if (elapsed_ticks > 0 &&
           g_hash_table_lookup_extended (self->prev_ticks, GINT_TO_POINTER (info->pid), NULL, &prev))
@@ -279,6 +282,8 @@ filter_cb (gpointer item,
   g_autofree char *name = NULL;
   g_autofree char *cmdline = NULL;
 
+  if (row->kernel && !gtk_check_button_get_active (self->kernel_check))
+    return FALSE;
   if (text == NULL || *text == '\0')
     return TRUE;
   needle = g_utf8_casefold (text, -1);
@@ -316,6 +321,18 @@ attach_cb (FcRecordDialog *self)
       return;
     }
   gtk_window_destroy (GTK_WINDOW (self));
+}
+
+/* Return in the search: the one process it found (or the one selected) */
+static void
+search_activate_cb (FcRecordDialog *self)
+{
+  /* the entry reports changes after a delay: the list follows what was typed */
+  search_changed_cb (self);
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->filtered)) == 1)
+    gtk_single_selection_set_selected (self->selection, 0);
+  if (selected_row (self) != NULL)
+    attach_cb (self);
 }
 
 static void
@@ -486,6 +503,14 @@ fc_record_dialog_get_follow_switch (FcRecordDialog *self)
   return self->follow_switch;
 }
 
+/* the "Show kernel threads" check button */
+GtkCheckButton *
+fc_record_dialog_get_kernel_check (FcRecordDialog *self)
+{
+  g_return_val_if_fail (FC_IS_RECORD_DIALOG (self), NULL);
+  return self->kernel_check;
+}
+
 void
 fc_record_dialog_search (FcRecordDialog *self,
                          const char     *text)
@@ -538,8 +563,10 @@ fc_record_dialog_class_init (FcRecordDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, launch_problem_label);
   gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, launch_button);
   gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, follow_switch);
+  gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, kernel_check);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, retry_cb);
   gtk_widget_class_bind_template_callback (widget_class, attach_cb);
   gtk_widget_class_bind_template_callback (widget_class, command_changed_cb);

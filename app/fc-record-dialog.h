@@ -23,6 +23,7 @@ const char     *fc_record_dialog_get_problem  (FcRecordDialog *self);
 guint           fc_record_dialog_get_n_shown  (FcRecordDialog *self);
 /* the "Follow child processes" switch (the follow-children setting) */
 GtkSwitch      *fc_record_dialog_get_follow_switch (FcRecordDialog *self);
+GtkCheckButton *fc_record_dialog_get_kernel_check  (FcRecordDialog *self);
 /* types @text into the search entry */
 void            fc_record_dialog_search       (FcRecordDialog *self,
                                                const char     *text);

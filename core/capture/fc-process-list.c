@@ -39,23 +39,28 @@ user_name (uid_t       uid,
   return name;
 }
 
-/* utime and stime: fields 14 and 15 of stat, counted after the ")" that
- * ends comm (which may itself hold spaces and parentheses). */
-static guint64
-read_cpu_ticks (const char *stat)
+#define PF_KTHREAD 0x00200000   /* include/linux/sched.h: a kernel thread */
+
+/* flags (field 9), utime and stime (14 and 15) of stat, counted after the
+ * ")" that ends comm (which may itself hold spaces and parentheses). */
+static void
+read_stat (const char    *stat,
+           FcProcessInfo *info)
 {
   const char *p = strrchr (stat, ')');
-  guint64 utime = 0, stime = 0;
+  guint64 utime = 0, stime = 0, flags = 0;
 
   if (p == NULL)
-    return 0;
+    return;
   p++;
   for (int field = 3; *p != '\0' && field <= 15; field++)
     {
       char *end;
       while (*p == ' ')
         p++;
-      if (field == 14)
+      if (field == 9)
+        flags = g_ascii_strtoull (p, &end, 10);
+      else if (field == 14)
         utime = g_ascii_strtoull (p, &end, 10);
       else if (field == 15)
         stime = g_ascii_strtoull (p, &end, 10);
@@ -63,7 +68,8 @@ read_cpu_ticks (const char *stat)
         end = strchr (p, ' ') ? strchr (p, ' ') : (char *) p + strlen (p);
       p = end;
     }
-  return utime + stime;
+  info->cpu_ticks = utime + stime;
+  info->kernel = (flags & PF_KTHREAD) != 0;
 }
 
 static FcProcessInfo *
@@ -100,7 +106,7 @@ read_process (const char *proc_root,
     return NULL;
   info->user = user_name (info->uid, users);
   if (g_file_get_contents (stat_path, &stat, NULL, NULL))
-    info->cpu_ticks = read_cpu_ticks (stat);
+    read_stat (stat, info);
 
   if (g_file_get_contents (cmdline_path, &cmdline, &cmdline_len, NULL) && cmdline_len > 0)
     {

@@ -18,6 +18,7 @@ typedef struct {
   char    *cmdline;     /* arguments joined by spaces; "[name]" without any (kernel threads) */
   guint    n_threads;
   guint64  cpu_ticks;   /* utime + stime, in clock ticks (sysconf (_SC_CLK_TCK)) */
+  gboolean kernel;      /* a kernel thread (kthreadd's): nothing to record there */
 } FcProcessInfo;
 
 void       fc_process_info_free  (FcProcessInfo *info);

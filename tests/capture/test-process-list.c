@@ -55,6 +55,22 @@ test_read (void)
   expected = g_strdup_printf ("%s -s 30 -t 3", burner);
   g_assert_cmpstr (child->cmdline, ==, expected);
   g_assert_cmpuint (child->n_threads, >=, 3);
+  g_assert_false (child->kernel);
+  g_assert_false (self->kernel);
+
+  /* kernel threads are told apart (the picker hides them): kthreadd and its children */
+  {
+    g_autofree char *comm = NULL;
+    FcProcessInfo *kthreadd = find (before, 2);
+
+    if (g_file_get_contents ("/proc/2/comm", &comm, NULL, NULL) && g_str_has_prefix (comm, "kthreadd"))
+      {
+        g_assert_nonnull (kthreadd);
+        g_assert_true (kthreadd->kernel);
+      }
+    else
+      g_test_message ("no kthreadd in this pid namespace: kernel threads not checked");
+  }
 
   /* by pid, and busy: its CPU time grows */
   for (guint i = 1; i < before->len; i++)
