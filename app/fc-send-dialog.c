@@ -29,6 +29,7 @@
 /* A dialog has room for a few hundred rows, not a hundred thousand. */
 #define MAX_PATH_ROWS   300
 #define MAX_THREAD_NAMES 40
+#define MAX_WARNINGS     20
 
 struct _FcSendDialog
 {
@@ -42,6 +43,7 @@ struct _FcSendDialog
   GtkListBox       *target_box;
   AdwComboRow      *target_row;
   GtkLabel         *validation_label;
+  GtkLabel         *warnings_label;
   GtkCheckButton   *strip_home_check;
   GtkBox           *envelopes_box;
   GtkLabel         *sending_label;
@@ -79,6 +81,7 @@ typedef struct {
   GPtrArray *summaries;         /* FcEnvelopeSummary* */
   char      *invalid;           /* why nothing can be sent, or NULL */
   guint      n_warnings;
+  char      *warnings;          /* the first of them, one "warning: LOCATION: MESSAGE" a line */
 } Built;
 
 static void
@@ -96,6 +99,7 @@ built_free (Built *built)
   g_clear_pointer (&built->envelopes, g_ptr_array_unref);
   g_clear_pointer (&built->summaries, g_ptr_array_unref);
   g_free (built->invalid);
+  g_free (built->warnings);
   g_free (built);
 }
 
@@ -133,6 +137,26 @@ build_thread (GTask        *task,
 
   problems = fc_validate_document (build->document);
   built->n_warnings = fc_problems_count (problems, FC_PROBLEM_WARNING);
+  if (built->n_warnings > 0)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      guint shown = 0;
+
+      for (guint i = 0; i < problems->len && shown < MAX_WARNINGS; i++)
+        {
+          const FcProblem *problem = g_ptr_array_index (problems, i);
+          g_autofree char *line = NULL;
+
+          if (problem->severity != FC_PROBLEM_WARNING)
+            continue;
+          line = fc_problem_to_string (problem);
+          g_string_append_printf (text, "%s%s", shown++ ? "\n" : "", line);
+        }
+      if (built->n_warnings > shown)
+        g_string_append_printf (text, _("\n… and %u more (flamecast-cli validate lists them all)"),
+                                built->n_warnings - shown);
+      built->warnings = g_string_free (g_steal_pointer (&text), FALSE);
+    }
 
   /* An envelope file goes as it is (the sender checks it is one). */
   if (fc_document_get_kind (build->document) == FC_DOCUMENT_ENVELOPE && build->file != NULL)
@@ -384,6 +408,9 @@ build_ready_cb (GObject      *object,
 
   gtk_widget_remove_css_class (GTK_WIDGET (self->validation_label), "error");
   gtk_widget_remove_css_class (GTK_WIDGET (self->validation_label), "success");
+  gtk_label_set_text (self->warnings_label, built->warnings ? built->warnings : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->warnings_label),
+                          built->warnings != NULL && built->invalid == NULL && fits && !target_is_otlp (self));
   if (built->invalid != NULL)
     {
       g_autofree char *text = g_strdup_printf (_("Not sendable: %s"), built->invalid);
@@ -413,10 +440,8 @@ build_ready_cb (GObject      *object,
                                           self->envelopes->len),
                                 self->envelopes->len);
       else
-        text = g_strdup_printf (ngettext ("Valid, with %u warning: Relay accepts it, but recommends otherwise "
-                                          "(flamecast-cli validate lists it).",
-                                          "Valid, with %u warnings: Relay accepts it, but recommends otherwise "
-                                          "(flamecast-cli validate lists them).",
+        text = g_strdup_printf (ngettext ("Valid, with %u warning: Relay accepts it, but recommends otherwise:",
+                                          "Valid, with %u warnings: Relay accepts it, but recommends otherwise:",
                                           built->n_warnings),
                                 built->n_warnings);
       gtk_label_set_text (self->validation_label, text);
@@ -906,6 +931,7 @@ fc_send_dialog_class_init (FcSendDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, target_box);
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, target_row);
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, validation_label);
+  gtk_widget_class_bind_template_child (widget_class, FcSendDialog, warnings_label);
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, strip_home_check);
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, envelopes_box);
   gtk_widget_class_bind_template_child (widget_class, FcSendDialog, sending_label);

@@ -522,10 +522,22 @@ search_key_pressed_cb (FcWindow        *self,
   return FALSE;
 }
 
+/* Escape leaves the search: the keys after it (+, -, 0, arrows) are the
+ * view's again, not more text for the entry. */
 static void
 search_stop_cb (FcWindow *self)
 {
+  const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
+  GtkWidget *view = GTK_WIDGET (self->flame_chart);
+
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  if (g_strcmp0 (page, "flamegraph") == 0)
+    view = GTK_WIDGET (self->flame_graph);
+  else if (g_strcmp0 (page, "call-tree") == 0)
+    view = GTK_WIDGET (self->call_tree_view);
+  else if (g_strcmp0 (page, "compare") == 0)
+    view = GTK_WIDGET (self->diff_tree_view);
+  gtk_widget_grab_focus (view);
 }
 
 static void
@@ -725,6 +737,7 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, stop_button);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, record_bar);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, record_status_label);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, record_mode_label);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, send_button);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, send_label);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, follow_button);
