@@ -134,10 +134,19 @@ fc_transaction_event_new_for_profile (FcProfile *v1)
     }
   json_object_set_object_member (event, "contexts", contexts);
 
-  /* Relay copies the profile's client_sdk from here, so both must be set */
+  /* Relay copies the profile's client_sdk from here, so both must be set:
+   * an SDK's profile stays that SDK's */
   sdk = json_object_new ();
-  json_object_set_string_member (sdk, "name", "flamecast");
-  json_object_set_string_member (sdk, "version", FC_VERSION);
+  if (fc_profile_get_client_sdk (v1) != NULL)
+    {
+      json_object_set_string_member (sdk, "name", fc_json_get_string (fc_profile_get_client_sdk (v1), "name"));
+      json_object_set_string_member (sdk, "version", fc_json_get_string (fc_profile_get_client_sdk (v1), "version"));
+    }
+  else
+    {
+      json_object_set_string_member (sdk, "name", "flamecast");
+      json_object_set_string_member (sdk, "version", FC_VERSION);
+    }
   json_object_set_object_member (event, "sdk", sdk);
 
   return g_steal_pointer (&event);

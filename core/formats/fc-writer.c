@@ -1114,6 +1114,14 @@ write_single_envelope (FcProfile     *profile,
   return g_byte_array_free_to_bytes (g_steal_pointer (&buf));
 }
 
+/* An envelope carries an SDK's payload as that SDK made it: its own
+ * client_sdk, when it names one (Sentry identifies the SDK by it). */
+static FcWriteFlags
+sdk_flags (FcProfile *profile)
+{
+  return fc_profile_get_client_sdk (profile) != NULL ? FC_WRITE_KEEP_CLIENT_SDK : FC_WRITE_FLAGS_NONE;
+}
+
 GBytes *
 fc_writer_write_chunk_envelope (FcProfile  *chunk,
                                 GError    **error)
@@ -1126,7 +1134,7 @@ fc_writer_write_chunk_envelope (FcProfile  *chunk,
                    "a profile_chunk envelope needs a V2 chunk, not a V1 profile");
       return NULL;
     }
-  return write_single_envelope (chunk, NULL, NULL, FC_WRITE_FLAGS_NONE, 0, error);
+  return write_single_envelope (chunk, NULL, NULL, sdk_flags (chunk), 0, error);
 }
 
 GBytes *
@@ -1142,7 +1150,7 @@ fc_writer_write_v1_envelope (FcProfile   *profile,
                    "a transaction envelope needs a V1 profile, not a V2 chunk");
       return NULL;
     }
-  return write_single_envelope (profile, transaction_event, NULL, FC_WRITE_FLAGS_NONE, 0, error);
+  return write_single_envelope (profile, transaction_event, NULL, sdk_flags (profile), 0, error);
 }
 
 GBytes *

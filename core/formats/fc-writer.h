@@ -57,7 +57,9 @@ GBytes *fc_writer_write_envelope_full  (FcDocument    *document,
                                         FcWriteFlags   flags,
                                         gint64         sent_at_ns,
                                         GError       **error);
-/* one profile_chunk item, its header carrying the chunk's platform */
+/* one profile_chunk item, its header carrying the chunk's platform; these
+ * two keep a client_sdk that names an SDK (name and version): an SDK's
+ * payload is sent as that SDK's */
 GBytes *fc_writer_write_chunk_envelope (FcProfile     *chunk,
                                         GError       **error);
 /* the transaction item, then the profile item; @transaction_event NULL
