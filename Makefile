@@ -20,6 +20,7 @@ DEB_PACKAGES = \
 	libjson-glib-dev libsoup-3.0-dev libyajl-dev \
 	libunwind-dev libdw-dev libelf-dev linux-perf zstd xz-utils make \
 	protobuf-c-compiler libprotobuf-c-dev libdeflate-dev protobuf-compiler golang-go python3-jsonschema \
+	libxtst-dev \
 	xvfb xauth \
 	clang libclang-rt-14-dev
 

@@ -343,8 +343,14 @@ fc_application_tune_allocator (void)
 #endif
 }
 
-static void
-fc_application_startup (GApplication *app)
+/**
+ * fc_application_add_accels:
+ * @app: the application (or a test's)
+ *
+ * The keyboard shortcuts of the application's and windows' actions.
+ */
+void
+fc_application_add_accels (GtkApplication *app)
 {
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
@@ -364,6 +370,13 @@ fc_application_startup (GApplication *app)
     { "win.stop-recording", { "<Control>period", NULL } },
   };
 
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (app, accels[i].action, accels[i].accels);
+}
+
+static void
+fc_application_startup (GApplication *app)
+{
   G_APPLICATION_CLASS (fc_application_parent_class)->startup (app);
 
   fc_renderer_prefer_cairo_on_software_gl ();
@@ -373,8 +386,7 @@ fc_application_startup (GApplication *app)
   gtk_window_set_default_icon_name (FC_APP_ID);
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
-  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
-    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);
+  fc_application_add_accels (GTK_APPLICATION (app));
 
   g_unix_signal_add (SIGTERM, quit_signal_cb, app);
   g_unix_signal_add (SIGINT, quit_signal_cb, app);

@@ -22,5 +22,6 @@ FcFileLoad    *fc_application_preload     (FcApplication      *self,
                                            GFile              *file);
 /* called at startup; for benchmarks that build windows without the application */
 void           fc_application_tune_allocator (void);
+void           fc_application_add_accels  (GtkApplication     *app);
 
 G_END_DECLS

@@ -542,6 +542,16 @@ fc_record_dialog_dispose (GObject *object)
   G_OBJECT_CLASS (fc_record_dialog_parent_class)->dispose (object);
 }
 
+/* typing searches at once; Return records the one process found */
+static void
+fc_record_dialog_map (GtkWidget *widget)
+{
+  FcRecordDialog *self = FC_RECORD_DIALOG (widget);
+
+  GTK_WIDGET_CLASS (fc_record_dialog_parent_class)->map (widget);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
 static void
 fc_record_dialog_class_init (FcRecordDialogClass *klass)
 {
@@ -549,6 +559,7 @@ fc_record_dialog_class_init (FcRecordDialogClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = fc_record_dialog_dispose;
+  widget_class->map = fc_record_dialog_map;
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/flamecast/Flamecast/ui/fc-record-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, FcRecordDialog, stack);
@@ -578,6 +589,7 @@ static void
 fc_record_dialog_init (FcRecordDialog *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_search_entry_set_key_capture_widget (self->search_entry, GTK_WIDGET (self));
 
   /* the recording started from here reads the key (as `record --follow-children` does) */
   self->settings = fc_app_settings_new ();

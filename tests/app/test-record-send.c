@@ -1,0 +1,426 @@
+/* test-record-send.c - what the window records is what it sends and saves, through real keys
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A user's path, under Xvfb: record a real program (launched as
+ * `flamecast -- CMD` does, or attached from the Record dialog), then
+ * Ctrl+Shift+S and Return send it to a fake Relay on 127.0.0.1, or Ctrl+S
+ * and Save save it. Every key goes through the X server (fc-test-keys.h)
+ * to the application's own shortcuts. What Relay receives and what was saved
+ * is checked with the project's reader and validator, and the saved files
+ * with `flamecast-cli validate`.
+ */
+
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <glib/gstdio.h>
+
+#include "fc-app-settings.h"
+#include "fc-application.h"
+#include "fc-reader.h"
+#include "fc-record-dialog.h"
+#include "fc-send-dialog.h"
+#include "fc-test-keys.h"
+#include "fc-test-relay.h"
+#include "fc-test-screenshot.h"
+#include "fc-validate.h"
+#include "fc-window-private.h"
+
+static GtkApplication *app;
+
+/* Iterates until @cond, at most 60 s (a loaded machine). */
+#define ITERATE_UNTIL(cond)                                           \
+  G_STMT_START {                                                      \
+    gint64 deadline_ = g_get_monotonic_time () + 60 * G_USEC_PER_SEC; \
+    while (!(cond) && g_get_monotonic_time () < deadline_)            \
+      fc_test_keys_iterate (20);                                      \
+    g_assert_true (cond);                                             \
+  } G_STMT_END
+
+static char *
+target_path (const char *name)
+{
+  const char *dir = g_getenv ("FC_TARGETS_DIR");
+  g_assert_nonnull (dir);
+  return g_strdup_printf ("%s/fc-target-%s", dir, name);
+}
+
+static FcWindow *
+window_new (void)
+{
+  FcWindow *window = g_object_ref (fc_window_new (app));
+
+  gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+static void
+window_free (FcWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+}
+
+/* The open toplevel of @type, or NULL (not referenced: it goes when it closes). */
+static gpointer
+find_toplevel (GType type)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (toplevel, type) && gtk_widget_get_visible (GTK_WIDGET (toplevel)))
+        return toplevel;
+    }
+  return NULL;
+}
+
+static guint
+n_delivered (Relay *relay)
+{
+  guint n;
+
+  g_mutex_lock (&relay->mutex);
+  n = relay->delivered->len;
+  g_mutex_unlock (&relay->mutex);
+  return n;
+}
+
+static void
+set_dsn (Relay *relay)
+{
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+  g_autofree char *dsn = relay ? g_strdup_printf ("http://" KEY "@127.0.0.1:%u/" PROJECT, relay->port) : g_strdup ("");
+
+  g_settings_set_string (settings, "dsn", dsn);
+}
+
+/* The recording stopped and the window opened its chunks. */
+static gboolean
+recorded (FcWindow *window)
+{
+  FcRecording *recording = fc_window_get_recording (window);
+  FcDocument *document = fc_session_get_document (fc_window_get_session (window));
+
+  return recording != NULL && fc_recording_get_stopped (recording) && !window->record_stopping &&
+         document != NULL && document == fc_recording_get_document (recording) &&
+         fc_document_get_n_profiles (document) > 0 &&
+         fc_profile_is_finished (fc_session_get_profile (fc_window_get_session (window)));
+}
+
+/* A chunk as Sentry needs it, with what the recorder knows of the program. */
+static void
+assert_recorded_chunk (FcProfile  *chunk,
+                       const char *program)
+{
+  JsonObject *meta = fc_profile_get_meta (chunk);
+  JsonObject *debug_meta = json_object_get_object_member (meta, "debug_meta");
+  g_autofree char *release_prefix = g_strdup_printf ("%s@", program);
+  JsonArray *images;
+
+  g_assert_cmpint (fc_profile_get_format (chunk), ==, FC_FORMAT_V2);
+  g_assert_nonnull (fc_profile_get_chunk_id (chunk));
+  g_assert_nonnull (fc_profile_get_profiler_id (chunk));
+  g_assert_nonnull (fc_profile_get_client_sdk (chunk));
+  g_assert_cmpstr (json_object_get_string_member (fc_profile_get_client_sdk (chunk), "name"), ==, "flamecast");
+  /* the default release: <exe>@<build id> */
+  g_assert_true (g_str_has_prefix (fc_profile_get_release (chunk), release_prefix));
+  g_assert_cmpuint (strlen (fc_profile_get_release (chunk)), >, strlen (release_prefix));
+  g_assert_nonnull (debug_meta);
+  images = json_object_get_array_member (debug_meta, "images");
+  g_assert_cmpuint (json_array_get_length (images), >, 0);
+  for (guint i = 0; i < json_array_get_length (images); i++)
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (images, i), "type"), ==,
+                     "symbolic");
+}
+
+/* Every envelope the fake Relay took: one valid profile_chunk each (by the
+ * project's reader and validator), of @program, with release and debug images. */
+static void
+assert_delivered (Relay      *relay,
+                  guint       n,
+                  const char *program)
+{
+  g_mutex_lock (&relay->mutex);
+  g_assert_cmpuint (relay->delivered->len, ==, n);
+  for (guint i = 0; i < relay->delivered->len; i++)
+    {
+      GBytes *envelope = g_ptr_array_index (relay->delivered, i);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(FcDocument) document = fc_reader_load_bytes (envelope, FC_READ_FLAGS_NONE, &error);
+      g_autoptr(GPtrArray) problems = NULL;
+      g_autofree char *text = g_strndup (g_bytes_get_data (envelope, NULL), g_bytes_get_size (envelope));
+
+      g_assert_no_error (error);
+      g_assert_cmpint (fc_document_get_kind (document), ==, FC_DOCUMENT_ENVELOPE);
+      g_assert_cmpuint (fc_document_get_n_profiles (document), ==, 1);
+      g_assert_nonnull (strstr (text, "\"type\":\"profile_chunk\""));
+      problems = fc_validate_document (document);
+      for (guint j = 0; j < problems->len; j++)
+        {
+          g_autofree char *line = fc_problem_to_string (g_ptr_array_index (problems, j));
+
+          g_test_message ("envelope %u: %s", i + 1, line);
+        }
+      g_assert_false (fc_problems_has_errors (problems));
+      assert_recorded_chunk (fc_document_get_profile (document, 0), program);
+    }
+  g_mutex_unlock (&relay->mutex);
+}
+
+/* Ctrl+Shift+S on @window, then Return once the preview is built: the
+ * number of envelopes the dialog sent, all delivered. */
+static guint
+send_with_keys (FcWindow *window,
+                Relay    *relay)
+{
+  FcSendDialog *dialog = NULL;
+  GtkLabel *validation;
+  guint before = n_delivered (relay);
+  guint n;
+
+  fc_test_keys_focus (GTK_WINDOW (window));
+  fc_test_keys_press ("<Control><Shift>s");
+  ITERATE_UNTIL ((dialog = find_toplevel (FC_TYPE_SEND_DIALOG)) != NULL);
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  ITERATE_UNTIL (!fc_send_dialog_is_busy (dialog) && g_strcmp0 (fc_send_dialog_get_page (dialog), "preview") == 0);
+  validation = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (dialog), FC_TYPE_SEND_DIALOG, "validation_label"));
+  g_test_message ("preview: %s", gtk_label_get_text (validation));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (validation), "Valid"));
+  n = fc_send_dialog_get_envelopes (dialog)->len;
+  g_assert_cmpuint (n, >, 0);
+  fc_test_screenshot (GTK_WIDGET (dialog), "appitems-send-recording");
+
+  /* Return: the Send button has the focus */
+  fc_test_keys_focus (GTK_WINDOW (dialog));
+  fc_test_keys_press ("Return");
+  ITERATE_UNTIL (dialog == NULL);
+  ITERATE_UNTIL (n_delivered (relay) == before + n);
+  return n;
+}
+
+/* flamecast -- CMD: the program runs to its end, Ctrl+Shift+S, Return. */
+static void
+test_launch_send (void)
+{
+  Relay *relay = relay_new ();
+  g_autofree char *burner = target_path ("burner");
+  const char *argv[] = { burner, "-s", "1.5", "-t", "2", NULL };
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  FcRecording *recording;
+  guint n;
+
+  set_dsn (relay);
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  recording = fc_window_get_recording (window);
+  ITERATE_UNTIL (recorded (window));
+  g_assert_true (fc_recording_get_target_exited (recording, NULL));
+  g_assert_cmpuint (fc_document_get_n_profiles (fc_recording_get_document (recording)), ==,
+                    fc_recording_get_n_chunks (recording));
+
+  n = send_with_keys (window, relay);
+  g_assert_cmpuint (n, ==, fc_recording_get_n_chunks (recording));
+  assert_delivered (relay, n, "fc-target-burner");
+
+  set_dsn (NULL);
+  window_free (window);
+  relay_free (relay);
+}
+
+/* Attach from the Record dialog (Ctrl+R, the pid typed, Return), Stop
+ * (Ctrl+.), Ctrl+Shift+S, Return. */
+static void
+test_attach_send (void)
+{
+  Relay *relay = relay_new ();
+  g_autofree char *threads = target_path ("threads");
+  char *argv[] = { threads, "60", NULL };
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pid_text = NULL;
+  FcRecordDialog *dialog = NULL;
+  FcRecording *recording;
+  int status;
+  guint n;
+  GPid pid;
+
+  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  set_dsn (relay);
+
+  fc_test_keys_focus (GTK_WINDOW (window));
+  fc_test_keys_press ("<Control>r");
+  ITERATE_UNTIL ((dialog = find_toplevel (FC_TYPE_RECORD_DIALOG)) != NULL);
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  ITERATE_UNTIL (fc_record_dialog_get_n_shown (dialog) > 1);
+  /* the search has the focus: the pid narrows the list, Return records it */
+  fc_test_keys_focus (GTK_WINDOW (dialog));
+  pid_text = g_strdup_printf ("%d", pid);
+  fc_test_keys_type (pid_text);
+  ITERATE_UNTIL (fc_record_dialog_select_pid (dialog, pid));
+  fc_test_keys_press ("Return");
+  fc_test_keys_iterate (2000);
+  if (dialog != NULL)
+    {
+      GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (dialog));
+      g_test_message ("still open: problem %s, shown %u, focus %s, active %d", fc_record_dialog_get_problem (dialog),
+                      fc_record_dialog_get_n_shown (dialog), focus ? G_OBJECT_TYPE_NAME (focus) : "none",
+                      gtk_window_is_active (GTK_WINDOW (dialog)));
+      if (GTK_IS_EDITABLE (focus))
+        g_test_message ("text: %s", gtk_editable_get_text (GTK_EDITABLE (focus)));
+    }
+  ITERATE_UNTIL (dialog == NULL);
+  g_assert_true (fc_window_is_recording (window));
+  recording = fc_window_get_recording (window);
+  g_assert_cmpint (fc_recording_get_pid (recording), ==, pid);
+
+  /* enough for a chunk Relay keeps: many samples of each worker */
+  ITERATE_UNTIL (fc_recorder_get_n_samples (fc_recording_get_recorder (recording)) >= 300);
+  fc_test_keys_focus (GTK_WINDOW (window));
+  fc_test_keys_press ("<Control>period");
+  ITERATE_UNTIL (recorded (window));
+  g_assert_false (fc_recording_get_target_exited (recording, NULL));
+
+  n = send_with_keys (window, relay);
+  g_assert_cmpuint (n, ==, fc_recording_get_n_chunks (recording));
+  assert_delivered (relay, n, "fc-target-threads");
+
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+  set_dsn (NULL);
+  window_free (window);
+  relay_free (relay);
+}
+
+/* flamecast-cli validate FILE: exit status 0 */
+static void
+assert_cli_validates (const char *path)
+{
+  const char *cli = g_getenv ("FC_CLI");
+  const char *argv[] = { cli, "validate", path, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+
+  g_assert_nonnull (cli);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+  g_assert_no_error (error);
+  g_test_message ("flamecast-cli validate %s: %s%s", path, out, err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+}
+
+/* Ctrl+S, Save: the recording's chunks as files that `flamecast-cli
+ * validate` passes; one reopened goes to Sentry as it is. */
+static void
+test_save_validates (void)
+{
+  Relay *relay = relay_new ();
+  g_autofree char *burner = target_path ("burner");
+  const char *argv[] = { burner, "-s", "1.5", "-t", "2", NULL };
+  g_autofree char *dir = g_dir_make_tmp ("flamecast-test-save-XXXXXX", NULL);
+  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autofree char *first = g_build_filename (dir, "profile.chunk.json", NULL);
+  g_autoptr(GFile) first_file = g_file_new_for_path (first);
+  FcWindow *window = window_new ();
+  FcWindow *reopened;
+  g_autoptr(GError) error = NULL;
+  GtkFileChooser *chooser = NULL;
+  FcRecording *recording;
+  guint n_chunks;
+
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  recording = fc_window_get_recording (window);
+  ITERATE_UNTIL (recorded (window));
+  n_chunks = fc_recording_get_n_chunks (recording);
+
+  fc_test_keys_focus (GTK_WINDOW (window));
+  fc_test_keys_press ("<Control>s");
+  /* no portal under Xvfb: GTK's own file chooser, named after the profile */
+  ITERATE_UNTIL ((chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG)) != NULL);
+  g_object_add_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
+  g_assert_cmpstr (gtk_file_chooser_get_current_name (chooser), ==, "profile.chunk.json");
+  g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, &error));
+  g_assert_no_error (error);
+  /* Save, as the button does (GTK's own chooser takes Return only once its folder has loaded) */
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+  ITERATE_UNTIL (chooser == NULL || !gtk_widget_get_visible (GTK_WIDGET (chooser)));
+  /* one file a chunk: profile.chunk.json, profile.chunk-2.json, ... */
+  ITERATE_UNTIL (g_file_test (first, G_FILE_TEST_EXISTS));
+  for (guint i = 1; i <= n_chunks; i++)
+    {
+      g_autofree char *name = i == 1 ? g_strdup ("profile.chunk.json") : g_strdup_printf ("profile.chunk-%u.json", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr(GFile) file = g_file_new_for_path (path);
+      g_autoptr(FcDocument) document = NULL;
+
+      ITERATE_UNTIL (g_file_test (path, G_FILE_TEST_EXISTS));
+      assert_cli_validates (path);
+      document = fc_reader_load_file (file, FC_READ_FLAGS_NONE, NULL, &error);
+      g_assert_no_error (error);
+      assert_recorded_chunk (fc_document_get_profile (document, 0), "fc-target-burner");
+    }
+
+  /* reopened, it is sendable as it is */
+  set_dsn (relay);
+  reopened = window_new ();
+  fc_window_open_file (reopened, first_file);
+  ITERATE_UNTIL (!fc_window_is_loading (reopened) && fc_session_get_document (fc_window_get_session (reopened)));
+  g_assert_cmpuint (send_with_keys (reopened, relay), ==, 1);
+  assert_delivered (relay, 1, "fc-target-burner");
+
+  for (guint i = 1; i <= n_chunks; i++)
+    {
+      g_autofree char *name = i == 1 ? g_strdup ("profile.chunk.json") : g_strdup_printf ("profile.chunk-%u.json", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+  set_dsn (NULL);
+  window_free (reopened);
+  window_free (window);
+  relay_free (relay);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = g_dir_make_tmp ("flamecast-test-record-send-XXXXXX", NULL);
+  int ret;
+
+  g_setenv ("HOME", home, TRUE);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  g_setenv ("XDG_STATE_HOME", home, TRUE);
+  /* no session bus: the application registers on its own */
+  g_setenv ("DBUS_SESSION_BUS_ADDRESS", "disabled:", TRUE);
+  gdk_set_allowed_backends ("x11");
+
+  g_test_init (&argc, &argv, NULL);
+  gtk_init ();
+  adw_init ();
+
+  /* the application's own shortcuts (Ctrl+Shift+S, Ctrl+S, Ctrl+R, Ctrl+.) */
+  app = gtk_application_new ("io.github.flamecast.TestRecordSend", G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  fc_application_add_accels (app);
+
+  g_test_add_func ("/app/record-send/launch-send", test_launch_send);
+  g_test_add_func ("/app/record-send/attach-send", test_attach_send);
+  g_test_add_func ("/app/record-send/save-validates", test_save_validates);
+
+  ret = g_test_run ();
+  g_object_unref (app);
+  return ret;
+}
