@@ -63,6 +63,10 @@ fc_view_frame_location (FcProfile *profile,
                                 location.instruction_addr);
     }
 
+  /* Translators: the compiler inlined this function into its caller (in some call paths) */
+  if (known && location.inlined)
+    g_string_append_printf (str, "%s%s", str->len > 0 ? " · " : "", _("inlined"));
+
   if (str->len == 0)
     return NULL;
   return g_string_free (g_steal_pointer (&str), FALSE);

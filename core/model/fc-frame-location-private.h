@@ -16,12 +16,23 @@ typedef struct _FcLocationTable FcLocationTable;
 FcLocationTable *fc_location_table_new    (gboolean               shared);
 void             fc_location_table_free   (FcLocationTable       *self);
 /* source frame @src_frame (its content @frame) was merged into stack node
- * @stack of the copy, whose frame is @dst_frame */
+ * @stack of the copy, whose frame is @dst_frame; @inlined: at that place the
+ * compiler had inlined it into its caller */
 void             fc_location_table_note   (FcLocationTable       *self,
                                            guint32                stack,
                                            guint32                dst_frame,
                                            guint32                src_frame,
-                                           const FcFrame         *frame);
+                                           const FcFrame         *frame,
+                                           gboolean               inlined);
+/* the copy's frame for a function (@frame's function, module, package,
+ * platform and in_app, in the copy's strings), FALSE before the first; the
+ * building thread's, until the table is trimmed */
+gboolean         fc_location_table_find_function (FcLocationTable *self,
+                                                  const FcFrame   *frame,
+                                                  guint32         *dst_frame);
+void             fc_location_table_add_function  (FcLocationTable *self,
+                                                  const FcFrame   *frame,
+                                                  guint32          dst_frame);
 /* once merging ends: the slots take exactly what they need */
 void             fc_location_table_trim   (FcLocationTable       *self);
 /* a shared table: what was noted so far becomes visible to readers */

@@ -7,9 +7,11 @@
 
 #include <string.h>
 
-/* a slot: location index + 1 (0: none yet), and this bit when the merged
- * frames disagree */
+/* a slot: location index + 1 (0: none yet), this bit when the merged
+ * frames disagree, and that one when one of them was an inlined copy */
 #define SEVERAL 0x80000000u
+#define INLINED 0x40000000u
+#define INDEX   (~(SEVERAL | INLINED))
 
 /*
  * The table of a finished copy is built by one thread and read after the
@@ -26,6 +28,7 @@ struct _FcLocationTable
   GArray   *by_source;   /* guint32 per source frame id: location index + 1; the writer's */
   FcColumn  by_stack;    /* guint32 slot per stack id of the copy */
   FcColumn  by_frame;    /* guint32 slot per frame id of the copy */
+  GHashTable *functions; /* function key -> frame id + 1 of the copy; the writer's */
 };
 
 G_STATIC_ASSERT (sizeof (FcFrameLocation) == 24);
@@ -39,6 +42,7 @@ fc_location_table_new (gboolean shared)
   fc_column_init (&self->by_stack, sizeof (guint32));
   fc_column_init (&self->by_frame, sizeof (guint32));
   self->by_source = g_array_new (FALSE, TRUE, sizeof (guint32));
+  self->functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (shared)
     {
       fc_column_share (&self->locations);
@@ -57,6 +61,7 @@ fc_location_table_free (FcLocationTable *self)
   fc_column_clear (&self->by_stack);
   fc_column_clear (&self->by_frame);
   g_array_unref (self->by_source);
+  g_clear_pointer (&self->functions, g_hash_table_unref);
   g_free (self);
 }
 
@@ -98,7 +103,8 @@ static void
 merge (FcLocationTable *self,
        FcColumn        *slots,
        guint32          id,
-       guint32          location)
+       guint32          location,
+       gboolean         inlined)
 {
   guint *slot;
   guint value;
@@ -109,11 +115,51 @@ merge (FcLocationTable *self,
   value = g_atomic_int_get (slot);
 
   if (value == 0)
-    g_atomic_int_set (slot, location + 1);
-  else if ((value & SEVERAL) == 0 && value != location + 1 &&
-           !same_place (&fc_column_writer_at (&self->locations, FcFrameLocation, value - 1),
-                        &fc_column_writer_at (&self->locations, FcFrameLocation, location)))
-    g_atomic_int_or (slot, SEVERAL);
+    g_atomic_int_set (slot, (location + 1) | (inlined ? INLINED : 0));
+  else
+    {
+      if ((value & SEVERAL) == 0 && (value & INDEX) != location + 1 &&
+          !same_place (&fc_column_writer_at (&self->locations, FcFrameLocation, (value & INDEX) - 1),
+                       &fc_column_writer_at (&self->locations, FcFrameLocation, location)))
+        g_atomic_int_or (slot, SEVERAL);
+      if (inlined && (value & INLINED) == 0)
+        g_atomic_int_or (slot, INLINED);
+    }
+}
+
+static char *
+function_key (const FcFrame *frame)
+{
+  return g_strdup_printf ("%u %u %u %u %d %d", frame->function, frame->module, frame->package, frame->platform,
+                          frame->in_app, frame->in_app_inferred);
+}
+
+gboolean
+fc_location_table_find_function (FcLocationTable *self,
+                                 const FcFrame   *frame,
+                                 guint32         *dst_frame)
+{
+  g_autofree char *key = NULL;
+  gpointer value;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  key = function_key (frame);
+  value = g_hash_table_lookup (self->functions, key);
+  if (value == NULL)
+    return FALSE;
+  *dst_frame = GPOINTER_TO_UINT (value) - 1;
+  return TRUE;
+}
+
+void
+fc_location_table_add_function (FcLocationTable *self,
+                                const FcFrame   *frame,
+                                guint32          dst_frame)
+{
+  g_return_if_fail (self != NULL);
+
+  g_hash_table_insert (self->functions, function_key (frame), GUINT_TO_POINTER (dst_frame + 1));
 }
 
 void
@@ -121,7 +167,8 @@ fc_location_table_note (FcLocationTable *self,
                         guint32          stack,
                         guint32          dst_frame,
                         guint32          src_frame,
-                        const FcFrame   *frame)
+                        const FcFrame   *frame,
+                        gboolean         inlined)
 {
   guint32 *source;
 
@@ -137,8 +184,8 @@ fc_location_table_note (FcLocationTable *self,
       *source = self->locations.len;
     }
 
-  merge (self, &self->by_stack, stack, *source - 1);
-  merge (self, &self->by_frame, dst_frame, *source - 1);
+  merge (self, &self->by_stack, stack, *source - 1, inlined);
+  merge (self, &self->by_frame, dst_frame, *source - 1, inlined);
 }
 
 void
@@ -152,6 +199,7 @@ fc_location_table_trim (FcLocationTable *self)
   fc_column_trim (&self->locations);
   g_clear_pointer (&self->by_source, g_array_unref);
   self->by_source = g_array_new (FALSE, TRUE, sizeof (guint32));
+  g_hash_table_remove_all (self->functions);
 }
 
 gboolean
@@ -171,10 +219,11 @@ fc_location_table_lookup (const FcLocationTable *self,
   slots = fc_column_read (by_stack ? &table->by_stack : &table->by_frame, &n_slots);
   slot = id < n_slots ? g_atomic_int_get (&slots[id]) : 0;
   locations = fc_column_read (&table->locations, &n_locations);
-  if (slot == 0 || (slot & ~SEVERAL) - 1 >= n_locations)
+  if (slot == 0 || (slot & INDEX) - 1 >= n_locations)
     return FALSE;
 
-  *location = locations[(slot & ~SEVERAL) - 1];
+  *location = locations[(slot & INDEX) - 1];
   location->several = (slot & SEVERAL) != 0;
+  location->inlined = (slot & INLINED) != 0;
   return TRUE;
 }

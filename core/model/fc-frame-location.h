@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 /*
  * Views merge frames by function (fc_profile_dup_for_view()), which drops
  * line, column and instruction address: one function called from several
- * lines is one box. While merging, the copy keeps a summary of what was
+ * lines is one box, and so is a function whose inlined copies name another
+ * file (a header) than its own code. While merging, the copy keeps a summary of what was
  * merged: the first location, and whether the others agree with it. Per
  * stack node (a box of the flamechart, a node of the flamegraph or call
  * tree: one call path) and per frame (a function, as the details panel
@@ -29,7 +30,8 @@ typedef struct {
   guint32  source_frame;          /* index in the frames the copy was made from */
   guint8   has_instruction_addr;
   guint8   several;               /* the merged frames disagree on line, column or address */
-  guint8   _pad[2];
+  guint8   inlined;               /* some of them were copies the compiler inlined into a caller */
+  guint8   _pad;
 } FcFrameLocation;
 
 /* FALSE when nothing is known (an unknown id) */

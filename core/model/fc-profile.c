@@ -1540,20 +1540,52 @@ import_frame (Importer *imp,
       frame.extra = import_string (imp, frame.extra);
 
       /* One function called from several lines, or sampled at several
-       * addresses, is one box and one call tree node. */
+       * addresses, is one box and one call tree node; so is a function whose
+       * inlined copies name another file (a header) than its own code, as
+       * Sentry's functions are one per name and package. The first file seen
+       * stays the frame's. */
       if (imp->by_function && function != NULL && function[0] != '\0')
         {
+          guint32 merged;
+
           frame.lineno = FC_LINE_NONE;
           frame.colno = FC_LINE_NONE;
           frame.has_instruction_addr = FALSE;
           frame.instruction_addr = 0;
           frame.extra = FC_STRING_NONE;
+          if (imp->dst->locations != NULL)
+            {
+              if (!fc_location_table_find_function (imp->dst->locations, &frame, &merged))
+                {
+                  merged = fc_profile_intern_frame (imp->dst, &frame);
+                  fc_location_table_add_function (imp->dst->locations, &frame, merged);
+                }
+              *slot = merged + 1;
+              return merged;
+            }
         }
 
       *slot = fc_profile_intern_frame (imp->dst, &frame) + 1;
     }
 
   return *slot - 1;
+}
+
+/* A symbolizer gives an inlined function the address of the function it
+ * was inlined into, which is its caller in the stack (Sentry's native
+ * frames do the same). */
+static gboolean
+is_inlined (FcProfile         *src,
+            const FcStackNode *node)
+{
+  const FcFrame *frame, *caller;
+
+  if (node->parent == FC_STACK_EMPTY)
+    return FALSE;
+  frame = fc_profile_get_frame (src, node->frame);
+  caller = fc_profile_get_frame (src, fc_profile_get_stack (src, node->parent)->frame);
+  return frame->has_instruction_addr && caller->has_instruction_addr &&
+         frame->instruction_addr == caller->instruction_addr && frame->function != caller->function;
 }
 
 static guint32
@@ -1597,7 +1629,7 @@ import_stack (Importer *imp,
         g_array_index (imp->stacks, guint32, src_id) = parent + 1;
         if (imp->dst->locations != NULL)
           fc_location_table_note (imp->dst->locations, parent, frame, node->frame,
-                                  fc_profile_get_frame (imp->src, node->frame));
+                                  fc_profile_get_frame (imp->src, node->frame), is_inlined (imp->src, node));
       }
   }
 

@@ -222,6 +222,77 @@ test_dup_by_function (void)
   g_assert_cmpint (fc_profile_get_frame (byfn, 1)->lineno, ==, FC_LINE_NONE);
 }
 
+/* A function inlined into its caller names the file its code is in (a
+ * header), its own out-of-line code another: in a view it is one function,
+ * one frame, one node (not siblings), whose location says it was inlined. */
+static void
+test_by_function_inlined (void)
+{
+  g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcProfile) view = NULL;
+  guint32 t = fc_profile_ensure_thread (p, "1");
+  guint32 frames[3], stack;
+  FcFrameLocation location;
+  FcFrame frame;
+
+  /* main (0x10 calls) > mix inlined at 0x100 into run (0x100) */
+  fc_frame_init (&frame);
+  frame.function = fc_profile_intern (p, "main");
+  frame.filename = fc_profile_intern (p, "main.c");
+  frame.has_instruction_addr = TRUE;
+  frame.instruction_addr = 0x10;
+  frames[2] = fc_profile_intern_frame (p, &frame);
+  frame.function = fc_profile_intern (p, "run");
+  frame.filename = fc_profile_intern (p, "run.c");
+  frame.instruction_addr = 0x100;
+  frames[1] = fc_profile_intern_frame (p, &frame);
+  frame.function = fc_profile_intern (p, "mix");
+  frame.filename = fc_profile_intern (p, "mix.h");
+  frame.lineno = 3;
+  frames[0] = fc_profile_intern_frame (p, &frame);
+  stack = fc_profile_intern_stack_frames (p, frames, 3);
+  fc_profile_append_sample (p, 0, t, stack, 0);
+  /* main > run (0x120 calls) > mix, out of line, in mix.c */
+  frame.function = fc_profile_intern (p, "run");
+  frame.filename = fc_profile_intern (p, "run.c");
+  frame.lineno = FC_LINE_NONE;
+  frame.instruction_addr = 0x120;
+  frames[1] = fc_profile_intern_frame (p, &frame);
+  frame.function = fc_profile_intern (p, "mix");
+  frame.filename = fc_profile_intern (p, "mix.c");
+  frame.lineno = 20;
+  frame.instruction_addr = 0x500;
+  frames[0] = fc_profile_intern_frame (p, &frame);
+  fc_profile_append_sample (p, 10, t, fc_profile_intern_stack_frames (p, frames, 3), 0);
+  /* mix alone, out of line: never inlined there */
+  fc_profile_append_sample (p, 20, t, fc_profile_intern_stack (p, FC_STACK_EMPTY, frames[0]), 0);
+
+  view = fc_profile_dup_by_function (p);
+  /* main, run, mix: one frame each */
+  g_assert_cmpuint (fc_profile_get_n_frames (view), ==, 3);
+  /* the root, main, main>run, main>run>mix (one node for both), mix */
+  g_assert_cmpuint (fc_profile_get_n_stacks (view), ==, 5);
+  for (guint32 f = 0; f < 3; f++)
+    {
+      const char *name = fc_profile_string (view, fc_profile_get_frame (view, f)->function);
+
+      g_assert_true (fc_profile_get_frame_location (view, f, &location));
+      /* only mix was ever inlined */
+      g_assert_true (location.inlined == (g_strcmp0 (name, "mix") == 0));
+    }
+  /* per call path: inlined under run, not on its own */
+  {
+    const FcSample *samples = fc_profile_get_samples (view, NULL);
+
+    g_assert_true (samples[0].stack == samples[1].stack);
+    g_assert_true (fc_profile_get_stack_location (view, samples[0].stack, &location));
+    g_assert_true (location.inlined);
+    g_assert_true (location.several);
+    g_assert_true (fc_profile_get_stack_location (view, samples[2].stack, &location));
+    g_assert_false (location.inlined);
+  }
+}
+
 static void
 test_metadata (void)
 {
@@ -315,6 +386,7 @@ main (int   argc,
   g_test_add_func ("/core/profile/copy-import", test_copy_import_equal);
   g_test_add_func ("/core/profile/metadata", test_metadata);
   g_test_add_func ("/core/profile/dup-by-function", test_dup_by_function);
+  g_test_add_func ("/core/profile/by-function-inlined", test_by_function_inlined);
   g_test_add_func ("/core/document/merge", test_document_merge);
   g_test_add_func ("/core/profile/import-range", test_import_range);
 
