@@ -24,6 +24,7 @@ struct _FcThreadItem
   guint     is_default : 1;
   guint     is_active : 1;
   guint     is_named : 1;
+  guint     is_idle : 1;
 };
 
 G_DEFINE_FINAL_TYPE (FcThreadItem, fc_thread_item, G_TYPE_OBJECT)
@@ -99,6 +100,13 @@ fc_thread_item_get_is_active (FcThreadItem *self)
 {
   g_return_val_if_fail (FC_IS_THREAD_ITEM (self), FALSE);
   return self->is_active;
+}
+
+gboolean
+fc_thread_item_get_is_idle (FcThreadItem *self)
+{
+  g_return_val_if_fail (FC_IS_THREAD_ITEM (self), FALSE);
+  return self->is_idle;
 }
 
 const char *
@@ -226,14 +234,20 @@ compare_items (gconstpointer pa,
   return compare_tids (a->tid, b->tid);
 }
 
+/* A thread that waited (blocked in the kernel, parked) in all but one of
+ * 20 samples is idle, as Sentry groups them: listed after the busy ones. */
+#define IDLE_SHARE 20
+
 /**
  * fc_thread_list_new:
  * @profile: (nullable): a profile
  *
  * The selector's entries, as in Sentry: "All threads", the thread the
  * profile opens on (the active thread, else the busiest), the other named
- * threads A-Z, the unnamed ones by thread id, and last, under a heading,
- * the threads without samples.
+ * threads A-Z, the unnamed ones by thread id, then under a heading the idle
+ * threads in the same order (nearly every sample waits: blocked in the
+ * kernel or parked, fc_stats_thread_busy_samples()), and last, under a
+ * heading, the threads without samples.
  *
  * Returns: (transfer full): a list of #FcThreadItem, empty for no profile
  */
@@ -242,9 +256,12 @@ fc_thread_list_new (FcProfile *profile)
 {
   GListStore *store = g_list_store_new (FC_TYPE_THREAD_ITEM);
   g_autoptr(GPtrArray) with_samples = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) idle = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) without_samples = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(FcThreadItem) all = NULL;
   g_autoptr(FcThreadItem) first = NULL;
+  g_autofree guint *busy = NULL;
+  guint n_busy = 0;
   gint default_thread;
   guint n_threads;
 
@@ -253,6 +270,7 @@ fc_thread_list_new (FcProfile *profile)
 
   default_thread = fc_session_pick_default_thread (profile);
   n_threads = fc_profile_get_n_threads (profile);
+  busy = fc_stats_thread_busy_samples (profile, &n_busy);
 
   for (guint i = 0; i < n_threads; i++)
     {
@@ -266,6 +284,11 @@ fc_thread_list_new (FcProfile *profile)
           item->is_active = g_strcmp0 (active_tid, item->tid) == 0;
           first = item;
         }
+      else if (item->n_samples > 0 && i < n_busy && busy[i] * IDLE_SHARE < item->n_samples)
+        {
+          item->is_idle = TRUE;
+          g_ptr_array_add (idle, item);
+        }
       else if (item->n_samples > 0)
         g_ptr_array_add (with_samples, item);
       else
@@ -275,7 +298,7 @@ fc_thread_list_new (FcProfile *profile)
   /* four threads all named "xz" are told apart by their tid */
   {
     g_autoptr(GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-    GPtrArray *groups[] = { with_samples, without_samples };
+    GPtrArray *groups[] = { with_samples, idle, without_samples };
     g_autoptr(GPtrArray) items = g_ptr_array_new ();
 
     if (first != NULL)
@@ -307,6 +330,7 @@ fc_thread_list_new (FcProfile *profile)
   }
 
   g_ptr_array_sort (with_samples, compare_items);
+  g_ptr_array_sort (idle, compare_items);
   g_ptr_array_sort (without_samples, compare_items);
 
   all = fc_thread_item_new (profile, FC_SESSION_ALL_THREADS);
@@ -316,6 +340,13 @@ fc_thread_list_new (FcProfile *profile)
   g_list_store_splice (store, g_list_model_get_n_items (G_LIST_MODEL (store)), 0,
                        with_samples->pdata, with_samples->len);
 
+  if (idle->len > 0)
+    {
+      FcThreadItem *head = g_ptr_array_index (idle, 0);
+
+      head->heading = g_strdup (_("Idle threads"));
+      g_list_store_splice (store, g_list_model_get_n_items (G_LIST_MODEL (store)), 0, idle->pdata, idle->len);
+    }
   if (without_samples->len > 0)
     {
       FcThreadItem *head = g_ptr_array_index (without_samples, 0);

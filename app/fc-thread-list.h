@@ -25,6 +25,8 @@ gint64       fc_thread_item_get_duration_ns (FcThreadItem *self);
 gboolean     fc_thread_item_get_is_default  (FcThreadItem *self);
 /* the default thread is the transaction's active thread, not just the busiest */
 gboolean     fc_thread_item_get_is_active   (FcThreadItem *self);
+/* nearly all its samples waited (blocked or parked): listed apart, after the busy ones */
+gboolean     fc_thread_item_get_is_idle     (FcThreadItem *self);
 /* a group title to show above this item, or NULL */
 const char  *fc_thread_item_get_heading     (FcThreadItem *self);
 char        *fc_thread_item_dup_details     (FcThreadItem *self);

@@ -223,6 +223,65 @@ test_fixture_order (void)
 }
 
 /* four threads all named "xz" read apart by their tid; a unique name stays as it is */
+/* A main thread blocked in pause() and a sleeping worker wait in nearly all
+ * their samples: they are listed as idle, after the busy ones, even where
+ * (wall mode) they have as many samples. */
+static void
+test_idle_grouped (void)
+{
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcSession) session = fc_session_new ();
+  FcThreadSelector *selector = FC_THREAD_SELECTOR (g_object_ref_sink (fc_thread_selector_new ()));
+  guint32 main_f = fc_test_frame (profile, "main", "app", TRUE);
+  guint32 pause_f = fc_test_frame (profile, "pause", "libc.so.6", FALSE);
+  guint32 work_f = fc_test_frame (profile, "work", "app", TRUE);
+  guint32 sleep_f = fc_test_frame (profile, "clock_nanosleep", "libc.so.6", FALSE);
+  guint32 threads[4];
+  static const char * const names[] = { "All threads", "worker-b", "worker-a", "main", "sleeper", NULL };
+  static const gint indices[] = { -1, 2, 1, 0, 3 };
+  GListModel *model;
+
+  threads[0] = fc_profile_ensure_thread (profile, "100");
+  fc_profile_set_thread_name (profile, threads[0], "main");
+  threads[1] = fc_profile_ensure_thread (profile, "101");
+  fc_profile_set_thread_name (profile, threads[1], "worker-a");
+  threads[2] = fc_profile_ensure_thread (profile, "102");
+  fc_profile_set_thread_name (profile, threads[2], "worker-b");
+  threads[3] = fc_profile_ensure_thread (profile, "103");
+  fc_profile_set_thread_name (profile, threads[3], "sleeper");
+  for (guint s = 0; s < 100; s++)
+    {
+      /* main waits in pause() all along; the sleeper runs once in 100 */
+      fc_test_sample (profile, threads[0], 10 * s, 2, main_f, pause_f);
+      fc_test_sample (profile, threads[1], 10 * s, 2, main_f, s % 2 ? work_f : sleep_f);
+      fc_test_sample (profile, threads[2], 10 * s, 2, main_f, work_f);
+      fc_test_sample (profile, threads[3], 10 * s, 2, main_f, s == 50 ? work_f : sleep_f);
+    }
+  fc_profile_finish (profile);
+
+  fc_thread_selector_set_session (selector, session);
+  set_up_session (session, profile);
+  model = fc_thread_selector_get_model (selector);
+  /* the busiest, the other busy one, then the idle ones under a heading */
+  assert_order (model, names, indices);
+  {
+    g_autoptr(FcThreadItem) worker_a = g_list_model_get_item (model, 2);
+    g_autoptr(FcThreadItem) main_item = g_list_model_get_item (model, 3);
+    g_autoptr(FcThreadItem) sleeper = g_list_model_get_item (model, 4);
+
+    g_assert_false (fc_thread_item_get_is_idle (worker_a));
+    g_assert_null (fc_thread_item_get_heading (worker_a));
+    g_assert_true (fc_thread_item_get_is_idle (main_item));
+    g_assert_cmpstr (fc_thread_item_get_heading (main_item), ==, "Idle threads");
+    g_assert_true (fc_thread_item_get_is_idle (sleeper));
+    g_assert_null (fc_thread_item_get_heading (sleeper));
+  }
+
+  fc_thread_selector_set_session (selector, NULL);
+  g_assert_finalize_object (selector);
+  g_assert_finalize_object (g_steal_pointer (&session));
+}
+
 static void
 test_equal_names (void)
 {
@@ -260,6 +319,7 @@ main (int   argc,
   g_test_add_func ("/app/thread-selector/switch-and-search", test_switch_and_search);
   g_test_add_func ("/app/thread-selector/fixture-order", test_fixture_order);
   g_test_add_func ("/app/thread-selector/equal-names", test_equal_names);
+  g_test_add_func ("/app/thread-selector/idle-grouped", test_idle_grouped);
 
   return g_test_run ();
 }
