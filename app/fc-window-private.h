@@ -40,7 +40,9 @@ struct _FcWindow
   GtkProgressBar       *loading_progress;
   GtkPaned             *paned;
   AdwViewStack         *view_stack;
+  GtkBox               *title_box;
   GtkLabel             *file_label;
+  GtkLabel             *file_sublabel;
   GtkBox               *flamechart_box;
   GtkBox               *flamegraph_box;
   FcCallTreeView       *call_tree_view;
@@ -94,6 +96,7 @@ struct _FcWindow
   guint                 transaction_span;
   GPtrArray            *root_spans;       /* FcSpan: this recording's ended transactions */
   gboolean              following;        /* the flamechart shows the live edge */
+  gboolean              thread_chosen;    /* the user picked the thread (or all) while recording */
   gboolean              setting_range;    /* the live view moves the range, not the user */
   gboolean              record_stopping;
   gboolean              record_spawned;
@@ -101,6 +104,10 @@ struct _FcWindow
 };
 
 void fc_window_init_actions        (FcWindow   *self);
+/* the process or file the window holds, and what else identifies it */
+void fc_window_show_title          (FcWindow   *self,
+                                    const char *title,
+                                    const char *subtitle);
 /* fc-window-record.c: the live profile grew (bench-live drives it too) */
 void fc_window_record_show_grown   (FcWindow   *self);
 void fc_window_set_action_enabled  (FcWindow   *self,

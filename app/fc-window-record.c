@@ -345,9 +345,13 @@ visible_range_cb (FcWindow *self)
 static void
 thread_cb (FcWindow *self)
 {
-  if (self->recording != NULL && !fc_recording_get_stopped (self->recording) && !self->record_stopping &&
-      showing_live (self))
-    fc_window_record_follow (self);
+  if (self->recording == NULL || fc_recording_get_stopped (self->recording) || self->record_stopping ||
+      !showing_live (self))
+    return;
+  /* not the default the live view opened on: Stop keeps it */
+  if (!self->setting_range)
+    self->thread_chosen = TRUE;
+  fc_window_record_follow (self);
 }
 
 void
@@ -447,8 +451,12 @@ final_update_cb (GObject      *object,
         gtk_stack_set_visible_child_name (self->main_stack, "empty");
       return;
     }
-  /* the chunks as written and sent: Send, Save and Export start from them */
-  fc_session_set_document_keep_thread (self->session, fc_recording_get_document (recording), profile);
+  /* the chunks as written and sent: Send, Save and Export start from them;
+   * on the thread the user chose, else on the busiest of the whole recording */
+  if (self->thread_chosen)
+    fc_session_set_document_keep_thread (self->session, fc_recording_get_document (recording), profile);
+  else
+    fc_session_set_document_full (self->session, fc_recording_get_document (recording), profile);
   if (self->following)
     fc_session_reset_view (self->session);
   update_live_spans (self);
@@ -640,6 +648,7 @@ begin (FcWindow     *self,
   self->record_stopped_us = 0;
   self->record_stopping = FALSE;
   self->following = TRUE;
+  self->thread_chosen = FALSE;
   self->live_n_samples = 0;
   self->transaction_span = 0;
   g_ptr_array_set_size (self->root_spans, 0);
@@ -649,11 +658,11 @@ begin (FcWindow     *self,
   self->live_source = g_timeout_add (LIVE_INTERVAL_MS, live_tick_cb, self);
 
   g_clear_object (&self->file);
-  adw_view_switcher_title_set_subtitle (self->switcher_title, title);
-  gtk_window_set_title (GTK_WINDOW (self), title);
-  gtk_label_set_text (self->file_label, title);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->file_label), TRUE);
+  {
+    g_autofree char *subtitle = g_strdup_printf (_("pid %d"), fc_recording_get_pid (recording));
+
+    fc_window_show_title (self, title, subtitle);
+  }
   gtk_stack_set_visible_child_name (self->main_stack, "recording");
   fc_window_record_update_controls (self);
   fc_window_record_show_status (self);
@@ -704,7 +713,7 @@ fc_window_record_attach (FcWindow  *self,
   self->record_spawned = FALSE;
   if (g_file_get_contents (comm_path, &comm, NULL, NULL))
     g_strstrip (comm);
-  title = g_strdup_printf ("%s (%d)", comm ? comm : _("process"), pid);
+  title = g_strdup (comm ? comm : _("process"));
   if (!begin (self, recording, title, &local_error))
     {
       show_error (self, local_error->message);

@@ -207,14 +207,11 @@ load_ready_cb (GObject      *object,
   fc_diff_tree_view_set_diff (self->diff_tree_view, NULL);
   adw_view_stack_page_set_visible (self->compare_page, FALSE);
   fc_session_set_document_full (self->session, document, fc_file_load_get_profile (load));
-  adw_view_switcher_title_set_subtitle (self->switcher_title, name);
-  gtk_window_set_title (GTK_WINDOW (self), name);
   {
-    g_autofree char *parse_name = g_file_get_parse_name (file);
+    g_autoptr(GFile) parent = g_file_get_parent (file);
+    g_autofree char *folder = parent ? g_file_get_parse_name (parent) : NULL;
 
-    gtk_label_set_text (self->file_label, name);
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->file_label), parse_name);
-    gtk_widget_set_visible (GTK_WIDGET (self->file_label), TRUE);
+    fc_window_show_title (self, name, folder);
   }
   gtk_stack_set_visible_child_name (self->main_stack, "profile");
   fc_window_add_recent (self, file);
@@ -235,6 +232,38 @@ load_ready_cb (GObject      *object,
       adw_toast_set_timeout (toast, 8);
       adw_toast_overlay_add_toast (self->toast_overlay, toast);
     }
+}
+
+/**
+ * fc_window_show_title:
+ * @self: a window
+ * @title: the process or file shown, short ("threads", "profile.json")
+ * @subtitle: (nullable): what else tells it apart (pid, folder)
+ *
+ * The header names what the window holds in full at the default width: the
+ * name keeps the room it needs (up to 24 characters) there, the subtitle
+ * below it gives way first; its tooltip has both. A narrow window gives
+ * the name way too (see fc_window_size_allocate ()).
+ */
+void
+fc_window_show_title (FcWindow   *self,
+                      const char *title,
+                      const char *subtitle)
+{
+  g_autofree char *full = NULL;
+
+  g_return_if_fail (FC_IS_WINDOW (self));
+  g_return_if_fail (title != NULL);
+
+  full = subtitle != NULL && *subtitle != '\0' ? g_strdup_printf ("%s — %s", title, subtitle) : g_strdup (title);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  adw_view_switcher_title_set_subtitle (self->switcher_title, title);
+  gtk_label_set_text (self->file_label, title);
+  gtk_widget_queue_allocate (GTK_WIDGET (self));
+  gtk_label_set_text (self->file_sublabel, subtitle != NULL ? subtitle : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->file_sublabel), subtitle != NULL && *subtitle != '\0');
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_box), full);
+  gtk_widget_set_visible (GTK_WIDGET (self->title_box), TRUE);
 }
 
 /**
@@ -629,6 +658,28 @@ fc_window_save_size (FcWindow *self)
     }
 }
 
+/* From the default width (1200) down to 1100 px the name of what the window
+ * holds keeps the room it needs, and the view switcher narrows first; below
+ * that the name is ellipsized too, so that nothing in the header makes the
+ * window wider than the user made it. */
+#define TITLE_ROOM_WIDTH 1100
+
+static void
+fc_window_size_allocate (GtkWidget *widget,
+                         int        width,
+                         int        height,
+                         int        baseline)
+{
+  FcWindow *self = FC_WINDOW (widget);
+  int chars = -1;
+
+  if (width >= TITLE_ROOM_WIDTH)
+    chars = MIN ((int) g_utf8_strlen (gtk_label_get_text (self->file_label), -1), 24);
+  if (gtk_label_get_width_chars (self->file_label) != chars)
+    gtk_label_set_width_chars (self->file_label, chars);
+  GTK_WIDGET_CLASS (fc_window_parent_class)->size_allocate (widget, width, height, baseline);
+}
+
 static gboolean
 fc_window_close_request (GtkWindow *window)
 {
@@ -689,6 +740,7 @@ fc_window_class_init (FcWindowClass *klass)
   object_class->dispose = fc_window_dispose;
   object_class->finalize = fc_window_finalize;
   window_class->close_request = fc_window_close_request;
+  widget_class->size_allocate = fc_window_size_allocate;
 
   g_type_ensure (FC_TYPE_THREAD_SELECTOR);
   g_type_ensure (FC_TYPE_CALL_TREE_VIEW);
@@ -727,7 +779,9 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, frame_details);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, details_scroller);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, recent_section);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, title_box);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, file_label);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, file_sublabel);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, minimap);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, span_track);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_chart);
