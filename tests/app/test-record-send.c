@@ -26,6 +26,7 @@
 #include "fc-test-relay.h"
 #include "fc-test-screenshot.h"
 #include "fc-validate.h"
+#include "fc-view-util.h"
 #include "fc-window-private.h"
 
 static GtkApplication *app;
@@ -391,6 +392,109 @@ test_save_validates (void)
   relay_free (relay);
 }
 
+/* The frame of the session's profile named @function, or G_MAXUINT32. */
+static guint32
+frame_named (FcWindow   *window,
+             const char *function)
+{
+  FcProfile *profile = fc_session_get_profile (fc_window_get_session (window));
+
+  for (guint32 i = 0; i < fc_profile_get_n_frames (profile); i++)
+    if (g_strcmp0 (fc_profile_string (profile, fc_profile_get_frame (profile, i)->function), function) == 0)
+      return i;
+  return G_MAXUINT32;
+}
+
+static gboolean
+label_shows_all (GtkLabel *label)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (label)) &&
+         !pango_layout_is_ellipsized (gtk_label_get_layout (label));
+}
+
+/* At the default width the header names the program in full, its pid
+ * below. Escape in the search returns the keys to the flamechart: the next
+ * "+" zooms, it does not type into the search. */
+static void
+test_title_and_escape (void)
+{
+  g_autofree char *burner = target_path ("burner");
+  const char *argv[] = { burner, "-s", "1", NULL };
+  FcWindow *window = window_new ();
+  FcSession *session = fc_window_get_session (window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pid = NULL;
+  GtkWidget *focus;
+  gint64 width;
+  int default_width, default_height;
+
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  pid = g_strdup_printf ("pid %d", fc_recording_get_pid (fc_window_get_recording (window)));
+  ITERATE_UNTIL (recorded (window));
+
+  gtk_window_get_default_size (GTK_WINDOW (window), &default_width, &default_height);
+  g_assert_cmpint (default_width, ==, 1200);
+  fc_test_wait_for_paint (GTK_WIDGET (window));
+  g_assert_cmpstr (gtk_label_get_text (window->file_label), ==, "fc-target-burner");
+  ITERATE_UNTIL (label_shows_all (window->file_label));
+  g_assert_cmpstr (gtk_label_get_text (window->file_sublabel), ==, pid);
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-title");
+
+  fc_test_keys_focus (GTK_WINDOW (window));
+  fc_test_keys_press ("<Control>f");
+  ITERATE_UNTIL ((focus = gtk_window_get_focus (GTK_WINDOW (window))) != NULL &&
+                 gtk_widget_is_ancestor (focus, GTK_WIDGET (window->search_entry)));
+  fc_test_keys_type ("main");
+  ITERATE_UNTIL (g_strcmp0 (fc_session_get_search_text (session), "main") == 0);
+  fc_test_keys_press ("Escape");
+  ITERATE_UNTIL (gtk_window_get_focus (GTK_WINDOW (window)) == GTK_WIDGET (window->flame_chart));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->search_entry)), ==, "");
+  g_assert_cmpstr (fc_session_get_search_text (session), ==, "");
+
+  width = fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session);
+  fc_test_keys_press ("plus");
+  ITERATE_UNTIL (fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session) < width);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->search_entry)), ==, "");
+
+  window_free (window);
+}
+
+/* A function the compiler inlined (lto_helper into lto_outer, across files
+ * at link time) is one frame whose details say "inlined". */
+static void
+test_inlined_details (void)
+{
+  g_autofree char *lto = target_path ("lto");
+  const char *argv[] = { lto, "1", NULL };
+  FcWindow *window = window_new ();
+  FcSession *session = fc_window_get_session (window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *location = NULL;
+  guint32 helper;
+  guint n = 0;
+
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  ITERATE_UNTIL (recorded (window));
+  helper = frame_named (window, "lto_helper");
+  g_assert_cmpuint (helper, !=, G_MAXUINT32);
+  for (guint32 i = 0; i < fc_profile_get_n_frames (fc_session_get_profile (session)); i++)
+    n += g_strcmp0 (fc_profile_string (fc_session_get_profile (session),
+                                       fc_profile_get_frame (fc_session_get_profile (session), i)->function),
+                    "lto_helper") == 0;
+  g_assert_cmpuint (n, ==, 1);
+  location = fc_view_frame_location (fc_session_get_profile (session), helper, FC_STACK_EMPTY);
+  g_test_message ("lto_helper: %s", location);
+  g_assert_nonnull (strstr (location, "inlined"));
+
+  adw_view_stack_set_visible_child_name (window->view_stack, "flamegraph");
+  fc_session_set_selected_frame (session, helper);
+  ITERATE_UNTIL (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-inlined");
+  window_free (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -419,6 +523,8 @@ main (int   argc,
   g_test_add_func ("/app/record-send/launch-send", test_launch_send);
   g_test_add_func ("/app/record-send/attach-send", test_attach_send);
   g_test_add_func ("/app/record-send/save-validates", test_save_validates);
+  g_test_add_func ("/app/record-send/title-and-escape", test_title_and_escape);
+  g_test_add_func ("/app/record-send/inlined-details", test_inlined_details);
 
   ret = g_test_run ();
   g_object_unref (app);

@@ -266,6 +266,78 @@ test_attach_live (void)
   window_free (window);
 }
 
+/* The user's choices while recording stay: All threads follows the live
+ * edge as the thread did, and Stop opens the whole recording on All threads,
+ * not the busiest; the thread list has the idle threads apart. */
+static void
+test_live_choices (void)
+{
+  GPid pid;
+  FcWindow *window = window_new ();
+  FcSession *session = fc_window_get_session (window);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *threads = target_path ("threads");
+  char *argv[] = { threads, "60", NULL };
+  int status;
+
+  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                NULL, NULL, &pid, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_window_record_attach (window, pid, &error));
+  g_assert_no_error (error);
+  ITERATE_UNTIL (selector_has (window, "fc-worker-1") && selector_has (window, "fc-sleeper"));
+  {
+    guint n = n_session_samples (window);
+    ITERATE_UNTIL (n_session_samples (window) > n && at_live_edge (window));
+  }
+  g_assert_true (window->following);
+
+  /* another thread: its live edge, still following */
+  fc_session_set_thread (session, FC_SESSION_ALL_THREADS);
+  g_assert_true (window->following);
+  {
+    guint n = n_session_samples (window);
+    ITERATE_UNTIL (n_session_samples (window) > n && at_live_edge (window));
+  }
+  g_assert_true (window->following);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->follow_button)));
+
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
+  ITERATE_UNTIL (fc_recording_get_stopped (fc_window_get_recording (window)) && !window->record_stopping);
+  ITERATE_UNTIL (fc_session_get_document (session) == fc_recording_get_document (fc_window_get_recording (window)));
+  g_assert_cmpint (fc_session_get_thread (session), ==, FC_SESSION_ALL_THREADS);
+
+  /* the sleeper waits in nanosleep nearly always: an idle thread, after the busy ones */
+  {
+    GListModel *model = fc_thread_selector_get_model (window->thread_selector);
+    gboolean seen_idle = FALSE;
+
+    for (guint i = 1; i < g_list_model_get_n_items (model); i++)
+      {
+        g_autoptr(FcThreadItem) item = g_list_model_get_item (model, i);
+
+        if (g_strcmp0 (fc_thread_item_get_name (item), "fc-sleeper") == 0)
+          g_assert_true (fc_thread_item_get_is_idle (item));
+        if (g_str_has_prefix (fc_thread_item_get_name (item), "fc-worker"))
+          {
+            g_assert_false (fc_thread_item_get_is_idle (item));
+            g_assert_false (seen_idle);
+          }
+        seen_idle |= fc_thread_item_get_is_idle (item);
+      }
+    g_assert_true (seen_idle);
+  }
+  fc_thread_selector_popup (window->thread_selector);
+  fc_test_screenshot (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window->thread_selector),
+                                                                 FC_TYPE_THREAD_SELECTOR, "popover")),
+                      "appitems-idle-threads");
+  fc_thread_selector_popdown (window->thread_selector);
+
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+  window_free (window);
+}
+
 /* flamecast -- CMD: records until the command exits; the window stays on it. */
 static void
 test_spawn_until_exit (void)
@@ -390,6 +462,22 @@ test_dialog (void)
   dialog = g_object_ref (fc_record_dialog_new (window));
   gtk_window_present (GTK_WINDOW (dialog));
   ITERATE_UNTIL (fc_record_dialog_get_n_shown (dialog) > 2);
+
+  /* kernel threads (kthreadd is pid 2) only on request */
+  {
+    g_autofree char *comm = NULL;
+
+    if (g_file_get_contents ("/proc/2/comm", &comm, NULL, NULL) && g_str_has_prefix (comm, "kthreadd"))
+      {
+        g_assert_false (fc_record_dialog_select_pid (dialog, 2));
+        gtk_check_button_set_active (fc_record_dialog_get_kernel_check (dialog), TRUE);
+        g_assert_true (fc_record_dialog_select_pid (dialog, 2));
+        gtk_check_button_set_active (fc_record_dialog_get_kernel_check (dialog), FALSE);
+        g_assert_false (fc_record_dialog_select_pid (dialog, 2));
+      }
+    else
+      g_test_message ("no kthreadd in this pid namespace: kernel threads not checked");
+  }
 
   ITERATE_UNTIL (fc_record_dialog_select_pid (dialog, traced));
   g_assert_nonnull (fc_record_dialog_get_problem (dialog));
@@ -568,6 +656,18 @@ test_send_while_recording (void)
     assert_send_label (window, progress.delivered, progress.pending, 0);
   }
   fc_test_screenshot (GTK_WIDGET (window), "appitems-sending");
+  /* beside the sending indicator, even in a narrow window, the mode and rate stay whole */
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  fc_test_wait_for_paint (GTK_WIDGET (window));
+  {
+    int natural = 0;
+
+    g_assert_cmpstr (gtk_label_get_text (window->record_mode_label), ==, " · wall · 101 Hz");
+    gtk_widget_measure (GTK_WIDGET (window->record_mode_label), GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural,
+                        NULL, NULL);
+    ITERATE_UNTIL (gtk_widget_get_width (GTK_WIDGET (window->record_mode_label)) >= natural);
+  }
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-sending-narrow");
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
   ITERATE_UNTIL (fc_recording_get_stopped (recording) && !window->record_stopping);
@@ -707,6 +807,7 @@ main (int   argc,
 
   g_test_add_func ("/app/record/attach-live", test_attach_live);
   g_test_add_func ("/app/record/spawn-until-exit", test_spawn_until_exit);
+  g_test_add_func ("/app/record/live-choices", test_live_choices);
   g_test_add_func ("/app/record/close-detaches", test_close_detaches);
   g_test_add_func ("/app/record/dialog", test_dialog);
   g_test_add_func ("/app/record/send-rejected", test_send_rejected);

@@ -11,8 +11,10 @@
 #include "fc-envelope-summary.h"
 #include "fc-outbox-window.h"
 #include "fc-preferences-window.h"
+#include "fc-reader.h"
 #include "fc-send-dialog.h"
 #include "fc-test-relay.h"
+#include "fc-test-screenshot.h"
 #include "fc-window-private.h"
 #include "fc-test-util.h"
 
@@ -182,6 +184,63 @@ wait_outbox (FcOutboxWindow *outbox)
 {
   while (fc_outbox_window_is_busy (outbox))
     g_main_context_iteration (NULL, TRUE);
+}
+
+/* A chunk an SDK wrote goes to Sentry as that SDK's (client_sdk, release,
+ * environment); the preview lists the validator's warnings, here a thread
+ * with one sample that Relay drops. */
+static void
+test_send_sdk_file (void)
+{
+  static const char chunk[] =
+    "{\"version\":\"2\",\"chunk_id\":\"0123456789abcdef0123456789abcdef\","
+    "\"profiler_id\":\"fedcba9876543210fedcba9876543210\",\"platform\":\"native\","
+    "\"client_sdk\":{\"name\":\"sentry.native\",\"version\":\"0.7.0\"},"
+    "\"release\":\"app@1.0\",\"environment\":\"staging\","
+    "\"profile\":{\"frames\":[{\"function\":\"main\",\"in_app\":true,\"instruction_addr\":\"0x1000\"}],"
+    "\"stacks\":[[0]],\"samples\":["
+    "{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1700000000.0},"
+    "{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1700000000.01},"
+    "{\"stack_id\":0,\"thread_id\":\"2\",\"timestamp\":1700000000.0}],"
+    "\"thread_metadata\":{\"1\":{\"name\":\"main\"},\"2\":{\"name\":\"worker\"}}}}";
+  Relay *relay = relay_new ();
+  g_autofree char *path = g_build_filename (home, "sdk-chunk.json", NULL);
+  FcWindow *window;
+  FcSendDialog *dialog;
+  GtkLabel *warnings;
+  g_autoptr(FcDocument) sent = NULL;
+  g_autoptr(GError) error = NULL;
+  FcProfile *profile;
+
+  g_assert_true (g_file_set_contents (path, chunk, -1, NULL));
+  set_dsn (relay);
+  window = window_with (path);
+  dialog = open_send_dialog (window);
+  g_assert_cmpstr (fc_send_dialog_get_page (dialog), ==, "preview");
+  warnings = template_child (dialog, FC_TYPE_SEND_DIALOG, "warnings_label");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (warnings)));
+  g_test_message ("warnings: %s", gtk_label_get_text (warnings));
+  g_assert_nonnull (strstr (gtk_label_get_text (warnings), "Relay drops this thread"));
+  g_assert_nonnull (strstr (gtk_label_get_text (warnings), "warning: "));
+  fc_test_screenshot (GTK_WIDGET (dialog), "appitems-send-warnings");
+
+  press_return_and_wait (dialog);
+  spin_for (300);
+  g_assert_cmpuint (relay->delivered->len, ==, 1);
+  sent = fc_reader_load_bytes (g_ptr_array_index (relay->delivered, 0), FC_READ_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  profile = fc_document_get_profile (sent, 0);
+  g_assert_cmpstr (json_object_get_string_member (fc_profile_get_client_sdk (profile), "name"), ==, "sentry.native");
+  g_assert_cmpstr (json_object_get_string_member (fc_profile_get_client_sdk (profile), "version"), ==, "0.7.0");
+  g_assert_cmpstr (fc_profile_get_release (profile), ==, "app@1.0");
+  g_assert_cmpstr (fc_profile_get_environment (profile), ==, "staging");
+
+  g_object_unref (dialog);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_finalize_object (window);
+  set_dsn (NULL);
+  relay_free (relay);
+  g_unlink (path);
 }
 
 static void
@@ -655,6 +714,7 @@ main (int   argc,
   adw_init ();
 
   g_test_add_func ("/app/send/delivered", test_send_delivered);
+  g_test_add_func ("/app/send/sdk-file", test_send_sdk_file);
   g_test_add_func ("/app/send/in-flight-is-in-outbox", test_send_in_flight_is_in_outbox);
   g_test_add_func ("/app/send/rejected", test_send_rejected);
   g_test_add_func ("/app/send/preview-v1", test_send_preview_v1);
