@@ -241,7 +241,7 @@ load_ready_cb (GObject      *object,
  * @subtitle: (nullable): what else tells it apart (pid, folder)
  *
  * The header names what the window holds in full at the default width: the
- * name keeps the room it needs (up to 24 characters) there, the subtitle
+ * name keeps the room it needs (up to 20 characters) there, the subtitle
  * below it gives way first; its tooltip has both. A narrow window gives
  * the name way too (see fc_window_size_allocate ()).
  */
@@ -659,10 +659,13 @@ fc_window_save_size (FcWindow *self)
 }
 
 /* From the default width (1200) down to 1100 px the name of what the window
- * holds keeps the room it needs, and the view switcher narrows first; below
+ * holds keeps the room it needs, and the view switcher narrows (icons over
+ * labels); below
  * that the name is ellipsized too, so that nothing in the header makes the
  * window wider than the user made it. */
 #define TITLE_ROOM_WIDTH 1100
+/* as much as leaves the view switcher room in the header at 1200 px */
+#define TITLE_ROOM_CHARS 20
 
 static void
 fc_window_size_allocate (GtkWidget *widget,
@@ -674,7 +677,7 @@ fc_window_size_allocate (GtkWidget *widget,
   int chars = -1;
 
   if (width >= TITLE_ROOM_WIDTH)
-    chars = MIN ((int) g_utf8_strlen (gtk_label_get_text (self->file_label), -1), 24);
+    chars = MIN ((int) g_utf8_strlen (gtk_label_get_text (self->file_label), -1), TITLE_ROOM_CHARS);
   if (gtk_label_get_width_chars (self->file_label) != chars)
     gtk_label_set_width_chars (self->file_label, chars);
   GTK_WIDGET_CLASS (fc_window_parent_class)->size_allocate (widget, width, height, baseline);

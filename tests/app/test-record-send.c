@@ -25,28 +25,12 @@
 #include "fc-test-keys.h"
 #include "fc-test-relay.h"
 #include "fc-test-screenshot.h"
+#include "fc-test-util.h"
 #include "fc-validate.h"
 #include "fc-view-util.h"
 #include "fc-window-private.h"
 
 static GtkApplication *app;
-
-/* Iterates until @cond, at most 60 s (a loaded machine). */
-#define ITERATE_UNTIL(cond)                                           \
-  G_STMT_START {                                                      \
-    gint64 deadline_ = g_get_monotonic_time () + 60 * G_USEC_PER_SEC; \
-    while (!(cond) && g_get_monotonic_time () < deadline_)            \
-      fc_test_keys_iterate (20);                                      \
-    g_assert_true (cond);                                             \
-  } G_STMT_END
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
-}
 
 static FcWindow *
 window_new (void)
@@ -186,9 +170,9 @@ send_with_keys (FcWindow *window,
 
   fc_test_keys_focus (GTK_WINDOW (window));
   fc_test_keys_press ("<Control><Shift>s");
-  ITERATE_UNTIL ((dialog = find_toplevel (FC_TYPE_SEND_DIALOG)) != NULL);
+  fc_test_spin_until ((dialog = find_toplevel (FC_TYPE_SEND_DIALOG)) != NULL);
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
-  ITERATE_UNTIL (!fc_send_dialog_is_busy (dialog) && g_strcmp0 (fc_send_dialog_get_page (dialog), "preview") == 0);
+  fc_test_spin_until (!fc_send_dialog_is_busy (dialog) && g_strcmp0 (fc_send_dialog_get_page (dialog), "preview") == 0);
   validation = GTK_LABEL (gtk_widget_get_template_child (GTK_WIDGET (dialog), FC_TYPE_SEND_DIALOG, "validation_label"));
   g_test_message ("preview: %s", gtk_label_get_text (validation));
   g_assert_true (g_str_has_prefix (gtk_label_get_text (validation), "Valid"));
@@ -199,8 +183,8 @@ send_with_keys (FcWindow *window,
   /* Return: the Send button has the focus */
   fc_test_keys_focus (GTK_WINDOW (dialog));
   fc_test_keys_press ("Return");
-  ITERATE_UNTIL (dialog == NULL);
-  ITERATE_UNTIL (n_delivered (relay) == before + n);
+  fc_test_spin_until (dialog == NULL);
+  fc_test_poll_until (n_delivered (relay) == before + n);
   return n;
 }
 
@@ -209,7 +193,7 @@ static void
 test_launch_send (void)
 {
   Relay *relay = relay_new ();
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "1.5", "-t", "2", NULL };
   FcWindow *window = window_new ();
   g_autoptr(GError) error = NULL;
@@ -220,7 +204,7 @@ test_launch_send (void)
   g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
   g_assert_no_error (error);
   recording = fc_window_get_recording (window);
-  ITERATE_UNTIL (recorded (window));
+  fc_test_spin_until (recorded (window));
   g_assert_true (fc_recording_get_target_exited (recording, NULL));
   g_assert_cmpuint (fc_document_get_n_profiles (fc_recording_get_document (recording)), ==,
                     fc_recording_get_n_chunks (recording));
@@ -240,7 +224,7 @@ static void
 test_attach_send (void)
 {
   Relay *relay = relay_new ();
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   char *argv[] = { threads, "60", NULL };
   FcWindow *window = window_new ();
   g_autoptr(GError) error = NULL;
@@ -258,35 +242,25 @@ test_attach_send (void)
 
   fc_test_keys_focus (GTK_WINDOW (window));
   fc_test_keys_press ("<Control>r");
-  ITERATE_UNTIL ((dialog = find_toplevel (FC_TYPE_RECORD_DIALOG)) != NULL);
+  fc_test_spin_until ((dialog = find_toplevel (FC_TYPE_RECORD_DIALOG)) != NULL);
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
-  ITERATE_UNTIL (fc_record_dialog_get_n_shown (dialog) > 1);
+  fc_test_spin_until (fc_record_dialog_get_n_shown (dialog) > 1);
   /* the search has the focus: the pid narrows the list, Return records it */
   fc_test_keys_focus (GTK_WINDOW (dialog));
   pid_text = g_strdup_printf ("%d", pid);
   fc_test_keys_type (pid_text);
-  ITERATE_UNTIL (fc_record_dialog_select_pid (dialog, pid));
+  fc_test_spin_until (fc_record_dialog_select_pid (dialog, pid));
   fc_test_keys_press ("Return");
-  fc_test_keys_iterate (2000);
-  if (dialog != NULL)
-    {
-      GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (dialog));
-      g_test_message ("still open: problem %s, shown %u, focus %s, active %d", fc_record_dialog_get_problem (dialog),
-                      fc_record_dialog_get_n_shown (dialog), focus ? G_OBJECT_TYPE_NAME (focus) : "none",
-                      gtk_window_is_active (GTK_WINDOW (dialog)));
-      if (GTK_IS_EDITABLE (focus))
-        g_test_message ("text: %s", gtk_editable_get_text (GTK_EDITABLE (focus)));
-    }
-  ITERATE_UNTIL (dialog == NULL);
+  fc_test_spin_until (dialog == NULL);
   g_assert_true (fc_window_is_recording (window));
   recording = fc_window_get_recording (window);
   g_assert_cmpint (fc_recording_get_pid (recording), ==, pid);
 
   /* enough for a chunk Relay keeps: many samples of each worker */
-  ITERATE_UNTIL (fc_recorder_get_n_samples (fc_recording_get_recorder (recording)) >= 300);
+  fc_test_spin_until (fc_recorder_get_n_samples (fc_recording_get_recorder (recording)) >= 300);
   fc_test_keys_focus (GTK_WINDOW (window));
   fc_test_keys_press ("<Control>period");
-  ITERATE_UNTIL (recorded (window));
+  fc_test_spin_until (recorded (window));
   g_assert_false (fc_recording_get_target_exited (recording, NULL));
 
   n = send_with_keys (window, relay);
@@ -318,16 +292,25 @@ assert_cli_validates (const char *path)
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
 
+static gboolean
+accept_cb (gpointer user_data)
+{
+  GtkFileChooser **chooser = user_data;
+
+  if (*chooser != NULL && gtk_widget_get_visible (GTK_WIDGET (*chooser)))
+    gtk_dialog_response (GTK_DIALOG (*chooser), GTK_RESPONSE_ACCEPT);
+  return G_SOURCE_CONTINUE;
+}
+
 /* Ctrl+S, Save: the recording's chunks as files that `flamecast-cli
  * validate` passes; one reopened goes to Sentry as it is. */
 static void
 test_save_validates (void)
 {
   Relay *relay = relay_new ();
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "1.5", "-t", "2", NULL };
-  g_autofree char *dir = g_dir_make_tmp ("flamecast-test-save-XXXXXX", NULL);
-  g_autoptr(GFile) folder = g_file_new_for_path (dir);
+  g_autofree char *dir = fc_test_make_tmp_dir ("flamecast-test-save");
   g_autofree char *first = g_build_filename (dir, "profile.chunk.json", NULL);
   g_autoptr(GFile) first_file = g_file_new_for_path (first);
   FcWindow *window = window_new ();
@@ -336,26 +319,33 @@ test_save_validates (void)
   GtkFileChooser *chooser = NULL;
   FcRecording *recording;
   guint n_chunks;
+  guint accept;
+  g_autofree char *old_cwd = NULL;
 
   g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
   g_assert_no_error (error);
   recording = fc_window_get_recording (window);
-  ITERATE_UNTIL (recorded (window));
+  fc_test_spin_until (recorded (window));
   n_chunks = fc_recording_get_n_chunks (recording);
 
+  /* a recording has no folder of its own: the chooser opens where the
+   * program runs, here the test's folder */
+  old_cwd = g_get_current_dir ();
+  g_assert_cmpint (g_chdir (dir), ==, 0);
   fc_test_keys_focus (GTK_WINDOW (window));
   fc_test_keys_press ("<Control>s");
   /* no portal under Xvfb: GTK's own file chooser, named after the profile */
-  ITERATE_UNTIL ((chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG)) != NULL);
+  fc_test_spin_until ((chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG)) != NULL);
   g_object_add_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
   g_assert_cmpstr (gtk_file_chooser_get_current_name (chooser), ==, "profile.chunk.json");
-  g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, &error));
-  g_assert_no_error (error);
-  /* Save, as the button does (GTK's own chooser takes Return only once its folder has loaded) */
-  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
-  ITERATE_UNTIL (chooser == NULL || !gtk_widget_get_visible (GTK_WIDGET (chooser)));
+  /* Save, as the button does; GTK's own chooser answers only once it has
+   * read the folder (it drops an earlier answer), so again until it goes */
+  accept = g_timeout_add (300, accept_cb, &chooser);
+  fc_test_spin_until (chooser == NULL || !gtk_widget_get_visible (GTK_WIDGET (chooser)));
+  g_source_remove (accept);
   /* one file a chunk: profile.chunk.json, profile.chunk-2.json, ... */
-  ITERATE_UNTIL (g_file_test (first, G_FILE_TEST_EXISTS));
+  fc_test_poll_until (g_file_test (first, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_chdir (old_cwd), ==, 0);
   for (guint i = 1; i <= n_chunks; i++)
     {
       g_autofree char *name = i == 1 ? g_strdup ("profile.chunk.json") : g_strdup_printf ("profile.chunk-%u.json", i);
@@ -363,7 +353,7 @@ test_save_validates (void)
       g_autoptr(GFile) file = g_file_new_for_path (path);
       g_autoptr(FcDocument) document = NULL;
 
-      ITERATE_UNTIL (g_file_test (path, G_FILE_TEST_EXISTS));
+      fc_test_poll_until (g_file_test (path, G_FILE_TEST_EXISTS));
       assert_cli_validates (path);
       document = fc_reader_load_file (file, FC_READ_FLAGS_NONE, NULL, &error);
       g_assert_no_error (error);
@@ -374,18 +364,11 @@ test_save_validates (void)
   set_dsn (relay);
   reopened = window_new ();
   fc_window_open_file (reopened, first_file);
-  ITERATE_UNTIL (!fc_window_is_loading (reopened) && fc_session_get_document (fc_window_get_session (reopened)));
+  fc_test_spin_until (!fc_window_is_loading (reopened) && fc_session_get_document (fc_window_get_session (reopened)));
   g_assert_cmpuint (send_with_keys (reopened, relay), ==, 1);
   assert_delivered (relay, 1, "fc-target-burner");
 
-  for (guint i = 1; i <= n_chunks; i++)
-    {
-      g_autofree char *name = i == 1 ? g_strdup ("profile.chunk.json") : g_strdup_printf ("profile.chunk-%u.json", i);
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (dir);
+  fc_test_remove_tree (dir);
   set_dsn (NULL);
   window_free (reopened);
   window_free (window);
@@ -418,7 +401,7 @@ label_shows_all (GtkLabel *label)
 static void
 test_title_and_escape (void)
 {
-  g_autofree char *burner = target_path ("burner");
+  g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "1", NULL };
   FcWindow *window = window_new ();
   FcSession *session = fc_window_get_session (window);
@@ -431,30 +414,30 @@ test_title_and_escape (void)
   g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
   g_assert_no_error (error);
   pid = g_strdup_printf ("pid %d", fc_recording_get_pid (fc_window_get_recording (window)));
-  ITERATE_UNTIL (recorded (window));
+  fc_test_spin_until (recorded (window));
 
   gtk_window_get_default_size (GTK_WINDOW (window), &default_width, &default_height);
   g_assert_cmpint (default_width, ==, 1200);
   fc_test_wait_for_paint (GTK_WIDGET (window));
   g_assert_cmpstr (gtk_label_get_text (window->file_label), ==, "fc-target-burner");
-  ITERATE_UNTIL (label_shows_all (window->file_label));
+  fc_test_spin_until (label_shows_all (window->file_label));
   g_assert_cmpstr (gtk_label_get_text (window->file_sublabel), ==, pid);
   fc_test_screenshot (GTK_WIDGET (window), "appitems-title");
 
   fc_test_keys_focus (GTK_WINDOW (window));
   fc_test_keys_press ("<Control>f");
-  ITERATE_UNTIL ((focus = gtk_window_get_focus (GTK_WINDOW (window))) != NULL &&
+  fc_test_spin_until ((focus = gtk_window_get_focus (GTK_WINDOW (window))) != NULL &&
                  gtk_widget_is_ancestor (focus, GTK_WIDGET (window->search_entry)));
   fc_test_keys_type ("main");
-  ITERATE_UNTIL (g_strcmp0 (fc_session_get_search_text (session), "main") == 0);
+  fc_test_spin_until (g_strcmp0 (fc_session_get_search_text (session), "main") == 0);
   fc_test_keys_press ("Escape");
-  ITERATE_UNTIL (gtk_window_get_focus (GTK_WINDOW (window)) == GTK_WIDGET (window->flame_chart));
+  fc_test_spin_until (gtk_window_get_focus (GTK_WINDOW (window)) == GTK_WIDGET (window->flame_chart));
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->search_entry)), ==, "");
   g_assert_cmpstr (fc_session_get_search_text (session), ==, "");
 
   width = fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session);
   fc_test_keys_press ("plus");
-  ITERATE_UNTIL (fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session) < width);
+  fc_test_spin_until (fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session) < width);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->search_entry)), ==, "");
 
   window_free (window);
@@ -465,7 +448,7 @@ test_title_and_escape (void)
 static void
 test_inlined_details (void)
 {
-  g_autofree char *lto = target_path ("lto");
+  g_autofree char *lto = fc_test_target_path ("lto");
   const char *argv[] = { lto, "1", NULL };
   FcWindow *window = window_new ();
   FcSession *session = fc_window_get_session (window);
@@ -476,7 +459,7 @@ test_inlined_details (void)
 
   g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
   g_assert_no_error (error);
-  ITERATE_UNTIL (recorded (window));
+  fc_test_spin_until (recorded (window));
   helper = frame_named (window, "lto_helper");
   g_assert_cmpuint (helper, !=, G_MAXUINT32);
   for (guint32 i = 0; i < fc_profile_get_n_frames (fc_session_get_profile (session)); i++)
@@ -490,7 +473,7 @@ test_inlined_details (void)
 
   adw_view_stack_set_visible_child_name (window->view_stack, "flamegraph");
   fc_session_set_selected_frame (session, helper);
-  ITERATE_UNTIL (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  fc_test_spin_until (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
   fc_test_screenshot (GTK_WIDGET (window), "appitems-inlined");
   window_free (window);
 }
@@ -499,19 +482,12 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autofree char *home = g_dir_make_tmp ("flamecast-test-record-send-XXXXXX", NULL);
   int ret;
 
-  g_setenv ("HOME", home, TRUE);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-  g_setenv ("XDG_STATE_HOME", home, TRUE);
   /* no session bus: the application registers on its own */
   g_setenv ("DBUS_SESSION_BUS_ADDRESS", "disabled:", TRUE);
   gdk_set_allowed_backends ("x11");
-
-  g_test_init (&argc, &argv, NULL);
+  fc_test_init_private_home (&argc, &argv);
   gtk_init ();
   adw_init ();
 
@@ -526,7 +502,7 @@ main (int   argc,
   g_test_add_func ("/app/record-send/title-and-escape", test_title_and_escape);
   g_test_add_func ("/app/record-send/inlined-details", test_inlined_details);
 
-  ret = g_test_run ();
+  ret = fc_test_run ();
   g_object_unref (app);
   return ret;
 }

@@ -276,7 +276,7 @@ test_live_choices (void)
   FcWindow *window = window_new ();
   FcSession *session = fc_window_get_session (window);
   g_autoptr(GError) error = NULL;
-  g_autofree char *threads = target_path ("threads");
+  g_autofree char *threads = fc_test_target_path ("threads");
   char *argv[] = { threads, "60", NULL };
   int status;
 

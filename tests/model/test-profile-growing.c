@@ -432,6 +432,68 @@ test_follower (void)
   fc_profile_follower_unref (following.follower);
 }
 
+/* A recording's view follows chunk after chunk: each a source added while
+ * the updater runs, finished and let go (source_done) when the next starts;
+ * the copy is every chunk by function, one thread per id. */
+static void
+test_follower_chunks (void)
+{
+  Following following = { NULL, NULL, 0, 0 };
+  g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  FcProfile *view;
+  GThread *updater, *reader;
+  guint n_samples = 0;
+
+  following.follower = fc_profile_follower_new (NULL);
+  view = fc_profile_follower_get_profile (following.follower);
+  updater = g_thread_new ("follower", follow_thread, &following);
+  reader = g_thread_new ("view", view_thread, &following);
+
+  for (guint c = 0; c < 5; c++)
+    {
+      FcProfile *chunk = fc_profile_new (FC_FORMAT_V2);
+      guint32 t = fc_profile_ensure_thread (chunk, "1");
+
+      g_ptr_array_add (chunks, chunk);
+      fc_profile_publish (chunk);
+      fc_profile_follower_add_source (following.follower, chunk);
+      for (guint batch = 0; batch < 20; batch++)
+        {
+          for (guint i = 0; i < 20; i++)
+            {
+              guint k = (c * 400 + batch * 20 + i) % 37;
+              g_autofree char *name = g_strdup_printf ("function_%u", k % 7);
+              FcFrame frame;
+
+              fc_frame_init (&frame);
+              frame.function = fc_profile_intern (chunk, name);
+              frame.module = fc_profile_intern (chunk, "app");
+              frame.has_instruction_addr = TRUE;
+              frame.instruction_addr = 0x1000 + k * 16;
+              fc_profile_append_sample (chunk, BASE_NS + (gint64) (c * 400 + batch * 20 + i) * INTERVAL_NS, t,
+                                        fc_profile_intern_stack (chunk, FC_STACK_EMPTY,
+                                                                 fc_profile_intern_frame (chunk, &frame)), 0);
+              n_samples++;
+            }
+          fc_profile_publish (chunk);
+        }
+      fc_profile_finish (chunk);
+      fc_profile_follower_source_done (following.follower, chunk);
+    }
+  g_atomic_int_set (&following.done, TRUE);
+  g_thread_join (updater);
+  g_thread_join (reader);
+
+  g_assert_true (fc_profile_follower_finish (following.follower) == view);
+  g_assert_true (fc_profile_is_finished (view));
+  g_assert_cmpuint (fc_profile_get_n_samples (view), ==, n_samples);
+  g_assert_cmpuint (fc_profile_get_n_threads (view), ==, 1);
+  /* 7 functions, whatever chunk their frames came from */
+  g_assert_cmpuint (fc_profile_get_n_frames (view), ==, 7);
+  g_assert_cmpuint (fc_profile_follower_update (following.follower), ==, 0);
+  fc_profile_follower_unref (following.follower);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -442,6 +504,7 @@ main (int   argc,
   g_test_add_func ("/core/profile-growing/late-sample", test_late_sample);
   g_test_add_func ("/core/profile-growing/finished-is-immutable", test_finished_is_immutable);
   g_test_add_func ("/core/profile-growing/follower", test_follower);
+  g_test_add_func ("/core/profile-growing/follower-chunks", test_follower_chunks);
 
   return g_test_run ();
 }
