@@ -16,6 +16,8 @@
 #include <X11/XKBlib.h>
 #include <X11/extensions/XTest.h>
 
+#include "fc-test-util.h"
+
 static inline Display *
 fc_test_keys_display (void)
 {
@@ -45,13 +47,14 @@ fc_test_keys_iterate (guint ms)
 }
 
 /* Gives @window the X input focus (there is no window manager under Xvfb)
- * and waits, at most 10 s, until GTK knows it is the active window. */
+ * and waits until GTK knows it is the active window (at most
+ * FC_TEST_DEADLINE_SECONDS: a loaded machine under a sanitizer is slow). */
 static inline void
 fc_test_keys_focus (GtkWindow *window)
 {
   Display *dpy = fc_test_keys_display ();
   GdkSurface *surface;
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  gint64 deadline = g_get_monotonic_time () + FC_TEST_DEADLINE_SECONDS * G_USEC_PER_SEC;
 
   gtk_window_present (window);
   while (!gtk_widget_get_mapped (GTK_WIDGET (window)) && g_get_monotonic_time () < deadline)

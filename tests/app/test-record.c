@@ -33,10 +33,10 @@ window_free (FcWindow *window)
   g_assert_finalize_object (window);
 }
 
-/* Iterates until @cond, at most 30 s (a loaded machine). */
+/* Iterates until @cond, at most FC_TEST_DEADLINE_SECONDS (a loaded machine, a sanitizer). */
 #define ITERATE_UNTIL(cond)                                           \
   G_STMT_START {                                                      \
-    gint64 deadline_ = g_get_monotonic_time () + 30 * G_USEC_PER_SEC; \
+    gint64 deadline_ = g_get_monotonic_time () + FC_TEST_DEADLINE_SECONDS * G_USEC_PER_SEC; \
     while (!(cond) && g_get_monotonic_time () < deadline_)            \
       g_main_context_iteration (NULL, TRUE);                          \
     g_assert_true (cond);                                             \
