@@ -1,0 +1,169 @@
+/* fc-sampler-private.h - what the sampler's files share: the thread table, the sampler's state
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Everything here belongs to the sampler thread unless a field says "protected by lock".
+ */
+
+#pragma once
+
+#include <sys/resource.h>
+#include <time.h>
+
+#include "fc-perf.h"
+#include "fc-sampler.h"
+
+G_BEGIN_DECLS
+
+#ifndef PTRACE_EVENT_STOP
+# define PTRACE_EVENT_STOP 128
+#endif
+
+typedef struct {
+  int           tid;
+  int           pid;                /* its process: the target, or a child followed */
+  int           schedstat_fd;
+  guint64       last_runtime;       /* schedstat at the last fc_sampler_capture: ns on a CPU */
+  guint64       last_pcount;        /* ... and times it was put on a CPU */
+  gint64        interrupt_ns;
+  FcPerfStream *perf;
+  FcSnapshot   *latest;               /* wall mode, perf: newest on-CPU sample since the last tick */
+  guint         switch_seen : 1;      /* wall mode, perf: a context switch told its state */
+  guint         off_cpu : 1;
+  guint         preempted : 1;        /* off CPU but runnable */
+  guint         fresh : 1;            /* a new thread before its first stop: not yet run */
+  guint         interrupt_pending : 1;
+  guint         group_stopped : 1;
+  guint         have_sample : 1;      /* a previous sample exists to reuse */
+  guint         stopped_by_us : 1;    /* our previous stop made it run a little */
+  guint         detaching : 1;
+} Task;
+
+typedef enum {
+  CMD_ATTACH,
+  CMD_SPAWN,
+  CMD_START,
+  CMD_STOP,
+  CMD_DETACH,
+  CMD_QUIT,
+} CommandKind;
+
+typedef struct {
+  CommandKind         kind;
+  GPid                pid;
+  FcSamplerMode       mode;
+  const char * const *argv;
+  guint               frequency;
+  guint               stack_size;
+  GError             *error;
+  gboolean            ok;
+  gboolean            done;
+} Command;
+
+struct _FcSampler {
+  FcSnapshotSink  sink;
+  gpointer        sink_data;
+  GThread        *thread;
+  int             wake_fd;
+  int             nice;           /* of the process, restored in spawned commands */
+
+  GMutex          lock;
+  GCond           cond;
+  Command        *command;        /* protected by lock */
+  FcSamplerStats  stats;          /* protected by lock */
+  GArray         *stop_times;     /* protected by lock: recent hold times in us, a ring */
+  guint           stop_times_pos;
+  GHashTable     *tick_counts;    /* protected by lock: tid -> ticks while we knew it (guint64*) */
+  char           *method_reason;  /* protected by lock: why wall mode stops threads, or NULL */
+  gboolean        wall_perf;      /* protected by lock (written on the sampler thread): wall mode
+                                   * takes running threads' stacks from perf events */
+  gboolean        target_stopped; /* protected by lock: group-stopped when attached */
+  gboolean        follow_children; /* protected by lock: for the next attach or spawn */
+  guint64         target_cpu_ns;  /* protected by lock: the target's CPU time and its reaped
+                                   * descendants', from its exit status; 0 if unknown */
+  GHashTable     *unsampled;      /* protected by lock: tids of the target's threads whose perf
+                                   * events could not be opened (cpu mode) */
+  char           *unsampled_reason; /* protected by lock: the first such failure */
+
+  /* sampler thread only */
+  GHashTable     *tasks;          /* tid -> Task* */
+  GPid            pid;
+  FcSamplerMode   mode;
+  gboolean        attached;
+  gboolean        spawned;
+  gboolean        sampling;
+  gboolean        exited;
+  gboolean        follow;         /* child processes are traced and sampled too */
+  gboolean        traced;         /* ptrace events are ours: wall mode, or following children */
+  int             timer_fd;
+  int             pidfd;
+  guint           frequency;
+  guint           stack_size;
+  guint           pending;        /* interrupts sent, stops not yet seen */
+  gboolean        force_ptrace;    /* protected by lock */
+  guint           next_frequency;  /* protected by lock: from fc_sampler_set_options() */
+  guint           next_stack_size; /* protected by lock */
+  gint64          last_rescan_us;
+  gint64          last_event_us;  /* last ptrace event other than our own interrupt stops */
+};
+
+/* FC_DEBUG_SAMPLER=1 traces every ptrace event on stderr */
+extern gboolean fc_sampler_debug;
+
+static inline gint64
+fc_sampler_now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * FC_NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static inline void
+fc_sampler_emit (FcSampler  *self,
+                 FcSnapshot *snap)
+{
+  self->sink (snap, self->sink_data);
+}
+
+/* the sampler thread (fc-sampler.c) */
+void fc_sampler_reset_target (FcSampler *self);
+
+/* the thread table (fc-sampler-tasks.c) */
+GArray * fc_sampler_list_descendants (int pid);
+GArray * fc_sampler_list_tasks (GPid pid);
+void fc_sampler_note_unsampled (FcSampler *self, int tid, const GError *error);
+void fc_sampler_target_exited (FcSampler *self, int status);
+Task * fc_sampler_task_add (FcSampler *self, int pid, int tid);
+void fc_sampler_task_forget (FcSampler *self, int tid);
+void fc_sampler_task_free (Task *task);
+void fc_sampler_task_gone (FcSampler *self, int tid, int status);
+gboolean fc_sampler_task_ran (Task *task, guint64 runtime, guint64 pcount);
+gboolean fc_sampler_task_sched (Task *task, guint64 *runtime, guint64 *pcount);
+
+/* the ptrace path (fc-sampler-ptrace.c) */
+void fc_sampler_capture (FcSampler *self, Task *task, int resume_signal, gboolean listen);
+void fc_sampler_collect_events (FcSampler *self, gboolean block_for_pending, gboolean detaching);
+void fc_sampler_do_detach_all (FcSampler *self);
+void fc_sampler_interrupt_task (FcSampler *self, Task *task);
+void fc_sampler_note_target_cpu (FcSampler *self, const struct rusage *usage);
+gboolean fc_sampler_seize_all (FcSampler *self, GError **error);
+void fc_sampler_seize_descendants (FcSampler *self);
+long fc_sampler_trace_options (FcSampler *self);
+
+/* perf events (fc-sampler-perf.c) */
+void fc_sampler_choose_wall_method (FcSampler *self, GPid pid);
+void fc_sampler_collect_perf_sample_cb (FcSnapshot *snapshot, gpointer user_data);
+void fc_sampler_collect_switch_cb (FcPerfSwitch kind, gint64 time_ns, gpointer user_data);
+void fc_sampler_perf_drain_all (FcSampler *self);
+gboolean fc_sampler_perf_open_all (FcSampler *self, gboolean enable_on_exec, GError **error);
+void fc_sampler_perf_rescan (FcSampler *self);
+gboolean fc_sampler_perf_tick_task (FcSampler *self, Task *task, guint64 runtime, guint64 pcount);
+void fc_sampler_task_open_cpu_perf (FcSampler *self, Task *task);
+void fc_sampler_task_open_wall_perf (FcSampler *self, Task *task);
+
+/* ticks and their accounting (fc-sampler-ticks.c) */
+void fc_sampler_count_sample (FcSampler *self, gboolean reused);
+void fc_sampler_emit_reuse (FcSampler *self, Task *task, gint64 t);
+void fc_sampler_interrupt_tick (FcSampler *self);
+
+G_END_DECLS

@@ -1,0 +1,551 @@
+/* fc-sampler-ptrace.c - the ptrace path: seize, stop, copy, resume, detach
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Only the sampler thread issues ptrace requests. A stop copies registers and
+ * the top of the stack and resumes the thread at once; signals that arrive
+ * meanwhile are re-injected and group-stops honoured with PTRACE_LISTEN.
+ */
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <elf.h>
+#include <unistd.h>
+
+#include <libunwind.h>
+
+#include "fc-attach-check.h"
+#include "fc-error.h"
+#include "fc-sampler-private.h"
+
+/* ptrace options: threads and exec always; new processes too when following children */
+long
+fc_sampler_trace_options (FcSampler *self)
+{
+  long options = PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXEC;
+
+  if (self->follow)
+    options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+  return options;
+}
+
+static void
+record_stop_time (FcSampler *self,
+                  double     us)
+{
+  g_mutex_lock (&self->lock);
+  if (self->stop_times->len < 4096)
+    g_array_append_val (self->stop_times, us);
+  else
+    {
+      g_array_index (self->stop_times, double, self->stop_times_pos) = us;
+      self->stop_times_pos = (self->stop_times_pos + 1) % 4096;
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+/* Copies registers and the stack from SP up, page by page, so an unmapped
+ * page ends the copy instead of failing it. */
+void
+fc_sampler_capture (FcSampler *self,
+         Task      *task,
+         int        resume_signal,
+         gboolean   listen)
+{
+  struct user_regs_struct r;
+  struct iovec io = { &r, sizeof r };
+  struct iovec local[10], remote[10];
+  FcSnapshot *snap;
+  guint64 sp, addr;
+  gsize want, got_total = 0;
+  guint n = 0;
+  ssize_t got;
+
+  if (fc_sampler_debug)
+    g_printerr ("fc_sampler_capture tid %d\n", task->tid);
+  if (ptrace (PTRACE_GETREGSET, task->tid, (void *) NT_PRSTATUS, &io) != 0)
+    {
+      if (listen)
+        ptrace (PTRACE_LISTEN, task->tid, NULL, NULL);
+      else
+        ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
+      return;
+    }
+  sp = r.rsp;
+  want = self->stack_size;
+  snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, task->tid, want);
+  snap->pid = task->pid;
+  addr = sp;
+  while (got_total < want && n < G_N_ELEMENTS (remote))
+    {
+      gsize chunk = MIN (want - got_total, 4096 - (addr & 4095));
+      local[n].iov_base = snap->stack + got_total;
+      local[n].iov_len = chunk;
+      remote[n].iov_base = GSIZE_TO_POINTER (addr);
+      remote[n].iov_len = chunk;
+      addr += chunk;
+      got_total += chunk;
+      n++;
+    }
+  got = process_vm_readv (task->tid, local, n, remote, n, 0);
+  snap->stack_len = got > 0 ? got : 0;
+  snap->stack_addr = sp;
+  snap->time_ns = fc_sampler_now_ns ();
+
+  snap->regs[UNW_X86_64_RAX] = r.rax;
+  snap->regs[UNW_X86_64_RDX] = r.rdx;
+  snap->regs[UNW_X86_64_RCX] = r.rcx;
+  snap->regs[UNW_X86_64_RBX] = r.rbx;
+  snap->regs[UNW_X86_64_RSI] = r.rsi;
+  snap->regs[UNW_X86_64_RDI] = r.rdi;
+  snap->regs[UNW_X86_64_RBP] = r.rbp;
+  snap->regs[UNW_X86_64_RSP] = r.rsp;
+  snap->regs[UNW_X86_64_R8] = r.r8;
+  snap->regs[UNW_X86_64_R9] = r.r9;
+  snap->regs[UNW_X86_64_R10] = r.r10;
+  snap->regs[UNW_X86_64_R11] = r.r11;
+  snap->regs[UNW_X86_64_R12] = r.r12;
+  snap->regs[UNW_X86_64_R13] = r.r13;
+  snap->regs[UNW_X86_64_R14] = r.r14;
+  snap->regs[UNW_X86_64_R15] = r.r15;
+  snap->regs[UNW_X86_64_RIP] = r.rip;
+
+  /* the snapshot is complete: release the thread before anything else (a thread in a
+   * group-stop goes back to it) */
+  if (listen)
+    ptrace (PTRACE_LISTEN, task->tid, NULL, NULL);
+  else
+    ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
+  record_stop_time (self, (fc_sampler_now_ns () - task->interrupt_ns) / 1000.0);
+
+  task->have_sample = TRUE;
+  /* Stopped inside a blocking system call (the call returns a restart code to
+   * be made again): the thread only ran to its trap and back into the call,
+   * which the next tick excuses. A thread stopped in its own code (running,
+   * or just born) gets no such excuse: whatever it runs next is its own. */
+  task->stopped_by_us = (gint64) r.orig_rax >= 0 &&
+                        ((gint64) r.rax == -EINTR || ((gint64) r.rax <= -512 && (gint64) r.rax >= -516));
+  fc_sampler_emit (self, snap);
+}
+
+/* Handles one wait status of a tracee. While detaching, every stop ends in PTRACE_DETACH. */
+static void
+handle_wait_status (FcSampler *self,
+                    int        tid,
+                    int        status,
+                    gboolean   detaching)
+{
+  Task *task;
+  int sig, event;
+  gboolean took_interrupt = FALSE;
+
+  if (WIFEXITED (status) || WIFSIGNALED (status))
+    {
+      self->last_event_us = g_get_monotonic_time ();
+      fc_sampler_task_gone (self, tid, status);
+      return;
+    }
+  if (!WIFSTOPPED (status))
+    return;
+
+  sig = WSTOPSIG (status);
+  event = status >> 16;
+  task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
+  if (task == NULL)
+    task = fc_sampler_task_add (self, 0, tid);   /* a new thread's first stop can come before its parent's clone event */
+  else if (task->fresh)
+    {
+      /* its first stop, before it ran: its run time so far is not ours to excuse */
+      fc_sampler_task_sched (task, &task->last_runtime, &task->last_pcount);
+    }
+  task->fresh = FALSE;
+
+  /* any ptrace-stop consumes a pending PTRACE_INTERRUPT (the kernel clears the trap on every
+   * trap), so whatever stop comes first is the sample */
+  if (task->interrupt_pending)
+    {
+      task->interrupt_pending = FALSE;
+      if (self->pending > 0)
+        self->pending--;
+      took_interrupt = TRUE;
+    }
+
+  if (!(event == PTRACE_EVENT_STOP && took_interrupt))
+    self->last_event_us = g_get_monotonic_time ();
+
+  if (event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK)
+    {
+      unsigned long new_tid = 0;
+      /* a thread of the same process, or (following children) a new process, whose
+       * first stop is near */
+      if (ptrace (PTRACE_GETEVENTMSG, tid, NULL, &new_tid) == 0 && new_tid > 0 &&
+          !g_hash_table_contains (self->tasks, GINT_TO_POINTER ((int) new_tid)))
+        fc_sampler_task_add (self, event == PTRACE_EVENT_CLONE ? 0 : (int) new_tid, new_tid)->fresh = TRUE;
+      if (detaching && task->detaching)
+        {
+          ptrace (PTRACE_DETACH, tid, NULL, NULL);
+          task->detaching = FALSE;
+          fc_sampler_task_forget (self, tid);
+        }
+      else if (took_interrupt && self->sampling && !detaching)
+        fc_sampler_capture (self, task, 0, FALSE);
+      else
+        ptrace (PTRACE_CONT, tid, NULL, NULL);
+      return;
+    }
+
+  if (event == PTRACE_EVENT_EXEC)
+    {
+      unsigned long old_tid = 0;
+      GHashTableIter iter;
+      gpointer key, value;
+
+      /* every other thread of its process is gone and the execing one now has the leader's tid */
+      ptrace (PTRACE_GETEVENTMSG, tid, NULL, &old_tid);
+      g_hash_table_iter_init (&iter, self->tasks);
+      while (g_hash_table_iter_next (&iter, &key, (gpointer *) &value))
+        {
+          Task *other = value;
+          if (GPOINTER_TO_INT (key) == tid || other->pid != task->pid)
+            continue;
+          if (other->interrupt_pending && self->pending > 0)
+            self->pending--;
+          g_hash_table_iter_remove (&iter);
+        }
+      task->interrupt_pending = FALSE;
+      task->have_sample = FALSE;
+      /* cpu mode: samples of the old program are symbolized with its modules, before the exec */
+      if (task->perf != NULL && self->mode == FC_SAMPLER_MODE_CPU)
+        fc_perf_stream_drain (task->perf, self->sink, self->sink_data, NULL);
+      if (!detaching)
+        {
+          FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_EXEC, tid, 0);
+          snap->pid = task->pid;
+          snap->time_ns = fc_sampler_now_ns ();
+          fc_sampler_emit (self, snap);
+        }
+      if (detaching && task->detaching)
+        {
+          ptrace (PTRACE_DETACH, tid, NULL, NULL);
+          fc_sampler_task_forget (self, tid);
+        }
+      else
+        ptrace (PTRACE_CONT, tid, NULL, NULL);
+      return;
+    }
+
+  if (event == PTRACE_EVENT_STOP)
+    {
+      gboolean was_pending = took_interrupt;
+
+      if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+        {
+          /* group-stop: the user stopped the program; keep it stopped without holding it in ptrace */
+          task->group_stopped = TRUE;
+          if (detaching)
+            {
+              ptrace (PTRACE_DETACH, tid, NULL, NULL);
+              fc_sampler_task_forget (self, tid);
+            }
+          else if (was_pending && self->sampling)
+            fc_sampler_capture (self, task, 0, TRUE);   /* where the stopped thread stands, once */
+          else
+            ptrace (PTRACE_LISTEN, tid, NULL, NULL);
+          return;
+        }
+
+      task->group_stopped = FALSE;
+      if (detaching)
+        {
+          ptrace (PTRACE_DETACH, tid, NULL, NULL);
+          fc_sampler_task_forget (self, tid);
+        }
+      else if (was_pending && self->sampling)
+        fc_sampler_capture (self, task, 0, FALSE);
+      else
+        ptrace (PTRACE_CONT, tid, NULL, NULL);
+      return;
+    }
+
+  /* signal-delivery-stop: hand the signal on, unchanged */
+  if (detaching)
+    {
+      ptrace (PTRACE_DETACH, tid, NULL, GINT_TO_POINTER (sig));
+      task->interrupt_pending = FALSE;
+      fc_sampler_task_forget (self, tid);
+    }
+  else
+    {
+      if (sig == SIGCONT)
+        task->group_stopped = FALSE;
+      if (took_interrupt && self->sampling)
+        fc_sampler_capture (self, task, sig, FALSE);
+      else
+        ptrace (PTRACE_CONT, tid, NULL, GINT_TO_POINTER (sig));
+    }
+}
+
+/* what the target and the descendants it reaped ran, from its exit: a recording that got far
+ * fewer samples than that ran its work in child processes */
+void
+fc_sampler_note_target_cpu (FcSampler           *self,
+                 const struct rusage *usage)
+{
+  guint64 ns = (usage->ru_utime.tv_sec + usage->ru_stime.tv_sec) * (guint64) FC_NSEC_PER_SEC +
+               (usage->ru_utime.tv_usec + usage->ru_stime.tv_usec) * (guint64) 1000;
+
+  g_mutex_lock (&self->lock);
+  self->target_cpu_ns = ns;
+  g_mutex_unlock (&self->lock);
+}
+
+void
+fc_sampler_collect_events (FcSampler *self,
+                gboolean   block_for_pending,
+                gboolean   detaching)
+{
+  /* a program that keeps creating threads never runs out of events: take a bounded
+   * number, so ticks and commands still get their turn */
+  for (guint handled = 0;; handled++)
+    {
+      int status;
+      int flags = __WALL | __WNOTHREAD;
+      struct rusage usage;
+      pid_t tid;
+
+      if (!(block_for_pending && self->pending > 0))
+        {
+          if (handled >= 64)
+            return;
+          flags |= WNOHANG;
+        }
+      if (fc_sampler_debug && !(flags & WNOHANG))
+        g_printerr ("waiting for %u stops\n", self->pending);
+      tid = wait4 (-1, &status, flags, &usage);
+      if (fc_sampler_debug && tid > 0)
+        g_printerr ("tid %d status 0x%x\n", tid, status);
+      if (tid < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          /* nothing left to wait for: every tracee is gone */
+          if (errno == ECHILD && self->attached)
+            {
+              self->pending = 0;
+              if (self->traced)
+                {
+                  g_hash_table_remove_all (self->tasks);
+                  self->attached = FALSE;
+                  fc_sampler_target_exited (self, -1);
+                }
+            }
+          return;
+        }
+      if (tid == 0)
+        return;
+      if (tid == self->pid && (WIFEXITED (status) || WIFSIGNALED (status)))
+        fc_sampler_note_target_cpu (self, &usage);
+      if (self->mode == FC_SAMPLER_MODE_CPU && !self->traced)
+        {
+          /* our spawned child in cpu mode is not traced: only its exit can arrive here */
+          if (tid == self->pid && (WIFEXITED (status) || WIFSIGNALED (status)))
+            {
+              g_hash_table_remove_all (self->tasks);
+              self->attached = FALSE;
+              fc_sampler_target_exited (self, status);
+            }
+          continue;
+        }
+      handle_wait_status (self, tid, status, detaching);
+    }
+}
+
+/* Seizes every thread of @pid, a process followed. FALSE when none could be: it is gone, or
+ * (@error says why) not ours to trace. */
+static gboolean
+seize_process (FcSampler *self,
+               int        pid,
+               GError   **error)
+{
+  gboolean changed = TRUE;
+  gboolean any = FALSE;
+
+  /* threads created while we seize are caught by TRACECLONE once their creator is ours */
+  for (guint round = 0; changed && round < 100; round++)
+    {
+      g_autoptr(GArray) tids = fc_sampler_list_tasks (pid);
+
+      changed = FALSE;
+      for (guint i = 0; i < tids->len; i++)
+        {
+          int tid = g_array_index (tids, int, i);
+
+          if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (tid)))
+            continue;
+          if (ptrace (PTRACE_SEIZE, tid, NULL, (void *) fc_sampler_trace_options (self)) != 0)
+            {
+              if (errno != ESRCH && !any && error != NULL && *error == NULL)
+                fc_attach_error_set (error, pid, errno, "PTRACE_SEIZE");
+              continue;
+            }
+          fc_sampler_task_add (self, pid, tid);
+          any = changed = TRUE;
+        }
+    }
+  return any;
+}
+
+/* --pid with --follow-children: the target's descendants that exist already are followed too,
+ * not only those it starts from now on. Until each is seized it may fork again, so the walk
+ * repeats until it finds none new. */
+void
+fc_sampler_seize_descendants (FcSampler *self)
+{
+  gboolean changed = TRUE;
+
+  for (guint round = 0; changed && round < 10; round++)
+    {
+      g_autoptr(GArray) pids = fc_sampler_list_descendants (self->pid);
+
+      changed = FALSE;
+      for (guint i = 0; i < pids->len; i++)
+        {
+          int pid = g_array_index (pids, int, i);
+          g_autoptr(GError) error = NULL;
+
+          if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (pid)))
+            continue;
+          if (seize_process (self, pid, &error))
+            changed = TRUE;
+          else if (error != NULL && fc_sampler_debug)
+            g_printerr ("descendant %d: %s\n", pid, error->message);
+        }
+    }
+}
+
+gboolean
+fc_sampler_seize_all (FcSampler *self,
+           GError   **error)
+{
+  gboolean changed = TRUE;
+
+  /* threads created while we seize are caught by the rescan or by TRACECLONE */
+  for (guint round = 0; changed && round < 100; round++)
+    {
+      g_autoptr(GArray) tids = fc_sampler_list_tasks (self->pid);
+      changed = FALSE;
+      if (tids->len == 0 && round == 0)
+        {
+          fc_attach_error_set (error, self->pid, ESRCH, "PTRACE_SEIZE");
+          return FALSE;
+        }
+      for (guint i = 0; i < tids->len; i++)
+        {
+          int tid = g_array_index (tids, int, i);
+          if (g_hash_table_contains (self->tasks, GINT_TO_POINTER (tid)))
+            continue;
+          if (ptrace (PTRACE_SEIZE, tid, NULL, (void *) fc_sampler_trace_options (self)) != 0)
+            {
+              int err = errno;
+              if (err == ESRCH && tid != self->pid)
+                continue;   /* the thread exited meanwhile */
+              if (g_hash_table_size (self->tasks) == 0)
+                {
+                  fc_attach_error_set (error, self->pid, err, "PTRACE_SEIZE");
+                  return FALSE;
+                }
+              continue;
+            }
+          fc_sampler_task_add (self, self->pid, tid);
+          changed = TRUE;
+        }
+    }
+  return TRUE;
+}
+
+void
+fc_sampler_interrupt_task (FcSampler *self,
+                Task      *task)
+{
+  task->interrupt_ns = fc_sampler_now_ns ();
+  if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) == 0)
+    {
+      task->interrupt_pending = TRUE;
+      self->pending++;
+      fc_sampler_count_sample (self, FALSE);
+      g_mutex_lock (&self->lock);
+      self->stats.n_stops++;
+      g_mutex_unlock (&self->lock);
+    }
+}
+
+void
+fc_sampler_do_detach_all (FcSampler *self)
+{
+  GHashTableIter iter;
+  Task *task;
+
+  if (!self->attached)
+    {
+      fc_sampler_reset_target (self);
+      return;
+    }
+  if (self->mode == FC_SAMPLER_MODE_CPU)
+    {
+      fc_sampler_perf_drain_all (self);
+      if (!self->traced)
+        {
+          fc_sampler_reset_target (self);
+          return;
+        }
+      /* following children: no more samples, then release every process as in wall mode */
+      g_hash_table_iter_init (&iter, self->tasks);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+        g_clear_pointer (&task->perf, fc_perf_stream_free);
+    }
+
+  /* PTRACE_DETACH needs a ptrace-stop: interrupt every thread, detach each as it stops */
+  self->pending = 0;
+  g_hash_table_iter_init (&iter, self->tasks);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+    {
+      task->detaching = TRUE;
+      if (!task->interrupt_pending)
+        {
+          if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) != 0)
+            continue;
+          task->interrupt_pending = TRUE;
+        }
+      self->pending++;
+    }
+  while (g_hash_table_size (self->tasks) > 0 && self->attached)
+    {
+      int status;
+      pid_t tid = waitpid (-1, &status, __WALL | __WNOTHREAD);
+      if (tid < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          if (fc_sampler_debug)
+            g_printerr ("detach: waitpid: %s\n", g_strerror (errno));
+          break;
+        }
+      if (fc_sampler_debug)
+        g_printerr ("detach: tid %d status 0x%x, %u tasks left\n", tid, status, g_hash_table_size (self->tasks));
+      handle_wait_status (self, tid, status, TRUE);
+      /* threads born during the detach are still attached: stop and detach them too */
+      g_hash_table_iter_init (&iter, self->tasks);
+      while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+        if (!task->detaching)
+          {
+            task->detaching = TRUE;
+            if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) == 0)
+              task->interrupt_pending = TRUE;
+          }
+    }
+  fc_sampler_reset_target (self);
+}
