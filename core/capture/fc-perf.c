@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,12 +29,13 @@ static const guint ring_pages[] = { 1024, 256, 64, 16 };
 static const guint small_ring_pages[] = { 128, 64, 16 };
 
 struct _FcPerfStream {
-  int    fd;
-  int    tid;
-  void  *base;
-  gsize  map_size;
-  gsize  page_size;
-  gsize  data_size;
+  int     fd;
+  int     tid;
+  void   *base;
+  gsize   map_size;
+  gsize   page_size;
+  gsize   data_size;
+  guint64 last_head;   /* FC_PERF_NEWEST: data_head at the last read */
 };
 
 /* perf register numbers in the order of the bits of sample_regs_user, mapped to libunwind's */
@@ -48,6 +50,19 @@ static const struct { int perf; int unw; } reg_map[] = {
   { PERF_REG_X86_R12, UNW_X86_64_R12 }, { PERF_REG_X86_R13, UNW_X86_64_R13 },
   { PERF_REG_X86_R14, UNW_X86_64_R14 }, { PERF_REG_X86_R15, UNW_X86_64_R15 },
 };
+
+/* A thousand threads want a few thousand descriptors; the usual soft limit is 1024 but the
+ * hard one is often far higher, and only this process's own limit moves. */
+static gboolean
+raise_open_files_limit (void)
+{
+  struct rlimit nofile;
+
+  if (getrlimit (RLIMIT_NOFILE, &nofile) != 0 || nofile.rlim_cur >= nofile.rlim_max)
+    return FALSE;
+  nofile.rlim_cur = nofile.rlim_max;
+  return setrlimit (RLIMIT_NOFILE, &nofile) == 0;
+}
 
 static guint64
 regs_mask (void)
@@ -103,6 +118,19 @@ fc_perf_stream_open_full (int           tid,
   /* PERF_RECORD_COMM with the exec flag tells us when the program's modules change */
   attr.comm = 1;
   attr.comm_exec = 1;
+  if (flags & FC_PERF_OFF_CPU)
+    {
+      /* counted in the scheduler as the thread leaves its CPU: every switch is a sample, whose
+       * user registers and stack are where the thread stands. Such an event happens in the
+       * kernel, so excluding the kernel would exclude every one of them. */
+      attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+      attr.sample_period = 1;
+      attr.exclude_kernel = 0;
+      attr.comm = 0;
+      attr.comm_exec = 0;
+    }
+  if (flags & FC_PERF_NEWEST)
+    attr.write_backward = 1;   /* overwritten from the newest: nothing to drain, nothing lost */
   if (flags & FC_PERF_SWITCHES)
     {
       /* wall mode: when the thread goes off and on a CPU, and whether it was preempted
@@ -114,10 +142,19 @@ fc_perf_stream_open_full (int           tid,
     }
 
   fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0 && errno == EMFILE && raise_open_files_limit ())
+    fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0)
     {
       int err = errno;
-      if (err == ESRCH)
+      struct rlimit nofile;
+      if (err == EMFILE && getrlimit (RLIMIT_NOFILE, &nofile) == 0)
+        g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
+                     "Cannot open perf events on thread %d: the profiler has %lu files open, its limit "
+                     "(RLIMIT_NOFILE, raised to its hard limit); raise the hard limit (`ulimit -Hn`, "
+                     "LimitNOFILE= for a service) or record fewer threads",
+                     tid, (unsigned long) nofile.rlim_cur);
+      else if (err == ESRCH)
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
                      "Thread %d exited before perf events could be opened on it", tid);
       else
@@ -130,7 +167,17 @@ fc_perf_stream_open_full (int           tid,
   self->tid = tid;
   self->page_size = sysconf (_SC_PAGESIZE);
   self->base = MAP_FAILED;
-  for (guint i = 0; i < G_N_ELEMENTS (ring_pages) && self->base == MAP_FAILED; i++)
+  if (flags & FC_PERF_NEWEST)
+    {
+      /* one sample and room for the switches around it; read-only makes the kernel overwrite */
+      guint pages = 1;
+      while (pages * self->page_size < attr.sample_stack_user + 2048)
+        pages *= 2;
+      self->data_size = pages * self->page_size;
+      self->map_size = self->data_size + self->page_size;
+      self->base = mmap (NULL, self->map_size, PROT_READ, MAP_SHARED, fd, 0);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (ring_pages) && self->base == MAP_FAILED && !(flags & FC_PERF_NEWEST); i++)
     {
       guint pages = (flags & FC_PERF_SMALL_RING) ? small_ring_pages[MIN (i, G_N_ELEMENTS (small_ring_pages) - 1)]
                                                  : ring_pages[i];
@@ -198,6 +245,48 @@ ring_copy (const guint8 *data,
     memcpy ((guint8 *) dest + first, data, len - first);
 }
 
+/* A PERF_RECORD_SAMPLE of TID, TIME, REGS_USER and STACK_USER, or NULL when it has no user state
+ * (taken in a kernel thread's context) or is cut short. */
+static FcSnapshot *
+parse_sample (const guint8 *rec,
+              gsize         rec_size)
+{
+  const guint8 *p = rec + sizeof (struct perf_event_header), *end = rec + rec_size;
+  guint32 pid_tid[2];
+  guint64 time, abi, size = 0, dyn_size = 0;
+  guint64 regs[G_N_ELEMENTS (reg_map)];
+  FcSnapshot *snap;
+
+  if (p + 24 > end)
+    return NULL;
+  memcpy (pid_tid, p, 8); p += 8;
+  memcpy (&time, p, 8); p += 8;
+  memcpy (&abi, p, 8); p += 8;
+  if (abi == PERF_SAMPLE_REGS_ABI_NONE || p + sizeof regs > end)
+    return NULL;
+  memcpy (regs, p, sizeof regs);
+  p += sizeof regs;
+  if (p + 8 > end)
+    return NULL;
+  memcpy (&size, p, 8); p += 8;
+  if (size > 0 && p + size + 8 <= end)
+    memcpy (&dyn_size, p + size, 8);
+  dyn_size = MIN (dyn_size, size);
+
+  snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, pid_tid[1], dyn_size);
+  snap->pid = pid_tid[0];
+  snap->time_ns = time;
+  /* regs arrive in ascending perf register number order, the order of reg_map sorted by perf */
+  for (guint i = 0, k = 0; i <= PERF_REG_X86_R15; i++)
+    for (guint j = 0; j < G_N_ELEMENTS (reg_map); j++)
+      if (reg_map[j].perf == (int) i)
+        snap->regs[reg_map[j].unw] = regs[k++];
+  snap->stack_addr = snap->regs[UNW_X86_64_RSP];
+  if (dyn_size > 0)
+    memcpy (snap->stack, p, dyn_size);
+  return snap;
+}
+
 guint
 fc_perf_stream_drain (FcPerfStream   *self,
                       FcSnapshotSink  sink,
@@ -234,50 +323,14 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
       if (hdr.type == PERF_RECORD_SAMPLE)
         {
           g_autofree guint8 *rec = g_malloc (hdr.size);
-          const guint8 *p, *end;
-          guint32 pid_tid[2];
-          guint64 time, abi, size = 0, dyn_size = 0;
-          guint64 regs[G_N_ELEMENTS (reg_map)];
+          FcSnapshot *snap;
 
           ring_copy (data, data_size, tail, rec, hdr.size);
-          p = rec + sizeof hdr;
-          end = rec + hdr.size;
-          if (p + 24 > end)
-            goto next;
-          memcpy (pid_tid, p, 8); p += 8;
-          memcpy (&time, p, 8); p += 8;
-          memcpy (&abi, p, 8); p += 8;
-          if (abi != PERF_SAMPLE_REGS_ABI_NONE)
+          if ((snap = parse_sample (rec, hdr.size)) != NULL)
             {
-              if (p + sizeof regs > end)
-                goto next;
-              memcpy (regs, p, sizeof regs);
-              p += sizeof regs;
+              sink (snap, sink_data);
+              n++;
             }
-          else
-            goto next;  /* a sample taken in a kernel thread context: no user state */
-          if (p + 8 > end)
-            goto next;
-          memcpy (&size, p, 8); p += 8;
-          if (size > 0 && p + size + 8 <= end)
-            memcpy (&dyn_size, p + size, 8);
-          dyn_size = MIN (dyn_size, size);
-
-          {
-            FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, pid_tid[1], dyn_size);
-            snap->pid = pid_tid[0];
-            snap->time_ns = time;
-            /* regs arrive in ascending perf register number order, the order of reg_map sorted by perf */
-            for (guint i = 0, k = 0; i <= PERF_REG_X86_R15; i++)
-              for (guint j = 0; j < G_N_ELEMENTS (reg_map); j++)
-                if (reg_map[j].perf == (int) i)
-                  snap->regs[reg_map[j].unw] = regs[k++];
-            snap->stack_addr = snap->regs[UNW_X86_64_RSP];
-            if (dyn_size > 0)
-              memcpy (snap->stack, p, dyn_size);
-            sink (snap, sink_data);
-            n++;
-          }
         }
       else if (hdr.type == PERF_RECORD_COMM && (hdr.misc & PERF_RECORD_MISC_COMM_EXEC))
         {
@@ -307,10 +360,78 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
           ring_copy (data, data_size, tail, rec, MIN (sizeof rec, hdr.size));
           *lost += rec[2];
         }
-    next:
       tail += hdr.size;
     }
 
   __atomic_store_n (&meta->data_tail, tail, __ATOMIC_RELEASE);
   return n;
+}
+
+/* A backward ring holds the records newest first from data_head, which counts down from 0: the
+ * kernel has written -data_head bytes, the newest data_size of them still there. A record the
+ * kernel overwrote while it was read is left out. */
+gboolean
+fc_perf_stream_read_newest (FcPerfStream  *self,
+                            gint64         since_ns,
+                            FcSnapshot   **sample,
+                            FcPerfSwitch  *switch_kind,
+                            gint64        *switch_ns)
+{
+  struct perf_event_mmap_page *meta = self->base;
+  const guint8 *data = (const guint8 *) self->base + self->page_size;
+  gsize data_size = self->data_size;
+  g_autofree guint8 *rec = NULL;
+  guint64 head, after, pos, end, rec_end = 0;
+  gboolean want_switch = switch_kind != NULL;
+
+  *sample = NULL;
+  if (switch_ns != NULL)
+    *switch_ns = 0;
+  head = __atomic_load_n (&meta->data_head, __ATOMIC_ACQUIRE);
+  if (head == self->last_head)
+    return FALSE;
+  self->last_head = head;
+  end = head + MIN (-head, (guint64) data_size);
+
+  for (pos = head; pos + sizeof (struct perf_event_header) + 16 <= end;)
+    {
+      struct perf_event_header hdr;
+      guint64 time;
+
+      ring_copy (data, data_size, pos, &hdr, sizeof hdr);
+      if (hdr.size < sizeof hdr + 16 || pos + hdr.size > end)
+        break;
+      /* a sample's time and a switch's sample_id trailer both follow pid and tid */
+      ring_copy (data, data_size, pos + sizeof hdr + 8, &time, sizeof time);
+      if ((gint64) time <= since_ns)
+        break;
+      if (hdr.type == PERF_RECORD_SAMPLE && rec == NULL)
+        {
+          rec = g_malloc (hdr.size);
+          ring_copy (data, data_size, pos, rec, hdr.size);
+          rec_end = pos + hdr.size;
+        }
+      else if (hdr.type == PERF_RECORD_SWITCH && want_switch)
+        {
+          if (hdr.misc & PERF_RECORD_MISC_SWITCH_OUT)
+            *switch_kind = (hdr.misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ? FC_PERF_SWITCH_OUT_PREEMPTED
+                                                                          : FC_PERF_SWITCH_OUT_SLEEPING;
+          else
+            *switch_kind = FC_PERF_SWITCH_IN;
+          if (switch_ns != NULL)
+            *switch_ns = time;
+          want_switch = FALSE;
+        }
+      if (rec != NULL && !want_switch)
+        break;
+      pos += hdr.size;
+    }
+
+  /* what was written meanwhile took the place of the oldest bytes read */
+  after = __atomic_load_n (&meta->data_head, __ATOMIC_ACQUIRE);
+  if (rec != NULL && rec_end > head + data_size - (head - after))
+    g_clear_pointer (&rec, g_free);
+  if (rec != NULL)
+    *sample = parse_sample (rec, ((struct perf_event_header *) rec)->size);
+  return TRUE;
 }

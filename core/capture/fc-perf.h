@@ -15,6 +15,11 @@ typedef enum {
   FC_PERF_ENABLE_ON_EXEC = 1 << 0,  /* start counting when the thread calls execve() */
   FC_PERF_SWITCHES       = 1 << 1,  /* also report when the thread goes off and on a CPU */
   FC_PERF_SMALL_RING     = 1 << 2,  /* drained at every tick: a ring of 512 KiB, not 4 MiB */
+  FC_PERF_NEWEST         = 1 << 3,  /* an overwritten ring just big enough for the newest sample,
+                                     * read with fc_perf_stream_read_newest() */
+  FC_PERF_OFF_CPU        = 1 << 4,  /* a sample each time the thread leaves a CPU (its user stack as
+                                     * it goes to sleep or is preempted) instead of on-CPU time;
+                                     * needs kernel events (perf_event_paranoid <= 1 or CAP_PERFMON) */
 } FcPerfFlags;
 
 typedef enum {
@@ -54,5 +59,14 @@ guint         fc_perf_stream_drain_full (FcPerfStream    *self,
                                          FcPerfSwitchFunc switch_func,
                                          gpointer         sink_data,
                                          guint64         *lost);
+
+/* FC_PERF_NEWEST streams: the newest sample and the newest context switch newer than since_ns,
+ * found from the newest record back, so the cost does not grow with how many were written.
+ * FALSE when nothing was written since the last call. */
+gboolean      fc_perf_stream_read_newest (FcPerfStream  *self,
+                                          gint64         since_ns,
+                                          FcSnapshot   **sample,
+                                          FcPerfSwitch  *switch_kind,
+                                          gint64        *switch_ns);
 
 G_END_DECLS

@@ -17,7 +17,7 @@
  * registers and stack, the thread is never stopped. */
 void
 fc_sampler_task_open_wall_perf (FcSampler *self,
-                     Task      *task)
+                                Task      *task)
 {
   g_autoptr(GError) error = NULL;
 
@@ -31,14 +31,14 @@ fc_sampler_task_open_wall_perf (FcSampler *self,
       return;
     }
   fc_perf_stream_enable (task->perf, self->sampling);
-  /* a thread whose run time does not move from here is asleep: one ptrace fc_sampler_capture */
+  /* a thread whose run time does not move from here is asleep: one ptrace capture */
   fc_sampler_task_sched (task, &task->last_runtime, &task->last_pcount);
 }
 
 /* Cpu mode while following children: a perf event on each thread as ptrace reports it. */
 void
 fc_sampler_task_open_cpu_perf (FcSampler *self,
-                    Task      *task)
+                               Task      *task)
 {
   g_autoptr(GError) error = NULL;
 
@@ -54,8 +54,8 @@ fc_sampler_task_open_cpu_perf (FcSampler *self,
 
 gboolean
 fc_sampler_perf_open_all (FcSampler *self,
-               gboolean   enable_on_exec,
-               GError   **error)
+                          gboolean   enable_on_exec,
+                          GError   **error)
 {
   g_autoptr(GArray) tids = fc_sampler_list_tasks (self->pid);
 
@@ -101,7 +101,7 @@ fc_sampler_perf_open_all (FcSampler *self,
  * every thread is stopped at every tick, as before. */
 void
 fc_sampler_choose_wall_method (FcSampler *self,
-                    GPid       pid)
+                               GPid       pid)
 {
   g_autoptr(GError) error = NULL;
   FcPerfStream *probe = NULL;
@@ -126,7 +126,7 @@ fc_sampler_choose_wall_method (FcSampler *self,
 
 void
 fc_sampler_collect_perf_sample_cb (FcSnapshot *snapshot,
-                        gpointer    user_data)
+                                   gpointer    user_data)
 {
   Task *task = user_data;
 
@@ -137,8 +137,8 @@ fc_sampler_collect_perf_sample_cb (FcSnapshot *snapshot,
 
 void
 fc_sampler_collect_switch_cb (FcPerfSwitch kind,
-                   gint64       time_ns,
-                   gpointer     user_data)
+                              gint64       time_ns,
+                              gpointer     user_data)
 {
   Task *task = user_data;
 
@@ -150,13 +150,13 @@ fc_sampler_collect_switch_cb (FcPerfSwitch kind,
 /* Wall mode with perf events: TRUE when the tick is done for this thread (a
  * perf sample of its running stack, or its last stack again because it is
  * runnable but has had no CPU), FALSE when it sleeps and the ptrace path
- * decides (its stack again if it has not run since its fc_sampler_capture, else one
- * fc_sampler_capture while it sleeps). */
+ * decides (its stack again if it has not run since its capture, else one
+ * capture while it sleeps). */
 gboolean
 fc_sampler_perf_tick_task (FcSampler *self,
-                Task      *task,
-                guint64    runtime,
-                guint64    pcount)
+                           Task      *task,
+                           guint64    runtime,
+                           guint64    pcount)
 {
   g_autofree FcSnapshot *latest = NULL;
   guint64 lost = 0;

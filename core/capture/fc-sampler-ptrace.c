@@ -52,9 +52,9 @@ record_stop_time (FcSampler *self,
  * page ends the copy instead of failing it. */
 void
 fc_sampler_capture (FcSampler *self,
-         Task      *task,
-         int        resume_signal,
-         gboolean   listen)
+                    Task      *task,
+                    int        resume_signal,
+                    gboolean   listen)
 {
   struct user_regs_struct r;
   struct iovec io = { &r, sizeof r };
@@ -293,7 +293,7 @@ handle_wait_status (FcSampler *self,
  * fewer samples than that ran its work in child processes */
 void
 fc_sampler_note_target_cpu (FcSampler           *self,
-                 const struct rusage *usage)
+                            const struct rusage *usage)
 {
   guint64 ns = (usage->ru_utime.tv_sec + usage->ru_stime.tv_sec) * (guint64) FC_NSEC_PER_SEC +
                (usage->ru_utime.tv_usec + usage->ru_stime.tv_usec) * (guint64) 1000;
@@ -305,8 +305,8 @@ fc_sampler_note_target_cpu (FcSampler           *self,
 
 void
 fc_sampler_collect_events (FcSampler *self,
-                gboolean   block_for_pending,
-                gboolean   detaching)
+                           gboolean   block_for_pending,
+                           gboolean   detaching)
 {
   /* a program that keeps creating threads never runs out of events: take a bounded
    * number, so ticks and commands still get their turn */
@@ -429,7 +429,7 @@ fc_sampler_seize_descendants (FcSampler *self)
 
 gboolean
 fc_sampler_seize_all (FcSampler *self,
-           GError   **error)
+                      GError   **error)
 {
   gboolean changed = TRUE;
 
@@ -469,7 +469,7 @@ fc_sampler_seize_all (FcSampler *self,
 
 void
 fc_sampler_interrupt_task (FcSampler *self,
-                Task      *task)
+                           Task      *task)
 {
   task->interrupt_ns = fc_sampler_now_ns ();
   if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) == 0)

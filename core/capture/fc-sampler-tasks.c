@@ -47,8 +47,8 @@ tid_process (int tid)
  * told in the summary, never dropped in silence. */
 void
 fc_sampler_note_unsampled (FcSampler    *self,
-                int           tid,
-                const GError *error)
+                           int           tid,
+                           const GError *error)
 {
   if (fc_sampler_debug)
     g_printerr ("thread %d: %s\n", tid, error->message);
@@ -64,8 +64,8 @@ fc_sampler_note_unsampled (FcSampler    *self,
 /* @pid: the thread's process, or 0 to look it up */
 Task *
 fc_sampler_task_add (FcSampler *self,
-          int        pid,
-          int        tid)
+                     int        pid,
+                     int        tid)
 {
   Task *task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
   g_autofree char *path = NULL;
@@ -90,8 +90,8 @@ fc_sampler_task_add (FcSampler *self,
 /* schedstat: ns on a CPU, ns waiting for one, times put on one */
 gboolean
 fc_sampler_task_sched (Task    *task,
-            guint64 *runtime,
-            guint64 *pcount)
+                       guint64 *runtime,
+                       guint64 *pcount)
 {
   char buf[128];
   char *end;
@@ -117,8 +117,8 @@ fc_sampler_task_sched (Task    *task,
  * was put on a CPU can. */
 gboolean
 fc_sampler_task_ran (Task    *task,
-          guint64  runtime,
-          guint64  pcount)
+                     guint64  runtime,
+                     guint64  pcount)
 {
   guint64 time_slack = task->stopped_by_us ? 200 * 1000 : 0;
   guint64 count_slack = task->stopped_by_us ? 2 : 0;
@@ -131,8 +131,8 @@ fc_sampler_task_ran (Task    *task,
 
 void
 fc_sampler_task_gone (FcSampler *self,
-           int        tid,
-           int        status)
+                      int        tid,
+                      int        status)
 {
   Task *task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
   int pid = task != NULL ? task->pid : 0;
@@ -191,7 +191,7 @@ fc_sampler_task_gone (FcSampler *self,
 /* A detached thread: no longer ours, but not gone. */
 void
 fc_sampler_task_forget (FcSampler *self,
-             int        tid)
+                        int        tid)
 {
   Task *task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
 
@@ -279,7 +279,7 @@ fc_sampler_list_descendants (int pid)
 
 void
 fc_sampler_target_exited (FcSampler *self,
-               int        status)
+                          int        status)
 {
   FcSnapshot *snap;
 

@@ -14,7 +14,7 @@
 
 void
 fc_sampler_count_sample (FcSampler *self,
-              gboolean   reused)
+                         gboolean   reused)
 {
   g_mutex_lock (&self->lock);
   self->stats.n_samples++;
@@ -25,8 +25,8 @@ fc_sampler_count_sample (FcSampler *self,
 
 void
 fc_sampler_emit_reuse (FcSampler *self,
-            Task      *task,
-            gint64     t)
+                       Task      *task,
+                       gint64     t)
 {
   FcSnapshot *snap = fc_snapshot_new (FC_SNAPSHOT_REUSE, task->tid, 0);
 
@@ -94,7 +94,7 @@ fc_sampler_interrupt_tick (FcSampler *self)
       fc_sampler_interrupt_task (self, task);
     }
 
-  /* fc_sampler_capture each thread as its stop arrives */
+  /* capture each thread as its stop arrives */
   fc_sampler_collect_events (self, TRUE, FALSE);
 }
 
