@@ -44,6 +44,14 @@ fc_capture_is_wait_function (const char *function)
   return FALSE;
 }
 
+/* requested - captured - lost: 0 when the thread's account holds */
+gint64
+fc_thread_summary_unaccounted (const FcThreadSummary *t)
+{
+  g_return_val_if_fail (t != NULL, 0);
+  return (gint64) t->n_ticks - (gint64) (t->n_samples + t->n_late + t->n_refused + t->n_too_short);
+}
+
 static void
 thread_summary_clear (FcThreadSummary *t)
 {
@@ -155,16 +163,29 @@ fc_capture_summary_format (const FcCaptureSummary *self)
 
   if (self->mode == FC_SAMPLER_MODE_WALL)
     {
+      guint64 late = 0, refused = 0, too_short = 0;
+      gint64 unaccounted = 0;
+
       for (guint i = 0; i < self->threads->len; i++)
         {
           const FcThreadSummary *t = &g_array_index (self->threads, FcThreadSummary, i);
           requested += t->n_ticks;
-          captured += MIN (t->n_samples, t->n_ticks);
+          captured += t->n_samples;
+          late += t->n_late;
+          refused += t->n_refused;
+          too_short += t->n_too_short;
+          unaccounted += fc_thread_summary_unaccounted (t);
         }
-      g_string_append_printf (s, "  ticks: %" G_GUINT64_FORMAT " per thread requested in all, %" G_GUINT64_FORMAT
-                              " captured (%.1f%%), %" G_GUINT64_FORMAT " dropped by a late sampler",
+      g_string_append_printf (s, "  ticks: %" G_GUINT64_FORMAT " requested (each thread's time in the recording x "
+                              "rate), %" G_GUINT64_FORMAT " captured (%.1f%%); lost: %" G_GUINT64_FORMAT " late, %"
+                              G_GUINT64_FORMAT " refused, %" G_GUINT64_FORMAT " thread too short",
                               requested, captured, requested ? percent (captured, requested) : 100.0,
-                              self->dropped_ticks);
+                              late, refused, too_short);
+      if (unaccounted != 0)
+        g_string_append_printf (s, "; %" G_GINT64_FORMAT " %s", ABS (unaccounted),
+                                unaccounted > 0 ? "unaccounted for" : "samples more than requested");
+      if (self->dropped_ticks > 0)
+        g_string_append_printf (s, "; the sampler was late for %" G_GUINT64_FORMAT " ticks", self->dropped_ticks);
       if (self->n_ptrace_stops > 0)
         g_string_append_printf (s, "; %" G_GUINT64_FORMAT " ptrace stops, median %.0f us",
                                 self->n_ptrace_stops, self->median_stop_us);
@@ -173,11 +194,13 @@ fc_capture_summary_format (const FcCaptureSummary *self)
       for (guint i = 0; i < self->threads->len && shown < 8; i++)
         {
           const FcThreadSummary *t = &g_array_index (self->threads, FcThreadSummary, i);
-          if (t->n_ticks == 0 || t->n_samples * 100 >= t->n_ticks * 99)
+          if (t->n_ticks == 0 || t->n_samples >= t->n_ticks)
             continue;
-          g_string_append_printf (s, "  thread %d%s%s%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " ticks\n",
+          g_string_append_printf (s, "  thread %d%s%s%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " ticks; lost %"
+                                  G_GUINT64_FORMAT " late, %" G_GUINT64_FORMAT " refused, %" G_GUINT64_FORMAT
+                                  " too short\n",
                                   t->tid, t->name ? " (" : "", t->name ? t->name : "", t->name ? ")" : "",
-                                  MIN (t->n_samples, t->n_ticks), t->n_ticks);
+                                  t->n_samples, t->n_ticks, t->n_late, t->n_refused, t->n_too_short);
           shown++;
         }
     }

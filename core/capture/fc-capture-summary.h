@@ -15,7 +15,11 @@ typedef struct {
   int      tid;
   char    *name;           /* comm, or NULL */
   guint64  n_samples;      /* samples of this thread in the recording */
-  guint64  n_ticks;        /* wall mode: ticks while the sampler knew the thread; 0 in cpu mode */
+  guint64  n_ticks;        /* wall mode: ticks requested while the thread lived in the recording;
+                            * 0 in cpu mode */
+  guint64  n_late;         /* ... of which lost: the sampler was late or over its stop budget */
+  guint64  n_refused;      /* ... the kernel would not stop or read the thread */
+  guint64  n_too_short;    /* ... the thread had not started or had ended */
 } FcThreadSummary;
 
 /* following children: one per process recorded, each its own profile session */
@@ -29,6 +33,8 @@ typedef struct {
 } FcProcessSummary;
 
 void fc_process_summary_clear (FcProcessSummary *self);
+/* wall mode: requested - captured - lost, 0 when the thread's account holds */
+gint64 fc_thread_summary_unaccounted (const FcThreadSummary *t);
 
 typedef struct {
   FcSamplerMode  mode;

@@ -36,7 +36,31 @@ struct _FcPerfStream {
   gsize   page_size;
   gsize   data_size;
   guint64 last_head;   /* FC_PERF_NEWEST: data_head at the last read */
+  guint64 period;      /* ns of CPU time between samples; 0 for switch samples */
+  gboolean phase_set;  /* the first sample came: the period is the full one from now on */
 };
+
+/* A thread that runs for less than one period must still be sampled in proportion to its CPU
+ * time: each stream's first period is drawn uniformly from (0, period], so a thread that runs
+ * for a fifth of a period is sampled once in five, and one that runs a whole period always. */
+static void
+set_random_phase (FcPerfStream *self)
+{
+  guint64 first = g_random_int_range (1, 1 << 30) * (double) self->period / (1 << 30);
+
+  first = MAX (first, 10000);   /* the kernel's shortest timer */
+  self->phase_set = FALSE;
+  ioctl (self->fd, PERF_EVENT_IOC_PERIOD, &first);
+}
+
+static void
+note_sample (FcPerfStream *self)
+{
+  if (self->phase_set || self->period == 0)
+    return;
+  self->phase_set = TRUE;
+  ioctl (self->fd, PERF_EVENT_IOC_PERIOD, &self->period);
+}
 
 /* perf register numbers in the order of the bits of sample_regs_user, mapped to libunwind's */
 static const struct { int perf; int unw; } reg_map[] = {
@@ -164,6 +188,7 @@ fc_perf_stream_open_full (int           tid,
 
   self = g_new0 (FcPerfStream, 1);
   self->fd = fd;
+  self->period = (flags & FC_PERF_OFF_CPU) ? 0 : attr.sample_period;
   self->tid = tid;
   self->page_size = sysconf (_SC_PAGESIZE);
   self->base = MAP_FAILED;
@@ -198,6 +223,8 @@ fc_perf_stream_open_full (int           tid,
                      "Cannot map the perf ring buffer of thread %d: %s (use wall mode)", tid, g_strerror (err));
       return NULL;
     }
+  if (self->period > 0)
+    set_random_phase (self);
   if (!enable_on_exec)
     fc_perf_stream_enable (self, TRUE);
   return self;
@@ -219,8 +246,10 @@ void
 fc_perf_stream_set_frequency (FcPerfStream *self,
                               guint         frequency)
 {
-  guint64 period = FC_NSEC_PER_SEC / MAX (frequency, 1);
-  ioctl (self->fd, PERF_EVENT_IOC_PERIOD, &period);
+  if (self->period == 0)
+    return;
+  self->period = FC_NSEC_PER_SEC / MAX (frequency, 1);
+  set_random_phase (self);
 }
 
 void
@@ -364,6 +393,8 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
     }
 
   __atomic_store_n (&meta->data_tail, tail, __ATOMIC_RELEASE);
+  if (n > 0)
+    note_sample (self);
   return n;
 }
 
@@ -432,6 +463,9 @@ fc_perf_stream_read_newest (FcPerfStream  *self,
   if (rec != NULL && rec_end > head + data_size - (head - after))
     g_clear_pointer (&rec, g_free);
   if (rec != NULL)
-    *sample = parse_sample (rec, ((struct perf_event_header *) rec)->size);
+    {
+      *sample = parse_sample (rec, ((struct perf_event_header *) rec)->size);
+      note_sample (self);
+    }
   return TRUE;
 }

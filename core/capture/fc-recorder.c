@@ -1643,6 +1643,19 @@ compare_thread_summary (gconstpointer a,
   return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+/* The sampler's account of the thread's ticks; the samples are the recording's own. */
+static void
+thread_summary_take_ticks (FcThreadSummary   *t,
+                           const FcTickCount *ticks)
+{
+  if (ticks == NULL)
+    return;
+  t->n_ticks = ticks->requested;
+  t->n_late = ticks->late;
+  t->n_refused = ticks->refused;
+  t->n_too_short = ticks->too_short;
+}
+
 /**
  * fc_recorder_dup_summary:
  *
@@ -1690,8 +1703,9 @@ fc_recorder_dup_summary (FcRecorder *self)
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       const ThreadCount *tc = value;
-      const guint64 *n_ticks = g_hash_table_lookup (ticks, key);
-      FcThreadSummary t = { GPOINTER_TO_INT (key), g_strdup (tc->name), tc->n_samples, n_ticks ? *n_ticks : 0 };
+      FcThreadSummary t = { GPOINTER_TO_INT (key), g_strdup (tc->name), tc->n_samples };
+
+      thread_summary_take_ticks (&t, g_hash_table_lookup (ticks, key));
       g_array_append_val (summary->threads, t);
     }
   /* threads that were known at ticks but never sampled missed them all */
@@ -1699,7 +1713,9 @@ fc_recorder_dup_summary (FcRecorder *self)
   while (g_hash_table_iter_next (&iter, &key, &value))
     if (!g_hash_table_contains (self->thread_counts, key))
       {
-        FcThreadSummary t = { GPOINTER_TO_INT (key), NULL, 0, *(const guint64 *) value };
+        FcThreadSummary t = { GPOINTER_TO_INT (key) };
+
+        thread_summary_take_ticks (&t, value);
         g_array_append_val (summary->threads, t);
       }
   g_array_sort (summary->threads, compare_thread_summary);

@@ -14,15 +14,19 @@
 #include "fc-sampler-private.h"
 
 /* Wall mode's running threads are sampled by perf events: the kernel copies
- * registers and stack, the thread is never stopped. */
+ * registers and stack, the thread is never stopped. Where the kernel allows
+ * switch-out samples, a thread's stack as it leaves its CPU stands for its
+ * sleep, and sleeping threads are not stopped either. Both rings are
+ * overwritten from the newest, read in the same time whatever the thread did. */
 void
 fc_sampler_task_open_wall_perf (FcSampler *self,
                                 Task      *task)
 {
   g_autoptr(GError) error = NULL;
+  guint frequency = self->frequency ? self->frequency : 101;
 
-  task->perf = fc_perf_stream_open_full (task->tid, self->frequency ? self->frequency : 101, self->stack_size,
-                                         FC_PERF_SWITCHES | FC_PERF_SMALL_RING, &error);
+  task->perf = fc_perf_stream_open_full (task->tid, frequency, self->stack_size,
+                                         FC_PERF_NEWEST | (self->off_cpu_stacks ? 0 : FC_PERF_SWITCHES), &error);
   if (task->perf == NULL)
     {
       /* this thread is sampled with ptrace stops, like every thread of the fallback */
@@ -31,6 +35,25 @@ fc_sampler_task_open_wall_perf (FcSampler *self,
       return;
     }
   fc_perf_stream_enable (task->perf, self->sampling);
+  if (self->off_cpu_stacks)
+    {
+      task->off_cpu_perf = fc_perf_stream_open_full (task->tid, frequency, self->stack_size,
+                                                     FC_PERF_NEWEST | FC_PERF_OFF_CPU, &error);
+      if (task->off_cpu_perf != NULL)
+        {
+          fc_perf_stream_enable (task->off_cpu_perf, self->sampling);
+          return;
+        }
+      /* its sleeps are taken with a ptrace stop each, which needs its switches */
+      if (fc_sampler_debug)
+        g_printerr ("thread %d: %s\n", task->tid, error->message);
+      g_clear_pointer (&task->perf, fc_perf_stream_free);
+      task->perf = fc_perf_stream_open_full (task->tid, frequency, self->stack_size,
+                                             FC_PERF_NEWEST | FC_PERF_SWITCHES, NULL);
+      if (task->perf == NULL)
+        return;
+      fc_perf_stream_enable (task->perf, self->sampling);
+    }
   /* a thread whose run time does not move from here is asleep: one ptrace capture */
   fc_sampler_task_sched (task, &task->last_runtime, &task->last_pcount);
 }
@@ -96,14 +119,16 @@ fc_sampler_perf_open_all (FcSampler *self,
   return TRUE;
 }
 
-/* Wall mode stops only sleeping threads where perf events are allowed (a stop
- * costs a running thread 0.4-1 ms on a virtual CPU, SAMPLING.md); elsewhere
- * every thread is stopped at every tick, as before. */
+/* Wall mode stops no thread where the kernel gives switch-out samples, only
+ * sleeping threads where it gives perf events alone (a stop costs a running
+ * thread 0.4-1 ms on a virtual CPU, SAMPLING.md, and a sleeping one nothing);
+ * elsewhere every thread is stopped at every tick. */
 void
 fc_sampler_choose_wall_method (FcSampler *self,
                                GPid       pid)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) off_error = NULL;
   FcPerfStream *probe = NULL;
   char *reason = NULL;
   gboolean force;
@@ -115,87 +140,80 @@ fc_sampler_choose_wall_method (FcSampler *self,
     reason = g_strdup (force ? "ptrace forced by the caller" : "ptrace forced by FC_SAMPLER_FORCE_PTRACE=1");
   else if ((probe = fc_perf_stream_open_full (pid, 101, 1024, FC_PERF_SWITCHES | FC_PERF_SMALL_RING, &error)) == NULL)
     reason = g_strdup_printf ("ptrace only: %s", error->message);
-  fc_perf_stream_free (probe);
+  g_clear_pointer (&probe, fc_perf_stream_free);
 
   g_mutex_lock (&self->lock);
   self->wall_perf = reason == NULL;
+  self->off_cpu_stacks = FALSE;
   g_free (self->method_reason);
+  self->method_reason = reason;
+  g_mutex_unlock (&self->lock);
+  if (reason != NULL)
+    return;
+
+  /* switch-out samples are kernel events: refused where perf_event_paranoid > 1 without
+   * CAP_PERFMON; sleeping threads are then stopped once per sleep */
+  if (g_strcmp0 (g_getenv ("FC_SAMPLER_NO_SWITCH_STACKS"), "1") == 0)
+    reason = g_strdup ("one ptrace stop per sleep: switch-out stacks turned off by FC_SAMPLER_NO_SWITCH_STACKS=1");
+  else if ((probe = fc_perf_stream_open_full (pid, 101, 1024, FC_PERF_NEWEST | FC_PERF_OFF_CPU, &off_error)) == NULL)
+    reason = g_strdup_printf ("one ptrace stop per sleep: the kernel refused switch-out samples (%s)",
+                              off_error->message);
+  fc_perf_stream_free (probe);
+  g_mutex_lock (&self->lock);
+  self->off_cpu_stacks = reason == NULL;
   self->method_reason = reason;
   g_mutex_unlock (&self->lock);
 }
 
-void
-fc_sampler_collect_perf_sample_cb (FcSnapshot *snapshot,
-                                   gpointer    user_data)
-{
-  Task *task = user_data;
-
-  /* one sample per thread per tick: the newest stands for the tick */
-  g_free (task->latest);
-  task->latest = snapshot;
-}
-
-void
-fc_sampler_collect_switch_cb (FcPerfSwitch kind,
-                              gint64       time_ns,
-                              gpointer     user_data)
-{
-  Task *task = user_data;
-
-  task->switch_seen = TRUE;
-  task->off_cpu = kind != FC_PERF_SWITCH_IN;
-  task->preempted = kind == FC_PERF_SWITCH_OUT_PREEMPTED;
-}
-
-/* Wall mode with perf events: TRUE when the tick is done for this thread (a
- * perf sample of its running stack, or its last stack again because it is
- * runnable but has had no CPU), FALSE when it sleeps and the ptrace path
- * decides (its stack again if it has not run since its capture, else one
- * capture while it sleeps). */
+/* Wall mode with perf events, one thread's tick: TRUE when it is done (its
+ * on-CPU sample since the last tick, else its newest switch-out stack if that
+ * is newer than the stack it has, else that stack again), FALSE when a ptrace
+ * stop must decide: it has no stack yet, or it sleeps and the kernel gives no
+ * switch-out stacks. One sample per tick: a thread busy a fifth of the time
+ * has a CPU-time sample at a fifth of the ticks and its sleep at the rest. */
 gboolean
 fc_sampler_perf_tick_task (FcSampler *self,
                            Task      *task,
-                           guint64    runtime,
-                           guint64    pcount)
+                           gint64     tick_ns)
 {
-  g_autofree FcSnapshot *latest = NULL;
-  guint64 lost = 0;
-  gboolean ran, sleeping;
+  FcSnapshot *sample = NULL;
+  FcPerfSwitch kind = FC_PERF_SWITCH_IN;
+  gint64 switch_ns = 0;
 
-  fc_perf_stream_drain_full (task->perf, fc_sampler_collect_perf_sample_cb, fc_sampler_collect_switch_cb, task, &lost);
-  latest = g_steal_pointer (&task->latest);
-  if (lost > 0)
+  if (fc_perf_stream_read_newest (task->perf, task->read_ns, &sample,
+                                  task->off_cpu_perf != NULL ? NULL : &kind, &switch_ns) && switch_ns > 0)
     {
-      g_mutex_lock (&self->lock);
-      self->stats.lost_samples += lost;
-      g_mutex_unlock (&self->lock);
+      task->switch_seen = TRUE;
+      task->off_cpu = kind != FC_PERF_SWITCH_IN;
+      task->preempted = kind == FC_PERF_SWITCH_OUT_PREEMPTED;
     }
-
-  /* before its first context switch, run time tells: a thread blocked since
-   * before we came has not run */
-  ran = fc_sampler_task_ran (task, runtime, pcount);
-  sleeping = task->switch_seen ? task->off_cpu && !task->preempted : !ran;
+  task->read_ns = tick_ns;
+  if (sample == NULL && task->off_cpu_perf != NULL)
+    fc_perf_stream_read_newest (task->off_cpu_perf, task->data_ns, &sample, NULL, NULL);
   if (fc_sampler_debug)
-    g_printerr ("tick tid %d: perf sample %d, switch seen %d off %d preempted %d ran %d have %d\n", task->tid,
-                latest != NULL, task->switch_seen, task->off_cpu, task->preempted, ran, task->have_sample);
-  if (sleeping)
-    return FALSE;
-  if (latest != NULL)
+    g_printerr ("tick tid %d: sample %d, switch seen %d off %d preempted %d have %d\n", task->tid,
+                sample != NULL, task->switch_seen, task->off_cpu, task->preempted, task->have_sample);
+  if (sample != NULL)
     {
       /* it stands for this tick, like every other thread's sample: stamped so, samples arrive
        * in time order (chunks are cut by time as they arrive) */
-      latest->time_ns = fc_sampler_now_ns ();
-      fc_sampler_emit (self, g_steal_pointer (&latest));
+      task->data_ns = sample->time_ns;
+      sample->time_ns = tick_ns;
+      fc_sampler_emit (self, sample);
       fc_sampler_count_sample (self, FALSE);
+      fc_sampler_tick_outcome (self, task, FC_TICK_CAPTURED);
       task->have_sample = TRUE;
       return TRUE;
     }
-  /* on a CPU or waiting for one, without a sample since the last tick: its
-   * last stack is the best guess and costs it nothing. A thread with no
-   * stack at all yet is stopped once, so that it misses no tick. */
+  /* asleep, and only a stop can tell where */
+  if (task->off_cpu_perf == NULL && task->switch_seen && task->off_cpu && !task->preempted)
+    return FALSE;
+  /* on a CPU or waiting for one, without a sample since the last tick, or asleep where it
+   * went to sleep: its last stack is right and costs it nothing. A thread with no stack at
+   * all yet is stopped once, so that it misses no tick. */
   if (!task->have_sample)
     return FALSE;
-  fc_sampler_emit_reuse (self, task, fc_sampler_now_ns ());
+  fc_sampler_emit_reuse (self, task, tick_ns);
   return TRUE;
 }
 

@@ -19,15 +19,24 @@ G_BEGIN_DECLS
 # define PTRACE_EVENT_STOP 128
 #endif
 
+typedef struct _FcSampler FcSamplerState;
+
 typedef struct {
+  FcSamplerState *sampler;
   int           tid;
   int           pid;                /* its process: the target, or a child followed */
-  int           schedstat_fd;
-  guint64       last_runtime;       /* schedstat at the last fc_sampler_capture: ns on a CPU */
+  int           schedstat_fd;       /* opened when first needed; -2 before */
+  guint64       last_runtime;       /* schedstat at the last capture: ns on a CPU */
   guint64       last_pcount;        /* ... and times it was put on a CPU */
   gint64        interrupt_ns;
   FcPerfStream *perf;
-  FcSnapshot   *latest;               /* wall mode, perf: newest on-CPU sample since the last tick */
+  FcPerfStream *off_cpu_perf;       /* wall mode: its stack each time it leaves a CPU */
+  FcTickCount  *ticks;              /* its line in tick_counts, written under lock */
+  gint64        data_ns;            /* wall mode: when the stack handed on last was taken */
+  gint64        read_ns;            /* wall mode, perf: when its ring was read last */
+  guint64       last_stop_tick;     /* wall mode: the tick of its last ptrace stop */
+  FcSnapshot   *latest;               /* cpu mode's stop: newest on-CPU sample */
+  guint         tick_pending : 1;     /* a tick waits for its ptrace stop */
   guint         switch_seen : 1;      /* wall mode, perf: a context switch told its state */
   guint         off_cpu : 1;
   guint         preempted : 1;        /* off CPU but runnable */
@@ -73,7 +82,10 @@ struct _FcSampler {
   FcSamplerStats  stats;          /* protected by lock */
   GArray         *stop_times;     /* protected by lock: recent hold times in us, a ring */
   guint           stop_times_pos;
-  GHashTable     *tick_counts;    /* protected by lock: tid -> ticks while we knew it (guint64*) */
+  GHashTable     *tick_counts;    /* protected by lock: tid -> FcTickCount*, this target's */
+  gboolean        off_cpu_stacks; /* protected by lock (written on the sampler thread): wall mode
+                                   * takes sleeping threads' stacks from switch-out samples */
+  guint64         tick_serial;    /* ticks so far */
   char           *method_reason;  /* protected by lock: why wall mode stops threads, or NULL */
   gboolean        wall_perf;      /* protected by lock (written on the sampler thread): wall mode
                                    * takes running threads' stacks from perf events */
@@ -144,7 +156,7 @@ gboolean fc_sampler_task_sched (Task *task, guint64 *runtime, guint64 *pcount);
 void fc_sampler_capture (FcSampler *self, Task *task, int resume_signal, gboolean listen);
 void fc_sampler_collect_events (FcSampler *self, gboolean block_for_pending, gboolean detaching);
 void fc_sampler_do_detach_all (FcSampler *self);
-void fc_sampler_interrupt_task (FcSampler *self, Task *task);
+gboolean fc_sampler_interrupt_task (FcSampler *self, Task *task);
 void fc_sampler_note_target_cpu (FcSampler *self, const struct rusage *usage);
 gboolean fc_sampler_seize_all (FcSampler *self, GError **error);
 void fc_sampler_seize_descendants (FcSampler *self);
@@ -157,13 +169,22 @@ void fc_sampler_collect_switch_cb (FcPerfSwitch kind, gint64 time_ns, gpointer u
 void fc_sampler_perf_drain_all (FcSampler *self);
 gboolean fc_sampler_perf_open_all (FcSampler *self, gboolean enable_on_exec, GError **error);
 void fc_sampler_perf_rescan (FcSampler *self);
-gboolean fc_sampler_perf_tick_task (FcSampler *self, Task *task, guint64 runtime, guint64 pcount);
+gboolean fc_sampler_perf_tick_task (FcSampler *self, Task *task, gint64 tick_ns);
 void fc_sampler_task_open_cpu_perf (FcSampler *self, Task *task);
 void fc_sampler_task_open_wall_perf (FcSampler *self, Task *task);
 
 /* ticks and their accounting (fc-sampler-ticks.c) */
+typedef enum {
+  FC_TICK_CAPTURED,
+  FC_TICK_LATE,
+  FC_TICK_REFUSED,
+  FC_TICK_TOO_SHORT,
+} FcTickOutcome;
+
+void fc_sampler_tick_outcome (FcSampler *self, Task *task, FcTickOutcome outcome);
+FcTickCount *fc_sampler_tick_count (FcSampler *self, int tid);
 void fc_sampler_count_sample (FcSampler *self, gboolean reused);
 void fc_sampler_emit_reuse (FcSampler *self, Task *task, gint64 t);
-void fc_sampler_interrupt_tick (FcSampler *self);
+void fc_sampler_interrupt_tick (FcSampler *self, guint64 expirations);
 
 G_END_DECLS

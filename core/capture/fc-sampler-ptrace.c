@@ -69,6 +69,8 @@ fc_sampler_capture (FcSampler *self,
     g_printerr ("fc_sampler_capture tid %d\n", task->tid);
   if (ptrace (PTRACE_GETREGSET, task->tid, (void *) NT_PRSTATUS, &io) != 0)
     {
+      if (task->tick_pending)
+        fc_sampler_tick_outcome (self, task, FC_TICK_REFUSED);
       if (listen)
         ptrace (PTRACE_LISTEN, task->tid, NULL, NULL);
       else
@@ -130,14 +132,16 @@ fc_sampler_capture (FcSampler *self,
   task->stopped_by_us = (gint64) r.orig_rax >= 0 &&
                         ((gint64) r.rax == -EINTR || ((gint64) r.rax <= -512 && (gint64) r.rax >= -516));
   fc_sampler_emit (self, snap);
+  if (task->tick_pending)
+    fc_sampler_tick_outcome (self, task, FC_TICK_CAPTURED);
 }
 
 /* Handles one wait status of a tracee. While detaching, every stop ends in PTRACE_DETACH. */
 static void
-handle_wait_status (FcSampler *self,
-                    int        tid,
-                    int        status,
-                    gboolean   detaching)
+handle_wait_status_inner (FcSampler *self,
+                          int        tid,
+                          int        status,
+                          gboolean   detaching)
 {
   Task *task;
   int sig, event;
@@ -287,6 +291,22 @@ handle_wait_status (FcSampler *self,
       else
         ptrace (PTRACE_CONT, tid, NULL, GINT_TO_POINTER (sig));
     }
+}
+
+/* A tick's stop that the thread took without being captured (the sampler stopped, the
+ * program called exec) is a tick lost late; one whose thread ended, too short. */
+static void
+handle_wait_status (FcSampler *self,
+                    int        tid,
+                    int        status,
+                    gboolean   detaching)
+{
+  Task *task;
+
+  handle_wait_status_inner (self, tid, status, detaching);
+  task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
+  if (task != NULL && task->tick_pending && !task->interrupt_pending)
+    fc_sampler_tick_outcome (self, task, FC_TICK_LATE);
 }
 
 /* what the target and the descendants it reaped ran, from its exit: a recording that got far
@@ -467,20 +487,26 @@ fc_sampler_seize_all (FcSampler *self,
   return TRUE;
 }
 
-void
+/* A stop for a tick: TRUE when sent. A thread the kernel will not interrupt has ended
+ * (ESRCH: its exit is near) or is not ours to stop. */
+gboolean
 fc_sampler_interrupt_task (FcSampler *self,
                            Task      *task)
 {
   task->interrupt_ns = fc_sampler_now_ns ();
-  if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) == 0)
+  if (ptrace (PTRACE_INTERRUPT, task->tid, NULL, NULL) != 0)
     {
-      task->interrupt_pending = TRUE;
-      self->pending++;
-      fc_sampler_count_sample (self, FALSE);
-      g_mutex_lock (&self->lock);
-      self->stats.n_stops++;
-      g_mutex_unlock (&self->lock);
+      fc_sampler_tick_outcome (self, task, errno == ESRCH ? FC_TICK_TOO_SHORT : FC_TICK_REFUSED);
+      return FALSE;
     }
+  task->interrupt_pending = TRUE;
+  task->tick_pending = TRUE;
+  self->pending++;
+  fc_sampler_count_sample (self, FALSE);
+  g_mutex_lock (&self->lock);
+  self->stats.n_stops++;
+  g_mutex_unlock (&self->lock);
+  return TRUE;
 }
 
 void

@@ -22,10 +22,13 @@
 void
 fc_sampler_task_free (Task *task)
 {
+  /* its tick's stop never came: it ended (or was let go) first */
+  if (task->tick_pending)
+    fc_sampler_tick_outcome (task->sampler, task, FC_TICK_TOO_SHORT);
   if (task->schedstat_fd >= 0)
     close (task->schedstat_fd);
   fc_perf_stream_free (task->perf);
-  g_free (task->latest);
+  fc_perf_stream_free (task->off_cpu_perf);
   g_free (task);
 }
 
@@ -68,7 +71,6 @@ fc_sampler_task_add (FcSampler *self,
                      int        tid)
 {
   Task *task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
-  g_autofree char *path = NULL;
 
   if (task != NULL)
     return task;
@@ -77,8 +79,8 @@ fc_sampler_task_add (FcSampler *self,
   task = g_new0 (Task, 1);
   task->tid = tid;
   task->pid = pid > 0 ? pid : self->pid;
-  path = g_strdup_printf ("/proc/%d/task/%d/schedstat", task->pid, tid);
-  task->schedstat_fd = open (path, O_RDONLY | O_CLOEXEC);
+  task->sampler = self;
+  task->schedstat_fd = -2;
   g_hash_table_insert (self->tasks, GINT_TO_POINTER (tid), task);
   if (self->mode == FC_SAMPLER_MODE_WALL && self->wall_perf)
     fc_sampler_task_open_wall_perf (self, task);
@@ -98,6 +100,14 @@ fc_sampler_task_sched (Task    *task,
   ssize_t n;
 
   *runtime = *pcount = G_MAXUINT64;
+  /* opened when first needed: with switch-out stacks no thread needs it, and a thousand
+   * threads would hold a thousand descriptors */
+  if (task->schedstat_fd == -2)
+    {
+      char path[64];
+      g_snprintf (path, sizeof path, "/proc/%d/task/%d/schedstat", task->pid, task->tid);
+      task->schedstat_fd = open (path, O_RDONLY | O_CLOEXEC);
+    }
   if (task->schedstat_fd < 0)
     return FALSE;
   n = pread (task->schedstat_fd, buf, sizeof buf - 1, 0);
@@ -110,7 +120,7 @@ fc_sampler_task_sched (Task    *task,
   return TRUE;
 }
 
-/* Whether the thread ran since its last fc_sampler_capture. Our own stop made a
+/* Whether the thread ran since its last capture. Our own stop made a
  * sleeping thread run twice, briefly (to its trap, then back to its wait):
  * that is allowed for once. Run time alone cannot tell a thread that woke
  * for a few microseconds and went to sleep elsewhere; the count of times it

@@ -34,26 +34,93 @@ fc_sampler_emit_reuse (FcSampler *self,
   snap->time_ns = t;
   fc_sampler_emit (self, snap);
   fc_sampler_count_sample (self, TRUE);
+  fc_sampler_tick_outcome (self, task, FC_TICK_CAPTURED);
 }
 
-void
-fc_sampler_interrupt_tick (FcSampler *self)
+/* The thread's line in tick_counts; call with the lock held. */
+FcTickCount *
+fc_sampler_tick_count (FcSampler *self,
+                       int        tid)
 {
+  FcTickCount *count = g_hash_table_lookup (self->tick_counts, GINT_TO_POINTER (tid));
+
+  if (count == NULL)
+    {
+      count = g_new0 (FcTickCount, 1);
+      g_hash_table_insert (self->tick_counts, GINT_TO_POINTER (tid), count);
+    }
+  return count;
+}
+
+/* How the tick the thread was asked for ended; each requested tick ends once. */
+void
+fc_sampler_tick_outcome (FcSampler     *self,
+                         Task          *task,
+                         FcTickOutcome  outcome)
+{
+  g_mutex_lock (&self->lock);
+  if (task->ticks == NULL)
+    task->ticks = fc_sampler_tick_count (self, task->tid);
+  switch (outcome)
+    {
+    case FC_TICK_CAPTURED:
+      task->ticks->captured++;
+      break;
+    case FC_TICK_LATE:
+      task->ticks->late++;
+      break;
+    case FC_TICK_REFUSED:
+      task->ticks->refused++;
+      break;
+    case FC_TICK_TOO_SHORT:
+      task->ticks->too_short++;
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  g_mutex_unlock (&self->lock);
+  task->tick_pending = FALSE;
+}
+
+static int
+compare_last_stop (gconstpointer a,
+                   gconstpointer b)
+{
+  const Task *x = *(Task * const *) a, *y = *(Task * const *) b;
+  return x->last_stop_tick < y->last_stop_tick ? -1 : x->last_stop_tick > y->last_stop_tick;
+}
+
+/* Stops one tick may make: each costs the sampler tens of microseconds and the stopped
+ * threads wait for it, so a tick never stops more than about half its interval's worth
+ * (with 80 us a stop); the others are counted late and go first at the next tick. */
+static guint
+stop_budget (FcSampler *self)
+{
+  return MAX (16, FC_NSEC_PER_SEC / MAX (self->frequency, 1) / 2 / 80000);
+}
+
+/* One tick of wall mode (@expirations timer periods since the last: the ones the sampler
+ * missed are requested and lost late). Every thread known gets its sample, or a lost tick
+ * with its reason. */
+void
+fc_sampler_interrupt_tick (FcSampler *self,
+                           guint64    expirations)
+{
+  g_autoptr(GPtrArray) to_stop = g_ptr_array_new ();
   GHashTableIter iter;
   Task *task;
   gint64 t = fc_sampler_now_ns ();
+  guint budget = stop_budget (self);
 
+  self->tick_serial++;
   g_mutex_lock (&self->lock);
   g_hash_table_iter_init (&iter, self->tasks);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
     {
-      guint64 *n = g_hash_table_lookup (self->tick_counts, GINT_TO_POINTER (task->tid));
-      if (n == NULL)
-        {
-          n = g_new0 (guint64, 1);
-          g_hash_table_insert (self->tick_counts, GINT_TO_POINTER (task->tid), n);
-        }
-      (*n)++;
+      if (task->ticks == NULL)
+        task->ticks = fc_sampler_tick_count (self, task->tid);
+      task->ticks->requested += expirations;
+      task->ticks->late += expirations - 1;
     }
   g_mutex_unlock (&self->lock);
 
@@ -62,13 +129,22 @@ fc_sampler_interrupt_tick (FcSampler *self)
     {
       guint64 runtime, pcount;
 
+      /* its stop from the last tick has not come yet: it is late */
+      if (task->interrupt_pending)
+        {
+          fc_sampler_tick_outcome (self, task, FC_TICK_LATE);
+          continue;
+        }
       /* a thread that has not started has no stack yet; its first stop is near */
-      if (task->interrupt_pending || task->fresh)
-        continue;
+      if (task->fresh)
+        {
+          fc_sampler_tick_outcome (self, task, FC_TICK_TOO_SHORT);
+          continue;
+        }
       if (task->group_stopped && !task->have_sample)
         {
           /* stopped before its first sample: one interrupt makes it report its stop again */
-          fc_sampler_interrupt_task (self, task);
+          g_ptr_array_add (to_stop, task);
           continue;
         }
       if (task->group_stopped)
@@ -78,9 +154,9 @@ fc_sampler_interrupt_tick (FcSampler *self)
           continue;
         }
 
-      fc_sampler_task_sched (task, &runtime, &pcount);
-      if (task->perf != NULL && fc_sampler_perf_tick_task (self, task, runtime, pcount))
+      if (task->perf != NULL && fc_sampler_perf_tick_task (self, task, t))
         continue;
+      fc_sampler_task_sched (task, &runtime, &pcount);
       if (task->have_sample && !fc_sampler_task_ran (task, runtime, pcount))
         {
           task->last_runtime = runtime;
@@ -89,8 +165,23 @@ fc_sampler_interrupt_tick (FcSampler *self)
           fc_sampler_emit_reuse (self, task, t);
           continue;
         }
-      task->last_runtime = runtime;
-      task->last_pcount = pcount;
+      g_ptr_array_add (to_stop, task);
+    }
+
+  /* the threads stopped least recently first; every stop of the tick is sent before the first
+   * is collected, so they are held in parallel, each released as soon as it is copied */
+  if (to_stop->len > budget)
+    g_ptr_array_sort (to_stop, compare_last_stop);
+  for (guint i = 0; i < to_stop->len; i++)
+    {
+      task = g_ptr_array_index (to_stop, i);
+      if (i >= budget)
+        {
+          fc_sampler_tick_outcome (self, task, FC_TICK_LATE);
+          continue;
+        }
+      fc_sampler_task_sched (task, &task->last_runtime, &task->last_pcount);
+      task->last_stop_tick = self->tick_serial;
       fc_sampler_interrupt_task (self, task);
     }
 
@@ -101,8 +192,8 @@ fc_sampler_interrupt_tick (FcSampler *self)
 /**
  * fc_sampler_dup_tick_counts:
  *
- * Returns: (transfer full): tid -> ticks (guint64 *) while the sampler knew each thread, for
- *   the threads of the current or last target in wall mode.
+ * Returns: (transfer full): tid -> #FcTickCount for the threads of the current or last target
+ *   in wall mode: every tick each lived through, and how it ended.
  */
 GHashTable *
 fc_sampler_dup_tick_counts (FcSampler *self)
@@ -114,7 +205,7 @@ fc_sampler_dup_tick_counts (FcSampler *self)
   g_mutex_lock (&self->lock);
   g_hash_table_iter_init (&iter, self->tick_counts);
   while (g_hash_table_iter_next (&iter, &key, &value))
-    g_hash_table_insert (copy, key, g_memdup2 (value, sizeof (guint64)));
+    g_hash_table_insert (copy, key, g_memdup2 (value, sizeof (FcTickCount)));
   g_mutex_unlock (&self->lock);
   return copy;
 }

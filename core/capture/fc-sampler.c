@@ -339,7 +339,7 @@ sampler_thread (gpointer data)
                 self->stats.dropped_ticks += expirations - 1;   /* late: skip, never burst */
               g_mutex_unlock (&self->lock);
               if (self->sampling && self->mode == FC_SAMPLER_MODE_WALL)
-                fc_sampler_interrupt_tick (self);
+                fc_sampler_interrupt_tick (self, MAX (expirations, 1));
               else if (self->mode == FC_SAMPLER_MODE_CPU)
                 {
                   fc_sampler_perf_drain_all (self);
@@ -408,11 +408,15 @@ sampler_thread (gpointer data)
             Task *task;
             g_hash_table_iter_init (&iter, self->tasks);
             while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
-              if (task->perf)
-                {
-                  fc_perf_stream_set_frequency (task->perf, self->frequency);
-                  fc_perf_stream_enable (task->perf, TRUE);
-                }
+              {
+                if (task->perf)
+                  {
+                    fc_perf_stream_set_frequency (task->perf, self->frequency);
+                    fc_perf_stream_enable (task->perf, TRUE);
+                  }
+                if (task->off_cpu_perf)
+                  fc_perf_stream_enable (task->off_cpu_perf, TRUE);
+              }
           }
           arm_timer (self, TRUE);
           finish_command (self, cmd, TRUE);
@@ -439,12 +443,12 @@ sampler_thread (gpointer data)
                   Task *task;
                   g_hash_table_iter_init (&iter, self->tasks);
                   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
-                    if (task->perf)
-                      {
+                    {
+                      if (task->perf)
                         fc_perf_stream_enable (task->perf, FALSE);
-                        fc_perf_stream_drain_full (task->perf, fc_sampler_collect_perf_sample_cb, fc_sampler_collect_switch_cb, task, NULL);
-                        g_clear_pointer (&task->latest, g_free);
-                      }
+                      if (task->off_cpu_perf)
+                        fc_perf_stream_enable (task->off_cpu_perf, FALSE);
+                    }
                   /* keep polling for ptrace events, but take no more samples */
                   fc_sampler_collect_events (self, TRUE, FALSE);
                   arm_timer (self, FALSE);
@@ -700,6 +704,8 @@ fc_sampler_dup_method (FcSampler  *self,
   g_mutex_lock (&self->lock);
   if (self->mode == FC_SAMPLER_MODE_CPU)
     method = g_strdup ("perf events, on-CPU only");
+  else if (self->wall_perf && self->off_cpu_stacks)
+    method = g_strdup ("perf events for running threads, switch-out stacks for sleeping ones");
   else if (self->wall_perf)
     method = g_strdup ("perf events for running threads, one ptrace stop per sleep");
   else

@@ -32,6 +32,16 @@ typedef struct {
   guint64 n_stops;          /* threads stopped with ptrace to take their stack */
 } FcSamplerStats;
 
+/* Wall mode, per thread: every tick while it lived in the recording is requested, and ends
+ * captured or lost for one reason: requested = captured + late + refused + too_short. */
+typedef struct {
+  guint64 requested;
+  guint64 captured;    /* a stack handed on: new, or the same as before because it did not run */
+  guint64 late;        /* the sampler was late: the tick was skipped, or its stops over budget */
+  guint64 refused;     /* the kernel would not stop or read the thread */
+  guint64 too_short;   /* the thread had not started yet, or ended before its stack was taken */
+} FcTickCount;
+
 typedef struct _FcSampler FcSampler;
 
 FcSampler *fc_sampler_new            (FcSnapshotSink       sink,

@@ -205,7 +205,10 @@ assert_every_thread_ticked (const FcCaptureSummary *summary,
       g_test_message ("thread %d %s: %" G_GUINT64_FORMAT " samples of %" G_GUINT64_FORMAT " ticks", t->tid,
                       t->name, t->n_samples, t->n_ticks);
       g_assert_cmpuint (t->n_ticks, >, 50);
-      g_assert_cmpuint (t->n_samples * 100, >=, t->n_ticks * min_percent);
+      /* every tick requested is captured or lost for a reason; those the sampler was late for
+       * (a loaded machine) are not the method's */
+      g_assert_cmpint (fc_thread_summary_unaccounted (t), ==, 0);
+      g_assert_cmpuint (t->n_samples * 100, >=, (t->n_ticks - t->n_late) * min_percent);
     }
 }
 
