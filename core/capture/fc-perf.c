@@ -20,10 +20,12 @@
 #include "fc-error.h"
 #include "fc-perf.h"
 
-/* 4 MiB of ring per thread holds ~120 samples with 32 KiB stacks, 120 ms of CPU time at 1000 Hz:
- * the sampler drains every 10 ms, but on a busy machine it may not run that often. Smaller rings
- * are tried where the locked-memory limit (perf_event_mlock_kb) forbids it. */
-static const guint ring_pages[] = { 1024, 256, 64, 16 };
+/* 1 MiB of ring per thread holds ~30 samples with 32 KiB stacks, 30 ms of CPU time at 1000 Hz:
+ * the sampler drains every 10 ms (on a busy machine it may not run that often: the kernel's
+ * lost samples are counted). 4 MiB per thread cost 4 GiB of locked memory at 1,000 threads, and
+ * clearing it made the sampler too slow to catch new threads. Smaller rings are tried where the
+ * locked-memory limit (perf_event_mlock_kb) forbids it. */
+static const guint ring_pages[] = { 256, 64, 16 };
 /* Wall mode drains every tick and keeps one sample per tick: 512 KiB hold 16 samples of 32 KiB,
  * and cost 8x less to allocate and clear per thread than the cpu mode's ring. */
 static const guint small_ring_pages[] = { 128, 64, 16 };
@@ -74,6 +76,10 @@ static const struct { int perf; int unw; } reg_map[] = {
   { PERF_REG_X86_R12, UNW_X86_64_R12 }, { PERF_REG_X86_R13, UNW_X86_64_R13 },
   { PERF_REG_X86_R14, UNW_X86_64_R14 }, { PERF_REG_X86_R15, UNW_X86_64_R15 },
 };
+
+/* FALSE once the kernel refused an event that counts kernel time (perf_event_paranoid > 1
+ * without CAP_PERFMON): the same answer holds for every later stream. */
+static gboolean kernel_events_allowed = TRUE;
 
 /* A thousand threads want a few thousand descriptors; the usual soft limit is 1024 but the
  * hard one is often far higher, and only this process's own limit moves. */
@@ -165,7 +171,18 @@ fc_perf_stream_open_full (int           tid,
       attr.comm_exec = 0;
     }
 
+  /* Time in the kernel (system calls, page faults) is the thread's CPU time too: where kernel
+   * events are allowed a sample taken there carries the user registers and stack of the call;
+   * elsewhere such ticks are lost, and only user time is sampled. */
+  if (!(flags & FC_PERF_OFF_CPU) && kernel_events_allowed)
+    attr.exclude_kernel = 0;
   fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel && !(flags & FC_PERF_OFF_CPU))
+    {
+      kernel_events_allowed = FALSE;
+      attr.exclude_kernel = 1;
+      fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    }
   if (fd < 0 && errno == EMFILE && raise_open_files_limit ())
     fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0)

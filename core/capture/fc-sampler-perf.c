@@ -7,6 +7,7 @@
  */
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fc-attach-check.h"
@@ -214,6 +215,21 @@ fc_sampler_perf_tick_task (FcSampler *self,
   if (!task->have_sample)
     return FALSE;
   fc_sampler_emit_reuse (self, task, tick_ns);
+  return TRUE;
+}
+
+/* cpu mode without ptrace learns of new threads by looking: /proc/PID/task has two links more
+ * than the process has threads, so one stat() per tick tells when to read the directory. */
+gboolean
+fc_sampler_threads_changed (FcSampler *self)
+{
+  char path[64];
+  struct stat st;
+
+  g_snprintf (path, sizeof path, "/proc/%d/task", self->pid);
+  if (stat (path, &st) != 0 || st.st_nlink == self->task_links)
+    return FALSE;
+  self->task_links = st.st_nlink;
   return TRUE;
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <sys/resource.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "fc-perf.h"
@@ -116,6 +117,7 @@ struct _FcSampler {
   guint           next_frequency;  /* protected by lock: from fc_sampler_set_options() */
   guint           next_stack_size; /* protected by lock */
   gint64          last_rescan_us;
+  nlink_t         task_links;     /* cpu mode: links of /proc/PID/task at the last look */
   gint64          last_event_us;  /* last ptrace event other than our own interrupt stops */
 };
 
@@ -169,6 +171,7 @@ void fc_sampler_collect_switch_cb (FcPerfSwitch kind, gint64 time_ns, gpointer u
 void fc_sampler_perf_drain_all (FcSampler *self);
 gboolean fc_sampler_perf_open_all (FcSampler *self, gboolean enable_on_exec, GError **error);
 void fc_sampler_perf_rescan (FcSampler *self);
+gboolean fc_sampler_threads_changed (FcSampler *self);
 gboolean fc_sampler_perf_tick_task (FcSampler *self, Task *task, gint64 tick_ns);
 void fc_sampler_task_open_cpu_perf (FcSampler *self, Task *task);
 void fc_sampler_task_open_wall_perf (FcSampler *self, Task *task);

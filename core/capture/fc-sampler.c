@@ -344,7 +344,8 @@ sampler_thread (gpointer data)
                 {
                   fc_sampler_perf_drain_all (self);
                   /* following children, ptrace reports every new thread */
-                  if (!self->follow && g_get_monotonic_time () - self->last_rescan_us > G_USEC_PER_SEC / 10)
+                  if (!self->follow && (fc_sampler_threads_changed (self) ||
+                                        g_get_monotonic_time () - self->last_rescan_us > G_USEC_PER_SEC / 10))
                     {
                       self->last_rescan_us = g_get_monotonic_time ();
                       fc_sampler_perf_rescan (self);
@@ -372,6 +373,7 @@ sampler_thread (gpointer data)
 
       g_mutex_lock (&self->lock);
       cmd = self->command;
+      self->stats.n_threads = g_hash_table_size (self->tasks);
       g_mutex_unlock (&self->lock);
       if (cmd == NULL || cmd->done)
         continue;

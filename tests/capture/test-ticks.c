@@ -1,0 +1,382 @@
+/* test-ticks.c - wall mode's account of every tick, the bursty thread's share, cpu mode fair to
+ * light threads; checked against the recording itself
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The target is tests/targets/pool.c, launched: it prints what it measured of itself (its
+ * threads' lifetimes, the bursty thread's busy share) to a file read after it exits.
+ */
+
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fc-capture-summary.h"
+#include "fc-recorder.h"
+
+typedef enum {
+  METHOD_PERF,       /* switch-out stacks where the kernel gives them (root here) */
+  METHOD_PERF_STOPS, /* perf for running threads, a ptrace stop per sleep */
+  METHOD_PTRACE,     /* a ptrace stop per thread per tick */
+} Method;
+
+typedef struct {
+  GMainLoop        *loop;
+  GPtrArray        *chunks;
+  FcCaptureSummary *summary;
+  GHashTable       *facts;      /* "tid" or "tid.field" -> value, from the target's own file */
+} Run;
+
+static char *
+target_path (const char *name)
+{
+  const char *dir = g_getenv ("FC_TARGETS_DIR");
+  g_assert_nonnull (dir);
+  return g_strdup_printf ("%s/fc-target-%s", dir, name);
+}
+
+static void
+chunk_ready_cb (FcRecorder *recorder,
+                FcProfile  *chunk,
+                Run        *run)
+{
+  g_ptr_array_add (run->chunks, g_object_ref (chunk));
+}
+
+static void
+target_exited_cb (FcRecorder *recorder,
+                  int         status,
+                  Run        *run)
+{
+  g_main_loop_quit (run->loop);
+}
+
+/* "name value..." lines: name -> the rest of the line */
+static GHashTable *
+read_facts (const char *path)
+{
+  GHashTable *facts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      char *space = strchr (lines[i], ' ');
+      if (space != NULL)
+        g_hash_table_insert (facts, g_strndup (lines[i], space - lines[i]), g_strdup (space + 1));
+    }
+  return facts;
+}
+
+/* Launches the pool with @args, records it in @mode at @frequency until it exits; the pool's
+ * light threads begin their work once the sampler knows @n_known threads. */
+static void
+run_pool (Run          *run,
+          FcSamplerMode mode,
+          Method        method,
+          guint         frequency,
+          guint         n_known,
+          const char   *args)
+{
+  g_autofree char *pool = target_path ("pool");
+  g_autofree char *out = g_build_filename (g_get_tmp_dir (), "fc-test-ticks.out", NULL);
+  g_autofree char *fifo = g_build_filename (g_get_tmp_dir (), "fc-test-ticks.go", NULL);
+  g_autofree char *command = g_strdup_printf ("%s %s -o %s -w %s", pool, args, out, fifo);
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_true (g_shell_parse_argv (command, NULL, &argv, NULL));
+  g_unlink (fifo);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_unsetenv ("FC_SAMPLER_NO_SWITCH_STACKS");
+  if (method == METHOD_PERF_STOPS)
+    g_setenv ("FC_SAMPLER_NO_SWITCH_STACKS", "1", TRUE);
+  fc_recorder_set_force_ptrace (recorder, method == METHOD_PTRACE);
+  fc_recorder_set_mode (recorder, mode);
+  fc_recorder_set_frequency (recorder, frequency);
+
+  run->loop = g_main_loop_new (NULL, FALSE);
+  run->chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), run);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), run);
+  g_assert_true (fc_recorder_spawn (recorder, (const char * const *) argv, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  /* the pool begins once sampling has and the sampler knows its threads: the lifetimes of the
+   * threads it starts then all lie in the recording */
+  {
+    gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+    FcSamplerStats stats = { 0 };
+    int fd;
+
+    while (fc_recorder_get_sampler_stats (recorder, &stats), stats.n_threads < n_known)
+      {
+        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (2000);
+      }
+    fd = open (fifo, O_WRONLY);
+    g_assert_cmpint (fd, >=, 0);
+    g_assert_cmpint (write (fd, "x", 1), ==, 1);
+    close (fd);
+  }
+  g_unlink (fifo);
+  g_main_loop_run (run->loop);
+  fc_recorder_stop (recorder);
+  while (fc_recorder_get_stopping (recorder))
+    g_main_context_iteration (NULL, TRUE);
+  run->summary = fc_recorder_dup_summary (recorder);
+  fc_recorder_detach (recorder);
+  g_unsetenv ("FC_SAMPLER_NO_SWITCH_STACKS");
+
+  text = fc_capture_summary_format (run->summary);
+  g_test_message ("%s", text);
+  run->facts = read_facts (out);
+  g_unlink (out);
+}
+
+static void
+run_clear (Run *run)
+{
+  g_main_loop_unref (run->loop);
+  g_ptr_array_unref (run->chunks);
+  fc_capture_summary_free (run->summary);
+  g_hash_table_unref (run->facts);
+}
+
+/* The recording's own samples of thread @tid (0: of every thread), and of those the ones whose
+ * stack holds @function (if not NULL). */
+static guint64
+count_samples (Run        *run,
+               int         tid,
+               const char *function,
+               guint64    *n_with)
+{
+  g_autofree char *tid_string = g_strdup_printf ("%d", tid);
+  guint64 n = 0;
+
+  if (n_with != NULL)
+    *n_with = 0;
+  for (guint c = 0; c < run->chunks->len; c++)
+    {
+      FcProfile *chunk = g_ptr_array_index (run->chunks, c);
+      guint n_samples;
+      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
+
+      for (guint i = 0; i < n_samples; i++)
+        {
+          const FcThread *t = fc_profile_get_thread (chunk, samples[i].thread);
+          guint32 frames[256];
+          guint depth;
+
+          if (tid != 0 && strcmp (fc_profile_string (chunk, t->tid), tid_string) != 0)
+            continue;
+          n++;
+          if (function == NULL || n_with == NULL)
+            continue;
+          depth = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
+          for (guint k = 0; k < depth; k++)
+            if (g_strcmp0 (fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function),
+                           function) == 0)
+              {
+                (*n_with)++;
+                break;
+              }
+        }
+    }
+  return n;
+}
+
+static const FcThreadSummary *
+thread_summary (Run *run,
+                int  tid)
+{
+  for (guint i = 0; i < run->summary->threads->len; i++)
+    {
+      const FcThreadSummary *t = &g_array_index (run->summary->threads, FcThreadSummary, i);
+      if (t->tid == tid)
+        return t;
+    }
+  return NULL;
+}
+
+/* "late TID START END": the thread's tid and the ticks its own lifetime must hold */
+static int
+timed_thread (Run        *run,
+              const char *name,
+              guint       frequency,
+              guint64    *min_ticks)
+{
+  const char *line = g_hash_table_lookup (run->facts, name);
+  int tid;
+  gint64 start, end;
+
+  g_assert_nonnull (line);
+  g_assert_cmpint (sscanf (line, "%d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT, &tid, &start, &end), ==, 3);
+  g_assert_cmpint (end, >, start);
+  /* the timer fires every 1/frequency s: a span of L s holds at least floor(L * frequency) */
+  *min_ticks = (guint64) floor ((end - start) / 1e9 * frequency);
+  return tid;
+}
+
+/* Every thread's ticks add up, and its captured ticks are the recording's samples; a thread that
+ * starts 0.6 s in and one that ends 0.4 s in are requested the ticks of their own lifetimes. */
+static void
+check_account (Method method)
+{
+  const guint frequency = 101;
+  guint64 late_min, early_min, requested = 0, captured = 0;
+  int late_tid, early_tid;
+  const FcThreadSummary *late, *early;
+  Run run = { 0 };
+
+  run_pool (&run, FC_SAMPLER_MODE_WALL, method, frequency, 7, "-n 6 -b 300 -p 20000 -d 1.5 -L 600 -E 400");
+
+  if (method == METHOD_PTRACE)
+    g_assert_nonnull (strstr (run.summary->method, "ptrace stops of every thread"));
+  else if (method == METHOD_PERF_STOPS)
+    g_assert_nonnull (strstr (run.summary->method, "one ptrace stop per sleep"));
+  g_assert_cmpuint (run.summary->threads->len, ==, 9);
+  for (guint i = 0; i < run.summary->threads->len; i++)
+    {
+      const FcThreadSummary *t = &g_array_index (run.summary->threads, FcThreadSummary, i);
+      guint64 in_recording = count_samples (&run, t->tid, NULL, NULL);
+
+      g_test_message ("thread %d: %" G_GUINT64_FORMAT " requested, %" G_GUINT64_FORMAT " in the recording, lost %"
+                      G_GUINT64_FORMAT " late %" G_GUINT64_FORMAT " refused %" G_GUINT64_FORMAT " too short",
+                      t->tid, t->n_ticks, in_recording, t->n_late, t->n_refused, t->n_too_short);
+      g_assert_cmpuint (t->n_samples, ==, in_recording);
+      g_assert_cmpuint (in_recording + t->n_late + t->n_refused + t->n_too_short, ==, t->n_ticks);
+      g_assert_cmpint (fc_thread_summary_unaccounted (t), ==, 0);
+      requested += t->n_ticks;
+      captured += in_recording;
+    }
+  g_assert_cmpuint (captured, ==, count_samples (&run, 0, NULL, NULL));
+  g_assert_cmpuint (captured, ==, run.summary->n_samples);
+  g_assert_cmpuint (requested, >, 0);
+
+  late_tid = timed_thread (&run, "late", frequency, &late_min);
+  early_tid = timed_thread (&run, "early", frequency, &early_min);
+  late = thread_summary (&run, late_tid);
+  early = thread_summary (&run, early_tid);
+  g_assert_nonnull (late);
+  g_assert_nonnull (early);
+  /* a new thread waits in its first ptrace stop until the sampler knows it, and the sampler
+   * learns of an exit after it happened: the ticks of its own lifetime are all requested */
+  g_assert_cmpuint (late->n_ticks + 1, >=, late_min);
+  g_assert_cmpuint (early->n_ticks + 1, >=, early_min);
+  run_clear (&run);
+}
+
+static void
+test_account_perf (void)
+{
+  check_account (METHOD_PERF);
+}
+
+static void
+test_account_perf_stops (void)
+{
+  check_account (METHOD_PERF_STOPS);
+}
+
+static void
+test_account_ptrace (void)
+{
+  check_account (METHOD_PTRACE);
+}
+
+/* A thread busy ~5% of its time (1 ms of each 20 ms) shows its work in as many of its wall
+ * samples as it measured itself, within five binomial standard deviations of that many. */
+static void
+check_bursty (Method method)
+{
+  guint64 n, n_work;
+  double share, measured, sd;
+  int tid;
+  Run run = { 0 };
+
+  run_pool (&run, FC_SAMPLER_MODE_WALL, method, 101, 1, "-n 0 -B -d 4");
+  g_assert_cmpint (sscanf (g_hash_table_lookup (run.facts, "bursty"), "%d busy_share %lf", &tid, &measured), ==, 2);
+  n = count_samples (&run, tid, "pool_bursty_work", &n_work);
+  g_assert_cmpuint (n, >, 100);
+  share = (double) n_work / n;
+  sd = sqrt (measured * (1 - measured) / n);
+  g_test_message ("bursty thread: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " samples in its work (%.1f%%), "
+                  "busy %.1f%% by its own clock; 5 sd = %.1f points",
+                  n_work, n, 100 * share, 100 * measured, 500 * sd);
+  g_assert_cmpfloat (fabs (share - measured), <=, 5 * sd);
+  run_clear (&run);
+}
+
+static void
+test_bursty_perf (void)
+{
+  check_bursty (METHOD_PERF);
+}
+
+static void
+test_bursty_perf_stops (void)
+{
+  check_bursty (METHOD_PERF_STOPS);
+}
+
+/* cpu mode: 200 threads each using 6 ms of CPU time in 20 us bursts (a fiftieth of a period at
+ * 1000 Hz per burst, 6 periods in all), all sampled: each thread's first period starts at a
+ * random phase and its CPU time counts from its first instruction of work. */
+static void
+test_cpu_light_threads (void)
+{
+  g_autoptr(GHashTable) tids = g_hash_table_new (g_str_hash, g_str_equal);
+  guint64 n;
+  Run run = { 0 };
+
+  run_pool (&run, FC_SAMPLER_MODE_CPU, METHOD_PERF, 1000, 201, "-n 200 -b 20 -p 10000 -c 300");
+  n = count_samples (&run, 0, NULL, NULL);
+  for (guint c = 0; c < run.chunks->len; c++)
+    {
+      FcProfile *chunk = g_ptr_array_index (run.chunks, c);
+      guint n_samples;
+      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
+
+      for (guint i = 0; i < n_samples; i++)
+        {
+          const FcThread *t = fc_profile_get_thread (chunk, samples[i].thread);
+          guint32 frames[256];
+          guint depth = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
+
+          for (guint k = 0; k < depth; k++)
+            if (g_strcmp0 (fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function),
+                           "light_thread") == 0)
+              {
+                g_hash_table_add (tids, (gpointer) fc_profile_string (chunk, t->tid));
+                break;
+              }
+        }
+    }
+  g_test_message ("%" G_GUINT64_FORMAT " samples; %u light threads sampled", n, g_hash_table_size (tids));
+  g_assert_cmpuint (g_hash_table_size (tids), ==, 200);
+  g_assert_null (fc_capture_summary_dup_hint (run.summary));
+  run_clear (&run);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  g_test_add_func ("/core/ticks/account-perf", test_account_perf);
+  g_test_add_func ("/core/ticks/account-perf-stops", test_account_perf_stops);
+  g_test_add_func ("/core/ticks/account-ptrace", test_account_ptrace);
+  g_test_add_func ("/core/ticks/bursty-perf", test_bursty_perf);
+  g_test_add_func ("/core/ticks/bursty-perf-stops", test_bursty_perf_stops);
+  g_test_add_func ("/core/ticks/cpu-light-threads", test_cpu_light_threads);
+  return g_test_run ();
+}
