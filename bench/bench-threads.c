@@ -1,0 +1,265 @@
+/* bench-threads.c - attached to 100, 300 and 1,000 light threads and a 5%-busy bursty one
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The target is tests/targets/pool.c: N light threads that together use about 30% of a CPU
+ * (each burns 15000/N ms of CPU time every 50 ms), plus a bursty thread busy 1 ms in 20 that
+ * measures its own busy share. For each N, the pool runs once unprofiled and once attached to in
+ * wall mode (101 Hz) and in cpu mode (101 Hz) for FC_BENCH_SECONDS (default 3). Printed, beside
+ * the issue's goals:
+ *   - wall: share of threads x ticks captured (>= 95%), ticks lost and why;
+ *   - cpu: light threads with a sample, samples vs the pool's CPU time x rate;
+ *   - the bursty thread's samples in its work vs its measured busy share (within 3 points);
+ *   - the pool's worst wake-up delay, profiled vs unprofiled (within 2 ms);
+ *   - the profiler's CPU (sampler, unwinder, main loop: this process) per second (<= 5% of a core
+ *     at 100 threads);
+ *   - the longest and median ptrace stop.
+ * Figures only: this never fails. FC_BENCH_THREADS (default "100,300,1000") picks the sizes.
+ */
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fc-capture-summary.h"
+#include "fc-recorder.h"
+
+#ifndef FC_TARGETS_DIR
+# error "FC_TARGETS_DIR must point to the built test targets"
+#endif
+
+typedef struct {
+  double  worst_wake_ms;
+  double  bursty_share;
+  int     bursty_tid;
+  double  cpu_s;
+} PoolFacts;
+
+static double
+cpu_now (void)
+{
+  struct rusage ru;
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static PoolFacts
+read_pool (const char *path)
+{
+  g_autofree char *text = NULL;
+  PoolFacts facts = { -1, -1, 0, -1 };
+  const char *p;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return facts;
+  if ((p = strstr (text, "worst_wake_us ")) != NULL)
+    facts.worst_wake_ms = g_ascii_strtod (p + 14, NULL) / 1000;
+  if ((p = strstr (text, "bursty ")) != NULL)
+    sscanf (p, "bursty %d busy_share %lf", &facts.bursty_tid, &facts.bursty_share);
+  if ((p = strstr (text, "cpu_s ")) != NULL)
+    facts.cpu_s = g_ascii_strtod (p + 6, NULL);
+  return facts;
+}
+
+/* Starts the pool for @seconds; returns its pid, or -1. */
+static GPid
+start_pool (guint       n,
+            double      seconds,
+            const char *out)
+{
+  g_autofree char *pool = g_strdup_printf ("%s/fc-target-pool", FC_TARGETS_DIR);
+  g_autofree char *n_arg = g_strdup_printf ("%u", n);
+  g_autofree char *busy_arg = g_strdup_printf ("%u", MAX (15000000 / 1000 / n, 5));
+  g_autofree char *d_arg = g_strdup_printf ("%.1f", seconds);
+  const char *argv[] = { pool, "-n", n_arg, "-b", busy_arg, "-p", "50000", "-B", "-d", d_arg, "-o", out, NULL };
+  g_autoptr(GError) error = NULL;
+  GPid pid;
+
+  if (!g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error))
+    {
+      printf ("  cannot start the pool: %s\n", error->message);
+      return -1;
+    }
+  return pid;
+}
+
+static void
+wait_pool (GPid pid)
+{
+  int status;
+  waitpid (pid, &status, 0);
+}
+
+/* samples of @tid in @chunks, and of those with @function in their stack */
+static guint64
+count_thread (GPtrArray  *chunks,
+              int         tid,
+              const char *function,
+              guint64    *n_with,
+              GHashTable *sampled_tids)
+{
+  g_autofree char *tid_string = g_strdup_printf ("%d", tid);
+  guint64 n = 0;
+
+  *n_with = 0;
+  for (guint c = 0; c < chunks->len; c++)
+    {
+      FcProfile *chunk = g_ptr_array_index (chunks, c);
+      guint n_samples;
+      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
+
+      for (guint i = 0; i < n_samples; i++)
+        {
+          const FcThread *t = fc_profile_get_thread (chunk, samples[i].thread);
+          const char *sample_tid = fc_profile_string (chunk, t->tid);
+          guint32 frames[256];
+          guint depth;
+
+          g_hash_table_add (sampled_tids, GINT_TO_POINTER (atoi (sample_tid)));
+          if (strcmp (sample_tid, tid_string) != 0)
+            continue;
+          n++;
+          depth = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
+          for (guint k = 0; k < depth; k++)
+            if (g_strcmp0 (fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function),
+                           function) == 0)
+              {
+                (*n_with)++;
+                break;
+              }
+        }
+    }
+  return n;
+}
+
+static void
+chunk_ready_cb (FcRecorder *recorder,
+                FcProfile  *chunk,
+                GPtrArray  *chunks)
+{
+  g_ptr_array_add (chunks, g_object_ref (chunk));
+}
+
+static gboolean
+quit_cb (gpointer loop)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+attached (guint         n,
+          FcSamplerMode mode,
+          double        seconds,
+          double        bare_wake_ms)
+{
+  g_autofree char *out = g_build_filename (g_get_tmp_dir (), "fc-bench-threads.out", NULL);
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autoptr(GPtrArray) chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GHashTable) sampled = g_hash_table_new (NULL, NULL);
+  g_autoptr(FcCaptureSummary) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *name = mode == FC_SAMPLER_MODE_WALL ? "wall" : "cpu";
+  FcSamplerStats stats;
+  double cpu0, cpu1;
+  gint64 t0, t1;
+  guint64 requested = 0, captured = 0, late = 0, refused = 0, too_short = 0, n_bursty, n_work;
+  PoolFacts facts;
+  GPid pid;
+
+  /* the pool outlives the recording by a second on each side */
+  pid = start_pool (n, seconds + 2.5, out);
+  if (pid < 0)
+    return;
+  g_usleep (G_USEC_PER_SEC);
+  g_object_set (recorder, "mode", mode, "frequency", 101, NULL);
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), chunks);
+  cpu0 = cpu_now ();
+  t0 = g_get_monotonic_time ();
+  if (!fc_recorder_attach (recorder, pid, &error) || !fc_recorder_start (recorder, &error))
+    {
+      printf ("  %u threads, %s mode: %s\n", n, name, error->message);
+      fc_recorder_detach (recorder);
+      kill (pid, SIGKILL);
+      wait_pool (pid);
+      return;
+    }
+  g_timeout_add ((guint) (seconds * 1000), quit_cb, loop);
+  g_main_loop_run (loop);
+  fc_recorder_stop (recorder);
+  while (fc_recorder_get_stopping (recorder))
+    g_main_context_iteration (NULL, TRUE);
+  summary = fc_recorder_dup_summary (recorder);
+  fc_recorder_get_sampler_stats (recorder, &stats);
+  fc_recorder_detach (recorder);
+  t1 = g_get_monotonic_time ();
+  cpu1 = cpu_now ();
+  wait_pool (pid);
+  facts = read_pool (out);
+  unlink (out);
+
+  for (guint i = 0; i < summary->threads->len; i++)
+    {
+      const FcThreadSummary *t = &g_array_index (summary->threads, FcThreadSummary, i);
+      requested += t->n_ticks;
+      captured += t->n_samples;
+      late += t->n_late;
+      refused += t->n_refused;
+      too_short += t->n_too_short;
+    }
+  n_bursty = count_thread (chunks, facts.bursty_tid, "pool_bursty_work", &n_work, sampled);
+
+  printf ("  %4u threads, %-4s: ", n, name);
+  if (mode == FC_SAMPLER_MODE_WALL)
+    printf ("threads x ticks captured %5.1f%% (goal >= 95%%; lost %" G_GUINT64_FORMAT " late, %" G_GUINT64_FORMAT
+            " refused, %" G_GUINT64_FORMAT " too short; sampler late for %" G_GUINT64_FORMAT " ticks)\n",
+            requested ? 100.0 * captured / requested : 0, late, refused, too_short, summary->dropped_ticks);
+  else
+    printf ("threads sampled %u of %u; %" G_GUINT64_FORMAT " samples (%" G_GUINT64_FORMAT " lost by the kernel)\n",
+            g_hash_table_size (sampled), n + 2, summary->n_samples, summary->lost_samples);
+  printf ("        bursty thread: %.1f%% of its %" G_GUINT64_FORMAT " samples in its work, busy %.1f%% by its clock "
+          "(goal within 3 points)\n",
+          n_bursty ? 100.0 * n_work / n_bursty : 0, n_bursty, 100 * facts.bursty_share);
+  printf ("        worst wake-up delay %.1f ms (unprofiled %.1f ms; goal within 2 ms); profiler CPU %.1f%% of a core "
+          "(goal <= 5%% at 100 threads); ptrace stops %" G_GUINT64_FORMAT ", median %.0f us, p99 %.0f us\n",
+          facts.worst_wake_ms, bare_wake_ms, 100 * (cpu1 - cpu0) / ((t1 - t0) / 1e6), stats.n_stops,
+          stats.median_stop_us, stats.p99_stop_us);
+  fflush (stdout);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *sizes = g_getenv ("FC_BENCH_THREADS");
+  double seconds = g_getenv ("FC_BENCH_SECONDS") ? g_ascii_strtod (g_getenv ("FC_BENCH_SECONDS"), NULL) : 3;
+  g_auto(GStrv) list = g_strsplit (sizes ? sizes : "100,300,1000", ",", -1);
+  double load[3];
+
+  if (getloadavg (load, 3) == 3)
+    printf ("bench-threads: load %.2f %.2f %.2f, %.1f s attached at 101 Hz\n", load[0], load[1], load[2], seconds);
+  for (guint i = 0; list[i] != NULL; i++)
+    {
+      guint n = atoi (list[i]);
+      g_autofree char *out = g_build_filename (g_get_tmp_dir (), "fc-bench-threads.bare", NULL);
+      PoolFacts bare;
+      GPid pid = start_pool (n, seconds + 2.5, out);
+
+      if (pid < 0)
+        return 0;
+      wait_pool (pid);
+      bare = read_pool (out);
+      unlink (out);
+      printf ("  %4u threads, unprofiled: worst wake-up delay %.1f ms, bursty busy %.1f%%, pool CPU %.2f s\n", n,
+              bare.worst_wake_ms, 100 * bare.bursty_share, bare.cpu_s);
+      attached (n, FC_SAMPLER_MODE_WALL, seconds, bare.worst_wake_ms);
+      attached (n, FC_SAMPLER_MODE_CPU, seconds, bare.worst_wake_ms);
+    }
+  return 0;
+}
