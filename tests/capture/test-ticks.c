@@ -16,6 +16,7 @@
 
 #include "fc-capture-summary.h"
 #include "fc-recorder.h"
+#include "fc-test-util.h"
 
 typedef enum {
   METHOD_PERF,       /* switch-out stacks where the kernel gives them (root here) */
@@ -29,14 +30,6 @@ typedef struct {
   FcCaptureSummary *summary;
   GHashTable       *facts;      /* "tid" or "tid.field" -> value, from the target's own file */
 } Run;
-
-static char *
-target_path (const char *name)
-{
-  const char *dir = g_getenv ("FC_TARGETS_DIR");
-  g_assert_nonnull (dir);
-  return g_strdup_printf ("%s/fc-target-%s", dir, name);
-}
 
 static void
 chunk_ready_cb (FcRecorder *recorder,
@@ -83,7 +76,7 @@ run_pool (Run          *run,
           guint         n_known,
           const char   *args)
 {
-  g_autofree char *pool = target_path ("pool");
+  g_autofree char *pool = fc_test_target_path ("pool");
   g_autofree char *out = g_build_filename (g_get_tmp_dir (), "fc-test-ticks.out", NULL);
   g_autofree char *fifo = g_build_filename (g_get_tmp_dir (), "fc-test-ticks.go", NULL);
   g_autofree char *command = g_strdup_printf ("%s %s -o %s -w %s", pool, args, out, fifo);
@@ -113,16 +106,10 @@ run_pool (Run          *run,
   /* the pool begins once sampling has and the sampler knows its threads: the lifetimes of the
    * threads it starts then all lie in the recording */
   {
-    gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
     FcSamplerStats stats = { 0 };
     int fd;
 
-    while (fc_recorder_get_sampler_stats (recorder, &stats), stats.n_threads < n_known)
-      {
-        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-        g_main_context_iteration (NULL, FALSE);
-        g_usleep (2000);
-      }
+    fc_test_poll_until ((fc_recorder_get_sampler_stats (recorder, &stats), stats.n_threads >= n_known));
     fd = open (fifo, O_WRONLY);
     g_assert_cmpint (fd, >=, 0);
     g_assert_cmpint (write (fd, "x", 1), ==, 1);
@@ -300,7 +287,7 @@ static void
 check_bursty (Method method)
 {
   guint64 n, n_work;
-  double share, measured, sd;
+  double share, measured, margin;
   int tid;
   Run run = { 0 };
 
@@ -309,11 +296,11 @@ check_bursty (Method method)
   n = count_samples (&run, tid, "pool_bursty_work", &n_work);
   g_assert_cmpuint (n, >, 100);
   share = (double) n_work / n;
-  sd = sqrt (measured * (1 - measured) / n);
+  margin = fc_test_binomial_margin (n, measured) / n;
   g_test_message ("bursty thread: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " samples in its work (%.1f%%), "
-                  "busy %.1f%% by its own clock; 5 sd = %.1f points",
-                  n_work, n, 100 * share, 100 * measured, 500 * sd);
-  g_assert_cmpfloat (fabs (share - measured), <=, 5 * sd);
+                  "busy %.1f%% by its own clock; margin %.1f points",
+                  n_work, n, 100 * share, 100 * measured, 100 * margin);
+  g_assert_cmpfloat (fabs (share - measured), <=, margin);
   run_clear (&run);
 }
 
