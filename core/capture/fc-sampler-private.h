@@ -20,10 +20,8 @@ G_BEGIN_DECLS
 # define PTRACE_EVENT_STOP 128
 #endif
 
-typedef struct _FcSampler FcSamplerState;
-
 typedef struct {
-  FcSamplerState *sampler;
+  FcSampler    *sampler;
   int           tid;
   int           pid;                /* its process: the target, or a child followed */
   int           schedstat_fd;       /* opened when first needed; -2 before */
@@ -36,7 +34,6 @@ typedef struct {
   gint64        data_ns;            /* wall mode: when the stack handed on last was taken */
   gint64        read_ns;            /* wall mode, perf: when its ring was read last */
   guint64       last_stop_tick;     /* wall mode: the tick of its last ptrace stop */
-  FcSnapshot   *latest;               /* cpu mode's stop: newest on-CPU sample */
   guint         tick_pending : 1;     /* a tick waits for its ptrace stop */
   guint         switch_seen : 1;      /* wall mode, perf: a context switch told its state */
   guint         off_cpu : 1;

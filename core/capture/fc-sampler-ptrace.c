@@ -222,6 +222,8 @@ handle_wait_status_inner (FcSampler *self,
         }
       task->interrupt_pending = FALSE;
       task->have_sample = FALSE;
+      /* its perf rings outlive the exec: what they hold of the old program is not this one's */
+      task->data_ns = task->read_ns = fc_sampler_now_ns ();
       /* cpu mode: samples of the old program are symbolized with its modules, before the exec */
       if (task->perf != NULL && self->mode == FC_SAMPLER_MODE_CPU)
         fc_perf_stream_drain (task->perf, self->sink, self->sink_data, NULL);

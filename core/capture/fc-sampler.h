@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 
 typedef enum {
   FC_SAMPLER_MODE_WALL,   /* every thread every tick, running or not: perf events for running
-                           * threads and one ptrace stop per sleep, or ptrace stops alone */
+                           * threads and switch-out samples (or one ptrace stop per sleep) for
+                           * sleeping ones, or ptrace stops alone */
   FC_SAMPLER_MODE_CPU,    /* perf events: on-CPU time, the target is never stopped */
 } FcSamplerMode;
 

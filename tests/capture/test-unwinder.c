@@ -252,7 +252,8 @@ test_dlopen (void)
   g_autofree char *plugin = g_build_filename (g_getenv ("FC_TARGETS_DIR"), "libfcplugin.so", NULL);
   g_autofree char *script = g_strdup_printf ("exec '%s' '%s' 30 > /dev/null", dlopen_target, plugin);
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
-  const char *roots[] = { "main", NULL };
+  /* the dynamic loader's start-up, before main, is sampled too (its stacks end in _start) */
+  const char *roots[] = { "main", "_start", NULL };
   Result r;
 
   record (argv, FC_SAMPLER_MODE_WALL, 300, roots, 150, &r);
@@ -271,7 +272,8 @@ test_threads (void)
   g_autofree char *threads = fc_test_target_path ("threads");
   g_autofree char *script = g_strdup_printf ("exec '%s' 30 > /dev/null", threads);
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
-  const char *roots[] = { "main", "worker_main", "sleeper_main", NULL };
+  /* the dynamic loader's start-up and a thread's own (before its routine) are sampled too */
+  const char *roots[] = { "main", "worker_main", "sleeper_main", "_start", "start_thread", NULL };
   Result r;
 
   record (argv, FC_SAMPLER_MODE_WALL, 200, roots, 200, &r);
