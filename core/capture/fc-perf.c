@@ -77,9 +77,9 @@ static const struct { int perf; int unw; } reg_map[] = {
   { PERF_REG_X86_R14, UNW_X86_64_R14 }, { PERF_REG_X86_R15, UNW_X86_64_R15 },
 };
 
-/* FALSE once the kernel refused an event that counts kernel time (perf_event_paranoid > 1
+/* TRUE once the kernel refused an event that counts kernel time (perf_event_paranoid > 1
  * without CAP_PERFMON): the same answer holds for every later stream. */
-static gboolean kernel_events_allowed = TRUE;
+static gint kernel_events_refused;   /* atomic: samplers of several recordings share it */
 
 /* A thousand threads want a few thousand descriptors; the usual soft limit is 1024 but the
  * hard one is often far higher, and only this process's own limit moves. */
@@ -174,12 +174,12 @@ fc_perf_stream_open_full (int           tid,
   /* Time in the kernel (system calls, page faults) is the thread's CPU time too: where kernel
    * events are allowed a sample taken there carries the user registers and stack of the call;
    * elsewhere such ticks are lost, and only user time is sampled. */
-  if (!(flags & FC_PERF_OFF_CPU) && kernel_events_allowed)
+  if (!(flags & FC_PERF_OFF_CPU) && !g_atomic_int_get (&kernel_events_refused))
     attr.exclude_kernel = 0;
   fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
   if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel && !(flags & FC_PERF_OFF_CPU))
     {
-      kernel_events_allowed = FALSE;
+      g_atomic_int_set (&kernel_events_refused, TRUE);
       attr.exclude_kernel = 1;
       fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
     }
