@@ -32,9 +32,17 @@ G_BEGIN_DECLS
 #define FC_READ_MAX_SAMPLES       G_GUINT64_CONSTANT (10000000)
 /* Frames of a document (pprof and OTLP locations, functions and lines). */
 #define FC_READ_MAX_FRAMES        G_GUINT64_CONSTANT (4000000)
-/* Stacks of a document, and frame references of all its stacks. */
+/* Stacks of a document as written, and frame references of all of them. */
 #define FC_READ_MAX_STACKS        G_GUINT64_CONSTANT (10000000)
-#define FC_READ_MAX_STACK_FRAMES  G_GUINT64_CONSTANT (100000000)
+#define FC_READ_MAX_STACK_FRAMES  G_GUINT64_CONSTANT (32000000)
+/* Frames of one stack (Flamecast records 256 at most; deep recursion rarely
+ * passes a few thousand). */
+#define FC_READ_MAX_STACK_DEPTH   16384u
+/* Distinct stacks (prefixes, as the model keeps them) of a profile: "a;a;a..."
+ * a million frames deep is a million of them, from a few bytes of gzip. */
+#define FC_READ_MAX_STACK_NODES   G_GUINT64_CONSTANT (4000000)
+/* Threads of a document (speedscope profiles, thread ids). */
+#define FC_READ_MAX_THREADS       100000u
 /* Strings of a string table (pprof, OTLP). */
 #define FC_READ_MAX_STRINGS       G_GUINT64_CONSTANT (4000000)
 /* JSON values kept as JSON in a document (metadata, transactions, keys the
