@@ -816,12 +816,21 @@ read_stack (Reader      *r,
               frame.has_instruction_addr = TRUE;
               frame.instruction_addr = loc->address;
             }
+          if (frames->len >= FC_READ_MAX_STACK_DEPTH)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                           "OTLP profiles: stack_table[%d]: more than %u frames, the reader's limit", stack_index,
+                           FC_READ_MAX_STACK_DEPTH);
+              return G_MAXUINT32;
+            }
           id = fc_profile_intern_frame (r->profile, &frame);
           g_array_append_val (frames, id);
         }
     }
 
   *cached = fc_profile_intern_stack_frames (r->profile, (guint32 *) frames->data, frames->len) + 1;
+  if (!fc_interop_check_stacks (r->profile, "OTLP profiles", error))
+    return G_MAXUINT32;
   return *cached - 1;
 }
 
@@ -858,6 +867,12 @@ read_thread (Reader        *r,
     }
 
   thread = fc_profile_ensure_thread (r->profile, tid != NULL && tid[0] != '\0' ? tid : "0");
+  if (fc_profile_get_n_threads (r->profile) > FC_READ_MAX_THREADS)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                   "OTLP profiles: more than %u threads, the reader's limit", FC_READ_MAX_THREADS);
+      return G_MAXUINT32;
+    }
   if (name != NULL && fc_profile_get_thread (r->profile, thread)->name == FC_STRING_NONE)
     fc_profile_set_thread_name (r->profile, thread, name);
   fc_profile_get_thread_mut (r->profile, thread)->has_metadata = TRUE;

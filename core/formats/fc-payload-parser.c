@@ -797,6 +797,11 @@ ensure_thread_len (FcPayloadParser *self,
   g_string_truncate (self->last_tid, 0);
   g_string_append_len (self->last_tid, tid, len);
   index = fc_profile_ensure_thread (self->profile, self->last_tid->str);
+  if (fc_profile_get_n_threads (self->profile) > FC_READ_MAX_THREADS)
+    {
+      fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %u threads, the reader's limit", FC_READ_MAX_THREADS);
+      return index;
+    }
 
   if (len < sizeof slot->tid)
     {
@@ -892,6 +897,8 @@ sample_scalar (FcPayloadParser *self,
           if (len == 0)
             return fail (self, FC_FORMAT_ERROR_RANGE, "empty thread id");
           s->thread = ensure_thread_len (self, text, len);
+          if (self->error != NULL)
+            return 0;
         }
       else if (kind == VAL_NUMBER)
         {
@@ -902,6 +909,8 @@ sample_scalar (FcPayloadParser *self,
             self->first_numeric_tid = self->samples.len;
           /* -0 is thread 0 */
           s->thread = text[0] == '-' ? ensure_thread_len (self, "0", 1) : ensure_thread_len (self, text, len);
+          if (self->error != NULL)
+            return 0;
         }
       else
         return fail (self, FC_FORMAT_ERROR_TYPE, "expected a string, got %s", kind_name (kind));
@@ -1131,6 +1140,10 @@ on_scalar (FcPayloadParser *self,
         if (self->stack_frames.len >= FC_READ_MAX_STACK_FRAMES)
           return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " frame indexes in all "
                        "stacks, the reader's limit", FC_READ_MAX_STACK_FRAMES);
+        if (self->stack_frames.len - g_array_index (self->stack_starts, guint32, self->stack_starts->len - 1) >=
+            FC_READ_MAX_STACK_DEPTH)
+          return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %u frames in a stack, the reader's limit",
+                       FC_READ_MAX_STACK_DEPTH);
         *(guint32 *) vec_push (&self->stack_frames) = frame;
       }
       break;
@@ -1694,6 +1707,8 @@ cb_map_key (void                *ctx,
       if (len == 0)
         return fail (self, FC_FORMAT_ERROR_RANGE, "empty thread id");
       self->thread_index = ensure_thread_len (self, (const char *)key, len);
+      if (self->error != NULL)
+        return 0;
       break;
 
     case CTX_TOP:
@@ -2091,6 +2106,14 @@ resolve (FcPayloadParser *self,
 
       stack_id = intern_stack_cached (profile, cache, (const guint32 *)(gpointer)mapped->data, mapped->len);
       g_array_append_val (stack_map, stack_id);
+      if (fc_profile_get_n_stacks (profile) > FC_READ_MAX_STACK_NODES)
+        {
+          g_autofree char *where = g_strdup_printf ("profile.stacks[%u]", s);
+
+          fail_at (self, FC_FORMAT_ERROR_TOO_LARGE, where, "more than %" G_GUINT64_FORMAT " distinct stacks, "
+                   "the reader's limit", FC_READ_MAX_STACK_NODES);
+          return FALSE;
+        }
     }
 
   vec_clear (&self->stack_frames);

@@ -761,9 +761,18 @@ read_profile (const PpProfile  *p,
                            " is not a location id", i, l, s->location_id[l]);
               return NULL;
             }
+          if (frames->len + ids->len > FC_READ_MAX_STACK_DEPTH)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                           "pprof sample[%" G_GSIZE_FORMAT "]: more than %u frames, the reader's limit", i,
+                           FC_READ_MAX_STACK_DEPTH);
+              return NULL;
+            }
           g_array_append_vals (frames, ids->data, ids->len);
         }
       stack = fc_profile_intern_stack_frames (profile, (guint32 *) frames->data, frames->len);
+      if (!fc_interop_check_stacks (profile, "pprof", error))
+        return NULL;
 
       for (gsize l = 0; l < s->n_label; l++)
         {
@@ -786,6 +795,13 @@ read_profile (const PpProfile  *p,
             name = str (p, s->label[l]->str);
         }
       thread = fc_profile_ensure_thread (profile, tid != NULL ? tid : "0");
+      if (fc_profile_get_n_threads (profile) > FC_READ_MAX_THREADS)
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                       "pprof sample[%" G_GSIZE_FORMAT "]: more than %u threads, the reader's limit", i,
+                       FC_READ_MAX_THREADS);
+          return NULL;
+        }
       fc_profile_get_thread_mut (profile, thread)->has_metadata = TRUE;
       if (name != NULL && fc_profile_get_thread (profile, thread)->name == FC_STRING_NONE)
         fc_profile_set_thread_name (profile, thread, name);
