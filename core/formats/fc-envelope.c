@@ -463,6 +463,12 @@ fc_envelope_input_next_item (FcEnvelopeInput       *self,
   if (*at_end)
     return TRUE;
 
+  if (self->n_items >= FC_READ_MAX_ITEMS)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                   "envelope item %u: more than %u items, the reader's limit", self->n_items + 1, FC_READ_MAX_ITEMS);
+      return FALSE;
+    }
   item->index = ++self->n_items;
   item->what = g_strdup_printf ("envelope item %u", item->index);
   item->length = FC_ENVELOPE_NO_LENGTH;

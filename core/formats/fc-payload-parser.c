@@ -229,6 +229,8 @@ struct _FcPayloadParser
   guint64      n_events;
   GByteArray  *held;
   gsize        next_feed;
+  guint64      quiet;         /* bytes fed since the last block that gave an event */
+  guint64      quiet_from;    /* ... from this byte on */
 
   Level        levels[MAX_LEVELS];
   guint        n_levels;
@@ -1826,7 +1828,19 @@ parse_block (FcPayloadParser *self,
   else if (st == yajl_status_client_canceled && self->error == NULL)
     fail (self, FC_FORMAT_ERROR_SYNTAX, "parsing stopped");
 
-  self->next_feed = self->n_events == events ? len * 2 : 0;
+  if (self->n_events != events)
+    self->quiet = self->next_feed = 0;
+  else
+    {
+      if (self->quiet == 0)
+        self->quiet_from = before;
+      self->quiet += len;
+      self->next_feed = len * 2;
+      if (self->quiet > FC_READ_MAX_TOKEN && self->error == NULL)
+        fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " MiB without a JSON value (one "
+              "string, number or run of white space) from byte %" G_GUINT64_FORMAT ", the reader's limit",
+              FC_READ_MAX_TOKEN >> 20, self->quiet_from);
+    }
 }
 
 /*

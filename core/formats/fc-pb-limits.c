@@ -243,9 +243,6 @@ walk_message (Scan                             *s,
                    s->what, desc->short_name, (gsize) (p - s->start), FC_READ_MAX_DEPTH);
       return WALK_LIMIT;
     }
-  if (!fc_pb_limits_add_bytes (limits, desc->sizeof_message))
-    return limit_error (s, desc, NULL, p, NULL);
-
   while (p < end)
     {
       const guint8 *at = p;
@@ -279,6 +276,8 @@ walk_message (Scan                             *s,
             cost += n * fc_pb_element_size (field->type);
           if (field->type == PROTOBUF_C_TYPE_STRING || field->type == PROTOBUF_C_TYPE_BYTES)
             cost += len + 1;
+          if (field->type == PROTOBUF_C_TYPE_MESSAGE)
+            cost += ((const ProtobufCMessageDescriptor *) field->descriptor)->sizeof_message;
 
           if ((cap = fc_pb_limits_count (limits, field, n)) != NULL)
             return limit_error (s, desc, field, at, cap);
@@ -315,5 +314,6 @@ fc_pb_scan (const ProtobufCMessageDescriptor *descriptor,
   g_return_val_if_fail (descriptor != NULL, FALSE);
   g_return_val_if_fail (data != NULL || len == 0, FALSE);
 
+  fc_pb_limits_add_bytes (limits, descriptor->sizeof_message);
   return walk_message (&s, descriptor, data, data + len, 1) != WALK_LIMIT;
 }

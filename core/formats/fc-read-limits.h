@@ -24,6 +24,9 @@ G_BEGIN_DECLS
 /* Decompressed bytes of a file read as a stream (Sentry chunks, profiles
  * and envelopes: 64 KiB at a time, never held whole). */
 #define FC_READ_MAX_SIZE          (G_GUINT64_CONSTANT (1) << 30)
+/* Bytes of JSON without a value in them: one string, number or run of
+ * white space (Relay takes payloads of 50 MB at most). */
+#define FC_READ_MAX_TOKEN         (G_GUINT64_CONSTANT (64) << 20)
 /* Decompressed bytes of a file held whole to be decoded: pprof, OTLP
  * (protobuf and JSON), speedscope, folded stacks, perf script. */
 #define FC_READ_MAX_WHOLE_SIZE    (G_GUINT64_CONSTANT (256) << 20)
@@ -41,6 +44,8 @@ G_BEGIN_DECLS
 /* Distinct stacks (prefixes, as the model keeps them) of a profile: "a;a;a..."
  * a million frames deep is a million of them, from a few bytes of gzip. */
 #define FC_READ_MAX_STACK_NODES   G_GUINT64_CONSTANT (4000000)
+/* Items of an envelope (Sentry's carry a handful). */
+#define FC_READ_MAX_ITEMS         10000u
 /* Threads of a document (speedscope profiles, thread ids). */
 #define FC_READ_MAX_THREADS       100000u
 /* Strings of a string table (pprof, OTLP). */
