@@ -1836,10 +1836,6 @@ parse_block (FcPayloadParser *self,
         self->quiet_from = before;
       self->quiet += len;
       self->next_feed = len * 2;
-      if (self->quiet > FC_READ_MAX_TOKEN && self->error == NULL)
-        fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " MiB without a JSON value (one "
-              "string, number or run of white space) from byte %" G_GUINT64_FORMAT ", the reader's limit",
-              FC_READ_MAX_TOKEN >> 20, self->quiet_from);
     }
 }
 
@@ -1866,7 +1862,11 @@ fc_payload_parser_feed (FcPayloadParser  *self,
       else
         {
           g_byte_array_append (self->held, data, len);
-          if (self->held->len >= self->next_feed)
+          if (self->quiet + self->held->len > FC_READ_MAX_TOKEN)
+            fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " MiB without a JSON value (one "
+                  "string, number or run of white space) from byte %" G_GUINT64_FORMAT ", the reader's limit",
+                  FC_READ_MAX_TOKEN >> 20, self->quiet_from);
+          else if (self->held->len >= self->next_feed)
             {
               parse_block (self, self->held->data, self->held->len);
               g_byte_array_set_size (self->held, 0);
