@@ -146,6 +146,31 @@ test_every_command (void)
   g_rmdir (dir);
 }
 
+/* Strict like Relay: a key given twice is an error (exit 1) that names it */
+static void
+test_duplicate_key (void)
+{
+  static const char chunk[] =
+    "{\"version\":\"2\",\"chunk_id\":\"0432a0a4c25f4697bf9f0a2fcbe6a814\",\"profiler_id\":"
+    "\"4d229f1d3807421ba62a5f8bc295d836\",\"release\":\"1.0\",\"environment\":\"test\",\"client_sdk\":"
+    "{\"name\":\"sentry.python\",\"version\":\"2.13.0\"},\"platform\":\"python\",\"platform\":\"python\","
+    "\"profile\":{\"samples\":[{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1710805788.5},"
+    "{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1710805788.51}],\"stacks\":[[0]],"
+    "\"frames\":[{\"function\":\"main\"}]}}";
+  g_autofree char *dir = g_dir_make_tmp ("fc-hostile-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "twice.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_auto(Run) run = { 0 };
+
+  g_assert_true (g_file_set_contents (path, chunk, -1, &error));
+  run_cli (&run, (const char *[]) { "validate", path, NULL });
+  g_assert_true (run.exited);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.out, "error: platform: the key is given twice"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -162,6 +187,7 @@ main (int   argc,
       g_test_add_data_func (name, &shapes[i], test_shape);
     }
   g_test_add_func ("/cli/hostile/every-command", test_every_command);
+  g_test_add_func ("/cli/strict/duplicate-key", test_duplicate_key);
 
   return g_test_run ();
 }
