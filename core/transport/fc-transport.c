@@ -376,6 +376,7 @@ struct _Flush
   GInputStream  *answer_stream;
   GByteArray    *answer;
   gboolean       answer_cut;
+  gboolean       answer_eof;
 
   /* set when the server cannot be reached: the rest waits for the next flush */
   char          *stop_reason;
@@ -395,10 +396,21 @@ request_end (Flush *f)
   if (f->cancel_handler != 0)
     g_cancellable_disconnect (f->cancellable, f->cancel_handler);
   f->cancel_handler = 0;
+  /* An answer not read to its end: closing it would read the rest (libsoup
+   * finishes the message), which a hostile server makes endless; closed
+   * cancelled instead, which drops the connection. */
+  if (f->answer_stream != NULL && !f->answer_eof && !g_input_stream_is_closed (f->answer_stream))
+    {
+      g_autoptr(GCancellable) now = g_cancellable_new ();
+
+      g_cancellable_cancel (now);
+      g_input_stream_close (f->answer_stream, now, NULL);
+    }
   g_clear_object (&f->request_cancellable);
   g_clear_object (&f->answer_stream);
   g_clear_pointer (&f->answer, g_byte_array_unref);
   f->answer_cut = FALSE;
+  f->answer_eof = FALSE;
 }
 
 static void
@@ -638,14 +650,6 @@ retry_cb (gpointer data);
 static void handle_response (Flush *f, GBytes *body, GError *error);
 
 static void
-answer_closed_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_input_stream_close_finish (G_INPUT_STREAM (object), result, NULL);
-}
-
-static void
 answer_read_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
@@ -671,11 +675,12 @@ answer_read_cb (GObject      *object,
   if (len > 0)
     {
       /* a server that answers more than Relay ever does: the rest is not
-       * read (closing drops the connection) */
+       * read (request_end() drops the connection) */
       g_byte_array_append (f->answer, g_bytes_get_data (bytes, NULL), FC_TRANSPORT_MAX_ANSWER - f->answer->len);
       f->answer_cut = TRUE;
-      g_input_stream_close_async (f->answer_stream, G_PRIORITY_DEFAULT, NULL, answer_closed_cb, NULL);
     }
+  else
+    f->answer_eof = TRUE;
   {
     g_autoptr(GBytes) body = g_byte_array_free_to_bytes (g_steal_pointer (&f->answer));
 
@@ -1390,6 +1395,10 @@ fc_transport_flush (FcTransport   *self,
   fc_transport_flush_async (self, cancellable, flush_sync_cb, &result);
   while (result == NULL)
     g_main_context_iteration (context, TRUE);
+  /* what is ready still runs: a request cancelled at its end (an answer cut
+   * short) closes its connection here, not never */
+  while (g_main_context_pending (context))
+    g_main_context_iteration (context, FALSE);
   g_main_context_pop_thread_default (context);
 
   return fc_transport_flush_finish (self, result, error);
