@@ -149,6 +149,17 @@ answer_plain (int         fd,
 }
 
 static void
+answer_deep (int fd)
+{
+  g_autofree char *brackets = g_strnfill (60000, '[');
+  g_autofree char *head = g_strdup_printf ("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
+                                           "Content-Length: %zu\r\n\r\n", strlen (brackets));
+
+  if (send_all (fd, head, strlen (head)))
+    send_all (fd, brackets, strlen (brackets));
+}
+
+static void
 answer_drip (HostileServer *server,
              int            fd)
 {
@@ -227,6 +238,10 @@ serve (HostileServer *server,
           break;
         case HOSTILE_500:
           answer_plain (fd, 500);
+          note_answered (server);
+          break;
+        case HOSTILE_DEEP_400:
+          answer_deep (fd);
           note_answered (server);
           break;
         case HOSTILE_DRIP:

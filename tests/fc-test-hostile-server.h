@@ -22,6 +22,7 @@ typedef enum {
   HOSTILE_DRIP,      /* a 200 answer one byte every 100 ms, for at most a minute */
   HOSTILE_HUGE,      /* 200 claiming 3 GB, zeros as fast as the client reads, at most 512 MiB */
   HOSTILE_SILENT,    /* reads the request, then never answers (until the client goes) */
+  HOSTILE_DEEP_400,  /* 400 whose JSON body is 60000 '[' (a recursive parser overflows its stack) */
 } HostileMode;
 
 #define HOSTILE_HUGE_MAX (G_GUINT64_CONSTANT (512) << 20)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <json-glib/json-glib.h>
+#include <yajl/yajl_parse.h>
 
 #include "fc-read-limits.h"
 
@@ -13,6 +14,19 @@ G_BEGIN_DECLS
 
 /* Kept for the readers that count their nesting themselves (the payload parser). */
 #define FC_JSON_MAX_DEPTH FC_READ_MAX_DEPTH
+
+/* Runs yajl with @callbacks (@ctx their data) over all of @text in one
+ * call: yajl reads a token cut by the end of a piece again from its start
+ * with each piece, so pieces would make a long token quadratic. TRUE when
+ * the text is one whole JSON value; FALSE on a syntax error, with @error
+ * "@what: invalid JSON at byte N: ..." (@what may be NULL), or when a callback stopped it,
+ * without: that callback has its reason to report. */
+gboolean    fc_json_run                 (const yajl_callbacks *callbacks,
+                                         gpointer      ctx,
+                                         const char   *text,
+                                         gsize         len,
+                                         const char   *what,
+                                         GError      **error);
 
 /* Adds a JSON number given as its text: an int64 when it is one, else a double. */
 void        fc_json_builder_add_number  (JsonBuilder  *builder,

@@ -31,6 +31,32 @@ typedef struct {
   enum { STOP_NONE, STOP_DEPTH, STOP_VALUES, STOP_ROOT } stop;
 } Ctx;
 
+gboolean
+fc_json_run (const yajl_callbacks  *callbacks,
+             gpointer               ctx,
+             const char            *text,
+             gsize                  len,
+             const char            *what,
+             GError               **error)
+{
+  yajl_handle yajl = yajl_alloc (callbacks, NULL, ctx);
+  yajl_status st = yajl_parse (yajl, (const guint8 *) text, len);
+
+  if (st == yajl_status_ok)
+    st = yajl_complete_parse (yajl);
+  if (st == yajl_status_error)
+    {
+      unsigned char *msg = yajl_get_error (yajl, 0, (const guint8 *) text, len);
+      g_autofree char *detail = g_strstrip (g_strdup ((const char *) msg));
+
+      yajl_free_error (yajl, msg);
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s%sinvalid JSON at byte %" G_GSIZE_FORMAT ": %s",
+                   what ? what : "", what ? ": " : "", (gsize) yajl_get_bytes_consumed (yajl), detail);
+    }
+  yajl_free (yajl);
+  return st == yajl_status_ok;
+}
+
 void
 fc_json_builder_add_number (JsonBuilder *builder,
                             const char  *text,
@@ -310,11 +336,9 @@ fc_json_stream_parse_object (const char    *data,
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) syntax = NULL;
   FcReadBudget local_budget = { 0 };
   Ctx ctx = { 0 };
-  yajl_handle yajl;
-  yajl_status st;
-  gsize at;
 
   if (data == NULL || !starts_with_object (data, len))
     {
@@ -326,51 +350,31 @@ fc_json_stream_parse_object (const char    *data,
   ctx.budget = budget != NULL ? budget : &local_budget;
   ctx.duplicates = duplicates;
 
-  /* One call with all of the text: yajl reads a token cut by the end of
-   * a piece again from its start with each piece, so pieces would make a
-   * long token quadratic. */
-  yajl = yajl_alloc (&callbacks, NULL, &ctx);
-  st = yajl_parse (yajl, (const unsigned char *)data, len);
-  if (st == yajl_status_ok)
-    st = yajl_complete_parse (yajl);
-  at = yajl_get_bytes_consumed (yajl);
-
-  for (guint i = 1; i <= ctx.depth; i++)
-    level_clear (&ctx.levels[i]);
-
-  if (st != yajl_status_ok)
+  if (!fc_json_run (&callbacks, &ctx, data, len, NULL, &syntax))
     {
+      for (guint i = 1; i <= ctx.depth; i++)
+        level_clear (&ctx.levels[i]);
       switch (ctx.stop)
         {
         case STOP_DEPTH:
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                       "nested deeper than %d levels at byte %" G_GSIZE_FORMAT, FC_READ_MAX_DEPTH, at);
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "nested deeper than %d levels",
+                       FC_READ_MAX_DEPTH);
           break;
         case STOP_VALUES:
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                       "more than %" G_GUINT64_FORMAT " JSON values at byte %" G_GSIZE_FORMAT
-                       ", the reader's limit", FC_READ_MAX_JSON_VALUES, at);
+                       "more than %" G_GUINT64_FORMAT " JSON values, the reader's limit", FC_READ_MAX_JSON_VALUES);
           break;
         case STOP_ROOT:
           g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "expected a JSON object");
           break;
         case STOP_NONE:
         default:
-          {
-            unsigned char *msg = yajl_get_error (yajl, 0, (const unsigned char *)data, len);
-            g_autofree char *text = g_strstrip (g_strdup ((const char *)msg));
-
-            yajl_free_error (yajl, msg);
-            g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "invalid JSON at byte %" G_GSIZE_FORMAT ": %s",
-                         at, text);
-          }
+          g_propagate_error (error, g_steal_pointer (&syntax));
           break;
         }
-      yajl_free (yajl);
       return NULL;
     }
 
-  yajl_free (yajl);
   root = json_builder_get_root (builder);
   g_assert (root != NULL && JSON_NODE_HOLDS_OBJECT (root));
   return json_object_ref (json_node_get_object (root));

@@ -126,6 +126,37 @@ fc_json_dup_id (JsonObject *object,
 }
 
 gboolean
+fc_json_depth_ok (const char *text,
+                  gsize       len)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < len; i++)
+    {
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > FC_READ_MAX_DEPTH)
+            return FALSE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return TRUE;
+}
+
+gboolean
 fc_json_check_object_text (const char  *text,
                            gsize        len,
                            const char  *what,

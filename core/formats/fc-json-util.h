@@ -40,6 +40,12 @@ JsonObject *fc_json_parse_object      (const char  *text,
                                        gsize        len,
                                        const char  *what,
                                        GError     **error);
+/* TRUE when the JSON text @text nests objects and arrays at most
+ * FC_READ_MAX_DEPTH deep: one linear pass, strings and their escapes
+ * respected. For the callers that hand text to json-glib's recursive
+ * parser, which a deep nesting overflows. */
+gboolean    fc_json_depth_ok          (const char  *text,
+                                       gsize        len);
 /* TRUE when @str is a non-empty run of decimal digits */
 gboolean    fc_str_is_decimal   (const char  *str);
 

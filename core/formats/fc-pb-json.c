@@ -12,6 +12,7 @@
 
 #include "fc-error.h"
 #include "fc-interop-private.h"
+#include "fc-json-stream-private.h"
 #include "fc-json-util.h"
 #include "fc-pb-json-private.h"
 
@@ -870,8 +871,6 @@ fc_pb_json_read (const ProtobufCMessageDescriptor *descriptor,
 {
   g_autoptr(GString) path = g_string_new (NULL);
   Reader r = { 0 };
-  yajl_handle yajl;
-  yajl_status st;
 
   g_return_val_if_fail (descriptor != NULL, NULL);
   g_return_val_if_fail (text != NULL || len == 0, NULL);
@@ -885,20 +884,8 @@ fc_pb_json_read (const ProtobufCMessageDescriptor *descriptor,
   r.path = path;
 
   /* all of the text in one call: linear in every token's length */
-  yajl = yajl_alloc (&callbacks, NULL, &r);
-  st = yajl_parse (yajl, (const guint8 *) text, len);
-  if (st == yajl_status_ok)
-    st = yajl_complete_parse (yajl);
-  if (st == yajl_status_error && r.error == NULL)
-    {
-      unsigned char *msg = yajl_get_error (yajl, 0, (const guint8 *) text, len);
-      g_autofree char *detail = g_strstrip (g_strdup ((const char *) msg));
-
-      yajl_free_error (yajl, msg);
-      r.error = g_error_new (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s: invalid JSON at byte %" G_GSIZE_FORMAT ": %s",
-                             what, (gsize) yajl_get_bytes_consumed (yajl), detail);
-    }
-  yajl_free (yajl);
+  if (!fc_json_run (&callbacks, &r, text, len, what, r.error == NULL ? &r.error : NULL) && r.error == NULL)
+    r.error = g_error_new (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s: parsing stopped", what);
 
   if (r.error != NULL)
     {
@@ -919,7 +906,11 @@ fc_pb_json_read (const ProtobufCMessageDescriptor *descriptor,
               items[n - 1] = f->message;
             }
           else if (parent != NULL)
-            *(ProtobufCMessage **) ((char *) parent->message + parent->field->offset) = f->message;
+            {
+              /* a oneof's member is freed only when its case says so */
+              *(ProtobufCMessage **) ((char *) parent->message + parent->field->offset) = f->message;
+              mark_set (parent);
+            }
           else
             protobuf_c_message_free_unpacked (f->message, NULL);
         }

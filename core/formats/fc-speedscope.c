@@ -10,6 +10,7 @@
 
 #include "fc-error.h"
 #include "fc-interop-private.h"
+#include "fc-json-stream-private.h"
 #include "fc-json-util.h"
 #include "fc-read-limits.h"
 #include "fc-speedscope.h"
@@ -1487,8 +1488,6 @@ fc_speedscope_read (GBytes  *bytes,
   double origin = G_MAXDOUBLE;
   guint64 total = 0;
   Reader r = { 0 };
-  yajl_handle yajl;
-  yajl_status st;
 
   if (!fc_json_check_object_text (text, len, "speedscope", error))
     return NULL;
@@ -1499,20 +1498,8 @@ fc_speedscope_read (GBytes  *bytes,
   r.in[0] = IN_TOP;
 
   /* all of the text in one call: linear in every token's length */
-  yajl = yajl_alloc (&callbacks, NULL, &r);
-  st = yajl_parse (yajl, (const guint8 *) text, len);
-  if (st == yajl_status_ok)
-    st = yajl_complete_parse (yajl);
-  if (st == yajl_status_error && r.error == NULL)
-    {
-      unsigned char *msg = yajl_get_error (yajl, 0, (const guint8 *) text, len);
-      g_autofree char *detail = g_strstrip (g_strdup ((const char *) msg));
-
-      yajl_free_error (yajl, msg);
-      r.error = g_error_new (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "speedscope: invalid JSON at byte %"
-                             G_GSIZE_FORMAT ": %s", (gsize) yajl_get_bytes_consumed (yajl), detail);
-    }
-  yajl_free (yajl);
+  if (!fc_json_run (&callbacks, &r, text, len, "speedscope", r.error == NULL ? &r.error : NULL) && r.error == NULL)
+    r.error = g_error_new_literal (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "speedscope: parsing stopped");
   if (r.error != NULL)
     {
       g_propagate_error (error, r.error);

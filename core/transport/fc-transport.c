@@ -599,35 +599,30 @@ response_reason (SoupMessage *message,
   data = body ? g_bytes_get_data (body, &len) : NULL;
   if (len > 0)
     {
-      g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+      g_autoptr(JsonObject) obj = NULL;
       g_autofree char *text = NULL;
 
-      /* Relay answers {"detail": "...", "causes": [...]} */
-      if (json_parser_load_from_data (parser, data, len, NULL))
+      /* Relay answers {"detail": "...", "causes": [...]}; not with json-glib's
+       * parser, which a hostile answer of nested arrays would overflow */
+      if ((obj = fc_json_parse_object (data, len, "the answer", NULL)) != NULL)
         {
-          JsonNode *root = json_parser_get_root (parser);
+          const char *detail = fc_json_get_string (obj, "detail");
 
-          if (root && JSON_NODE_HOLDS_OBJECT (root))
+          if (detail != NULL)
             {
-              JsonObject *obj = json_node_get_object (root);
-              const char *detail = json_object_get_string_member_with_default (obj, "detail", NULL);
+              GString *s = g_string_new (detail);
+              JsonNode *causes_node = json_object_get_member (obj, "causes");
+              JsonArray *causes = causes_node && JSON_NODE_HOLDS_ARRAY (causes_node)
+                                  ? json_node_get_array (causes_node) : NULL;
 
-              if (detail != NULL)
+              for (guint i = 0; causes && i < json_array_get_length (causes); i++)
                 {
-                  GString *s = g_string_new (detail);
-                  JsonNode *causes_node = json_object_get_member (obj, "causes");
-                  JsonArray *causes = causes_node && JSON_NODE_HOLDS_ARRAY (causes_node)
-                                      ? json_node_get_array (causes_node) : NULL;
-
-                  for (guint i = 0; causes && i < json_array_get_length (causes); i++)
-                    {
-                      JsonNode *node = json_array_get_element (causes, i);
-                      const char *cause = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
-                      if (cause)
-                        g_string_append_printf (s, ": %s", cause);
-                    }
-                  return g_string_free (s, FALSE);
+                  JsonNode *node = json_array_get_element (causes, i);
+                  const char *cause = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
+                  if (cause)
+                    g_string_append_printf (s, ": %s", cause);
                 }
+              return g_string_free (s, FALSE);
             }
 
           /* JSON without a detail ("{}") says nothing: use the status text. */

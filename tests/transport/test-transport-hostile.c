@@ -132,6 +132,23 @@ test_huge_answer (void)
   hostile_server_free (server);
 }
 
+/* A 400 whose body is 60000 nested arrays: json-glib's parser recursed
+ * once a level; the reason is now read without recursion (and is the text). */
+static void
+test_deep_answer (void)
+{
+  HostileServer *server = hostile_server_new (HOSTILE_DEEP_400);
+  g_autoptr(FcDsn) dsn = dsn_for (hostile_server_get_port (server), PROJECT);
+  g_autoptr(FcTransport) transport = fc_transport_new (dsn, NULL, NULL);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autofree char *id = enqueue (transport, 1);
+
+  report = flush (transport);
+  g_assert_cmpuint (report->rejected, ==, 1);
+  g_assert_true (report_says (report, "rejected by Sentry (HTTP 400: [[[["));
+  hostile_server_free (server);
+}
+
 /* -- each envelope to its own destination -- */
 
 /* Queued for project 42 (which answers 500), flushed with project 43's DSN:
@@ -342,6 +359,7 @@ main (int   argc,
 
   g_test_add_func ("/core/transport/hostile/drip", test_drip);
   g_test_add_func ("/core/transport/hostile/huge-answer", test_huge_answer);
+  g_test_add_func ("/core/transport/hostile/deep-answer", test_deep_answer);
   g_test_add_func ("/core/transport/destination/per-dsn", test_destination_per_dsn);
   g_test_add_func ("/core/transport/destination/unaddressed", test_unaddressed);
   g_test_add_func ("/core/transport/destination/per-endpoint", test_destination_per_endpoint);
