@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fc-test-hostile-server.h"
+#include "fc-test-util.h"
 
 /* a drip of this many bytes at 100 ms each: about 65 s */
 #define DRIP_PAD 600
@@ -366,12 +367,8 @@ void
 hostile_server_wait (HostileServer *server,
                      guint          n)
 {
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-
   g_mutex_lock (&server->mutex);
-  while (server->requests->len < n)
-    if (!g_cond_wait_until (&server->cond, &server->mutex, deadline))
-      g_error ("the hostile server got %u of %u requests in a minute", server->requests->len, n);
+  fc_test_cond_wait_until (&server->cond, &server->mutex, server->requests->len >= n);
   g_mutex_unlock (&server->mutex);
 }
 
@@ -379,12 +376,8 @@ void
 hostile_server_wait_answered (HostileServer *server,
                               guint          n)
 {
-  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
-
   g_mutex_lock (&server->mutex);
-  while (server->answered < n)
-    if (!g_cond_wait_until (&server->cond, &server->mutex, deadline))
-      g_error ("the hostile server gave %u of %u answers in two minutes", server->answered, n);
+  fc_test_cond_wait_until (&server->cond, &server->mutex, server->answered >= n);
   g_mutex_unlock (&server->mutex);
 }
 

@@ -40,11 +40,11 @@ guint          hostile_server_n_requests   (HostileServer *server);
 char          *hostile_server_dup_request  (HostileServer *server,
                                             guint          i,
                                             GBytes       **body);
-/* Blocks until @n requests were read whole, or fails the test after a minute. */
+/* Blocks until @n requests were read whole, or fails the test after FC_TEST_DEADLINE_SECONDS. */
 void           hostile_server_wait         (HostileServer *server,
                                             guint          n);
 /* Blocks until @n answers were given (or given up: the client went), or
- * fails the test after two minutes. */
+ * fails the test after FC_TEST_DEADLINE_SECONDS. */
 void           hostile_server_wait_answered (HostileServer *server,
                                              guint          n);
 /* bytes of answer written to the client that went last (HOSTILE_HUGE) */

@@ -300,7 +300,7 @@ test_real_zombie (void)
   g_autofree char *gone_text = NULL;
   g_autofree char *doctor = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *tmp = g_dir_make_tmp ("fc-test-zombie-XXXXXX", NULL);
+  g_autofree char *tmp = fc_test_make_tmp_dir ("fc-test-zombie");
   int status;
 
   if (zombie == 0)
@@ -336,7 +336,7 @@ test_real_zombie (void)
   gone_text = g_strdup_printf ("No process %d: it has exited", gone);
   g_assert_false (fc_attach_check (gone, FC_SAMPLER_MODE_WALL, &error));
   g_assert_nonnull (strstr (error->message, gone_text));
-  rm_rf (tmp);
+  fc_test_remove_tree (tmp);
 }
 
 /* A process of nobody's that made itself non-dumpable, looked at by
@@ -344,8 +344,8 @@ test_real_zombie (void)
 static void
 test_real_not_dumpable (void)
 {
-  g_autofree char *tmp = g_dir_make_tmp ("fc-test-nodump-XXXXXX", NULL);
-  g_autofree char *target = g_build_filename (g_getenv ("FC_TARGETS_DIR"), "fc-target-nodump", NULL);
+  g_autofree char *tmp = fc_test_make_tmp_dir ("fc-test-nodump");
+  g_autofree char *target = fc_test_target_path ("nodump");
   g_autofree char *pid_text = NULL;
   g_autofree char *doctor = NULL;
   g_autofree char *record = NULL;
@@ -359,7 +359,7 @@ test_real_not_dumpable (void)
   if (geteuid () != 0)
     {
       g_test_skip ("running a process as another user (nobody) needs root");
-      rm_rf (tmp);
+      fc_test_remove_tree (tmp);
       return;
     }
   g_assert_cmpint (g_chmod (tmp, 0777), ==, 0);
@@ -387,7 +387,7 @@ test_real_not_dumpable (void)
   g_assert_no_error (error);
   kill (pid, SIGKILL);
   waitpid (pid, NULL, 0);
-  rm_rf (tmp);
+  fc_test_remove_tree (tmp);
 }
 
 static void

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fc-hostile-shapes.h"
+#include "fc-test-util.h"
 
 typedef struct {
   gboolean  exited;
@@ -84,17 +85,15 @@ static void
 test_shape (gconstpointer data)
 {
   const FcHostileShape *shape = data;
-  g_autofree char *dir = g_dir_make_tmp ("fc-hostile-XXXXXX", NULL);
+  g_autofree char *dir = fc_test_make_tmp_dir ("fc-hostile");
   g_autofree char *path = NULL;
   g_auto(Run) run = { 0 };
 
-  g_assert_nonnull (dir);
   /* gzip at its fastest: these test the reader, not the compression */
   path = fc_hostile_shape_write (shape, dir, shape->test_size > 0 ? shape->test_size : shape->size, 1);
   run_cli (&run, (const char *[]) { "validate", path, NULL });
   assert_stopped (&run, path, shape->expect);
-  g_unlink (path);
-  g_rmdir (dir);
+  fc_test_remove_tree (dir);
 }
 
 /* inspect, convert, diff and send --otlp died of these (SIGSEGV in json-glib) */
@@ -103,7 +102,7 @@ test_every_command (void)
 {
   static const char * const names[] = { "otlp-json-brackets.json", "speedscope-brackets.json",
                                         "otlp-json-anyvalues.json", "otlp-anyvalues.pb" };
-  g_autofree char *dir = g_dir_make_tmp ("fc-hostile-XXXXXX", NULL);
+  g_autofree char *dir = fc_test_make_tmp_dir ("fc-hostile");
   g_autofree char *out = g_build_filename (dir, "out.json", NULL);
   guint n_shapes = 0;
   const FcHostileShape *shapes = fc_hostile_shapes (&n_shapes);
@@ -141,9 +140,8 @@ test_every_command (void)
         run_cli (&run, (const char *[]) { "send", "--otlp", "--endpoint", "http://127.0.0.1:9", path, NULL });
         assert_stopped (&run, path, shapes[i].expect);
       }
-      g_unlink (path);
     }
-  g_rmdir (dir);
+  fc_test_remove_tree (dir);
 }
 
 /* Strict like Relay: a key given twice is an error (exit 1) that names it */
@@ -157,7 +155,7 @@ test_duplicate_key (void)
     "\"profile\":{\"samples\":[{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1710805788.5},"
     "{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1710805788.51}],\"stacks\":[[0]],"
     "\"frames\":[{\"function\":\"main\"}]}}";
-  g_autofree char *dir = g_dir_make_tmp ("fc-hostile-XXXXXX", NULL);
+  g_autofree char *dir = fc_test_make_tmp_dir ("fc-hostile");
   g_autofree char *path = g_build_filename (dir, "twice.json", NULL);
   g_autoptr(GError) error = NULL;
   g_auto(Run) run = { 0 };
@@ -167,8 +165,7 @@ test_duplicate_key (void)
   g_assert_true (run.exited);
   g_assert_cmpint (run.status, ==, 1);
   g_assert_nonnull (strstr (run.out, "error: platform: the key is given twice"));
-  g_unlink (path);
-  g_rmdir (dir);
+  fc_test_remove_tree (dir);
 }
 
 int
