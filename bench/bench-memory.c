@@ -105,12 +105,10 @@ show (FcWindow   *window,
     FcFlameLayout *layout = fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart));
     FcCallTree *tree = fc_flame_graph_get_tree (window->flame_graph);
 
-    guint n_boxes = 0;
-
-    if (layout != NULL)
-      fc_flame_layout_get_boxes (layout, &n_boxes);
     printf ("  %-32s RSS %6.0f MB   peak %6.0f MB   (layout of %.1fM boxes in %.0f MB; call tree %u nodes)\n",
-            what, rss_mb (), peak_mb (), n_boxes / 1e6, n_boxes * (double) sizeof (FcFlameBox) / 1e6,
+            what, rss_mb (), peak_mb (),
+            layout != NULL ? fc_flame_layout_count_boxes (layout) / 1e6 : 0.0,
+            layout != NULL ? fc_flame_layout_get_size (layout) / 1e6 : 0.0,
             tree != NULL ? fc_call_tree_get_n_nodes (tree) : 0);
   }
 }
