@@ -418,14 +418,34 @@ lane_end (const FcFlameLane *lane)
   return lane->first_position + lane->n_positions;
 }
 
-/* a stack's node at @depth (1 = outermost), walking up from its leaf */
+/* A stack's node at @depth (1 = outermost), walking up from its leaf.
+ * Following parents is a chain of dependent loads, one cache miss each
+ * when the render asks for thousands of frames. But interning a new call
+ * path appends its nodes one after the other (a node's id is its parent's
+ * plus one): so step to the node before as long as it is the parent, a
+ * read whose address does not wait for the one before, and follow a
+ * parent only where the path was interned in another piece. */
 static inline guint32
 ancestor (const FcStackNode *nodes,
           guint32            stack,
           guint              depth)
 {
-  for (guint d = nodes[stack].depth; d > depth; d--)
-    stack = nodes[stack].parent;
+  guint d = nodes[stack].depth;
+
+  while (d > depth)
+    {
+      /* a node at depth d has d - 1 ancestors, all of smaller ids */
+      guint32 target = stack - (d - depth);
+      guint32 s = stack;
+
+      while (s > target && nodes[s].parent == s - 1)
+        s--;
+      d -= stack - s;
+      if (d == depth)
+        return s;
+      stack = nodes[s].parent;
+      d--;
+    }
   return stack;
 }
 
@@ -807,15 +827,19 @@ fc_flame_layout_find_runs (FcFlameLayout *self,
 /* ---- what a row shows at a zoom ---- */
 
 /* Zoomed out, each row draws a span per pixel column and every span's
- * frame is a walk up its first sample's stack; the next row's spans mostly
+ * frame is a walk up its first sample's stack; the next row's spans often
  * begin at the same samples. A stack's frames are kept by stack id, from
- * the outermost down to CACHE_DEPTH (deeper rows walk). */
+ * the depth first asked for down to CACHE_DEPTH (deeper rows walk): rows
+ * are drawn top-down, so the frames above the first one asked for are
+ * seldom wanted, and are only walked to if they are. */
 #define CACHE_SLOTS 4096
 #define CACHE_DEPTH 64
 
 typedef struct {
   guint32 stack;
-  guint32 n;
+  guint32 top;                   /* the stack's node at depth lo */
+  guint32 lo;                    /* frames[lo - 1 .. hi - 1] are known */
+  guint32 hi;
   guint32 frames[CACHE_DEPTH];   /* [d] is the frame at depth d + 1 */
 } CacheEntry;
 
@@ -857,23 +881,33 @@ cached_frame (FcFlameFrameCache *cache,
               guint              depth)
 {
   CacheEntry *entry;
+  guint32 s;
 
   if (cache == NULL || depth > CACHE_DEPTH)
     return nodes[ancestor (nodes, stack, depth)].frame;
 
   entry = &cache->entries[(stack * 2654435761u) >> 20 & (CACHE_SLOTS - 1)];
+  if (entry->stack == stack && depth >= entry->lo)
+    return entry->frames[depth - 1];
+
+  /* the node just above what is known (nothing yet: the one at hi) */
   if (entry->stack != stack)
     {
-      guint32 s = ancestor (nodes, stack, CACHE_DEPTH);
-
       entry->stack = stack;
-      entry->n = MIN (nodes[stack].depth, CACHE_DEPTH);
-      for (guint d = entry->n; d > 0; d--)
-        {
-          entry->frames[d - 1] = nodes[s].frame;
-          s = nodes[s].parent;
-        }
+      entry->hi = MIN (nodes[stack].depth, CACHE_DEPTH);
+      entry->lo = entry->hi + 1;
+      s = ancestor (nodes, stack, entry->hi);
     }
+  else
+    s = nodes[entry->top].parent;
+
+  for (guint d = entry->lo - 1; d >= depth; d--)
+    {
+      entry->frames[d - 1] = nodes[s].frame;
+      entry->top = s;
+      s = nodes[s].parent;
+    }
+  entry->lo = depth;
   return entry->frames[depth - 1];
 }
 
