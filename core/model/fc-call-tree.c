@@ -168,7 +168,7 @@ accumulate_thread (FcProfile             *profile,
                    const FcSampleWeights *weights,
                    gint64                 begin_ns,
                    gint64                 end_ns,
-                   guint64               *stack_samples,
+                   guint32               *stack_samples,
                    gint64                *stack_ns)
 {
   const FcSample *samples = fc_profile_get_samples (profile, NULL);
@@ -229,7 +229,7 @@ sum_totals (GArray *nodes)
 static void
 build_top_down (FcProfile     *profile,
                 GArray        *nodes,
-                const guint64 *stack_samples,
+                const guint32 *stack_samples,
                 const gint64  *stack_ns,
                 guint          n_stacks)
 {
@@ -276,7 +276,7 @@ build_top_down (FcProfile     *profile,
 static void
 build_indexed (FcProfile        *profile,
                GArray           *nodes,
-               const guint64    *stack_samples,
+               const guint32    *stack_samples,
                const gint64     *stack_ns,
                guint             n_stacks,
                gboolean          bottom_up,
@@ -461,7 +461,7 @@ fc_call_tree_new_full (FcProfile        *profile,
 {
   FcCallTree *self;
   g_autoptr(GArray) nodes = NULL;
-  g_autofree guint64 *stack_samples = NULL;
+  g_autofree guint32 *stack_samples = NULL;  /* samples: ten million a document at most */
   g_autofree gint64 *stack_ns = NULL;
   g_autoptr(GPtrArray) weights = NULL;
   guint n_stacks;
@@ -492,7 +492,7 @@ fc_call_tree_new_full (FcProfile        *profile,
     g_ptr_array_add (weights, fc_sample_weights_new (profile, thread));
 
   n_stacks = MAX (1, fc_profile_get_n_stacks (profile));
-  stack_samples = g_new0 (guint64, n_stacks);
+  stack_samples = g_new0 (guint32, n_stacks);
   stack_ns = g_new0 (gint64, n_stacks);
   for (guint i = 0; i < weights->len; i++)
     accumulate_thread (profile, g_ptr_array_index (weights, i), begin_ns, end_ns, stack_samples, stack_ns);
