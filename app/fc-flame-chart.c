@@ -49,7 +49,6 @@ struct _FcFlameChart
   /* owned */
   GCancellable   *search_cancellable;
   GArray         *matches;         /* FcFlameBoxStart, by time */
-  FcFlameFrameCache *frame_cache;  /* frames of the stacks drawn, across rows and frames */
   PangoLayout    *pango;           /* box labels */
   PangoLayout    *ellipsis;
   int             ellipsis_width;
@@ -590,9 +589,6 @@ fc_flame_chart_layout_changed (FcFlameView *view)
 
   self->has_hover = FALSE;
   self->has_selected = FALSE;
-  /* a new profile or thread: the frames kept are another profile's */
-  if (layout_of (self) == NULL)
-    fc_flame_frame_cache_clear (self->frame_cache);
   self->scroll_y = 0;
   update_geometry (self);
   update_lane_list (self);
@@ -1369,7 +1365,8 @@ draw_boxes (FcFlameChart *self,
 
       /* the boxes a pixel wide, and what the narrower ones cover of each
        * pixel: the cost follows the width, not the box count */
-      fc_flame_row_iter_init (&iter, layout_of (self), self->frame_cache, row, begin_ns, end_ns, px_per_ns);
+      fc_flame_row_iter_init (&iter, layout_of (self), fc_flame_view_get_frame_cache (FC_FLAME_VIEW (self)),
+                              row, begin_ns, end_ns, px_per_ns);
       while (fc_flame_row_iter_next (&iter, &span))
         {
           const FcFlameBox *box = &span.box;
@@ -1759,7 +1756,6 @@ fc_flame_chart_finalize (GObject *object)
   FcFlameChart *self = FC_FLAME_CHART (object);
 
   g_clear_pointer (&self->matches, g_array_unref);
-  g_clear_pointer (&self->frame_cache, fc_flame_frame_cache_free);
   g_clear_pointer (&self->labels, g_hash_table_unref);
   g_clear_pointer (&self->row_tops, g_free);
   g_clear_pointer (&self->lane_tops, g_free);
@@ -1854,7 +1850,6 @@ fc_flame_chart_init (FcFlameChart *self)
   GtkGesture *gesture;
 
   self->matches = g_array_new (FALSE, FALSE, sizeof (FcFlameBoxStart));
-  self->frame_cache = fc_flame_frame_cache_new ();
   self->labels = g_hash_table_new_full (NULL, NULL, NULL, label_entry_free);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);

@@ -252,7 +252,7 @@ draw_rows (FcMinimap     *self,
   guint n_rows = fc_flame_layout_get_n_rows (layout);
   guint n_colors = 0;
   const GdkRGBA *colors = fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
-  g_autoptr(FcFlameFrameCache) cache = fc_flame_frame_cache_new ();
+  FcFlameFrameCache *cache = fc_flame_view_get_frame_cache (FC_FLAME_VIEW (self));
   FcRaster raster;
   double row_height;
   gint64 b, e;
