@@ -37,6 +37,11 @@ typedef struct {
   guint     n_loads;
 } FcModule;
 
+typedef struct {
+  guint64 start;
+  guint64 end;
+} FcCodeRange;
+
 typedef struct _FcProcMaps FcProcMaps;
 
 FcProcMaps     *fc_proc_maps_new             (GPid         pid);
@@ -54,6 +59,16 @@ gboolean        fc_proc_maps_read            (FcProcMaps  *self,
                                               void        *buf,
                                               gsize        len);
 guint           fc_proc_maps_get_generation  (FcProcMaps  *self);
+GPid            fc_proc_maps_get_pid         (FcProcMaps  *self);
+gboolean        fc_proc_maps_is_code         (FcProcMaps  *self,
+                                              guint64      addr);
+gboolean        fc_proc_maps_is_code_or_reload (FcProcMaps *self,
+                                              guint64      addr);
+
+gboolean        fc_process_read              (GPid         pid,
+                                              guint64      addr,
+                                              void        *buf,
+                                              gsize        len);
 
 gboolean        fc_module_read               (const FcModule *module,
                                               guint64         addr,
@@ -63,6 +78,9 @@ char           *fc_module_debug_id           (const FcModule *module);
 gboolean        fc_module_find_function      (const FcModule *module,
                                               guint64         addr,
                                               guint64        *start);
+gboolean        fc_module_find_symbol        (const FcModule *module,
+                                              const char     *name,
+                                              guint64        *addr);
 gboolean        fc_path_is_system_library    (const char     *path);
 char           *fc_build_id_to_debug_id      (const char     *build_id_hex);
 

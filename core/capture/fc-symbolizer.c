@@ -9,7 +9,6 @@
  * function, and without that "module+0xoffset" does.
  */
 
-#include <dlfcn.h>
 #include <string.h>
 
 #include <dwarf.h>
@@ -17,6 +16,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "fc-demangle.h"
 #include "fc-symbolizer.h"
 
 /* A module's function symbols sorted by address, built once: dwfl_module_addrinfo scans the
@@ -55,61 +55,6 @@ static const Dwfl_Callbacks callbacks = {
   .section_address = dwfl_offline_section_address,
   .debuginfo_path = &debuginfo_path,
 };
-
-typedef char *(*CxaDemangle) (const char *mangled, char *buf, size_t *len, int *status);
-
-static CxaDemangle
-get_demangler (void)
-{
-  static gsize once = 0;
-  static CxaDemangle func = NULL;
-
-  if (g_once_init_enter (&once))
-    {
-      void *handle = dlopen ("libstdc++.so.6", RTLD_LAZY | RTLD_NOLOAD);
-      if (handle == NULL)
-        handle = dlopen ("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-      if (handle != NULL)
-        func = (CxaDemangle) dlsym (handle, "__cxa_demangle");
-      g_once_init_leave (&once, 1);
-    }
-  return func;
-}
-
-gboolean
-fc_symbolizer_can_demangle (void)
-{
-  return get_demangler () != NULL;
-}
-
-char *
-fc_symbolizer_demangle (const char *name)
-{
-  CxaDemangle demangle;
-  char *out;
-  char *ret;
-  int status = -1;
-
-  if (name == NULL)
-    return NULL;
-  if (!g_str_has_prefix (name, "_Z") || (demangle = get_demangler ()) == NULL)
-    return g_strdup (name);
-  out = demangle (name, NULL, NULL, &status);
-  if (out == NULL || status != 0)
-    {
-      free (out);
-      return g_strdup (name);
-    }
-  ret = g_strdup (out);
-  free (out);
-  /* legacy Rust mangling ends with ::h<16 hex digits>: not part of the name */
-  {
-    char *h = g_strrstr (ret, "::h");
-    if (h != NULL && strlen (h) == 19)
-      *h = 0;
-  }
-  return ret;
-}
 
 static void
 module_info_free (ModuleInfo *info)
@@ -236,7 +181,7 @@ die_function_name (Dwarf_Die *die)
       dwarf_attr_integrate (die, DW_AT_MIPS_linkage_name, &attr) != NULL ||
       dwarf_attr_integrate (die, DW_AT_name, &attr) != NULL)
     name = dwarf_formstring (&attr);
-  return name != NULL ? fc_symbolizer_demangle (name) : NULL;
+  return name != NULL ? fc_demangle (name) : NULL;
 }
 
 /* "./string/strcoll_l.c" is relative to the compilation directory */
@@ -620,7 +565,7 @@ fc_symbolizer_lookup (FcSymbolizer *self,
     {
       /* "__libc_start_main@@GLIBC_2.34": the symbol version is not part of the name */
       g_autofree char *plain = g_strndup (name, strcspn (name, "@"));
-      sym->function = fc_symbolizer_demangle (plain[0] ? plain : name);
+      sym->function = fc_demangle (plain[0] ? plain : name);
     }
   else if (m != NULL)
     {

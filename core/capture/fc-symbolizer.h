@@ -34,9 +34,6 @@ void            fc_symbolizer_free           (FcSymbolizer  *self);
 const FcSymbol *fc_symbolizer_lookup         (FcSymbolizer  *self,
                                               guint64        addr,
                                               gboolean       is_return_address);
-/* Demangles C++ (and legacy Rust) names when libstdc++'s __cxa_demangle is available; else a copy. */
-char           *fc_symbolizer_demangle       (const char    *name);
-gboolean        fc_symbolizer_can_demangle   (void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcSymbolizer, fc_symbolizer_free)
 
