@@ -611,6 +611,15 @@ fc_proc_maps_get_pid (FcProcMaps *self)
   return self->pid;
 }
 
+/* The modules mapped as of the last read, by address; valid until the next reload. */
+const FcModule * const *
+fc_proc_maps_get_modules (FcProcMaps *self,
+                          guint      *n_modules)
+{
+  *n_modules = self->active->len;
+  return (const FcModule * const *) self->active->pdata;
+}
+
 /**
  * fc_proc_maps_is_code:
  *
@@ -654,6 +663,7 @@ fc_proc_maps_is_code_or_reload (FcProcMaps *self,
 /**
  * fc_module_find_symbol:
  * @addr: (out): the symbol's target address
+ * @size: (out) (optional): its size
  *
  * Looks @name up in the module's dynamic symbol table, then in its symbol table: where a
  * runtime keeps its state (CPython's _PyRuntime is exported, even from a stripped python3).
@@ -661,7 +671,8 @@ fc_proc_maps_is_code_or_reload (FcProcMaps *self,
 gboolean
 fc_module_find_symbol (const FcModule *m,
                        const char     *name,
-                       guint64        *addr)
+                       guint64        *addr,
+                       guint64        *size)
 {
   Elf *elf;
   Elf_Scn *scn = NULL;
@@ -693,6 +704,8 @@ fc_module_find_symbol (const FcModule *m,
             if (sname != NULL && strcmp (sname, name) == 0)
               {
                 *addr = sym.st_value + m->bias;
+                if (size != NULL)
+                  *size = sym.st_size;
                 found = TRUE;
                 break;
               }

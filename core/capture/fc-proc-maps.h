@@ -60,6 +60,8 @@ gboolean        fc_proc_maps_read            (FcProcMaps  *self,
                                               gsize        len);
 guint           fc_proc_maps_get_generation  (FcProcMaps  *self);
 GPid            fc_proc_maps_get_pid         (FcProcMaps  *self);
+const FcModule * const *fc_proc_maps_get_modules (FcProcMaps *self,
+                                              guint       *n_modules);
 gboolean        fc_proc_maps_is_code         (FcProcMaps  *self,
                                               guint64      addr);
 gboolean        fc_proc_maps_is_code_or_reload (FcProcMaps *self,
@@ -80,7 +82,8 @@ gboolean        fc_module_find_function      (const FcModule *module,
                                               guint64        *start);
 gboolean        fc_module_find_symbol        (const FcModule *module,
                                               const char     *name,
-                                              guint64        *addr);
+                                              guint64        *addr,
+                                              guint64        *size);
 gboolean        fc_path_is_system_library    (const char     *path);
 char           *fc_build_id_to_debug_id      (const char     *build_id_hex);
 

@@ -156,12 +156,13 @@ find_symbol (ModuleInfo *info,
   return NULL;
 }
 
-static void
-symbol_free (FcSymbol *sym)
+void
+fc_symbol_free (FcSymbol *sym)
 {
   while (sym != NULL)
     {
       FcSymbol *caller = sym->caller;
+      g_free (sym->module_name);
       g_free (sym->function);
       g_free (sym->abs_path);
       g_free (sym->filename);
@@ -348,8 +349,8 @@ fc_symbolizer_new (FcProcMaps *maps)
   self->maps = fc_proc_maps_ref (maps);
   self->dwfl = dwfl_begin (&callbacks);
   self->reported = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) module_info_free);
-  self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
-  self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
+  self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
+  self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   self->unknown_gen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   return self;
 }

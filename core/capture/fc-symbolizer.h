@@ -23,7 +23,12 @@ struct _FcSymbol {
   gboolean        in_app;
   gboolean        unnamed;    /* function is "module+0x..." or an address: no symbol covers it */
   FcSymbol       *caller;     /* the function this one was inlined into, or NULL */
+  char           *module_name; /* an interpreter frame's module as its language names it ("json.decoder") */
+  const char     *platform;    /* an interpreter frame's platform ("python"); NULL for machine code */
 };
+
+/* Frees @symbol and the chain of its callers. */
+void            fc_symbol_free               (FcSymbol      *symbol);
 
 typedef struct _FcSymbolizer FcSymbolizer;
 

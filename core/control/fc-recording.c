@@ -67,6 +67,7 @@ enum {
   PROP_RELEASE,
   PROP_ENVIRONMENT,
   PROP_FOLLOW_CHILDREN,
+  PROP_STACKS,
   PROP_LIFECYCLE,
   PROP_PROFILE_SESSION_SAMPLE_RATE,
   PROP_TRACES_SAMPLE_RATE,
@@ -795,7 +796,7 @@ fc_recording_finalize (GObject *object)
 static gboolean
 is_recorder_property (guint prop_id)
 {
-  return prop_id >= PROP_FREQUENCY && prop_id <= PROP_FOLLOW_CHILDREN;
+  return prop_id >= PROP_FREQUENCY && prop_id <= PROP_STACKS;
 }
 
 static void
@@ -917,6 +918,7 @@ fc_recording_class_init (FcRecordingClass *klass)
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, NULL, rw);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, NULL, rw);
   properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, rw);
+  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_STACKS_AUTO, rw);
   properties[PROP_LIFECYCLE] =
     g_param_spec_enum ("lifecycle", NULL, NULL, FC_TYPE_PROFILE_LIFECYCLE, FC_PROFILE_LIFECYCLE_MANUAL, rw);
   properties[PROP_PROFILE_SESSION_SAMPLE_RATE] =
