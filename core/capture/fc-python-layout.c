@@ -222,7 +222,7 @@ fc_python_layout_init (FcPythonLayout *layout,
   if ((py_version >> 24) != 3 || minor < 11 || minor > 13)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                   "Python %s is not supported: Flamecast reads the frames of CPython 3.11 to 3.13", version);
+                   "CPython %s is not supported: Flamecast reads the frames of CPython 3.11 to 3.13", version);
       return FALSE;
     }
   if (minor == 11)

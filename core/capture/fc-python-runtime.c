@@ -58,9 +58,15 @@ fc_python_runtime_find (FcProcMaps      *maps,
       if (!fc_module_find_symbol (m, "Py_Version", &version_addr, NULL) ||
           !fc_module_read (m, version_addr, &version, sizeof version))
         {
+          /* Py_Version came with 3.11: an older one is named by its file (libpython3.10.so) */
+          const char *name = g_strrstr (m->path, "python");
+          g_autofree char *minor = g_strndup (name + 6, strspn (name + 6, "0123456789."));
+
+          if (g_str_has_suffix (minor, "."))
+            minor[strlen (minor) - 1] = 0;
           g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                       "%s has _PyRuntime but no Py_Version: a CPython older than 3.11, whose frames "
-                       "Flamecast does not read", m->path);
+                       "CPython %s (%s) is not supported: Flamecast reads the frames of CPython 3.11 to 3.13",
+                       minor[0] != 0 ? minor : "older than 3.11", m->path);
           return FALSE;
         }
       version_string = fc_python_version_string (version);

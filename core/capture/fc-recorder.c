@@ -127,6 +127,7 @@ struct _FcRecorder {
   GAsyncQueue   *queue;          /* FcSnapshot* from the sampler, or the QUIT marker */
   GThread       *worker;
   GPtrArray     *process_store;  /* Process*, owned; protected by lock */
+  GPtrArray     *runtime_lines;  /* char *: the runtimes of processes let go; protected by lock */
   GHashTable    *processes;      /* worker thread only once it runs: pid -> Process */
   GHashTable    *sink_processes; /* sampler thread only: pid -> Process of its current program */
   gboolean       following;      /* the target's children are followed (read at attach) */
@@ -261,6 +262,30 @@ process_free (Process *proc)
   fc_proc_maps_unref (proc->maps);
   g_free (proc->comm);
   g_free (proc);
+}
+
+/* "process 12 (python3): CPython 3.11.2: ...": for the summary; NULL when it ran no runtime */
+static char *
+runtime_line (Process *proc)
+{
+  g_autofree char *hint = NULL;
+  g_autofree char *text = fc_runtimes_dup_description (proc->runtimes, &hint);
+
+  if (text == NULL)
+    return NULL;
+  return g_strdup_printf ("process %d%s%s%s: %s%s%s", proc->pid, proc->comm ? " (" : "", proc->comm ? proc->comm : "",
+                          proc->comm ? ")" : "", text, hint ? "; hint: " : "", hint ? hint : "");
+}
+
+/* Under lock: the summary keeps what a process ran after it is let go. */
+static void
+remember_runtime (FcRecorder *self,
+                  Process    *proc)
+{
+  char *line = runtime_line (proc);
+
+  if (line != NULL)
+    g_ptr_array_add (self->runtime_lines, line);
 }
 
 /* The worker's: the process a snapshot was taken in. Following children, the
@@ -1030,7 +1055,10 @@ end_session (FcRecorder *self,
     }
   g_mutex_lock (&self->lock);
   for (guint i = 0; ended != NULL && i < ended->len; i++)
-    g_ptr_array_remove_fast (self->process_store, g_ptr_array_index (ended, i));
+    {
+      remember_runtime (self, g_ptr_array_index (ended, i));
+      g_ptr_array_remove_fast (self->process_store, g_ptr_array_index (ended, i));
+    }
   g_mutex_unlock (&self->lock);
 }
 
@@ -1157,6 +1185,8 @@ stop_worker (FcRecorder *self,
       g_hash_table_remove_all (self->target->images);
     }
   g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->process_store->len; i++)
+    remember_runtime (self, g_ptr_array_index (self->process_store, i));
   g_ptr_array_set_size (self->process_store, 0);
   g_mutex_unlock (&self->lock);
   self->realtime_offset_ns = 0;
@@ -1172,6 +1202,9 @@ prepare_target (FcRecorder *self,
   self->exit_status = -1;
   g_hash_table_remove_all (self->thread_counts);
   g_array_set_size (self->process_list, 0);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_set_size (self->runtime_lines, 0);
+  g_mutex_unlock (&self->lock);
   self->target->summary_index = 0;
   self->target->pid = self->pid;
   self->n_root = self->n_unnamed_leaf = self->n_wait_leaf = self->n_target_samples = 0;
@@ -1395,6 +1428,7 @@ fc_recorder_finalize (GObject *object)
   g_hash_table_unref (self->processes);
   g_hash_table_unref (self->sink_processes);
   g_ptr_array_unref (self->process_store);
+  g_ptr_array_unref (self->runtime_lines);
   g_hash_table_unref (self->thread_states);
   session_free (self->target);
   g_hash_table_unref (self->sessions);
@@ -1526,6 +1560,7 @@ fc_recorder_init (FcRecorder *self)
   self->processes = g_hash_table_new (NULL, NULL);
   self->sink_processes = g_hash_table_new (NULL, NULL);
   self->process_store = g_ptr_array_new_with_free_func ((GDestroyNotify) process_free);
+  self->runtime_lines = g_ptr_array_new_with_free_func (g_free);
   self->target = session_new (0, NULL);
   self->sessions = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) session_free);
   self->process_list = g_array_new (FALSE, FALSE, sizeof (FcProcessSummary));
@@ -1795,6 +1830,17 @@ fc_recorder_dup_summary (FcRecorder *self)
         g_array_append_val (summary->threads, t);
       }
   g_array_sort (summary->threads, compare_thread_summary);
+  /* the runtime each program ran and how its frames were named */
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->runtime_lines->len; i++)
+    g_ptr_array_add (summary->runtimes, g_strdup (g_ptr_array_index (self->runtime_lines, i)));
+  for (guint i = 0; i < self->process_store->len; i++)
+    {
+      char *line = runtime_line (g_ptr_array_index (self->process_store, i));
+      if (line != NULL)
+        g_ptr_array_add (summary->runtimes, line);
+    }
+  g_mutex_unlock (&self->lock);
   for (guint i = 0; i < self->process_list->len; i++)
     {
       const FcProcessSummary *p = &g_array_index (self->process_list, FcProcessSummary, i);

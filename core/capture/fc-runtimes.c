@@ -142,8 +142,7 @@ fc_runtimes_update (FcRuntimes *self)
   else if (g_error_matches (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED))
     {
       self->python_failed = TRUE;
-      describe (self, g_strdup_printf ("%s; its Python frames are not shown", error->message),
-                g_strdup ("record a CPython 3.11, 3.12 or 3.13 to see Python frames"));
+      describe (self, g_strdup_printf ("%s; native stacks only", error->message), NULL);
     }
 }
 
