@@ -29,6 +29,7 @@ struct _FcProcMaps {
   GHashTable     *missed;    /* pages (addr >> 12) that missed every module in that text */
   gint64          missed_since_us;
   GArray         *code;      /* FcCodeRange: every executable mapping (modules, JIT code), by start */
+  char           *jitdump;   /* a jit-*.dump file the process maps, or NULL */
 };
 
 static const char * const system_dirs[] = {
@@ -349,6 +350,7 @@ fc_proc_maps_unref (FcProcMaps *self)
   g_ptr_array_unref (self->all);
   g_hash_table_unref (self->missed);
   g_array_unref (self->code);
+  g_free (self->jitdump);
   g_free (self->exe);
   g_free (self);
 }
@@ -459,6 +461,12 @@ fc_proc_maps_reload (FcProcMaps *self,
         }
       if (g_str_has_suffix (path, " (deleted)"))
         continue;
+      /* a JIT runtime maps its jitdump file so that perf finds it (--perf-prof, -X perf_jit) */
+      if (g_str_has_suffix (path, ".dump") && strstr (path, "/jit-") != NULL && g_strcmp0 (self->jitdump, path) != 0)
+        {
+          g_free (self->jitdump);
+          self->jitdump = g_strdup (path);
+        }
       /* A module is a run of mappings of one file with growing offsets. The same file mapped
        * again elsewhere (node maps part of its own text a second time near 0x7f...) is another
        * module with its own load bias: one span from the first to the last mapping of a path
@@ -524,6 +532,7 @@ fc_proc_maps_reload (FcProcMaps *self,
                     }
                   m->start = g->start;
                   m->end = g->end;
+                  m->partial = g->first_offset != 0;
                 }
             }
           if (m == NULL)
@@ -609,6 +618,13 @@ GPid
 fc_proc_maps_get_pid (FcProcMaps *self)
 {
   return self->pid;
+}
+
+/* The jitdump file the process has mapped, or NULL. */
+const char *
+fc_proc_maps_get_jitdump (FcProcMaps *self)
+{
+  return self->jitdump;
 }
 
 /* The modules mapped as of the last read, by address; valid until the next reload. */

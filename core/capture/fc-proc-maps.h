@@ -28,6 +28,7 @@ typedef struct {
   dev_t     dev;
   ino_t     ino;
   gboolean  is_main;         /* the target's executable */
+  gboolean  partial;         /* a part of the file mapped again elsewhere, not from its start */
   gboolean  in_app;          /* main executable or outside the system library directories */
   /* private: the file mapped read-only, to serve reads of code and unwind tables */
   const guint8 *data;
@@ -60,6 +61,7 @@ gboolean        fc_proc_maps_read            (FcProcMaps  *self,
                                               gsize        len);
 guint           fc_proc_maps_get_generation  (FcProcMaps  *self);
 GPid            fc_proc_maps_get_pid         (FcProcMaps  *self);
+const char     *fc_proc_maps_get_jitdump     (FcProcMaps  *self);
 const FcModule * const *fc_proc_maps_get_modules (FcProcMaps *self,
                                               guint       *n_modules);
 gboolean        fc_proc_maps_is_code         (FcProcMaps  *self,

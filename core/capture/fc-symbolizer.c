@@ -17,7 +17,13 @@
 #include <gelf.h>
 
 #include "fc-demangle.h"
+#include "fc-jitdump.h"
+#include "fc-perf-map.h"
 #include "fc-symbolizer.h"
+
+/* a JIT's map is read again at most this often while addresses in JIT code go unnamed */
+#define JIT_READ_INTERVAL_US (200 * 1000)
+#define JIT_CODE_UNNAMED "[JIT code]"
 
 /* A module's function symbols sorted by address, built once: dwfl_module_addrinfo scans the
  * whole symbol table at every call, which on a large program (cc1: 100k symbols) cost most of
@@ -44,7 +50,17 @@ struct _FcSymbolizer {
   GHashTable *reported;   /* FcModule* -> ModuleInfo* */
   GHashTable *cache;      /* lookup address -> FcSymbol* */
   GHashTable *unknown_cache; /* lookup address -> FcSymbol* of addresses in no module (yet) */
-  GHashTable *unknown_gen;   /* lookup address -> maps generation + 1 when it was looked up */
+  GHashTable *unknown_gen;   /* lookup address -> unknown_tag () when it was looked up */
+  GPtrArray  *retired;       /* FcSymbol* replaced in unknown_cache: items may still point to them */
+  /* JIT code: named by the runtime's perf map or jitdump */
+  FcJitTable *jit;
+  FcPerfMap  *perf_map;
+  FcJitdump  *jitdump;
+  gboolean    perf_map_found;
+  char       *jitdump_error;
+  gint64      jit_read_us;
+  guint64     n_jit_named;   /* addresses in JIT code looked up, named or not */
+  guint64     n_jit_unnamed;
 };
 
 static char *debuginfo_path = NULL;
@@ -352,6 +368,10 @@ fc_symbolizer_new (FcProcMaps *maps)
   self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   self->unknown_gen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->retired = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_symbol_free);
+  self->jit = fc_jit_table_new ();
+  self->perf_map = fc_perf_map_new (fc_proc_maps_get_pid (maps));
+  self->jit_read_us = G_MININT64 / 2;
   return self;
 }
 
@@ -363,6 +383,11 @@ fc_symbolizer_free (FcSymbolizer *self)
   g_hash_table_unref (self->cache);
   g_hash_table_unref (self->unknown_gen);
   g_hash_table_unref (self->unknown_cache);
+  g_ptr_array_unref (self->retired);
+  fc_perf_map_free (self->perf_map);
+  fc_jitdump_free (self->jitdump);
+  fc_jit_table_free (self->jit);
+  g_free (self->jitdump_error);
   g_hash_table_unref (self->reported);
   dwfl_end (self->dwfl);
   fc_proc_maps_unref (self->maps);
@@ -502,6 +527,142 @@ out:
   return name;
 }
 
+/**
+ * fc_symbolizer_refresh_jit:
+ * @force: read now, not at most every 200 ms (at the end of a recording: Java writes its map
+ *   at exit)
+ *
+ * Reads what the process's perf map and jitdump file gained since the last read.
+ */
+void
+fc_symbolizer_refresh_jit (FcSymbolizer *self,
+                           gboolean      force)
+{
+  const char *jitdump = fc_proc_maps_get_jitdump (self->maps);
+  gint64 now = g_get_monotonic_time ();
+
+  if (!force && now - self->jit_read_us < JIT_READ_INTERVAL_US)
+    return;
+  self->jit_read_us = now;
+  self->perf_map_found |= fc_perf_map_read (self->perf_map, self->jit);
+  if (jitdump != NULL && self->jitdump == NULL)
+    self->jitdump = fc_jitdump_new (fc_proc_maps_get_pid (self->maps), jitdump);
+  if (self->jitdump != NULL && self->jitdump_error == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!fc_jitdump_read (self->jitdump, self->jit, &error) && error != NULL)
+        self->jitdump_error = g_strdup (error->message);
+    }
+}
+
+void
+fc_symbolizer_get_jit_info (FcSymbolizer *self,
+                            FcJitInfo    *info)
+{
+  info->perf_map = self->perf_map_found ? fc_perf_map_get_name (self->perf_map) : NULL;
+  info->jitdump = self->jitdump != NULL ? fc_jitdump_get_path (self->jitdump) : NULL;
+  info->jitdump_error = self->jitdump_error;
+  info->n_entries = fc_jit_table_get_n_entries (self->jit);
+  info->n_named = self->n_jit_named;
+  info->n_unnamed = self->n_jit_unnamed;
+}
+
+/* The instance of @m's file mapped from its start (the one the dynamic loader mapped). */
+static const FcModule *
+whole_instance (FcSymbolizer   *self,
+                const FcModule *m)
+{
+  guint n = 0;
+  const FcModule * const *modules = fc_proc_maps_get_modules (self->maps, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (!modules[i]->partial && modules[i]->ino == m->ino && modules[i]->dev == m->dev &&
+        strcmp (modules[i]->path, m->path) == 0)
+      return modules[i];
+  return NULL;
+}
+
+/* a runtime's own code, not the application's: V8's builtins and stubs, HotSpot's
+ * interpreter and stubs, CPython's trampolines (their Python frames are the application) */
+static gboolean
+jit_name_is_runtime (const char *name)
+{
+  static const char * const prefixes[] = {
+    "Builtin:", "BytecodeHandler:", "Stub:", "RegExp:", "Interpreter", "StubRoutines", "Handler:",
+    "py::", "[",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    if (g_str_has_prefix (name, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* what an address in no module was named with: the maps and the JIT tables as they were */
+static guint64
+unknown_tag (FcSymbolizer *self)
+{
+  return ((guint64) fc_proc_maps_get_generation (self->maps) << 32 | fc_jit_table_get_version (self->jit)) + 1;
+}
+
+/* An address in no module: JIT code the runtime named in a perf map or jitdump, JIT code it
+ * did not name, or no code at all. Looked up again when the maps or the JIT tables changed;
+ * a symbol handed out stays alive when a new name replaces it. */
+static const FcSymbol *
+lookup_outside_modules (FcSymbolizer *self,
+                        gint64        key)
+{
+  FcSymbol *sym = g_hash_table_lookup (self->unknown_cache, &key);
+  gboolean code = fc_proc_maps_is_code (self->maps, key);
+  const FcJitEntry *entry;
+  g_autofree char *name = NULL;
+
+  if (sym != NULL && GPOINTER_TO_SIZE (g_hash_table_lookup (self->unknown_gen, &key)) == unknown_tag (self))
+    return sym;
+  if (code)
+    fc_symbolizer_refresh_jit (self, FALSE);
+  entry = fc_jit_table_lookup (self->jit, key);
+  if (entry != NULL)
+    name = g_strdup (entry->name);
+  else if (code)
+    name = g_strdup (JIT_CODE_UNNAMED);
+  else
+    name = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) key);
+
+  if (sym == NULL || strcmp (sym->function, name) != 0)
+    {
+      if (sym != NULL)
+        {
+          gpointer stolen_key = NULL;
+
+          g_hash_table_steal_extended (self->unknown_cache, &key, &stolen_key, NULL);
+          g_free (stolen_key);
+          g_ptr_array_add (self->retired, sym);
+        }
+      else if (code || entry != NULL)
+        {
+          if (entry != NULL)
+            self->n_jit_named++;
+          else
+            self->n_jit_unnamed++;
+        }
+      sym = g_new0 (FcSymbol, 1);
+      sym->function = g_steal_pointer (&name);
+      sym->lineno = entry != NULL && entry->line > 0 ? entry->line : -1;
+      if (entry != NULL && entry->file != NULL)
+        {
+          sym->abs_path = g_strdup (entry->file);
+          sym->filename = g_path_get_basename (entry->file);
+        }
+      sym->unnamed = entry == NULL;
+      sym->in_app = entry != NULL && !jit_name_is_runtime (entry->name);
+      g_hash_table_insert (self->unknown_cache, g_memdup2 (&key, sizeof key), sym);
+    }
+  g_hash_table_insert (self->unknown_gen, g_memdup2 (&key, sizeof key), GSIZE_TO_POINTER (unknown_tag (self)));
+  return sym;
+}
+
 const FcSymbol *
 fc_symbolizer_lookup (FcSymbolizer *self,
                       guint64       addr,
@@ -509,46 +670,40 @@ fc_symbolizer_lookup (FcSymbolizer *self,
 {
   gint64 key = (gint64) (is_return_address && addr > 0 ? addr - 1 : addr);
   FcSymbol *sym = g_hash_table_lookup (self->cache, &key);
-  const FcModule *m;
+  const FcModule *m, *debug_module;
   ModuleInfo *info = NULL;
   Dwfl_Module *mod = NULL;
   const char *name = NULL;
+  gint64 debug_key = key;
 
   if (sym != NULL)
     return sym;
 
-  /* an address in no module is looked up again only after the maps changed */
-  sym = g_hash_table_lookup (self->unknown_cache, &key);
-  if (sym != NULL && GPOINTER_TO_UINT (g_hash_table_lookup (self->unknown_gen, &key)) ==
-                     fc_proc_maps_get_generation (self->maps) + 1)
-    return sym;
-  if (sym != NULL)
-    {
-      if (fc_proc_maps_find_or_reload (self->maps, key) == NULL)
-        {
-          g_hash_table_insert (self->unknown_gen, g_memdup2 (&key, sizeof key),
-                               GUINT_TO_POINTER (fc_proc_maps_get_generation (self->maps) + 1));
-          return sym;
-        }
-    }
+  m = fc_proc_maps_find_or_reload (self->maps, key);
+  if (m == NULL)
+    return lookup_outside_modules (self, key);
 
   sym = g_new0 (FcSymbol, 1);
   sym->lineno = -1;
-  m = fc_proc_maps_find_or_reload (self->maps, key);
   sym->module = m;
-  sym->in_app = m != NULL ? m->in_app : FALSE;
+  sym->in_app = m->in_app;
 
-  if (m != NULL)
+  /* A file mapped again in part (node's text near 0x7f...) is looked up in its whole
+   * instance, where elfutils knows it: reporting it a second time at another bias would
+   * overlap the modules mapped in between. */
+  debug_module = m->partial ? whole_instance (self, m) : m;
+  if (debug_module != NULL)
     {
-      info = ensure_reported (self, m);
+      debug_key = key - m->bias + debug_module->bias;
+      info = ensure_reported (self, debug_module);
       mod = info->mod;
     }
   if (mod != NULL)
     {
       Dwfl_Line *line;
 
-      name = find_symbol (info, key);
-      line = dwfl_module_getsrc (mod, key);
+      name = find_symbol (info, debug_key);
+      line = dwfl_module_getsrc (mod, debug_key);
       if (line != NULL)
         {
           int lineno = -1;
@@ -568,7 +723,7 @@ fc_symbolizer_lookup (FcSymbolizer *self,
       g_autofree char *plain = g_strndup (name, strcspn (name, "@"));
       sym->function = fc_demangle (plain[0] ? plain : name);
     }
-  else if (m != NULL)
+  else
     {
       g_autofree char *base = g_path_get_basename (m->path);
       guint64 start = key;
@@ -577,7 +732,8 @@ fc_symbolizer_lookup (FcSymbolizer *self,
        * samples in one function merge; a stripped program's entry point is its _start */
       if (fc_module_find_function (m, key, &start) && m->is_main && start == m->entry)
         sym->function = g_strdup ("_start");
-      else if (info != NULL && in_plt (info, m, key - m->bias) && (sym->function = plt_name (m, key - m->bias)) != NULL)
+      else if (info != NULL && in_plt (info, debug_module, debug_key - debug_module->bias) &&
+               (sym->function = plt_name (m, key - m->bias)) != NULL)
         ;
       else
         {
@@ -585,23 +741,10 @@ fc_symbolizer_lookup (FcSymbolizer *self,
           sym->unnamed = TRUE;
         }
     }
-  else
-    {
-      sym->function = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) key);
-      sym->unnamed = TRUE;
-    }
 
   if (mod != NULL && sym->abs_path != NULL)
-    sym = expand_inlines (sym, mod, key);
+    sym = expand_inlines (sym, mod, debug_key);
 
-  if (m == NULL)
-    {
-      /* maybe a library mapped since the last look at the maps: try again next time */
-      g_hash_table_insert (self->unknown_cache, g_memdup2 (&key, sizeof key), sym);
-      g_hash_table_insert (self->unknown_gen, g_memdup2 (&key, sizeof key),
-                           GUINT_TO_POINTER (fc_proc_maps_get_generation (self->maps) + 1));
-      return sym;
-    }
   g_hash_table_insert (self->cache, g_memdup2 (&key, sizeof key), sym);
   return sym;
 }

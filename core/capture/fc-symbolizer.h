@@ -40,6 +40,21 @@ const FcSymbol *fc_symbolizer_lookup         (FcSymbolizer  *self,
                                               guint64        addr,
                                               gboolean       is_return_address);
 
+/* How JIT code was named: for the summary */
+typedef struct {
+  const char *perf_map;       /* the perf map read (as the process names it), or NULL: none */
+  const char *jitdump;        /* the jitdump file read, or NULL */
+  const char *jitdump_error;  /* why it stopped being read, or NULL */
+  guint       n_entries;      /* code regions named by either */
+  guint64     n_named;        /* addresses in JIT code looked up and named */
+  guint64     n_unnamed;      /* ... and not named */
+} FcJitInfo;
+
+void            fc_symbolizer_refresh_jit    (FcSymbolizer  *self,
+                                              gboolean       force);
+void            fc_symbolizer_get_jit_info   (FcSymbolizer  *self,
+                                              FcJitInfo     *info);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcSymbolizer, fc_symbolizer_free)
 
 G_END_DECLS
