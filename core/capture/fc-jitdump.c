@@ -21,6 +21,7 @@
 
 #include "fc-error.h"
 #include "fc-jitdump.h"
+#include "fc-perf-map.h"
 
 #define JITDUMP_MAGIC 0x4A695444
 #define HEADER_SIZE 40
@@ -35,7 +36,7 @@ enum {
 };
 
 struct _FcJitdump {
-  char     *path;      /* through /proc/PID/root */
+  char     *path;      /* in our file system */
   char     *name;      /* as the process sees it */
   gint64    offset;    /* bytes taken so far */
   gboolean  header_read;
@@ -53,7 +54,7 @@ fc_jitdump_new (GPid        pid,
   FcJitdump *self = g_new0 (FcJitdump, 1);
 
   self->name = g_strdup (path);
-  self->path = g_strdup_printf ("/proc/%d/root%s", pid, path);
+  self->path = fc_perf_map_path_in_process (pid, path);
   self->debug_line = -1;
   return self;
 }

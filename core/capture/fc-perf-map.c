@@ -15,6 +15,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fc-perf-map.h"
 
@@ -22,7 +23,7 @@
 #define MAX_READ (8 * 1024 * 1024)
 
 struct _FcPerfMap {
-  char    *path;     /* through /proc/PID/root */
+  char    *path;     /* in our file system (through /proc/PID/root from another namespace) */
   char    *name;     /* as the process sees it: /tmp/perf-PID.map */
   gint64   offset;   /* bytes taken so far */
   gboolean seen;
@@ -53,6 +54,21 @@ namespace_pid (GPid pid)
   return ns_pid;
 }
 
+/* The path of @path in @pid's file system, as we can open it; our own path when we share its
+ * root, so that a file written at exit can be read when the process (and /proc/PID) is gone. */
+char *
+fc_perf_map_path_in_process (GPid        pid,
+                             const char *path)
+{
+  g_autofree char *root = g_strdup_printf ("/proc/%d/root", pid);
+  struct stat theirs, ours;
+
+  if (stat (root, &theirs) == 0 && stat ("/", &ours) == 0 && theirs.st_dev == ours.st_dev &&
+      theirs.st_ino == ours.st_ino)
+    return g_strdup (path);
+  return g_strconcat (root, path, NULL);
+}
+
 FcPerfMap *
 fc_perf_map_new (GPid pid)
 {
@@ -60,7 +76,7 @@ fc_perf_map_new (GPid pid)
   int ns_pid = namespace_pid (pid);
 
   self->name = g_strdup_printf ("/tmp/perf-%d.map", ns_pid);
-  self->path = g_strdup_printf ("/proc/%d/root/tmp/perf-%d.map", pid, ns_pid);
+  self->path = fc_perf_map_path_in_process (pid, self->name);
   return self;
 }
 

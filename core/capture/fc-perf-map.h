@@ -16,6 +16,8 @@ void        fc_perf_map_free      (FcPerfMap  *self);
 gboolean    fc_perf_map_read      (FcPerfMap  *self,
                                    FcJitTable *table);
 const char *fc_perf_map_get_name  (FcPerfMap  *self);
+char       *fc_perf_map_path_in_process (GPid        pid,
+                                   const char *path);
 gboolean    fc_perf_map_parse_line (const char *line,
                                    gsize       len,
                                    guint64    *start,

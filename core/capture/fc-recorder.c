@@ -23,6 +23,7 @@
 
 #include "fc-capture-summary.h"
 #include "fc-error.h"
+#include "fc-frame-rename.h"
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"
 #include "fc-release.h"
@@ -40,6 +41,7 @@ typedef enum {
   ITEM_EXIT,
   ITEM_PROCESS_EXIT,  /* a child followed is gone: its chunk is finished, its memory let go */
   ITEM_FLUSH,
+  ITEM_RENAME,        /* JIT code named late (a map written at exit): FcSymbol * -> FcSymbol * */
 } ItemKind;
 
 /* one unwound, symbolized sample handed from the worker to the main context */
@@ -49,6 +51,7 @@ typedef struct {
   int              pid;         /* the thread's process */
   int              status;
   GPtrArray       *ended;       /* ITEM_PROCESS_EXIT: the Process* to let go (not owned) */
+  GHashTable      *renamed;     /* ITEM_RENAME */
   int              priority;
   gint64           time_ns;     /* Unix epoch */
   char            *thread_name; /* GRefString */
@@ -101,6 +104,7 @@ typedef struct {
   GHashTable    *images;         /* FcModule* seen in the live chunk's stacks */
   gint64         chunk_start_ns;
   gboolean       python;         /* the live chunk holds Python stacks (platform python) */
+  GHashTable    *renamed;        /* FcSymbol * -> FcSymbol *: JIT code named after it was sampled */
   guint          batch_first;    /* samples appended since the last samples-added */
   guint          batch_n;
   guint          summary_index;  /* its FcProcessSummary in process_list, + 1; 0: none yet */
@@ -207,6 +211,7 @@ static void
 item_free (Item *item)
 {
   g_clear_pointer (&item->ended, g_ptr_array_unref);
+  g_clear_pointer (&item->renamed, g_hash_table_unref);
   if (item->thread_name)
     g_ref_string_release (item->thread_name);
   g_free (item->ips);
@@ -435,6 +440,7 @@ worker_sample (FcRecorder       *self,
         symbols[i] = fc_symbolizer_lookup (proc->symbolizer, ips[i], i > 0);
       /* Python frames into the native stack, or in its place */
       fc_runtimes_update (proc->runtimes);
+      fc_runtimes_note_jit (proc->runtimes, proc->symbolizer, FALSE);
       mode = fc_runtimes_resolve_mode (proc->runtimes, self->stacks_active);
       n = fc_runtimes_splice (proc->runtimes, mode, ctx != NULL ? ctx->python : NULL, ips, symbols, n,
                               out_ips, out_symbols, MAX_FRAMES);
@@ -477,6 +483,28 @@ worker_sample (FcRecorder       *self,
   push_item (self, item);
 }
 
+/* JIT maps read once more (Java writes its map at exit, jcmd Compiler.perfmap any time): the
+ * JIT code sampled before it had a name gets it in the chunks finished from here on. */
+static void
+push_renames (FcRecorder *self,
+              Process    *proc)
+{
+  GHashTable *renamed = fc_symbolizer_rename_jit (proc->symbolizer);
+  Item *item;
+
+  fc_runtimes_note_jit (proc->runtimes, proc->symbolizer, TRUE);
+  if (g_hash_table_size (renamed) == 0)
+    {
+      g_hash_table_unref (renamed);
+      return;
+    }
+  item = g_new0 (Item, 1);
+  item->kind = ITEM_RENAME;
+  item->pid = proc->pid;
+  item->renamed = renamed;
+  push_item (self, item);
+}
+
 static gpointer
 worker_thread (gpointer data)
 {
@@ -492,6 +520,12 @@ worker_thread (gpointer data)
       if (snap == &stop_marker)
         {
           /* everything captured before the stop is in pending, ahead of this */
+          GHashTableIter iter;
+          Process *proc;
+
+          g_hash_table_iter_init (&iter, self->processes);
+          while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &proc))
+            push_renames (self, proc);
           self->realtime_offset_ns = 0;
           item = g_new0 (Item, 1);
           item->kind = ITEM_FLUSH;
@@ -528,6 +562,7 @@ worker_thread (gpointer data)
           }
           break;
         case FC_SNAPSHOT_TARGET_EXIT:
+          push_renames (self, get_process (self, NULL));
           item = g_new0 (Item, 1);
           item->kind = ITEM_EXIT;
           item->status = snap->status;
@@ -543,6 +578,8 @@ worker_thread (gpointer data)
             while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ts))
               if (ts->pid == snap->pid)
                 g_hash_table_iter_remove (&iter);
+            for (guint i = 0; snap->context != NULL && i < ((GPtrArray *) snap->context)->len; i++)
+              push_renames (self, g_ptr_array_index ((GPtrArray *) snap->context, i));
             g_hash_table_remove (self->processes, GINT_TO_POINTER (snap->pid));
             item = g_new0 (Item, 1);
             item->kind = ITEM_PROCESS_EXIT;
@@ -686,6 +723,7 @@ session_new (int         pid,
   session->frame_cache[0] = g_hash_table_new (NULL, NULL);
   session->frame_cache[1] = g_hash_table_new (NULL, NULL);
   session->images = g_hash_table_new (NULL, NULL);
+  session->renamed = g_hash_table_new (NULL, NULL);
   return session;
 }
 
@@ -696,6 +734,7 @@ session_free (Session *session)
   g_hash_table_unref (session->frame_cache[0]);
   g_hash_table_unref (session->frame_cache[1]);
   g_hash_table_unref (session->images);
+  g_hash_table_unref (session->renamed);
   g_free (session->profiler_id);
   g_free (session);
 }
@@ -779,6 +818,30 @@ session_summary (FcRecorder *self,
   return &g_array_index (self->process_list, FcProcessSummary, session->summary_index - 1);
 }
 
+/* The live chunk with its JIT frames named late: the chunk written and sent. */
+static FcProfile *
+renamed_copy (Session *session)
+{
+  g_autoptr(GHashTable) frames = g_hash_table_new (NULL, NULL);
+  FcProfile *copy;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_hash_table_iter_init (&iter, session->frame_cache[k]);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          const FcSymbol *now = g_hash_table_lookup (session->renamed, key);
+          if (now != NULL)
+            g_hash_table_insert (frames, GUINT_TO_POINTER (GPOINTER_TO_UINT (value) - 1), (gpointer) now);
+        }
+    }
+  copy = fc_frame_rename_copy (session->live, frames);
+  fc_profile_finish (copy);
+  return copy;
+}
+
 static void
 finish_chunk (FcRecorder *self,
               Session    *session)
@@ -801,7 +864,7 @@ finish_chunk (FcRecorder *self,
     }
   set_debug_meta (session);
   fc_profile_finish (session->live);
-  chunk = g_object_ref (session->live);
+  chunk = g_hash_table_size (session->renamed) > 0 ? renamed_copy (session) : g_object_ref (session->live);
   new_live_profile (self, session);
   if (p != NULL)
     p->n_chunks++;
@@ -1126,6 +1189,19 @@ flush_pending (FcRecorder *self)
         case ITEM_PROCESS_EXIT:
           emit_samples_added (self);
           end_session (self, item->pid, item->ended);
+          break;
+
+        case ITEM_RENAME:
+          {
+            Session *session = !self->following || item->pid == self->pid
+                                 ? self->target : g_hash_table_lookup (self->sessions, GINT_TO_POINTER (item->pid));
+            GHashTableIter iter;
+            gpointer key, value;
+
+            g_hash_table_iter_init (&iter, item->renamed);
+            while (session != NULL && g_hash_table_iter_next (&iter, &key, &value))
+              g_hash_table_insert (session->renamed, key, value);
+          }
           break;
 
         case ITEM_FLUSH:

@@ -43,10 +43,19 @@ struct _FcRuntimes {
   FcPython      *python;
   GPtrArray     *replaced;         /* FcPython: their symbols may still be on their way */
 
+  /* worker: a JIT runtime, named by its modules */
+  const char    *jit_runtime;      /* "Node.js", "Java", ".NET", or NULL */
+  const char    *jit_hint;         /* the flag that makes it write a perf map */
+  gboolean       is_go;
+  gint64         jit_noted_us;
+  FcJitInfo      jit;
+
   /* any thread, under lock */
   GMutex         lock;
-  char          *description;
+  char          *description;      /* the Python part */
   char          *hint;
+  char          *jit_description;
+  char          *jit_hint_text;
 };
 
 FcRuntimes *
@@ -73,6 +82,8 @@ fc_runtimes_free (FcRuntimes *self)
   g_mutex_clear (&self->lock);
   g_free (self->description);
   g_free (self->hint);
+  g_free (self->jit_description);
+  g_free (self->jit_hint_text);
   g_free (self);
 }
 
@@ -87,6 +98,84 @@ describe (FcRuntimes *self,
   self->description = description;
   self->hint = hint;
   g_mutex_unlock (&self->lock);
+}
+
+/* HotSpot needs two flags: frame pointers to unwind through its code, a map to name it. */
+static const char *
+java_hint (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", pid);
+  g_autofree char *cmdline = NULL;
+  gsize len = 0;
+  gboolean frame_pointers = FALSE;
+
+  if (g_file_get_contents (path, &cmdline, &len, NULL))
+    for (gsize i = 0; i < len; i += strlen (cmdline + i) + 1)
+      frame_pointers |= strcmp (cmdline + i, "-XX:+PreserveFramePointer") == 0;
+  if (!frame_pointers)
+    return "start java with -XX:+PreserveFramePointer (stacks through JIT code) and "
+           "-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit, or run jcmd PID Compiler.perfmap while recording";
+  return "start java with -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit, or run jcmd PID "
+         "Compiler.perfmap while recording";
+}
+
+static void
+describe_jit (FcRuntimes *self,
+              char       *description,
+              char       *hint)
+{
+  g_mutex_lock (&self->lock);
+  g_free (self->jit_description);
+  g_free (self->jit_hint_text);
+  self->jit_description = description;
+  self->jit_hint_text = hint;
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * fc_runtimes_note_jit:
+ * @force: now, not at most once a second
+ *
+ * The worker's: how the symbolizer named JIT code so far, for the summary.
+ */
+void
+fc_runtimes_note_jit (FcRuntimes   *self,
+                      FcSymbolizer *symbolizer,
+                      gboolean      force)
+{
+  FcJitInfo info;
+  const char *source;
+  guint64 n;
+
+  if (!force && g_get_monotonic_time () - self->jit_noted_us < G_USEC_PER_SEC)
+    return;
+  self->jit_noted_us = g_get_monotonic_time ();
+  fc_symbolizer_get_jit_info (symbolizer, &info);
+  if (info.n_named == self->jit.n_named && info.n_unnamed == self->jit.n_unnamed &&
+      info.perf_map_found == self->jit.perf_map_found && info.jitdump == self->jit.jitdump && !force)
+    return;
+  self->jit = info;
+  n = info.n_named + info.n_unnamed;
+  source = info.jitdump != NULL ? info.jitdump : info.perf_map_found ? info.perf_map : NULL;
+  if (n == 0 && self->jit_runtime == NULL)
+    return;
+  if (n == 0)
+    describe_jit (self, g_strdup_printf ("%s: no JIT code sampled", self->jit_runtime), NULL);
+  else if (source != NULL)
+    describe_jit (self,
+                  g_strdup_printf ("%s: JIT code named from %s%s%s (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                                   " addresses)", self->jit_runtime ? self->jit_runtime : "JIT code",
+                                   info.jitdump != NULL ? "the jitdump " : "", source,
+                                   info.jitdump != NULL && info.perf_map_found ? " and the perf map" : "",
+                                   info.n_named, n),
+                  info.jitdump_error != NULL ? g_strdup (info.jitdump_error) : NULL);
+  else
+    describe_jit (self,
+                  g_strdup_printf ("%s: JIT code without names (%" G_GUINT64_FORMAT " addresses; no %s)",
+                                   self->jit_runtime ? self->jit_runtime : "JIT code", n,
+                                   info.perf_map),
+                  g_strdup (self->jit_hint != NULL ? self->jit_hint
+                                                   : "a perf map (/tmp/perf-PID.map) written by the runtime names it"));
 }
 
 /**
@@ -122,8 +211,36 @@ fc_runtimes_update (FcRuntimes *self)
   self->looked_generation = generation;
   modules = fc_proc_maps_get_modules (self->maps, &n_modules);
   for (guint i = 0; i < n_modules; i++)
-    if (modules[i]->is_main && fc_python_module_may_be_python (modules[i]))
-      self->python_expected = TRUE;
+    {
+      g_autofree char *base = g_path_get_basename (modules[i]->path);
+      guint64 addr;
+
+      if (modules[i]->is_main && fc_python_module_may_be_python (modules[i]))
+        self->python_expected = TRUE;
+      /* JIT runtimes, by the files they run from */
+      if ((modules[i]->is_main && (strcmp (base, "node") == 0 || strcmp (base, "nodejs") == 0)) ||
+          g_str_has_prefix (base, "libnode.so"))
+        {
+          self->jit_runtime = "Node.js";
+          self->jit_hint = "start node with --perf-basic-prof (or --perf-prof for a jitdump)";
+        }
+      else if (strcmp (base, "libjvm.so") == 0)
+        {
+          self->jit_runtime = "Java";
+          self->jit_hint = java_hint (self->pid);
+        }
+      else if (strcmp (base, "libcoreclr.so") == 0)
+        {
+          self->jit_runtime = ".NET";
+          self->jit_hint = "set DOTNET_PerfMapEnabled=1 before starting it";
+        }
+      else if (modules[i]->is_main && !self->is_go && fc_module_find_symbol (modules[i], "runtime.goexit", &addr, NULL))
+        {
+          self->is_go = TRUE;
+          describe_jit (self, g_strdup ("Go: stacks followed by frame pointer, names and lines from its symbol "
+                                        "table and DWARF"), NULL);
+        }
+    }
 
   if (self->python_found || self->python_failed)
     return;
@@ -155,7 +272,11 @@ fc_runtimes_worker_exec (FcRuntimes *self)
   self->retries = 0;
   self->python_expected = FALSE;
   self->looked = FALSE;
+  self->jit_runtime = NULL;
+  self->jit_hint = NULL;
+  self->is_go = FALSE;
   describe (self, NULL, NULL);
+  describe_jit (self, NULL, NULL);
 }
 
 /* The sampler thread's, at an exec. */
@@ -247,12 +368,22 @@ char *
 fc_runtimes_dup_description (FcRuntimes  *self,
                              char       **hint)
 {
-  char *text;
+  GString *text = g_string_new (NULL);
+  GString *hints = g_string_new (NULL);
 
   g_mutex_lock (&self->lock);
-  text = g_strdup (self->description);
-  if (hint != NULL)
-    *hint = g_strdup (self->hint);
+  if (self->description != NULL)
+    g_string_append (text, self->description);
+  if (self->jit_description != NULL)
+    g_string_append_printf (text, "%s%s", text->len > 0 ? "; " : "", self->jit_description);
+  if (self->hint != NULL)
+    g_string_append (hints, self->hint);
+  if (self->jit_hint_text != NULL)
+    g_string_append_printf (hints, "%s%s", hints->len > 0 ? "; " : "", self->jit_hint_text);
   g_mutex_unlock (&self->lock);
-  return text;
+  if (hint != NULL)
+    *hint = hints->len > 0 ? g_string_free (hints, FALSE) : (g_string_free (hints, TRUE), NULL);
+  else
+    g_string_free (hints, TRUE);
+  return text->len > 0 ? g_string_free (text, FALSE) : (g_string_free (text, TRUE), NULL);
 }

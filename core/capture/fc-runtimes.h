@@ -24,6 +24,9 @@ void           fc_runtimes_sink_exec      (FcRuntimes          *self);
 /* worker thread */
 void           fc_runtimes_update         (FcRuntimes          *self);
 void           fc_runtimes_worker_exec    (FcRuntimes          *self);
+void           fc_runtimes_note_jit       (FcRuntimes          *self,
+                                           FcSymbolizer        *symbolizer,
+                                           gboolean             force);
 FcStacksMode   fc_runtimes_resolve_mode   (FcRuntimes          *self,
                                            FcStacksMode         requested);
 guint          fc_runtimes_splice         (FcRuntimes          *self,

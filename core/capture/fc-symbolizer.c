@@ -560,7 +560,8 @@ void
 fc_symbolizer_get_jit_info (FcSymbolizer *self,
                             FcJitInfo    *info)
 {
-  info->perf_map = self->perf_map_found ? fc_perf_map_get_name (self->perf_map) : NULL;
+  info->perf_map = fc_perf_map_get_name (self->perf_map);
+  info->perf_map_found = self->perf_map_found;
   info->jitdump = self->jitdump != NULL ? fc_jitdump_get_path (self->jitdump) : NULL;
   info->jitdump_error = self->jitdump_error;
   info->n_entries = fc_jit_table_get_n_entries (self->jit);
@@ -661,6 +662,43 @@ lookup_outside_modules (FcSymbolizer *self,
     }
   g_hash_table_insert (self->unknown_gen, g_memdup2 (&key, sizeof key), GSIZE_TO_POINTER (unknown_tag (self)));
   return sym;
+}
+
+/**
+ * fc_symbolizer_rename_jit:
+ *
+ * Reads the JIT maps now (a map written at exit is there only then) and names the JIT code
+ * that was looked up before a name was known.
+ *
+ * Returns: (transfer full): old FcSymbol * -> the new one, for the addresses named now
+ */
+GHashTable *
+fc_symbolizer_rename_jit (FcSymbolizer *self)
+{
+  GHashTable *renamed = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GHashTableIter iter;
+  gpointer key, value;
+
+  fc_symbolizer_refresh_jit (self, TRUE);
+  g_hash_table_iter_init (&iter, self->unknown_cache);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (((FcSymbol *) value)->unnamed && fc_jit_table_lookup (self->jit, *(gint64 *) key) != NULL)
+      g_array_append_val (keys, *(gint64 *) key);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      gint64 k = g_array_index (keys, gint64, i);
+      const FcSymbol *old = g_hash_table_lookup (self->unknown_cache, &k);
+      const FcSymbol *now = lookup_outside_modules (self, k);
+
+      if (now != old)
+        {
+          g_hash_table_insert (renamed, (gpointer) old, (gpointer) now);
+          self->n_jit_unnamed--;
+          self->n_jit_named++;
+        }
+    }
+  return renamed;
 }
 
 const FcSymbol *

@@ -42,7 +42,8 @@ const FcSymbol *fc_symbolizer_lookup         (FcSymbolizer  *self,
 
 /* How JIT code was named: for the summary */
 typedef struct {
-  const char *perf_map;       /* the perf map read (as the process names it), or NULL: none */
+  const char *perf_map;       /* the perf map's name as the process sees it (/tmp/perf-PID.map) */
+  gboolean    perf_map_found; /* and it was there */
   const char *jitdump;        /* the jitdump file read, or NULL */
   const char *jitdump_error;  /* why it stopped being read, or NULL */
   guint       n_entries;      /* code regions named by either */
@@ -54,6 +55,7 @@ void            fc_symbolizer_refresh_jit    (FcSymbolizer  *self,
                                               gboolean       force);
 void            fc_symbolizer_get_jit_info   (FcSymbolizer  *self,
                                               FcJitInfo     *info);
+GHashTable     *fc_symbolizer_rename_jit     (FcSymbolizer  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcSymbolizer, fc_symbolizer_free)
 

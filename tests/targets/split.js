@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // split.js - a Node program whose time splits 70/30 between two functions, by construction:
-// fcHot and fcCold run the same loop, 7 iterations of fcHot for 3 of fcCold, in turns of tens
+// fcHot and fcCold run the same loop (only their first value differs), 7 iterations of fcHot for 3 of fcCold, in turns of tens
 // of milliseconds. Prints "ready" once warmed up. Argument: seconds to run (default 5; 0: until
 // killed). Run with --perf-basic-prof (or --perf-prof) for its JIT code to be named.
 'use strict';
@@ -12,8 +12,8 @@ function fcHot(n) {
 }
 
 function fcCold(n) {
-  let x = 0;
-  for (let i = 0; i < n; i++) x = (x * 37 + i) & 0xffff;
+  let x = 1;
+  for (let i = 0; i < n; i++) x = (x * 31 + i) & 0xffff;
   return x;
 }
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """split.py - a Python program whose time splits 70/30 between two functions, by construction.
 
-fc_hot and fc_cold run the same loop, 7 iterations of fc_hot for 3 of fc_cold, so CPU time and
+fc_hot and fc_cold run the same loop (only their first value differs), 7 iterations of fc_hot for 3 of fc_cold, so CPU time and
 wall time split 70/30 between them, in turns of tens of milliseconds (longer than the moment
 between a sample and the read of the interpreter's frames). A second thread, fc_sleeper, waits without the GIL.
 Prints "ready" once both threads run. Argument: seconds to run (default 5; 0: until killed).
@@ -20,9 +20,9 @@ def fc_hot(n):
 
 
 def fc_cold(n):
-    x = 0
+    x = 1
     for i in range(n):
-        x = (x * 37 + i) & 0xFFFF
+        x = (x * 31 + i) & 0xFFFF
     return x
 
 
