@@ -17,6 +17,7 @@ static const char * const root_functions[] = {
   "clone", "clone3", "__clone", "__clone3", "__clone_internal", "start_thread",
   /* Go: goroutines start in goexit, threads in mstart, the program in runtime.main */
   "runtime.goexit", "runtime.mstart", "runtime.main", "runtime.rt0_go",
+  "runtime.goexit.abi0", "runtime.mstart.abi0", "runtime.rt0_go.abi0",
   /* Python stacks (--stacks python): the script's or a thread's outermost frame */
   "<module>", "Thread._bootstrap",
 };

@@ -234,7 +234,7 @@ fc_runtimes_update (FcRuntimes *self)
           self->jit_runtime = ".NET";
           self->jit_hint = "set DOTNET_PerfMapEnabled=1 before starting it";
         }
-      else if (modules[i]->is_main && !self->is_go && fc_module_find_symbol (modules[i], "runtime.goexit", &addr, NULL))
+      else if (modules[i]->is_main && !self->is_go && fc_module_find_symbol (modules[i], "runtime.main", &addr, NULL))
         {
           self->is_go = TRUE;
           describe_jit (self, g_strdup ("Go: stacks followed by frame pointer, names and lines from its symbol "

@@ -42,7 +42,15 @@ typedef struct {
   guint64      plt_start[2]; /* .plt and .plt.sec, module addresses; 0 when absent */
   guint64      plt_end[2];
   gboolean     plt_read;
+  GArray      *cu_ranges;   /* CuRange by start, for DWARF without .debug_aranges; NULL until needed */
 } ModuleInfo;
+
+/* what a compilation unit's code covers (its DW_AT_ranges or low/high pc), module addresses */
+typedef struct {
+  guint64   start;
+  guint64   end;
+  Dwarf_Off cu;
+} CuRange;
 
 struct _FcSymbolizer {
   FcProcMaps *maps;
@@ -77,6 +85,8 @@ module_info_free (ModuleInfo *info)
 {
   if (info->symbols != NULL)
     g_array_unref (info->symbols);
+  if (info->cu_ranges != NULL)
+    g_array_unref (info->cu_ranges);
   g_free (info);
 }
 
@@ -417,6 +427,70 @@ ensure_reported (FcSymbolizer   *self,
   return info;
 }
 
+static int
+compare_cu_range (gconstpointer a,
+                  gconstpointer b)
+{
+  const CuRange *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The line at @addr when libdw's own lookup found no compilation unit: Go writes no
+ * .debug_aranges, which elfutils 0.188 needs to find a unit by address. The units' ranges
+ * are read once and searched here. */
+static Dwarf_Line *
+line_without_aranges (ModuleInfo *info,
+                      guint64     addr,
+                      Dwarf_Die  *cudie)
+{
+  Dwarf_Addr bias = 0;
+  Dwarf *dwarf = dwfl_module_getdwarf (info->mod, &bias);
+  const CuRange *r;
+  guint lo = 0, hi;
+
+  if (dwarf == NULL)
+    return NULL;
+  if (info->cu_ranges == NULL)
+    {
+      Dwarf_Off off = 0, next;
+      size_t header_size;
+
+      info->cu_ranges = g_array_new (FALSE, FALSE, sizeof (CuRange));
+      while (dwarf_nextcu (dwarf, off, &next, &header_size, NULL, NULL, NULL) == 0)
+        {
+          Dwarf_Die die;
+          Dwarf_Addr base, start, end;
+          ptrdiff_t it = 0;
+
+          if (dwarf_offdie (dwarf, off + header_size, &die) != NULL)
+            while ((it = dwarf_ranges (&die, it, &base, &start, &end)) > 0)
+              {
+                CuRange cr = { start + bias, end + bias, off + header_size };
+                g_array_append_val (info->cu_ranges, cr);
+              }
+          off = next;
+        }
+      g_array_sort (info->cu_ranges, compare_cu_range);
+    }
+  r = (const CuRange *) (gpointer) info->cu_ranges->data;
+  hi = info->cu_ranges->len;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (addr < r[mid].start)
+        hi = mid;
+      else if (addr >= r[mid].end)
+        lo = mid + 1;
+      else
+        {
+          if (dwarf_offdie (dwarf, r[mid].cu, cudie) == NULL)
+            return NULL;
+          return dwarf_getsrc_die (cudie, addr - bias);
+        }
+    }
+  return NULL;
+}
+
 /* Whether @vaddr (a module address) is in .plt or .plt.sec; the sections are read once. */
 static gboolean
 in_plt (ModuleInfo     *info,
@@ -742,6 +816,23 @@ fc_symbolizer_lookup (FcSymbolizer *self,
 
       name = find_symbol (info, debug_key);
       line = dwfl_module_getsrc (mod, debug_key);
+      if (line == NULL)
+        {
+          Dwarf_Die cudie;
+          Dwarf_Line *dline = line_without_aranges (info, debug_key, &cudie);
+          const char *src;
+          int lineno = -1;
+
+          if (dline != NULL && (src = dwarf_linesrc (dline, NULL, NULL)) != NULL)
+            {
+              Dwarf_Attribute comp_dir;
+
+              dwarf_lineno (dline, &lineno);
+              sym->abs_path = source_path (src, dwarf_formstring (dwarf_attr (&cudie, DW_AT_comp_dir, &comp_dir)));
+              sym->filename = g_path_get_basename (src);
+              sym->lineno = lineno > 0 ? lineno : -1;
+            }
+        }
       if (line != NULL)
         {
           int lineno = -1;

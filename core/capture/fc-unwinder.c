@@ -256,8 +256,24 @@ after_python_trampoline_call (FcUnwinder *self,
          memcmp (buf, code, sizeof code) == 0;
 }
 
+/* Whether @ret follows a call instruction: `call rel32`, `call *%reg` (with or without REX). */
+static gboolean
+after_call (FcUnwinder *self,
+            guint64     ret)
+{
+  guint8 b[5];
+
+  if (ret < 5 || !fc_proc_maps_read (self->maps, ret - 5, b, sizeof b))
+    return FALSE;
+  return b[0] == 0xe8 || (b[3] == 0xff && (b[4] & 0xf8) == 0xd0) ||
+         ((b[2] & 0xf0) == 0x40 && b[3] == 0xff && (b[4] & 0xf8) == 0xd0);
+}
+
 /* One step from a frame no CFI covers, to its caller: by CPython's trampoline layout, or by the
- * frame pointer when the chain is plausible. FALSE when neither gives a caller in code. */
+ * frame pointer when the chain is plausible. FALSE when neither gives a caller in code.
+ * A leaf may not have set up its frame (Go's small leaf functions never do; any function is
+ * caught before its prologue now and then): when the word at the stack pointer is a return
+ * address, just after a call, the leaf's caller is that. */
 static gboolean
 step_without_cfi (FcUnwinder       *self,
                   const FcSnapshot *snap,
@@ -271,6 +287,14 @@ step_without_cfi (FcUnwinder       *self,
 {
   guint64 ret = 0, saved = 0;
 
+  if (is_leaf && stack_word (snap, sp, &ret) && ret > 4096 && fc_proc_maps_is_code (self->maps, ret - 1) &&
+      after_call (self, ret))
+    {
+      *new_ip = ret;
+      *new_sp = sp + 8;
+      *new_rbp = rbp;
+      return TRUE;
+    }
   if (!is_leaf && after_python_trampoline_call (self, ip) && stack_word (snap, sp + 8, &ret) &&
       fc_proc_maps_is_code_or_reload (self->maps, ret - 1))
     {
