@@ -50,8 +50,23 @@ fc_python_runtime_find (FcProcMaps      *maps,
       guint8 head[FC_PYTHON_DEBUG_OFFSETS_SIZE];
       g_autofree char *version_string = NULL;
 
-      if (!fc_python_module_may_be_python (m) || !fc_module_find_symbol (m, "_PyRuntime", &state, NULL))
+      if (!fc_python_module_may_be_python (m))
         continue;
+      if (!fc_module_find_symbol (m, "_PyRuntime", &state, NULL))
+        {
+          /* CPython before 3.7 has no _PyRuntime: named by its file (libpython3.6m.so) */
+          const char *name = g_strrstr (m->path, "python");
+          g_autofree char *minor = g_strndup (name + 6, strspn (name + 6, "0123456789."));
+
+          if (!fc_module_find_symbol (m, "Py_Initialize", &state, NULL))
+            continue;
+          if (g_str_has_suffix (minor, "."))
+            minor[strlen (minor) - 1] = 0;
+          g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
+                       "CPython %s (%s) is not supported: Flamecast reads the frames of CPython 3.11 to 3.13",
+                       minor[0] != 0 ? minor : "older than 3.7", m->path);
+          return FALSE;
+        }
       memset (runtime, 0, sizeof *runtime);
       runtime->runtime = state;
       /* Py_Version is read-only data: the file holds what the target sees */

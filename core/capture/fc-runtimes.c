@@ -196,7 +196,14 @@ fc_runtimes_update (FcRuntimes *self)
   /* A python whose libpython is not (fully) mapped yet: the maps are read again and the
    * runtime looked for now and then (for ten seconds), since the unwinder reads the maps only
    * when an address is in no module, and a library being mapped can be seen half done. */
-  if (self->python_expected && !self->python_found && !self->python_failed && self->retries < 200 &&
+  if (self->python_expected && !self->python_found && !self->python_failed && self->retries >= 200)
+    {
+      /* a python with no CPython we know in it: its stacks are native */
+      self->python_failed = TRUE;
+      describe (self, g_strdup ("a python executable without a CPython runtime Flamecast knows (no _PyRuntime); "
+                                "native stacks only"), NULL);
+    }
+  if (self->python_expected && !self->python_found && !self->python_failed &&
       g_get_monotonic_time () - self->reloaded_us > G_USEC_PER_SEC / 20)
     {
       self->reloaded_us = g_get_monotonic_time ();

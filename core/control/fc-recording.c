@@ -744,6 +744,7 @@ fc_recording_apply_settings (FcRecording *self,
                 "profile-session-sample-rate", fc_settings_get_profile_session_sample_rate (settings),
                 "traces-sample-rate", fc_settings_get_traces_sample_rate (settings),
                 "follow-children", fc_settings_get_follow_children (settings),
+                "stacks", fc_settings_get_stacks (settings),
                 NULL);
   if (*fc_settings_get_release (settings) != '\0')
     g_object_set (self, "release", fc_settings_get_release (settings), NULL);
