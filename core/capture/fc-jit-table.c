@@ -55,8 +55,12 @@ fc_jit_table_add (FcJitTable *self,
 {
   FcJitEntry e = { start, MAX (size, 1), self->seq++, NULL, NULL, line };
 
-  e.name = g_string_chunk_insert_len (self->strings, name, name_len);
-  e.file = file != NULL ? g_string_chunk_insert_const (self->strings, file) : NULL;
+  g_autofree char *valid_name = g_utf8_make_valid (name, name_len);
+  g_autofree char *valid_file = file != NULL ? g_utf8_make_valid (file, -1) : NULL;
+
+  /* what a runtime wrote is anyone's guess: names go into JSON, so they are made UTF-8 */
+  e.name = g_string_chunk_insert (self->strings, valid_name);
+  e.file = valid_file != NULL ? g_string_chunk_insert_const (self->strings, valid_file) : NULL;
   if (self->entries->len > 0 && start < g_array_index (self->entries, FcJitEntry, self->entries->len - 1).start)
     self->sorted = FALSE;
   g_array_append_val (self->entries, e);

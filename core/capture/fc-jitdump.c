@@ -174,7 +174,8 @@ parse (const guint8 *data,
               const char *file = (const char *) body + 32;
               gsize file_len = strnlen (file, body_len - 32);
 
-              if (file_len < body_len - 32)
+              /* "\xff": the same file as the entry before (V8), here: none known */
+              if (file_len < body_len - 32 && !(file_len == 1 && (guint8) file[0] == 0xff))
                 {
                   debug->line = (gint32) u32 (body + 24);
                   debug->file = g_strndup (file, file_len);

@@ -693,10 +693,11 @@ lookup_outside_modules (FcSymbolizer *self,
   const FcJitEntry *entry;
   g_autofree char *name = NULL;
 
+  /* JIT code still without a name: the maps may have grown (read at most every 200 ms) */
+  if (code && (sym == NULL || sym->unnamed))
+    fc_symbolizer_refresh_jit (self, FALSE);
   if (sym != NULL && GPOINTER_TO_SIZE (g_hash_table_lookup (self->unknown_gen, &key)) == unknown_tag (self))
     return sym;
-  if (code)
-    fc_symbolizer_refresh_jit (self, FALSE);
   entry = fc_jit_table_lookup (self->jit, key);
   if (entry != NULL)
     name = g_strdup (entry->name);
