@@ -350,31 +350,37 @@ fc_unwinder_unwind (FcUnwinder       *self,
                                               UNW_X86_64_R14, UNW_X86_64_R15 };
 
           unw_get_reg (&cursor, UNW_X86_64_RBP, &rbp);
-          if (!step_without_cfi (self, snapshot, here, n == 1, prev_sp, rbp, &new_ip, &new_sp, &new_rbp))
+          if (step_without_cfi (self, snapshot, here, n == 1, prev_sp, rbp, &new_ip, &new_sp, &new_rbp))
             {
-              if (g_getenv ("FC_DEBUG_UNWIND"))
-                g_printerr ("unwind tid %d: no CFI and no frame chain at ip 0x%" G_GINT64_MODIFIER "x\n",
-                            snapshot->tid, here);
-              break;
+              /* the caller's frame starts a new walk: what CFI restored so far stands, the rest
+               * is the JIT code's (which keeps the callee-saved registers it does not use) */
+              for (guint i = 0; i < G_N_ELEMENTS (callee_saved); i++)
+                if (unw_get_reg (&cursor, callee_saved[i], &keep) == 0)
+                  ctx.regs[callee_saved[i]] = keep;
+              ctx.regs[UNW_X86_64_RIP] = new_ip;
+              ctx.regs[UNW_X86_64_RSP] = new_sp;
+              ctx.regs[UNW_X86_64_RBP] = new_rbp;
+              ips[n++] = new_ip;
+              if (new_rbp == 0 && !has_cfi (self, new_ip - 1))
+                {
+                  /* the outermost frame of a frame-pointer chain (Go's runtime.goexit) */
+                  *complete = TRUE;
+                  break;
+                }
+              if (unw_init_remote (&cursor, self->as, &ctx) != 0)
+                break;
+              continue;
             }
-          /* the caller's frame starts a new walk: what CFI restored so far stands, the rest is
-           * the JIT code's (which keeps the callee-saved registers it does not use) */
-          for (guint i = 0; i < G_N_ELEMENTS (callee_saved); i++)
-            if (unw_get_reg (&cursor, callee_saved[i], &keep) == 0)
-              ctx.regs[callee_saved[i]] = keep;
-          ctx.regs[UNW_X86_64_RIP] = new_ip;
-          ctx.regs[UNW_X86_64_RSP] = new_sp;
-          ctx.regs[UNW_X86_64_RBP] = new_rbp;
-          ips[n++] = new_ip;
-          if (new_rbp == 0 && !has_cfi (self, new_ip - 1))
+          /* no frame chain either: libunwind's own way (the outermost frames glibc and the
+           * dynamic loader leave without CFI end with a null frame pointer) */
+          if (g_getenv ("FC_DEBUG_UNWIND"))
             {
-              /* the outermost frame of a frame-pointer chain (Go's runtime.goexit) */
-              *complete = TRUE;
-              break;
+              const FcModule *m = fc_proc_maps_find (self->maps, here);
+              g_printerr ("unwind tid %d: no CFI and no frame chain at ip 0x%" G_GINT64_MODIFIER "x (%s+0x%"
+                          G_GINT64_MODIFIER "x, frame %u, rbp 0x%" G_GINT64_MODIFIER "x sp 0x%" G_GINT64_MODIFIER
+                          "x)\n", snapshot->tid, here, m ? m->path : "no module", m ? here - m->bias : 0, n,
+                          (guint64) rbp, (guint64) prev_sp);
             }
-          if (unw_init_remote (&cursor, self->as, &ctx) != 0)
-            break;
-          continue;
         }
 
       from_signal_frame = unw_is_signal_frame (&cursor) > 0;
