@@ -18,7 +18,7 @@ DEB_PACKAGES = \
 	meson ninja-build pkg-config gcc gettext appstream desktop-file-utils \
 	libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libadwaita-1-dev libepoxy-dev \
 	libjson-glib-dev libsoup-3.0-dev libyajl-dev \
-	libunwind-dev libdw-dev libelf-dev linux-perf zstd xz-utils make \
+	libunwind-dev libdw-dev libelf-dev libiberty-dev linux-perf zstd xz-utils make \
 	protobuf-c-compiler libprotobuf-c-dev libdeflate-dev protobuf-compiler golang-go python3-jsonschema \
 	libxtst-dev \
 	xvfb xauth \

@@ -160,6 +160,7 @@ fc_cli_record (int    argc,
   g_autofree char *release = NULL;
   g_autofree char *environment = NULL;
   g_autofree char *platform = NULL;
+  g_autofree char *stacks_name = NULL;
   g_autofree char *lifecycle_name = NULL;
   g_autofree char *control_path = NULL;
   g_autofree char *dsn_option = NULL;
@@ -168,6 +169,7 @@ fc_cli_record (int    argc,
   g_autoptr(FcSender) sender = NULL;
   FcRecorder *recorder;
   FcProfileLifecycle lifecycle_mode;
+  FcStacksMode stacks = FC_STACKS_AUTO;
   gboolean send = FALSE, follow_children = FALSE, v1, pid_given;
   int pid = 0, frequency = G_MININT, exit_code = 0, status = -1;
   double duration = 0;
@@ -185,6 +187,7 @@ fc_cli_record (int    argc,
     { "release", 'r', 0, G_OPTION_ARG_STRING, &release, N_("Release of the profiled program"), "R" },
     { "environment", 'e', 0, G_OPTION_ARG_STRING, &environment, N_("Environment, e.g. production"), "E" },
     { "platform", 0, 0, G_OPTION_ARG_STRING, &platform, N_("Platform of the chunks (default: the settings' platform, native)"), "P" },
+    { "stacks", 0, 0, G_OPTION_ARG_STRING, &stacks_name, N_("python: Python frames only, platform python, as the Python SDK sends; mixed: native stacks with the Python frames in them; native: machine code only; auto: python for a CPython program, native otherwise (default: the settings' stacks, auto)"), "python|mixed|native|auto" },
     { "lifecycle", 0, 0, G_OPTION_ARG_STRING, &lifecycle_name, N_("manual: record from start to end (default); trace: record while a root span is active"), "manual|trace" },
     { "control", 0, 0, G_OPTION_ARG_FILENAME, &control_path, N_("FIFO of span commands: lines “begin NAME”, “end NAME”, “start”, “stop”"), "PATH" },
     { "send", 0, 0, G_OPTION_ARG_NONE, &send, N_("Send each chunk to Sentry as it is ready"), NULL },
@@ -231,6 +234,11 @@ fc_cli_record (int    argc,
       return 2;
     }
   v1 = g_strcmp0 (format, "v1") == 0;
+  if (stacks_name != NULL && !fc_stacks_mode_from_string (stacks_name, &stacks))
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", _("--stacks must be python, mixed, native or auto"));
+      return 2;
+    }
 
   /* Every recording option and the DSN default to the saved settings (the
    * app's GSettings keys, then settings.ini): the app records the same way. */
@@ -292,6 +300,8 @@ fc_cli_record (int    argc,
     g_object_set (recording, "environment", environment, NULL);
   if (platform != NULL)
     g_object_set (recording, "platform", platform, NULL);
+  if (stacks_name != NULL)
+    g_object_set (recording, "stacks", stacks, NULL);
   /* the flag turns it on; without it, the saved setting (the app's switch) decides */
   if (follow_children)
     g_object_set (recording, "follow-children", TRUE, NULL);
