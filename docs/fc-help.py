@@ -404,7 +404,8 @@ def zsh_completion(program):
         if positional == 'file':
             out.append("            '*:file:_files' \\")
         elif positional == 'command':
-            out.append("            '*::command:_normal' \\")
+            # _arguments leaves the -- in front of the command line
+            out.append("            '*::command:{ [[ $words[1] == -- ]] && { shift words; (( CURRENT-- )) }; _normal }' \\")
         out[-1] = out[-1][:-2] + ' && ret=0'
         out.append('          ;;')
     out += ['      esac', '      ;;', '  esac', '  return ret', '}', '', f'_{name} "$@"', '']

@@ -190,6 +190,31 @@ def test_fish_completion():
         expect(got == want if exactly else want <= got, f'{line!r} completed to {sorted(got)[:20]}, not {sorted(want)}')
 
 
+# An interactive zsh on a pseudo-terminal (zpty) with compinit and the
+# installed completion: the line, Tab, then Ctrl-X to end. compadd prints
+# what it adds that matches the word before the cursor. The marks are split
+# in the commands ("<do""ne>"), so that the terminal's echo of a command is
+# never taken for its output.
+ZSH_COMPLETE = r'''
+zmodload zsh/zpty
+zpty z zsh -f -i
+zpty -w z "PROMPT=''; RPROMPT=''; unsetopt zle_bracketed_paste"
+zpty -w z "fpath=(${(q)1} \$fpath); autoload -Uz compinit; compinit -u -D"
+zpty -w z 'compadd () { local -a hits; builtin compadd -O hits "$@"; print -rl -- "" "<h""it>"${^hits}; builtin compadd "$@" }'
+zpty -w z 'fc-done () { print -l "" "<do""ne>"; exit }; zle -N fc-done; bindkey "^I" complete-word; bindkey "^X" fc-done'
+zpty -n -w z "$2"$'\t'$'\x18'
+while zpty -r z line; do
+  [[ $line == '<done>'* ]] && break
+  [[ $line == '<hit>'* ]] && print -r -- ${${line#<hit>}%$'\r'}
+done
+zpty -d z
+'''
+
+
+def zsh_complete(line):
+    return run(['zsh', '-f', '-c', ZSH_COMPLETE, 'zsh', ZSH_DIR, line], cwd=WORK).stdout.split()
+
+
 def test_zsh_completion():
     script = os.path.join(ZSH_DIR, '_flamecast-cli')
     run(['zsh', '-n', script])
@@ -197,6 +222,23 @@ def test_zsh_completion():
     done = run(['zsh', '-f', '-c', f'fpath=({shlex.quote(ZSH_DIR)} $fpath); autoload -Uz compinit; '
                 'compinit -u -D; print -r -- $_comps[flamecast-cli]'], cwd=WORK)
     expect(done.stdout.strip() == '_flamecast-cli', f'compinit mapped flamecast-cli to {done.stdout!r}')
+    cases = [
+        ('flamecast-cli ', set(commands()), True),
+        ('flamecast-cli rec', {'record'}, True),
+        ('flamecast-cli record --mo', {'--mode'}, True),
+        ('flamecast-cli record --mode ', {'wall', 'cpu'}, True),
+        ('flamecast-cli record --mode=c', {'cpu'}, True),
+        ('flamecast-cli convert --to ', {'v2', 'v1', 'envelope', 'otlp', 'otlp-json', 'pprof', 'speedscope',
+                                         'collapsed'}, True),
+        ('flamecast-cli inspect ', {'chunk-001.json', 'out'}, True),
+        ('flamecast-cli record -o ', {'out'}, True),
+        ('flamecast-cli record --duration 3 -- bas', {'bash'}, False),
+        ('flamecast-cli record -- bash --norc --noprof', {'--noprofile'}, False),
+        ('flamecast-cli send --dsn ', set(), True),
+    ]
+    for line, want, exactly in cases:
+        got = set(zsh_complete(line))
+        expect(got == want if exactly else want <= got, f'{line!r} completed to {sorted(got)[:20]}, not {sorted(want)}')
 
 
 TESTS = [test_installed_files, test_cli_man_page_names_every_option, test_man_finds_the_page_in_the_destdir,
