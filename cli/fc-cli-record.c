@@ -180,7 +180,7 @@ fc_cli_record (int    argc,
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, N_("Profile the running process PID"), "PID" },
     { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, N_("Stop after SECONDS (default: until the target exits or Ctrl-C)"), "SECONDS" },
     { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, N_("Samples per second per thread, 1 to 1000 (default: the settings' frequency, 101)"), "HZ" },
-    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not) or cpu (on-CPU time, perf events); default: the settings' mode, wall"), "MODE" },
+    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not) or cpu (on-CPU time, perf events); default: the settings' mode, wall"), "wall|cpu" },
     { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow_children, N_("Record the processes the target starts too, and theirs, through exec, each with its own profiler_id and chunk files (threads named “comm (pid)”; default: the settings' follow-children)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Directory for the chunk files (default: .)"), "DIR" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, N_("v2: one chunk file per chunk (default); v1: one envelope per 30 s"), "v2|v1" },
@@ -197,6 +197,15 @@ fc_cli_record (int    argc,
   };
 
   context = g_option_context_new (_("(--pid PID | -- COMMAND [ARGS...]) - profile a process"));
+  g_option_context_set_summary (context,
+                                _("Samples every thread of a running process (--pid) or of a command it\n"
+                                  "launches, writes Sentry V2 chunk files (or V1 envelopes) to --output\n"
+                                  "and ends with a summary of what was captured. Ctrl-C or SIGTERM stops\n"
+                                  "the recording and releases the process, which keeps running.\n"
+                                  "\n"
+                                  "Exit status: that of the launched command (128+signal when a signal\n"
+                                  "ended the recording, 127 when it cannot be started); 0 with --pid; 1 when\n"
+                                  "the capture, writing or sending failed; 2 on bad usage."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_strict_posix (context, TRUE);
   pid = G_MININT;
