@@ -1,10 +1,14 @@
 /* fc-test-util.c - what the tests share: temporary trees, target programs, test data,
- * private homes, waits on a condition with a deadline, statistical margins
+ * private homes, waits on a condition with a deadline, a terminal, statistical margins
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
@@ -183,6 +187,87 @@ void
 fc_test_wait_end (FcTestWait *wait)
 {
   g_clear_handle_id (&wait->wake_id, g_source_remove);
+}
+
+/**
+ * fc_test_spawn_on_terminal:
+ * @argv: the program and its arguments
+ * @child_setup: (nullable): run in the child before the exec, e.g. to make a process group
+ * @terminal: (out): the terminal's other end, to read with fc_test_terminal_read()
+ *
+ * Starts @argv with its stderr on a new pseudo-terminal and stdout on /dev/null, as a user
+ * in a terminal would: a program that shows progress on a terminal (the CLI's status line of
+ * `record`) does so, and the test reads it to wait for what the program says it did.
+ *
+ * Returns: the child's pid, to be reaped by the caller (waitpid())
+ */
+GPid
+fc_test_spawn_on_terminal (const char * const    *argv,
+                           GSpawnChildSetupFunc   child_setup,
+                           int                   *terminal)
+{
+  g_autoptr(GError) error = NULL;
+  int master = posix_openpt (O_RDWR | O_NOCTTY | O_CLOEXEC);
+  int slave;
+  GPid pid;
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  slave = open (ptsname (master), O_RDWR | O_NOCTTY | O_CLOEXEC);
+  g_assert_cmpint (slave, >=, 0);
+  g_spawn_async_with_fds (NULL, (char **) argv, NULL,
+                          G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
+                          child_setup, NULL, &pid, -1, -1, slave, &error);
+  g_assert_no_error (error);
+  close (slave);
+  g_assert_cmpint (fcntl (master, F_SETFL, O_NONBLOCK), ==, 0);
+  *terminal = master;
+  return pid;
+}
+
+/**
+ * fc_test_terminal_read:
+ * @terminal: from fc_test_spawn_on_terminal()
+ * @text: what was read so far; what the program wrote since is appended
+ *
+ * Never blocks. The caller closes @terminal once the program is done.
+ */
+void
+fc_test_terminal_read (int      terminal,
+                       GString *text)
+{
+  char buf[4096];
+  ssize_t n;
+
+  /* EAGAIN: nothing more for now; EIO: the program closed its end */
+  while ((n = read (terminal, buf, sizeof buf)) > 0)
+    g_string_append_len (text, buf, n);
+  g_assert_true (n == 0 || errno == EAGAIN || errno == EIO || errno == EINTR);
+}
+
+/**
+ * fc_test_terminal_count:
+ * @terminal: from fc_test_spawn_on_terminal()
+ * @text: what was read so far, as for fc_test_terminal_read()
+ * @unit: what is counted, e.g. " sample" for the CLI's "1.5 s  123 samples  4 threads"
+ *
+ * Returns: the number written last before @unit, 0 before there is one
+ */
+guint
+fc_test_terminal_count (int         terminal,
+                        GString    *text,
+                        const char *unit)
+{
+  const char *p;
+
+  fc_test_terminal_read (terminal, text);
+  p = g_strrstr (text->str, unit);
+  if (p == NULL)
+    return 0;
+  while (p > text->str && g_ascii_isdigit (p[-1]))
+    p--;
+  return (guint) g_ascii_strtoull (p, NULL, 10);
 }
 
 /**

@@ -1,5 +1,5 @@
 /* fc-test-util.h - what the tests share: temporary trees, target programs, test data,
- * private homes, waits on a condition with a deadline, statistical margins
+ * private homes, waits on a condition with a deadline, a terminal, statistical margins
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -94,6 +94,17 @@ void  fc_test_wait_end     (FcTestWait *wait);
         g_error ("%s:%d: still waiting for %s after %d s", __FILE__, __LINE__, #expr,        \
                  FC_TEST_DEADLINE_SECONDS);                                                   \
   } G_STMT_END
+
+/* ---- a terminal ---- */
+
+GPid  fc_test_spawn_on_terminal (const char * const    *argv,
+                                 GSpawnChildSetupFunc   child_setup,
+                                 int                   *terminal);
+void  fc_test_terminal_read     (int                    terminal,
+                                 GString               *text);
+guint fc_test_terminal_count    (int                    terminal,
+                                 GString               *text,
+                                 const char            *unit);
 
 /* ---- statistics ---- */
 

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "fc-app-settings.h"
 #include "fc-outbox-window.h"
@@ -33,14 +34,9 @@ window_free (FcWindow *window)
   g_assert_finalize_object (window);
 }
 
-/* Iterates until @cond, at most FC_TEST_DEADLINE_SECONDS (a loaded machine, a sanitizer). */
-#define ITERATE_UNTIL(cond)                                           \
-  G_STMT_START {                                                      \
-    gint64 deadline_ = g_get_monotonic_time () + FC_TEST_DEADLINE_SECONDS * G_USEC_PER_SEC; \
-    while (!(cond) && g_get_monotonic_time () < deadline_)            \
-      g_main_context_iteration (NULL, TRUE);                          \
-    g_assert_true (cond);                                             \
-  } G_STMT_END
+/* Iterates until @cond; fails, naming it, after FC_TEST_DEADLINE_SECONDS (a loaded machine, a
+ * sanitizer), even when nothing else wakes the loop. */
+#define ITERATE_UNTIL(cond) fc_test_spin_until (cond)
 
 /* Destroys a record dialog (the test holds a reference) and waits for it to
  * be finalized: a process list read in flight holds it until it returns,
@@ -192,13 +188,16 @@ test_attach_live (void)
   g_autofree char *tracer = NULL;
   g_autofree char *state = NULL;
   guint before, grew = 0;
-  int status;
+  char ready[6];
+  int status, out_fd;
   GPid pid;
 
-  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
+  g_assert_true (g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                                           NULL, &out_fd, NULL, &error));
   g_assert_no_error (error);
-  g_usleep (200 * 1000);   /* the threads name themselves */
+  /* the threads have named themselves */
+  g_assert_cmpint (read (out_fd, ready, sizeof ready), ==, sizeof ready);
+  close (out_fd);
 
   g_assert_true (fc_window_record_attach (window, pid, &error));
   g_assert_no_error (error);
