@@ -240,7 +240,8 @@ test_burner_cpu (void)
   g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "0.1", NULL };
 
-  if (!fc_test_skip_unless (FC_TEST_FACILITY_PERF_EVENTS, "checked that cpu mode refuses to start and points to wall mode"))
+  if (!fc_test_skip_unless (FC_TEST_FACILITY_PERF_EVENTS,
+                            "checked that cpu mode refuses to start and points to wall mode"))
     {
       g_autoptr(GError) error = NULL;
       Sink sink = { g_async_queue_new () };
