@@ -369,7 +369,7 @@ test_recording_python_send (void)
   g_assert_no_error (error);
   g_assert_true (fc_recording_start (recording, &error));
   g_assert_no_error (error);
-  RUN_UNTIL (&run, run.exited);
+  fc_test_spin_until (run.exited);
   stop_and_wait (recording, &run);
   g_assert_no_error (run.error);
   g_assert_true (run.stop_ok);
