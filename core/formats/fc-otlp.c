@@ -1007,17 +1007,17 @@ read_data (const PData  *data,
 
 /* what OTLP may hold, checked before anything is decoded (protobuf and JSON) */
 static const FcPbCap otlp_caps[] = {
-  { DESC (profile), "samples", FC_READ_MAX_SAMPLES, "samples" },
-  { DESC (profiles_dictionary), "location_table", FC_READ_MAX_FRAMES, "locations" },
-  { DESC (profiles_dictionary), "function_table", FC_READ_MAX_FRAMES, "functions" },
-  { DESC (profiles_dictionary), "mapping_table", FC_READ_MAX_FRAMES, "mappings" },
-  { DESC (profiles_dictionary), "string_table", FC_READ_MAX_STRINGS, "strings" },
-  { DESC (profiles_dictionary), "stack_table", FC_READ_MAX_STACKS, "stacks" },
-  { DESC (profiles_dictionary), "attribute_table", FC_READ_MAX_STRINGS, "attributes" },
-  { DESC (profiles_dictionary), "link_table", FC_READ_MAX_SAMPLES, "links" },
-  { DESC (location), "lines", FC_READ_MAX_FRAMES, "lines" },
-  { DESC (stack), "location_indices", FC_READ_MAX_STACK_FRAMES, "location references" },
-  { DESC (sample), "timestamps_unix_nano", FC_READ_MAX_SAMPLES, "timestamps" },
+  { DESC (profile), "samples", FC_READ_MAX_SAMPLES, N_("samples") },
+  { DESC (profiles_dictionary), "location_table", FC_READ_MAX_FRAMES, N_("locations") },
+  { DESC (profiles_dictionary), "function_table", FC_READ_MAX_FRAMES, N_("functions") },
+  { DESC (profiles_dictionary), "mapping_table", FC_READ_MAX_FRAMES, N_("mappings") },
+  { DESC (profiles_dictionary), "string_table", FC_READ_MAX_STRINGS, N_("strings") },
+  { DESC (profiles_dictionary), "stack_table", FC_READ_MAX_STACKS, N_("stacks") },
+  { DESC (profiles_dictionary), "attribute_table", FC_READ_MAX_STRINGS, N_("attributes") },
+  { DESC (profiles_dictionary), "link_table", FC_READ_MAX_SAMPLES, N_("links") },
+  { DESC (location), "lines", FC_READ_MAX_FRAMES, N_("lines") },
+  { DESC (stack), "location_indices", FC_READ_MAX_STACK_FRAMES, N_("location references") },
+  { DESC (sample), "timestamps_unix_nano", FC_READ_MAX_SAMPLES, N_("timestamps") },
 };
 
 /* NULL with @error set when a limit is passed, without when it is no ProfilesData */

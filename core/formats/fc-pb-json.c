@@ -291,7 +291,7 @@ fail_limit (Reader        *r,
   g_autofree char *message = NULL;
 
   if (cap != NULL)
-    message = g_strdup_printf (_("more than %" PRIu64 " %s in all, the reader's limit"), cap->max, cap->what);
+    message = g_strdup_printf (_("more than %" PRIu64 " %s in all, the reader's limit"), cap->max, _(cap->what));
   else
     message = g_strdup_printf (_("decoding would take more than %" PRIu64 " MiB, the reader's limit"),
                                FC_READ_MAX_DECODED_BYTES >> 20);

@@ -197,7 +197,7 @@ limit_error (Scan                             *s,
   if (cap != NULL)
     g_set_error (s->error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
                  _("%s: %s.%s at byte %zu: more than %" PRIu64 " %s in all, the reader's limit"),
-                 s->what, desc->short_name, field->name, (gsize) (at - s->start), cap->max, cap->what);
+                 s->what, desc->short_name, field->name, (gsize) (at - s->start), cap->max, _(cap->what));
   else
     g_set_error (s->error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
                  _("%s: %s.%s at byte %zu: decoding would take more than %" PRIu64

@@ -578,14 +578,14 @@ check_str (const PpProfile *p,
 
 /* what a pprof may hold, checked on the wire data before protobuf-c unpacks it */
 static const FcPbCap pprof_caps[] = {
-  { &perftools__profiles__profile__descriptor, "sample", FC_READ_MAX_SAMPLES, "samples" },
-  { &perftools__profiles__profile__descriptor, "location", FC_READ_MAX_FRAMES, "locations" },
-  { &perftools__profiles__profile__descriptor, "function", FC_READ_MAX_FRAMES, "functions" },
-  { &perftools__profiles__profile__descriptor, "mapping", FC_READ_MAX_FRAMES, "mappings" },
-  { &perftools__profiles__profile__descriptor, "string_table", FC_READ_MAX_STRINGS, "strings" },
-  { &perftools__profiles__location__descriptor, "line", FC_READ_MAX_FRAMES, "lines" },
-  { &perftools__profiles__sample__descriptor, "location_id", FC_READ_MAX_STACK_FRAMES, "location references" },
-  { &perftools__profiles__sample__descriptor, "label", FC_READ_MAX_SAMPLES, "labels" },
+  { &perftools__profiles__profile__descriptor, "sample", FC_READ_MAX_SAMPLES, N_("samples") },
+  { &perftools__profiles__profile__descriptor, "location", FC_READ_MAX_FRAMES, N_("locations") },
+  { &perftools__profiles__profile__descriptor, "function", FC_READ_MAX_FRAMES, N_("functions") },
+  { &perftools__profiles__profile__descriptor, "mapping", FC_READ_MAX_FRAMES, N_("mappings") },
+  { &perftools__profiles__profile__descriptor, "string_table", FC_READ_MAX_STRINGS, N_("strings") },
+  { &perftools__profiles__location__descriptor, "line", FC_READ_MAX_FRAMES, N_("lines") },
+  { &perftools__profiles__sample__descriptor, "location_id", FC_READ_MAX_STACK_FRAMES, N_("location references") },
+  { &perftools__profiles__sample__descriptor, "label", FC_READ_MAX_SAMPLES, N_("labels") },
 };
 
 /* NULL with @error set when a limit is passed, without when it is no Profile */
