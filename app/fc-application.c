@@ -267,7 +267,7 @@ about_action (GSimpleAction *action,
 {
   FcApplication *self = user_data;
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  static const char *developers[] = { "The Flamecast developers", NULL };
+  const char *developers[] = { _("The Flamecast developers"), NULL };
 
   adw_show_about_window (parent,
                          "application-name", "Flamecast",

@@ -155,7 +155,7 @@ save_payloads (Save    *save,
 
   if (payloads->len == 0)
     {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "there is no profile to save");
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, _("there is no profile to save"));
       return NULL;
     }
   return g_steal_pointer (&payloads);
@@ -285,7 +285,7 @@ fc_export_png_async (GtkWidget           *widget,
   native = gtk_widget_get_native (widget);
   if (width <= 0 || height <= 0 || native == NULL || gtk_native_get_renderer (native) == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "the view is not on screen, so there is nothing to export");
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("the view is not on screen, so there is nothing to export"));
       return;
     }
 
@@ -295,7 +295,7 @@ fc_export_png_async (GtkWidget           *widget,
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   if (node == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "the view drew nothing");
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("the view drew nothing"));
       return;
     }
 
@@ -513,7 +513,7 @@ svg_thread (GTask        *task,
   cairo_surface_finish (surface);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "cairo could not draw the SVG: %s",
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("cairo could not draw the SVG: %s"),
                                cairo_status_to_string (cairo_surface_status (surface)));
       cairo_surface_destroy (surface);
       return;
@@ -550,7 +550,7 @@ fc_export_svg_async (FcSession           *session,
   profile = fc_session_get_profile (session);
   if (profile == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "there is no profile to export");
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("there is no profile to export"));
       return;
     }
 

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
@@ -40,7 +41,7 @@ fc_window_record_show_status (FcWindow *self)
   n_threads = fc_recorder_get_n_threads (recorder);
   samples = g_strdup_printf (ngettext ("%u sample", "%u samples", n_samples), n_samples);
   threads = g_strdup_printf (ngettext ("%u thread", "%u threads", n_threads), n_threads);
-  dropped = g_strdup_printf (ngettext ("%" G_GUINT64_FORMAT " dropped tick", "%" G_GUINT64_FORMAT " dropped ticks",
+  dropped = g_strdup_printf (ngettext ("%" PRIu64 " dropped tick", "%" PRIu64 " dropped ticks",
                                        (gulong) MIN (stats.dropped_ticks, G_MAXULONG)),
                              stats.dropped_ticks);
   /* Translators: status while recording: state, seconds, samples, threads, dropped ticks */

@@ -75,7 +75,7 @@ write_output (const char  *path,
     {
       if (fwrite (data, 1, len, stdout) != len)
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write to standard output");
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write to standard output"));
           return FALSE;
         }
       return TRUE;

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 #include <stdio.h>
@@ -117,8 +118,10 @@ status_cb (gpointer user_data)
   n_samples = fc_recorder_get_n_samples (fc_recording_get_recorder (rec->recording));
   samples = g_strdup_printf (ngettext ("%u sample", "%u samples", n_samples), n_samples);
   threads = g_strdup_printf (ngettext ("%u thread", "%u threads", stats.n_threads), stats.n_threads);
-  n = fprintf (stderr, "\r%.1f s  %s  %s  stop %.0f us  dropped %" G_GUINT64_FORMAT "   ",
-               elapsed, samples, threads, stats.median_stop_us, stats.dropped_ticks);
+  /* the carriage return stays out of the message: it is how the line is redrawn, not text */
+  n = fprintf (stderr, "\r");
+  n += fprintf (stderr, _("%.1f s  %s  %s  stop %.0f us  dropped %" PRIu64 "   "),
+                elapsed, samples, threads, stats.median_stop_us, stats.dropped_ticks);
   rec->status_width = MAX (rec->status_width, (guint) MAX (n, 0));
   return G_SOURCE_CONTINUE;
 }
@@ -399,11 +402,14 @@ fc_cli_record (int    argc,
     g_autofree char *text = fc_capture_summary_format (summary);
     fputs (text, stderr);
   }
-  fprintf (stderr, _("flamecast: %u %s in %s (profiler_id %s)\n"), fc_recording_get_n_files (recording),
-           v1 ? (fc_recording_get_n_files (recording) == 1 ? "envelope" : "envelopes")
-              : (fc_recording_get_n_files (recording) == 1 ? "chunk file" : "chunk files"),
-           output ? output : ".",
-           fc_recorder_get_profiler_id (recorder) ? fc_recorder_get_profiler_id (recorder) : "none");
+  fprintf (stderr, v1 ? ngettext ("flamecast: %u envelope in %s (profiler_id %s)\n",
+                                  "flamecast: %u envelopes in %s (profiler_id %s)\n",
+                                  fc_recording_get_n_files (recording))
+                      : ngettext ("flamecast: %u chunk file in %s (profiler_id %s)\n",
+                                  "flamecast: %u chunk files in %s (profiler_id %s)\n",
+                                  fc_recording_get_n_files (recording)),
+           fc_recording_get_n_files (recording), output ? output : ".",
+           fc_recorder_get_profiler_id (recorder) ? fc_recorder_get_profiler_id (recorder) : _("none"));
   if (fc_recording_get_write_failed (recording) && exit_code == 0)
     exit_code = 1;
 

@@ -50,4 +50,5 @@
 #include "fc-otlp-endpoint.h"
 #include "fc-sender.h"
 #include "fc-recording.h"
+#include "fc-locale.h"
 #undef FLAMECAST_INSIDE

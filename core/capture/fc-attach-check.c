@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-attach-check.h"
 #include "fc-error.h"
@@ -122,7 +123,7 @@ fc_attach_facts_read (const char    *proc_root,
 static char *
 format_kib (guint64 bytes)
 {
-  return bytes == G_MAXUINT64 ? g_strdup ("unlimited") : g_strdup_printf ("%" G_GUINT64_FORMAT " KiB", bytes / 1024);
+  return bytes == G_MAXUINT64 ? g_strdup (_("unlimited")) : g_strdup_printf ("%" G_GUINT64_FORMAT " KiB", bytes / 1024);
 }
 
 char *
@@ -130,10 +131,10 @@ fc_attach_describe_mlock (const FcAttachFacts *facts)
 {
   g_autofree char *memlock = format_kib (facts->memlock_limit);
 
-  return g_strdup_printf ("kernel.perf_event_mlock_kb = %d KiB per CPU (%u KiB for all perf buffers of this user "
-                          "on %u CPUs), then RLIMIT_MEMLOCK (ulimit -l) = %s%s",
+  return g_strdup_printf (_("kernel.perf_event_mlock_kb = %d KiB per CPU (%u KiB for all perf buffers of this user "
+                            "on %u CPUs), then RLIMIT_MEMLOCK (ulimit -l) = %s%s"),
                           facts->perf_event_mlock_kb, facts->perf_event_mlock_kb * facts->n_cpus, facts->n_cpus,
-                          memlock, facts->cap_ipc_lock ? "; CAP_IPC_LOCK lifts both" : "");
+                          memlock, facts->cap_ipc_lock ? _("; CAP_IPC_LOCK lifts both") : "");
 }
 
 void
@@ -147,10 +148,10 @@ fc_attach_mlock_error_set (GError **error,
   fc_attach_facts_read ("/proc", &facts);
   limits = fc_attach_describe_mlock (&facts);
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-               "Cannot map the perf ring buffer of thread %d (%s): the locked memory perf buffers may use is "
+               _("Cannot map the perf ring buffer of thread %d (%s): the locked memory perf buffers may use is "
                "used up: %s. Raise the limit: `ulimit -l unlimited` in the shell that runs the profiler "
                "(LimitMEMLOCK=infinity for a service, --ulimit memlock=-1 for a container), or "
-               "`sudo sysctl -w kernel.perf_event_mlock_kb=%d`; or record fewer threads, or in wall mode",
+               "`sudo sysctl -w kernel.perf_event_mlock_kb=%d`; or record fewer threads, or in wall mode"),
                tid, g_strerror (err), limits, MAX (facts.perf_event_mlock_kb * 8, 8192));
 }
 
@@ -166,8 +167,8 @@ set_traced (GError    **error,
   g_autofree char *comm = read_file (proc_root, name);
 
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-               "Process %d is already traced by process %d (%s); only one tracer at a time. "
-               "Stop that debugger or profiler first",
+               _("Process %d is already traced by process %d (%s); only one tracer at a time. "
+               "Stop that debugger or profiler first"),
                pid, tracer, comm ? comm : "unknown");
 }
 
@@ -177,7 +178,7 @@ set_other_user (GError **error,
                 int      uid)
 {
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-               "Process %d belongs to another user (uid %d); run the profiler as that user or as root",
+               _("Process %d belongs to another user (uid %d); run the profiler as that user or as root"),
                pid, uid);
 }
 
@@ -188,21 +189,21 @@ set_yama (GError **error,
 {
   if (scope >= 3)
     g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                 "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d, which forbids "
+                 _("Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d, which forbids "
                  "attaching to any process until reboot. Launch the program through the profiler instead "
-                 "(flamecast-cli record -- COMMAND)",
+                 "(flamecast-cli record -- COMMAND)"),
                  pid, scope);
   else if (scope == 2)
     g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                 "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is 2 (only with CAP_SYS_PTRACE). "
+                 _("Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is 2 (only with CAP_SYS_PTRACE). "
                  "Launch the program through the profiler instead (flamecast-cli record -- COMMAND), "
-                 "run as root, or: sudo sysctl kernel.yama.ptrace_scope=1",
+                 "run as root, or: sudo sysctl kernel.yama.ptrace_scope=1"),
                  pid);
   else
     g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                 "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d (only child processes). "
+                 _("Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d (only child processes). "
                  "Launch the program through the profiler instead (flamecast-cli record -- COMMAND), "
-                 "run as root, or: sudo sysctl kernel.yama.ptrace_scope=0",
+                 "run as root, or: sudo sysctl kernel.yama.ptrace_scope=0"),
                  pid, scope);
 }
 
@@ -215,13 +216,13 @@ set_perf (GError     **error,
   const char *fix;
 
   if (level > 2)
-    fix = "this kernel forbids them for unprivileged users: sudo sysctl kernel.perf_event_paranoid=2, "
-          "or give the profiler CAP_PERFMON";
+    fix = _("this kernel forbids them for unprivileged users: sudo sysctl kernel.perf_event_paranoid=2, "
+            "or give the profiler CAP_PERFMON");
   else
-    fix = "a container or seccomp profile may block perf_event_open; CAP_PERFMON may be needed";
+    fix = _("a container or seccomp profile may block perf_event_open; CAP_PERFMON may be needed");
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-               "perf events are not available for process %d (%s, kernel.perf_event_paranoid is %d): %s. "
-               "Use wall mode (--mode wall) instead",
+               _("perf events are not available for process %d (%s, kernel.perf_event_paranoid is %d): %s. "
+               "Use wall mode (--mode wall) instead"),
                pid, why, level, fix);
 }
 
@@ -279,12 +280,12 @@ check_alive (GError    **error,
     {
     case PROCESS_GONE:
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "No process %d: it has exited (or never existed)", pid);
+                   _("No process %d: it has exited (or never existed)"), pid);
       return FALSE;
     case PROCESS_DEAD:
       comm = process_comm (proc_root, pid);
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "Process %d (%s) has exited: there is nothing left to record", pid, comm);
+                   _("Process %d (%s) has exited: there is nothing left to record"), pid, comm);
       return FALSE;
     case PROCESS_ZOMBIE:
       {
@@ -296,10 +297,10 @@ check_alive (GError    **error,
         ppid = ppid_text != NULL ? atoi (ppid_text) : 0;
         parent = ppid > 0 ? process_comm (proc_root, ppid) : g_strdup ("unknown");
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                     "Process %d (%s) is a zombie: it has exited and only waits for its parent, process %d (%s), "
+                     _("Process %d (%s) is a zombie: it has exited and only waits for its parent, process %d (%s), "
                      "to collect its exit status; there is nothing left to record. It goes away when the parent "
                      "waits for it or exits. Record the program while it runs, or launch it through the profiler "
-                     "(flamecast-cli record -- COMMAND)", pid, comm, ppid, parent);
+                     "(flamecast-cli record -- COMMAND)"), pid, comm, ppid, parent);
         return FALSE;
       }
     case PROCESS_RUNNING:
@@ -343,11 +344,11 @@ set_not_dumpable (GError    **error,
   g_autofree char *comm = process_comm (proc_root, pid);
 
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-               "Process %d (%s) is not dumpable: it turned off core dumps and tracing for itself "
+               _("Process %d (%s) is not dumpable: it turned off core dumps and tracing for itself "
                "(prctl PR_SET_DUMPABLE 0, as ssh-agent, setuid programs and some sandboxes do), so only a profiler "
                "with CAP_SYS_PTRACE may attach to it or read its memory. Run the profiler as root "
                "(sudo flamecast-cli record --pid %d), or give it that capability "
-               "(sudo setcap cap_sys_ptrace+ep \"$(command -v flamecast-cli)\")",
+               "(sudo setcap cap_sys_ptrace+ep \"$(command -v flamecast-cli)\")"),
                pid, comm, pid);
 }
 
@@ -445,7 +446,7 @@ fc_attach_check_at (const char     *proc_root,
 
   if (mode == FC_SAMPLER_MODE_CPU && facts.perf_event_paranoid > 2 && facts.euid != 0 && !facts.cap_perfmon)
     {
-      set_perf (error, pid, "not permitted", facts.perf_event_paranoid);
+      set_perf (error, pid, _("not permitted"), facts.perf_event_paranoid);
       return FALSE;
     }
 
@@ -476,7 +477,7 @@ fc_attach_error_set (GError    **error,
   if (err == ESRCH || err == ENOENT)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "No process %d: it has exited", pid);
+                   _("No process %d: it has exited"), pid);
       return;
     }
 
@@ -495,7 +496,7 @@ fc_attach_error_set (GError    **error,
   if (err != EPERM && err != EACCES)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-                   "%s on process %d failed: %s", what, pid, g_strerror (err));
+                   _("%s on process %d failed: %s"), what, pid, g_strerror (err));
       return;
     }
 
@@ -521,7 +522,7 @@ fc_attach_error_set (GError    **error,
     }
 
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-               "Not allowed to trace process %d (%s). In a container the profiler needs CAP_SYS_PTRACE "
-               "(docker run --cap-add=SYS_PTRACE) and a seccomp profile that allows ptrace",
+               _("Not allowed to trace process %d (%s). In a container the profiler needs CAP_SYS_PTRACE "
+               "(docker run --cap-add=SYS_PTRACE) and a seccomp profile that allows ptrace"),
                pid, g_strerror (err));
 }

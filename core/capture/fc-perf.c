@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <libunwind.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-attach-check.h"
 #include "fc-error.h"
@@ -191,13 +192,13 @@ fc_perf_stream_open_full (int           tid,
       struct rlimit nofile;
       if (err == EMFILE && getrlimit (RLIMIT_NOFILE, &nofile) == 0)
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-                     "Cannot open perf events on thread %d: the profiler has %lu files open, its limit "
+                     _("Cannot open perf events on thread %d: the profiler has %lu files open, its limit "
                      "(RLIMIT_NOFILE, raised to its hard limit); raise the hard limit (`ulimit -Hn`, "
-                     "LimitNOFILE= for a service) or record fewer threads",
+                     "LimitNOFILE= for a service) or record fewer threads"),
                      tid, (unsigned long) nofile.rlim_cur);
       else if (err == ESRCH)
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                     "Thread %d exited before perf events could be opened on it", tid);
+                     _("Thread %d exited before perf events could be opened on it"), tid);
       else
         fc_attach_error_set (error, tid, err, "perf_event_open");
       return NULL;
@@ -237,7 +238,7 @@ fc_perf_stream_open_full (int           tid,
         fc_attach_mlock_error_set (error, tid, err);
       else
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                     "Cannot map the perf ring buffer of thread %d: %s (use wall mode)", tid, g_strerror (err));
+                     _("Cannot map the perf ring buffer of thread %d: %s (use wall mode)"), tid, g_strerror (err));
       return NULL;
     }
   if (self->period > 0)

@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-error.h"
 #include "fc-proc-maps.h"
@@ -421,7 +422,7 @@ fc_proc_maps_reload (FcProcMaps *self,
   if (!g_file_get_contents (maps_path, &contents, NULL, &local_error))
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "Cannot read %s: %s", maps_path, local_error->message);
+                   _("Cannot read %s: %s"), maps_path, local_error->message);
       return FALSE;
     }
   /* nothing mapped or unmapped since the last read: the modules stand */

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-capture-summary.h"
 #include "fc-error.h"
@@ -1302,7 +1303,7 @@ check_not_detaching (FcRecorder *self,
   if (!self->detaching)
     return TRUE;
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-               "Cannot record: the recorder is still releasing process %d", self->pid);
+               _("Cannot record: the recorder is still releasing process %d"), self->pid);
   return FALSE;
 }
 
@@ -1351,7 +1352,7 @@ fc_recorder_start (FcRecorder *self,
   if (self->worker == NULL)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "Nothing to record: attach to a process or launch a command first");
+                   _("Nothing to record: attach to a process or launch a command first"));
       return FALSE;
     }
   if (!check_not_detaching (self, error))

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include <libunwind.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-attach-check.h"
 #include "fc-error.h"
@@ -164,13 +165,13 @@ do_spawn (FcSampler *self,
   take_options (self, cmd->mode);
   if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err_pipe, O_CLOEXEC) != 0)
     {
-      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, "pipe: %s", g_strerror (errno));
+      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, _("pipe: %s"), g_strerror (errno));
       return FALSE;
     }
   child = fork ();
   if (child < 0)
     {
-      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, "fork: %s", g_strerror (errno));
+      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, _("fork: %s"), g_strerror (errno));
       return FALSE;
     }
   if (child == 0)
@@ -239,7 +240,7 @@ do_spawn (FcSampler *self,
     {
       int status;
       g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-                   "Cannot run %s: %s", cmd->argv[0], g_strerror (child_errno));
+                   _("Cannot run %s: %s"), cmd->argv[0], g_strerror (child_errno));
       /* the child exits 127; collect it (and its ptrace stops) */
       while (waitpid (child, &status, __WALL) == child)
         {
@@ -397,7 +398,7 @@ sampler_thread (gpointer data)
           if (!self->attached)
             {
               g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                           "No target to sample: attach to a process or launch one first%s",
+                           _("No target to sample: attach to a process or launch one first%s"),
                            self->exited ? " (the target has exited)" : "");
               finish_command (self, cmd, FALSE);
               break;
@@ -568,7 +569,7 @@ fc_sampler_attach (FcSampler     *self,
 
   if (pid <= 0)
     {
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS, "Invalid process id %d", pid);
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS, _("Invalid process id %d"), pid);
       return FALSE;
     }
   return run_command (self, &cmd, error);
@@ -584,7 +585,7 @@ fc_sampler_spawn (FcSampler          *self,
 
   if (argv == NULL || argv[0] == NULL)
     {
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, "No command to launch");
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, _("No command to launch"));
       return FALSE;
     }
   return run_command (self, &cmd, error);
@@ -705,13 +706,13 @@ fc_sampler_dup_method (FcSampler  *self,
 
   g_mutex_lock (&self->lock);
   if (self->mode == FC_SAMPLER_MODE_CPU)
-    method = g_strdup ("perf events, on-CPU only");
+    method = g_strdup (_("perf events, on-CPU only"));
   else if (self->wall_perf && self->off_cpu_stacks)
-    method = g_strdup ("perf events for running threads, switch-out stacks for sleeping ones");
+    method = g_strdup (_("perf events for running threads, switch-out stacks for sleeping ones"));
   else if (self->wall_perf)
-    method = g_strdup ("perf events for running threads, one ptrace stop per sleep");
+    method = g_strdup (_("perf events for running threads, one ptrace stop per sleep"));
   else
-    method = g_strdup ("ptrace stops of every thread");
+    method = g_strdup (_("ptrace stops of every thread"));
   if (self->follow_children)
     {
       char *with = g_strconcat (method, ", child processes followed", NULL);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-convert.h"
 #include "fc-error.h"
@@ -166,7 +167,7 @@ write_chunk (FcRecording *self,
 
       if (bytes == NULL)
         {
-          warn (self, "chunk %u: %s", self->n_chunks, error->message);
+          warn (self, _("chunk %u: %s"), self->n_chunks, error->message);
           self->write_failed = TRUE;
           return;
         }
@@ -179,7 +180,7 @@ write_chunk (FcRecording *self,
 
       if (profiles == NULL)
         {
-          warn (self, "chunk %u: %s", self->n_chunks, error->message);
+          warn (self, _("chunk %u: %s"), self->n_chunks, error->message);
           self->write_failed = TRUE;
           return;
         }
@@ -190,7 +191,7 @@ write_chunk (FcRecording *self,
 
           if (bytes == NULL)
             {
-              warn (self, "profile %u: %s", i + 1, error->message);
+              warn (self, _("profile %u: %s"), i + 1, error->message);
               g_clear_error (&error);
               self->write_failed = TRUE;
               continue;
@@ -210,7 +211,7 @@ chunk_ready_cb (FcRecording *self,
   if (self->sender != NULL && !fc_sender_add_chunk (self->sender, chunk, &error))
     {
       /* Not sent (invalid, or the outbox cannot be written); the file is still written. */
-      warn (self, "chunk %u: %s", self->n_chunks, error->message);
+      warn (self, _("chunk %u: %s"), self->n_chunks, error->message);
       g_clear_error (&error);
     }
   if (self->output_dir != NULL)
@@ -232,7 +233,7 @@ send_root_span (FcRecording      *self,
   g_autoptr(GError) error = NULL;
 
   if (self->sender != NULL && !fc_sender_add_root_span (self->sender, span, &error))
-    warn (self, "span “%s”: %s", span->name, error->message);
+    warn (self, _("span “%s”: %s"), span->name, error->message);
 }
 
 static void
@@ -408,7 +409,7 @@ prepare (FcRecording  *self,
       int saved_errno = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   "cannot create %s: %s", self->output_dir, g_strerror (saved_errno));
+                   _("cannot create %s: %s"), self->output_dir, g_strerror (saved_errno));
       return FALSE;
     }
   /* an output directory that cannot be written is found now, not after a long recording */
@@ -422,7 +423,7 @@ prepare (FcRecording  *self,
           int saved_errno = errno;
 
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                       "cannot write in %s: %s", self->output_dir, g_strerror (saved_errno));
+                       _("cannot write in %s: %s"), self->output_dir, g_strerror (saved_errno));
           return FALSE;
         }
       close (fd);
@@ -471,7 +472,7 @@ fc_recording_start (FcRecording  *self,
   if (self->lifecycle == NULL)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "Nothing to record: attach to a process or launch a command first");
+                   _("Nothing to record: attach to a process or launch a command first"));
       return FALSE;
     }
   if (fc_lifecycle_get_mode (self->lifecycle) != FC_PROFILE_LIFECYCLE_MANUAL)
@@ -559,7 +560,8 @@ fc_recording_stop_async (FcRecording         *self,
   if (self->stop_task != NULL || self->stopped)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING,
-                               "The recording is already %s", self->stopped ? "stopped" : "stopping");
+                               self->stopped ? _("The recording is already stopped")
+                                             : _("The recording is already stopping"));
       return;
     }
   self->stop_task = g_steal_pointer (&task);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-atomic-file.h"
 #include "fc-error.h"
@@ -89,7 +90,7 @@ fc_profile_lifecycle_from_string (const char          *text,
   else
     {
       g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
-                   "Profile lifecycle “%s” is neither “manual” nor “trace”", text ? text : "");
+                   _("Profile lifecycle “%s” is neither “manual” nor “trace”"), text ? text : "");
       return FALSE;
     }
 
@@ -552,7 +553,7 @@ invalid_value (GError     **error,
                const char  *expected)
 {
   g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
-               "%s: “%s = %s” is invalid: expected %s", path, key, value, expected);
+               _("%s: “%s = %s” is invalid: expected %s"), path, key, value, expected);
   return FALSE;
 }
 
@@ -584,7 +585,7 @@ parse_key (GParamSpec  *pspec,
     {
       GParamSpecInt *ispec = G_PARAM_SPEC_INT (pspec);
       gint64 v;
-      g_autofree char *expected = g_strdup_printf ("an integer from %d to %d", ispec->minimum, ispec->maximum);
+      g_autofree char *expected = g_strdup_printf (_("an integer from %d to %d"), ispec->minimum, ispec->maximum);
 
       if (!g_ascii_string_to_signed (text, 10, ispec->minimum, ispec->maximum, &v, NULL))
         return invalid_value (error, path, key, shown, expected);
@@ -596,7 +597,7 @@ parse_key (GParamSpec  *pspec,
       double v = g_ascii_strtod (text, &end);
 
       if (end == text || *end != '\0' || isnan (v) || v < 0.0 || v > 1.0)
-        return invalid_value (error, path, key, shown, "a number from 0.0 to 1.0");
+        return invalid_value (error, path, key, shown, _("a number from 0.0 to 1.0"));
       g_value_set_double (value, v);
     }
   else if (G_IS_PARAM_SPEC_ENUM (pspec))
@@ -619,7 +620,7 @@ parse_key (GParamSpec  *pspec,
       else if (strcmp (text, "false") == 0)
         g_value_set_boolean (value, FALSE);
       else
-        return invalid_value (error, path, key, shown, "true or false");
+        return invalid_value (error, path, key, shown, _("true or false"));
     }
   else
     g_assert_not_reached ();
@@ -643,7 +644,7 @@ describe_schema_range (GSettingsSchemaKey *key)
       g_autofree char *min_text = g_variant_print (min, FALSE);
       g_autofree char *max_text = g_variant_print (max, FALSE);
 
-      return g_strdup_printf ("a value from %s to %s", min_text, max_text);
+      return g_strdup_printf (_("a value from %s to %s"), min_text, max_text);
     }
   if (g_strcmp0 (kind, "enum") == 0)
     {
@@ -656,7 +657,7 @@ describe_schema_range (GSettingsSchemaKey *key)
         g_string_append_printf (choices, " “%s”", choice);
       return g_string_free (g_steal_pointer (&choices), FALSE);
     }
-  return g_strdup ("a value the schema allows");
+  return g_strdup (_("a value the schema allows"));
 }
 
 /* @value as the schema key's GVariant type. */
@@ -791,7 +792,7 @@ fc_settings_load (FcSettings  *self,
           g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
         return TRUE;
       g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
-                   "Cannot read settings from %s: %s", path, local_error->message);
+                   _("Cannot read settings from %s: %s"), path, local_error->message);
       return FALSE;
     }
 
@@ -875,7 +876,7 @@ fc_settings_save (FcSettings  *self,
     {
       int errsv = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot create %s: %s", dir, g_strerror (errsv));
+                   _("Cannot create %s: %s"), dir, g_strerror (errsv));
       return FALSE;
     }
 
