@@ -134,7 +134,9 @@ struct _FcRecorder {
   GPtrArray     *process_store;  /* Process*, owned; protected by lock */
   GPtrArray     *runtime_lines;  /* char *: the runtimes of processes let go; protected by lock */
   GHashTable    *processes;      /* worker thread only once it runs: pid -> Process */
-  GHashTable    *sink_processes; /* sampler thread only: pid -> Process of its current program */
+  GHashTable    *sink_processes; /* under sink_lock: pid -> Process of its current program */
+  GMutex         sink_lock;      /* the sink's view of the target (pid, processes, stacks), which the
+                                  * sampler thread may call before attach() has returned */
   gboolean       following;      /* the target's children are followed (read at attach) */
   FcStacksMode   stacks_active;  /* read at attach: the sink reads Python frames unless native */
   GHashTable    *thread_states;  /* worker thread only: tid -> ThreadState */
@@ -608,6 +610,7 @@ sink_cb (FcSnapshot *snapshot,
   FcRecorder *self = user_data;
   Process *sampled = NULL;
 
+  g_mutex_lock (&self->sink_lock);
   /* Following children: a process is known from its first sample on, here on the sampler
    * thread, while it surely exists; the worker may reach its samples after it has exited. */
   if (self->following && snapshot->pid > 0)
@@ -672,6 +675,7 @@ sink_cb (FcSnapshot *snapshot,
           snapshot->context = ctx;
         }
     }
+  g_mutex_unlock (&self->sink_lock);
   g_async_queue_push (self->queue, snapshot);
 }
 
@@ -1251,7 +1255,9 @@ stop_worker (FcRecorder *self,
   if (!release)
     return;
   g_hash_table_remove_all (self->processes);
+  g_mutex_lock (&self->sink_lock);
   g_hash_table_remove_all (self->sink_processes);
+  g_mutex_unlock (&self->sink_lock);
   g_hash_table_remove_all (self->thread_states);
   /* their chunks were finished by the last flush; their frames point into what goes now */
   g_hash_table_remove_all (self->sessions);
@@ -1273,7 +1279,9 @@ static gboolean
 prepare_target (FcRecorder *self,
                 GError    **error)
 {
+  g_mutex_lock (&self->sink_lock);
   self->pid = fc_sampler_get_pid (self->sampler);
+  g_mutex_unlock (&self->sink_lock);
   self->spawned = fc_sampler_is_spawned (self->sampler);
   self->exited = FALSE;
   self->exit_status = -1;
@@ -1288,9 +1296,11 @@ prepare_target (FcRecorder *self,
   g_free (self->default_release);
   self->default_release = fc_release_default_for_pid (self->pid);
   g_hash_table_remove_all (self->processes);
+  g_mutex_lock (&self->sink_lock);
   g_hash_table_remove_all (self->sink_processes);
   g_hash_table_insert (self->sink_processes, GINT_TO_POINTER (self->pid), get_process (self, NULL));
   self->stacks_active = self->stacks;
+  g_mutex_unlock (&self->sink_lock);
   self->worker = g_thread_new ("fc-unwinder", worker_thread, self);
   return TRUE;
 }
@@ -1516,6 +1526,7 @@ fc_recorder_finalize (GObject *object)
   g_main_context_unref (self->context);
   g_queue_clear_full (&self->ready, (GDestroyNotify) item_free);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->sink_lock);
   g_free (self->platform);
   g_free (self->release);
   g_free (self->default_release);
@@ -1647,6 +1658,7 @@ fc_recorder_init (FcRecorder *self)
   self->exit_status = -1;
   g_queue_init (&self->ready);
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->sink_lock);
   self->sampler = fc_sampler_new (sink_cb, self);
 }
 
