@@ -13,14 +13,16 @@
 BUILDDIR ?= build
 MESON_TEST_ARGS ?=
 
-# Debian 12 packages the build, the tests and the benchmarks need.
+# Debian 12 packages the build, the tests and the benchmarks need
+# (man-db and the shells: the install test renders the man pages and loads the completions).
 DEB_PACKAGES = \
 	meson ninja-build pkg-config gcc gettext appstream desktop-file-utils \
 	libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libadwaita-1-dev libepoxy-dev \
 	libjson-glib-dev libsoup-3.0-dev libyajl-dev \
-	libunwind-dev libdw-dev libelf-dev linux-perf zstd xz-utils make \
+	libunwind-dev libdw-dev libelf-dev libiberty-dev linux-perf zstd xz-utils make \
 	protobuf-c-compiler libprotobuf-c-dev libdeflate-dev protobuf-compiler golang-go python3-jsonschema \
 	libxtst-dev \
+	man-db bash-completion zsh fish \
 	libseccomp-dev \
 	xvfb xauth \
 	clang libclang-rt-14-dev

@@ -134,10 +134,12 @@ at_live_edge (FcWindow *window)
          fc_session_get_visible_begin_ns (session) == MAX (begin, end - FC_SESSION_LIVE_WINDOW_NS);
 }
 
-/* The live flamechart's box for @function, found where it is drawn. */
-static const FcFlameBox *
+/* The live flamechart's box for @function, found where it is drawn, and
+ * the layout it is a box of (a live one is replaced several times a second). */
+static FcFlameLayout *
 live_box_named (FcWindow   *window,
-                const char *function)
+                const char *function,
+                FcFlameBox *box)
 {
   FcFlameChart *chart = window->flame_chart;
   int width = gtk_widget_get_width (GTK_WIDGET (chart));
@@ -149,12 +151,11 @@ live_box_named (FcWindow   *window,
   for (int y = 2; y < MIN (height, 400); y += 4)
     for (int x = 1; x < width; x += 4)
       {
-        const FcFlameBox *box = fc_flame_chart_box_at (chart, x, y);
         FcProfile *profile = fc_flame_layout_get_profile (layout);
 
-        if (box != NULL &&
+        if (fc_flame_chart_box_at (chart, x, y, box) &&
             g_strcmp0 (fc_profile_string (profile, fc_profile_get_frame (profile, box->frame)->function), function) == 0)
-          return box;
+          return fc_flame_layout_ref (layout);
       }
   return NULL;
 }
@@ -165,21 +166,20 @@ live_box_named (FcWindow   *window,
 static void
 assert_live_tooltip (FcWindow *window)
 {
-  const FcFlameBox *box = NULL;
-  FcFlameLayout *layout;
+  g_autoptr(FcFlameLayout) layout = NULL;
+  FcFlameBox box;
   FcProfile *profile;
   g_autofree char *markup = NULL;
   g_autofree char *pattern = NULL;
 
-  ITERATE_UNTIL ((box = live_box_named (window, "worker_main")) != NULL);
-  layout = fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart));
+  ITERATE_UNTIL ((layout = live_box_named (window, "worker_main", &box)) != NULL);
   profile = fc_flame_layout_get_profile (layout);
   /* the live copy, still growing */
   g_assert_true (profile == fc_session_get_profile (fc_window_get_session (window)));
   g_assert_false (fc_profile_is_finished (profile));
   /* what the flamechart's query-tooltip shows for it */
-  markup = fc_view_frame_tooltip_at (profile, box->frame, fc_flame_layout_box_stack (layout, box),
-                                     fc_flame_layout_box_end_ns (layout, box) - fc_flame_layout_box_begin_ns (layout, box),
+  markup = fc_view_frame_tooltip_at (profile, box.frame, fc_flame_layout_box_stack (layout, &box),
+                                     fc_flame_layout_box_end_ns (layout, &box) - fc_flame_layout_box_begin_ns (layout, &box),
                                      0, NULL);
   g_test_message ("live tooltip: %s", markup);
   /* one call site: line and address; a sample caught in worker_main's own
@@ -187,7 +187,7 @@ assert_live_tooltip (FcWindow *window)
   g_assert_true (g_regex_match_simple ("threads\\.c(:[0-9]+ · 0x[0-9a-f]+| \\(several lines\\))$", markup,
                                        G_REGEX_MULTILINE, 0));
   /* the details panel says the same of the function (all its call paths) */
-  fc_session_set_selected_frame (fc_window_get_session (window), box->frame);
+  fc_session_set_selected_frame (fc_window_get_session (window), box.frame);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
   fc_test_screenshot (GTK_WIDGET (window), "appitems-live");
   fc_session_set_selected_frame (fc_window_get_session (window), FC_SESSION_NO_FRAME);

@@ -339,6 +339,79 @@ test_recording_trace_send (void)
   relay_free (relay);
 }
 
+/* A Python program sent as the Python SDK sends it: a platform python chunk of Python
+ * frames, delivered to the fake Relay and accepted by Relay's checks */
+static void
+test_recording_python_send (void)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "targets", "split.py", NULL);
+  const char *argv[] = { "/usr/bin/python3.11", script, "1.5", NULL };
+  Relay *relay = relay_new ();
+  g_autoptr(FcDsn) dsn = relay_dsn (relay);
+  g_autoptr(FcTransport) transport = fc_transport_new (dsn, NULL, NULL);
+  g_autoptr(FcSender) sender = fc_sender_new (transport);
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FcDocument) document = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autofree char *text = NULL;
+  FcProfile *chunk;
+  GBytes *envelope;
+  gboolean named = FALSE;
+  Run run;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE))
+    g_error ("%s is not installed: the Debian package python3.11 is (DEB_PACKAGES)", argv[0]);
+  run_init (&run, recording);
+  /* the default: Python stacks for a CPython program */
+  g_object_set (recording, "frequency", 199, "sender", sender, "environment", "test", NULL);
+  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recording_start (recording, &error));
+  g_assert_no_error (error);
+  fc_test_spin_until (run.exited);
+  stop_and_wait (recording, &run);
+  g_assert_no_error (run.error);
+  g_assert_true (run.stop_ok);
+  g_assert_true (fc_flush_report_all_delivered (run.report));
+  g_assert_cmpuint (relay->delivered->len, ==, 1);
+
+  envelope = g_ptr_array_index (relay->delivered, 0);
+  text = g_strndup (g_bytes_get_data (envelope, NULL), g_bytes_get_size (envelope));
+  /* the item header carries the platform Relay rate-limits by */
+  g_assert_nonnull (strstr (text, "\"type\":\"profile_chunk\""));
+  g_assert_nonnull (strstr (text, "\"platform\":\"python\""));
+  document = fc_reader_load_bytes (envelope, FC_READ_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  problems = fc_validate_document (document);
+  for (guint i = 0; i < problems->len; i++)
+    {
+      g_autofree char *problem = fc_problem_to_string (g_ptr_array_index (problems, i));
+      g_test_message ("%s", problem);
+    }
+  g_assert_false (fc_problems_has_errors (problems));
+  chunk = fc_document_get_profile (document, 0);
+  g_assert_cmpstr (fc_profile_get_platform (chunk), ==, "python");
+  for (guint i = 0; i < fc_profile_get_n_frames (chunk); i++)
+    {
+      const FcFrame *f = fc_profile_get_frame (chunk, i);
+
+      /* Python frames: no instruction address, a module, a line */
+      g_assert_false (f->has_instruction_addr);
+      if (g_strcmp0 (fc_profile_string (chunk, f->function), "fc_hot") == 0)
+        {
+          named = TRUE;
+          g_assert_cmpstr (fc_profile_string (chunk, f->module), ==, "split");
+          g_assert_cmpstr (fc_profile_string (chunk, f->filename), ==, "split.py");
+          g_assert_cmpint (f->in_app, ==, FC_IN_APP_YES);
+          g_assert_cmpint (f->lineno, >, 0);
+        }
+    }
+  g_assert_true (named);
+  run_clear (&run);
+  relay_free (relay);
+}
+
 /* A target that exits while recording: the recording ends with it. */
 static void
 test_recording_target_exits (void)
@@ -501,6 +574,7 @@ test_recording_apply_settings (void)
                 "chunk-duration", 5,
                 "environment", "staging",
                 "follow-children", TRUE,
+                "stacks", FC_STACKS_MIXED,
                 NULL);
   g_assert_false (fc_recorder_get_follow_children (fc_recording_get_recorder (recording)));
   fc_recording_apply_settings (recording, settings);
@@ -520,6 +594,8 @@ test_recording_apply_settings (void)
   g_assert_cmpstr (environment, ==, "staging");
   /* the option the CLI's --follow-children and the app's switch set, read at attach */
   g_assert_true (fc_recorder_get_follow_children (fc_recording_get_recorder (recording)));
+  /* --stacks and the Preferences row */
+  g_assert_cmpint (fc_recorder_get_stacks (fc_recording_get_recorder (recording)), ==, FC_STACKS_MIXED);
 }
 
 int
@@ -537,6 +613,7 @@ main (int    argc,
   g_test_add_func ("/control/recording/spawn-files", test_recording_spawn_files);
   g_test_add_func ("/control/recording/attach", test_recording_attach);
   g_test_add_func ("/control/recording/trace-send", test_recording_trace_send);
+  g_test_add_func ("/control/recording/python-send", test_recording_python_send);
   g_test_add_func ("/control/recording/target-exits", test_recording_target_exits);
   g_test_add_func ("/control/recording/keep-profile", test_recording_keep_profile);
   g_test_add_func ("/control/recording/errors", test_recording_errors);
