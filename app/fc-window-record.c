@@ -412,10 +412,15 @@ show_send_outcome (FcWindow   *self,
 }
 
 static void
-target_exited_cb (FcWindow *self,
-                  int       status)
+target_exited_cb (FcWindow    *self,
+                  int          status,
+                  FcRecording *recording)
 {
-  /* a launched command that ends ends its recording; the window stays on it */
+  /* A launched command that ends ends its recording; the window stays on it. A command that
+   * outlived its recording (Stop, then another recording begun, or the window's gone in
+   * dispose) ends nothing: it is not what the window records now, if anything. */
+  if (recording != self->recording)
+    return;
   if (!fc_recording_get_stopped (self->recording) && !self->record_stopping)
     fc_window_stop_recording (self, FALSE);
 }

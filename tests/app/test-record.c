@@ -423,6 +423,48 @@ test_follow_switch (void)
   window_free (window);
 }
 
+/* A launched command that outlives its recording (Stop leaves it running) ends nothing when it
+ * exits later. Its "target-exited" went to the window's handler, which stopped whatever the
+ * window recorded by then, and, with no recording left (the window in dispose), asked NULL:
+ * "fc_recording_get_stopped: assertion 'FC_IS_RECORDING (self)' failed", the abort seen once
+ * in follow-switch. */
+static void
+test_old_command_exit (void)
+{
+  g_autofree char *burner = fc_test_target_path ("burner");
+  const char *argv[] = { burner, "-s", "300", NULL };
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FcRecording) first = NULL;
+  FcRecording *second;
+
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  first = g_object_ref (fc_window_get_recording (window));
+  ITERATE_UNTIL (n_session_samples (window) > 0);
+  /* Stop: the command runs on */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop-recording", NULL);
+  ITERATE_UNTIL (fc_recording_get_stopped (first) && !window->record_stopping);
+  g_assert_false (fc_recording_get_target_exited (first, NULL));
+
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  second = fc_window_get_recording (window);
+  g_assert_true (second != first);
+  /* the first command ends: its recording says so, and the second one goes on */
+  g_assert_cmpint (kill (fc_recording_get_pid (first), SIGKILL), ==, 0);
+  ITERATE_UNTIL (fc_recording_get_target_exited (first, NULL));
+  g_assert_true (fc_window_get_recording (window) == second);
+  g_assert_false (fc_recording_get_stopped (second));
+  g_assert_false (window->record_stopping);
+
+  /* Stop and end the program: the second command goes too */
+  g_action_group_activate_action (G_ACTION_GROUP (window), "stop-and-end", NULL);
+  ITERATE_UNTIL (fc_recording_get_stopped (second) && !window->record_stopping);
+  ITERATE_UNTIL (fc_recording_get_target_exited (second, NULL));
+  window_free (window);
+}
+
 /* Closing the window while recording releases the target first. */
 static void
 test_close_detaches (void)
@@ -833,6 +875,7 @@ main (int   argc,
   g_test_add_func ("/app/record/dialog", test_dialog);
   g_test_add_func ("/app/record/send-rejected", test_send_rejected);
   g_test_add_func ("/app/record/follow-switch", test_follow_switch);
+  g_test_add_func ("/app/record/old-command-exit", test_old_command_exit);
   g_test_add_func ("/app/record/send-while-recording", test_send_while_recording);
   g_test_add_func ("/app/record/transaction-track", test_transaction_track);
 
