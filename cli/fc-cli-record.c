@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fc-cli.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-lifecycle-control.h"
 #include "fc-recording.h"
 #include "fc-settings.h"

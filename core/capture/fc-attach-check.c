@@ -12,7 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 
 #define CAP_IPC_LOCK_BIT   14
 #define CAP_SYS_PTRACE_BIT 19

@@ -19,7 +19,7 @@
 
 #include <gio/gio.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-jitdump.h"
 #include "fc-perf-map.h"
 

@@ -15,7 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-proc-maps.h"
 
 struct _FcProcMaps {

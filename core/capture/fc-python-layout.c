@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-python-layout.h"
 
 char *

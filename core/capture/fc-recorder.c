@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 
 #include "fc-capture-summary.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-frame-rename.h"
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"

@@ -17,7 +17,7 @@
 
 #include <string.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-python-runtime.h"
 #include "fc-python-stack.h"
 #include "fc-runtimes.h"

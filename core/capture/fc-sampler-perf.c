@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-sampler-private.h"
 
 /* Wall mode's running threads are sampled by perf events: the kernel copies

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-sampler-private.h"
 
 void

@@ -39,7 +39,7 @@
 #include <libunwind.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-perf.h"
 #include "fc-sampler.h"
 #include "fc-sampler-private.h"

@@ -12,7 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "fc-convert.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-recording.h"
 #include "fc-writer.h"
 

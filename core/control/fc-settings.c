@@ -10,7 +10,7 @@
 #include <gio/gio.h>
 
 #include "fc-atomic-file.h"
-#include "fc-error.h"
+#include "fc-control-error.h"
 #include "fc-sampler.h"
 #include "fc-settings.h"
 #include "fc-settings-schema.h"

@@ -7,7 +7,7 @@
 #include <sys/utsname.h>
 
 #include "fc-convert.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-util.h"
 #include "fc-stats.h"
 #include "fc-time.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-folded.h"
 #include "fc-interop-private.h"
 

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-folded.h"
 #include "fc-import.h"
 #include "fc-otlp.h"

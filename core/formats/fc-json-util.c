@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 #include "fc-json-util.h"
 

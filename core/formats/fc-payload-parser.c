@@ -9,7 +9,7 @@
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"
 #include "fc-problem.h"

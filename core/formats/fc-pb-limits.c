@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-pb-limits-private.h"
 
 /* protobuf-c's ScannedMember, and how many of them it keeps on the stack */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-import.h"
 #include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"

@@ -10,7 +10,7 @@
 #include <yajl/yajl_gen.h>
 
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-util.h"
 #include "fc-time.h"
 #include "fc-transaction.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fc-dsn.h"
-#include "fc-error.h"
+#include "fc-transport-error.h"
 
 #ifndef FC_VERSION
 # define FC_VERSION "0"

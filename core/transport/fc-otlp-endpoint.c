@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "fc-error.h"
+#include "fc-transport-error.h"
 #include "fc-dsn.h"
 #include "fc-otlp-endpoint.h"
 
