@@ -38,6 +38,7 @@
 /* capture */
 #include "fc-capture-error.h"
 #include "fc-capture-summary.h"
+#include "fc-record-options.h"
 #include "fc-recorder.h"
 #include "fc-attach-check.h"
 #include "fc-process-list.h"
