@@ -25,6 +25,7 @@
 #include "fc-capture-error.h"
 #include "fc-frame-rename.h"
 #include "fc-proc-maps.h"
+#include "fc-procfs.h"
 #include "fc-recorder.h"
 #include "fc-record-options.h"
 #include "fc-release.h"
@@ -347,7 +348,7 @@ refresh_thread_info (FcRecorder  *self,
   int pid = ts->pid;
   g_autofree char *path = NULL;
   g_autofree char *comm = NULL;
-  g_autofree char *stat = NULL;
+  FcProcStat stat;
   gint64 now = g_get_monotonic_time ();
 
   /* threads often name themselves just after they start: look again now and then */
@@ -375,22 +376,9 @@ refresh_thread_info (FcRecorder  *self,
         }
     }
   g_free (path);
-  path = g_strdup_printf ("/proc/%d/task/%d/stat", pid, tid);
-  if (g_file_get_contents (path, &stat, NULL, NULL))
-    {
-      /* field 18, counted after the ")" that ends the command name */
-      const char *p = strrchr (stat, ')');
-      int field = 2;
-      while (p != NULL && *p && field < 18)
-        {
-          p = strchr (p + 1, ' ');
-          if (p == NULL)
-            break;
-          field++;
-        }
-      if (p != NULL)
-        ts->priority = atoi (p + 1);
-    }
+  path = g_strdup_printf ("/proc/%d/task/%d", pid, tid);
+  if (fc_procfs_read_stat (path, &stat))
+    ts->priority = (int) stat.priority;
 }
 
 static void
