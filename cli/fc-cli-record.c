@@ -12,8 +12,9 @@
 #include <unistd.h>
 
 #include "fc-cli.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-lifecycle-control.h"
+#include "fc-record-options.h"
 #include "fc-recording.h"
 #include "fc-settings.h"
 
@@ -179,10 +180,14 @@ fc_cli_record (int    argc,
   guint sigint_id, sigterm_id, status_id = 0;
   g_autoptr(FcCaptureSummary) summary = NULL;
   Record rec = { 0 };
+  const FcRecordOptionInfo *hz = fc_record_option_get (FC_RECORD_OPTION_FREQUENCY);
+  g_autofree char *frequency_help =
+    g_strdup_printf (_("Samples per second per thread, %d to %d (default: the settings' frequency, %d)"),
+                     hz->minimum, hz->maximum, hz->default_value);
   GOptionEntry entries[] = {
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, N_("Profile the running process PID"), "PID" },
     { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, N_("Stop after SECONDS (default: until the target exits or Ctrl-C)"), "SECONDS" },
-    { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, N_("Samples per second per thread, 1 to 1000 (default: the settings' frequency, 101)"), "HZ" },
+    { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, frequency_help, "HZ" },
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not) or cpu (on-CPU time, perf events); default: the settings' mode, wall"), "wall|cpu" },
     { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow_children, N_("Record the processes the target starts too, and theirs, through exec, each with its own profiler_id and chunk files (threads named “comm (pid)”; default: the settings' follow-children)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Directory for the chunk files (default: .)"), "DIR" },
@@ -230,9 +235,11 @@ fc_cli_record (int    argc,
       fprintf (stderr, "flamecast-cli record: %s\n", _("give either --pid PID or -- COMMAND [ARGS...]"));
       return 2;
     }
-  if (frequency != G_MININT && (frequency < 1 || frequency > 1000))
+  if (frequency != G_MININT && (frequency < hz->minimum || frequency > hz->maximum))
     {
-      fprintf (stderr, "flamecast-cli record: %s\n", _("--frequency must be between 1 and 1000"));
+      fprintf (stderr, "flamecast-cli record: ");
+      fprintf (stderr, _("--frequency must be between %d and %d"), hz->minimum, hz->maximum);
+      fprintf (stderr, "\n");
       return 2;
     }
   if (mode != NULL && strcmp (mode, "wall") != 0 && strcmp (mode, "cpu") != 0)

@@ -7,7 +7,6 @@
 
 #define FLAMECAST_INSIDE
 /* model */
-#include "fc-error.h"
 #include "fc-problem.h"
 #include "fc-profile.h"
 #include "fc-in-app.h"
@@ -15,6 +14,7 @@
 #include "fc-document.h"
 #include "fc-time.h"
 /* formats */
+#include "fc-format-error.h"
 #include "fc-envelope.h"
 #include "fc-reader.h"
 #include "fc-writer.h"
@@ -36,11 +36,15 @@
 #include "fc-flame-layout.h"
 #include "fc-diff.h"
 /* capture */
+#include "fc-capture-error.h"
 #include "fc-capture-summary.h"
+#include "fc-record-options.h"
 #include "fc-recorder.h"
 #include "fc-attach-check.h"
 #include "fc-process-list.h"
 /* Sentry */
+#include "fc-transport-error.h"
+#include "fc-control-error.h"
 #include "fc-dsn.h"
 #include "fc-settings.h"
 #include "fc-lifecycle.h"

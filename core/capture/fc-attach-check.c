@@ -13,7 +13,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
+#include "fc-procfs.h"
 
 #define CAP_IPC_LOCK_BIT   14
 #define CAP_SYS_PTRACE_BIT 19
@@ -32,23 +33,15 @@ read_file (const char *proc_root,
   return g_strstrip (contents);
 }
 
-/* The value after "Key:" in PROC/ENTRY/status, or NULL. */
-static char *
-read_status (const char *proc_root,
-             const char *entry,
-             const char *key)
+/* PROC/ENTRY/status; FALSE (and every field missing) when it cannot be read */
+static gboolean
+read_status (const char   *proc_root,
+             const char   *entry,
+             FcProcStatus *status)
 {
-  g_autofree char *name = g_build_filename (entry, "status", NULL);
-  g_autofree char *contents = read_file (proc_root, name);
-  g_auto(GStrv) lines = NULL;
+  g_autofree char *dir = g_build_filename (proc_root, entry, NULL);
 
-  if (contents == NULL)
-    return NULL;
-  lines = g_strsplit (contents, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (g_str_has_prefix (lines[i], key))
-      return g_strstrip (g_strdup (lines[i] + strlen (key)));
-  return NULL;
+  return fc_procfs_read_status (dir, status);
 }
 
 static int
@@ -70,27 +63,17 @@ void
 fc_attach_facts_read (const char    *proc_root,
                       FcAttachFacts *facts)
 {
-  g_autofree char *uid = read_status (proc_root, "self", "Uid:");
-  g_autofree char *caps = read_status (proc_root, "self", "CapEff:");
+  g_auto(FcProcStatus) status = { 0 };
   g_autofree char *cgroup = read_file (proc_root, "1/cgroup");
   g_autofree char *limits = read_file (proc_root, "self/limits");
-  guint64 cap = caps != NULL ? g_ascii_strtoull (caps, NULL, 16) : 0;
+  guint64 cap;
 
+  read_status (proc_root, "self", &status);
+  cap = status.cap_eff;
   memset (facts, 0, sizeof *facts);
   facts->ptrace_scope = read_int (proc_root, "sys/kernel/yama/ptrace_scope", -1);
   facts->perf_event_paranoid = read_int (proc_root, "sys/kernel/perf_event_paranoid", 2);
-  /* "Uid: real effective saved fs" */
-  if (uid != NULL)
-    {
-      g_auto(GStrv) fields = g_strsplit_set (uid, " \t", -1);
-      guint n = 0;
-
-      for (guint i = 0; fields[i] != NULL; i++)
-        if (*fields[i] != '\0' && n++ == 1)
-          facts->euid = (uid_t) atoi (fields[i]);
-    }
-  else
-    facts->euid = geteuid ();
+  facts->euid = status.uid[1] >= 0 ? (uid_t) status.uid[1] : geteuid ();
   facts->cap_sys_ptrace = (cap >> CAP_SYS_PTRACE_BIT) & 1;
   facts->cap_ipc_lock = (cap >> CAP_IPC_LOCK_BIT) & 1;
   facts->perf_event_mlock_kb = read_int (proc_root, "sys/kernel/perf_event_mlock_kb", 516);
@@ -241,19 +224,16 @@ process_state (const char *proc_root,
 {
   g_autofree char *entry = pid_entry (pid);
   g_autofree char *path = g_build_filename (proc_root, entry, "status", NULL);
-  g_autofree char *state = read_status (proc_root, entry, "State:");
-  g_autofree char *threads = NULL;
+  g_auto(FcProcStatus) status = { 0 };
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return PROCESS_GONE;
-  if (state == NULL)
-    return PROCESS_RUNNING;
-  if (state[0] == 'X' || state[0] == 'x')
+  read_status (proc_root, entry, &status);
+  if (status.state == 'X' || status.state == 'x')
     return PROCESS_DEAD;
-  if (state[0] != 'Z')
+  if (status.state != 'Z')
     return PROCESS_RUNNING;
-  threads = read_status (proc_root, entry, "Threads:");
-  return threads == NULL || atoi (threads) <= 1 ? PROCESS_ZOMBIE : PROCESS_RUNNING;
+  return status.n_threads <= 1 ? PROCESS_ZOMBIE : PROCESS_RUNNING;
 }
 
 static char *
@@ -274,7 +254,6 @@ check_alive (GError    **error,
 {
   g_autofree char *entry = pid_entry (pid);
   g_autofree char *comm = NULL;
-  g_autofree char *ppid_text = NULL;
 
   switch (process_state (proc_root, pid))
     {
@@ -291,10 +270,11 @@ check_alive (GError    **error,
       {
         int ppid;
         g_autofree char *parent = NULL;
+        g_auto(FcProcStatus) status = { 0 };
 
         comm = process_comm (proc_root, pid);
-        ppid_text = read_status (proc_root, entry, "PPid:");
-        ppid = ppid_text != NULL ? atoi (ppid_text) : 0;
+        read_status (proc_root, entry, &status);
+        ppid = MAX (status.ppid, 0);
         parent = ppid > 0 ? process_comm (proc_root, ppid) : g_strdup ("unknown");
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
                      _("Process %d (%s) is a zombie: it has exited and only waits for its parent, process %d (%s), "
@@ -318,22 +298,12 @@ is_not_dumpable (const char *proc_root,
 {
   g_autofree char *entry = pid_entry (pid);
   g_autofree char *path = g_build_filename (proc_root, entry, "status", NULL);
-  g_autofree char *uid = read_status (proc_root, entry, "Uid:");
+  g_auto(FcProcStatus) status = { 0 };
   GStatBuf st;
-  int euid = -1;
 
-  if (uid == NULL || g_stat (path, &st) != 0)
+  if (!read_status (proc_root, entry, &status) || status.uid[0] < 0 || g_stat (path, &st) != 0)
     return FALSE;
-  /* "Uid: real effective saved fs" */
-  {
-    g_auto(GStrv) fields = g_strsplit_set (uid, " \t", -1);
-    guint n = 0;
-
-    for (guint i = 0; fields[i] != NULL; i++)
-      if (*fields[i] != '\0' && n++ == 1)
-        euid = atoi (fields[i]);
-  }
-  return st.st_uid == 0 && euid > 0;
+  return st.st_uid == 0 && status.uid[1] > 0;
 }
 
 static void
@@ -357,17 +327,19 @@ static gboolean
 is_descendant (const char *proc_root,
                GPid        pid)
 {
-  g_autofree char *self = read_status (proc_root, "self", "Pid:");
-  int self_pid = self != NULL ? atoi (self) : getpid ();
+  g_auto(FcProcStatus) self = { 0 };
+  int self_pid;
 
+  read_status (proc_root, "self", &self);
+  self_pid = self.pid >= 0 ? self.pid : getpid ();
   for (guint depth = 0; pid > 1 && depth < 64; depth++)
     {
       g_autofree char *entry = pid_entry (pid);
-      g_autofree char *ppid = read_status (proc_root, entry, "PPid:");
+      g_auto(FcProcStatus) status = { 0 };
 
-      if (ppid == NULL)
+      if (!read_status (proc_root, entry, &status) || status.ppid < 0)
         return FALSE;
-      pid = atoi (ppid);
+      pid = status.ppid;
       if (pid == self_pid)
         return TRUE;
     }
@@ -380,9 +352,10 @@ process_uid (const char *proc_root,
              GPid        pid)
 {
   g_autofree char *entry = pid_entry (pid);
-  g_autofree char *uid = read_status (proc_root, entry, "Uid:");
+  g_auto(FcProcStatus) status = { 0 };
 
-  return uid != NULL ? atoi (uid) : -1;
+  read_status (proc_root, entry, &status);
+  return status.uid[0];
 }
 
 static int
@@ -390,9 +363,10 @@ process_tracer (const char *proc_root,
                 GPid        pid)
 {
   g_autofree char *entry = pid_entry (pid);
-  g_autofree char *tracer = read_status (proc_root, entry, "TracerPid:");
+  g_auto(FcProcStatus) status = { 0 };
 
-  return tracer != NULL ? atoi (tracer) : 0;
+  read_status (proc_root, entry, &status);
+  return MAX (status.tracer_pid, 0);
 }
 
 gboolean

@@ -21,7 +21,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-jitdump.h"
 #include "fc-perf-map.h"
 

@@ -18,7 +18,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-perf.h"
 
 /* 1 MiB of ring per thread holds ~30 samples with 32 KiB stacks, 30 ms of CPU time at 1000 Hz:

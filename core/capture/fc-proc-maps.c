@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-proc-maps.h"
 
 struct _FcProcMaps {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-python-layout.h"
 
 char *

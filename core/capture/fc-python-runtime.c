@@ -12,7 +12,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-python-runtime.h"
 
 /* python3.11, python3, libpython3.12.so.1.0: the files CPython lives in (an embedding program

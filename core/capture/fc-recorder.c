@@ -23,10 +23,12 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-capture-summary.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-frame-rename.h"
 #include "fc-proc-maps.h"
+#include "fc-procfs.h"
 #include "fc-recorder.h"
+#include "fc-record-options.h"
 #include "fc-release.h"
 #include "fc-runtimes.h"
 #include "fc-symbolizer.h"
@@ -349,7 +351,7 @@ refresh_thread_info (FcRecorder  *self,
   int pid = ts->pid;
   g_autofree char *path = NULL;
   g_autofree char *comm = NULL;
-  g_autofree char *stat = NULL;
+  FcProcStat stat;
   gint64 now = g_get_monotonic_time ();
 
   /* threads often name themselves just after they start: look again now and then */
@@ -377,22 +379,9 @@ refresh_thread_info (FcRecorder  *self,
         }
     }
   g_free (path);
-  path = g_strdup_printf ("/proc/%d/task/%d/stat", pid, tid);
-  if (g_file_get_contents (path, &stat, NULL, NULL))
-    {
-      /* field 18, counted after the ")" that ends the command name */
-      const char *p = strrchr (stat, ')');
-      int field = 2;
-      while (p != NULL && *p && field < 18)
-        {
-          p = strchr (p + 1, ' ');
-          if (p == NULL)
-            break;
-          field++;
-        }
-      if (p != NULL)
-        ts->priority = atoi (p + 1);
-    }
+  path = g_strdup_printf ("/proc/%d/task/%d", pid, tid);
+  if (fc_procfs_read_stat (path, &stat))
+    ts->priority = (int) stat.priority;
 }
 
 static void
@@ -1604,15 +1593,16 @@ fc_recorder_class_init (FcRecorderClass *klass)
   object_class->get_property = fc_recorder_get_property;
   object_class->set_property = fc_recorder_set_property;
 
-  properties[PROP_FREQUENCY] = g_param_spec_uint ("frequency", NULL, NULL, 1, 1000, 101, rw);
-  properties[PROP_MODE] = g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_SAMPLER_MODE_WALL, rw);
-  properties[PROP_CHUNK_DURATION_MS] = g_param_spec_uint ("chunk-duration-ms", NULL, NULL, 100, 66000, 60000, rw);
-  properties[PROP_STACK_SIZE] = g_param_spec_uint ("stack-size", NULL, NULL, 1024, 65528, 32768, rw);
-  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, "native", rw);
+  properties[PROP_FREQUENCY] = fc_record_option_property_spec (FC_RECORD_OPTION_FREQUENCY, rw);
+  properties[PROP_MODE] = g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_RECORD_DEFAULT_MODE, rw);
+  properties[PROP_CHUNK_DURATION_MS] = fc_record_option_property_spec (FC_RECORD_OPTION_CHUNK_MS, rw);
+  properties[PROP_STACK_SIZE] = fc_record_option_property_spec (FC_RECORD_OPTION_STACK_BYTES, rw);
+  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, FC_RECORD_DEFAULT_PLATFORM, rw);
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, NULL, rw);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, NULL, rw);
-  properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, rw);
-  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_STACKS_AUTO, rw);
+  properties[PROP_FOLLOW_CHILDREN] =
+    g_param_spec_boolean ("follow-children", NULL, NULL, FC_RECORD_DEFAULT_FOLLOW_CHILDREN, rw);
+  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_RECORD_DEFAULT_STACKS, rw);
   properties[PROP_PROFILER_ID] = g_param_spec_string ("profiler-id", NULL, NULL, NULL, ro);
   properties[PROP_N_SAMPLES] = g_param_spec_uint ("n-samples", NULL, NULL, 0, G_MAXUINT, 0, ro);
   properties[PROP_N_THREADS] = g_param_spec_uint ("n-threads", NULL, NULL, 0, G_MAXUINT, 0, ro);
@@ -1636,11 +1626,11 @@ fc_recorder_class_init (FcRecorderClass *klass)
 static void
 fc_recorder_init (FcRecorder *self)
 {
-  self->frequency = 101;
-  self->mode = FC_SAMPLER_MODE_WALL;
-  self->chunk_duration_ms = 60000;
-  self->stack_size = 32768;
-  self->platform = g_strdup ("native");
+  self->frequency = fc_record_option_get (FC_RECORD_OPTION_FREQUENCY)->default_value;
+  self->mode = FC_RECORD_DEFAULT_MODE;
+  self->chunk_duration_ms = fc_record_option_get (FC_RECORD_OPTION_CHUNK_MS)->default_value;
+  self->stack_size = fc_record_option_get (FC_RECORD_OPTION_STACK_BYTES)->default_value;
+  self->platform = g_strdup (FC_RECORD_DEFAULT_PLATFORM);
   self->context = g_main_context_ref_thread_default ();
   self->queue = g_async_queue_new ();
   self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
@@ -1695,7 +1685,7 @@ void
 fc_recorder_set_frequency (FcRecorder *self,
                            guint       frequency)
 {
-  frequency = CLAMP (frequency, 1, 1000);
+  frequency = fc_record_option_clamp (FC_RECORD_OPTION_FREQUENCY, frequency);
   if (self->frequency == frequency)
     return;
   self->frequency = frequency;
@@ -1728,7 +1718,7 @@ void
 fc_recorder_set_chunk_duration_ms (FcRecorder *self,
                                    guint       ms)
 {
-  ms = CLAMP (ms, 100, 66000);
+  ms = fc_record_option_clamp (FC_RECORD_OPTION_CHUNK_MS, ms);
   if (self->chunk_duration_ms == ms)
     return;
   self->chunk_duration_ms = ms;

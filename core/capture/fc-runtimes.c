@@ -19,7 +19,7 @@
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-python-runtime.h"
 #include "fc-python-stack.h"
 #include "fc-runtimes.h"

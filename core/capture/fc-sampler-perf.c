@@ -12,7 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-sampler-private.h"
 
 /* Wall mode's running threads are sampled by perf events: the kernel copies

@@ -40,8 +40,10 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-perf.h"
+#include "fc-procfs.h"
+#include "fc-record-options.h"
 #include "fc-sampler.h"
 #include "fc-sampler-private.h"
 
@@ -101,13 +103,10 @@ take_options (FcSampler     *self,
 static gboolean
 target_is_stopped (GPid pid)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
-  g_autofree char *stat = NULL;
-  const char *p;
+  g_autofree char *dir = g_strdup_printf ("/proc/%d", pid);
+  FcProcStat stat;
 
-  if (!g_file_get_contents (path, &stat, NULL, NULL) || (p = strrchr (stat, ')')) == NULL)
-    return FALSE;
-  return p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
+  return fc_procfs_read_stat (dir, &stat) && (stat.state == 'T' || stat.state == 't');
 }
 
 static gboolean
@@ -403,8 +402,8 @@ sampler_thread (gpointer data)
               finish_command (self, cmd, FALSE);
               break;
             }
-          self->frequency = CLAMP (cmd->frequency, 1, 1000);
-          self->stack_size = CLAMP (cmd->stack_size, 1024, 65528);
+          self->frequency = fc_record_option_clamp (FC_RECORD_OPTION_FREQUENCY, cmd->frequency);
+          self->stack_size = fc_record_option_clamp (FC_RECORD_OPTION_STACK_BYTES, cmd->stack_size);
           self->sampling = TRUE;
           {
             GHashTableIter iter;
@@ -523,8 +522,8 @@ fc_sampler_new (FcSnapshotSink sink,
   self->nice = getpriority (PRIO_PROCESS, 0);
   self->timer_fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
   self->pidfd = -1;
-  self->frequency = 101;
-  self->stack_size = 32 * 1024;
+  self->frequency = fc_record_option_get (FC_RECORD_OPTION_FREQUENCY)->default_value;
+  self->stack_size = fc_record_option_get (FC_RECORD_OPTION_STACK_BYTES)->default_value;
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) fc_sampler_task_free);
   self->stop_times = g_array_new (FALSE, FALSE, sizeof (double));
   self->tick_counts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -615,8 +614,8 @@ fc_sampler_set_options (FcSampler *self,
                         guint      stack_size)
 {
   g_mutex_lock (&self->lock);
-  self->next_frequency = CLAMP (frequency, 1, 1000);
-  self->next_stack_size = CLAMP (stack_size, 1024, 65528) & ~7u;
+  self->next_frequency = fc_record_option_clamp (FC_RECORD_OPTION_FREQUENCY, frequency);
+  self->next_stack_size = fc_record_option_clamp (FC_RECORD_OPTION_STACK_BYTES, stack_size) & ~7u;
   g_mutex_unlock (&self->lock);
 }
 

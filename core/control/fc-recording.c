@@ -13,7 +13,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-convert.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
+#include "fc-record-options.h"
 #include "fc-recording.h"
 #include "fc-writer.h"
 
@@ -747,7 +748,7 @@ fc_recording_apply_settings (FcRecording *self,
                 "mode", fc_settings_get_mode (settings),
                 "stack-size", (guint) fc_settings_get_stack_bytes (settings),
                 "platform", fc_settings_get_platform (settings),
-                "chunk-duration-ms", (guint) CLAMP (fc_settings_get_chunk_duration (settings) * 1000, 100, 66000),
+                "chunk-duration-ms", fc_record_option_chunk_ms (fc_settings_get_chunk_duration (settings)),
                 "lifecycle", fc_settings_get_profile_lifecycle (settings),
                 "profile-session-sample-rate", fc_settings_get_profile_session_sample_rate (settings),
                 "traces-sample-rate", fc_settings_get_traces_sample_rate (settings),
@@ -921,15 +922,16 @@ fc_recording_class_init (FcRecordingClass *klass)
   object_class->set_property = fc_recording_set_property;
 
   /* passed on to the recorder: the same names, ranges and defaults */
-  properties[PROP_FREQUENCY] = g_param_spec_uint ("frequency", NULL, NULL, 1, 1000, 101, rw);
-  properties[PROP_MODE] = g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_SAMPLER_MODE_WALL, rw);
-  properties[PROP_STACK_SIZE] = g_param_spec_uint ("stack-size", NULL, NULL, 1024, 65528, 32768, rw);
-  properties[PROP_CHUNK_DURATION_MS] = g_param_spec_uint ("chunk-duration-ms", NULL, NULL, 100, 66000, 60000, rw);
-  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, "native", rw);
+  properties[PROP_FREQUENCY] = fc_record_option_property_spec (FC_RECORD_OPTION_FREQUENCY, rw);
+  properties[PROP_MODE] = g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_RECORD_DEFAULT_MODE, rw);
+  properties[PROP_STACK_SIZE] = fc_record_option_property_spec (FC_RECORD_OPTION_STACK_BYTES, rw);
+  properties[PROP_CHUNK_DURATION_MS] = fc_record_option_property_spec (FC_RECORD_OPTION_CHUNK_MS, rw);
+  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, FC_RECORD_DEFAULT_PLATFORM, rw);
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, NULL, rw);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, NULL, rw);
-  properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, rw);
-  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_STACKS_AUTO, rw);
+  properties[PROP_FOLLOW_CHILDREN] =
+    g_param_spec_boolean ("follow-children", NULL, NULL, FC_RECORD_DEFAULT_FOLLOW_CHILDREN, rw);
+  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_RECORD_DEFAULT_STACKS, rw);
   properties[PROP_LIFECYCLE] =
     g_param_spec_enum ("lifecycle", NULL, NULL, FC_TYPE_PROFILE_LIFECYCLE, FC_PROFILE_LIFECYCLE_MANUAL, rw);
   properties[PROP_PROFILE_SESSION_SAMPLE_RATE] =

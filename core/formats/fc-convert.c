@@ -8,7 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-convert.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-util.h"
 #include "fc-stats.h"
 #include "fc-time.h"

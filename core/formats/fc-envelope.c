@@ -12,7 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 #include "fc-json-util.h"
 #include "fc-problem.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-folded.h"
 #include "fc-import.h"
 #include "fc-otlp.h"

@@ -10,7 +10,7 @@
 #include <libdeflate.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-json-util.h"
 #include "fc-time.h"

@@ -10,7 +10,7 @@
 #include <yajl/yajl_parse.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 
 /* paths of duplicate keys kept for messages; more are only counted */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 #include "fc-json-util.h"
 

@@ -11,7 +11,7 @@
 #include <yajl/yajl_parse.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"
 #include "fc-problem.h"

@@ -12,7 +12,7 @@
 #include <yajl/yajl_parse.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-json-stream-private.h"
 #include "fc-json-util.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-pb-limits-private.h"
 
 /* protobuf-c's ScannedMember, and how many of them it keeps on the stack */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-json-util.h"
 #include "fc-perf-script.h"

@@ -8,7 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-import.h"
 #include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"

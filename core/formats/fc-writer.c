@@ -11,7 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-util.h"
 #include "fc-time.h"
 #include "fc-transaction.h"

@@ -7,7 +7,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-dsn.h"
-#include "fc-error.h"
+#include "fc-transport-error.h"
 
 #ifndef FC_VERSION
 # define FC_VERSION "0"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-transport-error.h"
 #include "fc-dsn.h"
 #include "fc-otlp-endpoint.h"
 

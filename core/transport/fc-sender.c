@@ -8,7 +8,7 @@
 
 #include "fc-convert.h"
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-transport-error.h"
 #include "fc-problem.h"
 #include "fc-sender.h"
 #include "fc-stats.h"

@@ -11,7 +11,7 @@
 #include <libsoup/soup.h>
 
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-util.h"
 #include "fc-otlp-endpoint.h"
 #include "fc-otlp.h"

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-recorder.h"
 #include "fc-test-util.h"
 

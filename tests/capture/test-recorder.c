@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"
 #include "fc-validate.h"

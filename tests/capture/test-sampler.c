@@ -13,7 +13,7 @@
 
 #include <glib/gstdio.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-sampler.h"
 #include "fc-test-util.h"
 
