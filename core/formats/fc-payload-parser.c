@@ -2070,7 +2070,9 @@ resolve (FcPayloadParser *self,
       fc_profile_set_start_ns (profile, start_ns);
     }
 
-  /* stacks: file frame indexes -> model frames, then interned as a prefix tree */
+  /* stacks: file frame indexes -> model frames, then interned as a prefix tree
+   * (of at most as many nodes as frame references) */
+  fc_profile_reserve_stacks (profile, (guint) MIN (self->stack_frames.len, G_MAXUINT));
   cache = g_new0 (StackCacheEntry, STACK_CACHE_SIZE);
   stack_map = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_stacks);
   mapped = g_array_new (FALSE, FALSE, sizeof (guint32));

@@ -206,6 +206,18 @@ fc_column_trim (FcColumn *self)
 }
 
 void
+fc_column_reserve (FcColumn *self,
+                   guint     capacity)
+{
+  /* a shared column grows page by page in place already */
+  if (self->shared || capacity <= self->capacity)
+    return;
+  g_assert (self->reserved == 0);
+  self->data = g_realloc_n (self->data, capacity, self->elt_size);
+  self->capacity = capacity;
+}
+
+void
 fc_column_share (FcColumn *self)
 {
   self->shared = TRUE;
