@@ -523,7 +523,7 @@ fc_profile_reserve_stacks (FcProfile *self,
   if (mask > self->stack_table.mask)
     stack_table_rebuild (self, mask);
   /* the nodes too: no copy each time they double (fc_profile_finish() trims) */
-  fc_column_reserve (&self->stacks, n_stacks + 1);
+  fc_column_reserve (&self->stacks, n_stacks + 1, FALSE);
 }
 
 guint32
@@ -2181,8 +2181,8 @@ copy_profile (FcProfile          *self,
   /* the whole profile: at most the source's stacks, and all its samples */
   if (end_ns <= begin_ns)
     {
-      fc_column_reserve (&copy->stacks, fc_profile_get_n_stacks (self));
-      fc_column_reserve (&copy->samples, fc_profile_get_n_samples (self));
+      fc_column_reserve (&copy->stacks, fc_profile_get_n_stacks (self), TRUE);
+      fc_column_reserve (&copy->samples, fc_profile_get_n_samples (self), TRUE);
     }
 
   import_samples (copy, self, begin_ns, end_ns, by_function, infer_in_app, rules);
