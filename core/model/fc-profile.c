@@ -14,8 +14,8 @@ G_STATIC_ASSERT (sizeof (gpointer) == 8);
 
 /* what fc_profile_reserve_stacks() takes at most: an index of 4M slots
  * (16 MB), enough for a 50 MB chunk of distinct deep stacks; a guess past
- * it (a count of frame references, where stacks share most of them) would
- * cost memory the stacks never use */
+ * it would cost memory the stacks may never use (past it, the index grows
+ * as it always did) */
 #define FC_PROFILE_RESERVE_STACKS_MAX ((2u << 20) - 1)
 
 /* Open addressing over frame (or stack) ids: frames are hashed by content,
