@@ -2082,6 +2082,14 @@ resolve (FcPayloadParser *self,
       guint32 end = s + 1 < n_stacks ? g_array_index (self->stack_starts, guint32, s + 1) : self->stack_frames.len;
       guint32 stack_id;
 
+      /* A sixteenth of the stacks in, their share of new nodes per frame
+       * reference says about how many nodes there will be: the index is
+       * sized once (1.6M distinct deep nodes rehashed at each doubling),
+       * never for every reference (where stacks share most frames). */
+      if (s == n_stacks / 16 && begin > 0)
+        fc_profile_reserve_stacks (profile, (guint) MIN ((guint64) fc_profile_get_n_stacks (profile) *
+                                                         self->stack_frames.len / begin, G_MAXUINT));
+
       g_array_set_size (mapped, end - begin);
       for (guint32 j = begin; j < end; j++)
         {
