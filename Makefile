@@ -22,6 +22,7 @@ DEB_PACKAGES = \
 	protobuf-c-compiler libprotobuf-c-dev libdeflate-dev protobuf-compiler golang-go python3-jsonschema \
 	libxtst-dev \
 	xvfb xauth \
+	libpolkit-gobject-1-dev dbus-daemon python3-dbusmock libdebuginfod-dev debuginfod \
 	clang libclang-rt-14-dev
 
 .PHONY: all deps build run check asan-build check-sanitize check-sanitize-app check-ubsan check-tsan check-fuzz fuzz fuzz-build fuzz-merge soak bench clean

@@ -38,6 +38,7 @@
 /* capture */
 #include "fc-capture-summary.h"
 #include "fc-recorder.h"
+#include "fc-access.h"
 #include "fc-attach-check.h"
 #include "fc-process-list.h"
 /* Sentry */

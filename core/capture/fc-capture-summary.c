@@ -85,6 +85,7 @@ fc_capture_summary_free (FcCaptureSummary *self)
   g_array_unref (self->threads);
   g_array_unref (self->processes);
   g_free (self->unsampled_reason);
+  g_free (self->access_note);
   g_free (self->method);
   g_free (self->method_reason);
   g_free (self);
@@ -157,6 +158,8 @@ fc_capture_summary_format (const FcCaptureSummary *self)
   if (self->method_reason != NULL)
     g_string_append_printf (s, " (%s)", self->method_reason);
   g_string_append_c (s, '\n');
+  if (self->access_note != NULL)
+    g_string_append_printf (s, "  %s\n", self->access_note);
   if (self->n_samples > 0)
     g_string_append_printf (s, "  stacks reaching a root (_start, main, thread start): %.1f%%; leaf without a name: %.1f%%\n",
                             percent (self->n_root, self->n_samples), percent (self->n_unnamed_leaf, self->n_samples));

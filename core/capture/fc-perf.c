@@ -16,6 +16,7 @@
 
 #include <libunwind.h>
 
+#include "fc-access.h"
 #include "fc-attach-check.h"
 #include "fc-error.h"
 #include "fc-perf.h"
@@ -176,15 +177,15 @@ fc_perf_stream_open_full (int           tid,
    * elsewhere such ticks are lost, and only user time is sampled. */
   if (!(flags & FC_PERF_OFF_CPU) && !g_atomic_int_get (&kernel_events_refused))
     attr.exclude_kernel = 0;
-  fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  fd = fc_access_perf_event_open (&attr, tid);
   if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel && !(flags & FC_PERF_OFF_CPU))
     {
       g_atomic_int_set (&kernel_events_refused, TRUE);
       attr.exclude_kernel = 1;
-      fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      fd = fc_access_perf_event_open (&attr, tid);
     }
   if (fd < 0 && errno == EMFILE && raise_open_files_limit ())
-    fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    fd = fc_access_perf_event_open (&attr, tid);
   if (fd < 0)
     {
       int err = errno;
@@ -200,6 +201,7 @@ fc_perf_stream_open_full (int           tid,
                      "Thread %d exited before perf events could be opened on it", tid);
       else
         fc_attach_error_set (error, tid, err, "perf_event_open");
+      fc_access_append_refusal (error);
       return NULL;
     }
 

@@ -15,6 +15,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "fc-access.h"
 #include "fc-error.h"
 #include "fc-proc-maps.h"
 
@@ -267,17 +268,12 @@ fc_module_open_memory (GPid        pid,
 {
   gsize len = end - start;
   guint8 *buf;
-  struct iovec local, remote;
   FcModule *m;
 
   if (len == 0 || len > 64 * 1024 * 1024)
     return NULL;
   buf = g_malloc (len);
-  local.iov_base = buf;
-  local.iov_len = len;
-  remote.iov_base = GSIZE_TO_POINTER (start);
-  remote.iov_len = len;
-  if (process_vm_readv (pid, &local, 1, &remote, 1, 0) != (ssize_t) len || memcmp (buf, ELFMAG, SELFMAG) != 0)
+  if (!fc_access_read_memory (pid, start, buf, len) || memcmp (buf, ELFMAG, SELFMAG) != 0)
     {
       g_free (buf);
       return NULL;
@@ -380,20 +376,14 @@ gboolean
 fc_proc_maps_reload (FcProcMaps *self,
                      GError    **error)
 {
-  g_autofree char *maps_path = g_strdup_printf ("/proc/%d/maps", self->pid);
   g_autofree char *exe_link = g_strdup_printf ("/proc/%d/exe", self->pid);
   g_autofree char *contents = NULL;
   g_autoptr(GHashTable) groups = NULL;
-  g_autoptr(GError) local_error = NULL;
   g_autoptr(GPtrArray) order = NULL;
   g_auto(GStrv) lines = NULL;
 
-  if (!g_file_get_contents (maps_path, &contents, NULL, &local_error))
-    {
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "Cannot read %s: %s", maps_path, local_error->message);
-      return FALSE;
-    }
+  if ((contents = fc_access_read_maps (self->pid, error)) == NULL)
+    return FALSE;
   /* nothing mapped or unmapped since the last read: the modules stand */
   if (self->active->len > 0 && g_str_hash (contents) == self->maps_hash)
     return TRUE;
@@ -553,16 +543,11 @@ fc_proc_maps_read (FcProcMaps *self,
                    gsize       len)
 {
   const FcModule *m = fc_proc_maps_find (self, addr);
-  struct iovec local, remote;
 
   if (m != NULL && fc_module_read (m, addr, buf, len))
     return TRUE;
   /* writable data (e.g. a relocated GOT) is not in the file: ask the target */
-  local.iov_base = buf;
-  local.iov_len = len;
-  remote.iov_base = GSIZE_TO_POINTER (addr);
-  remote.iov_len = len;
-  return process_vm_readv (self->pid, &local, 1, &remote, 1, 0) == (ssize_t) len;
+  return fc_access_read_memory (self->pid, addr, buf, len);
 }
 
 /**
