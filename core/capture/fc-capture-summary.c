@@ -86,6 +86,7 @@ fc_capture_summary_free (FcCaptureSummary *self)
   g_array_unref (self->processes);
   g_free (self->unsampled_reason);
   g_free (self->access_note);
+  g_free (self->debuginfod);
   g_free (self->method);
   g_free (self->method_reason);
   g_free (self);
@@ -207,6 +208,8 @@ fc_capture_summary_format (const FcCaptureSummary *self)
           shown++;
         }
     }
+  if (self->debuginfod != NULL)
+    g_string_append_printf (s, "  %s\n", self->debuginfod);
   if (self->lost_samples > 0)
     g_string_append_printf (s, "  %" G_GUINT64_FORMAT " perf samples lost by the kernel\n", self->lost_samples);
   if (self->n_unsampled_threads > 0)

@@ -25,6 +25,7 @@
 
 #include "fc-access.h"
 #include "fc-capture-summary.h"
+#include "fc-debuginfod.h"
 #include "fc-error.h"
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"
@@ -1744,6 +1745,7 @@ fc_recorder_dup_summary (FcRecorder *self)
   summary->target_cpu_ns = fc_sampler_get_target_cpu_ns (self->sampler);
   summary->n_unsampled_threads = fc_sampler_dup_unsampled (self->sampler, &summary->unsampled_reason);
   summary->access_note = fc_recorder_dup_access_note (self);
+  summary->debuginfod = fc_debuginfod_dup_summary ();
   summary->n_samples = self->n_target_samples;
   summary->n_root = self->n_root;
   summary->n_unnamed_leaf = self->n_unnamed_leaf;

@@ -10,6 +10,7 @@
  */
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <string.h>
 
 #include <dwarf.h>
@@ -17,6 +18,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "fc-debuginfod.h"
 #include "fc-symbolizer.h"
 
 /* A module's function symbols sorted by address, built once: dwfl_module_addrinfo scans the
@@ -45,13 +47,69 @@ struct _FcSymbolizer {
   GHashTable *cache;      /* lookup address -> FcSymbol* */
   GHashTable *unknown_cache; /* lookup address -> FcSymbol* of addresses in no module (yet) */
   GHashTable *unknown_gen;   /* lookup address -> maps generation + 1 when it was looked up */
+  GPtrArray  *retired;       /* caches of symbols looked up before debug info arrived: frames
+                              * and samples on their way still point at them */
+  guint       debuginfod_gen; /* fc_debuginfod_get_generation() when the Dwfl was made */
+  gint64      debuginfod_deadline; /* until when lookups wait for debuginfod; 0 before the first */
 };
 
 static char *debuginfo_path = NULL;
 
+/* How long the first lookups in a module without local debug info wait for debuginfod, in all
+ * per symbolizer: a local or nearby server answers well within it, and the samples of the first
+ * seconds are named too; a slow one delays this process's stacks (never its sampling) at most
+ * this long, and its names then arrive for later samples. */
+#define DEBUGINFOD_WAIT_US (10 * G_USEC_PER_SEC)
+
+/* the symbolizer whose lookup libdwfl calls back from: one thread symbolizes at a time */
+static __thread gint64 *debuginfod_deadline;
+
+/* Local debug info first (/usr/lib/debug/.build-id, .gnu_debuglink), as before; with
+ * DEBUGINFOD_URLS set, a module found with none is asked for in the background by its build-id
+ * (fc-debuginfod.c) instead of libdwfl's own blocking query. */
+static int
+find_debuginfo (Dwfl_Module *mod,
+                void       **userdata,
+                const char  *modname,
+                GElf_Addr    base,
+                const char  *file_name,
+                const char  *debuglink_file,
+                GElf_Word    debuglink_crc,
+                char       **debuginfo_file_name)
+{
+  const unsigned char *bits;
+  GElf_Addr vaddr;
+  char *path;
+  int len, fd;
+
+  len = dwfl_module_build_id (mod, &bits, &vaddr);
+  if (len <= 0 || !fc_debuginfod_enabled ())
+    return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file,
+                                         debuglink_crc, debuginfo_file_name);
+  fd = dwfl_build_id_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
+                                     debuginfo_file_name);
+  if (fd >= 0)
+    return fd;
+  fc_debuginfod_request (bits, len, modname);
+  if (debuginfod_deadline != NULL && *debuginfod_deadline == 0)
+    *debuginfod_deadline = g_get_monotonic_time () + DEBUGINFOD_WAIT_US;
+  path = fc_debuginfod_wait (bits, len, debuginfod_deadline != NULL ? *debuginfod_deadline : 0);
+  if (path == NULL)
+    return -1;
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      g_free (path);
+      return -1;
+    }
+  *debuginfo_file_name = strdup (path);
+  g_free (path);
+  return fd;
+}
+
 static const Dwfl_Callbacks callbacks = {
   .find_elf = dwfl_linux_proc_find_elf,
-  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .find_debuginfo = find_debuginfo,
   .section_address = dwfl_offline_section_address,
   .debuginfo_path = &debuginfo_path,
 };
@@ -406,7 +464,26 @@ fc_symbolizer_new (FcProcMaps *maps)
   self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
   self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
   self->unknown_gen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->retired = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  self->debuginfod_gen = fc_debuginfod_get_generation ();
   return self;
+}
+
+/* Debug info arrived from debuginfod since the Dwfl was made: a new one finds it, and addresses
+ * are looked up again (libdwfl keeps a module's first answer). */
+static void
+refresh_for_debuginfod (FcSymbolizer *self)
+{
+  guint gen = fc_debuginfod_get_generation ();
+
+  if (gen == self->debuginfod_gen)
+    return;
+  self->debuginfod_gen = gen;
+  g_ptr_array_add (self->retired, self->cache);
+  self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
+  g_hash_table_remove_all (self->reported);
+  dwfl_end (self->dwfl);
+  self->dwfl = dwfl_begin (&callbacks);
 }
 
 void
@@ -414,7 +491,10 @@ fc_symbolizer_free (FcSymbolizer *self)
 {
   if (self == NULL)
     return;
+  if (debuginfod_deadline == &self->debuginfod_deadline)
+    debuginfod_deadline = NULL;
   g_hash_table_unref (self->cache);
+  g_ptr_array_unref (self->retired);
   g_hash_table_unref (self->unknown_gen);
   g_hash_table_unref (self->unknown_cache);
   g_hash_table_unref (self->reported);
@@ -568,9 +648,15 @@ fc_symbolizer_lookup (FcSymbolizer *self,
   Dwfl_Module *mod = NULL;
   const char *name = NULL;
 
-  if (sym != NULL)
+  if (sym != NULL && self->debuginfod_gen == fc_debuginfod_get_generation ())
     return sym;
+  if (sym != NULL)
+    {
+      refresh_for_debuginfod (self);
+      return fc_symbolizer_lookup (self, addr, is_return_address);
+    }
 
+  debuginfod_deadline = &self->debuginfod_deadline;
   /* an address in no module is looked up again only after the maps changed */
   sym = g_hash_table_lookup (self->unknown_cache, &key);
   if (sym != NULL && GPOINTER_TO_UINT (g_hash_table_lookup (self->unknown_gen, &key)) ==
