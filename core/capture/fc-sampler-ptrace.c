@@ -132,6 +132,7 @@ fc_sampler_capture (FcSampler *self,
   task->stopped_by_us = (gint64) r.orig_rax >= 0 &&
                         ((gint64) r.rax == -EINTR || ((gint64) r.rax <= -512 && (gint64) r.rax >= -516));
   fc_sampler_emit (self, snap);
+  fc_sampler_count_sample (self, FALSE);
   if (task->tick_pending)
     fc_sampler_tick_outcome (self, task, FC_TICK_CAPTURED);
 }
@@ -501,10 +502,11 @@ fc_sampler_interrupt_task (FcSampler *self,
       fc_sampler_tick_outcome (self, task, errno == ESRCH ? FC_TICK_TOO_SHORT : FC_TICK_REFUSED);
       return FALSE;
     }
+  /* counted as a sample once it is taken (fc_sampler_capture()): the thread may exit, exec or
+   * be released before it stops */
   task->interrupt_pending = TRUE;
   task->tick_pending = TRUE;
   self->pending++;
-  fc_sampler_count_sample (self, FALSE);
   g_mutex_lock (&self->lock);
   self->stats.n_stops++;
   g_mutex_unlock (&self->lock);
