@@ -25,6 +25,7 @@ DEB_PACKAGES = \
 	man-db bash-completion zsh fish \
 	libseccomp-dev \
 	xvfb xauth \
+	libpolkit-gobject-1-dev dbus-daemon python3-dbusmock libdebuginfod-dev debuginfod \
 	clang libclang-rt-14-dev
 
 .PHONY: all deps build run check asan-build check-sanitize check-sanitize-app check-ubsan check-tsan check-fuzz check-skips check-tap fuzz fuzz-build fuzz-merge soak bench clean

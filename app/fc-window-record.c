@@ -705,6 +705,7 @@ fc_window_record_attach (FcWindow  *self,
   g_autofree char *title = NULL;
   g_autofree char *comm_path = g_strdup_printf ("/proc/%d/comm", pid);
   g_autofree char *comm = NULL;
+  g_autofree char *note = NULL;
 
   g_return_val_if_fail (FC_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (!fc_window_is_recording (self), FALSE);
@@ -717,6 +718,9 @@ fc_window_record_attach (FcWindow  *self,
       return FALSE;
     }
   self->record_spawned = FALSE;
+  note = fc_recorder_dup_access_note (fc_recording_get_recorder (recording));
+  if (note != NULL)
+    show_error (self, note);
   if (g_file_get_contents (comm_path, &comm, NULL, NULL))
     g_strstrip (comm);
   title = g_strdup (comm ? comm : _("process"));

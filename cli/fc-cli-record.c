@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fc-access.h"
 #include "fc-cli.h"
 #include "fc-capture-error.h"
 #include "fc-lifecycle-control.h"
@@ -174,7 +175,7 @@ fc_cli_record (int    argc,
   FcRecorder *recorder;
   FcProfileLifecycle lifecycle_mode;
   FcStacksMode stacks = FC_STACKS_AUTO;
-  gboolean send = FALSE, follow_children = FALSE, v1, pid_given;
+  gboolean send = FALSE, follow_children = FALSE, no_helper = FALSE, v1, pid_given;
   int pid = 0, frequency = G_MININT, exit_code = 0, status = -1;
   double duration = 0;
   guint sigint_id, sigterm_id, status_id = 0;
@@ -200,6 +201,7 @@ fc_cli_record (int    argc,
     { "control", 0, 0, G_OPTION_ARG_FILENAME, &control_path, N_("FIFO of span commands: lines “begin NAME”, “end NAME”, “start”, “stop”"), "PATH" },
     { "send", 0, 0, G_OPTION_ARG_NONE, &send, N_("Send each chunk to Sentry as it is ready"), NULL },
     { "dsn", 0, 0, G_OPTION_ARG_STRING, &dsn_option, N_("Sentry DSN for --send (default: $SENTRY_DSN, then the saved settings)"), "DSN" },
+    { "no-helper", 0, 0, G_OPTION_ARG_NONE, &no_helper, N_("Never ask flamecast-helper (polkit) to open a process this user may not trace"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, NULL },
     { NULL }
   };
@@ -338,6 +340,7 @@ fc_cli_record (int    argc,
   sigterm_id = g_unix_signal_add (SIGTERM, sigterm_cb, &rec);
   rec.launched = pid == 0;
 
+  fc_access_set_use_helper (!no_helper);
   if (pid > 0 ? !fc_recording_attach (recording, pid, &error)
               : !fc_recording_spawn (recording, (const char * const *) command, &error))
     {
@@ -346,6 +349,12 @@ fc_cli_record (int    argc,
       g_source_remove (sigterm_id);
       return g_error_matches (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED) && pid == 0 ? 127 : 1;
     }
+  {
+    g_autofree char *note = fc_recorder_dup_access_note (recorder);
+
+    if (note != NULL)
+      fprintf (stderr, "flamecast: %s\n", note);
+  }
   if (control_path != NULL &&
       !(control = fc_lifecycle_control_new (fc_recording_get_lifecycle (recording), control_path, &error)))
     {

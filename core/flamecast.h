@@ -40,6 +40,7 @@
 #include "fc-capture-summary.h"
 #include "fc-record-options.h"
 #include "fc-recorder.h"
+#include "fc-access.h"
 #include "fc-attach-check.h"
 #include "fc-process-list.h"
 /* Sentry */

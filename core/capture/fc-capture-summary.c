@@ -94,6 +94,8 @@ fc_capture_summary_free (FcCaptureSummary *self)
   g_array_unref (self->processes);
   g_ptr_array_unref (self->runtimes);
   g_free (self->unsampled_reason);
+  g_free (self->access_note);
+  g_free (self->debuginfod);
   g_free (self->method);
   g_free (self->method_reason);
   g_free (self);
@@ -179,6 +181,8 @@ fc_capture_summary_format (const FcCaptureSummary *self)
   if (self->method_reason != NULL)
     g_string_append_printf (s, " (%s)", self->method_reason);
   g_string_append_c (s, '\n');
+  if (self->access_note != NULL)
+    g_string_append_printf (s, "  %s\n", self->access_note);
   if (self->n_samples > 0)
     g_string_append_printf (s, _("  stacks reaching a root (_start, main, thread start): %.1f%%; leaf without a name: %.1f%%\n"),
                             percent (self->n_root, self->n_samples), percent (self->n_unnamed_leaf, self->n_samples));
@@ -229,6 +233,8 @@ fc_capture_summary_format (const FcCaptureSummary *self)
           shown++;
         }
     }
+  if (self->debuginfod != NULL)
+    g_string_append_printf (s, "  %s\n", self->debuginfod);
   if (self->lost_samples > 0)
     g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "  %" PRIu64 " perf sample lost by the kernel\n",
                                             "  %" PRIu64 " perf samples lost by the kernel\n", self->lost_samples),

@@ -17,6 +17,7 @@
 #include <libunwind.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-access.h"
 #include "fc-attach-check.h"
 #include "fc-capture-error.h"
 #include "fc-perf.h"
@@ -177,15 +178,15 @@ fc_perf_stream_open_full (int           tid,
    * elsewhere such ticks are lost, and only user time is sampled. */
   if (!(flags & FC_PERF_OFF_CPU) && !g_atomic_int_get (&kernel_events_refused))
     attr.exclude_kernel = 0;
-  fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  fd = fc_access_perf_event_open (&attr, tid);
   if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel && !(flags & FC_PERF_OFF_CPU))
     {
       g_atomic_int_set (&kernel_events_refused, TRUE);
       attr.exclude_kernel = 1;
-      fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      fd = fc_access_perf_event_open (&attr, tid);
     }
   if (fd < 0 && errno == EMFILE && raise_open_files_limit ())
-    fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    fd = fc_access_perf_event_open (&attr, tid);
   if (fd < 0)
     {
       int err = errno;
@@ -201,6 +202,7 @@ fc_perf_stream_open_full (int           tid,
                      _("Thread %d exited before perf events could be opened on it"), tid);
       else
         fc_attach_error_set (error, tid, err, "perf_event_open");
+      fc_access_append_refusal (error);
       return NULL;
     }
 

@@ -22,8 +22,10 @@
 #include <sys/wait.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-access.h"
 #include "fc-capture-summary.h"
 #include "fc-capture-error.h"
+#include "fc-debuginfod.h"
 #include "fc-frame-rename.h"
 #include "fc-proc-maps.h"
 #include "fc-procfs.h"
@@ -127,6 +129,7 @@ struct _FcRecorder {
   char          *environment;
   gboolean       follow_children;
   FcStacksMode   stacks;
+  gboolean       mode_fallback;    /* wall mode was refused and the helper gave cpu mode */
 
   /* owned */
   GMainContext  *context;
@@ -1311,6 +1314,9 @@ fc_recorder_attach (FcRecorder *self,
                     GPid        pid,
                     GError    **error)
 {
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *helped = NULL;
+
   g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
 
   if (!check_not_detaching (self, error))
@@ -1319,8 +1325,31 @@ fc_recorder_attach (FcRecorder *self,
   fc_sampler_set_options (self->sampler, self->frequency, self->stack_size);
   fc_sampler_set_follow_children (self->sampler, self->follow_children);
   self->following = self->follow_children;
-  if (!fc_sampler_attach (self->sampler, pid, self->mode, error))
-    return FALSE;
+  self->mode_fallback = FALSE;
+  fc_access_begin_attach (pid);
+  if (!fc_sampler_attach (self->sampler, pid, self->mode, &local_error))
+    {
+      /* wall mode stops threads with ptrace, which flamecast-helper does not do for a caller;
+       * the perf events it opens give cpu mode */
+      if (!(self->mode == FC_SAMPLER_MODE_WALL && !self->follow_children && fc_access_get_use_helper () &&
+            g_error_matches (local_error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION) &&
+            fc_sampler_attach (self->sampler, pid, FC_SAMPLER_MODE_CPU, NULL)))
+        {
+          fc_access_append_refusal (&local_error);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      if (!(helped = fc_access_dup_helper_note (pid)))
+        {
+          /* attached directly in cpu mode after all (perf events of its own user): wall mode's
+           * refusal stands */
+          fc_sampler_detach (self->sampler);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      self->mode_fallback = TRUE;
+      fc_recorder_set_mode (self, FC_SAMPLER_MODE_CPU);
+    }
   return prepare_target (self, error);
 }
 
@@ -1434,6 +1463,7 @@ fc_recorder_detach (FcRecorder *self)
   stop_worker (self, FALSE);
   flush_pending (self);
   stop_worker (self, TRUE);
+  fc_access_forget (self->pid);
   self->detaching = FALSE;
 
   /* a launched command outlives the recording; its exit status still matters to the caller */
@@ -1873,6 +1903,30 @@ thread_summary_take_ticks (FcThreadSummary   *t,
  *
  * Returns: (transfer full): the summary
  */
+/**
+ * fc_recorder_dup_access_note:
+ *
+ * How the current or last attached process was opened when direct access was
+ * refused: "Process N was recorded through flamecast-helper: ...", and why
+ * the mode is cpu if wall mode was asked for.
+ *
+ * Returns: (transfer full) (nullable): the note, or NULL when it was opened directly
+ */
+char *
+fc_recorder_dup_access_note (FcRecorder *self)
+{
+  g_autofree char *note = NULL;
+
+  g_return_val_if_fail (FC_IS_RECORDER (self), NULL);
+
+  if (self->pid <= 0 || (note = fc_access_dup_helper_note (self->pid)) == NULL)
+    return NULL;
+  if (!self->mode_fallback)
+    return g_steal_pointer (&note);
+  return g_strdup_printf (_("%s; in cpu mode, since wall mode stops threads with ptrace, which the helper does "
+                            "not do for others"), note);
+}
+
 FcCaptureSummary *
 fc_recorder_dup_summary (FcRecorder *self)
 {
@@ -1894,6 +1948,8 @@ fc_recorder_dup_summary (FcRecorder *self)
   summary->follow_children = self->following;
   summary->target_cpu_ns = fc_sampler_get_target_cpu_ns (self->sampler);
   summary->n_unsampled_threads = fc_sampler_dup_unsampled (self->sampler, &summary->unsampled_reason);
+  summary->access_note = fc_recorder_dup_access_note (self);
+  summary->debuginfod = fc_debuginfod_dup_summary ();
   summary->n_samples = self->n_target_samples;
   summary->n_root = self->n_root;
   summary->n_unnamed_leaf = self->n_unnamed_leaf;

@@ -95,6 +95,7 @@ void        fc_recorder_get_sampler_stats  (FcRecorder          *self,
 void        fc_recorder_get_unwind_stats   (FcRecorder          *self,
                                             FcUnwindStats       *stats);
 FcCaptureSummary *fc_recorder_dup_summary  (FcRecorder          *self);
+char             *fc_recorder_dup_access_note (FcRecorder       *self);
 void        fc_recorder_end_target         (FcRecorder          *self,
                                             int                  signal_number,
                                             guint                grace_ms);

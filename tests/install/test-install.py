@@ -30,6 +30,7 @@ BIN = os.path.join(ROOT, os.environ['FC_BINDIR'])
 MAN = os.path.join(ROOT, os.environ['FC_MANDIR'])
 DATA = os.path.join(ROOT, os.environ['FC_DATADIR'])
 APP = os.environ.get('FC_WITH_APP') == '1'
+HELPER = os.environ.get('FC_WITH_HELPER') == '1'
 
 CLI = os.path.join(BIN, 'flamecast-cli')
 BASH = os.path.join(DATA, 'bash-completion', 'completions', 'flamecast-cli')
@@ -90,6 +91,12 @@ def test_installed_files():
                      os.path.join(DATA, 'metainfo', 'io.github.flamecast.Flamecast.metainfo.xml'),
                      os.path.join(DATA, 'glib-2.0', 'schemas', 'io.github.flamecast.Flamecast.gschema.xml'),
                      os.path.join(DATA, 'icons', 'hicolor', 'scalable', 'apps', 'io.github.flamecast.Flamecast.svg')]
+    if HELPER:
+        # flamecast-helper: started by the system bus, authorised by polkit
+        expected += [os.path.join(ROOT, os.environ['FC_LIBEXECDIR'], 'flamecast-helper'),
+                     os.path.join(DATA, 'dbus-1', 'system-services', 'io.github.flamecast.Helper.service'),
+                     os.path.join(DATA, 'dbus-1', 'system.d', 'io.github.flamecast.Helper.conf'),
+                     os.path.join(DATA, 'polkit-1', 'actions', 'io.github.flamecast.Flamecast.policy')]
     missing = [path[len(DESTDIR):] for path in expected if not os.path.isfile(path)]
     expect(not missing, f'not installed: {missing}')
 
