@@ -4,7 +4,6 @@
  */
 
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "fc-app-settings.h"
 #include "fc-window-private.h"
@@ -741,7 +740,6 @@ fc_window_record_spawn (FcWindow           *self,
 {
   g_autoptr(FcRecording) recording = NULL;
   g_autoptr(GError) local_error = NULL;
-  g_autofree char *old_cwd = NULL;
   g_autofree char *base = NULL;
   gboolean ok;
 
@@ -750,22 +748,8 @@ fc_window_record_spawn (FcWindow           *self,
   g_return_val_if_fail (!fc_window_is_recording (self), FALSE);
 
   recording = new_recording (self);
-  /* the sampler forks the command from here: it inherits the directory */
-  if (cwd != NULL && *cwd != '\0')
-    {
-      old_cwd = g_get_current_dir ();
-      if (g_chdir (cwd) != 0)
-        {
-          g_set_error (&local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                       _("Cannot use “%s” as the working directory"), cwd);
-          show_error (self, local_error->message);
-          g_propagate_error (error, g_steal_pointer (&local_error));
-          return FALSE;
-        }
-    }
-  ok = fc_recording_spawn (recording, argv, &local_error);
-  if (old_cwd != NULL)
-    (void) !g_chdir (old_cwd);
+  /* the command's directory, entered by the child after fork: never the whole app's */
+  ok = fc_recording_spawn (recording, argv, cwd, &local_error);
   if (!ok)
     {
       show_error (self, local_error->message);

@@ -329,7 +329,7 @@ fc_cli_record (int    argc,
   rec.launched = pid == 0;
 
   if (pid > 0 ? !fc_recording_attach (recording, pid, &error)
-              : !fc_recording_spawn (recording, (const char * const *) command, &error))
+              : !fc_recording_spawn (recording, (const char * const *) command, NULL, &error))
     {
       fprintf (stderr, "flamecast-cli record: %s\n", error->message);
       g_source_remove (sigint_id);

@@ -106,7 +106,7 @@ main (int   argc,
 
   /* a process someone else already traces: the picker says who, and the fix */
   tracer = fc_recorder_new ();
-  if (!fc_recorder_spawn (tracer, traced_argv, &error))
+  if (!fc_recorder_spawn (tracer, traced_argv, NULL, &error))
     {
       g_printerr ("flamecast-screenshots-record: %s\n", error->message);
       return 1;

@@ -473,7 +473,7 @@ test_dialog (void)
   g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
                                 NULL, NULL, &pid, &error));
   /* someone else's recording: a process already traced */
-  g_assert_true (fc_recorder_spawn (tracer, (const char * const *) argv, &error));
+  g_assert_true (fc_recorder_spawn (tracer, (const char * const *) argv, NULL, &error));
   traced = fc_recorder_get_pid (tracer);
 
   dialog = g_object_ref (fc_record_dialog_new (window));
