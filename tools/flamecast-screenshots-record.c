@@ -112,7 +112,7 @@ main (int   argc,
       return 1;
     }
   traced = fc_recorder_get_pid (tracer);
-  dialog = fc_record_dialog_new (window);
+  dialog = fc_record_dialog_new (GTK_WINDOW (window));
   gtk_window_present (GTK_WINDOW (dialog));
   iterate_ms (2500);   /* two readings: CPU% */
   if (!fc_record_dialog_select_pid (dialog, traced))
