@@ -292,14 +292,27 @@ show_live (FcLiveRecording *self)
   g_signal_emit (self, signals[PROFILE_SHOWN], 0, TRUE);
 }
 
+/* brings the view (the recording by function) up to what was recorded */
 static void
-live_update_thread (GTask        *task,
+follower_update_thread (GTask        *task,
                     gpointer      source_object,
                     gpointer      task_data,
                     GCancellable *cancellable)
 {
   fc_profile_follower_update (task_data);
   g_task_return_boolean (task, TRUE);
+}
+
+/* @done runs on this context once the worker brought the view up to date */
+static void
+update_view (FcLiveRecording     *self,
+             GAsyncReadyCallback  done)
+{
+  g_autoptr(GTask) task = g_task_new (self, NULL, done, NULL);
+
+  g_task_set_task_data (task, fc_profile_follower_ref (fc_recording_get_follower (self->recording)),
+                        (GDestroyNotify) fc_profile_follower_unref);
+  g_task_run_in_thread (task, follower_update_thread);
 }
 
 static void
@@ -332,13 +345,9 @@ live_tick_cb (gpointer user_data)
   /* one update at a time; a tick that finds one under way leaves it to the next */
   if (!self->updating && n_samples != self->live_n_samples && self->session != NULL)
     {
-      g_autoptr(GTask) task = g_task_new (self, NULL, live_updated_cb, NULL);
-
       self->live_n_samples = n_samples;
       self->updating = TRUE;
-      g_task_set_task_data (task, fc_profile_follower_ref (fc_recording_get_follower (self->recording)),
-                            (GDestroyNotify) fc_profile_follower_unref);
-      g_task_run_in_thread (task, live_update_thread);
+      update_view (self, live_updated_cb);
     }
   if (self->transaction_span != 0 && fc_live_edge_is_showing_live (self->edge))
     update_spans (self);
@@ -356,18 +365,8 @@ target_exited_cb (FcLiveRecording *self,
   fc_live_recording_stop (self, FALSE);
 }
 
-/* The last samples go into the view on a worker (it may be far behind on a
- * loaded machine); the recording's live copy is then finished. */
-static void
-final_update_thread (GTask        *task,
-                     gpointer      source_object,
-                     gpointer      task_data,
-                     GCancellable *cancellable)
-{
-  fc_profile_follower_update (task_data);
-  g_task_return_boolean (task, TRUE);
-}
-
+/* The last samples go into the view on a worker too (it may be far behind
+ * on a loaded machine); the recording's live copy is then finished. */
 static void
 final_update_cb (GObject      *object,
                  GAsyncResult *result,
@@ -402,7 +401,6 @@ stopped_cb (GObject      *object,
   g_autoptr(FcLiveRecording) self = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(FcFlushReport) report = NULL;
-  g_autoptr(GTask) task = NULL;
 
   if (!fc_recording_stop_finish (self->recording, result, &report, &error))
     warn (self, error->message);
@@ -419,10 +417,7 @@ stopped_cb (GObject      *object,
   state_changed (self);
 
   /* the full recording, merged by function, stays shown */
-  task = g_task_new (self, NULL, final_update_cb, NULL);
-  g_task_set_task_data (task, fc_profile_follower_ref (fc_recording_get_follower (self->recording)),
-                        (GDestroyNotify) fc_profile_follower_unref);
-  g_task_run_in_thread (task, final_update_thread);
+  update_view (self, final_update_cb);
 }
 
 /**
@@ -611,13 +606,7 @@ fc_live_recording_show_in (FcLiveRecording *self,
   g_ptr_array_set_size (self->unheard, 0);
   /* stopped before it was shown: what it recorded */
   if (fc_recording_get_stopped (self->recording) && !self->stopping)
-    {
-      g_autoptr(GTask) task = g_task_new (self, NULL, final_update_cb, NULL);
-
-      g_task_set_task_data (task, fc_profile_follower_ref (fc_recording_get_follower (self->recording)),
-                            (GDestroyNotify) fc_profile_follower_unref);
-      g_task_run_in_thread (task, final_update_thread);
-    }
+    update_view (self, final_update_cb);
 }
 
 /* ---- getters ---- */
