@@ -311,8 +311,9 @@ test_save_validates (void)
   g_autofree char *burner = fc_test_target_path ("burner");
   const char *argv[] = { burner, "-s", "1.5", "-t", "2", NULL };
   g_autofree char *dir = fc_test_make_tmp_dir ("flamecast-test-save");
-  g_autofree char *first = g_build_filename (dir, "profile.chunk.json", NULL);
-  g_autoptr(GFile) first_file = g_file_new_for_path (first);
+  g_autofree char *typed = g_build_filename (dir, "profile.chunk.json", NULL);
+  g_autofree char *first = NULL;
+  g_autoptr(GFile) first_file = NULL;
   FcWindow *window = window_new ();
   FcWindow *reopened;
   g_autoptr(GError) error = NULL;
@@ -338,19 +339,20 @@ test_save_validates (void)
     g_assert_cmpstr (name, ==, "profile.chunk.json");
     /* a recording has no folder of its own: the user types the test's (never by moving the
      * whole process's working directory) */
-    gtk_file_chooser_set_current_name (chooser, first);
+    gtk_file_chooser_set_current_name (chooser, typed);
   }
   /* Save, as the button does; GTK's own chooser answers only once it has
    * read the folder (it drops an earlier answer), so again until it goes */
   accept = g_timeout_add (300, accept_cb, &chooser);
   fc_test_spin_until (chooser == NULL || !gtk_widget_get_visible (GTK_WIDGET (chooser)));
   g_source_remove (accept);
-  /* one file a chunk: profile.chunk.json, profile.chunk-2.json, ... */
-  fc_test_poll_until (g_file_test (first, G_FILE_TEST_EXISTS));
+  /* one file a chunk, numbered as `flamecast-cli convert` numbers them when there are several:
+   * profile.chunk.1.json, profile.chunk.2.json, ... */
+  first = fc_export_numbered_path (typed, 1, n_chunks);
+  first_file = g_file_new_for_path (first);
   for (guint i = 1; i <= n_chunks; i++)
     {
-      g_autofree char *name = i == 1 ? g_strdup ("profile.chunk.json") : g_strdup_printf ("profile.chunk-%u.json", i);
-      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *path = fc_export_numbered_path (typed, i, n_chunks);
       g_autoptr(GFile) file = g_file_new_for_path (path);
       g_autoptr(FcDocument) document = NULL;
 
