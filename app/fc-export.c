@@ -16,12 +16,9 @@
 #include "fc-colors.h"
 #include "fc-convert.h"
 #include "fc-export.h"
+#include "fc-export-plan.h"
 #include "fc-flame-layout.h"
-#include "fc-folded.h"
-#include "fc-otlp.h"
-#include "fc-pprof.h"
 #include "fc-sender.h"
-#include "fc-speedscope.h"
 #include "fc-writer.h"
 
 #define ROW_HEIGHT     20.0
@@ -31,33 +28,6 @@
 #define FONT_SIZE      11.0
 
 /* -- files -- */
-
-/* "out.json", 2 -> "out-2.json" */
-static GFile *
-numbered_file (GFile *file,
-               guint  number)
-{
-  g_autofree char *name = NULL;
-  g_autofree char *numbered = NULL;
-  g_autoptr(GFile) parent = NULL;
-  char *dot;
-
-  if (number <= 1)
-    return g_object_ref (file);
-
-  name = g_file_get_basename (file);
-  dot = strrchr (name, '.');
-  if (dot != NULL && dot != name)
-    {
-      *dot = '\0';
-      numbered = g_strdup_printf ("%s-%u.%s", name, number, dot + 1);
-    }
-  else
-    numbered = g_strdup_printf ("%s-%u", name, number);
-
-  parent = g_file_get_parent (file);
-  return g_file_get_child (parent, numbered);
-}
 
 static gboolean
 write_bytes (GFile         *file,
@@ -103,15 +73,16 @@ save_payloads (Save    *save,
 
   if (save->format >= FC_SAVE_OTLP && n > 0)
     {
-      switch (save->format)
-        {
-        case FC_SAVE_OTLP:       whole = fc_otlp_write (save->document, error); break;
-        case FC_SAVE_OTLP_JSON:  whole = fc_otlp_write_json (save->document, error); break;
-        case FC_SAVE_PPROF:      whole = fc_pprof_write (save->document, error); break;
-        case FC_SAVE_SPEEDSCOPE: whole = fc_speedscope_write (save->document, error); break;
-        case FC_SAVE_COLLAPSED:
-        default:                 whole = fc_folded_write (save->document, FALSE, error); break;
-        }
+      static const FcExportFormat formats[] = {
+        [FC_SAVE_OTLP] = FC_EXPORT_FORMAT_OTLP,
+        [FC_SAVE_OTLP_JSON] = FC_EXPORT_FORMAT_OTLP_JSON,
+        [FC_SAVE_PPROF] = FC_EXPORT_FORMAT_PPROF,
+        [FC_SAVE_SPEEDSCOPE] = FC_EXPORT_FORMAT_SPEEDSCOPE,
+        [FC_SAVE_COLLAPSED] = FC_EXPORT_FORMAT_COLLAPSED,
+      };
+
+      g_assert (save->format < G_N_ELEMENTS (formats));
+      whole = fc_export_write_document (save->document, formats[save->format], FALSE, error);
       if (whole == NULL)
         return NULL;
       g_ptr_array_add (payloads, whole);
@@ -181,7 +152,11 @@ save_thread (GTask        *task,
 
   for (guint i = 0; i < payloads->len; i++)
     {
-      g_autoptr(GFile) file = numbered_file (save->file, i + 1);
+      g_autofree char *name = g_file_get_basename (save->file);
+      g_autofree char *numbered = fc_export_numbered_path (name, i + 1, payloads->len);
+      g_autofree char *numbered_name = g_path_get_basename (numbered);
+      g_autoptr(GFile) parent = g_file_get_parent (save->file);
+      g_autoptr(GFile) file = payloads->len == 1 ? g_object_ref (save->file) : g_file_get_child (parent, numbered_name);
 
       if (!write_bytes (file, g_ptr_array_index (payloads, i), cancellable, &error))
         {

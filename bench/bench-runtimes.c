@@ -131,7 +131,7 @@ run_row (const Row *row)
   g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_cb), &rec);
   g_signal_connect (recorder, "target-exited", G_CALLBACK (exited_cb), &rec);
   cpu0 = cpu_seconds ();
-  if (!fc_recorder_spawn (recorder, (const char * const *) row->argv, &error) ||
+  if (!fc_recorder_spawn (recorder, (const char * const *) row->argv, NULL, &error) ||
       !fc_recorder_start (recorder, &error))
     {
       printf ("%-22s %s\n", row->runtime, error->message);

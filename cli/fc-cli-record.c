@@ -342,7 +342,7 @@ fc_cli_record (int    argc,
 
   fc_access_set_use_helper (!no_helper);
   if (pid > 0 ? !fc_recording_attach (recording, pid, &error)
-              : !fc_recording_spawn (recording, (const char * const *) command, &error))
+              : !fc_recording_spawn (recording, (const char * const *) command, NULL, &error))
     {
       fprintf (stderr, "flamecast-cli record: %s\n", error->message);
       g_source_remove (sigint_id);

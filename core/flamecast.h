@@ -16,6 +16,7 @@
 /* formats */
 #include "fc-format-error.h"
 #include "fc-envelope.h"
+#include "fc-export-plan.h"
 #include "fc-reader.h"
 #include "fc-writer.h"
 #include "fc-validate.h"

@@ -1356,6 +1356,7 @@ fc_recorder_attach (FcRecorder *self,
 gboolean
 fc_recorder_spawn (FcRecorder         *self,
                    const char * const *argv,
+                   const char         *cwd,
                    GError            **error)
 {
   g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
@@ -1366,7 +1367,7 @@ fc_recorder_spawn (FcRecorder         *self,
   fc_sampler_set_options (self->sampler, self->frequency, self->stack_size);
   fc_sampler_set_follow_children (self->sampler, self->follow_children);
   self->following = self->follow_children;
-  if (!fc_sampler_spawn (self->sampler, argv, self->mode, error))
+  if (!fc_sampler_spawn (self->sampler, argv, cwd, self->mode, error))
     return FALSE;
   return prepare_target (self, error);
 }

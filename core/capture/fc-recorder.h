@@ -56,6 +56,7 @@ gboolean    fc_recorder_attach             (FcRecorder          *self,
                                             GError             **error);
 gboolean    fc_recorder_spawn              (FcRecorder          *self,
                                             const char * const  *argv,
+                                            const char          *cwd,
                                             GError             **error);
 gboolean    fc_recorder_start              (FcRecorder          *self,
                                             GError             **error);

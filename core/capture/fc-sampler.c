@@ -157,7 +157,8 @@ do_spawn (FcSampler *self,
 {
   int go[2], err_pipe[2];
   pid_t child;
-  int child_errno = 0;
+  /* what failed in the child: 0 changing directory, 1 exec; then errno */
+  int child_errno[2] = { 0, 0 };
   ssize_t n;
 
   fc_sampler_reset_target (self);
@@ -186,9 +187,17 @@ do_spawn (FcSampler *self,
       close (err_pipe[0]);
       while (read (go[0], &c, 1) < 0 && errno == EINTR)
         ;
+      /* the command's own directory, never the whole app's (its other threads would move too) */
+      if (cmd->cwd != NULL && chdir (cmd->cwd) != 0)
+        {
+          child_errno[1] = errno;
+          (void) !write (err_pipe[1], child_errno, sizeof child_errno);
+          _exit (127);
+        }
       execvp (cmd->argv[0], (char * const *) cmd->argv);
-      child_errno = errno;
-      (void) !write (err_pipe[1], &child_errno, sizeof child_errno);
+      child_errno[0] = 1;
+      child_errno[1] = errno;
+      (void) !write (err_pipe[1], child_errno, sizeof child_errno);
       _exit (127);
     }
 
@@ -231,15 +240,20 @@ do_spawn (FcSampler *self,
   (void) !write (go[1], "x", 1);
   close (go[1]);
   do
-    n = read (err_pipe[0], &child_errno, sizeof child_errno);
+    n = read (err_pipe[0], child_errno, sizeof child_errno);
   while (n < 0 && errno == EINTR);
   close (err_pipe[0]);
 
   if (n == sizeof child_errno)
     {
       int status;
-      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-                   _("Cannot run %s: %s"), cmd->argv[0], g_strerror (child_errno));
+      if (child_errno[0] == 0)
+        g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
+                     _("Cannot use %s as the working directory of %s: %s"), cmd->cwd, cmd->argv[0],
+                     g_strerror (child_errno[1]));
+      else
+        g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
+                     _("Cannot run %s: %s"), cmd->argv[0], g_strerror (child_errno[1]));
       /* the child exits 127; collect it (and its ptrace stops) */
       while (waitpid (child, &status, __WALL) == child)
         {
@@ -577,10 +591,11 @@ fc_sampler_attach (FcSampler     *self,
 gboolean
 fc_sampler_spawn (FcSampler          *self,
                   const char * const *argv,
+                  const char         *cwd,
                   FcSamplerMode       mode,
                   GError            **error)
 {
-  Command cmd = { .kind = CMD_SPAWN, .argv = argv, .mode = mode };
+  Command cmd = { .kind = CMD_SPAWN, .argv = argv, .cwd = cwd != NULL && *cwd != '\0' ? cwd : NULL, .mode = mode };
 
   if (argv == NULL || argv[0] == NULL)
     {

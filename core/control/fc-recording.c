@@ -451,12 +451,13 @@ fc_recording_attach (FcRecording  *self,
 gboolean
 fc_recording_spawn (FcRecording        *self,
                     const char * const *argv,
+                    const char         *cwd,
                     GError            **error)
 {
   g_return_val_if_fail (FC_IS_RECORDING (self), FALSE);
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
 
-  if (!prepare (self, error) || !fc_recorder_spawn (self->recorder, argv, error))
+  if (!prepare (self, error) || !fc_recorder_spawn (self->recorder, argv, cwd, error))
     return FALSE;
   self->spawned = TRUE;
   create_document (self);

@@ -390,7 +390,7 @@ test_launch_idle_threads (void)
   guint n, n_whole;
   Capture cap;
 
-  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
   g_assert_no_error (error);
   /* until its three threads had 110 ticks each */
   summary = record (recorder, &cap, 0, 110);
@@ -419,7 +419,7 @@ test_looping_unwind (void)
   ThreadFacts looper;
   Capture cap;
 
-  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
   g_assert_no_error (error);
   /* until each of its four threads had 110 ticks */
   summary = record (recorder, &cap, 0, 110);
