@@ -2,7 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The rules are those of ../shared/PROTOCOL.md ("What Relay rejects"); each
+ * The rules are those Relay applies when it ingests a profile (what it rejects); each
  * check names the place it looked at so that a user can find it in the file.
  */
 
