@@ -89,6 +89,8 @@ check-tap:
 # built in the same tree for check-sanitize-app). Traced targets (suite
 # 'sampler') stay out: LeakSanitizer's exit check ptrace()s the threads.
 ASAN_BUILDDIR ?= build-sanitize
+# the traced targets, and `meson install` (the main suite's), which needs every target built
+ASAN_SKIP_SUITES = --no-suite sampler --no-suite install
 ASAN_LSAN_OPTIONS = suppressions=$(CURDIR)/tests/lsan.supp
 asan-build: deps
 	@[ -f $(ASAN_BUILDDIR)/build.ninja ] || meson setup $(ASAN_BUILDDIR) \
@@ -96,12 +98,14 @@ asan-build: deps
 	@# a tree set up before the app was checked here
 	@! meson introspect $(ASAN_BUILDDIR) --buildoptions | grep -q '"name": "app", "value": false' || \
 	  meson configure $(ASAN_BUILDDIR) -Dapp=true
-	meson compile -C $(ASAN_BUILDDIR)
+	@# only what the suites run here need (tools/suite-targets.py says why)
+	ninja -C $(ASAN_BUILDDIR) build.ninja
+	ninja -C $(ASAN_BUILDDIR) $$(./tools/suite-targets.py $(ASAN_BUILDDIR) $(ASAN_SKIP_SUITES))
 
 check-sanitize: asan-build
 	ASAN_OPTIONS=fast_unwind_on_malloc=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=$(ASAN_LSAN_OPTIONS) \
-	  meson test -C $(ASAN_BUILDDIR) --no-rebuild --no-suite sampler --no-suite app --timeout-multiplier 2 --print-errorlogs
+	  meson test -C $(ASAN_BUILDDIR) --no-rebuild $(ASAN_SKIP_SUITES) --no-suite app --timeout-multiplier 2 --print-errorlogs
 
 # The app's widget tests under ASan + UBSan, LeakSanitizer on (tests/lsan.supp
 # names each third-party leak it lets pass). GDK_DEBUG=gl-disable: GTK draws
@@ -125,9 +129,10 @@ UBSAN_BUILDDIR ?= build-ubsan
 check-ubsan: deps
 	@[ -f $(UBSAN_BUILDDIR)/build.ninja ] || meson setup $(UBSAN_BUILDDIR) -Dapp=false \
 	  -Db_sanitize=undefined -Db_lundef=false
-	meson compile -C $(UBSAN_BUILDDIR)
+	ninja -C $(UBSAN_BUILDDIR) build.ninja
+	ninja -C $(UBSAN_BUILDDIR) $$(./tools/suite-targets.py $(UBSAN_BUILDDIR) --suite sampler)
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  meson test -C $(UBSAN_BUILDDIR) --suite sampler --print-errorlogs
+	  meson test -C $(UBSAN_BUILDDIR) --no-rebuild --suite sampler --print-errorlogs
 
 # Tests of code that threads share (suite 'tsan': the growing profile, the
 # recorder with its sampler and writer threads and the CLI it runs) under
