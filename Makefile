@@ -100,7 +100,8 @@ asan-build: deps
 	  meson configure $(ASAN_BUILDDIR) -Dapp=true
 	@# only what the suites run here need (tools/suite-targets.py says why)
 	ninja -C $(ASAN_BUILDDIR) build.ninja
-	ninja -C $(ASAN_BUILDDIR) $$(./tools/suite-targets.py $(ASAN_BUILDDIR) $(ASAN_SKIP_SUITES))
+	ninja -C $(ASAN_BUILDDIR) $$(./tools/suite-targets.py $(ASAN_BUILDDIR) $(ASAN_SKIP_SUITES)) \
+	  $$(./tools/suite-targets.py $(ASAN_BUILDDIR) --suite app)
 
 check-sanitize: asan-build
 	ASAN_OPTIONS=fast_unwind_on_malloc=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
