@@ -7,7 +7,6 @@
 
 #include "fc-file-load.h"
 #include "fc-reader.h"
-#include "fc-session.h"
 
 /*
  * `flamecast FILE` knows the file before GTK starts: reading a 50 MB chunk
@@ -28,6 +27,7 @@ struct _FcFileLoad
   gboolean      done;
   FcDocument   *document;
   FcProfile    *profile;
+  gint          default_thread;
   GError       *error;
   GPtrArray    *waiting;      /* GTask */
 };
@@ -37,6 +37,7 @@ G_DEFINE_FINAL_TYPE (FcFileLoad, fc_file_load, G_TYPE_OBJECT)
 typedef struct {
   FcDocument *document;
   FcProfile  *profile;
+  gint        default_thread;
 } Loaded;
 
 static void
@@ -53,11 +54,13 @@ loaded_free (Loaded *loaded)
  *   GSettings on the main thread)
  * @document: (out): the document as read
  * @profile: (out): its profiles merged, prepared for the views
+ * @default_thread: (out) (optional): the thread @profile opens on
  *
  * The worker's part of opening a file, and of Compare with: read it
  * leniently, merge its profiles, merge frames by function and infer in_app
- * for the views (fc_profile_dup_for_view()), and pick the default thread,
- * which reads every sample. Blocks.
+ * for the views (fc_profile_dup_for_view()), and pick the thread it opens
+ * on (fc_view_threads_pick_default(): it reads every sample, so here, off
+ * the main loop). Blocks.
  *
  * Returns: %FALSE with @error set when the file cannot be read or holds no profile
  */
@@ -67,6 +70,7 @@ fc_file_load_run (GFile               *file,
                   GCancellable        *cancellable,
                   FcDocument         **document,
                   FcProfile          **profile,
+                  gint                *default_thread,
                   GError             **error)
 {
   g_autoptr(FcDocument) doc = NULL;
@@ -92,9 +96,8 @@ fc_file_load_run (GFile               *file,
   /* Views merge by function, not by call site or address, and know your
    * code where the SDK left in_app out. */
   *profile = fc_profile_dup_for_view (merged, rules);
-  /* Found here, off the main loop: it reads every sample (the session and
-   * the thread selector then ask for the remembered answer). */
-  fc_session_pick_default_thread (*profile);
+  if (default_thread != NULL)
+    *default_thread = fc_view_threads_pick_default (*profile);
   *document = g_steal_pointer (&doc);
   return TRUE;
 }
@@ -110,7 +113,7 @@ load_thread (GTask        *task,
   GError *error = NULL;
 
   if (!fc_file_load_run (self->file, (const char * const *) self->in_app_prefixes, cancellable,
-                         &loaded->document, &loaded->profile, &error))
+                         &loaded->document, &loaded->profile, &loaded->default_thread, &error))
     {
       loaded_free (loaded);
       g_task_return_error (task, error);
@@ -141,6 +144,7 @@ loaded_cb (GObject      *source,
     {
       self->document = g_steal_pointer (&loaded->document);
       self->profile = g_steal_pointer (&loaded->profile);
+      self->default_thread = loaded->default_thread;
       loaded_free (loaded);
     }
   self->done = TRUE;
@@ -264,6 +268,20 @@ fc_file_load_get_profile (FcFileLoad *self)
   return self->profile;
 }
 
+/**
+ * fc_file_load_get_default_thread:
+ *
+ * Returns: the thread the profile opens on (fc_view_threads_pick_default()),
+ *   once waited for with success
+ */
+gint
+fc_file_load_get_default_thread (FcFileLoad *self)
+{
+  g_return_val_if_fail (FC_IS_FILE_LOAD (self), FC_VIEW_ALL_THREADS);
+
+  return self->default_thread;
+}
+
 static void
 fc_file_load_dispose (GObject *object)
 {
@@ -300,4 +318,5 @@ static void
 fc_file_load_init (FcFileLoad *self)
 {
   self->waiting = g_ptr_array_new_with_free_func (g_object_unref);
+  self->default_thread = FC_VIEW_ALL_THREADS;
 }

@@ -458,7 +458,7 @@ fc_flame_graph_reload (FcFlameView *view)
 {
   FcFlameGraph *self = FC_FLAME_GRAPH (view);
   FcSession *session = session_of (self);
-  FcSessionTree *shared = session ? fc_session_tree_get_shared (session) : NULL;
+  FcSessionTree *shared = session ? fc_session_get_call_tree (session) : NULL;
   FcCallTree *tree = shared ? fc_session_tree_get_tree (shared) : NULL;
 
   g_signal_group_set_target (self->tree_signals, shared);

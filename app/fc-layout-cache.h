@@ -1,4 +1,4 @@
-/* fc-layout-cache.h - one flamechart layout per session, shared by the views
+/* fc-layout-cache.h - a session's flamechart layout, shared by the views
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,9 +16,16 @@ G_BEGIN_DECLS
  * it takes a few milliseconds and keeps small files (and tests) synchronous. */
 #define FC_LAYOUT_CACHE_SYNC_SAMPLES 20000
 
+#define FC_TYPE_LAYOUT_CACHE (fc_layout_cache_get_type ())
+G_DECLARE_FINAL_TYPE (FcLayoutCache, fc_layout_cache, FC, LAYOUT_CACHE, GObject)
+
+FcLayoutCache *fc_layout_cache_new            (void);
+gboolean       fc_layout_cache_get_busy       (FcLayoutCache       *self);
+
 /* The flamechart and the minimap show the same layout: whoever asks first
  * computes it (off the main thread for big profiles), the other reuses it.
- * The callback may run before this returns (cached or small). */
+ * The callback may run before this returns (cached or small); its source
+ * object is @session. */
 void           fc_layout_cache_request        (FcSession           *session,
                                                GCancellable        *cancellable,
                                                GAsyncReadyCallback  callback,

@@ -13,14 +13,18 @@
  * are coalesced into one idle; a rebuild in flight is cancelled when a newer
  * one starts, and only the newest result is published.
  *
- * A session has one shared tree (fc_session_tree_get_shared()): top-down,
+ * A session has one shared tree (fc_session_get_call_tree()): top-down,
  * with the session's frame filter applied. The flamegraph and the details
  * panel read it, so a selection change walks the samples once. A
  * "filtered" tree (the call tree view's) shares its nodes top-down
  * (FcFilteredTree), and builds its own bottom-up.
+ *
+ * Nothing on screen waits for a tree: while the session's flamechart
+ * layout is being computed, a big tree waits for it (the flamechart is what
+ * a document opens on), and starts once the main loop is idle, after the
+ * views drew the layout.
  */
 
-#define SHARED_KEY      "fc-session-tree-shared"
 #define SELECT_DELAY_MS 80
 
 struct _FcSessionTree
@@ -30,6 +34,7 @@ struct _FcSessionTree
   /* owned; the shared tree only points at its session, which owns it */
   FcSession    *session;
   GSignalGroup *session_signals;
+  GSignalGroup *layout_signals;  /* the session's layout cache */
   FcSessionTree *source;         /* the shared tree a filtered one derives from */
   GSignalGroup *source_signals;
   FcCallTree   *tree;
@@ -225,6 +230,16 @@ is_small (FcSessionTree *self)
 }
 
 static gboolean
+waits_for_layout (FcSessionTree *self,
+                  FcProfile     *profile)
+{
+  /* a growing profile is laid out again and again: it would never start */
+  return !is_small (self) && !derives_from_source (self) &&
+         !(fc_profile_is_live (profile) && !fc_profile_is_finished (profile)) &&
+         fc_layout_cache_get_busy (fc_session_get_layouts (self->session));
+}
+
+static gboolean
 rebuild_cb (gpointer user_data)
 {
   FcSessionTree *self = user_data;
@@ -244,6 +259,13 @@ rebuild_cb (gpointer user_data)
       g_clear_object (&self->cancellable);
       fc_session_tree_publish (self, NULL, NULL);
       fc_session_tree_set_busy (self, FALSE);
+      return G_SOURCE_REMOVE;
+    }
+
+  /* after the flamechart's layout (see the top): layout_busy_cb comes back */
+  if (waits_for_layout (self, profile))
+    {
+      fc_session_tree_set_busy (self, TRUE);
       return G_SOURCE_REMOVE;
     }
 
@@ -306,6 +328,18 @@ rebuild_cb (gpointer user_data)
   g_task_run_in_thread (task, build_thread);
 
   return G_SOURCE_REMOVE;
+}
+
+/* The layout is done: the views have it and draw it in the next frame,
+ * which comes before an idle of low priority. */
+static void
+layout_busy_cb (FcSessionTree *self,
+                GParamSpec    *pspec,
+                FcLayoutCache *layouts)
+{
+  if (fc_layout_cache_get_busy (layouts) || !self->busy || self->cancellable != NULL || self->rebuild_source != 0)
+    return;
+  self->rebuild_source = g_idle_add_full (G_PRIORITY_LOW, rebuild_cb, self, NULL);
 }
 
 static void
@@ -378,6 +412,9 @@ fc_session_tree_dispose (GObject *object)
   if (self->session_signals != NULL)
     g_signal_group_set_target (self->session_signals, NULL);
   g_clear_object (&self->session_signals);
+  if (self->layout_signals != NULL)
+    g_signal_group_set_target (self->layout_signals, NULL);
+  g_clear_object (&self->layout_signals);
   if (self->source_signals != NULL)
     g_signal_group_set_target (self->source_signals, NULL);
   g_clear_object (&self->source_signals);
@@ -512,6 +549,10 @@ fc_session_tree_init (FcSessionTree *self)
   g_signal_group_connect_object (self->session_signals, "notify::selection-end-ns",
                                  G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
 
+  self->layout_signals = g_signal_group_new (FC_TYPE_LAYOUT_CACHE);
+  g_signal_group_connect_object (self->layout_signals, "notify::busy",
+                                 G_CALLBACK (layout_busy_cb), self, G_CONNECT_SWAPPED);
+
   self->source_signals = g_signal_group_new (FC_TYPE_SESSION_TREE);
   g_signal_group_connect_object (self->source_signals, "notify::tree",
                                  G_CALLBACK (source_tree_cb), self, G_CONNECT_SWAPPED);
@@ -542,47 +583,49 @@ fc_session_tree_get_session (FcSessionTree *self)
   return self->session;
 }
 
-static void
-shared_tree_detach (gpointer data)
-{
-  FcSessionTree *self = data;
-
-  /* a worker may still hold the tree: stop publishing into a gone session */
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  g_clear_handle_id (&self->rebuild_source, g_source_remove);
-  g_signal_group_set_target (self->session_signals, NULL);
-  g_object_unref (self);
-}
-
 /**
- * fc_session_tree_get_shared:
+ * fc_session_tree_new_shared:
  * @session: a session
  *
- * The one top-down call tree of @session's thread, selection and frame
- * filter, made on first use and kept by the session.
+ * The session's own tree (fc_session_get_call_tree()): it follows @session
+ * without holding it, and @session calls fc_session_tree_detach() when it
+ * goes.
  *
- * Returns: (transfer none): the session's shared tree
+ * Returns: (transfer full): a tree following @session
  */
 FcSessionTree *
-fc_session_tree_get_shared (FcSession *session)
+fc_session_tree_new_shared (FcSession *session)
 {
   FcSessionTree *self;
 
   g_return_val_if_fail (FC_IS_SESSION (session), NULL);
 
-  self = g_object_get_data (G_OBJECT (session), SHARED_KEY);
-  if (self != NULL)
-    return self;
-
   self = g_object_new (FC_TYPE_SESSION_TREE, NULL);
   self->shared = TRUE;
   g_set_weak_pointer (&self->session, session);
   g_signal_group_set_target (self->session_signals, session);
-  g_object_set_data_full (G_OBJECT (session), SHARED_KEY, self, shared_tree_detach);
+  g_signal_group_set_target (self->layout_signals, fc_session_get_layouts (session));
   fc_session_tree_queue_rebuild (self);
   return self;
+}
+
+/**
+ * fc_session_tree_detach:
+ *
+ * A shared tree's session goes: a worker may still hold the tree, which
+ * publishes nothing any more.
+ */
+void
+fc_session_tree_detach (FcSessionTree *self)
+{
+  g_return_if_fail (FC_IS_SESSION_TREE (self));
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->rebuild_source, g_source_remove);
+  g_signal_group_set_target (self->layout_signals, NULL);
+  g_clear_weak_pointer (&self->session);
 }
 
 void
@@ -597,9 +640,10 @@ fc_session_tree_set_session (FcSessionTree *self,
     return;
 
   g_signal_group_set_target (self->session_signals, session);
+  g_signal_group_set_target (self->layout_signals, session != NULL ? fc_session_get_layouts (session) : NULL);
   if (self->filtered)
     {
-      FcSessionTree *source = session != NULL ? fc_session_tree_get_shared (session) : NULL;
+      FcSessionTree *source = session != NULL ? fc_session_get_call_tree (session) : NULL;
 
       g_set_object (&self->source, source);
       g_signal_group_set_target (self->source_signals, self->source);

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (FcSessionTree, fc_session_tree, FC, SESSION_TREE, GObject)
 
 FcSessionTree *fc_session_tree_new           (gboolean       filtered);
-FcSessionTree *fc_session_tree_get_shared    (FcSession     *session);
+FcSessionTree *fc_session_tree_new_shared    (FcSession     *session);
+void           fc_session_tree_detach        (FcSessionTree *self);
 FcSession     *fc_session_tree_get_session   (FcSessionTree *self);
 void           fc_session_tree_set_session   (FcSessionTree *self,
                                               FcSession     *session);

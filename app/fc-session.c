@@ -5,7 +5,8 @@
 
 #include "fc-session.h"
 
-#include "fc-sample-weights.h"
+#include "fc-layout-cache.h"
+#include "fc-session-tree.h"
 
 /* The narrowest visible window: below a microsecond there is nothing left to see. */
 #define MIN_VISIBLE_NS 1000
@@ -19,6 +20,11 @@ struct _FcSession
   FcProfile     *profile;
   GPtrArray     *spans;          /* FcSpan, arranged; never NULL */
   char          *search_text;
+
+  /* derived from the profile */
+  gint           default_thread;
+  FcLayoutCache *layouts;
+  FcSessionTree *call_tree;      /* made on first use */
 
   gint           thread;
   /* fc_session_get_thread_range(), kept up to date with profile and thread
@@ -40,6 +46,7 @@ enum {
   PROP_0,
   PROP_DOCUMENT,
   PROP_PROFILE,
+  PROP_DEFAULT_THREAD,
   PROP_THREAD,
   PROP_VISIBLE_BEGIN_NS,
   PROP_VISIBLE_END_NS,
@@ -59,52 +66,6 @@ G_DEFINE_ENUM_TYPE (FcColorMode, fc_color_mode,
   G_DEFINE_ENUM_VALUE (FC_COLOR_MODE_IN_APP, "in-app"),
   G_DEFINE_ENUM_VALUE (FC_COLOR_MODE_PACKAGE, "package"),
   G_DEFINE_ENUM_VALUE (FC_COLOR_MODE_FUNCTION, "function"))
-
-/**
- * fc_session_pick_default_thread:
- * @profile: (nullable): a profile
- *
- * The thread a profile opens on, as in Sentry: the transaction's active
- * thread when it has samples, otherwise the busiest thread.
- *
- * Returns: a thread index, or %FC_SESSION_ALL_THREADS when there is none
- */
-gint
-fc_session_pick_default_thread (FcProfile *profile)
-{
-  GQuark busiest_quark;
-  const char *active_tid;
-  guint32 active;
-  guint n_samples;
-  guint64 cached;
-  gint busiest;
-
-  if (profile == NULL)
-    return FC_SESSION_ALL_THREADS;
-
-  active_tid = fc_profile_get_active_thread_id (profile);
-  if (active_tid != NULL &&
-      fc_profile_lookup_thread (profile, active_tid, &active) &&
-      fc_profile_get_thread (profile, active)->n_samples > 0)
-    return (gint) active;
-
-  /* The busiest thread reads every sample's stack: on a big file tens of
-   * milliseconds, asked for by the session and by the thread selector on
-   * every switch. Remembered with the sample count it was found for (a
-   * live profile grows; a finished one never changes). */
-  busiest_quark = g_quark_from_static_string ("fc-session-busiest-thread");
-  n_samples = fc_profile_get_n_samples (profile);
-  cached = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (profile), busiest_quark));
-  if (cached != 0 && (guint) (cached >> 32) == n_samples)
-    busiest = (gint) (cached & G_MAXUINT32) - 2;
-  else
-    {
-      busiest = fc_stats_busiest_thread (profile);
-      g_object_set_qdata (G_OBJECT (profile), busiest_quark,
-                          GSIZE_TO_POINTER (((guint64) n_samples << 32) | (guint32) (busiest + 2)));
-    }
-  return busiest >= 0 ? busiest : FC_SESSION_ALL_THREADS;
-}
 
 static void
 fc_session_notify_visible (FcSession *self,
@@ -128,6 +89,11 @@ fc_session_dispose (GObject *object)
 {
   FcSession *self = (FcSession *)object;
 
+  /* The tree points back at the session: it stops working for it here, and
+   * goes in finalize, once its signal group heard that the session goes
+   * (a group cannot let go of a target whose last reference is dropped). */
+  if (self->call_tree != NULL)
+    fc_session_tree_detach (self->call_tree);
   g_clear_object (&self->document);
   g_clear_object (&self->profile);
 
@@ -139,6 +105,8 @@ fc_session_finalize (GObject *object)
 {
   FcSession *self = (FcSession *)object;
 
+  g_clear_object (&self->call_tree);
+  g_clear_object (&self->layouts);
   g_clear_pointer (&self->search_text, g_free);
   g_clear_pointer (&self->spans, g_ptr_array_unref);
 
@@ -160,6 +128,9 @@ fc_session_get_property (GObject    *object,
       break;
     case PROP_PROFILE:
       g_value_set_object (value, self->profile);
+      break;
+    case PROP_DEFAULT_THREAD:
+      g_value_set_int (value, self->default_thread);
       break;
     case PROP_THREAD:
       g_value_set_int (value, self->thread);
@@ -261,6 +232,11 @@ fc_session_class_init (FcSessionClass *klass)
                          FC_TYPE_PROFILE,
                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  properties[PROP_DEFAULT_THREAD] =
+    g_param_spec_int ("default-thread", NULL, NULL,
+                      FC_SESSION_ALL_THREADS, G_MAXINT, FC_SESSION_ALL_THREADS,
+                      (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
+
   properties[PROP_THREAD] =
     g_param_spec_int ("thread", NULL, NULL,
                       FC_SESSION_ALL_THREADS, G_MAXINT, FC_SESSION_ALL_THREADS,
@@ -318,6 +294,8 @@ static void
 fc_session_init (FcSession *self)
 {
   self->thread = FC_SESSION_ALL_THREADS;
+  self->default_thread = FC_SESSION_ALL_THREADS;
+  self->layouts = fc_layout_cache_new ();
   self->range_end_ns = MIN_VISIBLE_NS;
   self->color_mode = FC_COLOR_MODE_IN_APP;
   self->frame_filter = FC_FRAME_FILTER_ALL;
@@ -347,44 +325,10 @@ fc_session_get_profile (FcSession *self)
   return self->profile;
 }
 
-/* A sample stands for the time until the thread's next one
- * (FcSampleWeights), so a thread's time ends where its last sample's
- * weight ends, exactly where the flamechart layout's boxes end. Ending at
- * the last timestamp would put the last sample's boxes past the right edge. */
 static void
 fc_session_update_thread_range (FcSession *self)
 {
-  gint64 first = G_MAXINT64;
-  gint64 last = G_MININT64;
-
-  if (self->profile != NULL)
-    {
-      guint n_threads = fc_profile_get_n_threads (self->profile);
-
-      for (guint i = 0; i < n_threads; i++)
-        {
-          g_autoptr(FcSampleWeights) weights = NULL;
-          guint n;
-
-          if ((self->thread >= 0 && (guint) self->thread != i) ||
-              fc_profile_get_thread (self->profile, i)->n_samples == 0)
-            continue;
-
-          weights = fc_sample_weights_new (self->profile, i);
-          n = weights->n_samples;
-          if (n == 0)
-            continue;
-
-          first = MIN (first, weights->timestamps_ns[0]);
-          last = MAX (last, weights->timestamps_ns[n - 1] + weights->durations_ns[n - 1]);
-        }
-    }
-
-  if (first > last)
-    first = last = 0;
-
-  self->range_begin_ns = first;
-  self->range_end_ns = MAX (last, first + MIN_VISIBLE_NS);
+  fc_view_threads_get_range (self->profile, self->thread, &self->range_begin_ns, &self->range_end_ns);
 }
 
 /**
@@ -402,29 +346,13 @@ void
 fc_session_profile_grew (FcSession *self,
                          gboolean   follow)
 {
-  gint64 first = G_MAXINT64;
-  gint64 last = G_MININT64;
-
   g_return_if_fail (FC_IS_SESSION (self));
 
   if (self->profile == NULL)
     return;
 
-  for (guint i = 0; i < fc_profile_get_n_threads (self->profile); i++)
-    {
-      const FcThread *thread = fc_profile_get_thread (self->profile, i);
-
-      if ((self->thread >= 0 && (guint) self->thread != i) || thread->n_samples == 0)
-        continue;
-      first = MIN (first, thread->first_ns);
-      last = MAX (last, thread->last_ns);
-    }
-  if (first > last)
-    first = last = 0;
-
   g_object_freeze_notify (G_OBJECT (self));
-  self->range_begin_ns = first;
-  self->range_end_ns = MAX (last, first + MIN_VISIBLE_NS);
+  fc_view_threads_get_grown_range (self->profile, self->thread, &self->range_begin_ns, &self->range_end_ns);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
   if (follow)
     fc_session_set_visible_range (self, MAX (self->range_begin_ns, self->range_end_ns - FC_SESSION_LIVE_WINDOW_NS),
@@ -476,8 +404,9 @@ fc_session_set_spans (FcSession *self,
  * @self: a session
  * @document: (nullable): the document to show
  *
- * Shows @document, merging its profiles on the calling thread. The window
- * merges on its loader thread and calls fc_session_set_document_full().
+ * Shows @document, merging its profiles and picking the thread it opens on
+ * (which reads every sample) on the calling thread. The window does both on
+ * its loader thread (fc-file-load.c) and calls fc_session_set_document_full().
  */
 void
 fc_session_set_document (FcSession  *self,
@@ -494,7 +423,7 @@ fc_session_set_document (FcSession  *self,
   if (document != NULL)
     merged = fc_document_dup_merged_profile (document);
 
-  fc_session_set_document_full (self, document, merged);
+  fc_session_set_document_full (self, document, merged, fc_view_threads_pick_default (merged));
 }
 
 /**
@@ -502,25 +431,30 @@ fc_session_set_document (FcSession  *self,
  * @self: a session
  * @document: (nullable): the document to show
  * @merged_profile: (nullable): fc_document_dup_merged_profile() of @document
+ * @default_thread: the thread it opens on, fc_view_threads_pick_default() of
+ *   @merged_profile
  *
- * Shows @document and starts over: the default thread, the whole time range
+ * Shows @document and starts over: @default_thread, the whole time range
  * visible, no selection, no selected frame. Search text, colour mode and
  * frame filter are the user's and stay.
  */
 void
 fc_session_set_document_full (FcSession  *self,
                               FcDocument *document,
-                              FcProfile  *merged_profile)
+                              FcProfile  *merged_profile,
+                              gint        default_thread)
 {
-  gint thread;
-
   g_return_if_fail (FC_IS_SESSION (self));
   g_return_if_fail (!document || FC_IS_DOCUMENT (document));
   g_return_if_fail (!merged_profile || FC_IS_PROFILE (merged_profile));
   g_return_if_fail ((document == NULL) == (merged_profile == NULL));
+  g_return_if_fail (default_thread >= FC_SESSION_ALL_THREADS);
 
   if (document == self->document && merged_profile == self->profile)
     return;
+
+  if (merged_profile == NULL || default_thread >= (gint) fc_profile_get_n_threads (merged_profile))
+    default_thread = FC_SESSION_ALL_THREADS;
 
   g_object_freeze_notify (G_OBJECT (self));
 
@@ -533,10 +467,14 @@ fc_session_set_document_full (FcSession  *self,
   self->spans = document != NULL ? fc_transaction_spans_for_document (document) : fc_spans_new ();
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SPANS]);
 
-  thread = fc_session_pick_default_thread (self->profile);
-  if (thread != self->thread)
+  if (default_thread != self->default_thread)
     {
-      self->thread = thread;
+      self->default_thread = default_thread;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DEFAULT_THREAD]);
+    }
+  if (default_thread != self->thread)
+    {
+      self->thread = default_thread;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_THREAD]);
     }
 
@@ -577,7 +515,7 @@ fc_session_set_document_keep_thread (FcSession  *self,
     tid = g_strdup (fc_profile_string (self->profile, fc_profile_get_thread (self->profile, thread)->tid));
   if (!same)
     {
-      fc_session_set_document_full (self, document, merged_profile);
+      fc_session_set_document_full (self, document, merged_profile, fc_view_threads_pick_default (merged_profile));
       if (thread == FC_SESSION_ALL_THREADS)
         fc_session_set_thread (self, FC_SESSION_ALL_THREADS);
       else if (tid != NULL && fc_profile_lookup_thread (merged_profile, tid, &index))
@@ -595,6 +533,53 @@ fc_session_set_document_keep_thread (FcSession  *self,
   fc_session_update_thread_range (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+/**
+ * fc_session_get_default_thread:
+ *
+ * Returns: the thread the document opened on (fc_view_threads_pick_default()
+ *   of its profile, as the caller of fc_session_set_document_full() found it)
+ */
+gint
+fc_session_get_default_thread (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), FC_SESSION_ALL_THREADS);
+
+  return self->default_thread;
+}
+
+/**
+ * fc_session_get_call_tree:
+ *
+ * The one top-down call tree of the session's thread, selection and frame
+ * filter, which the flamegraph, the details and the call tree view share;
+ * made on first use.
+ *
+ * Returns: (transfer none): the session's call tree
+ */
+FcSessionTree *
+fc_session_get_call_tree (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), NULL);
+
+  if (self->call_tree == NULL)
+    self->call_tree = fc_session_tree_new_shared (self);
+  return self->call_tree;
+}
+
+/**
+ * fc_session_get_layouts:
+ *
+ * Returns: (transfer none): the flamechart layout of the session's profile
+ *   and thread, computed once for the views that ask (fc_layout_cache_request())
+ */
+FcLayoutCache *
+fc_session_get_layouts (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), NULL);
+
+  return self->layouts;
 }
 
 gint

@@ -17,7 +17,7 @@ typedef enum {
   FC_COLOR_MODE_FUNCTION,   /* by function name, stable hash */
 } FcColorMode;
 
-#define FC_SESSION_ALL_THREADS (-1)
+#define FC_SESSION_ALL_THREADS FC_VIEW_ALL_THREADS
 #define FC_SESSION_NO_FRAME    G_MAXUINT
 
 #define FC_TYPE_COLOR_MODE   (fc_color_mode_get_type ())
@@ -26,6 +26,10 @@ GType fc_color_mode_get_type   (void) G_GNUC_CONST;
 #define FC_TYPE_SESSION (fc_session_get_type ())
 G_DECLARE_FINAL_TYPE (FcSession, fc_session, FC, SESSION, GObject)
 
+/* what the session derives from its profile and owns (fc-layout-cache.h, fc-session-tree.h) */
+typedef struct _FcLayoutCache FcLayoutCache;
+typedef struct _FcSessionTree FcSessionTree;
+
 FcSession     *fc_session_new                   (void);
 
 FcDocument    *fc_session_get_document          (FcSession     *self);
@@ -33,7 +37,8 @@ void           fc_session_set_document          (FcSession     *self,
                                                  FcDocument    *document);
 void           fc_session_set_document_full     (FcSession     *self,
                                                  FcDocument    *document,
-                                                 FcProfile     *merged_profile);
+                                                 FcProfile     *merged_profile,
+                                                 gint           default_thread);
 void           fc_session_set_document_keep_thread (FcSession  *self,
                                                  FcDocument    *document,
                                                  FcProfile     *merged_profile);
@@ -43,6 +48,7 @@ GPtrArray     *fc_session_get_spans             (FcSession     *self);
 void           fc_session_set_spans             (FcSession     *self,
                                                  GPtrArray     *spans);
 
+gint           fc_session_get_default_thread    (FcSession     *self);
 gint           fc_session_get_thread            (FcSession     *self);
 void           fc_session_set_thread            (FcSession     *self,
                                                  gint           thread);
@@ -83,7 +89,8 @@ guint          fc_session_get_selected_frame    (FcSession     *self);
 void           fc_session_set_selected_frame    (FcSession     *self,
                                                  guint          frame);
 
-gint           fc_session_pick_default_thread   (FcProfile     *profile);
+FcSessionTree *fc_session_get_call_tree         (FcSession     *self);
+FcLayoutCache *fc_session_get_layouts           (FcSession     *self);
 
 /* how much of a live recording a following view shows */
 #define FC_SESSION_LIVE_WINDOW_NS (10 * G_GINT64_CONSTANT (1000000000))

@@ -241,6 +241,7 @@ compare_items (gconstpointer pa,
 /**
  * fc_thread_list_new:
  * @profile: (nullable): a profile
+ * @default_thread: the thread @profile opens on (fc_view_threads_pick_default())
  *
  * The selector's entries, as in Sentry: "All threads", the thread the
  * profile opens on (the active thread, else the busiest), the other named
@@ -252,7 +253,8 @@ compare_items (gconstpointer pa,
  * Returns: (transfer full): a list of #FcThreadItem, empty for no profile
  */
 GListModel *
-fc_thread_list_new (FcProfile *profile)
+fc_thread_list_new (FcProfile *profile,
+                    gint       default_thread)
 {
   GListStore *store = g_list_store_new (FC_TYPE_THREAD_ITEM);
   g_autoptr(GPtrArray) with_samples = g_ptr_array_new_with_free_func (g_object_unref);
@@ -262,13 +264,11 @@ fc_thread_list_new (FcProfile *profile)
   g_autoptr(FcThreadItem) first = NULL;
   g_autofree guint *busy = NULL;
   guint n_busy = 0;
-  gint default_thread;
   guint n_threads;
 
   if (profile == NULL)
     return G_LIST_MODEL (store);
 
-  default_thread = fc_session_pick_default_thread (profile);
   n_threads = fc_profile_get_n_threads (profile);
   busy = fc_stats_thread_busy_samples (profile, &n_busy);
 

@@ -33,7 +33,8 @@ char        *fc_thread_item_dup_details     (FcThreadItem *self);
 gboolean     fc_thread_item_matches         (FcThreadItem *self,
                                              const char   *casefolded_text);
 
-GListModel  *fc_thread_list_new             (FcProfile    *profile);
+GListModel  *fc_thread_list_new             (FcProfile    *profile,
+                                            gint          default_thread);
 gboolean     fc_thread_list_refresh         (GListModel   *list,
                                              FcProfile    *profile);
 

@@ -119,9 +119,13 @@ static void
 rebuild_list (FcThreadSelector *self)
 {
   FcProfile *profile = self->session ? fc_session_get_profile (self->session) : NULL;
+  gint default_thread = self->session ? fc_session_get_default_thread (self->session) : FC_SESSION_ALL_THREADS;
 
+  /* a growing profile's busiest thread changes as it grows */
+  if (profile != NULL && !fc_profile_is_finished (profile))
+    default_thread = fc_view_threads_pick_default (profile);
   g_clear_object (&self->list);
-  self->list = fc_thread_list_new (profile);
+  self->list = fc_thread_list_new (profile, default_thread);
   g_set_object (&self->listed_profile, profile);
   self->list_stale = FALSE;
   gtk_filter_list_model_set_model (self->filter_model, self->list);

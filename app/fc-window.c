@@ -195,7 +195,8 @@ load_ready_cb (GObject      *object,
   fc_flame_graph_set_diff (self->flame_graph, NULL, NULL);
   fc_diff_tree_view_set_diff (self->diff_tree_view, NULL);
   adw_view_stack_page_set_visible (self->compare_page, FALSE);
-  fc_session_set_document_full (self->session, document, fc_file_load_get_profile (load));
+  fc_session_set_document_full (self->session, document, fc_file_load_get_profile (load),
+                                fc_file_load_get_default_thread (load));
   {
     g_autoptr(GFile) parent = g_file_get_parent (file);
     g_autofree char *folder = parent ? g_file_get_parse_name (parent) : NULL;
@@ -328,7 +329,7 @@ compare_thread (GTask        *task,
   LoadResult *result = g_new0 (LoadResult, 1);
 
   if (!fc_file_load_run (data->file, (const char * const *) data->in_app_prefixes, cancellable,
-                         &result->document, &result->profile, &error))
+                         &result->document, &result->profile, NULL, &error))
     {
       load_result_free (result);
       g_task_return_error (task, error);

@@ -33,6 +33,8 @@
 #include "fc-sample-weights.h"
 #include "fc-span.h"
 #include "fc-call-tree.h"
+#include "fc-filtered-tree.h"
+#include "fc-view-threads.h"
 #include "fc-function-details.h"
 #include "fc-flame-layout.h"
 #include "fc-diff.h"

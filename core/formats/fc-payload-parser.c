@@ -2144,6 +2144,7 @@ resolve (FcPayloadParser *self,
   g_clear_pointer (&self->stack_starts, g_array_unref);
 
   /* samples */
+  fc_profile_reserve_samples (profile, self->samples.len);
   for (guint i = 0; i < self->samples.len; i++)
     {
       const TempSample *s = &vec_index (&self->samples, TempSample, i);

@@ -140,8 +140,8 @@ grow_mapped (FcColumn *self,
   return TRUE;
 }
 
-static void
-grow (FcColumn *self)
+void
+fc_column_grow (FcColumn *self)
 {
   guint capacity = MAX (16, self->capacity * 2);
   gpointer data;
@@ -177,7 +177,7 @@ fc_column_push (FcColumn *self)
   gpointer slot;
 
   if (self->len == self->capacity)
-    grow (self);
+    fc_column_grow (self);
 
   slot = (guint8 *) self->data + (gsize) self->len * self->elt_size;
   memset (slot, 0, self->elt_size);

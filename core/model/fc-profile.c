@@ -496,7 +496,7 @@ push_new_stack (FcProfile *self,
   node.parent = parent;
   node.frame = frame_id;
   node.depth = fc_column_writer_at (&self->stacks, FcStackNode, parent).depth + 1;
-  *(FcStackNode *) fc_column_push (&self->stacks) = node;
+  fc_column_append (&self->stacks, FcStackNode, node);
   return self->stacks.len - 1;
 }
 
@@ -524,6 +524,24 @@ fc_profile_reserve_stacks (FcProfile *self,
     stack_table_rebuild (self, mask);
   /* the nodes too: no copy each time they double (fc_profile_finish() trims) */
   fc_column_reserve (&self->stacks, n_stacks + 1, FALSE);
+}
+
+/**
+ * fc_profile_reserve_samples:
+ * @n_samples: how many samples the builder will append
+ *
+ * Makes room for them at once, faulted in: a reader knows how many it
+ * parsed, and half a million samples grown by doubling were copied and
+ * faulted in page by page.
+ */
+void
+fc_profile_reserve_samples (FcProfile *self,
+                            guint      n_samples)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+
+  fc_column_reserve (&self->samples, self->samples.len + n_samples, TRUE);
 }
 
 guint32
@@ -564,7 +582,7 @@ fc_profile_intern_stack (FcProfile *self,
   node.parent = parent;
   node.frame = frame_id;
   node.depth = fc_column_writer_at (&self->stacks, FcStackNode, parent).depth + 1;
-  *(FcStackNode *) fc_column_push (&self->stacks) = node;
+  fc_column_append (&self->stacks, FcStackNode, node);
   t->slots[pos] = self->stacks.len;
   t->used++;
 
@@ -829,7 +847,7 @@ index_sample (FcProfile *self,
 {
   const FcSample *sample = &fc_column_writer_at (&self->samples, FcSample, sample_index);
 
-  *(guint32 *) fc_column_push (thread_index_column (self, sample->thread)) = sample_index;
+  fc_column_append (thread_index_column (self, sample->thread), guint32, sample_index);
 }
 
 /**
@@ -862,7 +880,7 @@ fc_profile_append_sample (FcProfile *self,
         fc_column_truncate (thread_index_column (self, i), 0);
     }
 
-  *(FcSample *) fc_column_push (&self->samples) = sample;
+  fc_column_append (&self->samples, FcSample, sample);
 
   thread = &g_array_index (self->threads, FcThread, thread_index);
   thread->n_samples++;

@@ -42,8 +42,8 @@ test_one_tree (void)
   fc_frame_details_set_session (details, session);
   fc_call_tree_view_set_session (view, session);
 
-  shared = fc_session_tree_get_shared (session);
-  g_assert_true (fc_session_tree_get_shared (session) == shared);
+  shared = fc_session_get_call_tree (session);
+  g_assert_true (fc_session_get_call_tree (session) == shared);
   g_signal_connect (shared, "notify::tree", G_CALLBACK (count_cb), &n_builds);
   while (fc_call_tree_view_get_busy (view) || fc_frame_details_get_busy (details))
     g_main_context_iteration (NULL, TRUE);

@@ -4,8 +4,10 @@
  */
 
 #include "fc-flame-layout.h"
+#include "fc-layout-cache.h"
 #include "fc-reader.h"
 #include "fc-session.h"
+#include "fc-session-tree.h"
 #include "fc-test-profiles.h"
 #include "fc-test-util.h"
 
@@ -405,6 +407,96 @@ test_default_thread_transaction (void)
     }
 }
 
+typedef struct {
+  gboolean laid_out;
+  gboolean tree_before_layout;
+  guint    n_trees;
+} Order;
+
+static void
+laid_out_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Order *order = user_data;
+  g_autoptr(FcFlameLayout) layout = fc_layout_cache_request_finish (result, NULL);
+  FcSessionTree *tree = fc_session_get_call_tree (FC_SESSION (source));
+
+  g_assert_nonnull (layout);
+  /* the flamechart's first paint shares the CPU with no call tree */
+  g_assert_null (fc_session_tree_get_tree (tree));
+  g_assert_true (fc_session_tree_get_busy (tree));
+  order->laid_out = TRUE;
+}
+
+static void
+tree_cb (FcSessionTree *tree,
+         GParamSpec    *pspec,
+         Order         *order)
+{
+  if (fc_session_tree_get_tree (tree) == NULL)
+    return;
+  order->n_trees++;
+  order->tree_before_layout |= !order->laid_out;
+}
+
+/* The session owns what it derives: the default thread, one layout for the
+ * views, one call tree; a big tree waits for the layout the window opens on. */
+static void
+test_derived_state (void)
+{
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+  g_autoptr(FcDocument) document = NULL;
+  g_autoptr(FcSession) session = fc_session_new ();
+  g_autoptr(GMainContext) context = g_main_context_ref_thread_default ();
+  FcSessionTree *tree;
+  guint32 t2 = fc_profile_ensure_thread (profile, "3");
+  Order order = { 0 };
+
+  /* enough samples that the layout and the tree are a worker's */
+  for (guint i = 0; i < 2 * FC_LAYOUT_CACHE_SYNC_SAMPLES; i++)
+    fc_test_sample (profile, t2, 300 + i, 2, FC_TEST_MAIN, i % 2 ? FC_TEST_FOO : FC_TEST_BAR);
+  fc_profile_finish (profile);
+  document = document_for (profile);
+
+  /* what the caller found is what the session opens on */
+  fc_session_set_document_full (session, document, profile, 1);
+  g_assert_cmpint (fc_session_get_default_thread (session), ==, 1);
+  g_assert_cmpint (fc_session_get_thread (session), ==, 1);
+  /* else it picks it: the busiest */
+  fc_session_set_document (session, NULL);
+  g_assert_cmpint (fc_session_get_default_thread (session), ==, FC_SESSION_ALL_THREADS);
+  fc_session_set_document (session, document);
+  g_assert_cmpint (fc_session_get_default_thread (session), ==, (gint) t2);
+  g_assert_cmpint (fc_session_get_thread (session), ==, (gint) t2);
+
+  g_assert_true (fc_session_get_layouts (session) == fc_session_get_layouts (session));
+  g_assert_false (fc_layout_cache_get_busy (fc_session_get_layouts (session)));
+  fc_layout_cache_request (session, NULL, laid_out_cb, &order);
+  g_assert_true (fc_layout_cache_get_busy (fc_session_get_layouts (session)));
+  tree = fc_session_get_call_tree (session);
+  g_assert_true (fc_session_get_call_tree (session) == tree);
+  g_signal_connect (tree, "notify::tree", G_CALLBACK (tree_cb), &order);
+
+  while (!order.laid_out || fc_session_tree_get_busy (tree))
+    g_main_context_iteration (context, TRUE);
+  g_assert_false (fc_layout_cache_get_busy (fc_session_get_layouts (session)));
+  g_assert_false (order.tree_before_layout);
+  g_assert_cmpuint (order.n_trees, ==, 1);
+  g_assert_cmpuint (fc_call_tree_node_get_total (fc_call_tree_get_root (fc_session_tree_get_tree (tree))), ==,
+                    2 * FC_LAYOUT_CACHE_SYNC_SAMPLES);
+
+  /* with no layout being computed, the tree does not wait */
+  fc_session_set_thread (session, 0);
+  while (fc_session_tree_get_busy (tree))
+    g_main_context_iteration (context, TRUE);
+  g_assert_cmpuint (order.n_trees, ==, 2);
+  g_assert_cmpint (fc_call_tree_get_thread (fc_session_tree_get_tree (tree)), ==, 0);
+
+  g_signal_handlers_disconnect_by_data (tree, &order);
+  g_assert_finalize_object (g_steal_pointer (&session));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -420,6 +512,7 @@ main (int   argc,
   g_test_add_func ("/app/session/setters-return-early", test_setters_return_early);
   g_test_add_func ("/app/session/default-thread-fixtures", test_default_thread_fixtures);
   g_test_add_func ("/app/session/default-thread-transaction", test_default_thread_transaction);
+  g_test_add_func ("/app/session/derived-state", test_derived_state);
 
   return g_test_run ();
 }

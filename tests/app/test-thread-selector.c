@@ -202,7 +202,7 @@ test_fixture_order (void)
 
   g_assert_no_error (error);
   profile = fc_document_dup_merged_profile (document);
-  list = fc_thread_list_new (profile);
+  list = fc_thread_list_new (profile, fc_view_threads_pick_default (profile));
 
   for (guint i = 0; names[i] != NULL; i++)
     {
@@ -305,7 +305,7 @@ test_equal_names (void)
         fc_test_sample (profile, t, 10 * s, 1, main_f);
     }
 
-  model = fc_thread_list_new (profile);
+  model = fc_thread_list_new (profile, fc_view_threads_pick_default (profile));
   assert_order (model, names, indices);
 }
 

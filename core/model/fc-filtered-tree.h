@@ -6,7 +6,6 @@
 #pragma once
 
 #include "fc-call-tree.h"
-#include "fc-session.h"
 
 G_BEGIN_DECLS
 
