@@ -13,6 +13,7 @@
 
 #include <libunwind.h>
 
+#include "fc-unwind-cache.h"
 #include "fc-unwinder.h"
 
 #define STACK_GUARD (8 * 1024 * 1024)
@@ -28,11 +29,13 @@ struct _FcUnwinder {
   FcProcMaps       *maps;
   unw_addr_space_t  as;
   guint             generation;
+  FcUnwindCache    *cache;
 };
 
 typedef struct {
   FcUnwinder       *self;
   const FcSnapshot *snap;
+  FcUnwindReads    *reads;
 } Context;
 
 static int
@@ -94,6 +97,7 @@ access_mem_cb (unw_addr_space_t  as,
       if (addr + sizeof (unw_word_t) <= snap->stack_addr + snap->stack_len)
         {
           memcpy (valp, snap->stack + (addr - snap->stack_addr), sizeof (unw_word_t));
+          fc_unwind_reads_note_word (ctx->reads, addr, *valp);
           return 0;
         }
     }
@@ -110,11 +114,15 @@ access_mem_cb (unw_addr_space_t  as,
           return -UNW_EINVAL;
         }
       memcpy (valp, snap->stack + (addr - snap->stack_addr), sizeof (unw_word_t));
+      fc_unwind_reads_note_word (ctx->reads, addr, *valp);
       return 0;
     }
 
   if (fc_proc_maps_read (ctx->self->maps, addr, valp, sizeof (unw_word_t)))
-    return 0;
+    {
+      fc_unwind_reads_note_other (ctx->reads, ctx->self->maps, addr);
+      return 0;
+    }
   if (g_getenv ("FC_DEBUG_UNWIND"))
     g_printerr ("read at 0x%" G_GINT64_MODIFIER "x failed (sp 0x%" G_GINT64_MODIFIER "x)\n", addr, snap->stack_addr);
   return -UNW_EINVAL;
@@ -132,6 +140,7 @@ access_reg_cb (unw_addr_space_t  as,
   if (write || reg < 0 || reg >= FC_SNAPSHOT_N_REGS)
     return -UNW_EBADREG;
   *valp = ctx->snap->regs[reg];
+  fc_unwind_reads_note_reg (ctx->reads, reg);
   return 0;
 }
 
@@ -186,6 +195,7 @@ fc_unwinder_new (FcProcMaps *maps)
    * global cache, ~30% less time per stack here */
   unw_set_caching_policy (self->as, UNW_CACHE_PER_THREAD);
   self->generation = fc_proc_maps_get_generation (maps);
+  self->cache = fc_unwind_cache_new ();
   return self;
 }
 
@@ -196,6 +206,7 @@ fc_unwinder_free (FcUnwinder *self)
     return;
   unw_destroy_addr_space (self->as);
   fc_proc_maps_unref (self->maps);
+  fc_unwind_cache_free (self->cache);
   g_free (self);
 }
 
@@ -203,7 +214,11 @@ void
 fc_unwinder_flush (FcUnwinder *self)
 {
   unw_flush_cache (self->as, 0, 0);
+  fc_unwind_cache_clear (self->cache);
 }
+
+static guint unwind (FcUnwinder *self, const FcSnapshot *snapshot, FcUnwindReads *reads,
+                     guint64 *ips, guint max_ips, gboolean *complete);
 
 guint
 fc_unwinder_unwind (FcUnwinder       *self,
@@ -212,14 +227,38 @@ fc_unwinder_unwind (FcUnwinder       *self,
                     guint             max_ips,
                     gboolean         *complete)
 {
-  Context ctx = { self, snapshot };
-  unw_cursor_t cursor;
-  guint n = 0;
-  int ret;
+  g_autofree FcUnwindReads *reads = NULL;
+  guint generation = fc_proc_maps_get_generation (self->maps);
+  guint n;
 
   *complete = FALSE;
   if (max_ips == 0)
     return 0;
+  if ((n = fc_unwind_cache_lookup (self->cache, snapshot, generation, ips, max_ips, complete)) > 0)
+    return n;
+  reads = g_new (FcUnwindReads, 1);
+  reads->regs_read = 0;
+  reads->n_words = 0;
+  reads->forget = FALSE;
+  n = unwind (self, snapshot, reads, ips, max_ips, complete);
+  /* the maps read again meanwhile: the walk saw two views of the modules */
+  if (generation == fc_proc_maps_get_generation (self->maps))
+    fc_unwind_cache_store (self->cache, snapshot, generation, reads, ips, n, max_ips, *complete);
+  return n;
+}
+
+static guint
+unwind (FcUnwinder       *self,
+        const FcSnapshot *snapshot,
+        FcUnwindReads    *reads,
+        guint64          *ips,
+        guint             max_ips,
+        gboolean         *complete)
+{
+  Context ctx = { self, snapshot, reads };
+  unw_cursor_t cursor;
+  guint n = 0;
+  int ret;
 
   ips[n++] = snapshot->regs[UNW_X86_64_RIP];
   if (unw_init_remote (&cursor, self->as, &ctx) != 0)
