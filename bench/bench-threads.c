@@ -223,7 +223,7 @@ attached (guint         n,
   g_autoptr(GHashTable) names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autoptr(GHashTable) cpu0 = NULL;
   g_autoptr(GHashTable) cpu1 = NULL;
-  double process_cpu0, all_cpu, sampler_cpu, unwinder_cpu, main_cpu, seconds_attached;
+  double attach_s = 0, process_cpu0, all_cpu, sampler_cpu, unwinder_cpu, main_cpu, seconds_attached;
   gint64 t0, t1;
   guint64 requested = 0, captured = 0, late = 0, refused = 0, too_short = 0, n_bursty, n_work;
   PoolFacts facts;
@@ -239,7 +239,8 @@ attached (guint         n,
   cpu0 = threads_cpu (NULL);
   process_cpu0 = cpu_now ();
   t0 = g_get_monotonic_time ();
-  if (!fc_recorder_attach (recorder, pid, &error) || !fc_recorder_start (recorder, &error))
+  if (!fc_recorder_attach (recorder, pid, &error) || ((attach_s = (g_get_monotonic_time () - t0) / 1e6), FALSE) ||
+      !fc_recorder_start (recorder, &error))
     {
       printf ("  %u threads, %s mode: %s\n", n, name, error->message);
       fc_recorder_detach (recorder);
@@ -293,9 +294,9 @@ attached (guint         n,
           ", median %.0f us, p99 %.0f us\n", facts.worst_wake_ms, bare_wake_ms, stats.n_stops, stats.median_stop_us,
           stats.p99_stop_us);
   printf ("        profiler CPU %.1f%% of a core (goal <= 5%% at 100 threads; attach to detach, per thread: sampler %.1f%%, "
-          "unwinder %.1f%%, main loop %.1f%%, the rest and the detach %.1f%%); the pool used %.2f s\n",
+          "unwinder %.1f%%, main loop %.1f%%, the rest and the detach %.1f%%); attach %.0f ms; the pool used %.2f s\n",
           100 * all_cpu, 100 * sampler_cpu, 100 * unwinder_cpu, 100 * main_cpu,
-          100 * (all_cpu - sampler_cpu - unwinder_cpu - main_cpu), facts.cpu_s);
+          100 * (all_cpu - sampler_cpu - unwinder_cpu - main_cpu), 1000 * attach_s, facts.cpu_s);
   fflush (stdout);
 }
 

@@ -34,6 +34,7 @@ typedef struct {
   gint64        data_ns;            /* wall mode: when the stack handed on last was taken */
   gint64        read_ns;            /* wall mode, perf: when its ring was read last */
   guint64       last_stop_tick;     /* wall mode: the tick of its last ptrace stop */
+  gint64        added_ns;           /* when the sampler learnt of it */
   guint         tick_pending : 1;     /* a tick waits for its ptrace stop */
   guint         switch_seen : 1;      /* wall mode, perf: a context switch told its state */
   guint         off_cpu : 1;
@@ -69,6 +70,7 @@ typedef struct {
 
 struct _FcSampler {
   FcSnapshotSink  sink;
+  FcSnapshotBatchEnd batch_end;   /* or NULL */
   gpointer        sink_data;
   GThread        *thread;
   int             wake_fd;
@@ -110,6 +112,7 @@ struct _FcSampler {
   guint           frequency;
   guint           stack_size;
   guint           pending;        /* interrupts sent, stops not yet seen */
+  gint64          start_ns;       /* when sampling started */
   gboolean        force_ptrace;    /* protected by lock */
   guint           next_frequency;  /* protected by lock: from fc_sampler_set_options() */
   guint           next_stack_size; /* protected by lock */
@@ -134,6 +137,13 @@ fc_sampler_emit (FcSampler  *self,
                  FcSnapshot *snap)
 {
   self->sink (snap, self->sink_data);
+}
+
+static inline void
+fc_sampler_batch_end (FcSampler *self)
+{
+  if (self->batch_end != NULL)
+    self->batch_end (self->sink_data);
 }
 
 /* the sampler thread (fc-sampler.c) */

@@ -81,6 +81,7 @@ fc_sampler_task_add (FcSampler *self,
   task->pid = pid > 0 ? pid : self->pid;
   task->sampler = self;
   task->schedstat_fd = -2;
+  task->added_ns = fc_sampler_now_ns ();
   g_hash_table_insert (self->tasks, GINT_TO_POINTER (tid), task);
   if (self->mode == FC_SAMPLER_MODE_WALL && self->wall_perf)
     fc_sampler_task_open_wall_perf (self, task);

@@ -279,6 +279,8 @@ finish_command (FcSampler *self,
                 Command   *cmd,
                 gboolean   ok)
 {
+  /* whatever the command made is with the sink before its caller goes on */
+  fc_sampler_batch_end (self);
   g_mutex_lock (&self->lock);
   cmd->ok = ok;
   cmd->done = TRUE;
@@ -322,6 +324,7 @@ sampler_thread (gpointer data)
         timeout = g_get_monotonic_time () - self->last_event_us < G_USEC_PER_SEC / 10 ? 2 : 10;
       else
         timeout = -1;
+      fc_sampler_batch_end (self);
       if (poll (fds, nfds, timeout) < 0 && errno != EINTR)
         break;
 
@@ -405,6 +408,7 @@ sampler_thread (gpointer data)
           self->frequency = CLAMP (cmd->frequency, 1, 1000);
           self->stack_size = CLAMP (cmd->stack_size, 1024, 65528);
           self->sampling = TRUE;
+          self->start_ns = fc_sampler_now_ns ();
           {
             GHashTableIter iter;
             Task *task;
@@ -480,6 +484,7 @@ sampler_thread (gpointer data)
       self->stats.n_threads = g_hash_table_size (self->tasks);
       g_mutex_unlock (&self->lock);
     }
+  fc_sampler_batch_end (self);
   return NULL;
 }
 
@@ -512,9 +517,22 @@ FcSampler *
 fc_sampler_new (FcSnapshotSink sink,
                 gpointer       sink_data)
 {
+  return fc_sampler_new_full (sink, NULL, sink_data);
+}
+
+/**
+ * fc_sampler_new_full:
+ * @batch_end: (nullable): called on the sampler thread after each batch of snapshots
+ */
+FcSampler *
+fc_sampler_new_full (FcSnapshotSink     sink,
+                     FcSnapshotBatchEnd batch_end,
+                     gpointer           sink_data)
+{
   FcSampler *self = g_new0 (FcSampler, 1);
 
   self->sink = sink;
+  self->batch_end = batch_end;
   self->sink_data = sink_data;
   fc_sampler_debug = g_getenv ("FC_DEBUG_SAMPLER") != NULL;
   self->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
