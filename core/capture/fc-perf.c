@@ -301,7 +301,8 @@ parse_sample (const guint8 *data,
               guint64       pos,
               gsize         rec_size)
 {
-  guint64 p = pos + sizeof (struct perf_event_header), end = pos + rec_size;
+  /* offsets in the record: pos + rec_size wraps to 0 at the end of a backward ring's first lap */
+  guint64 p = sizeof (struct perf_event_header), end = rec_size;
   guint32 pid_tid[2];
   guint64 time, abi, size = 0, dyn_size = 0;
   guint64 regs[G_N_ELEMENTS (reg_map)];
@@ -309,18 +310,18 @@ parse_sample (const guint8 *data,
 
   if (p + 24 > end)
     return NULL;
-  ring_copy (data, data_size, p, pid_tid, 8); p += 8;
-  ring_copy (data, data_size, p, &time, 8); p += 8;
-  ring_copy (data, data_size, p, &abi, 8); p += 8;
+  ring_copy (data, data_size, pos + p, pid_tid, 8); p += 8;
+  ring_copy (data, data_size, pos + p, &time, 8); p += 8;
+  ring_copy (data, data_size, pos + p, &abi, 8); p += 8;
   if (abi == PERF_SAMPLE_REGS_ABI_NONE || p + sizeof regs > end)
     return NULL;
-  ring_copy (data, data_size, p, regs, sizeof regs);
+  ring_copy (data, data_size, pos + p, regs, sizeof regs);
   p += sizeof regs;
   if (p + 8 > end)
     return NULL;
-  ring_copy (data, data_size, p, &size, 8); p += 8;
+  ring_copy (data, data_size, pos + p, &size, 8); p += 8;
   if (size > 0 && p + size + 8 <= end)
-    ring_copy (data, data_size, p + size, &dyn_size, 8);
+    ring_copy (data, data_size, pos + p + size, &dyn_size, 8);
   dyn_size = MIN (dyn_size, size);
 
   snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, pid_tid[1], dyn_size);
@@ -333,7 +334,7 @@ parse_sample (const guint8 *data,
         snap->regs[reg_map[j].unw] = regs[k++];
   snap->stack_addr = snap->regs[UNW_X86_64_RSP];
   if (dyn_size > 0)
-    ring_copy (data, data_size, p, snap->stack, dyn_size);
+    ring_copy (data, data_size, pos + p, snap->stack, dyn_size);
   return snap;
 }
 
@@ -431,8 +432,9 @@ fc_perf_stream_read_newest (FcPerfStream  *self,
   const guint8 *data = (const guint8 *) self->base + self->page_size;
   gsize data_size = self->data_size;
   FcSnapshot *snap = NULL;
-  guint64 head, after, pos, end, rec_end = 0;
+  guint64 head, after, avail, off, rec_end = 0;
   gboolean want_switch = switch_kind != NULL;
+  gboolean have_rec = FALSE;
 
   *sample = NULL;
   if (switch_ns != NULL)
@@ -441,24 +443,27 @@ fc_perf_stream_read_newest (FcPerfStream  *self,
   if (head == self->last_head)
     return FALSE;
   self->last_head = head;
-  end = head + MIN (-head, (guint64) data_size);
+  /* offsets from head: until the ring has wrapped, head + what it holds is 0 again, and an
+   * end computed as an address hid the first records of every ring */
+  avail = MIN (-head, (guint64) data_size);
 
-  for (pos = head; pos + sizeof (struct perf_event_header) + 16 <= end;)
+  for (off = 0; off + sizeof (struct perf_event_header) + 16 <= avail;)
     {
       struct perf_event_header hdr;
       guint64 time;
 
-      ring_copy (data, data_size, pos, &hdr, sizeof hdr);
-      if (hdr.size < sizeof hdr + 16 || pos + hdr.size > end)
+      ring_copy (data, data_size, head + off, &hdr, sizeof hdr);
+      if (hdr.size < sizeof hdr + 16 || off + hdr.size > avail)
         break;
       /* a sample's time and a switch's sample_id trailer both follow pid and tid */
-      ring_copy (data, data_size, pos + sizeof hdr + 8, &time, sizeof time);
+      ring_copy (data, data_size, head + off + sizeof hdr + 8, &time, sizeof time);
       if ((gint64) time <= since_ns)
         break;
-      if (hdr.type == PERF_RECORD_SAMPLE && snap == NULL && rec_end == 0)
+      if (hdr.type == PERF_RECORD_SAMPLE && !have_rec)
         {
-          snap = parse_sample (data, data_size, pos, hdr.size);
-          rec_end = pos + hdr.size;
+          snap = parse_sample (data, data_size, head + off, hdr.size);
+          rec_end = off + hdr.size;
+          have_rec = TRUE;
         }
       else if (hdr.type == PERF_RECORD_SWITCH && want_switch)
         {
@@ -471,14 +476,14 @@ fc_perf_stream_read_newest (FcPerfStream  *self,
             *switch_ns = time;
           want_switch = FALSE;
         }
-      if (rec_end != 0 && !want_switch)
+      if (have_rec && !want_switch)
         break;
-      pos += hdr.size;
+      off += hdr.size;
     }
 
   /* what was written meanwhile took the place of the oldest bytes read */
   after = __atomic_load_n (&meta->data_head, __ATOMIC_ACQUIRE);
-  if (snap != NULL && rec_end > head + data_size - (head - after))
+  if (snap != NULL && rec_end + (head - after) > data_size)
     g_clear_pointer (&snap, g_free);
   if (snap != NULL)
     {

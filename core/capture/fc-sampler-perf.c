@@ -198,6 +198,9 @@ fc_sampler_perf_tick_task (FcSampler *self,
   if (fc_sampler_debug)
     g_printerr ("tick tid %d: sample %d, switch seen %d off %d preempted %d have %d\n", task->tid,
                 sample != NULL, task->switch_seen, task->off_cpu, task->preempted, task->have_sample);
+  if (sample == NULL && task->first_stack != NULL && !task->have_sample)
+    sample = g_steal_pointer (&task->first_stack);
+  g_clear_pointer (&task->first_stack, g_free);
   if (sample != NULL)
     {
       /* it stands for this tick, like every other thread's sample: stamped so, samples arrive

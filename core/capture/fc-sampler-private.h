@@ -31,6 +31,8 @@ typedef struct {
   FcPerfStream *perf;
   FcPerfStream *off_cpu_perf;       /* wall mode: its stack each time it leaves a CPU */
   FcTickCount  *ticks;              /* its line in tick_counts, written under lock */
+  FcSnapshot   *first_stack;        /* wall mode, perf: its stack at birth, taken at the stop the
+                                     * kernel gives a new thread; handed on at its first tick */
   gint64        data_ns;            /* wall mode: when the stack handed on last was taken */
   gint64        read_ns;            /* wall mode, perf: when its ring was read last */
   guint64       last_stop_tick;     /* wall mode: the tick of its last ptrace stop */

@@ -29,6 +29,7 @@ fc_sampler_task_free (Task *task)
     close (task->schedstat_fd);
   fc_perf_stream_free (task->perf);
   fc_perf_stream_free (task->off_cpu_perf);
+  g_free (task->first_stack);
   g_free (task);
 }
 
