@@ -13,18 +13,21 @@
 BUILDDIR ?= build
 MESON_TEST_ARGS ?=
 
-# Debian 12 packages the build, the tests and the benchmarks need.
+# Debian 12 packages the build, the tests and the benchmarks need
+# (man-db and the shells: the install test renders the man pages and loads the completions).
 DEB_PACKAGES = \
 	meson ninja-build pkg-config gcc gettext appstream desktop-file-utils \
 	libglib2.0-dev libglib2.0-dev-bin libgtk-4-dev libadwaita-1-dev libepoxy-dev \
 	libjson-glib-dev libsoup-3.0-dev libyajl-dev \
-	libunwind-dev libdw-dev libelf-dev linux-perf zstd xz-utils make \
+	libunwind-dev libdw-dev libelf-dev libiberty-dev linux-perf zstd xz-utils make \
 	protobuf-c-compiler libprotobuf-c-dev libdeflate-dev protobuf-compiler golang-go python3-jsonschema \
 	libxtst-dev \
+	man-db bash-completion zsh fish \
+	libseccomp-dev \
 	xvfb xauth \
 	clang libclang-rt-14-dev
 
-.PHONY: all deps build run check asan-build check-sanitize check-sanitize-app check-ubsan check-tsan check-fuzz fuzz fuzz-build fuzz-merge soak bench clean
+.PHONY: all deps build run check asan-build check-sanitize check-sanitize-app check-ubsan check-tsan check-fuzz check-skips fuzz fuzz-build fuzz-merge soak bench clean
 
 all: build
 
@@ -61,6 +64,16 @@ check: build
 	$(MAKE) check-ubsan
 	$(MAKE) check-tsan
 	$(MAKE) check-fuzz
+	$(MAKE) check-skips
+
+# A skip never hides a failure: every test that skipped in the runs above must name the
+# kernel facility it needed (perf events, ptrace of a non-child) and this machine must refuse
+# it, as tests/fc-test-facilities finds with code of its own (.ci/check-skips says more).
+check-skips:
+	./.ci/check-skips $(BUILDDIR)/tests/fc-test-facilities $(wildcard \
+	  $(BUILDDIR)/meson-logs/testlog.json $(ASAN_BUILDDIR)/meson-logs/testlog.json \
+	  $(ASAN_BUILDDIR)/meson-logs/testlog-app.json $(UBSAN_BUILDDIR)/meson-logs/testlog.json \
+	  $(TSAN_BUILDDIR)/meson-logs/testlog.json)
 
 # The core and CLI suites again under AddressSanitizer + UBSan (the app is
 # built in the same tree for check-sanitize-app). Traced targets (suite

@@ -425,6 +425,17 @@ fc_application_init (FcApplication *self)
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   g_application_set_option_context_parameter_string (G_APPLICATION (self),
                                                      _("[FILE...] [-- COMMAND [ARGS...]]"));
+  /* also the man page's text (docs/fc-help.py reads --help) */
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Opens each FILE (Sentry V2 chunks, V1 profiles, envelopes, pprof,\n"
+                                              "OTLP, speedscope, folded stacks, perf script text) in a flamechart,\n"
+                                              "flamegraph and call tree, records the running process PID (--pid) or\n"
+                                              "the COMMAND after --, and sends profiles to Sentry. When Flamecast\n"
+                                              "already runs, that instance opens the files and records in new windows."));
+  g_application_set_option_context_description (G_APPLICATION (self),
+                                                _("Exit status: 0 when the last window closed or the running instance\n"
+                                                  "took the request, 1 on an unknown option, 2 when --pid or -- COMMAND\n"
+                                                  "are given wrongly."));
 }
 
 FcApplication *

@@ -551,9 +551,22 @@ static void
 tree_changed_cb (FcCallTreeView *self)
 {
   /* Rows for a big tree cost the main loop a while, and most of the time
-   * the call tree page is not the one shown: wait until it is. */
+   * the call tree page is not the one shown: wait until it is. The rows
+   * of the tree before go now, and the tree with them (a big chunk's is
+   * 1.6 million nodes): the page is not shown, they are out of sight. */
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
-    self->tree_dirty = TRUE;
+    {
+      self->tree_dirty = TRUE;
+      if (self->tree_model != NULL && self->rebuild_source == 0)
+        {
+          gtk_column_view_set_model (self->column_view, NULL);
+          gtk_sort_list_model_set_model (self->sorted, NULL);
+          g_clear_object (&self->tree_model);
+          g_clear_object (&self->old_tree_model);
+          g_clear_object (&self->roots);
+          gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+        }
+    }
   else
     rebuild_rows (self);
 }

@@ -10,6 +10,7 @@
 #include "fc-envelope.h"
 #include "fc-envelope-summary.h"
 #include "fc-error.h"
+#include "fc-json-util.h"
 
 /* -- items, framed by core's fc-envelope -- */
 
@@ -292,8 +293,10 @@ fc_envelope_summarize (GBytes  *envelope,
           g_autoptr(JsonParser) parser = json_parser_new ();
           JsonNode *root;
 
-          /* A payload that is not JSON is the validator's business, not the preview's. */
-          if (!json_parser_load_from_data (parser, (const char *) payload->data, payload->len, NULL) ||
+          /* A payload that is not JSON is the validator's business, not the preview's;
+           * one nested deeper than the readers take would overflow json-glib's parser. */
+          if (!fc_json_depth_ok ((const char *) payload->data, payload->len) ||
+              !json_parser_load_from_data (parser, (const char *) payload->data, payload->len, NULL) ||
               (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
             continue;
           if (g_str_equal (type, "transaction") || g_str_equal (type, "event"))
@@ -434,7 +437,7 @@ fc_envelope_strip_home (GBytes      *envelope,
       if (!next_item (input, &item, &payload, &local_error))
         break;
 
-      if (!is_json_item (item.type) ||
+      if (!is_json_item (item.type) || !fc_json_depth_ok ((const char *) payload->data, payload->len) ||
           !json_parser_load_from_data (parser, (const char *) payload->data, payload->len, NULL) ||
           (root = json_parser_get_root (parser)) == NULL)
         {

@@ -409,28 +409,24 @@ draw_flamechart (cairo_t       *cr,
 {
   double span = (double) MAX (svg->end_ns - svg->begin_ns, 1);
   double scale = svg->width / span;
-  const gint64 *begins, *ends;
+  g_autoptr(FcFlameFrameCache) cache = fc_flame_frame_cache_new ();
 
-  fc_flame_layout_get_sample_times (layout, &begins, &ends);
+  /* as the chart draws them: boxes narrower than a pixel of the SVG merge
+   * by the pixel they begin in */
   for (guint row = 0; row < fc_flame_layout_get_n_rows (layout); row++)
     {
-      guint n_boxes = 0;
-      const FcFlameBox *boxes = fc_flame_layout_get_row (layout, row, &n_boxes);
+      FcFlameRowIter iter;
+      FcFlameSpan shown;
 
-      for (guint i = 0; i < n_boxes; i++)
+      fc_flame_row_iter_init (&iter, layout, cache, row, svg->begin_ns, svg->end_ns, scale);
+      while (fc_flame_row_iter_next (&iter, &shown))
         {
-          const FcFlameBox *box = &boxes[i];
-          gint64 begin_ns = begins[box->first];
-          gint64 end_ns = ends[box->last];
-          double x0, x1;
+          double x0 = MAX (0.0, (shown.begin_ns - svg->begin_ns) * scale);
+          double x1 = MIN ((double) svg->width, (shown.end_ns - svg->begin_ns) * scale);
 
-          if (end_ns <= svg->begin_ns || begin_ns >= svg->end_ns)
-            continue;
-          x0 = MAX (0.0, (begin_ns - svg->begin_ns) * scale);
-          x1 = MIN ((double) svg->width, (end_ns - svg->begin_ns) * scale);
           if (x1 - x0 < CULL_WIDTH)
             continue;
-          draw_box (cr, svg->profile, colors, n_colors, box->frame, x0, row * ROW_HEIGHT, x1 - x0);
+          draw_box (cr, svg->profile, colors, n_colors, shown.box.frame, x0, row * ROW_HEIGHT, x1 - x0);
         }
     }
 }

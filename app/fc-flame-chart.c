@@ -20,8 +20,8 @@
 #define ZOOM_STEP         1.25
 #define PAN_FRACTION      0.1
 #define WHEEL_PIXELS      50.0
-#define NO_BOX            G_MAXUINT
-#define SYNC_SEARCH_BOXES 200000
+/* a search walks every box of the layout: off the main loop above this */
+#define SYNC_SEARCH_SAMPLES 20000
 /* All threads: a lane shows this many rows until its header is clicked, so
  * one very deep thread does not push the others out of reach. */
 #define COLLAPSED_ROWS    12
@@ -48,7 +48,7 @@ struct _FcFlameChart
 
   /* owned */
   GCancellable   *search_cancellable;
-  GArray         *matches;         /* guint box indexes, by time */
+  GArray         *matches;         /* FcFlameBoxStart, by time */
   PangoLayout    *pango;           /* box labels */
   PangoLayout    *ellipsis;
   int             ellipsis_width;
@@ -60,8 +60,10 @@ struct _FcFlameChart
 
   /* view state that is not the session's */
   double          scroll_y;
-  guint           hover_box;
-  guint           selected_box;
+  FcFlameBox      hover_box;
+  FcFlameBox      selected_box;
+  gboolean        has_hover;
+  gboolean        has_selected;
   guint           current_match;
   int             text_height;
   double          pointer_x;
@@ -314,26 +316,11 @@ time_at (FcFlameChart *self,
   return b + (gint64) ((double) (e - b) * x / width);
 }
 
-static guint
-box_index (FcFlameChart     *self,
-           const FcFlameBox *box)
+static gboolean
+same_box (const FcFlameBox *a,
+          const FcFlameBox *b)
 {
-  const FcFlameBox *boxes = fc_flame_layout_get_boxes (layout_of (self), NULL);
-
-  return box == NULL ? NO_BOX : (guint) (box - boxes);
-}
-
-static const FcFlameBox *
-box_at_index (FcFlameChart *self,
-              guint         index)
-{
-  guint n = 0;
-  const FcFlameBox *boxes;
-
-  if (layout_of (self) == NULL || index == NO_BOX)
-    return NULL;
-  boxes = fc_flame_layout_get_boxes (layout_of (self), &n);
-  return index < n ? &boxes[index] : NULL;
+  return a->row == b->row && a->first == b->first;
 }
 
 /* "main (1234) · 5,210 samples", and with @with_rows, what a collapsed
@@ -412,23 +399,25 @@ update_lane_list (FcFlameChart *self)
     }
 }
 
-const FcFlameBox *
+gboolean
 fc_flame_chart_box_at (FcFlameChart *self,
                        double        x,
-                       double        y)
+                       double        y,
+                       FcFlameBox   *box)
 {
   gint row;
 
-  g_return_val_if_fail (FC_IS_FLAME_CHART (self), NULL);
+  g_return_val_if_fail (FC_IS_FLAME_CHART (self), FALSE);
+  g_return_val_if_fail (box != NULL, FALSE);
 
   if (layout_of (self) == NULL || y < RULER_HEIGHT || x < 0 || header_at (self, y) >= 0)
-    return NULL;
+    return FALSE;
 
   row = row_at (self, y - RULER_HEIGHT + self->scroll_y);
   if (row < 0 || (guint) row >= fc_flame_layout_get_n_rows (layout_of (self)))
-    return NULL;
+    return FALSE;
 
-  return fc_flame_layout_hit_test (layout_of (self), (guint) row, time_at (self, x));
+  return fc_flame_layout_hit_test (layout_of (self), (guint) row, time_at (self, x), box);
 }
 
 /* FALSE (and an empty rectangle) for a box of a collapsed lane's hidden rows */
@@ -442,7 +431,7 @@ box_bounds (FcFlameChart     *self,
   FcFlameLayout *layout = layout_of (self);
   double x0 = (double) (fc_flame_layout_box_begin_ns (layout, box) - begin_ns) * px_per_ns;
   double x1 = (double) (fc_flame_layout_box_end_ns (layout, box) - begin_ns) * px_per_ns;
-  guint row = fc_flame_layout_box_row (layout, box);
+  guint row = box->row;
   double top = row < self->n_geometry_rows ? self->row_tops[row] : -1;
 
   if (top < 0)
@@ -482,90 +471,6 @@ set_current_match (FcFlameChart *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CURRENT_MATCH]);
 }
 
-/* A matching box right under a matching box is the same match one
- * recursion level deeper: search counts and steps through boxes, one per
- * maximal run down a stack, not through levels. */
-static gboolean
-continues_a_match (FcFlameLayout    *layout,
-                   const FcFlameBox *box,
-                   const guint8     *match,
-                   guint             n_frames)
-{
-  const FcFlameBox *above;
-  const gint64 *begins;
-  guint row = fc_flame_layout_box_row (layout, box);
-  guint n = 0;
-  guint i;
-
-  if (row == 0 ||
-      fc_flame_layout_get_lane_of_row (layout, row) != fc_flame_layout_get_lane_of_row (layout, row - 1))
-    return FALSE;
-
-  fc_flame_layout_get_sample_times (layout, &begins, NULL);
-  above = fc_flame_layout_get_row (layout, row - 1, &n);
-  i = fc_flame_layout_row_lower_bound (layout, row - 1, begins[box->first]);
-  return i < n && begins[above[i].first] <= begins[box->first] &&
-         above[i].frame < n_frames && match[above[i].frame];
-}
-
-/* Boxes of the matching frames, in time order (outermost first at equal
- * times), which is the order search-next steps through them. Runs on a
- * worker for big layouts: a search for a common word matches millions. */
-static GArray *
-find_matches (FcFlameLayout *layout,
-              const guint8  *match,
-              guint          n_frames)
-{
-  GArray *matches = g_array_new (FALSE, FALSE, sizeof (guint));
-  guint n = 0;
-  const FcFlameBox *boxes = fc_flame_layout_get_boxes (layout, &n);
-  const gint64 *begins;
-  guint *m;
-  g_autofree guint *tmp = NULL;
-
-  fc_flame_layout_get_sample_times (layout, &begins, NULL);
-  for (guint i = 0; i < n; i++)
-    if (boxes[i].frame < n_frames && match[boxes[i].frame] &&
-        !continues_a_match (layout, &boxes[i], match, n_frames))
-      g_array_append_val (matches, i);
-
-  if (matches->len < 2)
-    return matches;
-
-  /* bottom-up merge sort by (begin, row): stable, no comparator calls */
-  m = (guint *) (gpointer) matches->data;
-  tmp = g_new (guint, matches->len);
-  for (guint width = 1; width < matches->len; width *= 2)
-    {
-      for (guint lo = 0; lo < matches->len; lo += 2 * width)
-        {
-          guint mid = MIN (lo + width, matches->len);
-          guint hi = MIN (lo + 2 * width, matches->len);
-          guint a = lo, b = mid, k = lo;
-
-          while (a < mid && b < hi)
-            {
-              gint64 xb = begins[boxes[m[a]].first];
-              gint64 yb = begins[boxes[m[b]].first];
-
-              /* stable, and boxes start in row order: at equal
-               * times the outer row's box stays first */
-              if (yb < xb)
-                tmp[k++] = m[b++];
-              else
-                tmp[k++] = m[a++];
-            }
-          while (a < mid)
-            tmp[k++] = m[a++];
-          while (b < hi)
-            tmp[k++] = m[b++];
-        }
-      memcpy (m, tmp, sizeof (guint) * matches->len);
-    }
-
-  return matches;
-}
-
 typedef struct {
   FcFlameLayout *layout;
   guint8        *match;
@@ -588,7 +493,7 @@ find_matches_in_thread (GTask        *task,
 {
   MatchData *data = task_data;
 
-  g_task_return_pointer (task, find_matches (data->layout, data->match, data->n_frames),
+  g_task_return_pointer (task, fc_flame_layout_find_runs (data->layout, data->match, data->n_frames, cancellable),
                          (GDestroyNotify) g_array_unref);
 }
 
@@ -631,7 +536,6 @@ update_search (FcFlameChart *self)
   const guint8 *search_match = fc_flame_view_get_search_match (FC_FLAME_VIEW (self));
   FcFlameLayout *layout = layout_of (self);
   guint n_colors = 0;
-  guint n_boxes = 0;
 
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
@@ -643,10 +547,9 @@ update_search (FcFlameChart *self)
       return;
     }
 
-  fc_flame_layout_get_boxes (layout, &n_boxes);
-  if (n_boxes < SYNC_SEARCH_BOXES)
+  if (fc_flame_layout_get_n_positions (layout) < SYNC_SEARCH_SAMPLES)
     {
-      g_autoptr(GArray) matches = find_matches (layout, search_match, n_colors);
+      g_autoptr(GArray) matches = fc_flame_layout_find_runs (layout, search_match, n_colors, NULL);
 
       set_matches (self, matches);
     }
@@ -684,8 +587,8 @@ fc_flame_chart_layout_changed (FcFlameView *view)
   FcFlameChart *self = FC_FLAME_CHART (view);
   int natural = natural_height (self);
 
-  self->hover_box = NO_BOX;
-  self->selected_box = NO_BOX;
+  self->has_hover = FALSE;
+  self->has_selected = FALSE;
   self->scroll_y = 0;
   update_geometry (self);
   update_lane_list (self);
@@ -729,12 +632,10 @@ overlay_changed_cb (FcFlameChart *self)
 static void
 selected_frame_changed_cb (FcFlameChart *self)
 {
-  const FcFlameBox *box = box_at_index (self, self->selected_box);
-
   /* Someone else (the call tree, the details panel) picked another frame:
    * our box no longer stands for the selection. */
-  if (box != NULL && box->frame != fc_session_get_selected_frame (session_of (self)))
-    self->selected_box = NO_BOX;
+  if (self->has_selected && self->selected_box.frame != fc_session_get_selected_frame (session_of (self)))
+    self->has_selected = FALSE;
   invalidate_scene (self);
 }
 
@@ -823,14 +724,16 @@ zoom_to_box (FcFlameChart     *self,
   gint64 pad = MAX ((end_ns - begin_ns) / 20, 1);
 
   fc_session_zoom_to (session_of (self), begin_ns - pad, end_ns + pad);
-  reveal_row (self, fc_flame_layout_box_row (layout_of (self), box));
+  reveal_row (self, box->row);
 }
 
 static void
 select_box (FcFlameChart     *self,
             const FcFlameBox *box)
 {
-  self->selected_box = box ? box_index (self, box) : NO_BOX;
+  self->has_selected = box != NULL;
+  if (box != NULL)
+    self->selected_box = *box;
   if (session_of (self) != NULL)
     fc_session_set_selected_frame (session_of (self), box ? box->frame : FC_SESSION_NO_FRAME);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -842,7 +745,8 @@ go_to_match (FcFlameChart *self,
 {
   guint n = self->matches->len;
   guint current;
-  const FcFlameBox *box;
+  const FcFlameBoxStart *start;
+  FcFlameBox box;
 
   if (n == 0 || session_of (self) == NULL)
     return;
@@ -854,10 +758,12 @@ go_to_match (FcFlameChart *self,
   else
     current = self->current_match == 1 ? n : self->current_match - 1;
 
-  box = box_at_index (self, g_array_index (self->matches, guint, current - 1));
+  start = &g_array_index (self->matches, FcFlameBoxStart, current - 1);
+  if (!fc_flame_layout_box_at_position (layout_of (self), start->row, start->first, &box))
+    return;
   set_current_match (self, current);
-  zoom_to_box (self, box);
-  select_box (self, box);
+  zoom_to_box (self, &box);
+  select_box (self, &box);
 }
 
 static void
@@ -936,13 +842,14 @@ motion_cb (FcFlameChart *self,
            double        x,
            double        y)
 {
-  guint hover = NO_BOX;
+  FcFlameBox hover;
+  gboolean has_hover;
 
   self->pointer_x = x;
-  if (layout_of (self) != NULL)
-    hover = box_index (self, fc_flame_chart_box_at (self, x, y));
-  if (hover != self->hover_box)
+  has_hover = fc_flame_chart_box_at (self, x, y, &hover);
+  if (has_hover != self->has_hover || (has_hover && !same_box (&hover, &self->hover_box)))
     {
+      self->has_hover = has_hover;
       self->hover_box = hover;
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
@@ -951,9 +858,9 @@ motion_cb (FcFlameChart *self,
 static void
 leave_cb (FcFlameChart *self)
 {
-  if (self->hover_box != NO_BOX)
+  if (self->has_hover)
     {
-      self->hover_box = NO_BOX;
+      self->has_hover = FALSE;
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
 }
@@ -965,12 +872,12 @@ pressed_cb (FcFlameChart    *self,
             double           y,
             GtkGestureClick *gesture)
 {
-  const FcFlameBox *box = fc_flame_chart_box_at (self, x, y);
+  FcFlameBox box;
 
   gtk_widget_grab_focus (GTK_WIDGET (self));
 
-  if (n_press == 2 && box != NULL)
-    zoom_to_box (self, box);
+  if (n_press == 2 && fc_flame_chart_box_at (self, x, y, &box))
+    zoom_to_box (self, &box);
 }
 
 /* Selecting on release: a press that turns into a drag pans instead. */
@@ -991,7 +898,11 @@ released_cb (FcFlameChart    *self,
       return;
     }
   if (n_press == 1)
-    select_box (self, fc_flame_chart_box_at (self, x, y));
+    {
+      FcFlameBox box;
+
+      select_box (self, fc_flame_chart_box_at (self, x, y, &box) ? &box : NULL);
+    }
 }
 
 void
@@ -1207,17 +1118,17 @@ fc_flame_chart_query_tooltip (GtkWidget  *widget,
                               GtkTooltip *tooltip)
 {
   FcFlameChart *self = FC_FLAME_CHART (widget);
-  const FcFlameBox *box = fc_flame_chart_box_at (self, x, y);
+  FcFlameBox box;
   g_autofree char *markup = NULL;
   gint64 b, e;
 
-  if (box == NULL)
+  if (!fc_flame_chart_box_at (self, x, y, &box))
     return FALSE;
 
   get_visible (self, &b, &e);
-  markup = fc_view_frame_tooltip_at (fc_flame_layout_get_profile (layout_of (self)), box->frame,
-                                     fc_flame_layout_box_stack (layout_of (self), box),
-                                     fc_flame_layout_box_sampled_ns (layout_of (self), box),
+  markup = fc_view_frame_tooltip_at (fc_flame_layout_get_profile (layout_of (self)), box.frame,
+                                     fc_flame_layout_box_stack (layout_of (self), &box),
+                                     fc_flame_layout_box_sampled_ns (layout_of (self), &box),
                                      e - b, _("of the visible range"));
   if (markup == NULL)
     return FALSE;
@@ -1356,41 +1267,8 @@ draw_grid (FcFlameChart *self,
     }
 }
 
-/* The first box of @boxes[lo..n) beginning at or after @t. The answer is
- * usually a few boxes away: gallop from @lo before bisecting, so the probes
- * stay in cache instead of jumping across a row of millions of boxes. */
-static guint
-first_beginning_at (const FcFlameBox *boxes,
-                    const gint64     *begins,
-                    guint             lo,
-                    guint             n,
-                    gint64            t)
-{
-  guint hi = lo;
-  guint step = 1;
-
-  while (hi < n && begins[boxes[hi].first] < t)
-    {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
-    }
-  hi = MIN (hi, n);
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (begins[boxes[mid].first] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 typedef struct {
-  const FcFlameBox *box;
+  guint32           frame;
   double            x;
   double            y;
   double            width;
@@ -1410,9 +1288,7 @@ draw_boxes (FcFlameChart *self,
   const guint32 *draw_pixels = fc_flame_view_get_draw_pixels (FC_FLAME_VIEW (self));
   gint64 begin_ns, end_ns;
   double px_per_ns;
-  const gint64 *begins, *ends;
 
-  fc_flame_layout_get_sample_times (layout_of (self), &begins, &ends);
   fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
   FcFrameFilter filter = session_of (self) ? fc_session_get_frame_filter (session_of (self)) : FC_FRAME_FILTER_ALL;
   g_autofree guint8 *shown = NULL;
@@ -1470,18 +1346,15 @@ draw_boxes (FcFlameChart *self,
 
   for (guint row = 0; row < n_rows; row++)
     {
-      guint n = 0;
-      const FcFlameBox *boxes;
       double y = self->row_tops[row] - self->scroll_y;
-      guint i;
+      FcFlameRowIter iter;
+      FcFlameSpan span;
       int line, line_end;
 
       /* rows are few (a lane's depth): skipping the hidden and the
        * scrolled-away ones one by one costs nothing */
       if (self->row_tops[row] < 0 || y + ROW_HEIGHT <= 0 || y >= area_height)
         continue;
-      boxes = fc_flame_layout_get_row (layout_of (self), row, &n);
-      i = fc_flame_layout_row_lower_bound (layout_of (self), row, begin_ns);
 
       /* Every box of a row covers the same device rows: paint the first
        * one, copy it down once at the end of the row, then frame the
@@ -1490,16 +1363,19 @@ draw_boxes (FcFlameChart *self,
       fc_raster_rows (&raster, y, y + ROW_HEIGHT - 1, &line, &line_end);
       g_array_set_size (outlines, 0);
 
-      while (i < n && begins[boxes[i].first] < end_ns)
+      /* the boxes a pixel wide, and what the narrower ones cover of each
+       * pixel: the cost follows the width, not the box count */
+      fc_flame_row_iter_init (&iter, layout_of (self), fc_flame_view_get_frame_cache (FC_FLAME_VIEW (self)),
+                              row, begin_ns, end_ns, px_per_ns);
+      while (fc_flame_row_iter_next (&iter, &span))
         {
-          const FcFlameBox *box = &boxes[i];
+          const FcFlameBox *box = &span.box;
           gboolean known = box->frame < n_colors;
           guint32 pixel = known ? draw_pixels[box->frame] : fallback_pixel;
-          gint64 box_begin = begins[box->first];
-          double x0 = (double) (box_begin - begin_ns) * px_per_ns;
-          double x1 = (double) (ends[box->last] - begin_ns) * px_per_ns;
+          double x0 = (double) (span.begin_ns - begin_ns) * px_per_ns;
+          double x1 = (double) (span.end_ns - begin_ns) * px_per_ns;
 
-          if (x1 - x0 >= 1.0)
+          if (!span.merged)
             {
               double cx0 = MAX (x0, -1.0);
               double cx1 = MIN (x1, width + 1.0);
@@ -1525,7 +1401,7 @@ draw_boxes (FcFlameChart *self,
 
                   if (lx1 - lx0 >= MIN_LABEL_WIDTH)
                     {
-                      Label label = { box, lx0 + LABEL_PADDING,
+                      Label label = { box->frame, lx0 + LABEL_PADDING,
                                       RULER_HEIGHT + y + (ROW_HEIGHT - 1 - self->text_height) / 2.0,
                                       lx1 - lx0 - 2 * LABEL_PADDING,
                                       known ? &draw_colors[box->frame] : &fallback };
@@ -1533,48 +1409,15 @@ draw_boxes (FcFlameChart *self,
                       g_array_append_val (labels, label);
                     }
                 }
-              i++;
             }
-          else
+          /* boxes narrower than a pixel: what they cover of it in the
+           * first one's colour, or nothing under a quarter pixel */
+          else if (x1 - x0 >= CULL_WIDTH)
             {
-              /* Many boxes share this pixel: paint what they cover in the
-               * first one's colour, or nothing when they cover less than a
-               * quarter pixel, then jump to the next pixel with a binary
-               * search: the cost follows the width, not the box count. */
-              double px = floor (x0);
-              gint64 boundary = begin_ns + (gint64) ceil ((px + 1.0) / px_per_ns);
-              guint j = first_beginning_at (boxes, begins, i + 1, n, boundary);
-              const FcFlameBox *last = &boxes[j - 1];
-              double covered = (double) (MIN (ends[last->last], boundary) - box_begin) * px_per_ns;
-
-              /* Zoomed out, a row is tens of MB of boxes and every
-               * search probe misses the cache, one after the other. The
-               * next pixel most likely holds as many boxes as this one:
-               * ask for the lines its search will probe now, so they load
-               * together instead of in turn. */
-              if (j - i >= 8)
-                {
-                  guint span = j - i;
-
-                  for (guint k = 8; k <= 2 * span && j + k < n; k *= 2)
-                    __builtin_prefetch (&boxes[j + k]);
-                  if (j + span < n)
-                    __builtin_prefetch (&boxes[j + span]);
-                }
-
-              if (covered >= CULL_WIDTH)
-                {
-                  fc_raster_fill_line (&raster, pixel, line, x0, x0 + covered);
-                  drawn++;
-                  if (shown != NULL && known && shown[box->frame])
-                    drawn_shown++;
-                }
-
-              /* a wide box starting inside this pixel is drawn on its own */
-              if (j - 1 > i && (double) (ends[last->last] - begins[last->first]) * px_per_ns >= 1.0)
-                i = j - 1;
-              else
-                i = j;
+              fc_raster_fill_line (&raster, pixel, line, x0, x1);
+              drawn++;
+              if (shown != NULL && known && shown[box->frame])
+                drawn_shown++;
             }
         }
 
@@ -1601,7 +1444,7 @@ draw_boxes (FcFlameChart *self,
       GdkRGBA text;
 
       fc_colors_text_for (label->color, &text);
-      draw_frame_label (self, snapshot, profile, label->box->frame, label->x, label->y, label->width, &text);
+      draw_frame_label (self, snapshot, profile, label->frame, label->x, label->y, label->width, &text);
     }
 
   /* all threads: each lane's header in the row above it, the one of the
@@ -1765,11 +1608,9 @@ fc_flame_chart_snapshot_overlay (FcFlameView *view,
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_HEIGHT, width, height - RULER_HEIGHT));
   {
-    const FcFlameBox *hover = box_at_index (self, self->hover_box);
-    const FcFlameBox *selected = box_at_index (self, self->selected_box);
     graphene_rect_t bounds;
 
-    if (hover != NULL && box_bounds (self, hover, b, px_per_ns, &bounds))
+    if (self->has_hover && box_bounds (self, &self->hover_box, b, px_per_ns, &bounds))
       {
         GdkRGBA color;
 
@@ -1777,7 +1618,7 @@ fc_flame_chart_snapshot_overlay (FcFlameView *view,
         bounds.size.height -= 1;
         fc_flame_view_draw_outline (snapshot, &bounds, &color, 1);
       }
-    if (selected != NULL && box_bounds (self, selected, b, px_per_ns, &bounds))
+    if (self->has_selected && box_bounds (self, &self->selected_box, b, px_per_ns, &bounds))
       {
         bounds.size.height -= 1;
         fc_flame_view_draw_outline (snapshot, &bounds, accent, 2);
@@ -2008,9 +1849,7 @@ fc_flame_chart_init (FcFlameChart *self)
   GSignalGroup *signals;
   GtkGesture *gesture;
 
-  self->hover_box = NO_BOX;
-  self->selected_box = NO_BOX;
-  self->matches = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->matches = g_array_new (FALSE, FALSE, sizeof (FcFlameBoxStart));
   self->labels = g_hash_table_new_full (NULL, NULL, NULL, label_entry_free);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);

@@ -22,10 +22,11 @@ GtkWidget        *fc_flame_chart_new               (void);
 guint             fc_flame_chart_get_n_matches     (FcFlameChart          *self);
 /* 1-based index of the match search-next/previous went to; 0 for none */
 guint             fc_flame_chart_get_current_match (FcFlameChart          *self);
-/* the box under widget coordinates @x, @y, or NULL */
-const FcFlameBox *fc_flame_chart_box_at            (FcFlameChart          *self,
+/* the box under widget coordinates @x, @y */
+gboolean          fc_flame_chart_box_at            (FcFlameChart          *self,
                                                     double                 x,
-                                                    double                 y);
+                                                    double                 y,
+                                                    FcFlameBox            *box);
 /* where @box is drawn at the current zoom and scroll */
 void              fc_flame_chart_get_box_bounds    (FcFlameChart          *self,
                                                     const FcFlameBox      *box,

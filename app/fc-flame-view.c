@@ -17,6 +17,7 @@ typedef struct
   GSignalGroup   *session_signals;
   GCancellable   *layout_cancellable;
   FcFlameLayout  *layout;
+  FcFlameFrameCache *frame_cache;  /* the frames of the stacks drawn, across rows and frames */
   GdkRGBA        *colors;          /* per frame, by colour mode */
   GdkRGBA        *draw_colors;     /* per frame, dimmed where the search does not match */
   guint32        *draw_pixels;     /* draw_colors packed for FcRaster */
@@ -127,6 +128,10 @@ set_layout (FcFlameView   *self,
   g_clear_pointer (&priv->layout, fc_flame_layout_unref);
   if (layout != NULL)
     priv->layout = fc_flame_layout_ref (layout);
+  /* none: another profile or thread comes, whose frames the cache holds not
+   * (a live profile's next layout keeps them) */
+  else
+    fc_flame_frame_cache_clear (priv->frame_cache);
   fc_flame_view_invalidate_scene (self);
   if (FC_FLAME_VIEW_GET_CLASS (self)->layout_changed != NULL)
     FC_FLAME_VIEW_GET_CLASS (self)->layout_changed (self);
@@ -363,6 +368,13 @@ fc_flame_view_get_layout (FcFlameView *self)
   return PRIV (self)->layout;
 }
 
+FcFlameFrameCache *
+fc_flame_view_get_frame_cache (FcFlameView *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_VIEW (self), NULL);
+  return PRIV (self)->frame_cache;
+}
+
 const GdkRGBA *
 fc_flame_view_get_colors (FcFlameView *self,
                           guint       *n_colors)
@@ -459,6 +471,7 @@ fc_flame_view_finalize (GObject *object)
   g_clear_pointer (&priv->draw_colors, g_free);
   g_clear_pointer (&priv->draw_pixels, g_free);
   g_clear_pointer (&priv->search_match, g_free);
+  g_clear_pointer (&priv->frame_cache, fc_flame_frame_cache_free);
 
   G_OBJECT_CLASS (fc_flame_view_parent_class)->finalize (object);
 }
@@ -535,6 +548,7 @@ fc_flame_view_init (FcFlameView *self)
   FcFlameViewPrivate *priv = PRIV (self);
 
   priv->accent = (GdkRGBA) { 0.21f, 0.52f, 0.89f, 1.0f };
+  priv->frame_cache = fc_flame_frame_cache_new ();
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
   priv->session_signals = g_signal_group_new (FC_TYPE_SESSION);

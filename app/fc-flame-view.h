@@ -57,6 +57,8 @@ void            fc_flame_view_set_session         (FcFlameView   *self,
 /* the session's profile, or NULL */
 FcProfile      *fc_flame_view_get_profile         (FcFlameView   *self);
 FcFlameLayout  *fc_flame_view_get_layout          (FcFlameView   *self);
+/* for fc_flame_row_iter_init(): kept across rows and frames, one per view */
+FcFlameFrameCache *fc_flame_view_get_frame_cache  (FcFlameView   *self);
 /* per frame id, by colour mode; NULL without a profile */
 const GdkRGBA  *fc_flame_view_get_colors          (FcFlameView   *self,
                                                    guint         *n_colors);

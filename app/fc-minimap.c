@@ -201,6 +201,47 @@ drag_end_cb (FcMinimap      *self,
 
 /* ---- drawing ---- */
 
+/* paints columns [x0, x1) of a row, merged with the run before when it
+ * goes on in the same colour */
+typedef struct {
+  FcRaster      *raster;
+  const GdkRGBA *color;
+  int            x0;
+  int            x1;
+  double         y0;
+  double         y1;
+  guint          n_drawn;
+} Run;
+
+static void
+run_flush (Run *run)
+{
+  if (run->color != NULL && run->x1 > run->x0)
+    {
+      fc_raster_fill (run->raster, fc_raster_pack (run->color), run->x0, run->y0, run->x1, run->y1);
+      run->n_drawn++;
+    }
+  run->color = NULL;
+}
+
+static void
+run_add (Run           *run,
+         const GdkRGBA *color,
+         int            x0,
+         int            x1)
+{
+  if (run->color != NULL && x0 <= run->x1 && (color == run->color || gdk_rgba_equal (color, run->color)))
+    {
+      run->x1 = MAX (run->x1, x1);
+      return;
+    }
+  run_flush (run);
+  /* a column already painted keeps its colour */
+  run->color = color;
+  run->x0 = MAX (x0, run->x1);
+  run->x1 = MAX (x1, run->x0);
+}
+
 static void
 draw_rows (FcMinimap     *self,
            GtkSnapshot   *snapshot,
@@ -211,76 +252,48 @@ draw_rows (FcMinimap     *self,
   guint n_rows = fc_flame_layout_get_n_rows (layout);
   guint n_colors = 0;
   const GdkRGBA *colors = fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
+  FcFlameFrameCache *cache = fc_flame_view_get_frame_cache (FC_FLAME_VIEW (self));
   FcRaster raster;
   double row_height;
   gint64 b, e;
-  double ns_per_px;
-  guint drawn = 0;
-  const gint64 *begins, *ends;
+  double px_per_ns;
+  Run run = { &raster };
 
   if (n_rows == 0)
     return;
 
-  fc_flame_layout_get_sample_times (layout, &begins, &ends);
   fc_minimap_get_range (self, &b, &e);
-  ns_per_px = (double) (e - b) / width;
+  px_per_ns = width / (double) (e - b);
   row_height = CLAMP (floor ((double) height / n_rows), 1.0, MAX_ROW_HEIGHT);
   n_rows = MIN (n_rows, (guint) (height / row_height));
   fc_raster_init (&raster, width, height, gtk_widget_get_scale_factor (GTK_WIDGET (self)));
 
-  /* One look-up per pixel column and row, runs of one colour merged: the
-   * cost depends on the widget's size, never on the profile's. */
+  /* What each row shows at this width: a column that any box touches is
+   * painted, runs of one colour at once. The cost depends on the widget's
+   * size, never on the profile's. */
   for (guint row = 0; row < n_rows; row++)
     {
-      guint n = 0;
-      const FcFlameBox *boxes = fc_flame_layout_get_row (layout, row, &n);
-      const GdkRGBA *span_color = NULL;
-      int span_start = 0;
-      guint i = 0;
+      FcFlameRowIter iter;
+      FcFlameSpan span;
 
-      if (n == 0)
-        continue;
-
-      for (int x = 0; x <= width; x++)
+      run.y0 = row * row_height;
+      run.y1 = (row + 1) * row_height;
+      run.x1 = 0;
+      fc_flame_row_iter_init (&iter, layout, cache, row, b, e, px_per_ns);
+      while (fc_flame_row_iter_next (&iter, &span))
         {
-          const GdkRGBA *color = NULL;
+          double x0 = CLAMP ((span.begin_ns - b) * px_per_ns, 0.0, (double) width);
+          double x1 = CLAMP ((span.end_ns - b) * px_per_ns, 0.0, (double) width);
+          int c0 = (int) floor (x0);
 
-          if (x < width)
-            {
-              gint64 t = b + (gint64) ((x + 0.5) * ns_per_px);
-              gint64 t_end = b + (gint64) ((x + 1) * ns_per_px);
-
-              i = fc_flame_layout_row_lower_bound_from (layout, row, i, b + (gint64) (x * ns_per_px));
-
-              /* any box touching this column paints it, preferring the one
-               * under its middle */
-              if (i < n && begins[boxes[i].first] < t_end)
-                {
-                  const FcFlameBox *box = &boxes[i];
-
-                  if (ends[box->last] <= t && i + 1 < n && begins[boxes[i + 1].first] <= t)
-                    box = &boxes[i + 1];
-                  if (box->frame < n_colors)
-                    color = &colors[box->frame];
-                }
-            }
-
-          if (color != span_color && (color == NULL || span_color == NULL || !gdk_rgba_equal (color, span_color)))
-            {
-              if (span_color != NULL)
-                {
-                  fc_raster_fill (&raster, fc_raster_pack (span_color),
-                                  span_start, row * row_height, x, (row + 1) * row_height);
-                  drawn++;
-                }
-              span_color = color;
-              span_start = x;
-            }
+          if (span.box.frame < n_colors && c0 < width)
+            run_add (&run, &colors[span.box.frame], c0, MAX (c0 + 1, (int) ceil (x1)));
         }
+      run_flush (&run);
     }
 
   fc_raster_append (&raster, snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height), GTK_WIDGET (self));
-  self->n_drawn_rects = drawn;
+  self->n_drawn_rects = run.n_drawn;
 }
 
 static void

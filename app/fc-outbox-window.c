@@ -58,6 +58,7 @@ typedef struct {
   char     *id;
   gboolean  rejected;
   char     *why;           /* the note or the reason, NULL when none */
+  char     *destination;   /* project or endpoint, no credentials; NULL: an older version's entry */
   char     *categories;    /* "profile_chunk, transaction" */
   goffset   size;
   gint64    limited_until;  /* wall-clock us until Sentry's rate limit lets it go, 0 when not held */
@@ -75,6 +76,7 @@ entry_free (Entry *entry)
 {
   g_free (entry->id);
   g_free (entry->why);
+  g_free (entry->destination);
   g_free (entry->categories);
   g_free (entry);
 }
@@ -94,6 +96,7 @@ entry_new (FcOutbox     *outbox,
   entry->id = g_strdup (id);
   entry->rejected = rejected;
   entry->why = rejected ? fc_outbox_dup_rejected_reason (outbox, id) : fc_outbox_dup_note (outbox, id);
+  entry->destination = fc_outbox_dup_destination (outbox, id, rejected);
   if (mapped != NULL)
     {
       g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (mapped);
@@ -243,7 +246,18 @@ entry_row (const Entry *entry)
       /* TRANSLATORS: %s is a time, then the reason of the last attempt */
       subtitle = g_strdup_printf (_("Held back by Sentry's rate limit, retry after %s. Last attempt: %s"), at, why);
     }
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle ? subtitle : why);
+  /* each goes to its own project only: say which */
+  {
+    g_autofree char *to = entry->destination != NULL
+      /* TRANSLATORS: %s is where the envelope goes (a Sentry project URL), then why it waits */
+      ? g_strdup_printf (_("For %s. %s"), entry->destination, subtitle ? subtitle : why)
+      : g_strdup_printf (_("No destination recorded (an older Flamecast's): not sent to a guessed project. %s"),
+                         subtitle ? subtitle : why);
+
+    g_free (subtitle);
+    subtitle = g_steal_pointer (&to);
+  }
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 4);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                              row_button ("view-refresh-symbolic",

@@ -26,6 +26,7 @@ struct _FcPreferencesWindow
   GtkSpinButton        *frequency_spin;
   GtkAdjustment        *frequency_adjustment;
   AdwComboRow          *mode_row;
+  AdwComboRow          *stacks_row;
   GtkAdjustment        *stack_bytes_adjustment;
   GtkAdjustment        *chunk_adjustment;
   AdwComboRow          *lifecycle_row;
@@ -51,6 +52,7 @@ G_DEFINE_FINAL_TYPE (FcPreferencesWindow, fc_preferences_window, ADW_TYPE_PREFER
 /* -- choice keys <-> combo row positions, in the order of the .ui's string lists -- */
 
 static const char * const mode_choices[] = { "wall", "cpu", NULL };
+static const char * const stacks_choices[] = { "auto", "python", "mixed", "native", NULL };
 static const char * const lifecycle_choices[] = { "manual", "trace", NULL };
 
 static gboolean
@@ -245,6 +247,7 @@ fc_preferences_window_class_init (FcPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, frequency_spin);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, frequency_adjustment);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, mode_row);
+  gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, stacks_row);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, stack_bytes_adjustment);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, chunk_adjustment);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, lifecycle_row);
@@ -281,6 +284,8 @@ fc_preferences_window_init (FcPreferencesWindow *self)
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind_with_mapping (self->settings, "mode", self->mode_row, "selected", G_SETTINGS_BIND_DEFAULT,
                                 choice_get_mapping, choice_set_mapping, (gpointer) mode_choices, NULL);
+  g_settings_bind_with_mapping (self->settings, "stacks", self->stacks_row, "selected", G_SETTINGS_BIND_DEFAULT,
+                                choice_get_mapping, choice_set_mapping, (gpointer) stacks_choices, NULL);
   g_settings_bind_with_mapping (self->settings, "profile-lifecycle", self->lifecycle_row, "selected",
                                 G_SETTINGS_BIND_DEFAULT,
                                 choice_get_mapping, choice_set_mapping, (gpointer) lifecycle_choices, NULL);

@@ -60,6 +60,7 @@ struct _FcSendDialog
   GPtrArray        *sent_ids;         /* char*, the outbox IDs of what was sent */
   char             *outcome;
   char             *otlp_url;         /* the endpoint's profiles URL, NULL when none is set */
+  char             *otlp_masked;      /* ... with its user info masked, for people */
   GStrv             otlp_headers;
   guint             pulse_source;
   gboolean          sending;
@@ -348,7 +349,7 @@ otlp_group (FcSendDialog *self,
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("ExportProfilesServiceRequest"));
   adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
                                          _("File paths, thread names, release and environment go as they are."));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), info_row (_("Endpoint"), self->otlp_url));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), info_row (_("Endpoint"), self->otlp_masked));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), info_row (_("Size"), size));
   profiles = g_strdup_printf (ngettext ("%u profile", "%u profiles", n_profiles), n_profiles);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), info_row (_("Profiles"), profiles));
@@ -528,7 +529,7 @@ target_changed_cb (FcSendDialog *self)
     {
       gtk_window_set_title (GTK_WINDOW (self), _("Send to OpenTelemetry"));
       adw_window_title_set_title (self->window_title, _("Send to OpenTelemetry"));
-      adw_window_title_set_subtitle (self->window_title, self->otlp_url);
+      adw_window_title_set_subtitle (self->window_title, self->otlp_masked);
       fc_send_dialog_build (self);
       return;
     }
@@ -790,7 +791,7 @@ send_action (GtkWidget  *widget,
   if (target_is_otlp (self))
     {
       self->transport = fc_transport_new_otlp (self->otlp_url, (const char * const *) self->otlp_headers, NULL);
-      label = g_strdup_printf (_("Sending to %s…"), self->otlp_url);
+      label = g_strdup_printf (_("Sending to %s…"), self->otlp_masked);
     }
   else if ((dsn = dup_dsn (self)) != NULL)
     {
@@ -906,6 +907,7 @@ fc_send_dialog_finalize (GObject *object)
 
   g_free (self->outcome);
   g_free (self->otlp_url);
+  g_free (self->otlp_masked);
   g_strfreev (self->otlp_headers);
 
   G_OBJECT_CLASS (fc_send_dialog_parent_class)->finalize (object);
@@ -992,6 +994,8 @@ fc_send_dialog_new (GtkWindow       *parent,
 
     if (*endpoint != '\0')
       self->otlp_url = fc_otlp_endpoint_resolve (endpoint, &self->otlp_headers, NULL);
+    if (self->otlp_url != NULL)
+      self->otlp_masked = fc_otlp_endpoint_dup_masked (self->otlp_url);
   }
   dsn = dup_dsn (self);
   if (self->otlp_url != NULL)

@@ -16,9 +16,8 @@
  * A session has one shared tree (fc_session_tree_get_shared()): top-down,
  * with the session's frame filter applied. The flamegraph and the details
  * panel read it, so a selection change walks the samples once. A
- * "filtered" tree (the call tree view's) turns it into an FcFilteredTree
- * without walking the samples again, except bottom-up, which is a
- * different tree built from the samples.
+ * "filtered" tree (the call tree view's) shares its nodes top-down
+ * (FcFilteredTree), and builds its own bottom-up.
  */
 
 #define SHARED_KEY      "fc-session-tree-shared"
@@ -82,7 +81,7 @@ fc_session_tree_set_busy (FcSessionTree *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
 }
 
-/* a filtered top-down tree is a copy of the shared one */
+/* a filtered top-down tree shares the shared one */
 static gboolean
 derives_from_source (FcSessionTree *self)
 {
@@ -170,30 +169,20 @@ build_thread (GTask        *task,
   BuildData *data = task_data;
   BuildResult *result = g_new0 (BuildResult, 1);
 
+  /* The shared tree has the frame filter applied already: the call tree
+   * view shows the same nodes. */
   if (data->source != NULL)
     {
-      /* The shared tree has the frame filter applied already: filtering
-       * again keeps every frame, so this is a copy that knows its filter. */
-      result->filtered_tree = fc_filtered_tree_new (data->source, data->filter);
+      result->filtered_tree = fc_filtered_tree_new (data->source);
       g_task_return_pointer (task, result, (GDestroyNotify) build_result_free);
       return;
     }
 
-  if (!data->filtered)
-    {
-      result->tree = fc_call_tree_new_full (data->profile, data->thread, data->begin_ns, data->end_ns,
-                                            data->bottom_up, data->filter);
-      g_task_return_pointer (task, result, (GDestroyNotify) build_result_free);
-      return;
-    }
-
-  result->tree = fc_call_tree_new (data->profile, data->thread, data->begin_ns, data->end_ns, data->bottom_up);
+  result->tree = fc_call_tree_new_full (data->profile, data->thread, data->begin_ns, data->end_ns,
+                                        data->bottom_up, data->filter);
   if (data->filtered)
     {
-      if (!g_cancellable_is_cancelled (cancellable))
-        result->filtered_tree = fc_filtered_tree_new (result->tree, data->filter);
-      /* Only the filtered tree is shown: free the big one here, not on
-       * the main thread when the next tree replaces it. */
+      result->filtered_tree = fc_filtered_tree_new (result->tree);
       g_clear_pointer (&result->tree, fc_call_tree_unref);
     }
 
@@ -337,7 +326,7 @@ fc_session_tree_queue_rebuild (FcSessionTree *self)
 static void
 session_changed_cb (FcSessionTree *self)
 {
-  /* a copy of the shared tree follows that tree instead */
+  /* a tree sharing the shared one follows that tree instead */
   if (!derives_from_source (self))
     fc_session_tree_queue_rebuild (self);
 }
@@ -467,7 +456,7 @@ fc_session_tree_constructed (GObject *object)
 
   G_OBJECT_CLASS (fc_session_tree_parent_class)->constructed (object);
 
-  /* the shared tree applies the frame filter; a filtered one copies it top-down */
+  /* the shared tree applies the frame filter; a filtered one shares it top-down */
   g_signal_group_connect_object (self->session_signals, "notify::frame-filter",
                                  G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
 }

@@ -312,29 +312,25 @@ main (int   argc,
           stall.worst / 1000.0);
 
   {
-    guint n_boxes = 0;
     FcFlameLayout *layout = fc_flame_view_get_layout (FC_FLAME_VIEW (chart));
     g_autoptr(FcFlameLayout) again = NULL;
-
-    fc_flame_layout_get_boxes (layout, &n_boxes);
     double cpu = cpu_ms ();
 
     begin = g_get_monotonic_time ();
     again = fc_flame_layout_new (profile, thread);
-    printf ("layout of thread %d alone            %7.1f ms, %.1f ms CPU  (%u boxes, %u rows)\n",
-            thread, ms_since (begin), cpu_ms () - cpu, n_boxes, fc_flame_layout_get_n_rows (layout));
+    printf ("layout of thread %d alone            %7.1f ms, %.1f ms CPU  (%" G_GUINT64_FORMAT " boxes, %u rows, %.1f MB)\n",
+            thread, ms_since (begin), cpu_ms () - cpu, fc_flame_layout_count_boxes (layout),
+            fc_flame_layout_get_n_rows (layout), fc_flame_layout_get_size (layout) / 1e6);
   }
 
   {
     g_autoptr(FcFlameLayout) all = NULL;
     double cpu = cpu_ms ();
-    guint n_boxes = 0;
 
     begin = g_get_monotonic_time ();
     all = fc_flame_layout_new (profile, -1);
-    fc_flame_layout_get_boxes (all, &n_boxes);
-    printf ("layout of all threads               %7.1f ms, %.1f ms CPU  (%u boxes, %.0f MB)\n",
-            ms_since (begin), cpu_ms () - cpu, n_boxes, n_boxes * (double) sizeof (FcFlameBox) / 1e6);
+    printf ("layout of all threads               %7.1f ms, %.1f ms CPU  (%" G_GUINT64_FORMAT " boxes, %.1f MB)\n",
+            ms_since (begin), cpu_ms () - cpu, fc_flame_layout_count_boxes (all), fc_flame_layout_get_size (all) / 1e6);
   }
 
   renderer = gtk_native_get_renderer (GTK_NATIVE (window));

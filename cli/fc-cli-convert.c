@@ -196,8 +196,6 @@ fc_cli_convert (int    argc,
                                   "Exit status: 0 on success, 1 when the conversion is refused, 2 when\n"
                                   "the input cannot be read or the options are wrong."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (g_get_prgname () == NULL)
-    g_set_prgname ("flamecast-cli convert");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "flamecast-cli convert: %s\n", error->message);

@@ -193,7 +193,7 @@ fc_cli_diff (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("BEFORE AFTER") },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = g_option_context_new (_("BEFORE AFTER - compare two profiles"));
+  g_autoptr(GOptionContext) context = g_option_context_new (_("- compare two profiles"));
   g_autoptr(GError) error = NULL;
   g_autoptr(FcProfile) before = NULL;
   g_autoptr(FcProfile) after = NULL;
@@ -205,8 +205,6 @@ fc_cli_diff (int    argc,
                                   "stack) and by call path, as shares of each profile's samples unless\n"
                                   "--absolute. Exit status: 0 compared, 2 unreadable input or bad usage."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (g_get_prgname () == NULL)
-    g_set_prgname ("flamecast-cli diff");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "flamecast-cli diff: %s\n", error->message);

@@ -44,6 +44,13 @@ fc_cli_doctor (int    argc,
   };
 
   context = g_option_context_new (_("- check that this system lets the profiler attach"));
+  g_option_context_set_summary (context,
+                                _("Prints Yama's ptrace_scope, perf_event_paranoid, the memory perf buffers\n"
+                                  "may lock and the user's rights, then whether wall and cpu mode can record\n"
+                                  "(PID with --pid), naming what stands in the way and the fix.\n"
+                                  "\n"
+                                  "Exit status: 0 when nothing stands in the way of wall mode, 1 when\n"
+                                  "something does, 2 on bad usage."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

@@ -322,8 +322,6 @@ fc_cli_inspect (int    argc,
                                   "\n"
                                   "Exit status: 0 on success, 2 when the file cannot be read."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (g_get_prgname () == NULL)
-    g_set_prgname ("flamecast-cli inspect");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "flamecast-cli inspect: %s\n", error->message);

@@ -160,6 +160,7 @@ fc_cli_record (int    argc,
   g_autofree char *release = NULL;
   g_autofree char *environment = NULL;
   g_autofree char *platform = NULL;
+  g_autofree char *stacks_name = NULL;
   g_autofree char *lifecycle_name = NULL;
   g_autofree char *control_path = NULL;
   g_autofree char *dsn_option = NULL;
@@ -168,6 +169,7 @@ fc_cli_record (int    argc,
   g_autoptr(FcSender) sender = NULL;
   FcRecorder *recorder;
   FcProfileLifecycle lifecycle_mode;
+  FcStacksMode stacks = FC_STACKS_AUTO;
   gboolean send = FALSE, follow_children = FALSE, v1, pid_given;
   int pid = 0, frequency = G_MININT, exit_code = 0, status = -1;
   double duration = 0;
@@ -178,13 +180,14 @@ fc_cli_record (int    argc,
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, N_("Profile the running process PID"), "PID" },
     { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, N_("Stop after SECONDS (default: until the target exits or Ctrl-C)"), "SECONDS" },
     { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, N_("Samples per second per thread, 1 to 1000 (default: the settings' frequency, 101)"), "HZ" },
-    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not) or cpu (on-CPU time, perf events); default: the settings' mode, wall"), "MODE" },
+    { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not) or cpu (on-CPU time, perf events); default: the settings' mode, wall"), "wall|cpu" },
     { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow_children, N_("Record the processes the target starts too, and theirs, through exec, each with its own profiler_id and chunk files (threads named “comm (pid)”; default: the settings' follow-children)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Directory for the chunk files (default: .)"), "DIR" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, N_("v2: one chunk file per chunk (default); v1: one envelope per 30 s"), "v2|v1" },
     { "release", 'r', 0, G_OPTION_ARG_STRING, &release, N_("Release of the profiled program"), "R" },
     { "environment", 'e', 0, G_OPTION_ARG_STRING, &environment, N_("Environment, e.g. production"), "E" },
     { "platform", 0, 0, G_OPTION_ARG_STRING, &platform, N_("Platform of the chunks (default: the settings' platform, native)"), "P" },
+    { "stacks", 0, 0, G_OPTION_ARG_STRING, &stacks_name, N_("python: Python frames only, platform python, as the Python SDK sends; mixed: native stacks with the Python frames in them; native: machine code only; auto: python for a CPython program, native otherwise (default: the settings' stacks, auto)"), "python|mixed|native|auto" },
     { "lifecycle", 0, 0, G_OPTION_ARG_STRING, &lifecycle_name, N_("manual: record from start to end (default); trace: record while a root span is active"), "manual|trace" },
     { "control", 0, 0, G_OPTION_ARG_FILENAME, &control_path, N_("FIFO of span commands: lines “begin NAME”, “end NAME”, “start”, “stop”"), "PATH" },
     { "send", 0, 0, G_OPTION_ARG_NONE, &send, N_("Send each chunk to Sentry as it is ready"), NULL },
@@ -194,6 +197,15 @@ fc_cli_record (int    argc,
   };
 
   context = g_option_context_new (_("(--pid PID | -- COMMAND [ARGS...]) - profile a process"));
+  g_option_context_set_summary (context,
+                                _("Samples every thread of a running process (--pid) or of a command it\n"
+                                  "launches, writes Sentry V2 chunk files (or V1 envelopes) to --output\n"
+                                  "and ends with a summary of what was captured. Ctrl-C or SIGTERM stops\n"
+                                  "the recording and releases the process, which keeps running.\n"
+                                  "\n"
+                                  "Exit status: that of the launched command (128+signal when a signal\n"
+                                  "ended the recording, 127 when it cannot be started); 0 with --pid; 1 when\n"
+                                  "the capture, writing or sending failed; 2 on bad usage."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_strict_posix (context, TRUE);
   pid = G_MININT;
@@ -231,6 +243,11 @@ fc_cli_record (int    argc,
       return 2;
     }
   v1 = g_strcmp0 (format, "v1") == 0;
+  if (stacks_name != NULL && !fc_stacks_mode_from_string (stacks_name, &stacks))
+    {
+      fprintf (stderr, "flamecast-cli record: %s\n", _("--stacks must be python, mixed, native or auto"));
+      return 2;
+    }
 
   /* Every recording option and the DSN default to the saved settings (the
    * app's GSettings keys, then settings.ini): the app records the same way. */
@@ -292,6 +309,8 @@ fc_cli_record (int    argc,
     g_object_set (recording, "environment", environment, NULL);
   if (platform != NULL)
     g_object_set (recording, "platform", platform, NULL);
+  if (stacks_name != NULL)
+    g_object_set (recording, "stacks", stacks, NULL);
   /* the flag turns it on; without it, the saved setting (the app's switch) decides */
   if (follow_children)
     g_object_set (recording, "follow-children", TRUE, NULL);

@@ -68,6 +68,62 @@ otlp_transport_from_options (const char  *endpoint_option,
   return fc_transport_new_otlp (url, (const char * const *) headers, NULL);
 }
 
+/* --list: what waits and what was rejected, by destination */
+static int
+list_outbox (FcOutbox *outbox)
+{
+  g_autoptr(GPtrArray) waiting = NULL;
+  g_autoptr(GPtrArray) rejected = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!fc_outbox_check_folder (outbox, &error))
+    {
+      fprintf (stderr, "flamecast-cli send: %s\n", error->message);
+      return 2;
+    }
+  waiting = fc_outbox_list (outbox);
+  rejected = fc_outbox_list_rejected (outbox);
+  printf (_("Outbox %s: %u waiting, %u rejected\n"), fc_outbox_get_dir (outbox), waiting->len, rejected->len);
+  for (guint r = 0; r < 2; r++)
+    {
+      GPtrArray *ids = r == 0 ? waiting : rejected;
+      g_autoptr(GHashTable) by = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                        (GDestroyNotify) g_ptr_array_unref);
+      g_autoptr(GList) keys = NULL;
+
+      for (guint i = 0; i < ids->len; i++)
+        {
+          const char *id = g_ptr_array_index (ids, i);
+          g_autofree char *destination = fc_outbox_dup_destination (outbox, id, r == 1);
+          const char *key = destination != NULL ? destination : "";
+          GPtrArray *list = g_hash_table_lookup (by, key);
+
+          if (list == NULL)
+            {
+              list = g_ptr_array_new_with_free_func (g_free);
+              g_hash_table_insert (by, g_strdup (key), list);
+            }
+          g_ptr_array_add (list, g_strdup (id));
+        }
+      keys = g_list_sort (g_hash_table_get_keys (by), (GCompareFunc) g_strcmp0);
+      for (GList *l = keys; l != NULL; l = l->next)
+        {
+          GPtrArray *list = g_hash_table_lookup (by, l->data);
+          const char *destination = l->data;
+
+          if (destination[0] == '\0')
+            /* TRANSLATORS: waiting or rejected, then a count */
+            printf (_("%s, no destination recorded (an older Flamecast's; sent only with --unaddressed): %u\n"),
+                    r == 0 ? _("waiting") : _("rejected"), list->len);
+          else
+            printf (_("%s for %s: %u\n"), r == 0 ? _("waiting") : _("rejected"), destination, list->len);
+          for (guint i = 0; i < list->len; i++)
+            printf ("  %s\n", (const char *) g_ptr_array_index (list, i));
+        }
+    }
+  return 0;
+}
+
 /* 0: everything delivered; 1: something invalid, rejected or still waiting; 2: usage, DSN or I/O error */
 int
 fc_cli_send (int    argc,
@@ -77,6 +133,8 @@ fc_cli_send (int    argc,
   g_autofree char *endpoint_option = NULL;
   gboolean otlp = FALSE;
   gboolean flush = FALSE;
+  gboolean list = FALSE;
+  gboolean unaddressed = FALSE;
   int retries = 3;
   int timeout = 30;
   g_auto(GStrv) files = NULL;
@@ -87,7 +145,12 @@ fc_cli_send (int    argc,
       N_("Send to an OpenTelemetry endpoint (OTLP/HTTP, profiles v1development) instead of Sentry"), NULL },
     { "endpoint", 0, 0, G_OPTION_ARG_STRING, &endpoint_option,
       N_("OTLP base URL (default: $OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT, $OTEL_EXPORTER_OTLP_ENDPOINT, then the saved settings)"), "URL" },
-    { "flush", 0, 0, G_OPTION_ARG_NONE, &flush, N_("Deliver what is waiting in the outbox"), NULL },
+    { "flush", 0, 0, G_OPTION_ARG_NONE, &flush,
+      N_("Deliver what is waiting in the outbox for this DSN's project (or this endpoint)"), NULL },
+    { "unaddressed", 0, 0, G_OPTION_ARG_NONE, &unaddressed,
+      N_("Also deliver the entries an older Flamecast left without a destination, to this DSN's project"), NULL },
+    { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("List what waits in the outbox and what was rejected, by destination"),
+      NULL },
     { "attempts", 0, 0, G_OPTION_ARG_INT, &retries,
       N_("Requests per envelope when Sentry is unavailable (default 3)"), "N" },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, N_("Seconds to wait for an answer (default 30)"), "S" },
@@ -98,7 +161,6 @@ fc_cli_send (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(FcTransport) transport = NULL;
   g_autoptr(FcFlushReport) report = NULL;
-  g_autofree char *masked = NULL;
   gboolean invalid = FALSE;
 
   g_option_context_set_summary (context,
@@ -107,7 +169,10 @@ fc_cli_send (int    argc,
                                   "is. Everything is validated first; what Relay would reject is not sent.\n"
                                   "Envelopes go through an outbox in $XDG_STATE_HOME/flamecast/outbox:\n"
                                   "what cannot be delivered now (network, server, rate limits) waits there\n"
-                                  "for the next send or for --flush. The DSN comes from --dsn, then\n"
+                                  "for the next send or for --flush, which sends each envelope only to the\n"
+                                  "project it was queued for (--list shows them by destination). Delivery\n"
+                                  "is at least once: an envelope whose answer was lost goes again, with the\n"
+                                  "same event_id. The DSN comes from --dsn, then\n"
                                   "SENTRY_DSN, then “dsn=” in the [flamecast] group of\n"
                                   "$XDG_CONFIG_HOME/flamecast/settings.ini.\n"
                                   "\n"
@@ -126,6 +191,14 @@ fc_cli_send (int    argc,
     {
       fprintf (stderr, "flamecast-cli send: %s\n", error->message);
       return 2;
+    }
+  if (list)
+    {
+      g_autofree char *dir = otlp ? g_build_filename (g_get_user_state_dir (), "flamecast", "otlp-outbox", NULL)
+                                  : NULL;
+      g_autoptr(FcOutbox) outbox = fc_outbox_new (dir);
+
+      return list_outbox (outbox);
     }
   if ((files == NULL || files[0] == NULL) && !flush)
     {
@@ -152,10 +225,9 @@ fc_cli_send (int    argc,
     }
   fc_transport_set_retry_policy (transport, retries, 1000);
   fc_transport_set_timeout (transport, timeout);
+  fc_transport_set_send_unaddressed (transport, unaddressed);
 
-  masked = otlp ? g_strdup (fc_transport_get_otlp_url (transport))
-                : fc_dsn_dup_masked (fc_transport_get_dsn (transport));
-  printf (_("Sending to %s\n"), masked);
+  printf (_("Sending to %s\n"), fc_transport_get_masked_target (transport));
 
   for (guint i = 0; files != NULL && files[i] != NULL; i++)
     {

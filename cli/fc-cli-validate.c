@@ -38,8 +38,6 @@ fc_cli_validate (int    argc,
                                   "Exit status: 0 when Relay would accept every file, 1 when it would\n"
                                   "reject one, 2 when a file cannot be read or parsed at all."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
-  if (g_get_prgname () == NULL)
-    g_set_prgname ("flamecast-cli validate");
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       fprintf (stderr, "flamecast-cli validate: %s\n", error->message);

@@ -29,7 +29,8 @@ static const Command commands[] = {
 static int
 usage (FILE *out)
 {
-  fprintf (out, "%s\n\n", _("Usage: flamecast-cli COMMAND [OPTIONS...]"));
+  fprintf (out, "%s\n", _("Usage: flamecast-cli COMMAND [OPTIONS...]"));
+  fprintf (out, "%s\n\n", _("       flamecast-cli --help | --version"));
   fprintf (out, "%s\n", _("Commands:"));
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
@@ -61,7 +62,13 @@ main (int   argc,
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
       if (strcmp (argv[1], commands[i].name) == 0)
-        return commands[i].run (argc - 1, argv + 1);
+        {
+          g_autofree char *prgname = g_strconcat ("flamecast-cli ", commands[i].name, NULL);
+
+          /* what --help and GLib's messages call the program */
+          g_set_prgname (prgname);
+          return commands[i].run (argc - 1, argv + 1);
+        }
     }
 
   fprintf (stderr, _("flamecast-cli: unknown command '%s'\n\n"), argv[1]);

@@ -23,6 +23,11 @@ for h in "$@"; do
   case $h in
     fuzz-reader|fuzz-payload|fuzz-envelope|fuzz-gzip) seeds+=("$src/tests/data") ;;
   esac
+  # nesting and the readers' keys for the JSON harnesses (fuzz/json.dict)
+  dict=()
+  case $h in
+    fuzz-reader|fuzz-payload|fuzz-envelope|fuzz-otlp-json|fuzz-speedscope) dict=(-dict="$src/fuzz/json.dict") ;;
+  esac
   mkdir -p "$builddir/corpus/$h" "$builddir/crashes"
   # The outbox and rate-limit harnesses write files for every input: keep them in memory.
   [ -d /dev/shm ] && export TMPDIR=/dev/shm
@@ -31,6 +36,7 @@ for h in "$@"; do
   # -rss_limit_mb: a payload that blows up memory is a bug too (2 GiB, like OSS-Fuzz).
   if ! ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
        "$builddir/fuzz/$h" -max_total_time="$seconds" ${FUZZ_SEED:+-seed=$FUZZ_SEED} -timeout=25 -rss_limit_mb=2048 -print_final_stats=1 \
+         "${dict[@]}" \
          -artifact_prefix="$builddir/crashes/$h-" "$builddir/corpus/$h" "${seeds[@]}" >"$log" 2>&1; then
     tail -40 "$log"
     echo "$h: FAILED, see $log"

@@ -275,11 +275,12 @@ relay_handler (SoupServer        *server,
       }
       break;
 
-    case REPLY_SLOW:
-    case REPLY_TOO_SLOW:
+    case REPLY_HOLD:
+    case REPLY_NEVER:
       {
         Delayed *d = g_new0 (Delayed, 1);
-        GSource *source = g_timeout_source_new (reply == REPLY_SLOW ? 300 : 2500);
+        /* a day: in effect never, unless relay_release() makes it ready (REPLY_HOLD) */
+        GSource *source = g_timeout_source_new_seconds (24 * 3600);
 
         d->msg = g_object_ref (msg);
         d->relay = relay;
@@ -287,6 +288,8 @@ relay_handler (SoupServer        *server,
         soup_server_message_pause (msg);
         g_source_set_callback (source, delayed_answer_cb, d, delayed_free);
         g_source_attach (source, relay->context);
+        if (reply == REPLY_HOLD)
+          g_ptr_array_add (relay->held, g_source_ref (source));
         g_source_unref (source);
       }
       break;
@@ -356,6 +359,7 @@ relay_new_full (gboolean tls)
   relay->requests = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   relay->delivered = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   relay->problems = g_ptr_array_new_with_free_func (g_free);
+  relay->held = g_ptr_array_new_with_free_func ((GDestroyNotify) g_source_unref);
   relay->context = g_main_context_new ();
   relay->loop = g_main_loop_new (relay->context, FALSE);
   relay->thread = g_thread_new ("fake-relay", relay_thread, relay);
@@ -403,6 +407,7 @@ relay_free (Relay *relay)
   g_ptr_array_unref (relay->requests);
   g_ptr_array_unref (relay->delivered);
   g_ptr_array_unref (relay->problems);
+  g_ptr_array_unref (relay->held);
   g_main_loop_unref (relay->loop);
   g_main_context_unref (relay->context);
   g_mutex_clear (&relay->mutex);
@@ -423,6 +428,26 @@ relay_script (Relay *relay,
     g_queue_push_tail (&relay->script, GINT_TO_POINTER (reply));
   va_end (args);
   g_mutex_unlock (&relay->mutex);
+}
+
+/* in the relay's thread: the held answers go now */
+static gboolean
+release_cb (gpointer data)
+{
+  Relay *relay = data;
+
+  g_mutex_lock (&relay->mutex);
+  for (guint i = 0; i < relay->held->len; i++)
+    g_source_set_ready_time (g_ptr_array_index (relay->held, i), 0);
+  g_ptr_array_set_size (relay->held, 0);
+  g_mutex_unlock (&relay->mutex);
+  return G_SOURCE_REMOVE;
+}
+
+void
+relay_release (Relay *relay)
+{
+  g_main_context_invoke (relay->context, release_cb, relay);
 }
 
 guint

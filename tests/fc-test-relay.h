@@ -7,7 +7,7 @@
  * blocking flush (a private context) can talk to it. It checks the path,
  * the auth header and the framing of every envelope, and answers from a
  * script: 200, 400 with a reason, 403, 413, 429 with limits, 500, 503, a
- * dropped connection, a slow answer, an answer slower than a 1 s timeout.
+ * dropped connection, an answer held until the test releases it, no answer.
  * relay_free() fails the test if any request broke the protocol.
  */
 
@@ -34,8 +34,9 @@ typedef enum {
   REPLY_503,
   REPLY_503_RETRY_AFTER,  /* 503 + Retry-After: relay->retry_after ("7" when NULL) */
   REPLY_DROP,             /* close the connection without an answer */
-  REPLY_SLOW,             /* 200 after 300 ms */
-  REPLY_TOO_SLOW,         /* 200 after 2.5 s, beyond a 1 s client timeout */
+  REPLY_HOLD,             /* 200 once the test calls relay_release(): a request in flight
+                           * for as long as the test needs, however loaded the machine */
+  REPLY_NEVER,            /* no answer until the relay is freed: beyond any client timeout */
 } Reply;
 
 typedef struct {
@@ -54,6 +55,7 @@ typedef struct {
   GPtrArray    *requests;     /* GBytes*: every envelope received, decompressed */
   GPtrArray    *delivered;    /* GBytes*: envelopes answered with a 2xx */
   GPtrArray    *problems;     /* char*: protocol violations */
+  GPtrArray    *held;         /* GSource*: the REPLY_HOLD answers not released yet */
   guint         n_gzipped;
   char         *retry_after;  /* for REPLY_503_RETRY_AFTER: seconds or an HTTP date */
 } Relay;
@@ -67,6 +69,8 @@ void    relay_free       (Relay *relay);
 void    relay_script     (Relay *relay,
                           ...);
 guint   relay_n_requests (Relay *relay);
+/* Answers every REPLY_HOLD request received so far (200). */
+void    relay_release    (Relay *relay);
 void    relay_set_retry_after (Relay      *relay,
                                const char *value);
 FcDsn  *relay_dsn        (Relay *relay);

@@ -1,5 +1,6 @@
 /* fc-test-util.h - what the tests share: temporary trees, target programs, test data,
- * private homes, waits on a condition with a deadline, statistical margins
+ * private homes, waits on a condition with a deadline, a terminal, statistical margins,
+ * skips that say why
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -95,9 +96,43 @@ void  fc_test_wait_end     (FcTestWait *wait);
                  FC_TEST_DEADLINE_SECONDS);                                                   \
   } G_STMT_END
 
+/* ---- a terminal ---- */
+
+GPid  fc_test_spawn_on_terminal (const char * const    *argv,
+                                 GSpawnChildSetupFunc   child_setup,
+                                 int                   *terminal);
+void  fc_test_terminal_read     (int                    terminal,
+                                 GString               *text);
+guint fc_test_terminal_count    (int                    terminal,
+                                 GString               *text,
+                                 const char            *unit);
+
 /* ---- statistics ---- */
 
 double fc_test_binomial_margin (double n,
                                 double p);
+
+/* ---- skips ---- */
+
+/* What a test may need that a kernel can refuse. A test asks fc_test_skip_unless() before it
+ * starts, never after the code under test failed: a skip names the facility ("needs
+ * perf-events: ..."), why this machine refuses it and the setting that enables it, and says
+ * what was tested instead. `make check-skips` (in `make check`) fails a run where a test
+ * skipped for a facility that tests/fc-test-facilities finds available. */
+typedef enum {
+  FC_TEST_FACILITY_PERF_EVENTS,      /* perf_event_open() on a child: a cpu clock with user
+                                      * registers and stack, context switches, a ring buffer */
+  FC_TEST_FACILITY_PTRACE_NON_CHILD, /* PTRACE_SEIZE of a process that is not a descendant (a
+                                      * sibling): what `record --pid` does (Yama refuses it) */
+  FC_TEST_N_FACILITIES
+} FcTestFacility;
+
+const char *fc_test_facility_name      (FcTestFacility   facility);
+gboolean    fc_test_facility_lookup    (const char      *name,
+                                        FcTestFacility  *facility);
+gboolean    fc_test_facility_available (FcTestFacility   facility,
+                                        char           **why_not);
+gboolean    fc_test_skip_unless        (FcTestFacility   facility,
+                                        const char      *instead);
 
 G_END_DECLS

@@ -105,11 +105,12 @@ seed_outbox (const char *dir)
 
   chunk = g_bytes_new_static (SEED_CHUNK, strlen (SEED_CHUNK));
   v1 = g_bytes_new_static (SEED_V1, strlen (SEED_V1));
-  waiting = fc_outbox_add (outbox, chunk, NULL);
+  /* for DEMO_DSN's project, where the Outbox page flushes */
+  waiting = fc_outbox_add (outbox, chunk, "https://o450123.ingest.sentry.io/4505371", NULL);
   note = g_strdup_printf ("rate limited by Sentry for “profile_chunk” until %s", at);
   if (waiting != NULL)
     fc_outbox_set_note (outbox, waiting, note);
-  rejected = fc_outbox_add (outbox, v1, NULL);
+  rejected = fc_outbox_add (outbox, v1, "https://o450123.ingest.sentry.io/4505371", NULL);
   if (rejected != NULL)
     fc_outbox_reject (outbox, rejected,
                       "rejected by Sentry (HTTP 400: invalid transaction: the transaction has no trace context)", NULL);

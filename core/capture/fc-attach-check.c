@@ -6,7 +6,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "fc-attach-check.h"
 #include "fc-error.h"
@@ -222,6 +225,132 @@ set_perf (GError     **error,
                pid, why, level, fix);
 }
 
+typedef enum {
+  PROCESS_GONE,      /* no /proc entry: exited (and collected), or never was */
+  PROCESS_ZOMBIE,    /* exited, waiting for its parent to collect it */
+  PROCESS_DEAD,      /* exiting right now */
+  PROCESS_RUNNING,
+} ProcessState;
+
+/* From "State:" and "Threads:": a leader whose threads still run shows Z
+ * too, and is alive. */
+static ProcessState
+process_state (const char *proc_root,
+               GPid        pid)
+{
+  g_autofree char *entry = pid_entry (pid);
+  g_autofree char *path = g_build_filename (proc_root, entry, "status", NULL);
+  g_autofree char *state = read_status (proc_root, entry, "State:");
+  g_autofree char *threads = NULL;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return PROCESS_GONE;
+  if (state == NULL)
+    return PROCESS_RUNNING;
+  if (state[0] == 'X' || state[0] == 'x')
+    return PROCESS_DEAD;
+  if (state[0] != 'Z')
+    return PROCESS_RUNNING;
+  threads = read_status (proc_root, entry, "Threads:");
+  return threads == NULL || atoi (threads) <= 1 ? PROCESS_ZOMBIE : PROCESS_RUNNING;
+}
+
+static char *
+process_comm (const char *proc_root,
+              GPid        pid)
+{
+  g_autofree char *name = g_strdup_printf ("%d/comm", pid);
+  char *comm = read_file (proc_root, name);
+
+  return comm != NULL ? comm : g_strdup ("unknown");
+}
+
+/* FALSE with the message when @pid has no process left to record */
+static gboolean
+check_alive (GError    **error,
+             const char *proc_root,
+             GPid        pid)
+{
+  g_autofree char *entry = pid_entry (pid);
+  g_autofree char *comm = NULL;
+  g_autofree char *ppid_text = NULL;
+
+  switch (process_state (proc_root, pid))
+    {
+    case PROCESS_GONE:
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
+                   "No process %d: it has exited (or never existed)", pid);
+      return FALSE;
+    case PROCESS_DEAD:
+      comm = process_comm (proc_root, pid);
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
+                   "Process %d (%s) has exited: there is nothing left to record", pid, comm);
+      return FALSE;
+    case PROCESS_ZOMBIE:
+      {
+        int ppid;
+        g_autofree char *parent = NULL;
+
+        comm = process_comm (proc_root, pid);
+        ppid_text = read_status (proc_root, entry, "PPid:");
+        ppid = ppid_text != NULL ? atoi (ppid_text) : 0;
+        parent = ppid > 0 ? process_comm (proc_root, ppid) : g_strdup ("unknown");
+        g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
+                     "Process %d (%s) is a zombie: it has exited and only waits for its parent, process %d (%s), "
+                     "to collect its exit status; there is nothing left to record. It goes away when the parent "
+                     "waits for it or exits. Record the program while it runs, or launch it through the profiler "
+                     "(flamecast-cli record -- COMMAND)", pid, comm, ppid, parent);
+        return FALSE;
+      }
+    case PROCESS_RUNNING:
+    default:
+      return TRUE;
+    }
+}
+
+/* A process that called prctl(PR_SET_DUMPABLE, 0) (or runs a setuid
+ * program): the kernel then gives the files of its /proc entry to root,
+ * whatever its own user, and lets only CAP_SYS_PTRACE trace or read it. */
+static gboolean
+is_not_dumpable (const char *proc_root,
+                 GPid        pid)
+{
+  g_autofree char *entry = pid_entry (pid);
+  g_autofree char *path = g_build_filename (proc_root, entry, "status", NULL);
+  g_autofree char *uid = read_status (proc_root, entry, "Uid:");
+  GStatBuf st;
+  int euid = -1;
+
+  if (uid == NULL || g_stat (path, &st) != 0)
+    return FALSE;
+  /* "Uid: real effective saved fs" */
+  {
+    g_auto(GStrv) fields = g_strsplit_set (uid, " \t", -1);
+    guint n = 0;
+
+    for (guint i = 0; fields[i] != NULL; i++)
+      if (*fields[i] != '\0' && n++ == 1)
+        euid = atoi (fields[i]);
+  }
+  return st.st_uid == 0 && euid > 0;
+}
+
+static void
+set_not_dumpable (GError    **error,
+                  const char *proc_root,
+                  GPid        pid)
+{
+  g_autofree char *comm = process_comm (proc_root, pid);
+
+  g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+               "Process %d (%s) is not dumpable: it turned off core dumps and tracing for itself "
+               "(prctl PR_SET_DUMPABLE 0, as ssh-agent, setuid programs and some sandboxes do), so only a profiler "
+               "with CAP_SYS_PTRACE may attach to it or read its memory. Run the profiler as root "
+               "(sudo flamecast-cli record --pid %d), or give it that capability "
+               "(sudo setcap cap_sys_ptrace+ep \"$(command -v flamecast-cli)\")",
+               pid, comm, pid);
+}
+
 /* Yama's scope 1 lets us trace our descendants only. */
 static gboolean
 is_descendant (const char *proc_root,
@@ -282,16 +411,10 @@ fc_attach_check_at (const char     *proc_root,
 
   if (pid > 0)
     {
-      g_autofree char *entry = pid_entry (pid);
-      g_autofree char *status = g_build_filename (proc_root, entry, "status", NULL);
       int uid, tracer;
 
-      if (!g_file_test (status, G_FILE_TEST_EXISTS))
-        {
-          g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                       "No process %d (it may have exited)", pid);
-          return FALSE;
-        }
+      if (!check_alive (error, proc_root, pid))
+        return FALSE;
       if ((tracer = process_tracer (proc_root, pid)) != 0)
         {
           set_traced (error, proc_root, pid, tracer);
@@ -301,6 +424,12 @@ fc_attach_check_at (const char     *proc_root,
       if (uid >= 0 && (uid_t) uid != facts.euid && !privileged)
         {
           set_other_user (error, pid, uid);
+          return FALSE;
+        }
+      /* root without CAP_SYS_PTRACE (a container's) is refused too */
+      if (!facts.cap_sys_ptrace && is_not_dumpable (proc_root, pid))
+        {
+          set_not_dumpable (error, proc_root, pid);
           return FALSE;
         }
     }
@@ -340,10 +469,14 @@ fc_attach_error_set (GError    **error,
   FcAttachFacts facts;
   int tracer, uid;
 
+  /* what became of the process first: PTRACE_SEIZE of a zombie is EPERM,
+   * as if a capability were missing */
+  if (!check_alive (error, "/proc", pid))
+    return;
   if (err == ESRCH || err == ENOENT)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "No process %d (it may have exited)", pid);
+                   "No process %d: it has exited", pid);
       return;
     }
 
@@ -374,6 +507,11 @@ fc_attach_error_set (GError    **error,
   if (uid >= 0 && (uid_t) uid != facts.euid && facts.euid != 0)
     {
       set_other_user (error, pid, uid);
+      return;
+    }
+  if (!facts.cap_sys_ptrace && is_not_dumpable ("/proc", pid))
+    {
+      set_not_dumpable (error, "/proc", pid);
       return;
     }
   if (facts.ptrace_scope > 0)

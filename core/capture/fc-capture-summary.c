@@ -15,6 +15,11 @@
 static const char * const root_functions[] = {
   "_start", "__libc_start_main", "__libc_start_main_impl", "__libc_start_call_main", "main",
   "clone", "clone3", "__clone", "__clone3", "__clone_internal", "start_thread",
+  /* Go: goroutines start in goexit, threads in mstart, the program in runtime.main */
+  "runtime.goexit", "runtime.mstart", "runtime.main", "runtime.rt0_go",
+  "runtime.goexit.abi0", "runtime.mstart.abi0", "runtime.rt0_go.abi0",
+  /* Python stacks (--stacks python): the script's or a thread's outermost frame */
+  "<module>", "Thread._bootstrap",
 };
 
 static const char * const wait_functions[] = {
@@ -73,6 +78,7 @@ fc_capture_summary_new (void)
   self->threads = g_array_new (FALSE, TRUE, sizeof (FcThreadSummary));
   g_array_set_clear_func (self->threads, (GDestroyNotify) thread_summary_clear);
   self->processes = g_array_new (FALSE, TRUE, sizeof (FcProcessSummary));
+  self->runtimes = g_ptr_array_new_with_free_func (g_free);
   g_array_set_clear_func (self->processes, (GDestroyNotify) fc_process_summary_clear);
   return self;
 }
@@ -84,6 +90,7 @@ fc_capture_summary_free (FcCaptureSummary *self)
     return;
   g_array_unref (self->threads);
   g_array_unref (self->processes);
+  g_ptr_array_unref (self->runtimes);
   g_free (self->unsampled_reason);
   g_free (self->method);
   g_free (self->method_reason);
@@ -230,6 +237,9 @@ fc_capture_summary_format (const FcCaptureSummary *self)
       if (self->processes->len > 20)
         g_string_append_printf (s, "    and %u more\n", self->processes->len - 20);
     }
+
+  for (guint i = 0; i < self->runtimes->len; i++)
+    g_string_append_printf (s, "  %s\n", (const char *) g_ptr_array_index (self->runtimes, i));
 
   hint = fc_capture_summary_dup_hint (self);
   if (hint != NULL)

@@ -59,6 +59,9 @@ typedef struct {
   char          *unsampled_reason;    /* the first such failure, e.g. the locked-memory limit */
   GArray        *threads;         /* FcThreadSummary, by tid */
   GArray        *processes;       /* FcProcessSummary, in the order they were first sampled */
+  GPtrArray     *runtimes;        /* char *: per process, the language runtime found and how its
+                                   * frames were named, with what would help ("start node with
+                                   * --perf-basic-prof") */
 } FcCaptureSummary;
 
 FcCaptureSummary *fc_capture_summary_new              (void);
@@ -69,7 +72,9 @@ char             *fc_capture_summary_format           (const FcCaptureSummary *s
 /* The one hint that matters most when the recording is of little use, or NULL. */
 char             *fc_capture_summary_dup_hint         (const FcCaptureSummary *self);
 
-/* _start, __libc_start_main, __libc_start_call_main, clone, clone3, start_thread, main */
+/* _start, __libc_start_main, __libc_start_call_main, clone, clone3, start_thread, main; Go's
+ * runtime.goexit, runtime.mstart, runtime.main; a Python stack's outermost <module> or
+ * Thread._bootstrap */
 gboolean          fc_capture_is_root_function         (const char             *function);
 /* wait4, waitpid, waitid, wait and their glibc-internal names */
 gboolean          fc_capture_is_wait_function         (const char             *function);

@@ -28,6 +28,8 @@ struct _FcProcMaps {
   guint           maps_hash; /* of the last /proc/PID/maps text read */
   GHashTable     *missed;    /* pages (addr >> 12) that missed every module in that text */
   gint64          missed_since_us;
+  GArray         *code;      /* FcCodeRange: every executable mapping (modules, JIT code), by start */
+  char           *jitdump;   /* a jit-*.dump file the process maps, or NULL */
 };
 
 static const char * const system_dirs[] = {
@@ -259,6 +261,26 @@ fc_module_open_file (const char *path,
   return m;
 }
 
+/**
+ * fc_process_read:
+ *
+ * Reads @len bytes at @addr of process @pid's memory as it is now (process_vm_readv, which
+ * needs the rights of ptrace attach). A partial read is a failure.
+ */
+gboolean
+fc_process_read (GPid     pid,
+                 guint64  addr,
+                 void    *buf,
+                 gsize    len)
+{
+  struct iovec local = { buf, len };
+  struct iovec remote = { GSIZE_TO_POINTER (addr), len };
+
+  if (len == 0)
+    return TRUE;
+  return process_vm_readv (pid, &local, 1, &remote, 1, 0) == (ssize_t) len;
+}
+
 static FcModule *
 fc_module_open_memory (GPid        pid,
                        const char *name,
@@ -267,17 +289,12 @@ fc_module_open_memory (GPid        pid,
 {
   gsize len = end - start;
   guint8 *buf;
-  struct iovec local, remote;
   FcModule *m;
 
   if (len == 0 || len > 64 * 1024 * 1024)
     return NULL;
   buf = g_malloc (len);
-  local.iov_base = buf;
-  local.iov_len = len;
-  remote.iov_base = GSIZE_TO_POINTER (start);
-  remote.iov_len = len;
-  if (process_vm_readv (pid, &local, 1, &remote, 1, 0) != (ssize_t) len || memcmp (buf, ELFMAG, SELFMAG) != 0)
+  if (!fc_process_read (pid, start, buf, len) || memcmp (buf, ELFMAG, SELFMAG) != 0)
     {
       g_free (buf);
       return NULL;
@@ -313,6 +330,7 @@ fc_proc_maps_new (GPid pid)
   self->all = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_module_free);
   self->active = g_ptr_array_new ();
   self->missed = g_hash_table_new (NULL, NULL);
+  self->code = g_array_new (FALSE, FALSE, sizeof (FcCodeRange));
   return self;
 }
 
@@ -331,6 +349,8 @@ fc_proc_maps_unref (FcProcMaps *self)
   g_ptr_array_unref (self->active);
   g_ptr_array_unref (self->all);
   g_hash_table_unref (self->missed);
+  g_array_unref (self->code);
+  g_free (self->jitdump);
   g_free (self->exe);
   g_free (self);
 }
@@ -361,10 +381,12 @@ compare_start (gconstpointer a,
   return ma->start < mb->start ? -1 : ma->start > mb->start;
 }
 
+/* Consecutive mappings of one file at one load address: the mappings of one module. */
 typedef struct {
   char    *path;
   guint64  start, end;
   guint64  first_start, first_offset;
+  guint64  last_offset;
   dev_t    dev;
   ino_t    ino;
 } MapGroup;
@@ -376,6 +398,14 @@ map_group_free (MapGroup *g)
   g_free (g);
 }
 
+static int
+compare_code_range (gconstpointer a,
+                    gconstpointer b)
+{
+  const FcCodeRange *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
 gboolean
 fc_proc_maps_reload (FcProcMaps *self,
                      GError    **error)
@@ -383,10 +413,10 @@ fc_proc_maps_reload (FcProcMaps *self,
   g_autofree char *maps_path = g_strdup_printf ("/proc/%d/maps", self->pid);
   g_autofree char *exe_link = g_strdup_printf ("/proc/%d/exe", self->pid);
   g_autofree char *contents = NULL;
-  g_autoptr(GHashTable) groups = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GPtrArray) order = NULL;
   g_auto(GStrv) lines = NULL;
+  MapGroup *open = NULL;
 
   if (!g_file_get_contents (maps_path, &contents, NULL, &local_error))
     {
@@ -403,8 +433,8 @@ fc_proc_maps_reload (FcProcMaps *self,
   if (self->exe == NULL)
     self->exe = g_file_read_link (exe_link, NULL);
 
-  groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) map_group_free);
-  order = g_ptr_array_new ();
+  order = g_ptr_array_new_with_free_func ((GDestroyNotify) map_group_free);
+  g_array_set_size (self->code, 0);
   lines = g_strsplit (contents, "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
     {
@@ -413,18 +443,35 @@ fc_proc_maps_reload (FcProcMaps *self,
       char perms[8];
       int path_at = 0;
       const char *path;
-      MapGroup *g;
+      MapGroup *g = open;
 
       if (sscanf (lines[i], "%llx-%llx %7s %llx %x:%x %llu %n",
-                  &start, &end, perms, &offset, &major, &minor, &inode, &path_at) < 7 || path_at == 0)
+                  &start, &end, perms, &offset, &major, &minor, &inode, &path_at) < 7)
         continue;
-      path = lines[i] + path_at;
+      path = path_at > 0 ? lines[i] + path_at : "";
       if (path[0] != '/' && strcmp (path, "[vdso]") != 0)
-        continue;
+        {
+          /* anonymous executable memory: what JIT compilers write their code into */
+          if (perms[2] == 'x' && strcmp (path, "[vsyscall]") != 0)
+            {
+              FcCodeRange r = { start, end };
+              g_array_append_val (self->code, r);
+            }
+          continue;
+        }
       if (g_str_has_suffix (path, " (deleted)"))
         continue;
-      g = g_hash_table_lookup (groups, path);
-      if (g == NULL)
+      /* a JIT runtime maps its jitdump file so that perf finds it (--perf-prof, -X perf_jit) */
+      if (g_str_has_suffix (path, ".dump") && strstr (path, "/jit-") != NULL && g_strcmp0 (self->jitdump, path) != 0)
+        {
+          g_free (self->jitdump);
+          self->jitdump = g_strdup (path);
+        }
+      /* A module is a run of mappings of one file with growing offsets. The same file mapped
+       * again elsewhere (node maps part of its own text a second time near 0x7f...) is another
+       * module with its own load bias: one span from the first to the last mapping of a path
+       * would swallow everything mapped in between. */
+      if (g == NULL || strcmp (g->path, path) != 0 || g->ino != inode || offset < g->last_offset)
         {
           g = g_new0 (MapGroup, 1);
           g->path = g_strdup (path);
@@ -434,11 +481,16 @@ fc_proc_maps_reload (FcProcMaps *self,
           g->first_offset = offset;
           g->dev = makedev (major, minor);
           g->ino = inode;
-          g_hash_table_insert (groups, g->path, g);
           g_ptr_array_add (order, g);
+          open = g;
         }
-      g->start = MIN (g->start, start);
       g->end = MAX (g->end, end);
+      g->last_offset = offset;
+      if (perms[2] == 'x')
+        {
+          FcCodeRange r = { start, end };
+          g_array_append_val (self->code, r);
+        }
     }
 
   g_ptr_array_set_size (self->active, 0);
@@ -480,6 +532,7 @@ fc_proc_maps_reload (FcProcMaps *self,
                     }
                   m->start = g->start;
                   m->end = g->end;
+                  m->partial = g->first_offset != 0;
                 }
             }
           if (m == NULL)
@@ -492,6 +545,7 @@ fc_proc_maps_reload (FcProcMaps *self,
       g_ptr_array_add (self->active, m);
     }
   g_ptr_array_sort (self->active, compare_start);
+  g_array_sort (self->code, compare_code_range);
   self->generation++;
   return TRUE;
 }
@@ -553,16 +607,128 @@ fc_proc_maps_read (FcProcMaps *self,
                    gsize       len)
 {
   const FcModule *m = fc_proc_maps_find (self, addr);
-  struct iovec local, remote;
 
   if (m != NULL && fc_module_read (m, addr, buf, len))
     return TRUE;
   /* writable data (e.g. a relocated GOT) is not in the file: ask the target */
-  local.iov_base = buf;
-  local.iov_len = len;
-  remote.iov_base = GSIZE_TO_POINTER (addr);
-  remote.iov_len = len;
-  return process_vm_readv (self->pid, &local, 1, &remote, 1, 0) == (ssize_t) len;
+  return fc_process_read (self->pid, addr, buf, len);
+}
+
+GPid
+fc_proc_maps_get_pid (FcProcMaps *self)
+{
+  return self->pid;
+}
+
+/* The jitdump file the process has mapped, or NULL. */
+const char *
+fc_proc_maps_get_jitdump (FcProcMaps *self)
+{
+  return self->jitdump;
+}
+
+/* The modules mapped as of the last read, by address; valid until the next reload. */
+const FcModule * const *
+fc_proc_maps_get_modules (FcProcMaps *self,
+                          guint      *n_modules)
+{
+  *n_modules = self->active->len;
+  return (const FcModule * const *) self->active->pdata;
+}
+
+/**
+ * fc_proc_maps_is_code:
+ *
+ * Whether @addr is in executable memory as of the last read of the maps: a module's code, or
+ * anonymous executable memory (a JIT compiler's code). A return address anywhere else is
+ * not one.
+ */
+gboolean
+fc_proc_maps_is_code (FcProcMaps *self,
+                      guint64     addr)
+{
+  const FcCodeRange *r = (const FcCodeRange *) (gpointer) self->code->data;
+  guint lo = 0, hi = self->code->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (addr < r[mid].start)
+        hi = mid;
+      else if (addr >= r[mid].end)
+        lo = mid + 1;
+      else
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Like fc_proc_maps_is_code, reading the maps again when @addr is in no range known: JIT code
+ * is mapped while the program runs. The read happens at most once a second for pages that
+ * missed (fc_proc_maps_find_or_reload). */
+gboolean
+fc_proc_maps_is_code_or_reload (FcProcMaps *self,
+                                guint64     addr)
+{
+  if (fc_proc_maps_is_code (self, addr))
+    return TRUE;
+  fc_proc_maps_find_or_reload (self, addr);
+  return fc_proc_maps_is_code (self, addr);
+}
+
+/**
+ * fc_module_find_symbol:
+ * @addr: (out): the symbol's target address
+ * @size: (out) (optional): its size
+ *
+ * Looks @name up in the module's dynamic symbol table, then in its symbol table: where a
+ * runtime keeps its state (CPython's _PyRuntime is exported, even from a stripped python3).
+ */
+gboolean
+fc_module_find_symbol (const FcModule *m,
+                       const char     *name,
+                       guint64        *addr,
+                       guint64        *size)
+{
+  Elf *elf;
+  Elf_Scn *scn = NULL;
+  gboolean found = FALSE;
+
+  if (m->data == NULL)
+    return FALSE;
+  elf_version (EV_CURRENT);
+  elf = elf_memory ((char *) m->data, m->size);
+  if (elf == NULL)
+    return FALSE;
+  for (int pass = 0; pass < 2 && !found; pass++)
+    while (!found && (scn = elf_nextscn (elf, scn)) != NULL)
+      {
+        GElf_Shdr sh;
+        Elf_Data *data;
+
+        if (gelf_getshdr (scn, &sh) == NULL || sh.sh_type != (pass == 0 ? SHT_DYNSYM : SHT_SYMTAB) ||
+            sh.sh_entsize == 0 || (data = elf_getdata (scn, NULL)) == NULL)
+          continue;
+        for (gsize i = 0; i < sh.sh_size / sh.sh_entsize; i++)
+          {
+            GElf_Sym sym;
+            const char *sname;
+
+            if (gelf_getsym (data, (int) i, &sym) == NULL || sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+              continue;
+            sname = elf_strptr (elf, sh.sh_link, sym.st_name);
+            if (sname != NULL && strcmp (sname, name) == 0)
+              {
+                *addr = sym.st_value + m->bias;
+                if (size != NULL)
+                  *size = sym.st_size;
+                found = TRUE;
+                break;
+              }
+          }
+      }
+  elf_end (elf);
+  return found;
 }
 
 /**

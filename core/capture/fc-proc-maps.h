@@ -28,6 +28,7 @@ typedef struct {
   dev_t     dev;
   ino_t     ino;
   gboolean  is_main;         /* the target's executable */
+  gboolean  partial;         /* a part of the file mapped again elsewhere, not from its start */
   gboolean  in_app;          /* main executable or outside the system library directories */
   /* private: the file mapped read-only, to serve reads of code and unwind tables */
   const guint8 *data;
@@ -36,6 +37,11 @@ typedef struct {
   guint64  *loads;
   guint     n_loads;
 } FcModule;
+
+typedef struct {
+  guint64 start;
+  guint64 end;
+} FcCodeRange;
 
 typedef struct _FcProcMaps FcProcMaps;
 
@@ -54,6 +60,19 @@ gboolean        fc_proc_maps_read            (FcProcMaps  *self,
                                               void        *buf,
                                               gsize        len);
 guint           fc_proc_maps_get_generation  (FcProcMaps  *self);
+GPid            fc_proc_maps_get_pid         (FcProcMaps  *self);
+const char     *fc_proc_maps_get_jitdump     (FcProcMaps  *self);
+const FcModule * const *fc_proc_maps_get_modules (FcProcMaps *self,
+                                              guint       *n_modules);
+gboolean        fc_proc_maps_is_code         (FcProcMaps  *self,
+                                              guint64      addr);
+gboolean        fc_proc_maps_is_code_or_reload (FcProcMaps *self,
+                                              guint64      addr);
+
+gboolean        fc_process_read              (GPid         pid,
+                                              guint64      addr,
+                                              void        *buf,
+                                              gsize        len);
 
 gboolean        fc_module_read               (const FcModule *module,
                                               guint64         addr,
@@ -63,6 +82,10 @@ char           *fc_module_debug_id           (const FcModule *module);
 gboolean        fc_module_find_function      (const FcModule *module,
                                               guint64         addr,
                                               guint64        *start);
+gboolean        fc_module_find_symbol        (const FcModule *module,
+                                              const char     *name,
+                                              guint64        *addr,
+                                              guint64        *size);
 gboolean        fc_path_is_system_library    (const char     *path);
 char           *fc_build_id_to_debug_id      (const char     *build_id_hex);
 

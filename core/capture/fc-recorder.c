@@ -23,9 +23,11 @@
 
 #include "fc-capture-summary.h"
 #include "fc-error.h"
+#include "fc-frame-rename.h"
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"
 #include "fc-release.h"
+#include "fc-runtimes.h"
 #include "fc-symbolizer.h"
 #include "fc-time.h"
 #include "fc-unwinder.h"
@@ -39,6 +41,7 @@ typedef enum {
   ITEM_EXIT,
   ITEM_PROCESS_EXIT,  /* a child followed is gone: its chunk is finished, its memory let go */
   ITEM_FLUSH,
+  ITEM_RENAME,        /* JIT code named late (a map written at exit): FcSymbol * -> FcSymbol * */
 } ItemKind;
 
 /* one unwound, symbolized sample handed from the worker to the main context */
@@ -48,20 +51,23 @@ typedef struct {
   int              pid;         /* the thread's process */
   int              status;
   GPtrArray       *ended;       /* ITEM_PROCESS_EXIT: the Process* to let go (not owned) */
+  GHashTable      *renamed;     /* ITEM_RENAME */
   int              priority;
   gint64           time_ns;     /* Unix epoch */
   char            *thread_name; /* GRefString */
   guint            n_frames;
-  guint64         *ips;         /* leaf first */
+  guint64         *ips;         /* leaf first; 0 for an interpreter's frame */
   const FcSymbol **symbols;
+  gboolean         python;      /* Python frames only: the chunk is platform python */
 } Item;
 
 typedef struct {
   int              pid;         /* the thread's process */
   const char      *process_comm; /* its name when first seen, for a process gone before we looked */
-  guint64         *ips;
+  guint64         *ips;         /* the stack recorded: native, spliced or Python */
   const FcSymbol **symbols;
   guint            n;
+  gboolean         python;      /* ips are Python frames only */
   char            *name;        /* GRefString */
   int              priority;
   gint64           name_read_us;
@@ -76,8 +82,16 @@ typedef struct {
   FcProcMaps   *maps;
   FcUnwinder   *unwinder;
   FcSymbolizer *symbolizer;
+  FcRuntimes   *runtimes;     /* CPython and JIT runtimes in it */
   char         *comm;         /* the process's name when it was first seen, or NULL */
 } Process;
+
+/* What the sink hands the worker with a sample: the process (following children) and the
+ * thread's Python frames, read right after the sample was taken. */
+typedef struct {
+  Process       *proc;
+  FcPythonStack *python;
+} SampleContext;
 
 /* Main context: one profile session per process recorded. The target's lives as long as the
  * recorder (its profiler_id too); following children, each other process gets its own, with
@@ -89,6 +103,8 @@ typedef struct {
   GHashTable    *frame_cache[2]; /* FcSymbol* -> frame id + 1 in the live chunk; [1]: at a return address */
   GHashTable    *images;         /* FcModule* seen in the live chunk's stacks */
   gint64         chunk_start_ns;
+  gboolean       python;         /* the live chunk holds Python stacks (platform python) */
+  GHashTable    *renamed;        /* FcSymbol * -> FcSymbol *: JIT code named after it was sampled */
   guint          batch_first;    /* samples appended since the last samples-added */
   guint          batch_n;
   guint          summary_index;  /* its FcProcessSummary in process_list, + 1; 0: none yet */
@@ -107,6 +123,7 @@ struct _FcRecorder {
   char          *default_release;  /* of the target's executable, for chunks when release is unset */
   char          *environment;
   gboolean       follow_children;
+  FcStacksMode   stacks;
 
   /* owned */
   GMainContext  *context;
@@ -116,9 +133,11 @@ struct _FcRecorder {
   GPtrArray     *sink_batch;     /* sampler thread only: snapshots not yet queued */
   GThread       *worker;
   GPtrArray     *process_store;  /* Process*, owned; protected by lock */
+  GPtrArray     *runtime_lines;  /* char *: the runtimes of processes let go; protected by lock */
   GHashTable    *processes;      /* worker thread only once it runs: pid -> Process */
   GHashTable    *sink_processes; /* sampler thread only: pid -> Process of its current program */
   gboolean       following;      /* the target's children are followed (read at attach) */
+  FcStacksMode   stacks_active;  /* read at attach: the sink reads Python frames unless native */
   GHashTable    *thread_states;  /* worker thread only: tid -> ThreadState */
   gint64         realtime_offset_ns; /* worker thread only; 0: take it at the next sample */
 
@@ -162,6 +181,7 @@ enum {
   PROP_RELEASE,
   PROP_ENVIRONMENT,
   PROP_FOLLOW_CHILDREN,
+  PROP_STACKS,
   PROP_PROFILER_ID,
   PROP_N_SAMPLES,
   PROP_N_THREADS,
@@ -193,6 +213,7 @@ static void
 item_free (Item *item)
 {
   g_clear_pointer (&item->ended, g_ptr_array_unref);
+  g_clear_pointer (&item->renamed, g_hash_table_unref);
   if (item->thread_name)
     g_ref_string_release (item->thread_name);
   g_free (item->ips);
@@ -230,6 +251,9 @@ process_new (FcRecorder *self,
     g_debug ("%s", error->message);
   proc->unwinder = fc_unwinder_new (proc->maps);
   proc->symbolizer = fc_symbolizer_new (proc->maps);
+  proc->runtimes = fc_runtimes_new (proc->maps);
+  /* nobody else holds it yet: a static python is found before the first sample */
+  fc_runtimes_update (proc->runtimes);
   g_mutex_lock (&self->lock);
   g_ptr_array_add (self->process_store, proc);
   g_mutex_unlock (&self->lock);
@@ -239,11 +263,36 @@ process_new (FcRecorder *self,
 static void
 process_free (Process *proc)
 {
+  fc_runtimes_free (proc->runtimes);
   fc_unwinder_free (proc->unwinder);
   fc_symbolizer_free (proc->symbolizer);
   fc_proc_maps_unref (proc->maps);
   g_free (proc->comm);
   g_free (proc);
+}
+
+/* "process 12 (python3): CPython 3.11.2: ...": for the summary; NULL when it ran no runtime */
+static char *
+runtime_line (Process *proc)
+{
+  g_autofree char *hint = NULL;
+  g_autofree char *text = fc_runtimes_dup_description (proc->runtimes, &hint);
+
+  if (text == NULL)
+    return NULL;
+  return g_strdup_printf ("process %d%s%s%s: %s%s%s", proc->pid, proc->comm ? " (" : "", proc->comm ? proc->comm : "",
+                          proc->comm ? ")" : "", text, hint ? "; hint: " : "", hint ? hint : "");
+}
+
+/* Under lock: the summary keeps what a process ran after it is let go. */
+static void
+remember_runtime (FcRecorder *self,
+                  Process    *proc)
+{
+  char *line = runtime_line (proc);
+
+  if (line != NULL)
+    g_ptr_array_add (self->runtime_lines, line);
 }
 
 /* The worker's: the process a snapshot was taken in. Following children, the
@@ -255,8 +304,8 @@ get_process (FcRecorder       *self,
   int pid = snap != NULL && snap->pid > 0 ? snap->pid : self->pid;
   Process *proc;
 
-  if (snap != NULL && snap->context != NULL)
-    return snap->context;
+  if (snap != NULL && snap->context != NULL && ((SampleContext *) snap->context)->proc != NULL)
+    return ((SampleContext *) snap->context)->proc;
   proc = g_hash_table_lookup (self->processes, GINT_TO_POINTER (pid));
   if (proc == NULL)
     {
@@ -274,6 +323,19 @@ thread_state_free (ThreadState *ts)
   g_free (ts->ips);
   g_free (ts->symbols);
   g_free (ts);
+}
+
+/* A snapshot and what the sink attached to it. */
+static void
+snapshot_free (FcSnapshot *snap)
+{
+  if ((snap->kind == FC_SNAPSHOT_SAMPLE || snap->kind == FC_SNAPSHOT_REUSE) && snap->context != NULL)
+    {
+      SampleContext *ctx = snap->context;
+      g_free (ctx->python);
+      g_free (ctx);
+    }
+  g_free (snap);
 }
 
 /* ---- worker thread ---- */
@@ -366,20 +428,30 @@ worker_sample (FcRecorder       *self,
 
   if (snap->kind == FC_SNAPSHOT_SAMPLE)
     {
-      guint64 ips[MAX_FRAMES];
+      guint64 ips[MAX_FRAMES], out_ips[MAX_FRAMES];
+      const FcSymbol *symbols[MAX_FRAMES], *out_symbols[MAX_FRAMES];
+      SampleContext *ctx = snap->context;
       gboolean complete = FALSE;
       gint64 t0 = thread_cpu_ns (), t1, t2;
+      FcStacksMode mode;
       guint n;
 
       n = fc_unwinder_unwind (proc->unwinder, snap, ips, MAX_FRAMES, &complete);
       t1 = thread_cpu_ns ();
+      for (guint i = 0; i < n; i++)
+        symbols[i] = fc_symbolizer_lookup (proc->symbolizer, ips[i], i > 0);
+      /* Python frames into the native stack, or in its place */
+      fc_runtimes_update (proc->runtimes);
+      fc_runtimes_note_jit (proc->runtimes, proc->symbolizer, FALSE);
+      mode = fc_runtimes_resolve_mode (proc->runtimes, self->stacks_active);
+      n = fc_runtimes_splice (proc->runtimes, mode, ctx != NULL ? ctx->python : NULL, ips, symbols, n,
+                              out_ips, out_symbols, MAX_FRAMES);
       g_free (ts->ips);
       g_free (ts->symbols);
       ts->n = n;
-      ts->ips = g_memdup2 (ips, n * sizeof (guint64));
-      ts->symbols = g_new (const FcSymbol *, MAX (n, 1));
-      for (guint i = 0; i < n; i++)
-        ts->symbols[i] = fc_symbolizer_lookup (proc->symbolizer, ips[i], i > 0);
+      ts->python = mode == FC_STACKS_PYTHON;
+      ts->ips = g_memdup2 (out_ips, n * sizeof (guint64));
+      ts->symbols = g_memdup2 (out_symbols, MAX (n, 1) * sizeof (const FcSymbol *));
       t2 = thread_cpu_ns ();
 
       g_mutex_lock (&self->lock);
@@ -391,6 +463,9 @@ worker_sample (FcRecorder       *self,
     }
   else if (ts->ips == NULL)
     return;  /* nothing to reuse yet */
+  /* python stacks: a thread that ran no Python is not in the profile, as for the Python SDK */
+  if (ts->python && ts->n == 0)
+    return;
 
   /* once per sampling run, so the clock may be set between runs but samples of one run stay in order */
   if (self->realtime_offset_ns == 0)
@@ -406,6 +481,29 @@ worker_sample (FcRecorder       *self,
   item->n_frames = ts->n;
   item->ips = g_memdup2 (ts->ips, ts->n * sizeof (guint64));
   item->symbols = g_memdup2 (ts->symbols, ts->n * sizeof (const FcSymbol *));
+  item->python = ts->python;
+  push_item (self, item);
+}
+
+/* JIT maps read once more (Java writes its map at exit, jcmd Compiler.perfmap any time): the
+ * JIT code sampled before it had a name gets it in the chunks finished from here on. */
+static void
+push_renames (FcRecorder *self,
+              Process    *proc)
+{
+  GHashTable *renamed = fc_symbolizer_rename_jit (proc->symbolizer);
+  Item *item;
+
+  fc_runtimes_note_jit (proc->runtimes, proc->symbolizer, TRUE);
+  if (g_hash_table_size (renamed) == 0)
+    {
+      g_hash_table_unref (renamed);
+      return;
+    }
+  item = g_new0 (Item, 1);
+  item->kind = ITEM_RENAME;
+  item->pid = proc->pid;
+  item->renamed = renamed;
   push_item (self, item);
 }
 
@@ -445,6 +543,12 @@ worker_thread (gpointer data)
       if (snap == &stop_marker)
         {
           /* everything captured before the stop is in pending, ahead of this */
+          GHashTableIter iter;
+          Process *proc;
+
+          g_hash_table_iter_init (&iter, self->processes);
+          while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &proc))
+            push_renames (self, proc);
           self->realtime_offset_ns = 0;
           item = g_new0 (Item, 1);
           item->kind = ITEM_FLUSH;
@@ -472,6 +576,7 @@ worker_thread (gpointer data)
                 fc_proc_maps_forget (proc->maps);
                 fc_proc_maps_reload (proc->maps, NULL);
                 fc_unwinder_flush (proc->unwinder);
+                fc_runtimes_worker_exec (proc->runtimes);
               }
             g_hash_table_iter_init (&iter, self->thread_states);
             while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ts))
@@ -480,6 +585,7 @@ worker_thread (gpointer data)
           }
           break;
         case FC_SNAPSHOT_TARGET_EXIT:
+          push_renames (self, get_process (self, NULL));
           item = g_new0 (Item, 1);
           item->kind = ITEM_EXIT;
           item->status = snap->status;
@@ -495,6 +601,8 @@ worker_thread (gpointer data)
             while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ts))
               if (ts->pid == snap->pid)
                 g_hash_table_iter_remove (&iter);
+            for (guint i = 0; snap->context != NULL && i < ((GPtrArray *) snap->context)->len; i++)
+              push_renames (self, g_ptr_array_index ((GPtrArray *) snap->context, i));
             g_hash_table_remove (self->processes, GINT_TO_POINTER (snap->pid));
             item = g_new0 (Item, 1);
             item->kind = ITEM_PROCESS_EXIT;
@@ -510,7 +618,7 @@ worker_thread (gpointer data)
         default:
           break;
         }
-      g_free (snap);
+      snapshot_free (snap);
     }
   return NULL;
 }
@@ -531,6 +639,7 @@ sink_cb (FcSnapshot *snapshot,
          gpointer    user_data)
 {
   FcRecorder *self = user_data;
+  Process *sampled = NULL;
 
   /* Following children: a process is known from its first sample on, here on the sampler
    * thread, while it surely exists; the worker may reach its samples after it has exited. */
@@ -567,7 +676,33 @@ sink_cb (FcSnapshot *snapshot,
               proc = process_new (self, snapshot->pid);
               g_hash_table_insert (self->sink_processes, key, proc);
             }
-          snapshot->context = proc;
+          sampled = proc;
+        }
+    }
+  else if (snapshot->kind == FC_SNAPSHOT_SAMPLE || snapshot->kind == FC_SNAPSHOT_EXEC)
+    {
+      Process *proc = g_hash_table_lookup (self->sink_processes, GINT_TO_POINTER (self->pid));
+
+      /* the same Process goes on after an exec: what it knew of the interpreter does not */
+      if (proc != NULL && snapshot->kind == FC_SNAPSHOT_EXEC)
+        fc_runtimes_sink_exec (proc->runtimes);
+      else if (proc != NULL)
+        sampled = proc;
+    }
+  if (snapshot->kind == FC_SNAPSHOT_SAMPLE || (snapshot->kind == FC_SNAPSHOT_REUSE && self->following))
+    {
+      /* an interpreter's frames change with every call: read them now, next to the sample */
+      FcPythonStack *python = NULL;
+
+      if (snapshot->kind == FC_SNAPSHOT_SAMPLE && sampled != NULL && self->stacks_active != FC_STACKS_NATIVE)
+        python = fc_runtimes_read_python (sampled->runtimes, snapshot->tid);
+      if (python != NULL || self->following)
+        {
+          SampleContext *ctx = g_new0 (SampleContext, 1);
+
+          ctx->proc = self->following ? sampled : NULL;
+          ctx->python = python;
+          snapshot->context = ctx;
         }
     }
   /* samples wait for the end of their tick (batch_end_cb): one wake-up of the worker a tick, not
@@ -626,6 +761,7 @@ session_new (int         pid,
   session->frame_cache[0] = g_hash_table_new (NULL, NULL);
   session->frame_cache[1] = g_hash_table_new (NULL, NULL);
   session->images = g_hash_table_new (NULL, NULL);
+  session->renamed = g_hash_table_new (NULL, NULL);
   return session;
 }
 
@@ -636,6 +772,7 @@ session_free (Session *session)
   g_hash_table_unref (session->frame_cache[0]);
   g_hash_table_unref (session->frame_cache[1]);
   g_hash_table_unref (session->images);
+  g_hash_table_unref (session->renamed);
   g_free (session->profiler_id);
   g_free (session);
 }
@@ -669,6 +806,7 @@ new_live_profile (FcRecorder *self,
   g_hash_table_remove_all (session->images);
   session->chunk_start_ns = 0;
   session->batch_n = 0;
+  session->python = FALSE;
 }
 
 static void
@@ -718,6 +856,30 @@ session_summary (FcRecorder *self,
   return &g_array_index (self->process_list, FcProcessSummary, session->summary_index - 1);
 }
 
+/* The live chunk with its JIT frames named late: the chunk written and sent. */
+static FcProfile *
+renamed_copy (Session *session)
+{
+  g_autoptr(GHashTable) frames = g_hash_table_new (NULL, NULL);
+  FcProfile *copy;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      g_hash_table_iter_init (&iter, session->frame_cache[k]);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          const FcSymbol *now = g_hash_table_lookup (session->renamed, key);
+          if (now != NULL)
+            g_hash_table_insert (frames, GUINT_TO_POINTER (GPOINTER_TO_UINT (value) - 1), (gpointer) now);
+        }
+    }
+  copy = fc_frame_rename_copy (session->live, frames);
+  fc_profile_finish (copy);
+  return copy;
+}
+
 static void
 finish_chunk (FcRecorder *self,
               Session    *session)
@@ -740,7 +902,7 @@ finish_chunk (FcRecorder *self,
     }
   set_debug_meta (session);
   fc_profile_finish (session->live);
-  chunk = g_object_ref (session->live);
+  chunk = g_hash_table_size (session->renamed) > 0 ? renamed_copy (session) : g_object_ref (session->live);
   new_live_profile (self, session);
   if (p != NULL)
     p->n_chunks++;
@@ -772,6 +934,13 @@ intern_frame (Session        *session,
       frame.package = frame.module;
       g_hash_table_add (session->images, (gpointer) sym->module);
     }
+  if (sym->platform != NULL)
+    {
+      /* an interpreter's frame: its module and platform as its SDK sends them, no address */
+      frame.platform = fc_profile_intern (live, sym->platform);
+      if (sym->module_name != NULL)
+        frame.module = fc_profile_intern (live, sym->module_name);
+    }
   if (sym->abs_path != NULL)
     {
       frame.abs_path = fc_profile_intern (live, sym->abs_path);
@@ -779,8 +948,8 @@ intern_frame (Session        *session,
     }
   frame.lineno = sym->lineno > 0 ? sym->lineno : FC_LINE_NONE;
   frame.in_app = sym->in_app ? FC_IN_APP_YES : FC_IN_APP_NO;
-  frame.has_instruction_addr = TRUE;
-  frame.instruction_addr = addr;
+  frame.has_instruction_addr = sym->platform == NULL;
+  frame.instruction_addr = sym->platform == NULL ? addr : 0;
   id = fc_profile_intern_frame (live, &frame);
   g_hash_table_insert (cache, key, GUINT_TO_POINTER (id + 1));
   return id;
@@ -987,7 +1156,10 @@ end_session (FcRecorder *self,
     }
   g_mutex_lock (&self->lock);
   for (guint i = 0; ended != NULL && i < ended->len; i++)
-    g_ptr_array_remove_fast (self->process_store, g_ptr_array_index (ended, i));
+    {
+      remember_runtime (self, g_ptr_array_index (ended, i));
+      g_ptr_array_remove_fast (self->process_store, g_ptr_array_index (ended, i));
+    }
   g_mutex_unlock (&self->lock);
 }
 
@@ -1023,10 +1195,17 @@ flush_pending (FcRecorder *self)
             if (session->live == NULL)
               new_live_profile (self, session);
             if (session->chunk_start_ns != 0 &&
-                item->time_ns - session->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000)
+                (item->time_ns - session->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000 ||
+                 item->python != session->python))
               {
+                /* a chunk is Python stacks (platform python) or native ones, never both */
                 emit_samples_added (self);
                 finish_chunk (self, session);
+              }
+            if (fc_profile_get_n_samples (session->live) == 0 && item->python != session->python)
+              {
+                session->python = item->python;
+                fc_profile_set_meta_string (session->live, "platform", item->python ? "python" : self->platform);
               }
             if (session->batch_n == 0)
               session->batch_first = fc_profile_get_n_samples (session->live);
@@ -1048,6 +1227,19 @@ flush_pending (FcRecorder *self)
         case ITEM_PROCESS_EXIT:
           emit_samples_added (self);
           end_session (self, item->pid, item->ended);
+          break;
+
+        case ITEM_RENAME:
+          {
+            Session *session = !self->following || item->pid == self->pid
+                                 ? self->target : g_hash_table_lookup (self->sessions, GINT_TO_POINTER (item->pid));
+            GHashTableIter iter;
+            gpointer key, value;
+
+            g_hash_table_iter_init (&iter, item->renamed);
+            while (session != NULL && g_hash_table_iter_next (&iter, &key, &value))
+              g_hash_table_insert (session->renamed, key, value);
+          }
           break;
 
         case ITEM_FLUSH:
@@ -1107,6 +1299,8 @@ stop_worker (FcRecorder *self,
       g_hash_table_remove_all (self->target->images);
     }
   g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->process_store->len; i++)
+    remember_runtime (self, g_ptr_array_index (self->process_store, i));
   g_ptr_array_set_size (self->process_store, 0);
   g_mutex_unlock (&self->lock);
   self->realtime_offset_ns = 0;
@@ -1122,6 +1316,9 @@ prepare_target (FcRecorder *self,
   self->exit_status = -1;
   g_hash_table_remove_all (self->thread_counts);
   g_array_set_size (self->process_list, 0);
+  g_mutex_lock (&self->lock);
+  g_ptr_array_set_size (self->runtime_lines, 0);
+  g_mutex_unlock (&self->lock);
   self->target->summary_index = 0;
   self->target->pid = self->pid;
   self->n_root = self->n_unnamed_leaf = self->n_wait_leaf = self->n_target_samples = 0;
@@ -1130,6 +1327,7 @@ prepare_target (FcRecorder *self,
   g_hash_table_remove_all (self->processes);
   g_hash_table_remove_all (self->sink_processes);
   g_hash_table_insert (self->sink_processes, GINT_TO_POINTER (self->pid), get_process (self, NULL));
+  self->stacks_active = self->stacks;
   self->worker = g_thread_new ("fc-unwinder", worker_thread, self);
   return TRUE;
 }
@@ -1340,15 +1538,16 @@ fc_recorder_finalize (GObject *object)
   while ((batch = g_async_queue_try_pop (self->queue)) != NULL)
     if ((gpointer) batch != &quit_marker && (gpointer) batch != &stop_marker)
       {
-        g_ptr_array_foreach (batch, (GFunc) g_free, NULL);
+        g_ptr_array_foreach (batch, (GFunc) snapshot_free, NULL);
         g_ptr_array_unref (batch);
       }
   g_async_queue_unref (self->queue);
-  g_ptr_array_foreach (self->sink_batch, (GFunc) g_free, NULL);
+  g_ptr_array_foreach (self->sink_batch, (GFunc) snapshot_free, NULL);
   g_ptr_array_unref (self->sink_batch);
   g_hash_table_unref (self->processes);
   g_hash_table_unref (self->sink_processes);
   g_ptr_array_unref (self->process_store);
+  g_ptr_array_unref (self->runtime_lines);
   g_hash_table_unref (self->thread_states);
   session_free (self->target);
   g_hash_table_unref (self->sessions);
@@ -1385,6 +1584,7 @@ fc_recorder_get_property (GObject    *object,
     case PROP_RELEASE: g_value_set_string (value, self->release); break;
     case PROP_ENVIRONMENT: g_value_set_string (value, self->environment); break;
     case PROP_FOLLOW_CHILDREN: g_value_set_boolean (value, self->follow_children); break;
+    case PROP_STACKS: g_value_set_enum (value, self->stacks); break;
     case PROP_PROFILER_ID: g_value_set_string (value, self->target->profiler_id); break;
     case PROP_N_SAMPLES: g_value_set_uint (value, self->n_samples); break;
     case PROP_N_THREADS: g_value_set_uint (value, fc_recorder_get_n_threads (self)); break;
@@ -1418,6 +1618,7 @@ fc_recorder_set_property (GObject      *object,
     case PROP_RELEASE: fc_recorder_set_release (self, g_value_get_string (value)); break;
     case PROP_ENVIRONMENT: fc_recorder_set_environment (self, g_value_get_string (value)); break;
     case PROP_FOLLOW_CHILDREN: fc_recorder_set_follow_children (self, g_value_get_boolean (value)); break;
+    case PROP_STACKS: fc_recorder_set_stacks (self, g_value_get_enum (value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -1442,6 +1643,7 @@ fc_recorder_class_init (FcRecorderClass *klass)
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, NULL, rw);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, NULL, rw);
   properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, rw);
+  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_STACKS_AUTO, rw);
   properties[PROP_PROFILER_ID] = g_param_spec_string ("profiler-id", NULL, NULL, NULL, ro);
   properties[PROP_N_SAMPLES] = g_param_spec_uint ("n-samples", NULL, NULL, 0, G_MAXUINT, 0, ro);
   properties[PROP_N_THREADS] = g_param_spec_uint ("n-threads", NULL, NULL, 0, G_MAXUINT, 0, ro);
@@ -1478,6 +1680,7 @@ fc_recorder_init (FcRecorder *self)
   self->processes = g_hash_table_new (NULL, NULL);
   self->sink_processes = g_hash_table_new (NULL, NULL);
   self->process_store = g_ptr_array_new_with_free_func ((GDestroyNotify) process_free);
+  self->runtime_lines = g_ptr_array_new_with_free_func (g_free);
   self->target = session_new (0, NULL);
   self->sessions = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) session_free);
   self->process_list = g_array_new (FALSE, FALSE, sizeof (FcProcessSummary));
@@ -1763,6 +1966,17 @@ fc_recorder_dup_summary (FcRecorder *self)
         g_array_append_val (summary->threads, t);
       }
   g_array_sort (summary->threads, compare_thread_summary);
+  /* the runtime each program ran and how its frames were named */
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->runtime_lines->len; i++)
+    g_ptr_array_add (summary->runtimes, g_strdup (g_ptr_array_index (self->runtime_lines, i)));
+  for (guint i = 0; i < self->process_store->len; i++)
+    {
+      char *line = runtime_line (g_ptr_array_index (self->process_store, i));
+      if (line != NULL)
+        g_ptr_array_add (summary->runtimes, line);
+    }
+  g_mutex_unlock (&self->lock);
   for (guint i = 0; i < self->process_list->len; i++)
     {
       const FcProcessSummary *p = &g_array_index (self->process_list, FcProcessSummary, i);
@@ -1815,6 +2029,27 @@ fc_recorder_get_follow_children (FcRecorder *self)
   g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
 
   return self->follow_children;
+}
+
+/* How programs with an interpreter are recorded (FcStacksMode); read at the next attach or launch. */
+void
+fc_recorder_set_stacks (FcRecorder   *self,
+                        FcStacksMode  stacks)
+{
+  g_return_if_fail (FC_IS_RECORDER (self));
+
+  if (self->stacks == stacks)
+    return;
+  self->stacks = stacks;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STACKS]);
+}
+
+FcStacksMode
+fc_recorder_get_stacks (FcRecorder *self)
+{
+  g_return_val_if_fail (FC_IS_RECORDER (self), FC_STACKS_AUTO);
+
+  return self->stacks;
 }
 
 /* Wall mode stops every thread at every tick, as where perf events are not allowed (for tests and

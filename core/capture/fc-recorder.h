@@ -9,6 +9,7 @@
 
 #include "fc-capture-summary.h"
 #include "fc-profile.h"
+#include "fc-python-splice.h"
 #include "fc-sampler.h"
 
 G_BEGIN_DECLS
@@ -20,7 +21,8 @@ G_DECLARE_FINAL_TYPE (FcRecorder, fc_recorder, FC, RECORDER, GObject)
  * Properties: frequency (1..1000 Hz, default 101), mode (FcSamplerMode, default wall; read when
  * attaching), chunk-duration-ms (default 60000), stack-size (bytes copied per sample, default
  * 32768), platform (default "native"), release, environment, follow-children (default FALSE; read
- * when attaching); read-only: profiler-id, n-samples,
+ * when attaching), stacks (FcStacksMode, default auto: a CPython program's chunks are platform
+ * python with its Python frames; read when attaching); read-only: profiler-id, n-samples,
  * n-threads, dropped-ticks, median-stop-us.
  *
  * Signals, all emitted on the main context that was the thread default when the recorder was
@@ -102,6 +104,9 @@ void        fc_recorder_set_force_ptrace   (FcRecorder          *self,
 void        fc_recorder_set_follow_children (FcRecorder         *self,
                                             gboolean             follow);
 gboolean    fc_recorder_get_follow_children (FcRecorder         *self);
+void        fc_recorder_set_stacks         (FcRecorder          *self,
+                                            FcStacksMode         stacks);
+FcStacksMode fc_recorder_get_stacks        (FcRecorder          *self);
 guint       fc_recorder_get_n_held_processes (FcRecorder        *self);
 
 G_END_DECLS

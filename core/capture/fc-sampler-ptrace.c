@@ -140,6 +140,7 @@ fc_sampler_capture (FcSampler *self,
 
   task->have_sample = TRUE;
   fc_sampler_emit (self, snap);
+  fc_sampler_count_sample (self, FALSE);
   if (task->tick_pending)
     fc_sampler_tick_outcome (self, task, FC_TICK_CAPTURED);
 }
@@ -524,10 +525,11 @@ fc_sampler_interrupt_task (FcSampler *self,
       fc_sampler_tick_outcome (self, task, errno == ESRCH ? FC_TICK_TOO_SHORT : FC_TICK_REFUSED);
       return FALSE;
     }
+  /* counted as a sample once it is taken (fc_sampler_capture()): the thread may exit, exec or
+   * be released before it stops */
   task->interrupt_pending = TRUE;
   task->tick_pending = TRUE;
   self->pending++;
-  fc_sampler_count_sample (self, FALSE);
   g_mutex_lock (&self->lock);
   self->stats.n_stops++;
   g_mutex_unlock (&self->lock);

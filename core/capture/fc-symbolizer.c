@@ -9,7 +9,6 @@
  * function, and without that "module+0xoffset" does.
  */
 
-#include <dlfcn.h>
 #include <string.h>
 
 #include <dwarf.h>
@@ -17,7 +16,14 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "fc-demangle.h"
+#include "fc-jitdump.h"
+#include "fc-perf-map.h"
 #include "fc-symbolizer.h"
+
+/* a JIT's map is read again at most this often while addresses in JIT code go unnamed */
+#define JIT_READ_INTERVAL_US (200 * 1000)
+#define JIT_CODE_UNNAMED "[JIT code]"
 
 /* A module's function symbols sorted by address, built once: dwfl_module_addrinfo scans the
  * whole symbol table at every call, which on a large program (cc1: 100k symbols) cost most of
@@ -36,7 +42,15 @@ typedef struct {
   guint64      plt_start[2]; /* .plt and .plt.sec, module addresses; 0 when absent */
   guint64      plt_end[2];
   gboolean     plt_read;
+  GArray      *cu_ranges;   /* CuRange by start, for DWARF without .debug_aranges; NULL until needed */
 } ModuleInfo;
+
+/* what a compilation unit's code covers (its DW_AT_ranges or low/high pc), module addresses */
+typedef struct {
+  guint64   start;
+  guint64   end;
+  Dwarf_Off cu;
+} CuRange;
 
 struct _FcSymbolizer {
   FcProcMaps *maps;
@@ -44,7 +58,17 @@ struct _FcSymbolizer {
   GHashTable *reported;   /* FcModule* -> ModuleInfo* */
   GHashTable *cache;      /* lookup address -> FcSymbol* */
   GHashTable *unknown_cache; /* lookup address -> FcSymbol* of addresses in no module (yet) */
-  GHashTable *unknown_gen;   /* lookup address -> maps generation + 1 when it was looked up */
+  GHashTable *unknown_gen;   /* lookup address -> unknown_tag () when it was looked up */
+  GPtrArray  *retired;       /* FcSymbol* replaced in unknown_cache: items may still point to them */
+  /* JIT code: named by the runtime's perf map or jitdump */
+  FcJitTable *jit;
+  FcPerfMap  *perf_map;
+  FcJitdump  *jitdump;
+  gboolean    perf_map_found;
+  char       *jitdump_error;
+  gint64      jit_read_us;
+  guint64     n_jit_named;   /* addresses in JIT code looked up, named or not */
+  guint64     n_jit_unnamed;
 };
 
 static char *debuginfo_path = NULL;
@@ -56,66 +80,13 @@ static const Dwfl_Callbacks callbacks = {
   .debuginfo_path = &debuginfo_path,
 };
 
-typedef char *(*CxaDemangle) (const char *mangled, char *buf, size_t *len, int *status);
-
-static CxaDemangle
-get_demangler (void)
-{
-  static gsize once = 0;
-  static CxaDemangle func = NULL;
-
-  if (g_once_init_enter (&once))
-    {
-      void *handle = dlopen ("libstdc++.so.6", RTLD_LAZY | RTLD_NOLOAD);
-      if (handle == NULL)
-        handle = dlopen ("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-      if (handle != NULL)
-        func = (CxaDemangle) dlsym (handle, "__cxa_demangle");
-      g_once_init_leave (&once, 1);
-    }
-  return func;
-}
-
-gboolean
-fc_symbolizer_can_demangle (void)
-{
-  return get_demangler () != NULL;
-}
-
-char *
-fc_symbolizer_demangle (const char *name)
-{
-  CxaDemangle demangle;
-  char *out;
-  char *ret;
-  int status = -1;
-
-  if (name == NULL)
-    return NULL;
-  if (!g_str_has_prefix (name, "_Z") || (demangle = get_demangler ()) == NULL)
-    return g_strdup (name);
-  out = demangle (name, NULL, NULL, &status);
-  if (out == NULL || status != 0)
-    {
-      free (out);
-      return g_strdup (name);
-    }
-  ret = g_strdup (out);
-  free (out);
-  /* legacy Rust mangling ends with ::h<16 hex digits>: not part of the name */
-  {
-    char *h = g_strrstr (ret, "::h");
-    if (h != NULL && strlen (h) == 19)
-      *h = 0;
-  }
-  return ret;
-}
-
 static void
 module_info_free (ModuleInfo *info)
 {
   if (info->symbols != NULL)
     g_array_unref (info->symbols);
+  if (info->cu_ranges != NULL)
+    g_array_unref (info->cu_ranges);
   g_free (info);
 }
 
@@ -211,12 +182,13 @@ find_symbol (ModuleInfo *info,
   return NULL;
 }
 
-static void
-symbol_free (FcSymbol *sym)
+void
+fc_symbol_free (FcSymbol *sym)
 {
   while (sym != NULL)
     {
       FcSymbol *caller = sym->caller;
+      g_free (sym->module_name);
       g_free (sym->function);
       g_free (sym->abs_path);
       g_free (sym->filename);
@@ -236,7 +208,7 @@ die_function_name (Dwarf_Die *die)
       dwarf_attr_integrate (die, DW_AT_MIPS_linkage_name, &attr) != NULL ||
       dwarf_attr_integrate (die, DW_AT_name, &attr) != NULL)
     name = dwarf_formstring (&attr);
-  return name != NULL ? fc_symbolizer_demangle (name) : NULL;
+  return name != NULL ? fc_demangle (name) : NULL;
 }
 
 /* "./string/strcoll_l.c" is relative to the compilation directory */
@@ -403,9 +375,13 @@ fc_symbolizer_new (FcProcMaps *maps)
   self->maps = fc_proc_maps_ref (maps);
   self->dwfl = dwfl_begin (&callbacks);
   self->reported = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) module_info_free);
-  self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
-  self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) symbol_free);
+  self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
+  self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   self->unknown_gen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->retired = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_symbol_free);
+  self->jit = fc_jit_table_new ();
+  self->perf_map = fc_perf_map_new (fc_proc_maps_get_pid (maps));
+  self->jit_read_us = G_MININT64 / 2;
   return self;
 }
 
@@ -417,6 +393,11 @@ fc_symbolizer_free (FcSymbolizer *self)
   g_hash_table_unref (self->cache);
   g_hash_table_unref (self->unknown_gen);
   g_hash_table_unref (self->unknown_cache);
+  g_ptr_array_unref (self->retired);
+  fc_perf_map_free (self->perf_map);
+  fc_jitdump_free (self->jitdump);
+  fc_jit_table_free (self->jit);
+  g_free (self->jitdump_error);
   g_hash_table_unref (self->reported);
   dwfl_end (self->dwfl);
   fc_proc_maps_unref (self->maps);
@@ -444,6 +425,70 @@ ensure_reported (FcSymbolizer   *self,
   info->mod = mod;
   g_hash_table_insert (self->reported, (gpointer) m, info);
   return info;
+}
+
+static int
+compare_cu_range (gconstpointer a,
+                  gconstpointer b)
+{
+  const CuRange *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The line at @addr when libdw's own lookup found no compilation unit: Go writes no
+ * .debug_aranges, which elfutils 0.188 needs to find a unit by address. The units' ranges
+ * are read once and searched here. */
+static Dwarf_Line *
+line_without_aranges (ModuleInfo *info,
+                      guint64     addr,
+                      Dwarf_Die  *cudie)
+{
+  Dwarf_Addr bias = 0;
+  Dwarf *dwarf = dwfl_module_getdwarf (info->mod, &bias);
+  const CuRange *r;
+  guint lo = 0, hi;
+
+  if (dwarf == NULL)
+    return NULL;
+  if (info->cu_ranges == NULL)
+    {
+      Dwarf_Off off = 0, next;
+      size_t header_size;
+
+      info->cu_ranges = g_array_new (FALSE, FALSE, sizeof (CuRange));
+      while (dwarf_nextcu (dwarf, off, &next, &header_size, NULL, NULL, NULL) == 0)
+        {
+          Dwarf_Die die;
+          Dwarf_Addr base, start, end;
+          ptrdiff_t it = 0;
+
+          if (dwarf_offdie (dwarf, off + header_size, &die) != NULL)
+            while ((it = dwarf_ranges (&die, it, &base, &start, &end)) > 0)
+              {
+                CuRange cr = { start + bias, end + bias, off + header_size };
+                g_array_append_val (info->cu_ranges, cr);
+              }
+          off = next;
+        }
+      g_array_sort (info->cu_ranges, compare_cu_range);
+    }
+  r = (const CuRange *) (gpointer) info->cu_ranges->data;
+  hi = info->cu_ranges->len;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (addr < r[mid].start)
+        hi = mid;
+      else if (addr >= r[mid].end)
+        lo = mid + 1;
+      else
+        {
+          if (dwarf_offdie (dwarf, r[mid].cu, cudie) == NULL)
+            return NULL;
+          return dwarf_getsrc_die (cudie, addr - bias);
+        }
+    }
+  return NULL;
 }
 
 /* Whether @vaddr (a module address) is in .plt or .plt.sec; the sections are read once. */
@@ -556,6 +601,181 @@ out:
   return name;
 }
 
+/**
+ * fc_symbolizer_refresh_jit:
+ * @force: read now, not at most every 200 ms (at the end of a recording: Java writes its map
+ *   at exit)
+ *
+ * Reads what the process's perf map and jitdump file gained since the last read.
+ */
+void
+fc_symbolizer_refresh_jit (FcSymbolizer *self,
+                           gboolean      force)
+{
+  const char *jitdump = fc_proc_maps_get_jitdump (self->maps);
+  gint64 now = g_get_monotonic_time ();
+
+  if (!force && now - self->jit_read_us < JIT_READ_INTERVAL_US)
+    return;
+  self->jit_read_us = now;
+  self->perf_map_found |= fc_perf_map_read (self->perf_map, self->jit);
+  if (jitdump != NULL && self->jitdump == NULL)
+    self->jitdump = fc_jitdump_new (fc_proc_maps_get_pid (self->maps), jitdump);
+  if (self->jitdump != NULL && self->jitdump_error == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!fc_jitdump_read (self->jitdump, self->jit, &error) && error != NULL)
+        self->jitdump_error = g_strdup (error->message);
+    }
+}
+
+void
+fc_symbolizer_get_jit_info (FcSymbolizer *self,
+                            FcJitInfo    *info)
+{
+  info->perf_map = fc_perf_map_get_name (self->perf_map);
+  info->perf_map_found = self->perf_map_found;
+  info->jitdump = self->jitdump != NULL ? fc_jitdump_get_path (self->jitdump) : NULL;
+  info->jitdump_error = self->jitdump_error;
+  info->n_entries = fc_jit_table_get_n_entries (self->jit);
+  info->n_named = self->n_jit_named;
+  info->n_unnamed = self->n_jit_unnamed;
+}
+
+/* The instance of @m's file mapped from its start (the one the dynamic loader mapped). */
+static const FcModule *
+whole_instance (FcSymbolizer   *self,
+                const FcModule *m)
+{
+  guint n = 0;
+  const FcModule * const *modules = fc_proc_maps_get_modules (self->maps, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (!modules[i]->partial && modules[i]->ino == m->ino && modules[i]->dev == m->dev &&
+        strcmp (modules[i]->path, m->path) == 0)
+      return modules[i];
+  return NULL;
+}
+
+/* a runtime's own code, not the application's: V8's builtins and stubs, HotSpot's
+ * interpreter and stubs, CPython's trampolines (their Python frames are the application) */
+static gboolean
+jit_name_is_runtime (const char *name)
+{
+  static const char * const prefixes[] = {
+    "Builtin:", "BytecodeHandler:", "Stub:", "RegExp:", "Interpreter", "StubRoutines", "Handler:",
+    "py::", "[",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    if (g_str_has_prefix (name, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
+/* what an address in no module was named with: the maps and the JIT tables as they were */
+static guint64
+unknown_tag (FcSymbolizer *self)
+{
+  return ((guint64) fc_proc_maps_get_generation (self->maps) << 32 | fc_jit_table_get_version (self->jit)) + 1;
+}
+
+/* An address in no module: JIT code the runtime named in a perf map or jitdump, JIT code it
+ * did not name, or no code at all. Looked up again when the maps or the JIT tables changed;
+ * a symbol handed out stays alive when a new name replaces it. */
+static const FcSymbol *
+lookup_outside_modules (FcSymbolizer *self,
+                        gint64        key)
+{
+  FcSymbol *sym = g_hash_table_lookup (self->unknown_cache, &key);
+  gboolean code = fc_proc_maps_is_code (self->maps, key);
+  const FcJitEntry *entry;
+  g_autofree char *name = NULL;
+
+  /* JIT code still without a name: the maps may have grown (read at most every 200 ms) */
+  if (code && (sym == NULL || sym->unnamed))
+    fc_symbolizer_refresh_jit (self, FALSE);
+  if (sym != NULL && GPOINTER_TO_SIZE (g_hash_table_lookup (self->unknown_gen, &key)) == unknown_tag (self))
+    return sym;
+  entry = fc_jit_table_lookup (self->jit, key);
+  if (entry != NULL)
+    name = g_strdup (entry->name);
+  else if (code)
+    name = g_strdup (JIT_CODE_UNNAMED);
+  else
+    name = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) key);
+
+  if (sym == NULL || strcmp (sym->function, name) != 0)
+    {
+      if (sym != NULL)
+        {
+          gpointer stolen_key = NULL;
+
+          g_hash_table_steal_extended (self->unknown_cache, &key, &stolen_key, NULL);
+          g_free (stolen_key);
+          g_ptr_array_add (self->retired, sym);
+        }
+      else if (code || entry != NULL)
+        {
+          if (entry != NULL)
+            self->n_jit_named++;
+          else
+            self->n_jit_unnamed++;
+        }
+      sym = g_new0 (FcSymbol, 1);
+      sym->function = g_steal_pointer (&name);
+      sym->lineno = entry != NULL && entry->line > 0 ? entry->line : -1;
+      if (entry != NULL && entry->file != NULL)
+        {
+          sym->abs_path = g_strdup (entry->file);
+          sym->filename = g_path_get_basename (entry->file);
+        }
+      sym->unnamed = entry == NULL;
+      sym->in_app = entry != NULL && !jit_name_is_runtime (entry->name);
+      g_hash_table_insert (self->unknown_cache, g_memdup2 (&key, sizeof key), sym);
+    }
+  g_hash_table_insert (self->unknown_gen, g_memdup2 (&key, sizeof key), GSIZE_TO_POINTER (unknown_tag (self)));
+  return sym;
+}
+
+/**
+ * fc_symbolizer_rename_jit:
+ *
+ * Reads the JIT maps now (a map written at exit is there only then) and names the JIT code
+ * that was looked up before a name was known.
+ *
+ * Returns: (transfer full): old FcSymbol * -> the new one, for the addresses named now
+ */
+GHashTable *
+fc_symbolizer_rename_jit (FcSymbolizer *self)
+{
+  GHashTable *renamed = g_hash_table_new (NULL, NULL);
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GHashTableIter iter;
+  gpointer key, value;
+
+  fc_symbolizer_refresh_jit (self, TRUE);
+  g_hash_table_iter_init (&iter, self->unknown_cache);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (((FcSymbol *) value)->unnamed && fc_jit_table_lookup (self->jit, *(gint64 *) key) != NULL)
+      g_array_append_val (keys, *(gint64 *) key);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      gint64 k = g_array_index (keys, gint64, i);
+      const FcSymbol *old = g_hash_table_lookup (self->unknown_cache, &k);
+      const FcSymbol *now = lookup_outside_modules (self, k);
+
+      if (now != old)
+        {
+          g_hash_table_insert (renamed, (gpointer) old, (gpointer) now);
+          self->n_jit_unnamed--;
+          self->n_jit_named++;
+        }
+    }
+  return renamed;
+}
+
 const FcSymbol *
 fc_symbolizer_lookup (FcSymbolizer *self,
                       guint64       addr,
@@ -563,46 +783,57 @@ fc_symbolizer_lookup (FcSymbolizer *self,
 {
   gint64 key = (gint64) (is_return_address && addr > 0 ? addr - 1 : addr);
   FcSymbol *sym = g_hash_table_lookup (self->cache, &key);
-  const FcModule *m;
+  const FcModule *m, *debug_module;
   ModuleInfo *info = NULL;
   Dwfl_Module *mod = NULL;
   const char *name = NULL;
+  gint64 debug_key = key;
 
   if (sym != NULL)
     return sym;
 
-  /* an address in no module is looked up again only after the maps changed */
-  sym = g_hash_table_lookup (self->unknown_cache, &key);
-  if (sym != NULL && GPOINTER_TO_UINT (g_hash_table_lookup (self->unknown_gen, &key)) ==
-                     fc_proc_maps_get_generation (self->maps) + 1)
-    return sym;
-  if (sym != NULL)
-    {
-      if (fc_proc_maps_find_or_reload (self->maps, key) == NULL)
-        {
-          g_hash_table_insert (self->unknown_gen, g_memdup2 (&key, sizeof key),
-                               GUINT_TO_POINTER (fc_proc_maps_get_generation (self->maps) + 1));
-          return sym;
-        }
-    }
+  m = fc_proc_maps_find_or_reload (self->maps, key);
+  if (m == NULL)
+    return lookup_outside_modules (self, key);
 
   sym = g_new0 (FcSymbol, 1);
   sym->lineno = -1;
-  m = fc_proc_maps_find_or_reload (self->maps, key);
   sym->module = m;
-  sym->in_app = m != NULL ? m->in_app : FALSE;
+  sym->in_app = m->in_app;
 
-  if (m != NULL)
+  /* A file mapped again in part (node's text near 0x7f...) is looked up in its whole
+   * instance, where elfutils knows it: reporting it a second time at another bias would
+   * overlap the modules mapped in between. */
+  debug_module = m->partial ? whole_instance (self, m) : m;
+  if (debug_module != NULL)
     {
-      info = ensure_reported (self, m);
+      debug_key = key - m->bias + debug_module->bias;
+      info = ensure_reported (self, debug_module);
       mod = info->mod;
     }
   if (mod != NULL)
     {
       Dwfl_Line *line;
 
-      name = find_symbol (info, key);
-      line = dwfl_module_getsrc (mod, key);
+      name = find_symbol (info, debug_key);
+      line = dwfl_module_getsrc (mod, debug_key);
+      if (line == NULL)
+        {
+          Dwarf_Die cudie;
+          Dwarf_Line *dline = line_without_aranges (info, debug_key, &cudie);
+          const char *src;
+          int lineno = -1;
+
+          if (dline != NULL && (src = dwarf_linesrc (dline, NULL, NULL)) != NULL)
+            {
+              Dwarf_Attribute comp_dir;
+
+              dwarf_lineno (dline, &lineno);
+              sym->abs_path = source_path (src, dwarf_formstring (dwarf_attr (&cudie, DW_AT_comp_dir, &comp_dir)));
+              sym->filename = g_path_get_basename (src);
+              sym->lineno = lineno > 0 ? lineno : -1;
+            }
+        }
       if (line != NULL)
         {
           int lineno = -1;
@@ -620,9 +851,9 @@ fc_symbolizer_lookup (FcSymbolizer *self,
     {
       /* "__libc_start_main@@GLIBC_2.34": the symbol version is not part of the name */
       g_autofree char *plain = g_strndup (name, strcspn (name, "@"));
-      sym->function = fc_symbolizer_demangle (plain[0] ? plain : name);
+      sym->function = fc_demangle (plain[0] ? plain : name);
     }
-  else if (m != NULL)
+  else
     {
       g_autofree char *base = g_path_get_basename (m->path);
       guint64 start = key;
@@ -631,7 +862,8 @@ fc_symbolizer_lookup (FcSymbolizer *self,
        * samples in one function merge; a stripped program's entry point is its _start */
       if (fc_module_find_function (m, key, &start) && m->is_main && start == m->entry)
         sym->function = g_strdup ("_start");
-      else if (info != NULL && in_plt (info, m, key - m->bias) && (sym->function = plt_name (m, key - m->bias)) != NULL)
+      else if (info != NULL && in_plt (info, debug_module, debug_key - debug_module->bias) &&
+               (sym->function = plt_name (m, key - m->bias)) != NULL)
         ;
       else
         {
@@ -639,23 +871,10 @@ fc_symbolizer_lookup (FcSymbolizer *self,
           sym->unnamed = TRUE;
         }
     }
-  else
-    {
-      sym->function = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", (guint64) key);
-      sym->unnamed = TRUE;
-    }
 
   if (mod != NULL && sym->abs_path != NULL)
-    sym = expand_inlines (sym, mod, key);
+    sym = expand_inlines (sym, mod, debug_key);
 
-  if (m == NULL)
-    {
-      /* maybe a library mapped since the last look at the maps: try again next time */
-      g_hash_table_insert (self->unknown_cache, g_memdup2 (&key, sizeof key), sym);
-      g_hash_table_insert (self->unknown_gen, g_memdup2 (&key, sizeof key),
-                           GUINT_TO_POINTER (fc_proc_maps_get_generation (self->maps) + 1));
-      return sym;
-    }
   g_hash_table_insert (self->cache, g_memdup2 (&key, sizeof key), sym);
   return sym;
 }

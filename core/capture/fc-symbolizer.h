@@ -23,7 +23,12 @@ struct _FcSymbol {
   gboolean        in_app;
   gboolean        unnamed;    /* function is "module+0x..." or an address: no symbol covers it */
   FcSymbol       *caller;     /* the function this one was inlined into, or NULL */
+  char           *module_name; /* an interpreter frame's module as its language names it ("json.decoder") */
+  const char     *platform;    /* an interpreter frame's platform ("python"); NULL for machine code */
 };
+
+/* Frees @symbol and the chain of its callers. */
+void            fc_symbol_free               (FcSymbol      *symbol);
 
 typedef struct _FcSymbolizer FcSymbolizer;
 
@@ -34,9 +39,23 @@ void            fc_symbolizer_free           (FcSymbolizer  *self);
 const FcSymbol *fc_symbolizer_lookup         (FcSymbolizer  *self,
                                               guint64        addr,
                                               gboolean       is_return_address);
-/* Demangles C++ (and legacy Rust) names when libstdc++'s __cxa_demangle is available; else a copy. */
-char           *fc_symbolizer_demangle       (const char    *name);
-gboolean        fc_symbolizer_can_demangle   (void);
+
+/* How JIT code was named: for the summary */
+typedef struct {
+  const char *perf_map;       /* the perf map's name as the process sees it (/tmp/perf-PID.map) */
+  gboolean    perf_map_found; /* and it was there */
+  const char *jitdump;        /* the jitdump file read, or NULL */
+  const char *jitdump_error;  /* why it stopped being read, or NULL */
+  guint       n_entries;      /* code regions named by either */
+  guint64     n_named;        /* addresses in JIT code looked up and named */
+  guint64     n_unnamed;      /* ... and not named */
+} FcJitInfo;
+
+void            fc_symbolizer_refresh_jit    (FcSymbolizer  *self,
+                                              gboolean       force);
+void            fc_symbolizer_get_jit_info   (FcSymbolizer  *self,
+                                              FcJitInfo     *info);
+GHashTable     *fc_symbolizer_rename_jit     (FcSymbolizer  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcSymbolizer, fc_symbolizer_free)
 

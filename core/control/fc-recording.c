@@ -69,6 +69,7 @@ enum {
   PROP_RELEASE,
   PROP_ENVIRONMENT,
   PROP_FOLLOW_CHILDREN,
+  PROP_STACKS,
   PROP_LIFECYCLE,
   PROP_PROFILE_SESSION_SAMPLE_RATE,
   PROP_TRACES_SAMPLE_RATE,
@@ -749,6 +750,7 @@ fc_recording_apply_settings (FcRecording *self,
                 "profile-session-sample-rate", fc_settings_get_profile_session_sample_rate (settings),
                 "traces-sample-rate", fc_settings_get_traces_sample_rate (settings),
                 "follow-children", fc_settings_get_follow_children (settings),
+                "stacks", fc_settings_get_stacks (settings),
                 NULL);
   if (*fc_settings_get_release (settings) != '\0')
     g_object_set (self, "release", fc_settings_get_release (settings), NULL);
@@ -803,7 +805,7 @@ fc_recording_finalize (GObject *object)
 static gboolean
 is_recorder_property (guint prop_id)
 {
-  return prop_id >= PROP_FREQUENCY && prop_id <= PROP_FOLLOW_CHILDREN;
+  return prop_id >= PROP_FREQUENCY && prop_id <= PROP_STACKS;
 }
 
 static void
@@ -925,6 +927,7 @@ fc_recording_class_init (FcRecordingClass *klass)
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, NULL, rw);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, NULL, rw);
   properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, rw);
+  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_STACKS_AUTO, rw);
   properties[PROP_LIFECYCLE] =
     g_param_spec_enum ("lifecycle", NULL, NULL, FC_TYPE_PROFILE_LIFECYCLE, FC_PROFILE_LIFECYCLE_MANUAL, rw);
   properties[PROP_PROFILE_SESSION_SAMPLE_RATE] =

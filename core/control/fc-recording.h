@@ -29,7 +29,8 @@ G_BEGIN_DECLS
  * target is attached): frequency, mode (FcSamplerMode), stack-size,
  * chunk-duration-ms, platform, release, environment, follow-children (the
  * processes the target starts are recorded too, each its own profile session:
- * its own profiler_id and chunk files), lifecycle
+ * its own profiler_id and chunk files), stacks (FcStacksMode: how a CPython
+ * program's stacks are recorded; auto: Python frames, platform python), lifecycle
  * (FcProfileLifecycle), profile-session-sample-rate, traces-sample-rate,
  * output-dir (chunk files go there; NULL: none), format (FC_FORMAT_V2: one
  * chunk file per chunk; FC_FORMAT_V1: one envelope per <= 30 s), sender

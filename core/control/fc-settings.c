@@ -34,6 +34,7 @@ struct _FcSettings
   char               *otlp_endpoint;
   char               *platform;
   gboolean            follow_children;
+  FcStacksMode        stacks;
 };
 
 enum {
@@ -51,6 +52,7 @@ enum {
   PROP_OTLP_ENDPOINT,
   PROP_PLATFORM,
   PROP_FOLLOW_CHILDREN,
+  PROP_STACKS,
   N_PROPS
 };
 
@@ -157,6 +159,9 @@ fc_settings_get_property (GObject    *object,
     case PROP_FOLLOW_CHILDREN:
       g_value_set_boolean (value, self->follow_children);
       break;
+    case PROP_STACKS:
+      g_value_set_enum (value, self->stacks);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -211,6 +216,9 @@ fc_settings_set_property (GObject      *object,
     case PROP_FOLLOW_CHILDREN:
       fc_settings_set_follow_children (self, g_value_get_boolean (value));
       break;
+    case PROP_STACKS:
+      fc_settings_set_stacks (self, g_value_get_enum (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -247,6 +255,7 @@ fc_settings_class_init (FcSettingsClass *klass)
   properties[PROP_OTLP_ENDPOINT] = g_param_spec_string ("otlp-endpoint", NULL, NULL, "", flags);
   properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, "native", flags);
   properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, flags);
+  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_STACKS_AUTO, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -859,6 +868,7 @@ fc_settings_save (FcSettings  *self,
   g_key_file_set_string (keyfile, GROUP, "environment", self->environment);
   g_key_file_set_string (keyfile, GROUP, "platform", self->platform);
   g_key_file_set_boolean (keyfile, GROUP, "follow-children", self->follow_children);
+  g_key_file_set_value (keyfile, GROUP, "stacks", fc_stacks_mode_to_string (self->stacks));
 
   dir = g_path_get_dirname (path);
   if (g_mkdir_with_parents (dir, 0700) != 0)
@@ -913,4 +923,23 @@ fc_settings_set_follow_children (FcSettings *self,
     return;
   self->follow_children = follow;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW_CHILDREN]);
+}
+
+FcStacksMode
+fc_settings_get_stacks (FcSettings *self)
+{
+  g_return_val_if_fail (FC_IS_SETTINGS (self), FC_STACKS_AUTO);
+  return self->stacks;
+}
+
+void
+fc_settings_set_stacks (FcSettings   *self,
+                        FcStacksMode  stacks)
+{
+  g_return_if_fail (FC_IS_SETTINGS (self));
+
+  if (self->stacks == stacks)
+    return;
+  self->stacks = stacks;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STACKS]);
 }

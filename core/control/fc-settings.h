@@ -7,6 +7,7 @@
 
 #include <glib-object.h>
 
+#include "fc-python-splice.h"
 #include "fc-sampler.h"
 
 G_BEGIN_DECLS
@@ -38,6 +39,7 @@ GType fc_profile_lifecycle_get_type (void) G_GNUC_CONST;
  *   otlp-endpoint                string, an OTLP/HTTP base URL, default ""
  *   platform                     string, default "native" (empty reads as the default)
  *   follow-children              boolean, record the processes the target starts, default false
+ *   stacks                       FcStacksMode ("auto" | "python" | "mixed" | "native"), default auto
  */
 #define FC_TYPE_SETTINGS (fc_settings_get_type ())
 G_DECLARE_FINAL_TYPE (FcSettings, fc_settings, FC, SETTINGS, GObject)
@@ -107,6 +109,9 @@ char               *fc_settings_dup_effective_dsn          (FcSettings         *
                                                             const char         *explicit_dsn);
 
 gboolean            fc_settings_get_follow_children        (FcSettings         *self);
+FcStacksMode        fc_settings_get_stacks                 (FcSettings         *self);
+void                fc_settings_set_stacks                 (FcSettings         *self,
+                                                            FcStacksMode        stacks);
 void                fc_settings_set_follow_children        (FcSettings         *self,
                                                             gboolean            follow);
 

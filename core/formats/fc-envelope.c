@@ -30,6 +30,8 @@ struct _FcEnvelopeInput
   gboolean      compressed;
   guint64       total;
   guint         n_items;
+  FcReadBudget  budget;
+  GPtrArray    *problems;    /* FcProblem: keys given twice in headers */
 };
 
 FcEnvelopeInput *
@@ -46,6 +48,7 @@ fc_envelope_input_new (GInputStream *stream,
   self->compressed = compressed;
   self->cancellable = cancellable ? g_object_ref (cancellable) : NULL;
   self->buf = g_malloc (BLOCK_SIZE);
+  self->problems = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_problem_free);
   return self;
 }
 
@@ -68,7 +71,38 @@ fc_envelope_input_free (FcEnvelopeInput *self)
   g_clear_object (&self->stream);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->buf, g_free);
+  g_clear_pointer (&self->problems, g_ptr_array_unref);
   g_free (self);
+}
+
+FcReadBudget *
+fc_envelope_input_get_budget (FcEnvelopeInput *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return &self->budget;
+}
+
+void
+fc_envelope_input_take_problems (FcEnvelopeInput *self,
+                                 GPtrArray       *problems)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (problems != NULL);
+
+  while (self->problems->len > 0)
+    g_ptr_array_add (problems, g_ptr_array_steal_index (self->problems, 0));
+}
+
+/* A header with a key given twice: Relay refuses it; the reader keeps the last value. */
+static void
+note_duplicates (FcEnvelopeInput *self,
+                 const char      *what,
+                 GPtrArray       *duplicates)
+{
+  for (guint i = 0; i < duplicates->len; i++)
+    g_ptr_array_add (self->problems,
+                     fc_problem_new (FC_PROBLEM_ERROR, what, "the key \"%s\" is given twice (Relay refuses that); "
+                                     "the last value is kept", (const char *) g_ptr_array_index (duplicates, i)));
 }
 
 void
@@ -135,11 +169,16 @@ input_read_more (FcEnvelopeInput  *in,
 
   in->end += n;
   in->total += n;
-  if (in->total > FC_ENVELOPE_MAX_SIZE)
+  if (in->total > FC_READ_MAX_SIZE)
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "the data is larger than %" G_GUINT64_FORMAT " MiB (uncompressed), the reader's limit",
-                   FC_ENVELOPE_MAX_SIZE >> 20);
+      if (in->compressed)
+        g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                     "the gzip data decompresses to more than %" G_GUINT64_FORMAT " MiB, the reader's limit; "
+                     "reading stopped there", FC_READ_MAX_SIZE >> 20);
+      else
+        g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                     "the data is larger than %" G_GUINT64_FORMAT " MiB, the reader's limit; reading stopped there",
+                     FC_READ_MAX_SIZE >> 20);
       return FALSE;
     }
 
@@ -358,6 +397,7 @@ fc_envelope_input_read_header (FcEnvelopeInput  *self,
                                GError          **error)
 {
   g_autoptr(GByteArray) line = g_byte_array_new ();
+  g_autoptr(GPtrArray) duplicates = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) local_error = NULL;
   JsonObject *header;
 
@@ -366,10 +406,13 @@ fc_envelope_input_read_header (FcEnvelopeInput  *self,
   if (!input_read_line (self, line, FC_ENVELOPE_MAX_HEADER, "the envelope header", error))
     return NULL;
 
-  header = fc_json_stream_parse_object ((const char *) line->data, line->len, &local_error);
+  header = fc_json_stream_parse_object ((const char *) line->data, line->len, &self->budget, duplicates,
+                                        &local_error);
   if (header == NULL)
     g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
                  "the envelope header is not a JSON object: %s", local_error->message);
+  else
+    note_duplicates (self, "envelope header", duplicates);
   return header;
 }
 
@@ -379,6 +422,8 @@ fc_envelope_input_sniff_header (FcEnvelopeInput *self)
   const guint8 *start = self->buf + self->pos;
   const guint8 *nl = memchr (start, '\n', self->end - self->pos);
   g_autoptr(JsonObject) header = NULL;
+  g_autoptr(GPtrArray) duplicates = g_ptr_array_new_with_free_func (g_free);
+  FcReadBudget budget = self->budget;
   const guint8 *p;
 
   if (nl == NULL)
@@ -389,9 +434,11 @@ fc_envelope_input_sniff_header (FcEnvelopeInput *self)
   if (p == self->buf + self->end)
     return NULL;
 
-  header = fc_json_stream_parse_object ((const char *) start, nl - start, NULL);
+  header = fc_json_stream_parse_object ((const char *) start, nl - start, &budget, duplicates, NULL);
   if (header == NULL)
     return NULL;
+  self->budget = budget;
+  note_duplicates (self, "envelope header", duplicates);
 
   self->pos = nl + 1 - self->buf;
   return g_steal_pointer (&header);
@@ -404,6 +451,7 @@ fc_envelope_input_next_item (FcEnvelopeInput       *self,
                              GError               **error)
 {
   g_autoptr(GByteArray) line = g_byte_array_new ();
+  g_autoptr(GPtrArray) duplicates = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) local_error = NULL;
   JsonNode *length_node;
 
@@ -415,6 +463,12 @@ fc_envelope_input_next_item (FcEnvelopeInput       *self,
   if (*at_end)
     return TRUE;
 
+  if (self->n_items >= FC_READ_MAX_ITEMS)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                   "envelope item %u: more than %u items, the reader's limit", self->n_items + 1, FC_READ_MAX_ITEMS);
+      return FALSE;
+    }
   item->index = ++self->n_items;
   item->what = g_strdup_printf ("envelope item %u", item->index);
   item->length = FC_ENVELOPE_NO_LENGTH;
@@ -422,13 +476,15 @@ fc_envelope_input_next_item (FcEnvelopeInput       *self,
   if (!input_read_line (self, line, FC_ENVELOPE_MAX_HEADER, item->what, error))
     return FALSE;
 
-  item->header = fc_json_stream_parse_object ((const char *) line->data, line->len, &local_error);
+  item->header = fc_json_stream_parse_object ((const char *) line->data, line->len, &self->budget, duplicates,
+                                              &local_error);
   if (item->header == NULL)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
                    "%s: the item header is not a JSON object: %s", item->what, local_error->message);
       return FALSE;
     }
+  note_duplicates (self, item->what, duplicates);
 
   item->type = fc_json_get_string (item->header, "type");
   if (item->type == NULL || *item->type == '\0')
@@ -452,7 +508,7 @@ fc_envelope_input_next_item (FcEnvelopeInput       *self,
           return FALSE;
         }
       item->length = json_node_get_int (length_node);
-      if (item->length > FC_ENVELOPE_MAX_SIZE)
+      if (item->length > FC_READ_MAX_SIZE)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
                        "%slength %" G_GUINT64_FORMAT " is beyond the reader's limit", item->where, item->length);

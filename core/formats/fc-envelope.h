@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 
 #include "fc-document.h"
+#include "fc-read-limits.h"
 
 G_BEGIN_DECLS
 
@@ -21,8 +22,8 @@ G_BEGIN_DECLS
  * space between items is skipped.
  */
 
-/* The largest input read, compressed or not. */
-#define FC_ENVELOPE_MAX_SIZE     (G_GUINT64_CONSTANT (1) << 30)
+/* The largest input read, decompressed. */
+#define FC_ENVELOPE_MAX_SIZE     FC_READ_MAX_SIZE
 /* The longest header line. */
 #define FC_ENVELOPE_MAX_HEADER   (1024 * 1024)
 /* FcEnvelopeItemHeader.length of an item header without "length" */
@@ -55,6 +56,12 @@ FcEnvelopeInput *fc_envelope_input_new           (GInputStream          *stream,
 FcEnvelopeInput *fc_envelope_input_new_for_bytes (GBytes                *bytes);
 void             fc_envelope_input_free          (FcEnvelopeInput       *self);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcEnvelopeInput, fc_envelope_input_free)
+/* What the document read from this input has used of the readers' limits:
+ * the headers count against it, and so should the items' readers. */
+FcReadBudget    *fc_envelope_input_get_budget    (FcEnvelopeInput       *self);
+/* Moves the problems found in headers (a key given twice) to @problems (FcProblem). */
+void             fc_envelope_input_take_problems (FcEnvelopeInput       *self,
+                                                  GPtrArray             *problems);
 
 /* Reads the first block (up to 64 KiB) and shows it, nothing consumed: for
  * telling formats apart by their first bytes. */

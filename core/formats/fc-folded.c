@@ -250,7 +250,8 @@ fc_folded_read (GBytes  *bytes,
           return NULL;
         }
 
-      /* root first in the text, leaf first in the model */
+      /* root first in the text, leaf first in the model: reversed at the
+       * end (a prepend per frame was quadratic in the depth) */
       g_array_set_size (frames, 0);
       for (const char *f = line; f < line + stack_len; )
         {
@@ -259,13 +260,29 @@ fc_folded_read (GBytes  *bytes,
           FcFrame frame;
           guint32 id;
 
+          if (frames->len >= FC_READ_MAX_STACK_DEPTH)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                           "folded stacks, line %u: more than %u frames, the reader's limit", line_no,
+                           FC_READ_MAX_STACK_DEPTH);
+              return NULL;
+            }
           fc_frame_init (&frame);
           frame.function = fc_profile_intern_len (profile, f, f_end - f);
           id = fc_profile_intern_frame (profile, &frame);
-          g_array_prepend_val (frames, id);
+          g_array_append_val (frames, id);
           f = f_end + 1;
         }
+      for (guint a = 0, b = frames->len; a + 1 < b; a++, b--)
+        {
+          guint32 tmp = g_array_index (frames, guint32, a);
+
+          g_array_index (frames, guint32, a) = g_array_index (frames, guint32, b - 1);
+          g_array_index (frames, guint32, b - 1) = tmp;
+        }
       stack = fc_profile_intern_stack_frames (profile, (guint32 *) frames->data, frames->len);
+      if (!fc_interop_check_stacks (profile, "folded stacks", error))
+        return NULL;
       for (gint64 c = 0; c < count; c++, t += FOLDED_PERIOD_NS)
         fc_profile_append_sample (profile, t, thread, stack, 0);
 

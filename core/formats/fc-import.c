@@ -11,6 +11,7 @@
 #include "fc-otlp.h"
 #include "fc-perf-script.h"
 #include "fc-pprof.h"
+#include "fc-read-limits.h"
 #include "fc-speedscope.h"
 
 /* JSON whose first key is OTLP's */
@@ -76,12 +77,42 @@ fc_import_sniff (const guint8 *head,
   return FC_IMPORT_NONE;
 }
 
+const char *
+fc_import_kind_name (FcImportKind kind)
+{
+  switch (kind)
+    {
+    case FC_IMPORT_OTLP:
+    case FC_IMPORT_PPROF:
+      return "protobuf (pprof or OTLP)";
+    case FC_IMPORT_OTLP_JSON:
+      return "OTLP/JSON";
+    case FC_IMPORT_SPEEDSCOPE:
+      return "speedscope";
+    case FC_IMPORT_FOLDED:
+      return "folded stacks";
+    case FC_IMPORT_PERF_SCRIPT:
+      return "perf script";
+    case FC_IMPORT_NONE:
+    default:
+      return "Sentry JSON";
+    }
+}
+
 FcDocument *
 fc_import_load (FcImportKind   kind,
                 GBytes        *bytes,
                 GError       **error)
 {
   g_return_val_if_fail (bytes != NULL, NULL);
+
+  if (g_bytes_get_size (bytes) > FC_READ_MAX_WHOLE_SIZE)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                   "%s: %" G_GSIZE_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " MiB the reader holds whole",
+                   fc_import_kind_name (kind), g_bytes_get_size (bytes), FC_READ_MAX_WHOLE_SIZE >> 20);
+      return NULL;
+    }
 
   switch (kind)
     {

@@ -27,6 +27,10 @@ typedef enum {
 FcImportKind  fc_import_sniff      (const guint8  *head,
                                     gsize          len);
 
+/* "pprof or OTLP", "speedscope"...: for messages */
+const char   *fc_import_kind_name  (FcImportKind   kind);
+
+/* At most FC_READ_MAX_WHOLE_SIZE bytes (fc-read-limits.h). */
 FcDocument   *fc_import_load       (FcImportKind   kind,
                                     GBytes        *bytes,
                                     GError       **error);

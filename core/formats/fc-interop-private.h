@@ -9,6 +9,7 @@
 
 #include "fc-document.h"
 #include "fc-profile.h"
+#include "fc-read-limits.h"
 
 G_BEGIN_DECLS
 
@@ -71,11 +72,17 @@ void        fc_interop_add_image       (FcProfile     *profile,
                                         guint64        limit,
                                         const char    *build_id);
 
+/* FALSE with an error that starts with @where when @profile holds more
+ * distinct stacks than FC_READ_MAX_STACK_NODES: called after interning. */
+gboolean    fc_interop_check_stacks    (FcProfile     *profile,
+                                        const char    *where,
+                                        GError       **error);
+
 /* Counts expand into as many samples (pprof and OTLP values, folded counts,
  * speedscope weights), so a few bytes can ask for billions: an import
  * refuses a document that would hold more than this many in all. Ten
  * million is 28 hours of one thread at 100 Hz, and ~0.5 GB with the sort. */
-#define FC_INTEROP_MAX_EXPANDED_SAMPLES G_GUINT64_CONSTANT (10000000)
+#define FC_INTEROP_MAX_EXPANDED_SAMPLES FC_READ_MAX_SAMPLES
 
 /* The limit in force: FC_INTEROP_MAX_EXPANDED_SAMPLES unless lowered. */
 guint64     fc_interop_max_expanded_samples     (void);

@@ -276,6 +276,19 @@ fc_interop_add_image (FcProfile  *profile,
   json_array_add_object_element (images, image);
 }
 
+gboolean
+fc_interop_check_stacks (FcProfile   *profile,
+                         const char  *where,
+                         GError     **error)
+{
+  if (fc_profile_get_n_stacks (profile) <= FC_READ_MAX_STACK_NODES)
+    return TRUE;
+  g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+               "%s: more than %" G_GUINT64_FORMAT " distinct stacks, the reader's limit", where,
+               FC_READ_MAX_STACK_NODES);
+  return FALSE;
+}
+
 static guint64 max_expanded_samples = FC_INTEROP_MAX_EXPANDED_SAMPLES;
 
 guint64

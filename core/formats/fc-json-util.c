@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "fc-error.h"
+#include "fc-json-stream-private.h"
 #include "fc-json-util.h"
 
 static JsonNode *
@@ -124,34 +125,75 @@ fc_json_dup_id (JsonObject *object,
   return NULL;
 }
 
-JsonObject *
-fc_json_load_object (JsonParser  *parser,
-                     const char  *text,
-                     gsize        len,
-                     const char  *what,
-                     GError     **error)
+gboolean
+fc_json_depth_ok (const char *text,
+                  gsize       len)
 {
-  g_autoptr(GError) local_error = NULL;
-  JsonNode *root;
+  guint depth = 0;
+  gboolean in_string = FALSE;
 
-  /* an empty GBytes has no data pointer, which json-glib refuses with a critical */
-  if (!json_parser_load_from_data (parser, len > 0 ? text : "", len, &local_error))
+  for (gsize i = 0; i < len; i++)
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s: %s", what, local_error->message);
-      return NULL;
+      char c = text[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > FC_READ_MAX_DEPTH)
+            return FALSE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
     }
-  root = json_parser_get_root (parser);
-  if (root == NULL)
+  return TRUE;
+}
+
+gboolean
+fc_json_check_object_text (const char  *text,
+                           gsize        len,
+                           const char  *what,
+                           GError     **error)
+{
+  gsize i = 0;
+
+  while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+    i++;
+  if (i == len)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s: no JSON value, the text is %s", what,
                    len == 0 ? "empty" : "blank");
-      return NULL;
+      return FALSE;
     }
-  if (!JSON_NODE_HOLDS_OBJECT (root))
+  if (text[i] != '{')
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "%s: the document is %s, expected a JSON object",
-                   what, JSON_NODE_HOLDS_ARRAY (root) ? "an array" : JSON_NODE_HOLDS_NULL (root) ? "null" : "a single value");
-      return NULL;
+                   what, text[i] == '[' ? "an array" : text[i] == 'n' ? "null" : "a single value");
+      return FALSE;
     }
-  return json_node_get_object (root);
+  return TRUE;
+}
+
+JsonObject *
+fc_json_parse_object (const char  *text,
+                      gsize        len,
+                      const char  *what,
+                      GError     **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  JsonObject *object;
+
+  if (!fc_json_check_object_text (text, len, what, error))
+    return NULL;
+  object = fc_json_stream_parse_object (text, len, NULL, NULL, &local_error);
+  if (object == NULL)
+    g_set_error (error, FC_FORMAT_ERROR, local_error->code, "%s: %s", what, local_error->message);
+  return object;
 }

@@ -11,6 +11,7 @@
 #include "fc-json-util.h"
 #include "fc-otlp.h"
 #include "fc-pb-json-private.h"
+#include "fc-pb-limits-private.h"
 #include "otel-profiles-service.pb-c.h"
 #include "otel-profiles.pb-c.h"
 #include "rpc-status.pb-c.h"
@@ -815,12 +816,21 @@ read_stack (Reader      *r,
               frame.has_instruction_addr = TRUE;
               frame.instruction_addr = loc->address;
             }
+          if (frames->len >= FC_READ_MAX_STACK_DEPTH)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                           "OTLP profiles: stack_table[%d]: more than %u frames, the reader's limit", stack_index,
+                           FC_READ_MAX_STACK_DEPTH);
+              return G_MAXUINT32;
+            }
           id = fc_profile_intern_frame (r->profile, &frame);
           g_array_append_val (frames, id);
         }
     }
 
   *cached = fc_profile_intern_stack_frames (r->profile, (guint32 *) frames->data, frames->len) + 1;
+  if (!fc_interop_check_stacks (r->profile, "OTLP profiles", error))
+    return G_MAXUINT32;
   return *cached - 1;
 }
 
@@ -857,6 +867,12 @@ read_thread (Reader        *r,
     }
 
   thread = fc_profile_ensure_thread (r->profile, tid != NULL && tid[0] != '\0' ? tid : "0");
+  if (fc_profile_get_n_threads (r->profile) > FC_READ_MAX_THREADS)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                   "OTLP profiles: more than %u threads, the reader's limit", FC_READ_MAX_THREADS);
+      return G_MAXUINT32;
+    }
   if (name != NULL && fc_profile_get_thread (r->profile, thread)->name == FC_STRING_NONE)
     fc_profile_set_thread_name (r->profile, thread, name);
   fc_profile_get_thread_mut (r->profile, thread)->has_metadata = TRUE;
@@ -988,26 +1004,62 @@ read_data (const PData  *data,
   return g_steal_pointer (&doc);
 }
 
+/* what OTLP may hold, checked before anything is decoded (protobuf and JSON) */
+static const FcPbCap otlp_caps[] = {
+  { DESC (profile), "samples", FC_READ_MAX_SAMPLES, "samples" },
+  { DESC (profiles_dictionary), "location_table", FC_READ_MAX_FRAMES, "locations" },
+  { DESC (profiles_dictionary), "function_table", FC_READ_MAX_FRAMES, "functions" },
+  { DESC (profiles_dictionary), "mapping_table", FC_READ_MAX_FRAMES, "mappings" },
+  { DESC (profiles_dictionary), "string_table", FC_READ_MAX_STRINGS, "strings" },
+  { DESC (profiles_dictionary), "stack_table", FC_READ_MAX_STACKS, "stacks" },
+  { DESC (profiles_dictionary), "attribute_table", FC_READ_MAX_STRINGS, "attributes" },
+  { DESC (profiles_dictionary), "link_table", FC_READ_MAX_SAMPLES, "links" },
+  { DESC (location), "lines", FC_READ_MAX_FRAMES, "lines" },
+  { DESC (stack), "location_indices", FC_READ_MAX_STACK_FRAMES, "location references" },
+  { DESC (sample), "timestamps_unix_nano", FC_READ_MAX_SAMPLES, "timestamps" },
+};
+
+/* NULL with @error set when a limit is passed, without when it is no ProfilesData */
 static PData *
-unpack (GBytes *bytes)
+unpack (GBytes  *bytes,
+        GError **error)
 {
+  FcPbLimits limits;
   gsize len = 0;
   const guint8 *data = g_bytes_get_data (bytes, &len);
 
+  fc_pb_limits_init (&limits, otlp_caps, G_N_ELEMENTS (otlp_caps));
+  if (!fc_pb_scan (DESC (profiles_data), data, len, &limits, "OTLP profiles", error))
+    return NULL;
   return (PData *) protobuf_c_message_unpack (DESC (profiles_data), NULL, len, data);
+}
+
+static gboolean
+sniff_field (guint32       tag,
+             guint         wire_type,
+             const guint8 *payload,
+             gsize         len,
+             gpointer      user_data)
+{
+  gboolean *found = user_data;
+
+  /* resource_profiles (1), dictionary (2): messages, and nothing else */
+  if ((tag != 1 && tag != 2) || wire_type != 2)
+    return FALSE;
+  if (tag == 1 || len > 0)
+    *found = TRUE;
+  return TRUE;
 }
 
 gboolean
 fc_otlp_sniff (GBytes *bytes)
 {
-  PData *data = unpack (bytes);
-  gboolean ok;
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  gboolean found = FALSE;
 
-  if (data == NULL)
-    return FALSE;
-  ok = (data->dictionary != NULL && data->dictionary->n_string_table > 0) || data->n_resource_profiles > 0;
-  protobuf_c_message_free_unpacked (&data->base, NULL);
-  return ok;
+  /* the top level only: decoding is for the read, within its limits */
+  return fc_pb_walk_top (data, len, sniff_field, &found) && found;
 }
 
 FcDocument *
@@ -1019,9 +1071,11 @@ fc_otlp_read (GBytes  *bytes,
 
   g_return_val_if_fail (bytes != NULL, NULL);
 
-  data = unpack (bytes);
+  data = unpack (bytes, error);
   if (data == NULL)
     {
+      if (error != NULL && *error != NULL)
+        return NULL;
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
                    "OTLP profiles: %" G_GSIZE_FORMAT " bytes that are not a ProfilesData protobuf message",
                    g_bytes_get_size (bytes));
@@ -1036,15 +1090,14 @@ FcDocument *
 fc_otlp_read_json (GBytes  *bytes,
                    GError **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   ProtobufCMessage *data;
   FcDocument *doc;
+  FcPbLimits limits;
   gsize len = 0;
   const char *text = g_bytes_get_data (bytes, &len);
 
-  if (fc_json_load_object (parser, text, len, "OTLP/JSON", error) == NULL)
-    return NULL;
-  data = fc_pb_json_read (DESC (profiles_data), json_parser_get_root (parser), error);
+  fc_pb_limits_init (&limits, otlp_caps, G_N_ELEMENTS (otlp_caps));
+  data = fc_pb_json_read (DESC (profiles_data), text, len, &limits, "OTLP/JSON", error);
   if (data == NULL)
     return NULL;
   doc = read_data ((PData *) data, error);
@@ -1088,23 +1141,17 @@ fc_otlp_dup_status_message (GBytes *body)
 {
   gsize len = 0;
   const guint8 *data = body != NULL ? g_bytes_get_data (body, &len) : NULL;
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(JsonObject) object = NULL;
   Google__Rpc__Status *status;
   char *message = NULL;
 
   if (len == 0)
     return NULL;
-  if (json_parser_load_from_data (parser, (const char *) data, len, NULL))
+  if ((object = fc_json_parse_object ((const char *) data, len, "the answer", NULL)) != NULL)
     {
-      JsonNode *root = json_parser_get_root (parser);
+      const char *m = fc_json_get_string (object, "message");
 
-      if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
-        {
-          const char *m = fc_json_get_string (json_node_get_object (root), "message");
-
-          return m != NULL && m[0] != '\0' ? g_strdup (m) : NULL;
-        }
-      return NULL;
+      return m != NULL && m[0] != '\0' ? g_strdup (m) : NULL;
     }
   status = google__rpc__status__unpack (NULL, len, data);
   if (status != NULL)

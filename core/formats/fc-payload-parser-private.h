@@ -8,14 +8,17 @@
 #include "fc-problem.h"
 #include "fc-profile.h"
 #include "fc-read-flags.h"
+#include "fc-read-limits.h"
 
 G_BEGIN_DECLS
 
 typedef struct _FcPayloadParser FcPayloadParser;
 
-/* @where prefixes every error message and problem location ("envelope item 2: "), may be NULL */
+/* @where prefixes every error message and problem location ("envelope item 2: "), may be NULL;
+ * @budget: what the document has used of the readers' limits, NULL for this payload alone */
 FcPayloadParser *fc_payload_parser_new    (FcReadFlags       flags,
-                                           const char       *where);
+                                           const char       *where,
+                                           FcReadBudget     *budget);
 /* Feed the payload in pieces of any size; FALSE and @error at the first problem. */
 gboolean         fc_payload_parser_feed   (FcPayloadParser  *self,
                                            const guint8     *data,

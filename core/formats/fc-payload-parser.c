@@ -109,6 +109,8 @@ typedef struct {
   guint32     index;      /* in arrays: the index of the next element */
   const char *name;       /* in objects: that key, for messages: key_names[key] or @other */
   char        other[40];  /* a key the parser does not interpret (truncated) */
+  guint32     keys_seen;  /* in objects: 1 << Key of the interpreted keys so far */
+  GHashTable *others;     /* in objects: the other keys so far, made at the first */
 } Level;
 
 /* the text of each interpreted key, which match_key() matched exactly: no
@@ -139,6 +141,8 @@ static const char * const key_names[] = {
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (key_names) == KEY_PRIORITY + 1);
+/* Level.keys_seen has a bit for each */
+G_STATIC_ASSERT (KEY_PRIORITY < 32);
 
 typedef struct {
   gint64  ts_ns;
@@ -216,6 +220,17 @@ struct _FcPayloadParser
   GError      *error;
   guint64      n_bytes;
   guint32      seen;
+
+  /* the document's limits (fc-read-limits.h) */
+  FcReadBudget *budget;
+  FcReadBudget  own_budget;
+
+  /* blocks held back while yajl is inside a long token (see feed()) */
+  guint64      n_events;
+  GByteArray  *held;
+  gsize        next_feed;
+  guint64      quiet;         /* bytes fed since the last block that gave an event */
+  guint64      quiet_from;    /* ... from this byte on */
 
   Level        levels[MAX_LEVELS];
   guint        n_levels;
@@ -608,13 +623,36 @@ capture_legacy (FcPayloadParser *self,
   self->capture_legacy = LEGACY_NONE;
 }
 
-static void
+/* A value kept as it is, counted against the document's limits: JSON
+ * values (nodes of the metadata), or bytes of compact JSON text (the
+ * uninterpreted keys of samples, frames and threads). */
+static int
+count_captured (FcPayloadParser *self,
+                gsize            len)
+{
+  if (self->capture_dest == CAP_EXTRA)
+    {
+      self->budget->extra_bytes += len + 8;
+      if (self->budget->extra_bytes > FC_READ_MAX_EXTRA_BYTES)
+        return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " MiB of keys of samples, "
+                     "frames and threads that the reader keeps as they are, the reader's limit",
+                     FC_READ_MAX_EXTRA_BYTES >> 20);
+    }
+  else if (++self->budget->json_values > FC_READ_MAX_JSON_VALUES)
+    return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " JSON values kept as they are "
+                 "(metadata and keys the reader does not interpret), the reader's limit", FC_READ_MAX_JSON_VALUES);
+  return 1;
+}
+
+static int
 capture_scalar (FcPayloadParser *self,
                 ValKind          kind,
                 const char      *text,
                 gsize            len,
                 gboolean         boolean)
 {
+  if (!count_captured (self, len))
+    return 0;
   if (self->capture_legacy != LEGACY_NONE && self->capture_depth == 0)
     capture_legacy (self, kind, text, len);
 
@@ -656,6 +694,7 @@ capture_scalar (FcPayloadParser *self,
 
   if (self->capture_depth == 0)
     end_capture (self);
+  return 1;
 }
 
 /* ---- levels ---- */
@@ -678,6 +717,15 @@ push (FcPayloadParser *self,
   l->key = KEY_OTHER;
   l->index = 0;
   l->name = "";
+  l->keys_seen = 0;
+  l->others = NULL;
+}
+
+static void
+pop (FcPayloadParser *self)
+{
+  g_clear_pointer (&self->levels[self->n_levels - 1].others, g_hash_table_unref);
+  self->n_levels--;
 }
 
 static void
@@ -751,6 +799,11 @@ ensure_thread_len (FcPayloadParser *self,
   g_string_truncate (self->last_tid, 0);
   g_string_append_len (self->last_tid, tid, len);
   index = fc_profile_ensure_thread (self->profile, self->last_tid->str);
+  if (fc_profile_get_n_threads (self->profile) > FC_READ_MAX_THREADS)
+    {
+      fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %u threads, the reader's limit", FC_READ_MAX_THREADS);
+      return index;
+    }
 
   if (len < sizeof slot->tid)
     {
@@ -846,6 +899,8 @@ sample_scalar (FcPayloadParser *self,
           if (len == 0)
             return fail (self, FC_FORMAT_ERROR_RANGE, "empty thread id");
           s->thread = ensure_thread_len (self, text, len);
+          if (self->error != NULL)
+            return 0;
         }
       else if (kind == VAL_NUMBER)
         {
@@ -854,7 +909,10 @@ sample_scalar (FcPayloadParser *self,
             return int_error (self, st, text, len, G_MAXUINT64);
           if (self->n_numeric_tids++ == 0)
             self->first_numeric_tid = self->samples.len;
-          s->thread = ensure_thread_len (self, text, len);
+          /* -0 is thread 0 */
+          s->thread = text[0] == '-' ? ensure_thread_len (self, "0", 1) : ensure_thread_len (self, text, len);
+          if (self->error != NULL)
+            return 0;
         }
       else
         return fail (self, FC_FORMAT_ERROR_TYPE, "expected a string, got %s", kind_name (kind));
@@ -1046,11 +1104,9 @@ on_scalar (FcPayloadParser *self,
   Level *l;
   int ret = 1;
 
+  self->n_events++;
   if (self->capturing)
-    {
-      capture_scalar (self, kind, text, len, boolean);
-      return 1;
-    }
+    return capture_scalar (self, kind, text, len, boolean);
 
   l = top (self);
   switch (l->ctx)
@@ -1083,6 +1139,13 @@ on_scalar (FcPayloadParser *self,
         if (st != INT_OK)
           return int_error (self, st, text, len, G_MAXUINT32 - 1);
         frame = (guint32)v;
+        if (self->stack_frames.len >= FC_READ_MAX_STACK_FRAMES)
+          return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " frame indexes in all "
+                       "stacks, the reader's limit", FC_READ_MAX_STACK_FRAMES);
+        if (self->stack_frames.len - g_array_index (self->stack_starts, guint32, self->stack_starts->len - 1) >=
+            FC_READ_MAX_STACK_DEPTH)
+          return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %u frames in a stack, the reader's limit",
+                       FC_READ_MAX_STACK_DEPTH);
         *(guint32 *) vec_push (&self->stack_frames) = frame;
       }
       break;
@@ -1158,11 +1221,14 @@ cb_start_map (void *ctx)
   FcPayloadParser *self = ctx;
   Level *l;
 
+  self->n_events++;
   if (!enter (self))
     return 0;
 
   if (self->capturing)
     {
+      if (!count_captured (self, 0))
+        return 0;
       if (self->capture_dest == CAP_EXTRA)
         yajl_gen_map_open (self->extra_gen);
       else
@@ -1198,6 +1264,9 @@ cb_start_map (void *ctx)
       return 1;
 
     case CTX_FRAMES:
+      if (self->frame_ids->len >= FC_READ_MAX_FRAMES)
+        return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " frames, the reader's limit",
+                     FC_READ_MAX_FRAMES);
       fc_frame_init (&self->frame);
       self->legacy_name = self->legacy_symbol = self->legacy_file = FC_STRING_NONE;
       self->legacy_line = FC_LINE_NONE;
@@ -1226,11 +1295,14 @@ cb_start_array (void *ctx)
   FcPayloadParser *self = ctx;
   Level *l;
 
+  self->n_events++;
   if (!enter (self))
     return 0;
 
   if (self->capturing)
     {
+      if (!count_captured (self, 0))
+        return 0;
       if (self->capture_dest == CAP_EXTRA)
         yajl_gen_array_open (self->extra_gen);
       else
@@ -1257,6 +1329,9 @@ cb_start_array (void *ctx)
       {
         guint32 start = self->stack_frames.len;
 
+        if (self->stack_starts->len >= FC_READ_MAX_STACKS)
+          return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " stacks, the reader's limit",
+                       FC_READ_MAX_STACKS);
         g_array_append_val (self->stack_starts, start);
         push (self, CTX_STACK);
       }
@@ -1290,6 +1365,9 @@ end_sample (FcPayloadParser *self)
   if (!(s->has & (SAMPLE_HAS_TS | SAMPLE_HAS_ELAPSED)))
     return fail (self, FC_FORMAT_ERROR_MISSING, "missing \"timestamp\" (V2) or \"elapsed_since_start_ns\" (V1)");
 
+  if (++self->budget->samples > FC_READ_MAX_SAMPLES)
+    return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " samples in the document, "
+                 "the reader's limit", FC_READ_MAX_SAMPLES);
   s->extra = take_extra (self);
   *(TempSample *) vec_push (&self->samples) = *s;
   return 1;
@@ -1334,7 +1412,7 @@ cb_end_container (void *ctx)
   self->depth--;
 
   ctx_done = top (self)->ctx;
-  self->n_levels--;
+  pop (self);
 
   switch (ctx_done)
     {
@@ -1385,6 +1463,7 @@ cb_end_map (void *ctx)
 {
   FcPayloadParser *self = ctx;
 
+  self->n_events++;
   if (self->capturing)
     {
       self->depth--;
@@ -1405,6 +1484,7 @@ cb_end_array (void *ctx)
 {
   FcPayloadParser *self = ctx;
 
+  self->n_events++;
   if (self->capturing)
     {
       self->depth--;
@@ -1497,6 +1577,41 @@ match_key (Ctx                  ctx,
   return KEY_OTHER;
 }
 
+/* A key given twice in an object that Relay reads into a struct: Relay
+ * refuses the payload. The lenient reader keeps the last value and says so. */
+static int
+check_duplicate (FcPayloadParser     *self,
+                 Level               *l,
+                 const unsigned char *key,
+                 size_t               len)
+{
+  gboolean twice;
+
+  if (l->key != KEY_OTHER)
+    {
+      twice = (l->keys_seen & (1u << l->key)) != 0;
+      l->keys_seen |= 1u << l->key;
+    }
+  else
+    {
+      /* GBytes: keys may hold NUL bytes */
+      if (l->others == NULL)
+        l->others = g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref, NULL);
+      twice = !g_hash_table_add (l->others, g_bytes_new (key, len));
+    }
+  if (!twice)
+    return 1;
+
+  if (!(self->flags & FC_READ_LENIENT))
+    return fail (self, FC_FORMAT_ERROR_SYNTAX, "the key is given twice (Relay refuses that)");
+  {
+    g_autofree char *path = current_path (self);
+
+    add_problem (self, FC_PROBLEM_ERROR, path, "the key is given twice (Relay refuses that); the last value is kept");
+  }
+  return 1;
+}
+
 static int
 cb_map_key (void                *ctx,
             const unsigned char *key,
@@ -1506,8 +1621,11 @@ cb_map_key (void                *ctx,
   Level *l;
   gsize n;
 
+  self->n_events++;
   if (self->capturing)
     {
+      if (!count_captured (self, len))
+        return 0;
       if (self->capture_dest == CAP_EXTRA)
         yajl_gen_string (self->extra_gen, key, len);
       else
@@ -1528,6 +1646,13 @@ cb_map_key (void                *ctx,
       memcpy (l->other, key, n);
       l->other[n] = '\0';
       l->name = l->other;
+    }
+
+  if (l->ctx == CTX_SAMPLE || l->ctx == CTX_FRAME || l->ctx == CTX_THREAD ||
+      (l->ctx == CTX_ROOT && l->key != KEY_PROFILE) || (l->ctx == CTX_PROFILE && l->key == KEY_OTHER))
+    {
+      if (!check_duplicate (self, l, key, len))
+        return 0;
     }
 
   switch (l->ctx)
@@ -1584,6 +1709,8 @@ cb_map_key (void                *ctx,
       if (len == 0)
         return fail (self, FC_FORMAT_ERROR_RANGE, "empty thread id");
       self->thread_index = ensure_thread_len (self, (const char *)key, len);
+      if (self->error != NULL)
+        return 0;
       break;
 
     case CTX_TOP:
@@ -1596,7 +1723,7 @@ cb_map_key (void                *ctx,
       break;
     }
 
-  return 1;
+  return self->capturing ? count_captured (self, len) : 1;
 }
 
 static const yajl_callbacks callbacks = {
@@ -1614,12 +1741,15 @@ static const yajl_callbacks callbacks = {
 /* ---- public ---- */
 
 FcPayloadParser *
-fc_payload_parser_new (FcReadFlags  flags,
-                       const char  *where)
+fc_payload_parser_new (FcReadFlags   flags,
+                       const char   *where,
+                       FcReadBudget *budget)
 {
   FcPayloadParser *self = g_new0 (FcPayloadParser, 1);
 
   self->flags = flags;
+  self->budget = budget != NULL ? budget : &self->own_budget;
+  self->held = g_byte_array_new ();
   self->where = g_strdup (where ? where : "");
   self->yajl = yajl_alloc (&callbacks, NULL, self);
   self->profile = fc_profile_new (FC_FORMAT_UNKNOWN);
@@ -1644,6 +1774,9 @@ fc_payload_parser_free (FcPayloadParser *self)
   if (self == NULL)
     return;
 
+  while (self->n_levels > 0)
+    pop (self);
+  g_clear_pointer (&self->held, g_byte_array_unref);
   g_clear_pointer (&self->yajl, yajl_free);
   g_clear_pointer (&self->extra_gen, yajl_gen_free);
   g_clear_object (&self->builder);
@@ -1678,26 +1811,67 @@ set_syntax_error (FcPayloadParser *self,
                              path[0] ? " in " : "", path, text);
 }
 
+static void
+parse_block (FcPayloadParser *self,
+             const guint8    *data,
+             gsize            len)
+{
+  guint64 before = self->n_bytes;
+  guint64 events = self->n_events;
+  yajl_status st;
+
+  st = yajl_parse (self->yajl, data, len);
+  self->n_bytes += len;
+
+  if (st == yajl_status_error && self->error == NULL)
+    set_syntax_error (self, data, len, before + yajl_get_bytes_consumed (self->yajl));
+  else if (st == yajl_status_client_canceled && self->error == NULL)
+    fail (self, FC_FORMAT_ERROR_SYNTAX, "parsing stopped");
+
+  if (self->n_events != events)
+    self->quiet = self->next_feed = 0;
+  else
+    {
+      if (self->quiet == 0)
+        self->quiet_from = before;
+      self->quiet += len;
+      self->next_feed = len * 2;
+    }
+}
+
+/*
+ * yajl reads a token cut by the end of a block again from its start with
+ * each new block: a token as long as N blocks cost N^2/2 block reads (a
+ * 40 MB number took a minute). A block that gave no event at all ended
+ * inside one token (or white space), so the blocks after it are held back
+ * until there are twice as many bytes as yajl saw last: each byte of a
+ * token is then read a few times at most, whatever its length.
+ */
 gboolean
 fc_payload_parser_feed (FcPayloadParser  *self,
                         const guint8     *data,
                         gsize             len,
                         GError          **error)
 {
-  yajl_status st;
-  guint64 before = self->n_bytes;
-
   g_return_val_if_fail (self != NULL, FALSE);
 
   if (self->error == NULL && len > 0)
     {
-      st = yajl_parse (self->yajl, data, len);
-      self->n_bytes += len;
-
-      if (st == yajl_status_error && self->error == NULL)
-        set_syntax_error (self, data, len, before + yajl_get_bytes_consumed (self->yajl));
-      else if (st == yajl_status_client_canceled && self->error == NULL)
-        fail (self, FC_FORMAT_ERROR_SYNTAX, "parsing stopped");
+      if (self->next_feed == 0)
+        parse_block (self, data, len);
+      else
+        {
+          g_byte_array_append (self->held, data, len);
+          if (self->quiet + self->held->len > FC_READ_MAX_TOKEN)
+            fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " MiB without a JSON value (one "
+                  "string, number or run of white space) from byte %" G_GUINT64_FORMAT ", the reader's limit",
+                  FC_READ_MAX_TOKEN >> 20, self->quiet_from);
+          else if (self->held->len >= self->next_feed)
+            {
+              parse_block (self, self->held->data, self->held->len);
+              g_byte_array_set_size (self->held, 0);
+            }
+        }
     }
 
   if (self->error != NULL)
@@ -1946,6 +2120,14 @@ resolve (FcPayloadParser *self,
 
       stack_id = intern_stack_cached (profile, cache, (const guint32 *)(gpointer)mapped->data, mapped->len);
       g_array_append_val (stack_map, stack_id);
+      if (fc_profile_get_n_stacks (profile) > FC_READ_MAX_STACK_NODES)
+        {
+          g_autofree char *where = g_strdup_printf ("profile.stacks[%u]", s);
+
+          fail_at (self, FC_FORMAT_ERROR_TOO_LARGE, where, "more than %" G_GUINT64_FORMAT " distinct stacks, "
+                   "the reader's limit", FC_READ_MAX_STACK_NODES);
+          return FALSE;
+        }
     }
 
   vec_clear (&self->stack_frames);
@@ -2041,6 +2223,12 @@ fc_payload_parser_finish (FcPayloadParser  *self,
   FcFormat format = FC_FORMAT_UNKNOWN;
 
   g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->error == NULL && self->held->len > 0)
+    {
+      parse_block (self, self->held->data, self->held->len);
+      g_byte_array_set_size (self->held, 0);
+    }
 
   if (self->error == NULL)
     {

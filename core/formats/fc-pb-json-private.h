@@ -8,6 +8,8 @@
 #include <json-glib/json-glib.h>
 #include <protobuf-c/protobuf-c.h>
 
+#include "fc-pb-limits-private.h"
+
 G_BEGIN_DECLS
 
 /*
@@ -20,13 +22,19 @@ G_BEGIN_DECLS
 void              fc_pb_json_write (GString                         *out,
                                     const ProtobufCMessage          *message);
 
-/* Accepts lowerCamelCase and the proto field names, numbers or strings for
- * integers, and ignores unknown keys (OTLP receivers must). The message is
- * allocated with the system allocator: free it with
- * protobuf_c_message_free_unpacked (message, NULL). Errors name the place:
- * "resourceProfiles[0].scopeProfiles[0].profiles[2].samples[7].stackIndex: ..." */
+/* Reads OTLP/JSON @text into a @descriptor message, streaming (no JSON tree,
+ * no recursion), within @limits: nesting, allocations and capped fields
+ * (fc-pb-limits-private.h). Accepts lowerCamelCase and the proto field
+ * names, numbers or strings for integers, and ignores unknown keys (OTLP
+ * receivers must). The message is allocated with the system allocator:
+ * free it with protobuf_c_message_free_unpacked (message, NULL). Errors
+ * start with @what and name the place: "OTLP/JSON
+ * resourceProfiles[0].scopeProfiles[0].profiles[2].samples[7].stackIndex: ..." */
 ProtobufCMessage *fc_pb_json_read  (const ProtobufCMessageDescriptor *descriptor,
-                                    JsonNode                        *node,
+                                    const char                      *text,
+                                    gsize                            len,
+                                    FcPbLimits                      *limits,
+                                    const char                      *what,
                                     GError                         **error);
 
 G_END_DECLS

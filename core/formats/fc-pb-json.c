@@ -8,8 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <yajl/yajl_parse.h>
+
 #include "fc-error.h"
 #include "fc-interop-private.h"
+#include "fc-json-stream-private.h"
+#include "fc-json-util.h"
 #include "fc-pb-json-private.h"
 
 /* "time_unix_nano" -> "timeUnixNano" */
@@ -37,34 +41,6 @@ is_hex_bytes_field (const ProtobufCFieldDescriptor *field)
   return strcmp (field->name, "trace_id") == 0 || strcmp (field->name, "span_id") == 0;
 }
 
-static gsize
-element_size (ProtobufCType type)
-{
-  switch (type)
-    {
-    case PROTOBUF_C_TYPE_INT32: case PROTOBUF_C_TYPE_SINT32: case PROTOBUF_C_TYPE_SFIXED32:
-    case PROTOBUF_C_TYPE_UINT32: case PROTOBUF_C_TYPE_FIXED32: case PROTOBUF_C_TYPE_ENUM:
-      return 4;
-    case PROTOBUF_C_TYPE_INT64: case PROTOBUF_C_TYPE_SINT64: case PROTOBUF_C_TYPE_SFIXED64:
-    case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64:
-      return 8;
-    case PROTOBUF_C_TYPE_BOOL:
-      return sizeof (protobuf_c_boolean);
-    case PROTOBUF_C_TYPE_FLOAT:
-      return sizeof (float);
-    case PROTOBUF_C_TYPE_DOUBLE:
-      return sizeof (double);
-    case PROTOBUF_C_TYPE_STRING:
-      return sizeof (char *);
-    case PROTOBUF_C_TYPE_BYTES:
-      return sizeof (ProtobufCBinaryData);
-    case PROTOBUF_C_TYPE_MESSAGE:
-      return sizeof (ProtobufCMessage *);
-    default:
-      g_assert_not_reached ();
-    }
-}
-
 /* FALSE for a proto3 scalar at its default, which JSON leaves out */
 static gboolean
 value_is_set (const ProtobufCFieldDescriptor *field,
@@ -84,7 +60,7 @@ value_is_set (const ProtobufCFieldDescriptor *field,
       return *(const double *) member != 0;
     default:
       {
-        gsize size = element_size (field->type);
+        gsize size = fc_pb_element_size (field->type);
         return size == 8 ? *(const guint64 *) member != 0 : *(const guint32 *) member != 0;
       }
     }
@@ -202,7 +178,7 @@ write_message (GString                *out,
         {
           gsize n = *(const size_t *) (base + field->quantifier_offset);
           const char *items = *(char * const *) member;
-          gsize size = element_size (field->type);
+          gsize size = fc_pb_element_size (field->type);
 
           if (n == 0)
             continue;
@@ -254,55 +230,229 @@ fc_pb_json_write (GString                *out,
   write_message (out, message);
 }
 
-/* ---- reading ---- */
+/* ---- reading: yajl events straight into protobuf-c messages ---- */
+
+/*
+ * No document tree in between (json-glib's took 16 times the text: 540 MB
+ * for a 33 MB file) and no recursion: a stack of the messages being
+ * filled, at most FC_READ_MAX_DEPTH deep. Every allocation is counted
+ * against FcPbLimits before it is made.
+ */
+
+typedef struct {
+  const ProtobufCMessageDescriptor *desc;
+  ProtobufCMessage                 *message;
+  guint8                           *seen;      /* per field of desc */
+  const ProtobufCFieldDescriptor   *field;     /* of the key read last; NULL: skip its value */
+  gboolean                          in_array;  /* field's array is open */
+  gsize                             capacity;  /* of that array */
+  guint                             index;     /* of its next element */
+  gsize                             path_len;  /* the path up to this message */
+  gsize                             key_len;   /* ... and its key */
+} Frame;
+
+typedef struct {
+  const ProtobufCMessageDescriptor *root_desc;
+  FcPbLimits  *limits;
+  const char  *what;
+  Frame        frames[FC_READ_MAX_DEPTH + 1];
+  guint        depth;
+  guint        skip;        /* containers open inside a value being skipped */
+  gboolean     skip_value;  /* the next value is skipped (an unknown key) */
+  ProtobufCMessage *result;
+  GString     *path;
+  GError      *error;
+} Reader;
+
+static int
+fail (Reader     *r,
+      GQuark      domain,
+      int         code,
+      const char *message)
+{
+  if (r->error == NULL)
+    r->error = g_error_new (domain, code, "%s %s: %s", r->what, r->path->len > 0 ? r->path->str : "(top)", message);
+  return 0;
+}
+
+static int
+fail_type (Reader     *r,
+           const char *message)
+{
+  return fail (r, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, message);
+}
+
+static int
+fail_limit (Reader        *r,
+            const FcPbCap *cap)
+{
+  g_autofree char *message = NULL;
+
+  if (cap != NULL)
+    message = g_strdup_printf ("more than %" G_GUINT64_FORMAT " %s in all, the reader's limit", cap->max, cap->what);
+  else
+    message = g_strdup_printf ("decoding would take more than %" G_GUINT64_FORMAT " MiB, the reader's limit",
+                               FC_READ_MAX_DECODED_BYTES >> 20);
+  return fail (r, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE, message);
+}
+
+/* "timeUnixNano" for "time_unix_nano", without building it */
+static gboolean
+is_camel_of (const char *key,
+             const char *name)
+{
+  gboolean upper = FALSE;
+
+  for (; *name != '\0'; name++)
+    {
+      if (*name == '_')
+        {
+          upper = TRUE;
+          continue;
+        }
+      if (*key++ != (upper ? g_ascii_toupper (*name) : *name))
+        return FALSE;
+      upper = FALSE;
+    }
+  return *key == '\0';
+}
+
+static Frame *
+top (Reader *r)
+{
+  return &r->frames[r->depth];
+}
+
+static ProtobufCMessage *
+new_message (Reader                           *r,
+             const ProtobufCMessageDescriptor *desc)
+{
+  ProtobufCMessage *message;
+
+  if (!fc_pb_limits_add_bytes (r->limits, desc->sizeof_message))
+    return NULL;
+  message = calloc (1, desc->sizeof_message);
+  protobuf_c_message_init (desc, message);
+  return message;
+}
 
 static gboolean
-node_to_int64 (JsonNode  *node,
-               gint64    *out,
-               gboolean   is_unsigned)
+push_message (Reader                           *r,
+              const ProtobufCMessageDescriptor *desc)
 {
-  if (JSON_NODE_HOLDS_VALUE (node))
+  Frame *f;
+  ProtobufCMessage *message;
+
+  if (r->depth >= FC_READ_MAX_DEPTH)
     {
-      GType type = json_node_get_value_type (node);
-
-      if (type == G_TYPE_INT64)
-        {
-          *out = json_node_get_int (node);
-          return TRUE;
-        }
-      if (type == G_TYPE_DOUBLE)
-        {
-          double d = json_node_get_double (node);
-
-          /* range first: casting a double beyond gint64 is undefined */
-          if (!(d >= -9.2e18 && d <= 9.2e18) || d != floor (d))
-            return FALSE;
-          *out = (gint64) d;
-          return TRUE;
-        }
-      if (type == G_TYPE_STRING)
-        {
-          const char *s = json_node_get_string (node);
-          char *end = NULL;
-
-          if (*s == '\0')
-            return FALSE;
-          errno = 0;
-          if (is_unsigned)
-            *out = (gint64) g_ascii_strtoull (s, &end, 10);
-          else
-            *out = g_ascii_strtoll (s, &end, 10);
-          return errno == 0 && *end == '\0';
-        }
+      fail (r, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "nested deeper than the reader's limit");
+      return FALSE;
     }
-  return FALSE;
+  if ((message = new_message (r, desc)) == NULL)
+    {
+      fail_limit (r, NULL);
+      return FALSE;
+    }
+  f = &r->frames[++r->depth];
+  memset (f, 0, sizeof *f);
+  f->desc = desc;
+  f->message = message;
+  f->seen = g_new0 (guint8, MAX (desc->n_fields, 1));
+  f->path_len = r->path->len;
+  return TRUE;
+}
+
+/* Room for one more element of the open array of @f's field, counted as it
+ * is filled so that a failure frees only what exists; NULL past a limit. */
+static gpointer
+array_push (Reader *r,
+            Frame  *f)
+{
+  const ProtobufCFieldDescriptor *field = f->field;
+  char *base = (char *) f->message;
+  char **items = (char **) (base + field->offset);
+  size_t *n = (size_t *) (base + field->quantifier_offset);
+  gsize size = fc_pb_element_size (field->type);
+  const FcPbCap *cap;
+
+  if ((cap = fc_pb_limits_count (r->limits, field, 1)) != NULL)
+    {
+      fail_limit (r, cap);
+      return NULL;
+    }
+  if (*n == f->capacity)
+    {
+      gsize grow = MAX (f->capacity, 4);
+
+      if (!fc_pb_limits_add_bytes (r->limits, grow * size))
+        {
+          fail_limit (r, NULL);
+          return NULL;
+        }
+      *items = realloc (*items, (f->capacity + grow) * size);
+      g_assert (*items != NULL);
+      memset (*items + f->capacity * size, 0, grow * size);
+      f->capacity += grow;
+    }
+  g_string_truncate (r->path, f->key_len);
+  g_string_append_printf (r->path, "[%u]", f->index++);
+  return *items + (*n)++ * size;
+}
+
+/* where the value of @f's current key goes: the member, or a new element
+ * of its open array; NULL with an error */
+static gpointer
+member_for_value (Reader *r,
+                  Frame  *f)
+{
+  const ProtobufCFieldDescriptor *field = f->field;
+
+  if (field->label == PROTOBUF_C_LABEL_REPEATED)
+    {
+      if (!f->in_array)
+        {
+          fail_type (r, "expected an array");
+          return NULL;
+        }
+      return array_push (r, f);
+    }
+  return (char *) f->message + field->offset;
+}
+
+/* a singular member was set: presence for optional scalars and oneofs */
+static void
+mark_set (Frame *f)
+{
+  const ProtobufCFieldDescriptor *field = f->field;
+  char *base = (char *) f->message;
+
+  if (field->label == PROTOBUF_C_LABEL_REPEATED)
+    return;
+  if (field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
+    *(guint32 *) (base + field->quantifier_offset) = field->id;
+  else if (field->label == PROTOBUF_C_LABEL_OPTIONAL && field->quantifier_offset != 0 &&
+           field->type != PROTOBUF_C_TYPE_MESSAGE && field->type != PROTOBUF_C_TYPE_STRING)
+    *(protobuf_c_boolean *) (base + field->quantifier_offset) = TRUE;
+}
+
+/* a value of a singular field was read: its key is done */
+static void
+after_value (Reader *r)
+{
+  Frame *f = top (r);
+
+  if (r->depth > 0 && !f->in_array)
+    {
+      f->field = NULL;
+      g_string_truncate (r->path, f->path_len);
+    }
 }
 
 static guint8 *
 hex_decode (const char *s,
+            gsize       n,
             gsize      *len)
 {
-  gsize n = strlen (s);
   guint8 *data;
 
   if (n % 2 != 0)
@@ -324,278 +474,452 @@ hex_decode (const char *s,
   return data;
 }
 
-static ProtobufCMessage *read_message (const ProtobufCMessageDescriptor *desc, JsonNode *node,
-                                       GString *path, GError **error);
-
-static void
-set_error (GError    **error,
-           GString    *path,
-           const char *what)
+/* an integer from a JSON number or a decimal string (64-bit ones are strings) */
+static gboolean
+parse_integer (const char *text,
+               gsize       len,
+               gboolean    is_unsigned,
+               gboolean    from_number,
+               gint64     *out)
 {
-  g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "%s: %s", path->str, what);
+  char buf[64];
+  char *end = NULL;
+
+  if (len == 0 || len >= sizeof buf)
+    return FALSE;
+  memcpy (buf, text, len);
+  buf[len] = '\0';
+
+  errno = 0;
+  if (from_number && strpbrk (buf, ".eE") != NULL)
+    {
+      double d = g_ascii_strtod (buf, &end);
+
+      /* range first: casting a double beyond gint64 is undefined */
+      if (*end != '\0' || !(d >= -9.2e18 && d <= 9.2e18) || d != floor (d))
+        return FALSE;
+      *out = (gint64) d;
+      return TRUE;
+    }
+  if (is_unsigned)
+    *out = (gint64) g_ascii_strtoull (buf, &end, 10);
+  else
+    *out = g_ascii_strtoll (buf, &end, 10);
+  return errno == 0 && *end == '\0';
 }
 
-static gboolean
-read_value (const ProtobufCFieldDescriptor *field,
-            JsonNode                       *node,
-            void                           *member,
-            GString                        *path,
-            GError                        **error)
+typedef enum {
+  JV_NULL,
+  JV_BOOL,
+  JV_NUMBER,
+  JV_STRING,
+} JsonKind;
+
+static int
+on_scalar (Reader     *r,
+           JsonKind    kind,
+           const char *text,
+           gsize       len,
+           gboolean    boolean)
 {
+  Frame *f = top (r);
+  const ProtobufCFieldDescriptor *field;
+  gpointer member;
   gint64 v = 0;
+
+  if (r->skip > 0)
+    return 1;
+  if (r->skip_value)
+    {
+      r->skip_value = FALSE;
+      return 1;
+    }
+  if (r->depth == 0)
+    return fail_type (r, "expected an object");
+
+  field = f->field;
+  g_assert (field != NULL);
+
+  /* null is the default: nothing to set (but not an element of an array) */
+  if (kind == JV_NULL && !f->in_array)
+    {
+      after_value (r);
+      return 1;
+    }
 
   switch (field->type)
     {
+    case PROTOBUF_C_TYPE_MESSAGE:
+      return fail_type (r, "expected an object");
     case PROTOBUF_C_TYPE_BOOL:
-      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-        {
-          set_error (error, path, "expected true or false");
-          return FALSE;
-        }
-      *(protobuf_c_boolean *) member = json_node_get_boolean (node);
-      return TRUE;
+      if (kind != JV_BOOL)
+        return fail_type (r, "expected true or false");
+      if ((member = member_for_value (r, f)) == NULL)
+        return 0;
+      *(protobuf_c_boolean *) member = boolean;
+      break;
     case PROTOBUF_C_TYPE_FLOAT:
     case PROTOBUF_C_TYPE_DOUBLE:
       {
+        char buf[64];
+        char *end = NULL;
         double d;
 
-        if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-          {
-            char *end = NULL;
-
-            d = g_ascii_strtod (json_node_get_string (node), &end);
-            if (end == NULL || *end != '\0')
-              {
-                set_error (error, path, "expected a number");
-                return FALSE;
-              }
-          }
-        else if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-          d = json_node_get_double (node);
-        else
-          {
-            set_error (error, path, "expected a number");
-            return FALSE;
-          }
+        if ((kind != JV_NUMBER && kind != JV_STRING) || len == 0 || len >= sizeof buf)
+          return fail_type (r, "expected a number");
+        memcpy (buf, text, len);
+        buf[len] = '\0';
+        d = g_ascii_strtod (buf, &end);
+        if (*end != '\0')
+          return fail_type (r, "expected a number");
+        if ((member = member_for_value (r, f)) == NULL)
+          return 0;
         if (field->type == PROTOBUF_C_TYPE_FLOAT)
           *(float *) member = (float) d;
         else
           *(double *) member = d;
-        return TRUE;
       }
+      break;
     case PROTOBUF_C_TYPE_STRING:
-      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-        {
-          set_error (error, path, "expected a string");
-          return FALSE;
-        }
-      *(char **) member = strdup (json_node_get_string (node));
-      return TRUE;
+      if (kind != JV_STRING)
+        return fail_type (r, "expected a string");
+      /* the bytes are counted before they are copied */
+      if (!fc_pb_limits_add_bytes (r->limits, len + 1))
+        return fail_limit (r, NULL);
+      if ((member = member_for_value (r, f)) == NULL)
+        return 0;
+      *(char **) member = strndup (text, len);
+      break;
     case PROTOBUF_C_TYPE_BYTES:
       {
-        ProtobufCBinaryData *b = member;
-        const char *s;
+        ProtobufCBinaryData b = { 0, NULL };
 
-        if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+        if (kind != JV_STRING)
+          return fail_type (r, "expected a string of bytes");
+        if (!fc_pb_limits_add_bytes (r->limits, len + 1))
+          return fail_limit (r, NULL);
+        if (len > 0 && is_hex_bytes_field (field))
           {
-            set_error (error, path, "expected a string of bytes");
-            return FALSE;
+            if ((b.data = hex_decode (text, len, &b.len)) == NULL)
+              return fail_type (r, "expected hexadecimal digits");
           }
-        s = json_node_get_string (node);
-        b->data = NULL;
-        b->len = 0;
-        if (*s == '\0')
-          return TRUE;
-        if (is_hex_bytes_field (field))
+        else if (len > 0)
           {
-            b->data = hex_decode (s, &b->len);
-            if (b->data == NULL)
-              {
-                set_error (error, path, "expected hexadecimal digits");
-                return FALSE;
-              }
-          }
-        else
-          {
-            gsize len = 0;
-            g_autofree guchar *decoded = g_base64_decode (s, &len);
+            g_autofree char *copy = g_strndup (text, len);
+            gsize n = 0;
+            g_autofree guchar *decoded = g_base64_decode (copy, &n);
 
-            b->data = malloc (len + 1);
-            memcpy (b->data, decoded, len);
-            b->len = len;
+            b.data = malloc (n + 1);
+            memcpy (b.data, decoded, n);
+            b.len = n;
           }
-        return TRUE;
+        if ((member = member_for_value (r, f)) == NULL)
+          {
+            free (b.data);
+            return 0;
+          }
+        *(ProtobufCBinaryData *) member = b;
       }
-    case PROTOBUF_C_TYPE_MESSAGE:
+      break;
+    default:
       {
-        ProtobufCMessage *sub = read_message (field->descriptor, node, path, error);
+        gboolean is_unsigned = field->type == PROTOBUF_C_TYPE_UINT32 || field->type == PROTOBUF_C_TYPE_FIXED32 ||
+                               field->type == PROTOBUF_C_TYPE_UINT64 || field->type == PROTOBUF_C_TYPE_FIXED64;
 
-        if (sub == NULL)
-          return FALSE;
-        *(ProtobufCMessage **) member = sub;
-        return TRUE;
+        if ((kind != JV_NUMBER && kind != JV_STRING) ||
+            !parse_integer (text, len, is_unsigned, kind == JV_NUMBER, &v) ||
+            (is_unsigned && kind == JV_NUMBER && v < 0))
+          return fail_type (r, is_unsigned ? "expected an unsigned integer" : "expected an integer");
+        if (fc_pb_element_size (field->type) == 4)
+          {
+            gboolean fits = (field->type == PROTOBUF_C_TYPE_UINT32 || field->type == PROTOBUF_C_TYPE_FIXED32)
+                            ? (v >= 0 && v <= G_MAXUINT32) : (v >= G_MININT32 && v <= G_MAXINT32);
+
+            if (!fits)
+              return fail_type (r, "the number does not fit in 32 bits");
+          }
+        if ((member = member_for_value (r, f)) == NULL)
+          return 0;
+        if (fc_pb_element_size (field->type) == 8)
+          *(gint64 *) member = v;
+        else
+          *(gint32 *) member = (gint32) v;
       }
-    default:
       break;
     }
 
-  switch (field->type)
+  mark_set (f);
+  after_value (r);
+  return 1;
+}
+
+static int
+cb_null (void *ctx)
+{
+  return on_scalar (ctx, JV_NULL, NULL, 0, FALSE);
+}
+
+static int
+cb_boolean (void *ctx,
+            int   value)
+{
+  return on_scalar (ctx, JV_BOOL, NULL, 0, value != 0);
+}
+
+static int
+cb_number (void       *ctx,
+           const char *text,
+           size_t      len)
+{
+  return on_scalar (ctx, JV_NUMBER, text, len, FALSE);
+}
+
+static int
+cb_string (void                *ctx,
+           const unsigned char *text,
+           size_t               len)
+{
+  return on_scalar (ctx, JV_STRING, (const char *) text, len, FALSE);
+}
+
+/* containers inside a value being skipped, within the nesting limit */
+static int
+skip_open (Reader *r)
+{
+  if (r->depth + r->skip >= FC_READ_MAX_DEPTH)
+    return fail (r, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "nested deeper than the reader's limit");
+  r->skip++;
+  return 1;
+}
+
+static int
+cb_start_map (void *ctx)
+{
+  Reader *r = ctx;
+  Frame *f = top (r);
+
+  if (r->skip > 0 || r->skip_value)
     {
-    case PROTOBUF_C_TYPE_UINT32: case PROTOBUF_C_TYPE_FIXED32:
-    case PROTOBUF_C_TYPE_UINT64: case PROTOBUF_C_TYPE_FIXED64:
-      if (!node_to_int64 (node, &v, TRUE))
-        {
-          set_error (error, path, "expected an unsigned integer");
-          return FALSE;
-        }
-      break;
-    default:
-      if (!node_to_int64 (node, &v, FALSE))
-        {
-          set_error (error, path, "expected an integer");
-          return FALSE;
-        }
+      r->skip_value = FALSE;
+      return skip_open (r);
     }
-  if (element_size (field->type) == 8)
-    *(gint64 *) member = v;
+  if (r->depth == 0)
+    return push_message (r, r->root_desc) ? 1 : 0;
+  if (f->field->type != PROTOBUF_C_TYPE_MESSAGE)
+    return fail_type (r, "expected a scalar, got an object");
+  if (f->field->label == PROTOBUF_C_LABEL_REPEATED)
+    {
+      if (!f->in_array)
+        return fail_type (r, "expected an array");
+      /* the element's place in the path and in the count, before it is filled */
+      if (array_push (r, f) == NULL)
+        return 0;
+      if (!push_message (r, f->field->descriptor))
+        {
+          /* no message for that slot: protobuf-c frees none that is NULL */
+          (*(size_t *) ((char *) f->message + f->field->quantifier_offset))--;
+          return 0;
+        }
+      return 1;
+    }
+  return push_message (r, f->field->descriptor) ? 1 : 0;
+}
+
+static int
+cb_end_map (void *ctx)
+{
+  Reader *r = ctx;
+  Frame *done, *parent;
+  ProtobufCMessage *message;
+
+  if (r->skip > 0)
+    {
+      r->skip--;
+      return 1;
+    }
+
+  done = top (r);
+  message = done->message;
+  g_free (done->seen);
+  r->depth--;
+  if (r->depth == 0)
+    {
+      r->result = message;
+      return 1;
+    }
+
+  parent = top (r);
+  if (parent->field->label == PROTOBUF_C_LABEL_REPEATED)
+    {
+      char *base = (char *) parent->message;
+      ProtobufCMessage **items = *(ProtobufCMessage ***) (base + parent->field->offset);
+      size_t n = *(size_t *) (base + parent->field->quantifier_offset);
+
+      /* its slot was made by cb_start_map */
+      items[n - 1] = message;
+    }
   else
     {
-      gboolean fits = (field->type == PROTOBUF_C_TYPE_UINT32 || field->type == PROTOBUF_C_TYPE_FIXED32)
-                      ? (v >= 0 && v <= G_MAXUINT32) : (v >= G_MININT32 && v <= G_MAXINT32);
-
-      if (!fits)
-        {
-          set_error (error, path, "the number does not fit in 32 bits");
-          return FALSE;
-        }
-      *(gint32 *) member = (gint32) v;
+      *(ProtobufCMessage **) ((char *) parent->message + parent->field->offset) = message;
+      mark_set (parent);
     }
-  return TRUE;
+  after_value (r);
+  return 1;
 }
 
-static const ProtobufCFieldDescriptor *
-find_field (const ProtobufCMessageDescriptor *desc,
-            const char                       *key)
+static int
+cb_map_key (void                *ctx,
+            const unsigned char *key,
+            size_t               len)
 {
-  for (unsigned i = 0; i < desc->n_fields; i++)
-    {
-      g_autoptr(GString) camel = g_string_new (NULL);
+  Reader *r = ctx;
+  Frame *f = top (r);
+  g_autofree char *name = NULL;
+  const ProtobufCFieldDescriptor *field = NULL;
+  char *base = (char *) f->message;
 
-      if (strcmp (desc->fields[i].name, key) == 0)
-        return &desc->fields[i];
-      append_camel (camel, desc->fields[i].name);
-      if (strcmp (camel->str, key) == 0)
-        return &desc->fields[i];
+  if (r->skip > 0)
+    return 1;
+
+  name = g_strndup ((const char *) key, len);
+  g_string_truncate (r->path, f->path_len);
+  g_string_append_printf (r->path, "%s%s", f->path_len > 0 ? "." : "", name);
+  f->key_len = r->path->len;
+
+  for (unsigned i = 0; i < f->desc->n_fields && field == NULL; i++)
+    if (strcmp (f->desc->fields[i].name, name) == 0 || is_camel_of (name, f->desc->fields[i].name))
+      field = &f->desc->fields[i];
+
+  /* OTLP receivers ignore keys they do not know */
+  if (field == NULL)
+    {
+      f->field = NULL;
+      r->skip_value = TRUE;
+      return 1;
     }
-  return NULL;
+
+  /* A field given twice (as "mapping_table" and as "mappingTable"), or two
+   * members of one oneof, would overwrite the first value: leaked, or for a
+   * oneof an integer later freed as a string. protobuf's own JSON parsers
+   * refuse both (found by fuzz-otlp-json). */
+  if (f->seen[field - f->desc->fields])
+    return fail_type (r, "the field is given twice (by its name and its JSON name)");
+  if ((field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) && *(guint32 *) (base + field->quantifier_offset) != 0)
+    return fail_type (r, "another member of the same oneof is given too");
+  f->seen[field - f->desc->fields] = TRUE;
+  f->field = field;
+  f->in_array = FALSE;
+  f->capacity = 0;
+  f->index = 0;
+  return 1;
 }
 
-static ProtobufCMessage *
-read_message (const ProtobufCMessageDescriptor *desc,
-              JsonNode                         *node,
-              GString                          *path,
-              GError                          **error)
+static int
+cb_start_array (void *ctx)
 {
-  ProtobufCMessage *message;
-  g_autofree gboolean *seen = NULL;
-  JsonObjectIter iter;
-  const char *key;
-  JsonNode *value;
-  gsize path_len = path->len;
+  Reader *r = ctx;
+  Frame *f = top (r);
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
+  if (r->skip > 0 || r->skip_value)
     {
-      set_error (error, path, "expected an object");
-      return NULL;
+      r->skip_value = FALSE;
+      return skip_open (r);
     }
-
-  message = calloc (1, desc->sizeof_message);
-  protobuf_c_message_init (desc, message);
-  seen = g_new0 (gboolean, MAX (desc->n_fields, 1));
-
-  json_object_iter_init (&iter, json_node_get_object (node));
-  while (json_object_iter_next (&iter, &key, &value))
-    {
-      const ProtobufCFieldDescriptor *field = find_field (desc, key);
-      char *base = (char *) message;
-
-      if (field == NULL || JSON_NODE_HOLDS_NULL (value))
-        continue;
-
-      g_string_append_printf (path, "%s%s", path_len > 0 ? "." : "", key);
-      /* A field given twice (as "mapping_table" and as "mappingTable"), or
-       * two members of one oneof, would overwrite the first value: leaked,
-       * or for a oneof an integer later freed as a string. protobuf's own
-       * JSON parsers refuse both (found by fuzz-otlp-json). */
-      if (seen[field - desc->fields])
-        {
-          set_error (error, path, "the field is given twice (by its name and its JSON name)");
-          goto fail;
-        }
-      if ((field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) && *(guint32 *) (base + field->quantifier_offset) != 0)
-        {
-          set_error (error, path, "another member of the same oneof is given too");
-          goto fail;
-        }
-      seen[field - desc->fields] = TRUE;
-      if (field->label == PROTOBUF_C_LABEL_REPEATED)
-        {
-          JsonArray *array;
-          guint n;
-          gsize size = element_size (field->type);
-          char *items;
-
-          if (!JSON_NODE_HOLDS_ARRAY (value))
-            {
-              set_error (error, path, "expected an array");
-              goto fail;
-            }
-          array = json_node_get_array (value);
-          n = json_array_get_length (array);
-          items = calloc (n > 0 ? n : 1, size);
-          *(char **) (base + field->offset) = items;
-          *(size_t *) (base + field->quantifier_offset) = 0;
-          for (guint j = 0; j < n; j++)
-            {
-              gsize item_len = path->len;
-
-              g_string_append_printf (path, "[%u]", j);
-              if (!read_value (field, json_array_get_element (array, j), items + j * size, path, error))
-                goto fail;
-              /* counted as they are filled, so that a failure frees only what exists */
-              *(size_t *) (base + field->quantifier_offset) = j + 1;
-              g_string_truncate (path, item_len);
-            }
-        }
-      else
-        {
-          if (!read_value (field, value, base + field->offset, path, error))
-            goto fail;
-          if (field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
-            *(guint32 *) (base + field->quantifier_offset) = field->id;
-          else if (field->label == PROTOBUF_C_LABEL_OPTIONAL && field->quantifier_offset != 0 &&
-                   field->type != PROTOBUF_C_TYPE_MESSAGE && field->type != PROTOBUF_C_TYPE_STRING)
-            *(protobuf_c_boolean *) (base + field->quantifier_offset) = TRUE;
-        }
-      g_string_truncate (path, path_len);
-    }
-
-  return message;
-
-fail:
-  protobuf_c_message_free_unpacked (message, NULL);
-  return NULL;
+  if (r->depth == 0)
+    return fail_type (r, "expected an object");
+  if (f->field->label != PROTOBUF_C_LABEL_REPEATED || f->in_array)
+    return fail_type (r, f->in_array ? "expected an element, got an array" : "expected a single value, got an array");
+  f->in_array = TRUE;
+  return 1;
 }
+
+static int
+cb_end_array (void *ctx)
+{
+  Reader *r = ctx;
+  Frame *f = top (r);
+
+  if (r->skip > 0)
+    {
+      r->skip--;
+      return 1;
+    }
+  f->in_array = FALSE;
+  after_value (r);
+  return 1;
+}
+
+static const yajl_callbacks callbacks = {
+  .yajl_null = cb_null,
+  .yajl_boolean = cb_boolean,
+  .yajl_number = cb_number,
+  .yajl_string = cb_string,
+  .yajl_start_map = cb_start_map,
+  .yajl_map_key = cb_map_key,
+  .yajl_end_map = cb_end_map,
+  .yajl_start_array = cb_start_array,
+  .yajl_end_array = cb_end_array,
+};
 
 ProtobufCMessage *
 fc_pb_json_read (const ProtobufCMessageDescriptor *descriptor,
-                 JsonNode                         *node,
+                 const char                       *text,
+                 gsize                             len,
+                 FcPbLimits                       *limits,
+                 const char                       *what,
                  GError                          **error)
 {
   g_autoptr(GString) path = g_string_new (NULL);
+  Reader r = { 0 };
 
   g_return_val_if_fail (descriptor != NULL, NULL);
-  g_return_val_if_fail (node != NULL, NULL);
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
 
-  return read_message (descriptor, node, path, error);
+  if (!fc_json_check_object_text (text, len, what, error))
+    return NULL;
+
+  r.root_desc = descriptor;
+  r.limits = limits;
+  r.what = what;
+  r.path = path;
+
+  /* all of the text in one call: linear in every token's length */
+  if (!fc_json_run (&callbacks, &r, text, len, what, r.error == NULL ? &r.error : NULL) && r.error == NULL)
+    r.error = g_error_new (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s: parsing stopped", what);
+
+  if (r.error != NULL)
+    {
+      /* the messages still open own what was filled: the outermost frees it all */
+      for (guint i = r.depth; i > 0; i--)
+        {
+          Frame *f = &r.frames[i];
+          Frame *parent = i > 1 ? &r.frames[i - 1] : NULL;
+
+          g_free (f->seen);
+          if (parent != NULL && parent->field != NULL && parent->field->label == PROTOBUF_C_LABEL_REPEATED)
+            {
+              /* its slot in the parent's array is already counted */
+              char *base = (char *) parent->message;
+              ProtobufCMessage **items = *(ProtobufCMessage ***) (base + parent->field->offset);
+              size_t n = *(size_t *) (base + parent->field->quantifier_offset);
+
+              items[n - 1] = f->message;
+            }
+          else if (parent != NULL)
+            {
+              /* a oneof's member is freed only when its case says so */
+              *(ProtobufCMessage **) ((char *) parent->message + parent->field->offset) = f->message;
+              mark_set (parent);
+            }
+          else
+            protobuf_c_message_free_unpacked (f->message, NULL);
+        }
+      if (r.result != NULL)
+        protobuf_c_message_free_unpacked (r.result, NULL);
+      g_propagate_error (error, r.error);
+      return NULL;
+    }
+
+  g_assert (r.result != NULL);
+  return r.result;
 }

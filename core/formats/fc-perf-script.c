@@ -131,6 +131,24 @@ fc_perf_script_sniff (const char *data,
   return ok;
 }
 
+/* before a sample is added, with its thread already made */
+static gboolean
+check_sample (FcProfile  *profile,
+              guint       line_no,
+              GError    **error)
+{
+  if (fc_profile_get_n_samples (profile) >= fc_interop_max_expanded_samples ())
+    g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                 "perf script, line %u: more than %" G_GUINT64_FORMAT " samples in all, the reader's limit", line_no,
+                 fc_interop_max_expanded_samples ());
+  else if (fc_profile_get_n_threads (profile) > FC_READ_MAX_THREADS)
+    g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                 "perf script, line %u: more than %u threads, the reader's limit", line_no, FC_READ_MAX_THREADS);
+  else
+    return TRUE;
+  return FALSE;
+}
+
 FcDocument *
 fc_perf_script_read (GBytes  *bytes,
                      GError **error)
@@ -161,11 +179,15 @@ fc_perf_script_read (GBytes  *bytes,
           /* the sample ends: a blank line (or a header without one) */
           guint32 thread = fc_profile_ensure_thread (profile, h.tid);
 
+          if (!check_sample (profile, line_no, error))
+            return NULL;
           fc_profile_get_thread_mut (profile, thread)->has_metadata = TRUE;
           if (h.comm[0] != '\0' && fc_profile_get_thread (profile, thread)->name == FC_STRING_NONE)
             fc_profile_set_thread_name (profile, thread, h.comm);
           fc_profile_append_sample (profile, h.time_ns, thread,
                                     fc_profile_intern_stack_frames (profile, (guint32 *) frames->data, frames->len), 0);
+          if (!fc_interop_check_stacks (profile, "perf script", error))
+            return NULL;
           g_clear_pointer (&h.comm, g_free);
           g_clear_pointer (&h.tid, g_free);
           in_sample = FALSE;
@@ -244,6 +266,13 @@ fc_perf_script_read (GBytes  *bytes,
             frame.package = frame.module = fc_profile_intern (profile, dso);
           frame.has_instruction_addr = TRUE;
           frame.instruction_addr = addr;
+          if (frames->len >= FC_READ_MAX_STACK_DEPTH)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                           "perf script, line %u: more than %u frames in a sample, the reader's limit", line_no,
+                           FC_READ_MAX_STACK_DEPTH);
+              return NULL;
+            }
           id = fc_profile_intern_frame (profile, &frame);
           g_array_append_val (frames, id);
         }
@@ -256,6 +285,8 @@ fc_perf_script_read (GBytes  *bytes,
     {
       guint32 thread = fc_profile_ensure_thread (profile, h.tid);
 
+      if (!check_sample (profile, line_no, error))
+        return NULL;
       if (h.comm[0] != '\0' && fc_profile_get_thread (profile, thread)->name == FC_STRING_NONE)
         fc_profile_set_thread_name (profile, thread, h.comm);
       fc_profile_append_sample (profile, h.time_ns, thread,

@@ -7,6 +7,7 @@
 
 #include "fc-error.h"
 #include "fc-interop-private.h"
+#include "fc-pb-limits-private.h"
 #include "fc-pprof.h"
 #include "pprof-profile.pb-c.h"
 
@@ -573,26 +574,61 @@ check_str (const PpProfile *p,
   return FALSE;
 }
 
+/* what a pprof may hold, checked on the wire data before protobuf-c unpacks it */
+static const FcPbCap pprof_caps[] = {
+  { &perftools__profiles__profile__descriptor, "sample", FC_READ_MAX_SAMPLES, "samples" },
+  { &perftools__profiles__profile__descriptor, "location", FC_READ_MAX_FRAMES, "locations" },
+  { &perftools__profiles__profile__descriptor, "function", FC_READ_MAX_FRAMES, "functions" },
+  { &perftools__profiles__profile__descriptor, "mapping", FC_READ_MAX_FRAMES, "mappings" },
+  { &perftools__profiles__profile__descriptor, "string_table", FC_READ_MAX_STRINGS, "strings" },
+  { &perftools__profiles__location__descriptor, "line", FC_READ_MAX_FRAMES, "lines" },
+  { &perftools__profiles__sample__descriptor, "location_id", FC_READ_MAX_STACK_FRAMES, "location references" },
+  { &perftools__profiles__sample__descriptor, "label", FC_READ_MAX_SAMPLES, "labels" },
+};
+
+/* NULL with @error set when a limit is passed, without when it is no Profile */
 static PpProfile *
-unpack (GBytes *bytes)
+unpack (GBytes  *bytes,
+        GError **error)
 {
+  FcPbLimits limits;
   gsize len = 0;
   const guint8 *data = g_bytes_get_data (bytes, &len);
 
+  fc_pb_limits_init (&limits, pprof_caps, G_N_ELEMENTS (pprof_caps));
+  if (!fc_pb_scan (&perftools__profiles__profile__descriptor, data, len, &limits, "pprof", error))
+    return NULL;
   return perftools__profiles__profile__unpack (NULL, len, data);
+}
+
+static gboolean
+sniff_field (guint32       tag,
+             guint         wire_type,
+             const guint8 *payload,
+             gsize         len,
+             gpointer      user_data)
+{
+  gboolean *found = user_data;
+
+  /* string_table (6), whose first entry is "" */
+  if (tag == 6 && !*found)
+    {
+      if (wire_type != 2 || len != 0)
+        return FALSE;
+      *found = TRUE;
+    }
+  return TRUE;
 }
 
 gboolean
 fc_pprof_sniff (GBytes *bytes)
 {
-  PpProfile *p = unpack (bytes);
-  gboolean ok;
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+  gboolean found = FALSE;
 
-  if (p == NULL)
-    return FALSE;
-  ok = p->n_string_table > 0 && p->string_table[0][0] == '\0';
-  perftools__profiles__profile__free_unpacked (p, NULL);
-  return ok;
+  /* the top level only: decoding is for the read, within its limits */
+  return fc_pb_walk_top (data, len, sniff_field, &found) && found;
 }
 
 static FcDocument *
@@ -725,9 +761,18 @@ read_profile (const PpProfile  *p,
                            " is not a location id", i, l, s->location_id[l]);
               return NULL;
             }
+          if (frames->len + ids->len > FC_READ_MAX_STACK_DEPTH)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                           "pprof sample[%" G_GSIZE_FORMAT "]: more than %u frames, the reader's limit", i,
+                           FC_READ_MAX_STACK_DEPTH);
+              return NULL;
+            }
           g_array_append_vals (frames, ids->data, ids->len);
         }
       stack = fc_profile_intern_stack_frames (profile, (guint32 *) frames->data, frames->len);
+      if (!fc_interop_check_stacks (profile, "pprof", error))
+        return NULL;
 
       for (gsize l = 0; l < s->n_label; l++)
         {
@@ -750,6 +795,13 @@ read_profile (const PpProfile  *p,
             name = str (p, s->label[l]->str);
         }
       thread = fc_profile_ensure_thread (profile, tid != NULL ? tid : "0");
+      if (fc_profile_get_n_threads (profile) > FC_READ_MAX_THREADS)
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                       "pprof sample[%" G_GSIZE_FORMAT "]: more than %u threads, the reader's limit", i,
+                       FC_READ_MAX_THREADS);
+          return NULL;
+        }
       fc_profile_get_thread_mut (profile, thread)->has_metadata = TRUE;
       if (name != NULL && fc_profile_get_thread (profile, thread)->name == FC_STRING_NONE)
         fc_profile_set_thread_name (profile, thread, name);
@@ -794,9 +846,11 @@ fc_pprof_read (GBytes  *bytes,
 
   g_return_val_if_fail (bytes != NULL, NULL);
 
-  p = unpack (bytes);
+  p = unpack (bytes, error);
   if (p == NULL)
     {
+      if (error != NULL && *error != NULL)
+        return NULL;
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
                    "pprof: %" G_GSIZE_FORMAT " bytes that are not a perftools.profiles.Profile protobuf message",
                    g_bytes_get_size (bytes));

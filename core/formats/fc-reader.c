@@ -31,13 +31,31 @@ sink_parser (gpointer      user_data,
   return fc_payload_parser_feed (user_data, data, len, error);
 }
 
+typedef struct {
+  GByteArray *bytes;
+  guint64    *held;     /* bytes held so far in the document */
+  const char *what;     /* "speedscope", "envelope item 3" */
+} Held;
+
+/* What is held whole (formats decoded in one piece, envelope items other
+ * than profiles) stops at FC_READ_MAX_WHOLE_SIZE. */
 static gboolean
-sink_bytes (gpointer      user_data,
-            const guint8 *data,
-            gsize         len,
-            GError      **error)
+sink_held (gpointer      user_data,
+           const guint8 *data,
+           gsize         len,
+           GError      **error)
 {
-  g_byte_array_append (user_data, data, len);
+  Held *held = user_data;
+
+  *held->held += len;
+  if (*held->held > FC_READ_MAX_WHOLE_SIZE)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                   "%s: more than %" G_GUINT64_FORMAT " MiB (decompressed) to hold whole, the reader's limit; "
+                   "reading stopped there", held->what, FC_READ_MAX_WHOLE_SIZE >> 20);
+      return FALSE;
+    }
+  g_byte_array_append (held->bytes, data, len);
   return TRUE;
 }
 
@@ -85,7 +103,7 @@ read_payload (FcEnvelopeInput  *in,
               FcReadFlags       flags,
               GError          **error)
 {
-  g_autoptr(FcPayloadParser) parser = fc_payload_parser_new (flags, NULL);
+  g_autoptr(FcPayloadParser) parser = fc_payload_parser_new (flags, NULL, fc_envelope_input_get_budget (in));
   g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify)fc_problem_free);
   g_autoptr(FcProfile) profile = NULL;
   g_autoptr(FcDocument) doc = NULL;
@@ -115,7 +133,8 @@ read_item (FcEnvelopeInput       *in,
 
   if (g_str_equal (item->type, "profile") || g_str_equal (item->type, "profile_chunk"))
     {
-      g_autoptr(FcPayloadParser) parser = fc_payload_parser_new (flags, item->where);
+      g_autoptr(FcPayloadParser) parser = fc_payload_parser_new (flags, item->where,
+                                                                 fc_envelope_input_get_budget (in));
       g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify)fc_problem_free);
       g_autoptr(FcProfile) profile = NULL;
 
@@ -132,10 +151,13 @@ read_item (FcEnvelopeInput       *in,
   else
     {
       g_autoptr(GByteArray) payload = g_byte_array_new ();
+      g_autoptr(GPtrArray) duplicates = g_ptr_array_new_with_free_func (g_free);
       g_autoptr(GBytes) bytes = NULL;
       g_autoptr(JsonObject) event = NULL;
+      FcReadBudget *budget = fc_envelope_input_get_budget (in);
+      Held held = { payload, &budget->held_bytes, item->what };
 
-      if (!fc_envelope_input_read_payload (in, item, sink_bytes, payload, error))
+      if (!fc_envelope_input_read_payload (in, item, sink_held, &held, error))
         return FALSE;
 
       bytes = g_byte_array_free_to_bytes (g_steal_pointer (&payload));
@@ -145,7 +167,12 @@ read_item (FcEnvelopeInput       *in,
           gsize size;
           const char *data = g_bytes_get_data (bytes, &size);
 
-          event = fc_json_stream_parse_object (data, size, &local_error);
+          event = fc_json_stream_parse_object (data, size, budget, duplicates, &local_error);
+          for (guint i = 0; i < duplicates->len; i++)
+            fc_document_add_problem (doc, fc_problem_new (FC_PROBLEM_ERROR, item->what,
+                                                          "transaction: the key \"%s\" is given twice (Relay "
+                                                          "refuses that); the last value is kept",
+                                                          (const char *) g_ptr_array_index (duplicates, i)));
           if (event == NULL && !(flags & FC_READ_LENIENT))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
@@ -190,6 +217,12 @@ read_envelope (FcEnvelopeInput  *in,
         return NULL;
     }
 
+  {
+    g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_problem_free);
+
+    fc_envelope_input_take_problems (in, problems);
+    add_problems (doc, problems);
+  }
   link_transactions (doc);
   return g_steal_pointer (&doc);
 }
@@ -295,8 +328,9 @@ fc_reader_load_stream (GInputStream  *stream,
     {
       g_autoptr(GByteArray) all = g_byte_array_new ();
       g_autoptr(GBytes) bytes = NULL;
+      Held held = { all, &fc_envelope_input_get_budget (in)->held_bytes, fc_import_kind_name (kind) };
 
-      if (!fc_envelope_input_read_to_end (in, sink_bytes, all, error))
+      if (!fc_envelope_input_read_to_end (in, sink_held, &held, error))
         return NULL;
       bytes = g_byte_array_free_to_bytes (g_steal_pointer (&all));
       return fc_import_load (kind, bytes, error);
@@ -404,7 +438,7 @@ fc_reader_parse_payload (const char   *data,
       return NULL;
     }
 
-  parser = fc_payload_parser_new (flags, NULL);
+  parser = fc_payload_parser_new (flags, NULL, NULL);
   if (!fc_payload_parser_feed (parser, (const guint8 *)data, len, error))
     return NULL;
   return fc_payload_parser_finish (parser, problems, error);

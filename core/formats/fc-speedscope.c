@@ -6,9 +6,13 @@
 #include <math.h>
 #include <string.h>
 
+#include <yajl/yajl_parse.h>
+
 #include "fc-error.h"
 #include "fc-interop-private.h"
+#include "fc-json-stream-private.h"
 #include "fc-json-util.h"
+#include "fc-read-limits.h"
 #include "fc-speedscope.h"
 
 #define SCHEMA_URL    "https://www.speedscope.app/file-format-schema.json"
@@ -473,139 +477,888 @@ unit_to_ns (const char *unit)
   return 0;   /* none, bytes: counts */
 }
 
-static gboolean
-get_number (JsonNode  *node,
-            double    *out)
+/* ---- reading: yajl events into compact arrays, then the model ---- */
+
+/*
+ * Streamed with yajl, no JSON tree (json-glib's took 1.2 GB and 12 s for a
+ * 64 MB file) and no recursion: events, samples and weights go into flat
+ * arrays, checked for their type on the way. Frame indexes are checked
+ * against shared.frames at the end, since "profiles" may come first.
+ */
+
+#define FRAME_BAD G_MAXUINT32   /* an index beyond guint32: its value is in bad_frame */
+
+typedef struct {
+  double  at;
+  guint32 frame;
+  guint8  close;
+} Event;
+
+typedef enum { SS_OTHER, SS_SAMPLED, SS_EVENTED } SsType;
+
+typedef struct {
+  SsType   type;
+  gboolean has_type;
+  char    *name;
+  gint64   scale;        /* unit in ns; 0: none or bytes */
+  double   start;
+  gboolean has_start;
+  GArray  *events;       /* Event */
+  GArray  *refs;         /* guint32: the frame indexes of all samples, root first */
+  GArray  *starts;       /* guint32: where each sample starts in refs */
+  GArray  *weights;      /* double */
+  /* the first problem of each array, found while reading it (reported
+   * only when the profile's type reads that array) */
+  char    *events_error;
+  char    *samples_error;
+  char    *weights_error;
+  double   bad_frame;    /* the first index stored as FRAME_BAD, as written */
+  gboolean has_bad_frame;
+} SsProfile;
+
+static SsProfile *
+ss_profile_new (void)
 {
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+  SsProfile *p = g_new0 (SsProfile, 1);
+
+  p->events = g_array_new (FALSE, FALSE, sizeof (Event));
+  p->refs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  p->starts = g_array_new (FALSE, FALSE, sizeof (guint32));
+  p->weights = g_array_new (FALSE, FALSE, sizeof (double));
+  return p;
+}
+
+static void
+ss_profile_free (SsProfile *p)
+{
+  g_free (p->name);
+  g_clear_pointer (&p->events, g_array_unref);
+  g_clear_pointer (&p->refs, g_array_unref);
+  g_clear_pointer (&p->starts, g_array_unref);
+  g_clear_pointer (&p->weights, g_array_unref);
+  g_free (p->events_error);
+  g_free (p->samples_error);
+  g_free (p->weights_error);
+  g_free (p);
+}
+
+typedef enum {
+  IN_TOP,
+  IN_FILE,
+  IN_SHARED,
+  IN_FRAMES,
+  IN_FRAME,
+  IN_PROFILES,
+  IN_PROFILE,
+  IN_EVENTS,
+  IN_EVENT,
+  IN_SAMPLES,
+  IN_SAMPLE,
+  IN_WEIGHTS,
+} In;
+
+typedef enum {
+  K_OTHER,
+  K_SHARED, K_PROFILES, K_FRAMES,                       /* file, shared */
+  K_NAME, K_FILE, K_LINE, K_COL,                        /* frame */
+  K_TYPE, K_UNIT, K_START, K_EVENTS, K_SAMPLES, K_WEIGHTS, /* profile (K_NAME too) */
+  K_AT, K_FRAME,                                        /* event (K_TYPE too) */
+} SsKey;
+
+typedef struct {
+  FcProfile *profile;       /* the model: frames go in as they come */
+  GArray    *model_frames;  /* guint32: shared.frames[i] -> frame id */
+  GPtrArray *profiles;      /* SsProfile */
+  gboolean   has_shared;
+  gboolean   has_frames;
+  gboolean   has_profiles;
+
+  In         in[FC_READ_MAX_DEPTH + 1];
+  guint      index[FC_READ_MAX_DEPTH + 1];   /* of the next element, in arrays */
+  guint      depth;
+  SsKey      key;            /* of the value that comes next, in objects */
+  guint      skip;           /* containers open in a value being skipped */
+  gboolean   skip_value;
+
+  /* the object being read */
+  FcFrame    frame;
+  gboolean   frame_named;
+  Event      event;
+  guint      event_has;      /* EV_* */
+  guint64    n_events;
+  guint64    n_refs;
+  guint64    n_samples;
+
+  GError    *error;
+} Reader;
+
+enum { EV_TYPE = 1, EV_AT = 2, EV_FRAME = 4 };
+
+static SsProfile *
+current_profile (Reader *r)
+{
+  return g_ptr_array_index (r->profiles, r->profiles->len - 1);
+}
+
+static int
+fail (Reader     *r,
+      int         code,
+      const char *format,
+      ...) G_GNUC_PRINTF (3, 4);
+
+static int
+fail (Reader     *r,
+      int         code,
+      const char *format,
+      ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  if (r->error != NULL)
+    return 0;
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  r->error = g_error_new (FC_FORMAT_ERROR, code, "speedscope %s", message);
+  return 0;
+}
+
+/* the first problem of one of a profile's arrays: kept, the array no longer read */
+static void
+note (char       **slot,
+      const char  *format,
+      ...) G_GNUC_PRINTF (2, 3);
+
+static void
+note (char       **slot,
+      const char  *format,
+      ...)
+{
+  va_list args;
+
+  if (*slot != NULL)
+    return;
+  va_start (args, format);
+  *slot = g_strdup_vprintf (format, args);
+  va_end (args);
+}
+
+static guint
+profile_index (Reader *r)
+{
+  return r->profiles->len - 1;
+}
+
+/* a JSON number as a double; FALSE for anything else */
+static gboolean
+number_of (const char *text,
+           gsize       len,
+           double     *out)
+{
+  char buf[64];
+  char *end = NULL;
+
+  if (text == NULL || len == 0 || len >= sizeof buf)
     return FALSE;
-  if (json_node_get_value_type (node) != G_TYPE_INT64 && json_node_get_value_type (node) != G_TYPE_DOUBLE)
+  memcpy (buf, text, len);
+  buf[len] = '\0';
+  *out = g_ascii_strtod (buf, &end);
+  return *end == '\0';
+}
+
+/* a frame index: a whole number >= 0; FRAME_BAD for one past guint32 */
+static gboolean
+frame_of (double   d,
+          guint32 *out)
+{
+  /* compared as a double first: casting one beyond guint's range is undefined */
+  if (!(d >= 0) || d != floor (d))
     return FALSE;
-  *out = json_node_get_double (node);
+  *out = d < (double) FRAME_BAD ? (guint32) d : FRAME_BAD;
   return TRUE;
 }
 
-static gboolean
-frame_index (JsonNode    *node,
-             guint        n_frames,
-             guint       *out,
-             const char  *where,
-             GError     **error)
+static SsKey
+key_of (In          in,
+        const char *key,
+        gsize       len)
+{
+  static const struct { In in; const char *name; SsKey key; } keys[] = {
+    { IN_FILE, "shared", K_SHARED }, { IN_FILE, "profiles", K_PROFILES },
+    { IN_SHARED, "frames", K_FRAMES },
+    { IN_FRAME, "name", K_NAME }, { IN_FRAME, "file", K_FILE }, { IN_FRAME, "line", K_LINE },
+    { IN_FRAME, "col", K_COL },
+    { IN_PROFILE, "type", K_TYPE }, { IN_PROFILE, "name", K_NAME }, { IN_PROFILE, "unit", K_UNIT },
+    { IN_PROFILE, "startValue", K_START }, { IN_PROFILE, "events", K_EVENTS },
+    { IN_PROFILE, "samples", K_SAMPLES }, { IN_PROFILE, "weights", K_WEIGHTS },
+    { IN_EVENT, "type", K_TYPE }, { IN_EVENT, "at", K_AT }, { IN_EVENT, "frame", K_FRAME },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (keys[i].in == in && strlen (keys[i].name) == len && memcmp (keys[i].name, key, len) == 0)
+      return keys[i].key;
+  return K_OTHER;
+}
+
+typedef enum { V_NULL, V_BOOL, V_NUMBER, V_STRING, V_OBJECT, V_ARRAY } Kind;
+
+/* A value where an array of a profile's was expected, or an element of one
+ * that is not what it should be: noted for that array. */
+static void
+wrong_array (Reader *r,
+             SsKey   key)
+{
+  SsProfile *p = current_profile (r);
+  const char *name = key == K_EVENTS ? "events" : key == K_SAMPLES ? "samples" : "weights";
+  char **slot = key == K_EVENTS ? &p->events_error : key == K_SAMPLES ? &p->samples_error : &p->weights_error;
+
+  note (slot, "profiles[%u].%s: expected an array", profile_index (r), name);
+}
+
+static int
+frame_scalar (Reader     *r,
+              Kind        kind,
+              const char *text,
+              gsize       len)
 {
   double d;
 
-  /* compared as a double first: casting one beyond guint's range is undefined */
-  if (!get_number (node, &d) || d < 0 || d != floor (d))
+  switch (r->key)
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "speedscope %s: expected a frame index", where);
-      return FALSE;
+    case K_NAME:
+      if (kind == V_STRING)
+        {
+          r->frame.function = fc_profile_intern_len (r->profile, text, len);
+          r->frame_named = TRUE;
+        }
+      break;
+    case K_FILE:
+      if (kind == V_STRING && len > 0)
+        {
+          r->frame.filename = fc_profile_intern_len (r->profile, text, len);
+          if (text[0] == '/')
+            r->frame.abs_path = r->frame.filename;
+        }
+      break;
+    case K_LINE:
+    case K_COL:
+      /* a JSON integer, an integral double or a decimal string, as elsewhere */
+      if ((kind == V_NUMBER || kind == V_STRING) && number_of (text, len, &d) && d == floor (d) &&
+          d > 0 && d <= G_MAXINT32)
+        {
+          if (r->key == K_LINE)
+            r->frame.lineno = (gint32) d;
+          else
+            r->frame.colno = (gint32) d;
+        }
+      break;
+    default:
+      break;
     }
-  if (d >= n_frames)
-    {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                   "speedscope %s: frame %.0f but shared.frames has %u", where, d, n_frames);
-      return FALSE;
-    }
-  *out = (guint) d;
-  return TRUE;
+  return 1;
 }
 
-static JsonArray *
-get_array (JsonObject  *object,
-           const char  *key,
-           const char  *where,
-           GError     **error)
+static int
+profile_scalar (Reader     *r,
+                Kind        kind,
+                const char *text,
+                gsize       len)
 {
-  JsonNode *node = object != NULL ? json_object_get_member (object, key) : NULL;
+  SsProfile *p = current_profile (r);
+  double d;
 
-  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+  switch (r->key)
     {
-      g_set_error (error, FC_FORMAT_ERROR, node == NULL ? FC_FORMAT_ERROR_MISSING : FC_FORMAT_ERROR_TYPE,
-                   "speedscope %s.%s: expected an array", where, key);
-      return NULL;
+    case K_TYPE:
+      p->has_type = TRUE;
+      p->type = SS_OTHER;
+      if (kind == V_STRING && len == 7 && memcmp (text, "sampled", 7) == 0)
+        p->type = SS_SAMPLED;
+      else if (kind == V_STRING && len == 7 && memcmp (text, "evented", 7) == 0)
+        p->type = SS_EVENTED;
+      break;
+    case K_NAME:
+      if (kind == V_STRING)
+        {
+          g_free (p->name);
+          p->name = g_strndup (text, len);
+        }
+      break;
+    case K_UNIT:
+      {
+        g_autofree char *unit = kind == V_STRING ? g_strndup (text, len) : NULL;
+
+        p->scale = unit_to_ns (unit);
+      }
+      break;
+    case K_START:
+      if (kind == V_NUMBER && number_of (text, len, &d))
+        {
+          p->start = d;
+          p->has_start = TRUE;
+        }
+      break;
+    case K_EVENTS:
+    case K_SAMPLES:
+    case K_WEIGHTS:
+      wrong_array (r, r->key);
+      break;
+    default:
+      break;
     }
-  return json_node_get_array (node);
+  return 1;
 }
 
-static guint32
-stack_of (FcProfile    *profile,
-          const guint32 *model_frames,
-          GArray       *ids_root_first)
+static int
+event_scalar (Reader     *r,
+              Kind        kind,
+              const char *text,
+              gsize       len)
 {
-  g_autoptr(GArray) leaf_first = g_array_sized_new (FALSE, FALSE, sizeof (guint32), ids_root_first->len);
+  double d;
 
-  for (guint i = ids_root_first->len; i > 0; i--)
-    g_array_append_val (leaf_first, model_frames[g_array_index (ids_root_first, guint, i - 1)]);
-  return fc_profile_intern_stack_frames (profile, (guint32 *) leaf_first->data, leaf_first->len);
+  switch (r->key)
+    {
+    case K_TYPE:
+      if (kind == V_STRING && len == 1 && (text[0] == 'O' || text[0] == 'C'))
+        {
+          r->event.close = text[0] == 'C';
+          r->event_has |= EV_TYPE;
+        }
+      break;
+    case K_AT:
+      if (kind == V_NUMBER && number_of (text, len, &d))
+        {
+          r->event.at = d;
+          r->event_has |= EV_AT;
+        }
+      break;
+    case K_FRAME:
+      if (kind == V_NUMBER && number_of (text, len, &d) && frame_of (d, &r->event.frame))
+        {
+          SsProfile *p = current_profile (r);
+
+          r->event_has |= EV_FRAME;
+          if (r->event.frame == FRAME_BAD && !p->has_bad_frame)
+            {
+              p->bad_frame = d;
+              p->has_bad_frame = TRUE;
+            }
+        }
+      else
+        r->event_has |= EV_FRAME << 4;   /* given, but not an index */
+      break;
+    default:
+      break;
+    }
+  return 1;
+}
+
+static int
+on_value (Reader     *r,
+          Kind        kind,
+          const char *text,
+          gsize       len)
+{
+  In in = r->in[r->depth];
+  guint i = r->index[r->depth];
+  SsProfile *p;
+  double d;
+
+  if (r->skip > 0)
+    return 1;
+  if (r->skip_value)
+    {
+      r->skip_value = FALSE;
+      return 1;
+    }
+
+  switch (in)
+    {
+    case IN_FILE:
+      if (r->key == K_SHARED || r->key == K_PROFILES)
+        return fail (r, FC_FORMAT_ERROR_TYPE, "%s: expected %s", r->key == K_SHARED ? "shared" : "file.profiles",
+                     r->key == K_SHARED ? "an object" : "an array");
+      return 1;
+    case IN_SHARED:
+      if (r->key == K_FRAMES)
+        return fail (r, FC_FORMAT_ERROR_TYPE, "shared.frames: expected an array");
+      return 1;
+    case IN_FRAMES:
+      return fail (r, FC_FORMAT_ERROR_MISSING, "shared.frames[%u]: expected an object with a \"name\"", i);
+    case IN_FRAME:
+      return frame_scalar (r, kind, text, len);
+    case IN_PROFILES:
+      /* not an object: no type, which the end says */
+      if (r->profiles->len >= FC_READ_MAX_THREADS)
+        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u]: more than %u profiles, the reader's limit", i,
+                     FC_READ_MAX_THREADS);
+      g_ptr_array_add (r->profiles, ss_profile_new ());
+      r->index[r->depth]++;
+      return 1;
+    case IN_PROFILE:
+      return profile_scalar (r, kind, text, len);
+    case IN_EVENTS:
+      p = current_profile (r);
+      note (&p->events_error, "profiles[%u].events[%u]: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}",
+            profile_index (r), i);
+      r->index[r->depth]++;
+      return 1;
+    case IN_EVENT:
+      return event_scalar (r, kind, text, len);
+    case IN_SAMPLES:
+      p = current_profile (r);
+      note (&p->samples_error, "profiles[%u].samples[%u]: expected an array", profile_index (r), i);
+      r->index[r->depth]++;
+      return 1;
+    case IN_SAMPLE:
+      {
+        guint32 frame;
+
+        p = current_profile (r);
+        if (p->samples_error == NULL)
+          {
+            if (kind != V_NUMBER || !number_of (text, len, &d) || !frame_of (d, &frame))
+              note (&p->samples_error, "profiles[%u].samples[%u][%u]: expected a frame index", profile_index (r),
+                    r->index[r->depth - 1], i);
+            else if (++r->n_refs > FC_READ_MAX_STACK_FRAMES)
+              return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u].samples[%u][%u]: more than %"
+                           G_GUINT64_FORMAT " frame indexes in all samples, the reader's limit", profile_index (r),
+                           r->index[r->depth - 1], i, FC_READ_MAX_STACK_FRAMES);
+            else
+              {
+                if (frame == FRAME_BAD && !p->has_bad_frame)
+                  {
+                    p->bad_frame = d;
+                    p->has_bad_frame = TRUE;
+                  }
+                g_array_append_val (p->refs, frame);
+              }
+          }
+        r->index[r->depth]++;
+      }
+      return 1;
+    case IN_WEIGHTS:
+      p = current_profile (r);
+      if (p->weights_error == NULL)
+        {
+          if (kind != V_NUMBER || !number_of (text, len, &d) || !(d >= 0))
+            note (&p->weights_error, "profiles[%u].weights[%u]: expected a number >= 0", profile_index (r), i);
+          else if (p->weights->len >= FC_READ_MAX_SAMPLES)
+            return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u].weights[%u]: more than %" G_GUINT64_FORMAT
+                         " weights, the reader's limit", profile_index (r), i, FC_READ_MAX_SAMPLES);
+          else
+            g_array_append_val (p->weights, d);
+        }
+      r->index[r->depth]++;
+      return 1;
+    case IN_TOP:
+    default:
+      return 1;
+    }
+}
+
+static int
+cb_null (void *ctx)
+{
+  return on_value (ctx, V_NULL, NULL, 0);
+}
+
+static int
+cb_boolean (void *ctx,
+            int   value)
+{
+  return on_value (ctx, V_BOOL, NULL, 0);
+}
+
+static int
+cb_number (void       *ctx,
+           const char *text,
+           size_t      len)
+{
+  return on_value (ctx, V_NUMBER, text, len);
+}
+
+static int
+cb_string (void                *ctx,
+           const unsigned char *text,
+           size_t               len)
+{
+  return on_value (ctx, V_STRING, (const char *) text, len);
+}
+
+static int
+cb_map_key (void                *ctx,
+            const unsigned char *key,
+            size_t               len)
+{
+  Reader *r = ctx;
+  In in = r->in[r->depth];
+
+  if (r->skip > 0)
+    return 1;
+  r->key = key_of (in, (const char *) key, len);
+  /* what this reader does not read is skipped, whatever its shape */
+  if (r->key == K_OTHER)
+    r->skip_value = TRUE;
+  return 1;
+}
+
+static int
+enter (Reader *r,
+       In      in)
+{
+  if (r->depth + r->skip >= FC_READ_MAX_DEPTH)
+    return fail (r, FC_FORMAT_ERROR_SYNTAX, "file: nested deeper than %d levels", FC_READ_MAX_DEPTH);
+  r->depth++;
+  r->in[r->depth] = in;
+  r->index[r->depth] = 0;
+  r->key = K_OTHER;
+  return 1;
+}
+
+static int
+skip_open (Reader *r)
+{
+  if (r->depth + r->skip >= FC_READ_MAX_DEPTH)
+    return fail (r, FC_FORMAT_ERROR_SYNTAX, "file: nested deeper than %d levels", FC_READ_MAX_DEPTH);
+  r->skip_value = FALSE;
+  r->skip++;
+  return 1;
+}
+
+static int
+cb_start_map (void *ctx)
+{
+  Reader *r = ctx;
+  In in = r->in[r->depth];
+  SsProfile *p;
+
+  if (r->skip > 0 || r->skip_value)
+    return skip_open (r);
+
+  switch (in)
+    {
+    case IN_TOP:
+      return enter (r, IN_FILE);
+    case IN_FILE:
+      if (r->key == K_SHARED)
+        {
+          r->has_shared = TRUE;
+          return enter (r, IN_SHARED);
+        }
+      return fail (r, FC_FORMAT_ERROR_TYPE, "file.profiles: expected an array");
+    case IN_SHARED:
+      return fail (r, FC_FORMAT_ERROR_TYPE, "shared.frames: expected an array");
+    case IN_FRAMES:
+      if (r->model_frames->len >= FC_READ_MAX_FRAMES)
+        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "shared.frames[%u]: more than %" G_GUINT64_FORMAT
+                     " frames, the reader's limit", r->index[r->depth], FC_READ_MAX_FRAMES);
+      fc_frame_init (&r->frame);
+      r->frame_named = FALSE;
+      return enter (r, IN_FRAME);
+    case IN_PROFILES:
+      if (r->profiles->len >= FC_READ_MAX_THREADS)
+        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u]: more than %u profiles, the reader's limit",
+                     r->index[r->depth], FC_READ_MAX_THREADS);
+      g_ptr_array_add (r->profiles, ss_profile_new ());
+      return enter (r, IN_PROFILE);
+    case IN_EVENTS:
+      r->event_has = 0;
+      memset (&r->event, 0, sizeof r->event);
+      return enter (r, IN_EVENT);
+    case IN_PROFILE:
+      if (r->key == K_EVENTS || r->key == K_SAMPLES || r->key == K_WEIGHTS)
+        wrong_array (r, r->key);
+      return skip_open (r);
+    case IN_SAMPLES:
+      p = current_profile (r);
+      note (&p->samples_error, "profiles[%u].samples[%u]: expected an array", profile_index (r),
+            r->index[r->depth]);
+      return skip_open (r);
+    case IN_WEIGHTS:
+      p = current_profile (r);
+      note (&p->weights_error, "profiles[%u].weights[%u]: expected a number >= 0", profile_index (r),
+            r->index[r->depth]);
+      return skip_open (r);
+    case IN_SAMPLE:
+      p = current_profile (r);
+      note (&p->samples_error, "profiles[%u].samples[%u][%u]: expected a frame index", profile_index (r),
+            r->index[r->depth - 1], r->index[r->depth]);
+      return skip_open (r);
+    case IN_FRAME:
+    case IN_EVENT:
+    default:
+      /* a frame's or an event's member that is an object: not what is read */
+      if (in == IN_EVENT && r->key == K_FRAME)
+        r->event_has |= EV_FRAME << 4;
+      return skip_open (r);
+    }
+}
+
+static int
+cb_start_array (void *ctx)
+{
+  Reader *r = ctx;
+  In in = r->in[r->depth];
+  SsProfile *p;
+
+  if (r->skip > 0 || r->skip_value)
+    return skip_open (r);
+
+  switch (in)
+    {
+    case IN_FILE:
+      if (r->key == K_PROFILES)
+        {
+          r->has_profiles = TRUE;
+          return enter (r, IN_PROFILES);
+        }
+      return fail (r, FC_FORMAT_ERROR_TYPE, "shared: expected an object");
+    case IN_SHARED:
+      r->has_frames = TRUE;
+      return enter (r, IN_FRAMES);
+    case IN_PROFILE:
+      p = current_profile (r);
+      switch (r->key)
+        {
+        case K_EVENTS:
+          return enter (r, IN_EVENTS);
+        case K_SAMPLES:
+          return enter (r, IN_SAMPLES);
+        case K_WEIGHTS:
+          return enter (r, IN_WEIGHTS);
+        default:
+          return skip_open (r);
+        }
+    case IN_SAMPLES:
+      p = current_profile (r);
+      if (p->samples_error == NULL)
+        {
+          guint32 at = p->refs->len;
+
+          if (++r->n_samples > FC_READ_MAX_SAMPLES)
+            return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u].samples[%u]: more than %" G_GUINT64_FORMAT
+                         " samples, the reader's limit", profile_index (r), r->index[r->depth], FC_READ_MAX_SAMPLES);
+          g_array_append_val (p->starts, at);
+        }
+      return enter (r, IN_SAMPLE);
+    case IN_FRAMES:
+      return fail (r, FC_FORMAT_ERROR_MISSING, "shared.frames[%u]: expected an object with a \"name\"",
+                   r->index[r->depth]);
+    case IN_EVENTS:
+      p = current_profile (r);
+      note (&p->events_error, "profiles[%u].events[%u]: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}",
+            profile_index (r), r->index[r->depth]);
+      return skip_open (r);
+    case IN_WEIGHTS:
+      p = current_profile (r);
+      note (&p->weights_error, "profiles[%u].weights[%u]: expected a number >= 0", profile_index (r),
+            r->index[r->depth]);
+      return skip_open (r);
+    case IN_SAMPLE:
+      p = current_profile (r);
+      note (&p->samples_error, "profiles[%u].samples[%u][%u]: expected a frame index", profile_index (r),
+            r->index[r->depth - 1], r->index[r->depth]);
+      return skip_open (r);
+    case IN_PROFILES:
+      /* not an object: a profile without a type, which the end says */
+      if (r->profiles->len >= FC_READ_MAX_THREADS)
+        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u]: more than %u profiles, the reader's limit",
+                     r->index[r->depth], FC_READ_MAX_THREADS);
+      g_ptr_array_add (r->profiles, ss_profile_new ());
+      r->index[r->depth]++;
+      return skip_open (r);
+    case IN_TOP:
+    case IN_FRAME:
+    case IN_EVENT:
+    default:
+      if (in == IN_EVENT && r->key == K_FRAME)
+        r->event_has |= EV_FRAME << 4;
+      return skip_open (r);
+    }
+}
+
+static int
+end_event (Reader *r)
+{
+  SsProfile *p = current_profile (r);
+  guint i = r->index[r->depth];
+
+  if (p->events_error != NULL)
+    return 1;
+  if ((r->event_has & (EV_TYPE | EV_AT)) != (EV_TYPE | EV_AT))
+    note (&p->events_error, "profiles[%u].events[%u]: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}",
+          profile_index (r), i);
+  else if ((r->event_has & EV_FRAME) == 0)
+    note (&p->events_error, "profiles[%u].events[%u].frame: expected a frame index", profile_index (r), i);
+  else if (++r->n_events > FC_READ_MAX_SAMPLES)
+    return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u].events[%u]: more than %" G_GUINT64_FORMAT
+                 " events in all, the reader's limit", profile_index (r), i, FC_READ_MAX_SAMPLES);
+  else
+    g_array_append_val (p->events, r->event);
+  return 1;
+}
+
+static int
+cb_end (void *ctx)
+{
+  Reader *r = ctx;
+  In in;
+
+  if (r->skip > 0)
+    {
+      r->skip--;
+      return 1;
+    }
+
+  in = r->in[r->depth];
+  switch (in)
+    {
+    case IN_FRAME:
+      if (!r->frame_named)
+        return fail (r, FC_FORMAT_ERROR_MISSING, "shared.frames[%u]: expected an object with a \"name\"",
+                     r->index[r->depth - 1]);
+      {
+        guint32 id = fc_profile_intern_frame (r->profile, &r->frame);
+
+        g_array_append_val (r->model_frames, id);
+      }
+      break;
+    case IN_EVENT:
+      if (!end_event (r))
+        return 0;
+      break;
+    default:
+      break;
+    }
+
+  r->depth--;
+  r->key = K_OTHER;
+  if (r->depth > 0)
+    {
+      In parent = r->in[r->depth];
+
+      if (parent == IN_FRAMES || parent == IN_PROFILES || parent == IN_EVENTS || parent == IN_SAMPLES ||
+          parent == IN_WEIGHTS || parent == IN_SAMPLE)
+        r->index[r->depth]++;
+    }
+  return 1;
+}
+
+static const yajl_callbacks callbacks = {
+  .yajl_null = cb_null,
+  .yajl_boolean = cb_boolean,
+  .yajl_number = cb_number,
+  .yajl_string = cb_string,
+  .yajl_start_map = cb_start_map,
+  .yajl_map_key = cb_map_key,
+  .yajl_end_map = cb_end,
+  .yajl_start_array = cb_start_array,
+  .yajl_end_array = cb_end,
+};
+
+/* the frame ids of one sample, leaf first, from indexes root first */
+static gboolean
+sample_stack (FcProfile     *profile,
+              const guint32 *model_frames,
+              guint          n_frames,
+              SsProfile     *p,
+              guint          sample,
+              GArray        *ids,
+              guint32       *stack,
+              guint          profile_i,
+              GError       **error)
+{
+  guint begin = g_array_index (p->starts, guint32, sample);
+  guint end = sample + 1 < p->starts->len ? g_array_index (p->starts, guint32, sample + 1) : p->refs->len;
+
+  g_array_set_size (ids, 0);
+  for (guint j = end; j > begin; j--)
+    {
+      guint32 f = g_array_index (p->refs, guint32, j - 1);
+
+      if (f >= n_frames)
+        {
+          /* the first index in the file that is too large, reported as written */
+          for (guint k = begin; k < end; k++)
+            {
+              guint32 g = g_array_index (p->refs, guint32, k);
+
+              if (g >= n_frames)
+                {
+                  g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                               "speedscope profiles[%u].samples[%u][%u]: frame %.0f but shared.frames has %u",
+                               profile_i, sample, k - begin, g == FRAME_BAD ? p->bad_frame : (double) g, n_frames);
+                  return FALSE;
+                }
+            }
+        }
+      g_array_append_val (ids, model_frames[f]);
+    }
+  if (ids->len > FC_READ_MAX_STACK_DEPTH)
+    {
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                   "speedscope profiles[%u].samples[%u]: more than %u frames, the reader's limit", profile_i,
+                   sample, FC_READ_MAX_STACK_DEPTH);
+      return FALSE;
+    }
+  *stack = fc_profile_intern_stack_frames (profile, (guint32 *) ids->data, ids->len);
+  return fc_interop_check_stacks (profile, "speedscope", error);
 }
 
 static gboolean
 read_sampled (FcProfile     *profile,
-              JsonObject    *p,
+              SsProfile     *p,
               const guint32 *model_frames,
               guint          n_frames,
               guint32        thread,
               gint64         base_ns,
               double         origin,   /* ns: the earliest startValue of all profiles */
               guint64       *total,    /* samples made from weights, in all profiles */
-              const char    *where,
+              guint          profile_i,
               GError       **error)
 {
-  JsonArray *samples = get_array (p, "samples", where, error);
-  JsonArray *weights = samples ? get_array (p, "weights", where, error) : NULL;
-  gint64 scale = unit_to_ns (fc_json_get_string (p, "unit"));
-  double start = 0, at;
-  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  double start = p->has_start ? p->start : 0;
+  double at = start;
 
-  if (weights == NULL)
-    return FALSE;
-  if (json_array_get_length (weights) != json_array_get_length (samples))
+  if (p->samples_error != NULL || p->weights_error != NULL)
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE, "speedscope %s: %u samples but %u weights",
-                   where, json_array_get_length (samples), json_array_get_length (weights));
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "speedscope %s",
+                   p->samples_error != NULL ? p->samples_error : p->weights_error);
       return FALSE;
     }
-  get_number (json_object_get_member (p, "startValue"), &start);
-  at = start;
-  for (guint i = 0; i < json_array_get_length (samples); i++)
+  if (p->weights->len != p->starts->len)
     {
-      JsonNode *sample = json_array_get_element (samples, i);
-      double w = 0;
-      char place[160];
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE, "speedscope profiles[%u]: %u samples but %u weights",
+                   profile_i, p->starts->len, p->weights->len);
+      return FALSE;
+    }
+  for (guint i = 0; i < p->starts->len; i++)
+    {
+      double w = g_array_index (p->weights, double, i);
       guint32 stack;
 
-      g_snprintf (place, sizeof place, "%s.samples[%u]", where, i);
-      if (!JSON_NODE_HOLDS_ARRAY (sample))
-        {
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "speedscope %s: expected an array", place);
-          return FALSE;
-        }
-      g_array_set_size (ids, 0);
-      for (guint j = 0; j < json_array_get_length (json_node_get_array (sample)); j++)
-        {
-          guint id;
-          char fplace[192];
-
-          g_snprintf (fplace, sizeof fplace, "%s[%u]", place, j);
-          if (!frame_index (json_array_get_element (json_node_get_array (sample), j), n_frames, &id, fplace, error))
-            return FALSE;
-          g_array_append_val (ids, id);
-        }
-      if (!get_number (json_array_get_element (weights, i), &w) || w < 0)
-        {
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE,
-                       "speedscope %s.weights[%u]: expected a number >= 0", where, i);
-          return FALSE;
-        }
-      stack = stack_of (profile, model_frames, ids);
-      if (scale > 0)
+      if (!sample_stack (profile, model_frames, n_frames, p, i, ids, &stack, profile_i, error))
+        return FALSE;
+      if (p->scale > 0)
         {
           gint64 ns;
 
-          if (!time_ns (at, scale, origin, &ns))
+          if (!time_ns (at, p->scale, origin, &ns))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "speedscope %s.weights[%u]: the sample's time (%g) is out of range", where, i, at);
+                           "speedscope profiles[%u].weights[%u]: the sample's time (%g) is out of range", profile_i,
+                           i, at);
+              return FALSE;
+            }
+          if (++*total > fc_interop_max_expanded_samples ())
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                           "speedscope profiles[%u].weights[%u]: more than %" G_GUINT64_FORMAT " samples in all",
+                           profile_i, i, fc_interop_max_expanded_samples ());
               return FALSE;
             }
           fc_profile_append_sample (profile, base_ns + ns, thread, stack, 0);
@@ -617,8 +1370,8 @@ read_sampled (FcProfile     *profile,
           if (w > (double) (fc_interop_max_expanded_samples () - *total))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "speedscope %s.weights[%u]: more than %" G_GUINT64_FORMAT " samples in all", where, i,
-                           fc_interop_max_expanded_samples ());
+                           "speedscope profiles[%u].weights[%u]: more than %" G_GUINT64_FORMAT " samples in all",
+                           profile_i, i, fc_interop_max_expanded_samples ());
               return FALSE;
             }
           *total += (guint64) w;
@@ -631,73 +1384,82 @@ read_sampled (FcProfile     *profile,
 
 static gboolean
 read_evented (FcProfile     *profile,
-              JsonObject    *p,
+              SsProfile     *p,
               const guint32 *model_frames,
               guint          n_frames,
               guint32        thread,
               gint64         base_ns,
               double         origin,   /* ns: the earliest startValue of all profiles */
-              const char    *where,
+              guint          profile_i,
               GError       **error)
 {
-  JsonArray *events = get_array (p, "events", where, error);
-  gint64 scale = unit_to_ns (fc_json_get_string (p, "unit"));
-  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) leaf_first = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gint64 scale = p->scale > 0 ? p->scale : 1;
   double prev_at = -G_MAXDOUBLE;
 
-  if (events == NULL)
-    return FALSE;
-  if (scale == 0)
-    scale = 1;
-  for (guint i = 0; i < json_array_get_length (events); i++)
+  if (p->events_error != NULL)
     {
-      JsonNode *node = json_array_get_element (events, i);
-      JsonObject *e = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *type = e ? fc_json_get_string (e, "type") : NULL;
-      char place[160];
-      double at = 0;
-      guint frame;
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "speedscope %s", p->events_error);
+      return FALSE;
+    }
+  for (guint i = 0; i < p->events->len; i++)
+    {
+      const Event *e = &g_array_index (p->events, Event, i);
 
-      g_snprintf (place, sizeof place, "%s.events[%u]", where, i);
-      if (e == NULL || type == NULL || (strcmp (type, "O") != 0 && strcmp (type, "C") != 0) ||
-          !get_number (json_object_get_member (e, "at"), &at))
-        {
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE,
-                       "speedscope %s: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}", place);
-          return FALSE;
-        }
-      g_strlcat (place, ".frame", sizeof place);
-      if (!frame_index (json_object_get_member (e, "frame"), n_frames, &frame, place, error))
-        return FALSE;
-      if (at < prev_at)
+      if (e->frame >= n_frames)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                       "speedscope %s.events[%u].at: %g is before the previous event (%g)", where, i, at, prev_at);
+                       "speedscope profiles[%u].events[%u].frame: frame %.0f but shared.frames has %u", profile_i, i,
+                       e->frame == FRAME_BAD ? p->bad_frame : (double) e->frame, n_frames);
+          return FALSE;
+        }
+      if (e->at < prev_at)
+        {
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
+                       "speedscope profiles[%u].events[%u].at: %g is before the previous event (%g)", profile_i, i,
+                       e->at, prev_at);
           return FALSE;
         }
       /* the stack as it was since the previous time is a sample there */
-      if (at > prev_at && prev_at != -G_MAXDOUBLE && open->len > 0)
+      if (e->at > prev_at && prev_at != -G_MAXDOUBLE && open->len > 0)
         {
           gint64 ns;
 
           if (!time_ns (prev_at, scale, origin, &ns))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "speedscope %s.events[%u].at: %g is out of range", where, i - 1, prev_at);
+                           "speedscope profiles[%u].events[%u].at: %g is out of range", profile_i, i - 1, prev_at);
               return FALSE;
             }
-          fc_profile_append_sample (profile, base_ns + ns, thread, stack_of (profile, model_frames, open), 0);
+          g_array_set_size (leaf_first, 0);
+          for (guint j = open->len; j > 0; j--)
+            g_array_append_val (leaf_first, model_frames[g_array_index (open, guint32, j - 1)]);
+          fc_profile_append_sample (profile, base_ns + ns, thread,
+                                    fc_profile_intern_stack_frames (profile, (guint32 *) leaf_first->data,
+                                                                    leaf_first->len), 0);
+          if (!fc_interop_check_stacks (profile, "speedscope", error))
+            return FALSE;
         }
-      prev_at = at;
-      if (type[0] == 'O')
-        g_array_append_val (open, frame);
+      prev_at = e->at;
+      if (!e->close)
+        {
+          if (open->len >= FC_READ_MAX_STACK_DEPTH)
+            {
+              g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
+                           "speedscope profiles[%u].events[%u]: more than %u frames open, the reader's limit",
+                           profile_i, i, FC_READ_MAX_STACK_DEPTH);
+              return FALSE;
+            }
+          g_array_append_val (open, e->frame);
+        }
       else
         {
-          if (open->len == 0 || g_array_index (open, guint, open->len - 1) != frame)
+          if (open->len == 0 || g_array_index (open, guint32, open->len - 1) != e->frame)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "speedscope %s.events[%u]: closes frame %u, which is not the innermost open frame",
-                           where, i, frame);
+                           "speedscope profiles[%u].events[%u]: closes frame %u, which is not the innermost open frame",
+                           profile_i, i, e->frame);
               return FALSE;
             }
           g_array_set_size (open, open->len - 1);
@@ -706,7 +1468,7 @@ read_evented (FcProfile     *profile,
   if (open->len > 0)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                   "speedscope %s.events: %u frames are never closed", where, open->len);
+                   "speedscope profiles[%u].events: %u frames are never closed", profile_i, open->len);
       return FALSE;
     }
   return TRUE;
@@ -716,103 +1478,79 @@ FcDocument *
 fc_speedscope_read (GBytes  *bytes,
                     GError **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(FcDocument) doc = fc_document_new (FC_DOCUMENT_V2);
   g_autoptr(FcProfile) profile = fc_interop_new_profile ("native");
-  g_autofree guint32 *model_frames = NULL;
-  JsonObject *file, *shared;
-  JsonArray *frames, *profiles;
+  g_autoptr(GArray) model_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GPtrArray) profiles = g_ptr_array_new_with_free_func ((GDestroyNotify) ss_profile_free);
   gint64 base_ns = g_get_real_time () / 1000 * 1000000;
   gsize len = 0;
   const char *text = g_bytes_get_data (bytes, &len);
   double origin = G_MAXDOUBLE;
   guint64 total = 0;
-  guint n_frames;
+  Reader r = { 0 };
 
-  file = fc_json_load_object (parser, text, len, "speedscope", error);
-  if (file == NULL)
+  if (!fc_json_check_object_text (text, len, "speedscope", error))
     return NULL;
-  shared = fc_json_get_object (file, "shared");
-  if (shared == NULL)
+
+  r.profile = profile;
+  r.model_frames = model_frames;
+  r.profiles = profiles;
+  r.in[0] = IN_TOP;
+
+  /* all of the text in one call: linear in every token's length */
+  if (!fc_json_run (&callbacks, &r, text, len, "speedscope", r.error == NULL ? &r.error : NULL) && r.error == NULL)
+    r.error = g_error_new_literal (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "speedscope: parsing stopped");
+  if (r.error != NULL)
+    {
+      g_propagate_error (error, r.error);
+      return NULL;
+    }
+
+  if (!r.has_shared)
     {
       g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "speedscope: no \"shared\" object");
       return NULL;
     }
-  frames = get_array (shared, "frames", "shared", error);
-  profiles = frames ? get_array (file, "profiles", "file", error) : NULL;
-  if (profiles == NULL)
-    return NULL;
-
-  n_frames = json_array_get_length (frames);
-  model_frames = g_new (guint32, MAX (n_frames, 1));
-  for (guint i = 0; i < n_frames; i++)
+  if (!r.has_frames || !r.has_profiles)
     {
-      JsonNode *node = json_array_get_element (frames, i);
-      JsonObject *f = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *file_name = f ? fc_json_get_string (f, "file") : NULL;
-      gint64 line = 0, col = 0;
-      FcFrame frame;
-
-      if (f == NULL || fc_json_get_string (f, "name") == NULL)
-        {
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING,
-                       "speedscope shared.frames[%u]: expected an object with a \"name\"", i);
-          return NULL;
-        }
-      fc_frame_init (&frame);
-      frame.function = fc_profile_intern (profile, fc_json_get_string (f, "name"));
-      if (file_name != NULL && file_name[0] != '\0')
-        {
-          frame.filename = fc_profile_intern (profile, file_name);
-          if (file_name[0] == '/')
-            frame.abs_path = frame.filename;
-        }
-      if (fc_json_get_int64 (f, "line", &line) && line > 0 && line <= G_MAXINT32)
-        frame.lineno = (gint32) line;
-      if (fc_json_get_int64 (f, "col", &col) && col > 0 && col <= G_MAXINT32)
-        frame.colno = (gint32) col;
-      model_frames[i] = fc_profile_intern_frame (profile, &frame);
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "speedscope %s: expected an array",
+                   !r.has_frames ? "shared.frames" : "file.profiles");
+      return NULL;
     }
 
   /* Times are on one axis for all profiles (threads): the earliest
    * startValue is the document's zero, so threads keep their offsets. */
-  for (guint i = 0; i < json_array_get_length (profiles); i++)
+  for (guint i = 0; i < profiles->len; i++)
     {
-      JsonNode *node = json_array_get_element (profiles, i);
-      JsonObject *p = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      gint64 scale = p ? unit_to_ns (fc_json_get_string (p, "unit")) : 0;
-      double start = 0;
+      SsProfile *p = g_ptr_array_index (profiles, i);
 
-      if (scale > 0 && get_number (json_object_get_member (p, "startValue"), &start))
-        origin = MIN (origin, start * scale);
+      if (p->scale > 0 && p->has_start)
+        origin = MIN (origin, p->start * p->scale);
     }
   if (origin == G_MAXDOUBLE)
     origin = 0;
 
-  for (guint i = 0; i < json_array_get_length (profiles); i++)
+  for (guint i = 0; i < profiles->len; i++)
     {
-      JsonNode *node = json_array_get_element (profiles, i);
-      JsonObject *p = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-      const char *type = p ? fc_json_get_string (p, "type") : NULL;
-      const char *name = p ? fc_json_get_string (p, "name") : NULL;
-      char where[64], tid[16];
+      SsProfile *p = g_ptr_array_index (profiles, i);
+      const guint32 *frames = (const guint32 *) model_frames->data;
+      char tid[16];
       guint32 thread;
       gboolean ok;
 
-      g_snprintf (where, sizeof where, "profiles[%u]", i);
       g_snprintf (tid, sizeof tid, "%u", i + 1);
       thread = fc_profile_ensure_thread (profile, tid);
       fc_profile_get_thread_mut (profile, thread)->has_metadata = TRUE;
-      if (name != NULL && name[0] != '\0')
-        fc_profile_set_thread_name (profile, thread, name);
-      if (g_strcmp0 (type, "sampled") == 0)
-        ok = read_sampled (profile, p, model_frames, n_frames, thread, base_ns, origin, &total, where, error);
-      else if (g_strcmp0 (type, "evented") == 0)
-        ok = read_evented (profile, p, model_frames, n_frames, thread, base_ns, origin, where, error);
+      if (p->name != NULL && p->name[0] != '\0')
+        fc_profile_set_thread_name (profile, thread, p->name);
+      if (p->type == SS_SAMPLED)
+        ok = read_sampled (profile, p, frames, model_frames->len, thread, base_ns, origin, &total, i, error);
+      else if (p->type == SS_EVENTED)
+        ok = read_evented (profile, p, frames, model_frames->len, thread, base_ns, origin, i, error);
       else
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_UNSUPPORTED,
-                       "speedscope %s.type: expected \"sampled\" or \"evented\"", where);
+                       "speedscope profiles[%u].type: expected \"sampled\" or \"evented\"", i);
           ok = FALSE;
         }
       if (!ok)

@@ -10,19 +10,24 @@
 
 #include "fc-sample-weights.h"
 
+/* 48 bytes and a child index: a chunk of 500k samples with deep, distinct
+ * stacks makes 1.6 million nodes. Nodes refer to each other by index in
+ * the tree's one array (parents before children), without pointers. */
 struct _FcCallTreeNode
 {
-  const FcCallTreeNode  *parent;
-  const FcCallTreeNode **children;
-  guint                  n_children;
-  guint                  index;
-  guint32                frame;
-  guint                  depth;
-  guint64                self;
-  guint64                total;
-  gint64                 self_ns;
-  gint64                 total_ns;
+  guint32 index;
+  guint32 parent;             /* the root's is 0 */
+  guint32 first_child;        /* where its children are listed (see NodesHeader) */
+  guint32 n_children;
+  guint32 frame;
+  guint32 depth;
+  guint32 self;               /* samples: at most ten million a document */
+  guint32 total;
+  gint64  self_ns;
+  gint64  total_ns;
 };
+
+G_STATIC_ASSERT (sizeof (FcCallTreeNode) == 48);
 
 struct _FcCallTree
 {
@@ -36,7 +41,6 @@ struct _FcCallTree
   guint                  max_depth;
   FcCallTreeNode        *nodes;
   guint                  n_nodes;
-  const FcCallTreeNode **children;
 };
 
 G_DEFINE_BOXED_TYPE (FcCallTree, fc_call_tree, fc_call_tree_ref, fc_call_tree_unref)
@@ -48,16 +52,10 @@ G_DEFINE_ENUM_TYPE (FcFrameFilter, fc_frame_filter,
 
 #define UNSET G_MAXUINT32
 
-typedef struct {
-  guint32 parent;
-  guint32 frame;
-  guint32 depth;
-  guint32 n_children;
-  guint64 self;
-  guint64 total;
-  gint64  self_ns;
-  gint64  total_ns;
-} BuildNode;
+/* While building, nodes are FcCallTreeNodes in the order they are found
+ * (parents first), with only parent, frame, depth, n_children and the
+ * weights set; link_children() does the rest. */
+typedef FcCallTreeNode BuildNode;
 
 /* (parent node, frame) -> child node, open addressing; only bottom-up trees
  * need it, top-down nodes map one to one onto the profile's stack nodes. */
@@ -170,7 +168,7 @@ accumulate_thread (FcProfile             *profile,
                    const FcSampleWeights *weights,
                    gint64                 begin_ns,
                    gint64                 end_ns,
-                   guint64               *stack_samples,
+                   guint32               *stack_samples,
                    gint64                *stack_ns)
 {
   const FcSample *samples = fc_profile_get_samples (profile, NULL);
@@ -192,12 +190,14 @@ accumulate_thread (FcProfile             *profile,
     }
 }
 
+/* of node indexes into @nodes */
 static int
-compare_children (const void *a,
-                  const void *b)
+compare_children (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      nodes)
 {
-  const FcCallTreeNode *x = *(const FcCallTreeNode * const *) a;
-  const FcCallTreeNode *y = *(const FcCallTreeNode * const *) b;
+  const FcCallTreeNode *x = &((const FcCallTreeNode *) nodes)[*(const guint32 *) a];
+  const FcCallTreeNode *y = &((const FcCallTreeNode *) nodes)[*(const guint32 *) b];
 
   if (x->total_ns != y->total_ns)
     return x->total_ns > y->total_ns ? -1 : 1;
@@ -229,7 +229,7 @@ sum_totals (GArray *nodes)
 static void
 build_top_down (FcProfile     *profile,
                 GArray        *nodes,
-                const guint64 *stack_samples,
+                const guint32 *stack_samples,
                 const gint64  *stack_ns,
                 guint          n_stacks)
 {
@@ -276,7 +276,7 @@ build_top_down (FcProfile     *profile,
 static void
 build_indexed (FcProfile        *profile,
                GArray           *nodes,
-               const guint64    *stack_samples,
+               const guint32    *stack_samples,
                const gint64     *stack_ns,
                guint             n_stacks,
                gboolean          bottom_up,
@@ -375,6 +375,67 @@ build_indexed (FcProfile        *profile,
     sum_totals (nodes);
 }
 
+/* Node 0's slot in the tree's one allocation is preceded by this: a node
+ * finds its children through it (node - node->index is node 0), so that
+ * nodes need no pointers, and stay where building put them (moving 1.6
+ * million nodes into another order costs as much as building them). */
+typedef struct {
+  guint32 *children;          /* node indexes: each node's children, back to back */
+} NodesHeader;
+
+G_STATIC_ASSERT (sizeof (NodesHeader) <= sizeof (FcCallTreeNode));
+
+static inline const NodesHeader *
+header_of (const FcCallTreeNode *node)
+{
+  return (const NodesHeader *) (gconstpointer) (node - node->index - 1);
+}
+
+/* Lists and sorts each node's children, and puts the header slot before
+ * the nodes (the array grew by doubling: it gives back what it did not
+ * use). Returns node 0, which @nodes gives up. */
+static FcCallTreeNode *
+link_children (GArray *nodes,
+               guint  *max_depth)
+{
+  guint len = nodes->len;
+  guint32 *children = g_new (guint32, MAX (len, 1));
+  FcCallTreeNode *block;
+  FcCallTreeNode *n;
+
+  block = g_renew (FcCallTreeNode, g_array_free (nodes, FALSE), len + 1);
+  memmove (block + 1, block, sizeof (FcCallTreeNode) * len);
+  ((NodesHeader *) (gpointer) block)->children = children;
+  n = block + 1;
+
+  for (guint i = 0, offset = 0; i < len; i++)
+    {
+      n[i].index = i;
+      n[i].first_child = offset;
+      offset += n[i].n_children;
+      n[i].n_children = 0;
+      *max_depth = MAX (*max_depth, n[i].depth);
+    }
+  for (guint i = 1; i < len; i++)
+    {
+      FcCallTreeNode *parent = &n[n[i].parent];
+
+      children[parent->first_child + parent->n_children++] = i;
+    }
+  for (guint i = 0; i < len; i++)
+    if (n[i].n_children > 1)
+      g_qsort_with_data (&children[n[i].first_child], n[i].n_children, sizeof (guint32), compare_children, n);
+
+  return n;
+}
+
+static void
+free_nodes (FcCallTreeNode *nodes)
+{
+  g_free (header_of (nodes)->children);
+  g_free (nodes - 1);
+}
+
 FcCallTree *
 fc_call_tree_new (FcProfile *profile,
                   gint       thread,
@@ -400,9 +461,8 @@ fc_call_tree_new_full (FcProfile        *profile,
 {
   FcCallTree *self;
   g_autoptr(GArray) nodes = NULL;
-  g_autofree guint64 *stack_samples = NULL;
+  g_autofree guint32 *stack_samples = NULL;  /* samples: ten million a document at most */
   g_autofree gint64 *stack_ns = NULL;
-  g_autofree guint *child_offset = NULL;
   g_autoptr(GPtrArray) weights = NULL;
   guint n_stacks;
   guint n_threads;
@@ -432,7 +492,7 @@ fc_call_tree_new_full (FcProfile        *profile,
     g_ptr_array_add (weights, fc_sample_weights_new (profile, thread));
 
   n_stacks = MAX (1, fc_profile_get_n_stacks (profile));
-  stack_samples = g_new0 (guint64, n_stacks);
+  stack_samples = g_new0 (guint32, n_stacks);
   stack_ns = g_new0 (gint64, n_stacks);
   for (guint i = 0; i < weights->len; i++)
     accumulate_thread (profile, g_ptr_array_index (weights, i), begin_ns, end_ns, stack_samples, stack_ns);
@@ -448,40 +508,7 @@ fc_call_tree_new_full (FcProfile        *profile,
     build_top_down (profile, nodes, stack_samples, stack_ns, n_stacks);
 
   self->n_nodes = nodes->len;
-  self->nodes = g_new0 (FcCallTreeNode, nodes->len);
-  self->children = g_new (const FcCallTreeNode *, MAX (1, nodes->len - 1));
-  child_offset = g_new (guint, nodes->len);
-
-  for (guint i = 0, offset = 0; i < nodes->len; i++)
-    {
-      const BuildNode *bn = &g_array_index (nodes, BuildNode, i);
-      FcCallTreeNode *node = &self->nodes[i];
-
-      node->parent = i == 0 ? NULL : &self->nodes[bn->parent];
-      node->children = &self->children[offset];
-      node->index = i;
-      node->frame = bn->frame;
-      node->depth = bn->depth;
-      node->self = bn->self;
-      node->total = bn->total;
-      node->self_ns = bn->self_ns;
-      node->total_ns = bn->total_ns;
-      child_offset[i] = offset;
-      offset += bn->n_children;
-      self->max_depth = MAX (self->max_depth, bn->depth);
-    }
-
-  for (guint i = 1; i < nodes->len; i++)
-    {
-      FcCallTreeNode *parent = (FcCallTreeNode *) self->nodes[i].parent;
-
-      self->children[child_offset[parent->index] + parent->n_children++] = &self->nodes[i];
-    }
-
-  for (guint i = 0; i < nodes->len; i++)
-    if (self->nodes[i].n_children > 1)
-      qsort ((gpointer) self->nodes[i].children, self->nodes[i].n_children,
-             sizeof (FcCallTreeNode *), compare_children);
+  self->nodes = link_children (g_steal_pointer (&nodes), &self->max_depth);
 
   return self;
 }
@@ -594,8 +621,7 @@ fc_call_tree_unref (FcCallTree *self)
     return;
 
   g_clear_object (&self->profile);
-  g_free (self->nodes);
-  g_free (self->children);
+  free_nodes (self->nodes);
   g_free (self);
 }
 
@@ -684,20 +710,21 @@ fc_call_tree_node_get_n_children (const FcCallTreeNode *node)
   return node->n_children;
 }
 
+/* nodes are one array, in index order */
 const FcCallTreeNode *
 fc_call_tree_node_get_child (const FcCallTreeNode *node,
                              guint                 index)
 {
   g_return_val_if_fail (node != NULL, NULL);
   g_return_val_if_fail (index < node->n_children, NULL);
-  return node->children[index];
+  return node - node->index + header_of (node)->children[node->first_child + index];
 }
 
 const FcCallTreeNode *
 fc_call_tree_node_get_parent (const FcCallTreeNode *node)
 {
   g_return_val_if_fail (node != NULL, NULL);
-  return node->parent;
+  return node->index == 0 ? NULL : node - (node->index - node->parent);
 }
 
 guint32

@@ -5,178 +5,103 @@
 
 #include "fc-flame-layout.h"
 
+#include <math.h>
 #include <string.h>
 
+#include "fc-range-index.h"
 #include "fc-sample-weights.h"
 
 struct _FcFlameLayout
 {
-  gatomicrefcount  ref_count;
-  FcProfile       *profile;
-  gint             thread;
-  gint64           begin_ns;
-  gint64           end_ns;
-  FcFlameBox      *boxes;
-  guint            n_boxes;
-  /* per position (the samples of all lanes, lane after lane): a box is
-   * 16 bytes because its times and stack live here, once per sample */
-  gint64          *begins_ns;
-  gint64          *ends_ns;
-  guint32         *stacks;
-  guint            n_positions;
-  guint           *row_offsets;     /* n_rows + 1 */
-  guint            n_rows;
-  FcFlameLane     *lanes;
-  guint            n_lanes;
+  gatomicrefcount    ref_count;
+  FcProfile         *profile;
+  const FcStackNode *nodes;         /* the profile's stack table (it never moves) */
+  gint               thread;
+  gint64             begin_ns;
+  gint64             end_ns;
+  /* per position: the samples of all lanes, lane after lane, in time order */
+  gint64            *begins_ns;
+  gint64            *ends_ns;
+  guint32           *stacks;
+  FcRangeIndex       shared;        /* frames in common with the sample before (0 at a lane's first) */
+  FcRangeIndex       depths;        /* the stack's depth */
+  guint              n_positions;
+  guint              n_rows;
+  FcFlameLane       *lanes;
+  guint              n_lanes;
 };
 
 G_DEFINE_BOXED_TYPE (FcFlameLayout, fc_flame_layout, fc_flame_layout_ref, fc_flame_layout_unref)
 
-G_STATIC_ASSERT (sizeof (FcFlameBox) == 12);
+G_STATIC_ASSERT (sizeof (FcFlameBox) == 16);
 
-typedef struct {
-  guint32 stack;
-  guint   first_sample;
-} OpenRun;
+/* ---- building ---- */
 
-/* Each lane is walked twice: once to count the boxes of each depth, once to
- * write them straight into the layout's single array. Growing per-row
- * arrays and copying them was twice the layout's size at the peak (several
- * hundred MB over all threads of a big chunk). */
-typedef struct {
-  guint       n_boxes;          /* the count, after the first walk */
-  FcFlameBox *next;             /* the second walk: where the next box goes */
-} Row;
-
-typedef struct {
-  const FcStackNode *nodes;     /* the profile's stack table */
-  Row       *rows;              /* per depth */
-  guint      n_rows;
-  guint      rows_capacity;
-  OpenRun   *open;              /* per depth, the runs not closed yet */
-  guint      n_open;
-  guint      open_capacity;
-  gboolean   writing;           /* the second walk */
-  guint      base;              /* position of the lane's first sample */
-  guint      first_row;         /* layout row of depth 0 */
-  FcSampleWeights *weights;     /* the lane's samples in time order */
-} LaneBuilder;
-
-static void
-lane_builder_clear (LaneBuilder *b)
+/* Fills a lane's positions from @base on: times, stacks, depths and what
+ * each sample shares with the one before. @chain keeps the stack nodes of
+ * the sample before, by depth, so that each sample walks up only the
+ * frames it does not share. Returns the lane's depth. */
+static guint
+fill_lane (FcFlameLayout         *self,
+           const FcSampleWeights *weights,
+           const FcSample        *samples,
+           guint                  base,
+           guint32               *shared,
+           guint32               *depths,
+           GArray                *chain)
 {
-  g_clear_pointer (&b->rows, g_free);
-  g_clear_pointer (&b->open, g_free);
-  g_clear_pointer (&b->weights, fc_sample_weights_free);
-}
-
-/* ends the runs deeper than @keep with the sample before @sample */
-static void
-close_runs (LaneBuilder *b,
-            guint        keep,
-            guint        sample)
-{
-  if (b->n_open > b->n_rows)
-    {
-      g_assert (!b->writing);
-      if (b->n_open > b->rows_capacity)
-        {
-          guint capacity = MAX (b->n_open, b->rows_capacity * 2);
-
-          b->rows = g_renew (Row, b->rows, capacity);
-          memset (&b->rows[b->rows_capacity], 0, sizeof (Row) * (capacity - b->rows_capacity));
-          b->rows_capacity = capacity;
-        }
-      b->n_rows = b->n_open;
-    }
-
-  while (b->n_open > keep)
-    {
-      guint d = --b->n_open;
-      const OpenRun *run = &b->open[d];
-      FcFlameBox *box;
-
-      if (!b->writing)
-        {
-          b->rows[d].n_boxes++;
-          continue;
-        }
-
-      box = b->rows[d].next++;
-      box->first = b->base + run->first_sample;
-      box->last = b->base + sample - 1;
-      box->frame = b->nodes[run->stack].frame;
-    }
-}
-
-/* one walk over the lane's samples, closing a run where the call path
- * changes */
-static void
-walk_lane (LaneBuilder *b,
-           FcProfile   *profile)
-{
-  const FcSampleWeights *weights = b->weights;
-  /* after the weights: on a live profile these hold every sample and stack they name */
-  const FcSample *samples = fc_profile_get_samples (profile, NULL);
-  const FcStackNode *nodes = b->nodes = fc_profile_get_stacks (profile, NULL);
-  g_autofree guint32 *chain = NULL;
-  guint chain_len = 0;
+  const FcStackNode *nodes = self->nodes;
   guint32 prev_stack = G_MAXUINT32;
+  guint n_chain = 0;
+  guint lane_depth = 0;
 
-  b->n_open = 0;
   for (guint i = 0; i < weights->n_samples; i++)
     {
+      guint p = base + i;
       guint32 stack = samples[weights->samples[i]].stack;
+      guint depth = nodes[stack].depth;
+      guint32 *links;
+      guint32 s = stack;
+      guint d = depth;
+
+      self->begins_ns[p] = weights->timestamps_ns[i];
+      self->ends_ns[p] = weights->timestamps_ns[i] + weights->durations_ns[i];
+      self->stacks[p] = stack;
+      depths[p] = depth;
+      lane_depth = MAX (lane_depth, depth);
 
       /* No check for a pause before this sample: the runs it shares with
        * the sample before go on across it (see the header). */
-      if (stack != prev_stack)
+      if (stack == prev_stack)
         {
-          guint depth = nodes[stack].depth;
-          guint32 s = stack;
-          guint d = depth;
-
-          if (depth > chain_len)
-            {
-              chain_len = MAX (depth, chain_len * 2);
-              g_free (chain);
-              chain = g_new (guint32, chain_len);
-            }
-
-          /* Walk up from the new stack to the deepest open run it shares:
-           * stack ids name whole call paths, so one equal id means every
-           * shallower run matches too. */
-          while (d > b->n_open)
-            {
-              chain[d - 1] = s;
-              s = nodes[s].parent;
-              d--;
-            }
-          while (d > 0 && b->open[d - 1].stack != s)
-            {
-              chain[d - 1] = s;
-              s = nodes[s].parent;
-              d--;
-            }
-
-          close_runs (b, d, i);
-
-          if (depth > b->open_capacity)
-            {
-              b->open_capacity = MAX (depth, b->open_capacity * 2);
-              b->open = g_renew (OpenRun, b->open, b->open_capacity);
-            }
-          for (; d < depth; d++)
-            {
-              b->open[d].stack = chain[d];
-              b->open[d].first_sample = i;
-            }
-          b->n_open = depth;
-          prev_stack = stack;
+          shared[p] = depth;
+          continue;
         }
+
+      if (depth > chain->len)
+        g_array_set_size (chain, depth);
+      links = (guint32 *) (gpointer) chain->data;
+
+      /* Stack ids name whole call paths: the deepest node the two samples
+       * have in common is where the walk up meets the previous chain. */
+      while (d > n_chain)
+        {
+          links[d - 1] = s;
+          s = nodes[s].parent;
+          d--;
+        }
+      while (d > 0 && links[d - 1] != s)
+        {
+          links[d - 1] = s;
+          s = nodes[s].parent;
+          d--;
+        }
+      shared[p] = i == 0 ? 0 : d;
+      n_chain = depth;
+      prev_stack = stack;
     }
 
-  close_runs (b, 0, weights->n_samples);
+  return lane_depth;
 }
 
 FcFlameLayout *
@@ -185,7 +110,11 @@ fc_flame_layout_new (FcProfile *profile,
 {
   FcFlameLayout *self;
   g_autoptr(GArray) lanes = g_array_new (FALSE, FALSE, sizeof (FcFlameLane));
-  g_autoptr(GArray) builders = g_array_new (FALSE, TRUE, sizeof (LaneBuilder));
+  g_autoptr(GPtrArray) weights = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_sample_weights_free);
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const FcSample *samples;
+  guint32 *shared;
+  guint32 *depths;
   guint n_threads;
   guint next_row = 0;
   gboolean have_extent = FALSE;
@@ -197,13 +126,13 @@ fc_flame_layout_new (FcProfile *profile,
   self->profile = g_object_ref (profile);
   self->thread = thread < 0 ? -1 : thread;
 
-  /* first walk: which lanes, how many rows and boxes */
+  /* which lanes, and their samples in time order */
   n_threads = fc_profile_get_n_threads (profile);
   for (guint t = 0; t < n_threads; t++)
     {
       guint n_thread_samples = 0;
-      LaneBuilder b = { 0 };
-      FcFlameLane lane;
+      FcSampleWeights *w;
+      FcFlameLane lane = { 0 };
 
       if (thread >= 0 && (guint) thread != t)
         continue;
@@ -212,14 +141,12 @@ fc_flame_layout_new (FcProfile *profile,
       if (thread < 0 && n_thread_samples == 0)
         continue;
 
-      b.weights = fc_sample_weights_new (profile, t);
-      walk_lane (&b, profile);
-
-      if (b.weights->n_samples > 0)
+      w = fc_sample_weights_new (profile, t);
+      if (w->n_samples > 0)
         {
-          guint last = b.weights->n_samples - 1;
-          gint64 begin_ns = b.weights->timestamps_ns[0];
-          gint64 end_ns = b.weights->timestamps_ns[last] + b.weights->durations_ns[last];
+          guint last = w->n_samples - 1;
+          gint64 begin_ns = w->timestamps_ns[0];
+          gint64 end_ns = w->timestamps_ns[last] + w->durations_ns[last];
 
           if (!have_extent)
             {
@@ -231,63 +158,40 @@ fc_flame_layout_new (FcProfile *profile,
           self->end_ns = MAX (self->end_ns, end_ns);
         }
 
-      /* all threads: an empty row above each lane for its name */
-      if (thread < 0)
-        next_row++;
       lane.thread = t;
-      lane.first_row = next_row;
-      lane.n_rows = b.n_rows;
-      next_row += lane.n_rows;
-      b.base = self->n_positions;
-      b.first_row = lane.first_row;
-      self->n_positions += b.weights->n_samples;
+      lane.first_position = self->n_positions;
+      lane.n_positions = w->n_samples;
+      self->n_positions += w->n_samples;
       g_array_append_val (lanes, lane);
-      g_array_append_val (builders, b);
+      g_ptr_array_add (weights, w);
     }
 
-  self->n_rows = next_row;
-  self->row_offsets = g_new0 (guint, self->n_rows + 1);
-  for (guint l = 0; l < builders->len; l++)
-    {
-      const LaneBuilder *b = &g_array_index (builders, LaneBuilder, l);
-
-      for (guint d = 0; d < b->n_rows; d++)
-        {
-          self->row_offsets[b->first_row + d + 1] = b->rows[d].n_boxes;
-          self->n_boxes += b->rows[d].n_boxes;
-        }
-    }
-  for (guint r = 0; r < self->n_rows; r++)
-    self->row_offsets[r + 1] += self->row_offsets[r];
-
-  self->boxes = g_new (FcFlameBox, MAX (1, self->n_boxes));
   self->begins_ns = g_new (gint64, MAX (1, self->n_positions));
   self->ends_ns = g_new (gint64, MAX (1, self->n_positions));
   self->stacks = g_new (guint32, MAX (1, self->n_positions));
+  shared = g_new (guint32, MAX (1, self->n_positions));
+  depths = g_new (guint32, MAX (1, self->n_positions));
 
-  /* second walk: the boxes, in place */
-  for (guint l = 0; l < builders->len; l++)
+  /* after the weights: on a live profile these hold every sample and stack they name */
+  samples = fc_profile_get_samples (profile, NULL);
+  self->nodes = fc_profile_get_stacks (profile, NULL);
+  for (guint l = 0; l < lanes->len; l++)
     {
-      LaneBuilder *b = &g_array_index (builders, LaneBuilder, l);
-      const FcSampleWeights *weights = b->weights;
-      const FcSample *samples = fc_profile_get_samples (profile, NULL);
+      FcFlameLane *lane = &g_array_index (lanes, FcFlameLane, l);
 
-      for (guint i = 0; i < weights->n_samples; i++)
-        {
-          self->begins_ns[b->base + i] = weights->timestamps_ns[i];
-          self->ends_ns[b->base + i] = weights->timestamps_ns[i] + weights->durations_ns[i];
-          self->stacks[b->base + i] = samples[weights->samples[i]].stack;
-        }
-
-      for (guint d = 0; d < b->n_rows; d++)
-        b->rows[d].next = &self->boxes[self->row_offsets[b->first_row + d]];
-      b->writing = TRUE;
-      walk_lane (b, profile);
-      for (guint d = 0; d < b->n_rows; d++)
-        g_assert (b->rows[d].next == &self->boxes[self->row_offsets[b->first_row + d + 1]]);
-      lane_builder_clear (b);
+      lane->n_rows = fill_lane (self, g_ptr_array_index (weights, l), samples, lane->first_position,
+                                shared, depths, chain);
+      /* all threads: an empty row above each lane for its name */
+      if (thread < 0)
+        next_row++;
+      lane->first_row = next_row;
+      next_row += lane->n_rows;
+      g_clear_pointer (&g_ptr_array_index (weights, l), fc_sample_weights_free);
     }
 
+  fc_range_index_init (&self->shared, shared, self->n_positions, FALSE);
+  fc_range_index_init (&self->depths, depths, self->n_positions, TRUE);
+  self->n_rows = next_row;
   self->n_lanes = lanes->len;
   self->lanes = (FcFlameLane *) g_array_free (g_steal_pointer (&lanes), FALSE);
 
@@ -375,14 +279,16 @@ fc_flame_layout_unref (FcFlameLayout *self)
     return;
 
   g_clear_object (&self->profile);
-  g_free (self->boxes);
   g_free (self->begins_ns);
   g_free (self->ends_ns);
   g_free (self->stacks);
-  g_free (self->row_offsets);
+  fc_range_index_clear (&self->shared);
+  fc_range_index_clear (&self->depths);
   g_free (self->lanes);
   g_free (self);
 }
+
+/* ---- the layout as a whole ---- */
 
 FcProfile *
 fc_flame_layout_get_profile (FcFlameLayout *self)
@@ -411,41 +317,11 @@ fc_flame_layout_get_extent (FcFlameLayout *self,
     *end_ns = self->end_ns;
 }
 
-const FcFlameBox *
-fc_flame_layout_get_boxes (FcFlameLayout *self,
-                           guint         *n_boxes)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-
-  if (n_boxes != NULL)
-    *n_boxes = self->n_boxes;
-  return self->boxes;
-}
-
 guint
 fc_flame_layout_get_n_rows (FcFlameLayout *self)
 {
   g_return_val_if_fail (self != NULL, 0);
   return self->n_rows;
-}
-
-const FcFlameBox *
-fc_flame_layout_get_row (FcFlameLayout *self,
-                         guint          row,
-                         guint         *n_boxes)
-{
-  g_return_val_if_fail (self != NULL, NULL);
-
-  if (row >= self->n_rows)
-    {
-      if (n_boxes != NULL)
-        *n_boxes = 0;
-      return NULL;
-    }
-
-  if (n_boxes != NULL)
-    *n_boxes = self->row_offsets[row + 1] - self->row_offsets[row];
-  return &self->boxes[self->row_offsets[row]];
 }
 
 guint
@@ -464,6 +340,25 @@ fc_flame_layout_get_lane (FcFlameLayout *self,
   return &self->lanes[lane];
 }
 
+gint
+fc_flame_layout_get_lane_of_row (FcFlameLayout *self,
+                                 guint          row)
+{
+  g_return_val_if_fail (self != NULL, -1);
+
+  for (guint l = 0; l < self->n_lanes; l++)
+    if (row < self->lanes[l].first_row + self->lanes[l].n_rows)
+      return (gint) l;
+  return -1;
+}
+
+guint
+fc_flame_layout_get_n_positions (FcFlameLayout *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->n_positions;
+}
+
 void
 fc_flame_layout_get_sample_times (FcFlameLayout  *self,
                                   const gint64  **begins_ns,
@@ -475,6 +370,283 @@ fc_flame_layout_get_sample_times (FcFlameLayout  *self,
     *begins_ns = self->begins_ns;
   if (ends_ns != NULL)
     *ends_ns = self->ends_ns;
+}
+
+/* each position begins the boxes of the rows from what it shares with the
+ * sample before down to its depth */
+guint64
+fc_flame_layout_count_boxes (FcFlameLayout *self)
+{
+  guint64 n = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+
+  for (guint p = 0; p < self->n_positions; p++)
+    n += fc_range_index_get (&self->depths, p) - fc_range_index_get (&self->shared, p);
+  return n;
+}
+
+gsize
+fc_flame_layout_get_size (FcFlameLayout *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return sizeof *self + self->n_lanes * sizeof (FcFlameLane) +
+         self->n_positions * (2 * sizeof (gint64) + sizeof (guint32)) +
+         fc_range_index_size (&self->shared) + fc_range_index_size (&self->depths);
+}
+
+/* ---- boxes ---- */
+
+/* a row's lane and depth in it; FALSE for header rows and past the end */
+static const FcFlameLane *
+lane_for_row (FcFlameLayout *self,
+              guint          row,
+              guint         *depth)
+{
+  gint l = fc_flame_layout_get_lane_of_row (self, row);
+
+  if (l < 0 || row < self->lanes[l].first_row)
+    return NULL;
+  *depth = row - self->lanes[l].first_row;
+  return &self->lanes[l];
+}
+
+static inline guint
+lane_end (const FcFlameLane *lane)
+{
+  return lane->first_position + lane->n_positions;
+}
+
+/* A stack's node at @depth (1 = outermost), walking up from its leaf.
+ * Following parents is a chain of dependent loads, one cache miss each
+ * when the render asks for thousands of frames. But interning a new call
+ * path appends its nodes one after the other (a node's id is its parent's
+ * plus one): so step to the node before as long as it is the parent, a
+ * read whose address does not wait for the one before, and follow a
+ * parent only where the path was interned in another piece. */
+static inline guint32
+ancestor (const FcStackNode *nodes,
+          guint32            stack,
+          guint              depth)
+{
+  guint d = nodes[stack].depth;
+
+  while (d > depth)
+    {
+      /* a node at depth d has d - 1 ancestors, all of smaller ids */
+      guint32 target = stack - (d - depth);
+      guint32 s = stack;
+
+      while (s > target && nodes[s].parent == s - 1)
+        s--;
+      d -= stack - s;
+      if (d == depth)
+        return s;
+      stack = nodes[s].parent;
+      d--;
+    }
+  return stack;
+}
+
+/* the box of depth @depth that begins at @first (a position at least that
+ * deep, sharing less with the one before): it ends before the next
+ * position sharing at most @depth frames with its predecessor */
+static void
+box_from_first (FcFlameLayout     *self,
+                const FcFlameLane *lane,
+                guint              depth,
+                guint              first,
+                FcFlameBox        *box)
+{
+  box->first = first;
+  box->last = fc_range_index_next (&self->shared, first + 1, lane_end (lane), depth) - 1;
+  box->row = lane->first_row + depth;
+  box->frame = G_MAXUINT32;
+}
+
+static void
+box_frame (FcFlameLayout *self,
+           guint          depth,
+           FcFlameBox    *box)
+{
+  box->frame = self->nodes[ancestor (self->nodes, self->stacks[box->first], depth + 1)].frame;
+}
+
+/* the box of depth @depth holding @p, a position deeper than that */
+static void
+box_holding (FcFlameLayout     *self,
+             const FcFlameLane *lane,
+             guint              depth,
+             guint              p,
+             FcFlameBox        *box)
+{
+  guint first = fc_range_index_prev (&self->shared, lane->first_position, p, depth);
+
+  g_assert (first != FC_RANGE_INDEX_NONE);
+  box_from_first (self, lane, depth, first, box);
+}
+
+static inline gboolean
+deeper_than (FcFlameLayout *self,
+             guint          p,
+             guint          depth)
+{
+  return fc_range_index_get (&self->depths, p) > depth;
+}
+
+gboolean
+fc_flame_layout_box_at_position (FcFlameLayout *self,
+                                 guint          row,
+                                 guint          position,
+                                 FcFlameBox    *box)
+{
+  const FcFlameLane *lane;
+  guint depth;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (box != NULL, FALSE);
+
+  lane = lane_for_row (self, row, &depth);
+  if (lane == NULL || position < lane->first_position || position >= lane_end (lane) ||
+      !deeper_than (self, position, depth))
+    return FALSE;
+
+  box_holding (self, lane, depth, position, box);
+  box_frame (self, depth, box);
+  return TRUE;
+}
+
+/* the first position of [lo, hi) whose @times is > @t (>= with @or_equal), or hi */
+static guint
+first_after (const gint64 *times,
+             guint         lo,
+             guint         hi,
+             gint64        t,
+             gboolean      or_equal)
+{
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (times[mid] < t || (!or_equal && times[mid] == t))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gboolean
+fc_flame_layout_hit_test (FcFlameLayout *self,
+                          guint          row,
+                          gint64         t,
+                          FcFlameBox    *box)
+{
+  const FcFlameLane *lane;
+  guint depth;
+  guint p;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (box != NULL, FALSE);
+
+  lane = lane_for_row (self, row, &depth);
+  if (lane == NULL)
+    return FALSE;
+
+  /* the last sample beginning at or before t: a box covering t holds it
+   * (boxes span the pauses inside them) */
+  p = first_after (self->begins_ns, lane->first_position, lane_end (lane), t, FALSE);
+  if (p == lane->first_position || !deeper_than (self, p - 1, depth))
+    return FALSE;
+
+  box_holding (self, lane, depth, p - 1, box);
+  if (self->ends_ns[box->last] <= t)
+    return FALSE;
+  box_frame (self, depth, box);
+  return TRUE;
+}
+
+/* the first box of depth @depth beginning at or after @p */
+static gboolean
+box_from (FcFlameLayout     *self,
+          const FcFlameLane *lane,
+          guint              depth,
+          guint              p,
+          FcFlameBox        *box)
+{
+  guint first = fc_range_index_next (&self->depths, p, lane_end (lane), depth + 1);
+
+  if (first >= lane_end (lane))
+    return FALSE;
+  /* the position before it is shallower or ends a box: it begins one */
+  box_from_first (self, lane, depth, first, box);
+  return TRUE;
+}
+
+gboolean
+fc_flame_layout_row_first_box (FcFlameLayout *self,
+                               guint          row,
+                               gint64         t,
+                               FcFlameBox    *box)
+{
+  const FcFlameLane *lane;
+  guint depth;
+  guint p;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (box != NULL, FALSE);
+
+  lane = lane_for_row (self, row, &depth);
+  if (lane == NULL)
+    return FALSE;
+
+  /* ends are in time order too: a sample ends before the next begins */
+  p = first_after (self->ends_ns, lane->first_position, lane_end (lane), t, FALSE);
+  if (p < lane_end (lane) && deeper_than (self, p, depth))
+    box_holding (self, lane, depth, p, box);
+  else if (!box_from (self, lane, depth, p, box))
+    return FALSE;
+  box_frame (self, depth, box);
+  return TRUE;
+}
+
+gboolean
+fc_flame_layout_row_next_box (FcFlameLayout    *self,
+                              const FcFlameBox *box,
+                              FcFlameBox       *next)
+{
+  const FcFlameLane *lane;
+  guint depth;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (box != NULL && next != NULL, FALSE);
+
+  lane = lane_for_row (self, box->row, &depth);
+  if (lane == NULL || !box_from (self, lane, depth, box->last + 1, next))
+    return FALSE;
+  box_frame (self, depth, next);
+  return TRUE;
+}
+
+FcFlameBox *
+fc_flame_layout_dup_row (FcFlameLayout *self,
+                         guint          row,
+                         guint         *n_boxes)
+{
+  g_autoptr(GArray) boxes = g_array_new (FALSE, FALSE, sizeof (FcFlameBox));
+  FcFlameBox box;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (gboolean more = fc_flame_layout_row_first_box (self, row, G_MININT64, &box);
+       more;
+       more = fc_flame_layout_row_next_box (self, &box, &box))
+    g_array_append_val (boxes, box);
+
+  if (n_boxes != NULL)
+    *n_boxes = boxes->len;
+  return (FcFlameBox *) g_array_free (g_steal_pointer (&boxes), FALSE);
 }
 
 gint64
@@ -522,132 +694,372 @@ fc_flame_layout_box_sampled_ns (FcFlameLayout    *self,
   return sum;
 }
 
-guint
-fc_flame_layout_box_row (FcFlameLayout    *self,
-                         const FcFlameBox *box)
-{
-  guint index;
-  guint lo = 0;
-  guint hi;
-
-  g_return_val_if_fail (self != NULL, 0);
-  g_return_val_if_fail (box >= self->boxes && box < self->boxes + self->n_boxes, 0);
-
-  /* the last row starting at or before the box (header rows are empty:
-   * they start where the row below them does) */
-  index = (guint) (box - self->boxes);
-  hi = self->n_rows;
-  while (hi - lo > 1)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (self->row_offsets[mid] <= index)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 guint32
 fc_flame_layout_box_stack (FcFlameLayout    *self,
                            const FcFlameBox *box)
 {
-  gint lane;
-  guint row;
+  const FcFlameLane *lane;
   guint depth;
-  guint32 stack;
 
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (box != NULL && box->first < self->n_positions, 0);
 
-  row = fc_flame_layout_box_row (self, box);
-  lane = fc_flame_layout_get_lane_of_row (self, row);
-  g_return_val_if_fail (lane >= 0, 0);
+  lane = lane_for_row (self, box->row, &depth);
+  g_return_val_if_fail (lane != NULL, 0);
 
-  /* every sample of the box has its call path as a prefix: take the
-   * first one's leaf up to the box's depth */
-  depth = row - self->lanes[lane].first_row + 1;
-  stack = self->stacks[box->first];
-  while (fc_profile_get_stack (self->profile, stack)->depth > depth)
-    stack = fc_profile_get_stack (self->profile, stack)->parent;
-  return stack;
+  /* every sample of the box has its call path as a prefix */
+  return ancestor (self->nodes, self->stacks[box->first], depth + 1);
 }
 
-gint
-fc_flame_layout_get_lane_of_row (FcFlameLayout *self,
-                                 guint          row)
+/* ---- search ---- */
+
+/* one lane's matches, by position then row */
+static gboolean
+find_lane_runs (FcFlameLayout     *self,
+                const FcFlameLane *lane,
+                const guint8      *match,
+                guint              n_frames,
+                GArray            *runs,
+                GCancellable      *cancellable)
 {
-  g_return_val_if_fail (self != NULL, -1);
+  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (guint32));
 
-  for (guint l = 0; l < self->n_lanes; l++)
-    if (row < self->lanes[l].first_row + self->lanes[l].n_rows)
-      return (gint) l;
-  return -1;
-}
-
-guint
-fc_flame_layout_row_lower_bound (FcFlameLayout *self,
-                                 guint          row,
-                                 gint64         t)
-{
-  return fc_flame_layout_row_lower_bound_from (self, row, 0, t);
-}
-
-/* Callers that walk a row left to right (the minimap, a column at a time)
- * find the answer a few boxes past the last one: gallop from @from before
- * bisecting, so the probes stay in cache instead of jumping across a row of
- * millions of boxes. */
-guint
-fc_flame_layout_row_lower_bound_from (FcFlameLayout *self,
-                                      guint          row,
-                                      guint          from,
-                                      gint64         t)
-{
-  const FcFlameBox *boxes;
-  guint n = 0;
-  guint lo, hi;
-  guint step = 1;
-
-  g_return_val_if_fail (self != NULL, 0);
-
-  boxes = fc_flame_layout_get_row (self, row, &n);
-  lo = hi = MIN (from, n);
-  while (hi < n && self->ends_ns[boxes[hi].last] <= t)
+  for (guint p = lane->first_position; p < lane_end (lane); p++)
     {
-      lo = hi + 1;
-      hi += step;
-      step *= 2;
+      guint depth = fc_range_index_get (&self->depths, p);
+      guint shared = fc_range_index_get (&self->shared, p);
+      guint top = MAX (shared, 1);
+      guint32 *f;
+      guint32 s = self->stacks[p];
+
+      if ((p & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      if (depth == shared)
+        continue;
+
+      /* the frames of the boxes it begins (rows shared..depth-1, at
+       * depths shared+1..depth) and of the box above the first one */
+      if (depth + 1 > frames->len)
+        g_array_set_size (frames, depth + 1);
+      f = (guint32 *) (gpointer) frames->data;
+      for (guint d = depth; d >= top; d--)
+        {
+          f[d] = self->nodes[s].frame;
+          s = self->nodes[s].parent;
+        }
+
+      for (guint d = shared; d < depth; d++)
+        {
+          guint32 frame = f[d + 1];
+          FcFlameBoxStart start;
+
+          if (frame >= n_frames || !match[frame])
+            continue;
+          if (d > 0 && f[d] < n_frames && match[f[d]])
+            continue;
+          start.row = lane->first_row + d;
+          start.first = p;
+          g_array_append_val (runs, start);
+        }
     }
-  hi = MIN (hi, n);
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (self->ends_ns[boxes[mid].last] <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-
-  return lo;
+  return TRUE;
 }
 
-const FcFlameBox *
-fc_flame_layout_hit_test (FcFlameLayout *self,
-                          guint          row,
-                          gint64         t)
+/**
+ * fc_flame_layout_find_runs:
+ * @frame_match: one byte per frame id, set for the frames searched for
+ *
+ * Blocks for a pass over every box: run it on a worker for big layouts.
+ *
+ * Returns: (transfer full) (nullable): FcFlameBoxStart, in the order
+ *   search-next steps through them
+ */
+GArray *
+fc_flame_layout_find_runs (FcFlameLayout *self,
+                           const guint8  *frame_match,
+                           guint          n_frames,
+                           GCancellable  *cancellable)
 {
-  const FcFlameBox *boxes;
-  guint n = 0;
-  guint i;
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (FcFlameBoxStart));
+  g_autofree FcFlameBoxStart *tmp = NULL;
+  FcFlameBoxStart *m;
 
   g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (frame_match != NULL || n_frames == 0, NULL);
 
-  boxes = fc_flame_layout_get_row (self, row, &n);
-  i = fc_flame_layout_row_lower_bound (self, row, t);
-  if (i < n && self->begins_ns[boxes[i].first] <= t)
-    return &boxes[i];
-  return NULL;
+  for (guint l = 0; l < self->n_lanes; l++)
+    if (!find_lane_runs (self, &self->lanes[l], frame_match, n_frames, runs, cancellable))
+      return NULL;
+
+  if (self->n_lanes < 2 || runs->len < 2)
+    return g_steal_pointer (&runs);
+
+  /* lanes in time order: a bottom-up merge sort by begin time, stable, so
+   * that at equal times the outer row (and the earlier lane) comes first */
+  m = (FcFlameBoxStart *) (gpointer) runs->data;
+  tmp = g_new (FcFlameBoxStart, runs->len);
+  for (guint width = 1; width < runs->len; width *= 2)
+    {
+      for (guint lo = 0; lo < runs->len; lo += 2 * width)
+        {
+          guint mid = MIN (lo + width, runs->len);
+          guint hi = MIN (lo + 2 * width, runs->len);
+          guint a = lo, b = mid, k = lo;
+
+          while (a < mid && b < hi)
+            {
+              if (self->begins_ns[m[b].first] < self->begins_ns[m[a].first])
+                tmp[k++] = m[b++];
+              else
+                tmp[k++] = m[a++];
+            }
+          while (a < mid)
+            tmp[k++] = m[a++];
+          while (b < hi)
+            tmp[k++] = m[b++];
+        }
+      memcpy (m, tmp, sizeof (FcFlameBoxStart) * runs->len);
+    }
+
+  return g_steal_pointer (&runs);
+}
+
+/* ---- what a row shows at a zoom ---- */
+
+/* Zoomed out, each row draws a span per pixel column and every span's
+ * frame is a walk up its first sample's stack; the next row's spans often
+ * begin at the same samples. A stack's frames are kept by stack id, from
+ * the depth first asked for down to CACHE_DEPTH (deeper rows walk): rows
+ * are drawn top-down, so the frames above the first one asked for are
+ * seldom wanted, and are only walked to if they are. */
+#define CACHE_SLOTS 4096
+#define CACHE_DEPTH 64
+
+typedef struct {
+  guint32 stack;
+  guint32 top;                   /* the stack's node at depth lo */
+  guint32 lo;                    /* frames[lo - 1 .. hi - 1] are known */
+  guint32 hi;
+  guint32 frames[CACHE_DEPTH];   /* [d] is the frame at depth d + 1 */
+} CacheEntry;
+
+struct _FcFlameFrameCache
+{
+  FcProfile  *profile;           /* what the entries are of */
+  CacheEntry *entries;
+};
+
+FcFlameFrameCache *
+fc_flame_frame_cache_new (void)
+{
+  return g_new0 (FcFlameFrameCache, 1);
+}
+
+void
+fc_flame_frame_cache_free (FcFlameFrameCache *cache)
+{
+  if (cache == NULL)
+    return;
+  g_clear_object (&cache->profile);
+  g_free (cache->entries);
+  g_free (cache);
+}
+
+void
+fc_flame_frame_cache_clear (FcFlameFrameCache *cache)
+{
+  g_return_if_fail (cache != NULL);
+
+  g_clear_object (&cache->profile);
+}
+
+/* the frame of @stack's node at @depth (1 = outermost) */
+static guint32
+cached_frame (FcFlameFrameCache *cache,
+              const FcStackNode *nodes,
+              guint32            stack,
+              guint              depth)
+{
+  CacheEntry *entry;
+  guint32 s;
+
+  if (cache == NULL || depth > CACHE_DEPTH)
+    return nodes[ancestor (nodes, stack, depth)].frame;
+
+  entry = &cache->entries[(stack * 2654435761u) >> 20 & (CACHE_SLOTS - 1)];
+  if (entry->stack == stack && depth >= entry->lo)
+    return entry->frames[depth - 1];
+
+  /* the node just above what is known (nothing yet: the one at hi) */
+  if (entry->stack != stack)
+    {
+      entry->stack = stack;
+      entry->hi = MIN (nodes[stack].depth, CACHE_DEPTH);
+      entry->lo = entry->hi + 1;
+      s = ancestor (nodes, stack, entry->hi);
+    }
+  else
+    s = nodes[entry->top].parent;
+
+  for (guint d = entry->lo - 1; d >= depth; d--)
+    {
+      entry->frames[d - 1] = nodes[s].frame;
+      entry->top = s;
+      s = nodes[s].parent;
+    }
+  entry->lo = depth;
+  return entry->frames[depth - 1];
+}
+
+/* stack ids mean the same while the profile lives (a live one only adds) */
+static void
+cache_use_for (FcFlameFrameCache *cache,
+               FcProfile         *profile)
+{
+  if (cache == NULL || cache->profile == profile)
+    return;
+
+  g_set_object (&cache->profile, profile);
+  if (cache->entries == NULL)
+    cache->entries = g_new (CacheEntry, CACHE_SLOTS);
+  for (guint i = 0; i < CACHE_SLOTS; i++)
+    cache->entries[i].stack = G_MAXUINT32;
+}
+
+void
+fc_flame_row_iter_init (FcFlameRowIter    *iter,
+                        FcFlameLayout     *layout,
+                        FcFlameFrameCache *cache,
+                        guint              row,
+                        gint64             begin_ns,
+                        gint64             end_ns,
+                        double             px_per_ns)
+{
+  const FcFlameLane *lane;
+  guint depth = 0;
+  guint p;
+
+  g_return_if_fail (iter != NULL);
+  g_return_if_fail (layout != NULL);
+  g_return_if_fail (px_per_ns > 0);
+
+  *iter = (FcFlameRowIter) { 0 };
+  iter->layout = layout;
+  iter->cache = cache;
+  iter->begin_ns = begin_ns;
+  iter->end_ns = end_ns;
+  iter->px_per_ns = px_per_ns;
+  cache_use_for (cache, layout->profile);
+
+  lane = lane_for_row (layout, row, &depth);
+  if (lane == NULL)
+    return;
+  iter->depth = depth;
+  iter->lane_first = lane->first_position;
+  iter->lane_end = lane_end (lane);
+  iter->first_row = lane->first_row;
+
+  /* the first box ending after begin_ns */
+  p = first_after (layout->ends_ns, lane->first_position, lane_end (lane), begin_ns, FALSE);
+  if (p < lane_end (lane) && deeper_than (layout, p, depth))
+    {
+      box_holding (layout, lane, depth, p, &iter->next);
+      iter->has_next = TRUE;
+    }
+  else
+    iter->has_next = box_from (layout, lane, depth, p, &iter->next);
+}
+
+/* the first position of [lo, hi) beginning at or after @t: the answer is
+ * usually a few samples on, so gallop before bisecting */
+static guint
+gallop_to (const gint64 *begins,
+           guint         lo,
+           guint         hi,
+           gint64        t)
+{
+  guint probe = lo;
+  guint step = 1;
+
+  while (probe < hi && begins[probe] < t)
+    {
+      lo = probe + 1;
+      probe += step;
+      step *= 2;
+    }
+  return first_after (begins, lo, MIN (probe, hi), t, TRUE);
+}
+
+gboolean
+fc_flame_row_iter_next (FcFlameRowIter *iter,
+                        FcFlameSpan    *span)
+{
+  FcFlameLayout *self;
+  FcFlameLane lane;
+  FcFlameBox box;
+  guint depth;
+  double x0, x1;
+
+  g_return_val_if_fail (iter != NULL && span != NULL, FALSE);
+
+  self = iter->layout;
+  box = iter->next;
+  if (!iter->has_next || self->begins_ns[box.first] >= iter->end_ns)
+    {
+      iter->has_next = FALSE;
+      return FALSE;
+    }
+
+  /* the lane as the box helpers need it */
+  depth = iter->depth;
+  lane.first_position = iter->lane_first;
+  lane.n_positions = iter->lane_end - iter->lane_first;
+  lane.first_row = iter->first_row;
+
+  box.frame = cached_frame (iter->cache, self->nodes, self->stacks[box.first], depth + 1);
+  span->box = box;
+  span->begin_ns = self->begins_ns[box.first];
+  x0 = (double) (span->begin_ns - iter->begin_ns) * iter->px_per_ns;
+  x1 = (double) (self->ends_ns[box.last] - iter->begin_ns) * iter->px_per_ns;
+
+  if (x1 - x0 >= 1.0)
+    {
+      span->end_ns = self->ends_ns[box.last];
+      span->merged = FALSE;
+      iter->has_next = box_from (self, &lane, depth, box.last + 1, &iter->next);
+      return TRUE;
+    }
+
+  /* Narrower than a pixel: the boxes beginning in the same pixel column
+   * make one span, from the first one's begin to the last one's end. The
+   * next span starts with the first box beginning in a later column. */
+  {
+    gint64 boundary = iter->begin_ns + (gint64) ceil ((floor (x0) + 1.0) / iter->px_per_ns);
+    guint j = gallop_to (self->begins_ns, box.last + 1, iter->lane_end, boundary);
+    /* the last sample before j deep enough is in the last box beginning
+     * before the boundary (box.last is one) */
+    guint k = fc_range_index_prev (&self->depths, box.last, j - 1, depth + 1);
+    FcFlameBox last = box;
+
+    if (k > box.last)
+      {
+        last.first = fc_range_index_prev (&self->shared, box.last + 1, k, depth);
+        last.last = fc_range_index_next (&self->shared, k + 1, iter->lane_end, depth) - 1;
+      }
+
+    span->end_ns = MIN (self->ends_ns[last.last], boundary);
+    span->merged = TRUE;
+
+    /* a box a pixel wide beginning in this column is drawn on its own */
+    if (last.first != box.first &&
+        (double) (self->ends_ns[last.last] - self->begins_ns[last.first]) * iter->px_per_ns >= 1.0)
+      {
+        iter->next = last;
+        iter->has_next = TRUE;
+      }
+    else
+      iter->has_next = box_from (self, &lane, depth, MAX (j, last.last + 1), &iter->next);
+  }
+
+  return TRUE;
 }

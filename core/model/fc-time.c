@@ -228,6 +228,15 @@ fc_time_parse_seconds (const char *s,
   gsize first = 0;
   guint64 ns = 0;
 
+  /* -0 (and -0.0, -0e3) is zero, as for Relay; any other negative time is
+   * before 1970 */
+  if (len > 1 && s[0] == '-')
+    {
+      for (i = 1; i < len && s[i] != 'e' && s[i] != 'E'; i++)
+        if (s[i] != '0' && s[i] != '.')
+          return FALSE;
+      return fc_time_parse_seconds (s + 1, len - 1, out_ns);
+    }
   if (len == 0 || s[0] == '-')
     return FALSE;
 

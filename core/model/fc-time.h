@@ -40,8 +40,8 @@ void      fc_time_format_seconds (gint64       unix_ns,
                                   char        *buf,
                                   gsize        buf_len);
 /* Seconds as JSON number text ("1724762625.5756555", "1.7e9") -> ns, exact
- * (no double in between), rounded to the nearest ns; FALSE when negative,
- * not a number or beyond FC_TIME_MAX_S. */
+ * (no double in between), rounded to the nearest ns; FALSE when negative
+ * (-0 is 0), not a number or beyond FC_TIME_MAX_S. */
 gboolean  fc_time_parse_seconds  (const char  *text,
                                   gsize        len,
                                   gint64      *out_ns);

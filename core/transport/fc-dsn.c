@@ -312,6 +312,17 @@ fc_dsn_dup_envelope_url (const FcDsn *self)
 }
 
 char *
+fc_dsn_dup_destination (const FcDsn *self)
+{
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  base = dup_base (self, NULL);
+  return g_strdup_printf ("%s/%s", base, self->project_id);
+}
+
+char *
 fc_dsn_dup_auth_header (const FcDsn *self)
 {
   GString *s;

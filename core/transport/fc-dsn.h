@@ -32,9 +32,13 @@ const char *fc_dsn_get_project_id       (const FcDsn *self);
 char       *fc_dsn_dup_envelope_url     (const FcDsn *self);
 /* "Sentry sentry_key=..., sentry_version=7, sentry_client=flamecast/VERSION[, sentry_secret=...]" */
 char       *fc_dsn_dup_auth_header      (const FcDsn *self);
+/* Where the DSN sends, without its keys: "https://o1.ingest.sentry.io/42",
+ * what the outbox records of each envelope */
+char       *fc_dsn_dup_destination      (const FcDsn *self);
 /* The DSN with its keys masked, safe for logs: "https://ab12***@o1.ingest.sentry.io/42" */
 char       *fc_dsn_dup_masked           (const FcDsn *self);
-/* Mask a DSN-looking string that may not parse (for error messages) */
+/* Mask a DSN-looking string that may not parse (for error messages), or
+ * any URL's user info (an OTLP endpoint's "user:password@" as asterisks) */
 char       *fc_dsn_mask_text            (const char  *text);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcDsn, fc_dsn_unref)

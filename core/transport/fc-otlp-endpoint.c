@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fc-error.h"
+#include "fc-dsn.h"
 #include "fc-otlp-endpoint.h"
 
 static const char *
@@ -138,4 +139,25 @@ fc_otlp_endpoint_resolve (const char  *endpoint_option,
   g_ptr_array_add (pairs, NULL);
   *headers = (GStrv) g_ptr_array_steal (pairs, NULL);
   return g_steal_pointer (&url);
+}
+
+char *
+fc_otlp_endpoint_dup_destination (const char *url)
+{
+  g_autoptr(GUri) uri = NULL;
+
+  g_return_val_if_fail (url != NULL, NULL);
+
+  uri = g_uri_parse (url, G_URI_FLAGS_ENCODED, NULL);
+  if (uri == NULL)
+    return fc_dsn_mask_text (url);
+  return g_uri_to_string_partial (uri, G_URI_HIDE_USERINFO);
+}
+
+char *
+fc_otlp_endpoint_dup_masked (const char *url)
+{
+  g_return_val_if_fail (url != NULL, NULL);
+
+  return fc_dsn_mask_text (url);
 }

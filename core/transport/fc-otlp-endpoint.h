@@ -28,4 +28,10 @@ char *fc_otlp_endpoint_resolve (const char   *endpoint_option,
                                 GStrv        *headers,
                                 GError      **error);
 
+/* @url without its user info (credentials): what the outbox records of
+ * each request; the query is kept (it may name a tenant). */
+char *fc_otlp_endpoint_dup_destination (const char *url);
+/* @url with its user info ("user:password@") masked, for messages */
+char *fc_otlp_endpoint_dup_masked      (const char *url);
+
 G_END_DECLS

@@ -15,9 +15,10 @@
 #include "fc-atomic-file.h"
 #include "fc-outbox.h"
 
-#define ENVELOPE_SUFFIX ".envelope"
-#define NOTE_SUFFIX     ".note"
-#define REASON_SUFFIX   ".reason"
+#define ENVELOPE_SUFFIX    ".envelope"
+#define NOTE_SUFFIX        ".note"
+#define REASON_SUFFIX      ".reason"
+#define DESTINATION_SUFFIX ".destination"
 /* A writer killed mid-write leaves its hidden temporary; one this old belongs
  * to no writer still running. */
 #define STALE_TEMP_AGE_S (60 * 60)
@@ -117,20 +118,64 @@ ensure_dir (const char  *dir,
   return TRUE;
 }
 
+static gboolean
+check_dir (const char  *dir,
+           GError     **error)
+{
+  GStatBuf st;
+
+  if (g_lstat (dir, &st) != 0)
+    return TRUE;
+  if (!S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   "The outbox %s is not a folder (a link?): refusing to use it", dir);
+      return FALSE;
+    }
+  if (st.st_uid != geteuid ())
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   "The outbox folder %s belongs to another user (uid %u): refusing to use it. "
+                   "Move it away; Flamecast makes a new one of yours", dir, (guint) st.st_uid);
+      return FALSE;
+    }
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   "The outbox folder %s may be written by other users (mode %04o): refusing to use it, "
+                   "anyone could put an envelope there to be sent with your credentials. "
+                   "Make it private: chmod 700 %s", dir, (guint) (st.st_mode & 07777), dir);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+fc_outbox_check_folder (FcOutbox  *self,
+                        GError   **error)
+{
+  g_return_val_if_fail (FC_IS_OUTBOX (self), FALSE);
+
+  return check_dir (self->dir, error) && check_dir (self->rejected_dir, error);
+}
+
 char *
-fc_outbox_add (FcOutbox  *self,
-               GBytes    *envelope,
-               GError   **error)
+fc_outbox_add (FcOutbox    *self,
+               GBytes      *envelope,
+               const char  *destination,
+               GError     **error)
 {
   g_autofree char *id = NULL;
   g_autofree char *path = NULL;
+  g_autofree char *destination_path = NULL;
   gconstpointer data;
   gsize len;
 
   g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
   g_return_val_if_fail (envelope != NULL, NULL);
+  g_return_val_if_fail (destination != NULL && *destination != '\0', NULL);
 
-  if (!ensure_dir (self->dir, error))
+  if (!ensure_dir (self->dir, error) || !fc_outbox_check_folder (self, error))
     return NULL;
 
   /* Fixed-width wall-clock time first so that names sort oldest first,
@@ -146,6 +191,15 @@ fc_outbox_add (FcOutbox  *self,
     }
   while (g_file_test (path, G_FILE_TEST_EXISTS));
 
+  /* The destination first: an envelope is never without one (a crash in
+   * between leaves a destination alone, which nothing lists). */
+  destination_path = path_for (self->dir, id, DESTINATION_SUFFIX);
+  if (!fc_atomic_file_write (destination_path, destination, strlen (destination), error))
+    {
+      g_prefix_error (error, "Cannot store the envelope in the outbox: ");
+      return NULL;
+    }
+
   /* Written to a hidden temporary, fsynced and renamed: a crash at any
    * instant leaves no entry or the whole envelope, and an ID returned means
    * the envelope is on disk (tests/transport/test-outbox-crash.c kills writers
@@ -153,6 +207,7 @@ fc_outbox_add (FcOutbox  *self,
   data = g_bytes_get_data (envelope, &len);
   if (!fc_atomic_file_write (path, data, len, error))
     {
+      g_unlink (destination_path);
       g_prefix_error (error, "Cannot store the envelope in the outbox: ");
       return NULL;
     }
@@ -195,6 +250,17 @@ list_dir (const char *dir)
       if (fc_atomic_file_is_temp_of (name, ENVELOPE_SUFFIX))
         {
           remove_if_stale (dir, name);
+          continue;
+        }
+      /* A destination without its envelope: a writer killed between the two. */
+      if (g_str_has_suffix (name, DESTINATION_SUFFIX))
+        {
+          g_autofree char *envelope = g_strndup (name, strlen (name) - strlen (DESTINATION_SUFFIX));
+          g_autofree char *envelope_path = NULL;
+
+          envelope_path = g_strconcat (dir, G_DIR_SEPARATOR_S, envelope, ENVELOPE_SUFFIX, NULL);
+          if (!g_file_test (envelope_path, G_FILE_TEST_EXISTS))
+            remove_if_stale (dir, name);
           continue;
         }
       /* Skips other temporaries (".NAME.note.XXXXXX") and strangers whose
@@ -279,6 +345,7 @@ fc_outbox_remove (FcOutbox    *self,
 {
   g_autofree char *path = NULL;
   g_autofree char *note = NULL;
+  g_autofree char *destination = NULL;
 
   g_return_val_if_fail (FC_IS_OUTBOX (self), FALSE);
 
@@ -287,9 +354,10 @@ fc_outbox_remove (FcOutbox    *self,
 
   path = path_for (self->dir, id, ENVELOPE_SUFFIX);
   note = path_for (self->dir, id, NOTE_SUFFIX);
+  destination = path_for (self->dir, id, DESTINATION_SUFFIX);
 
   /* The envelope goes first: a stale note is harmless, a stale envelope is sent twice. */
-  return unlink_if_exists (path, error) && unlink_if_exists (note, error);
+  return unlink_if_exists (path, error) && unlink_if_exists (note, error) && unlink_if_exists (destination, error);
 }
 
 gboolean
@@ -326,6 +394,13 @@ fc_outbox_reject (FcOutbox    *self,
                    "Cannot move %s to %s: %s", path, dest, g_strerror (errsv));
       return FALSE;
     }
+  /* its destination along, for a Retry (none for an entry of an older version) */
+  {
+    g_autofree char *from = path_for (self->dir, id, DESTINATION_SUFFIX);
+    g_autofree char *to = path_for (self->rejected_dir, id, DESTINATION_SUFFIX);
+
+    g_rename (from, to);
+  }
 
   /* The move is on disk before anyone is told: a rejected envelope that came
    * back after a power cut would be sent again. */
@@ -377,6 +452,39 @@ fc_outbox_dup_note (FcOutbox   *self,
 }
 
 char *
+fc_outbox_dup_destination (FcOutbox   *self,
+                           const char *id,
+                           gboolean    rejected)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), NULL);
+  g_return_val_if_fail (valid_id (id), NULL);
+
+  path = path_for (rejected ? self->rejected_dir : self->dir, id, DESTINATION_SUFFIX);
+  text = read_text (path);
+  return text != NULL && *text != '\0' ? g_steal_pointer (&text) : NULL;
+}
+
+gboolean
+fc_outbox_set_destination (FcOutbox    *self,
+                           const char  *id,
+                           const char  *destination,
+                           GError     **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (FC_IS_OUTBOX (self), FALSE);
+  g_return_val_if_fail (destination != NULL && *destination != '\0', FALSE);
+
+  if (!check_id (id, error))
+    return FALSE;
+  path = path_for (self->dir, id, DESTINATION_SUFFIX);
+  return fc_atomic_file_write (path, destination, strlen (destination), error);
+}
+
+char *
 fc_outbox_dup_rejected_reason (FcOutbox   *self,
                                const char *id)
 {
@@ -417,7 +525,7 @@ fc_outbox_claim (FcOutbox    *self,
   path = path_for (self->dir, id, ENVELOPE_SUFFIX);
 
   /* O_CLOEXEC: a profiled program spawned meanwhile must not inherit the claim. */
-  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY, 0);
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0);
   if (fd < 0)
     {
       int errsv = errno;
@@ -452,6 +560,15 @@ fc_outbox_claim (FcOutbox    *self,
       close (fd);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                    "The outbox entry %s was handled by another process", id);
+      return NULL;
+    }
+  /* Not ours: someone else put it there to have it sent (with our
+   * credentials, to our project); it is left where it is. */
+  if (fd_st.st_uid != geteuid ())
+    {
+      close (fd);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
+                   "The outbox entry %s belongs to another user (uid %u): not sent", id, (guint) fd_st.st_uid);
       return NULL;
     }
 
@@ -544,6 +661,7 @@ fc_outbox_discard_rejected (FcOutbox    *self,
 {
   g_autofree char *path = NULL;
   g_autofree char *reason = NULL;
+  g_autofree char *destination = NULL;
 
   g_return_val_if_fail (FC_IS_OUTBOX (self), FALSE);
 
@@ -552,6 +670,7 @@ fc_outbox_discard_rejected (FcOutbox    *self,
 
   path = path_for (self->rejected_dir, id, ENVELOPE_SUFFIX);
   reason = path_for (self->rejected_dir, id, REASON_SUFFIX);
+  destination = path_for (self->rejected_dir, id, DESTINATION_SUFFIX);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
@@ -559,7 +678,8 @@ fc_outbox_discard_rejected (FcOutbox    *self,
       return FALSE;
     }
 
-  return unlink_if_exists (path, error) && unlink_if_exists (reason, error);
+  return unlink_if_exists (path, error) && unlink_if_exists (reason, error) &&
+         unlink_if_exists (destination, error);
 }
 
 gboolean
@@ -580,6 +700,13 @@ fc_outbox_requeue_rejected (FcOutbox    *self,
   dest = path_for (self->dir, id, ENVELOPE_SUFFIX);
   reason = path_for (self->rejected_dir, id, REASON_SUFFIX);
 
+  /* the destination before the envelope, as when it was added */
+  {
+    g_autofree char *from = path_for (self->rejected_dir, id, DESTINATION_SUFFIX);
+    g_autofree char *to = path_for (self->dir, id, DESTINATION_SUFFIX);
+
+    g_rename (from, to);
+  }
   if (g_rename (path, dest) != 0)
     {
       int errsv = errno;

@@ -13,11 +13,19 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (FcOutbox, fc_outbox, FC, OUTBOX, GObject)
 
 /*
- * Layout of the outbox directory:
+ * Layout of the outbox directory (private to its user: mode 0700):
  *   ID.envelope           an envelope waiting for delivery (IDs sort oldest first)
+ *   ID.destination        where it goes, without credentials: the DSN without
+ *                         its keys ("https://o1.ingest.sentry.io/42"), or the
+ *                         OTLP endpoint without its user info. Written before
+ *                         the envelope; entries of older versions have none.
  *   ID.note               why it is still waiting (last failure), optional
  *   rejected/ID.envelope  refused by the server (400/403/413) or invalid: kept, never retried
- *   rejected/ID.reason    the server's reason
+ *   rejected/ID.destination, rejected/ID.reason  its destination and the server's reason
+ *
+ * A folder that other users may write to (or that belongs to another
+ * user), and entries that belong to another user, are refused: whoever can
+ * put an envelope there could have it sent with your credentials.
  */
 
 /* @dir: NULL for g_get_user_state_dir()/flamecast/outbox */
@@ -25,9 +33,26 @@ FcOutbox   *fc_outbox_new             (const char  *dir);
 const char *fc_outbox_get_dir         (FcOutbox    *self);
 char       *fc_outbox_dup_rejected_dir (FcOutbox   *self);
 
-/* Stores @envelope durably and returns its ID. */
+/* FALSE with G_IO_ERROR_PERMISSION_DENIED, naming the folder and the fix,
+ * when the outbox folder (or rejected/) is writable by other users or
+ * belongs to another user. A folder that does not exist yet is fine. */
+gboolean    fc_outbox_check_folder    (FcOutbox    *self,
+                                       GError     **error);
+/* Stores @envelope durably for @destination (see the layout above) and returns its ID. */
 char       *fc_outbox_add             (FcOutbox    *self,
                                        GBytes      *envelope,
+                                       const char  *destination,
+                                       GError     **error);
+/* Where a waiting (or, @rejected, a rejected) envelope goes; NULL when its
+ * entry records none (written by an older version). */
+char       *fc_outbox_dup_destination (FcOutbox    *self,
+                                       const char  *id,
+                                       gboolean     rejected);
+/* Gives an entry without a destination one: the user said where it goes.
+ * Call it holding the claim. */
+gboolean    fc_outbox_set_destination (FcOutbox    *self,
+                                       const char  *id,
+                                       const char  *destination,
                                        GError     **error);
 /* IDs of waiting envelopes, oldest first (char*). */
 GPtrArray  *fc_outbox_list            (FcOutbox    *self);
@@ -63,8 +88,9 @@ char       *fc_outbox_dup_rejected_reason (FcOutbox *self,
  */
 typedef struct _FcOutboxClaim FcOutboxClaim;
 
-/* Fails with G_IO_ERROR_BUSY when someone else holds the claim, and with
- * G_IO_ERROR_NOT_FOUND when the entry is gone (delivered or moved aside). */
+/* Fails with G_IO_ERROR_BUSY when someone else holds the claim, with
+ * G_IO_ERROR_NOT_FOUND when the entry is gone (delivered or moved aside),
+ * and with G_IO_ERROR_PERMISSION_DENIED when it belongs to another user. */
 FcOutboxClaim *fc_outbox_claim         (FcOutbox       *self,
                                         const char     *id,
                                         GError        **error);

@@ -12,6 +12,7 @@
 #include "fc-envelope.h"
 #include "fc-error.h"
 #include "fc-json-util.h"
+#include "fc-otlp-endpoint.h"
 #include "fc-otlp.h"
 #include "fc-transport.h"
 
@@ -30,6 +31,9 @@ struct _FcTransport
   FcDsn        *dsn;          /* NULL for an OTLP target */
   char         *otlp_url;
   GStrv         otlp_headers; /* name, value, ... */
+  char         *destination;  /* what the outbox records: no credentials */
+  char         *masked;       /* the target for messages: credentials masked */
+  gboolean      send_unaddressed;
   FcOutbox     *outbox;
   FcRateLimits *rate_limits;
 
@@ -54,6 +58,7 @@ fc_flush_report_clear (gpointer data)
 {
   FcFlushReport *report = data;
   g_clear_pointer (&report->messages, g_ptr_array_unref);
+  g_clear_pointer (&report->elsewhere_by_destination, g_ptr_array_unref);
 }
 
 static FcFlushReport *
@@ -61,6 +66,7 @@ fc_flush_report_new (void)
 {
   FcFlushReport *report = g_rc_box_new0 (FcFlushReport);
   report->messages = g_ptr_array_new_with_free_func (g_free);
+  report->elsewhere_by_destination = g_ptr_array_new_with_free_func (g_free);
   return report;
 }
 
@@ -156,6 +162,8 @@ fc_transport_finalize (GObject *object)
 
   g_clear_pointer (&self->dsn, fc_dsn_unref);
   g_clear_pointer (&self->otlp_url, g_free);
+  g_clear_pointer (&self->destination, g_free);
+  g_clear_pointer (&self->masked, g_free);
   g_clear_pointer (&self->otlp_headers, g_strfreev);
   g_clear_object (&self->outbox);
   g_clear_object (&self->rate_limits);
@@ -191,6 +199,8 @@ fc_transport_new (FcDsn        *dsn,
 
   self = g_object_new (FC_TYPE_TRANSPORT, NULL);
   self->dsn = fc_dsn_ref (dsn);
+  self->destination = fc_dsn_dup_destination (dsn);
+  self->masked = fc_dsn_dup_masked (dsn);
   self->outbox = outbox ? g_object_ref (outbox) : fc_outbox_new (NULL);
   self->rate_limits = rate_limits ? g_object_ref (rate_limits) : fc_rate_limits_new (NULL);
 
@@ -209,6 +219,8 @@ fc_transport_new_otlp (const char         *url,
 
   self = g_object_new (FC_TYPE_TRANSPORT, NULL);
   self->otlp_url = g_strdup (url);
+  self->destination = fc_otlp_endpoint_dup_destination (url);
+  self->masked = fc_otlp_endpoint_dup_masked (url);
   self->otlp_headers = g_strdupv ((char **) headers);
   if (outbox != NULL)
     self->outbox = g_object_ref (outbox);
@@ -237,6 +249,28 @@ static const char *
 server_name (FcTransport *self)
 {
   return self->otlp_url != NULL ? "the OTLP receiver" : "Sentry";
+}
+
+const char *
+fc_transport_get_destination (FcTransport *self)
+{
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+  return self->destination;
+}
+
+const char *
+fc_transport_get_masked_target (FcTransport *self)
+{
+  g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
+  return self->masked;
+}
+
+void
+fc_transport_set_send_unaddressed (FcTransport *self,
+                                   gboolean     send)
+{
+  g_return_if_fail (FC_IS_TRANSPORT (self));
+  self->send_unaddressed = send;
 }
 
 FcDsn *
@@ -303,7 +337,7 @@ fc_transport_enqueue (FcTransport  *self,
   g_return_val_if_fail (FC_IS_TRANSPORT (self), NULL);
   g_return_val_if_fail (envelope != NULL, NULL);
 
-  return fc_outbox_add (self->outbox, envelope, error);
+  return fc_outbox_add (self->outbox, envelope, self->destination, error);
 }
 
 /* -- one flush of the outbox -- */
@@ -322,6 +356,8 @@ struct _Flush
   guint          next;
   FcFlushReport *report;
 
+  GHashTable    *elsewhere;    /* destination -> count of entries for it */
+
   /* the envelope in flight, claimed so no other flush sends it too */
   char          *id;
   FcOutboxClaim *claim;
@@ -331,11 +367,51 @@ struct _Flush
   SoupMessage   *message;
   GSource       *retry_source;
 
+  /* the request in flight: its own deadline and cancellable, its answer
+   * read up to FC_TRANSPORT_MAX_ANSWER */
+  GCancellable  *request_cancellable;
+  gulong         cancel_handler;
+  GSource       *deadline;
+  gboolean       timed_out;
+  GInputStream  *answer_stream;
+  GByteArray    *answer;
+  gboolean       answer_cut;
+  gboolean       answer_eof;
+
   /* set when the server cannot be reached: the rest waits for the next flush */
   char          *stop_reason;
 };
 
 static void flush_next (Flush *f);
+
+/* the request in flight is over: its deadline, cancellable and answer stream go */
+static void
+request_end (Flush *f)
+{
+  if (f->deadline != NULL)
+    {
+      g_source_destroy (f->deadline);
+      g_clear_pointer (&f->deadline, g_source_unref);
+    }
+  if (f->cancel_handler != 0)
+    g_cancellable_disconnect (f->cancellable, f->cancel_handler);
+  f->cancel_handler = 0;
+  /* An answer not read to its end: closing it would read the rest (libsoup
+   * finishes the message), which a hostile server makes endless; closed
+   * cancelled instead, which drops the connection. */
+  if (f->answer_stream != NULL && !f->answer_eof && !g_input_stream_is_closed (f->answer_stream))
+    {
+      g_autoptr(GCancellable) now = g_cancellable_new ();
+
+      g_cancellable_cancel (now);
+      g_input_stream_close (f->answer_stream, now, NULL);
+    }
+  g_clear_object (&f->request_cancellable);
+  g_clear_object (&f->answer_stream);
+  g_clear_pointer (&f->answer, g_byte_array_unref);
+  f->answer_cut = FALSE;
+  f->answer_eof = FALSE;
+}
 
 static void
 flush_free (Flush *f)
@@ -346,6 +422,8 @@ flush_free (Flush *f)
       g_source_unref (f->retry_source);
     }
   g_clear_object (&f->message);
+  request_end (f);
+  g_clear_pointer (&f->elsewhere, g_hash_table_unref);
   g_clear_pointer (&f->body, g_bytes_unref);
   g_clear_pointer (&f->claim, fc_outbox_claim_release);
   g_clear_pointer (&f->id, g_free);
@@ -371,6 +449,17 @@ flush_complete (Flush  *f,
 
   g_assert (f->self->flush == f);
   f->self->flush = NULL;
+
+  /* what waits for other destinations, by destination */
+  if (f->elsewhere != NULL && g_hash_table_size (f->elsewhere) > 0)
+    {
+      g_autoptr(GList) keys = g_list_sort (g_hash_table_get_keys (f->elsewhere), (GCompareFunc) g_strcmp0);
+
+      for (GList *l = keys; l != NULL; l = l->next)
+        g_ptr_array_add (f->report->elsewhere_by_destination,
+                         g_strdup_printf ("%u for %s", GPOINTER_TO_UINT (g_hash_table_lookup (f->elsewhere, l->data)),
+                                          (const char *) l->data));
+    }
 
   for (guint i = 0; i < tasks->len; i++)
     {
@@ -401,6 +490,24 @@ mark_waiting (Flush      *f,
   f->report->waiting++;
   fc_outbox_set_note (f->self->outbox, f->id, why);
   add_message (f, f->id, why);
+}
+
+/* Not ours to send: for another destination (@destination), or without one
+ * (NULL: written by an older version, see README "Send"). */
+static void
+mark_elsewhere (Flush      *f,
+                const char *destination)
+{
+  if (destination == NULL)
+    {
+      f->report->unaddressed++;
+      return;
+    }
+  f->report->elsewhere++;
+  if (f->elsewhere == NULL)
+    f->elsewhere = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_insert (f->elsewhere, g_strdup (destination),
+                       GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (f->elsewhere, destination)) + 1));
 }
 
 /* Not an error: another process (the app, another `send --flush`) holds
@@ -492,35 +599,30 @@ response_reason (SoupMessage *message,
   data = body ? g_bytes_get_data (body, &len) : NULL;
   if (len > 0)
     {
-      g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+      g_autoptr(JsonObject) obj = NULL;
       g_autofree char *text = NULL;
 
-      /* Relay answers {"detail": "...", "causes": [...]} */
-      if (json_parser_load_from_data (parser, data, len, NULL))
+      /* Relay answers {"detail": "...", "causes": [...]}; not with json-glib's
+       * parser, which a hostile answer of nested arrays would overflow */
+      if ((obj = fc_json_parse_object (data, len, "the answer", NULL)) != NULL)
         {
-          JsonNode *root = json_parser_get_root (parser);
+          const char *detail = fc_json_get_string (obj, "detail");
 
-          if (root && JSON_NODE_HOLDS_OBJECT (root))
+          if (detail != NULL)
             {
-              JsonObject *obj = json_node_get_object (root);
-              const char *detail = json_object_get_string_member_with_default (obj, "detail", NULL);
+              GString *s = g_string_new (detail);
+              JsonNode *causes_node = json_object_get_member (obj, "causes");
+              JsonArray *causes = causes_node && JSON_NODE_HOLDS_ARRAY (causes_node)
+                                  ? json_node_get_array (causes_node) : NULL;
 
-              if (detail != NULL)
+              for (guint i = 0; causes && i < json_array_get_length (causes); i++)
                 {
-                  GString *s = g_string_new (detail);
-                  JsonNode *causes_node = json_object_get_member (obj, "causes");
-                  JsonArray *causes = causes_node && JSON_NODE_HOLDS_ARRAY (causes_node)
-                                      ? json_node_get_array (causes_node) : NULL;
-
-                  for (guint i = 0; causes && i < json_array_get_length (causes); i++)
-                    {
-                      JsonNode *node = json_array_get_element (causes, i);
-                      const char *cause = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
-                      if (cause)
-                        g_string_append_printf (s, ": %s", cause);
-                    }
-                  return g_string_free (s, FALSE);
+                  JsonNode *node = json_array_get_element (causes, i);
+                  const char *cause = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
+                  if (cause)
+                    g_string_append_printf (s, ": %s", cause);
                 }
+              return g_string_free (s, FALSE);
             }
 
           /* JSON without a detail ("{}") says nothing: use the status text. */
@@ -539,6 +641,101 @@ response_reason (SoupMessage *message,
 
 static gboolean
 retry_cb (gpointer data);
+
+static void handle_response (Flush *f, GBytes *body, GError *error);
+
+static void
+answer_read_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Flush *f = user_data;
+  GError *error = NULL;
+  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  gsize len;
+
+  if (bytes == NULL)
+    {
+      handle_response (f, NULL, error);
+      return;
+    }
+  len = g_bytes_get_size (bytes);
+  if (len > 0 && f->answer->len + len <= FC_TRANSPORT_MAX_ANSWER)
+    {
+      g_byte_array_append (f->answer, g_bytes_get_data (bytes, NULL), len);
+      g_input_stream_read_bytes_async (f->answer_stream, 16384, G_PRIORITY_DEFAULT, f->request_cancellable,
+                                       answer_read_cb, f);
+      return;
+    }
+  if (len > 0)
+    {
+      /* a server that answers more than Relay ever does: the rest is not
+       * read (request_end() drops the connection) */
+      g_byte_array_append (f->answer, g_bytes_get_data (bytes, NULL), FC_TRANSPORT_MAX_ANSWER - f->answer->len);
+      f->answer_cut = TRUE;
+    }
+  else
+    f->answer_eof = TRUE;
+  {
+    g_autoptr(GBytes) body = g_byte_array_free_to_bytes (g_steal_pointer (&f->answer));
+
+    handle_response (f, body, NULL);
+  }
+}
+
+static void
+request_sent_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Flush *f = user_data;
+  GError *error = NULL;
+  GInputStream *stream = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+
+  if (stream == NULL)
+    {
+      handle_response (f, NULL, error);
+      return;
+    }
+  f->answer_stream = stream;
+  f->answer = g_byte_array_new ();
+  g_input_stream_read_bytes_async (stream, 16384, G_PRIORITY_DEFAULT, f->request_cancellable, answer_read_cb, f);
+}
+
+static gboolean
+deadline_cb (gpointer data)
+{
+  Flush *f = data;
+
+  f->timed_out = TRUE;
+  g_clear_pointer (&f->deadline, g_source_unref);
+  g_cancellable_cancel (f->request_cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+cancel_request_cb (GCancellable *cancellable,
+                   gpointer      data)
+{
+  g_cancellable_cancel (data);
+}
+
+/* One request, connecting, sending and answering within timeout_s in
+ * all: libsoup's own timeout is for silence, and a server that drips a
+ * byte a second is never silent. */
+static void
+request_start (Flush *f)
+{
+  f->request_cancellable = g_cancellable_new ();
+  f->cancel_handler = g_cancellable_connect (f->cancellable, G_CALLBACK (cancel_request_cb),
+                                             g_object_ref (f->request_cancellable), g_object_unref);
+  f->timed_out = FALSE;
+  f->deadline = g_timeout_source_new_seconds (MAX (f->self->timeout_s, 1));
+  g_source_set_callback (f->deadline, deadline_cb, f, NULL);
+  g_source_set_static_name (f->deadline, "[flamecast] transport deadline");
+  g_source_attach (f->deadline, f->context);
+  soup_session_send_async (f->session, f->message, G_PRIORITY_DEFAULT, f->request_cancellable, request_sent_cb, f);
+}
 
 /* @retry_after_us: the server's Retry-After as a delay, or -1 without one. */
 static void
@@ -587,21 +784,24 @@ flush_retry_or_wait (Flush      *f,
   flush_next (f);
 }
 
+/* The request is over: its answer (@body, cut at FC_TRANSPORT_MAX_ANSWER),
+ * or @error (takes it). */
 static void
-on_response_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+handle_response (Flush  *f,
+                 GBytes *body,
+                 GError *error_in)
 {
-  Flush *f = user_data;
   g_autoptr(SoupMessage) message = g_steal_pointer (&f->message);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GError) error = error_in;
   g_autofree char *reason = NULL;
   g_autofree char *why = NULL;
+  gboolean timed_out = f->timed_out;
+  gboolean cut = f->answer_cut;
   SoupMessageHeaders *headers;
   guint status;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  request_end (f);
+  f->timed_out = FALSE;
 
   if (error != NULL)
     {
@@ -611,10 +811,17 @@ on_response_cb (GObject      *object,
           return;
         }
 
-      why = g_strdup_printf ("network error: %s", error->message);
+      if (timed_out)
+        why = g_strdup_printf ("network error: no complete answer from %s within %u s (connecting, sending and "
+                               "answering)", f->self->masked, f->self->timeout_s);
+      else
+        why = g_strdup_printf ("network error: %s", error->message);
       flush_retry_or_wait (f, why, -1);
       return;
     }
+  if (cut)
+    add_message (f, f->id, "the answer was longer than it should be; read only its first "
+                 G_STRINGIFY (FC_TRANSPORT_MAX_ANSWER) " bytes");
 
   status = soup_message_get_status (message);
   headers = soup_message_get_response_headers (message);
@@ -718,9 +925,8 @@ flush_send_current (Flush *f)
   uri = g_uri_parse (f->url, SOUP_HTTP_URI_FLAGS, &error);
   if (uri == NULL)
     {
-      g_autofree char *masked = f->self->dsn ? fc_dsn_dup_masked (f->self->dsn) : g_strdup (f->url);
       g_autofree char *why = g_strdup_printf ("the %s %s gives no valid URL: %s",
-                                              f->self->dsn ? "DSN" : "endpoint", masked, error->message);
+                                              f->self->dsn ? "DSN" : "endpoint", f->self->masked, error->message);
 
       mark_waiting (f, why);
       f->stop_reason = g_strdup_printf ("not attempted: %s", why);
@@ -742,8 +948,7 @@ flush_send_current (Flush *f)
                                                                       : "application/x-sentry-envelope",
                                             f->body);
 
-  soup_session_send_and_read_async (f->session, f->message, G_PRIORITY_DEFAULT,
-                                    f->cancellable, on_response_cb, f);
+  request_start (f);
 }
 
 static gboolean
@@ -785,7 +990,26 @@ typedef struct
   gboolean   gzipped;
   GPtrArray *categories;
   GError    *framing_error;   /* set: malformed, to be moved aside */
+  char      *elsewhere;       /* set: the entry goes to this other destination */
+  gboolean   unaddressed;     /* no destination recorded (an older version's): not sent */
 } Prepared;
+
+/* what the worker needs to know of the flush */
+typedef struct
+{
+  char     *id;
+  char     *destination;
+  gboolean  send_unaddressed;
+  gboolean  otlp;
+} ToPrepare;
+
+static void
+to_prepare_free (ToPrepare *t)
+{
+  g_free (t->id);
+  g_free (t->destination);
+  g_free (t);
+}
 
 /* Also releases the claim of an entry prepared for a flush that was cancelled meanwhile. */
 static void
@@ -795,6 +1019,7 @@ prepared_free (Prepared *p)
   g_clear_pointer (&p->body, g_bytes_unref);
   g_clear_pointer (&p->categories, g_ptr_array_unref);
   g_clear_error (&p->framing_error);
+  g_free (p->elsewhere);
   g_free (p);
 }
 
@@ -807,22 +1032,42 @@ prepare_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   FcOutbox *outbox = source_object;
-  const char *id = task_data;
+  ToPrepare *t = task_data;
+  const char *id = t->id;
   g_autoptr(Prepared) p = g_new0 (Prepared, 1);
   g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *destination = fc_outbox_dup_destination (outbox, id, FALSE);
   GError *error = NULL;
+
+  /* Each envelope to its own destination only: one queued for project 42
+   * is never posted to 43 because that is the DSN at hand now. One without
+   * a destination (an older version's) goes nowhere unless the user said
+   * where (fc_transport_set_send_unaddressed()). */
+  if (destination != NULL && g_strcmp0 (destination, t->destination) != 0)
+    {
+      p->elsewhere = g_steal_pointer (&destination);
+      g_task_return_pointer (task, g_steal_pointer (&p), (GDestroyNotify) prepared_free);
+      return;
+    }
+  if (destination == NULL && !t->send_unaddressed)
+    {
+      p->unaddressed = TRUE;
+      g_task_return_pointer (task, g_steal_pointer (&p), (GDestroyNotify) prepared_free);
+      return;
+    }
 
   /* Claimed before it is read, and kept until the attempt is over: two
    * flushes (the app and the CLI, two CLI runs) never post it both. */
   if (!(p->claim = fc_outbox_claim (outbox, id, &error)) ||
-      !(bytes = fc_outbox_claim_load (p->claim, &error)))
+      !(bytes = fc_outbox_claim_load (p->claim, &error)) ||
+      (destination == NULL && !fc_outbox_set_destination (outbox, id, t->destination, &error)))
     {
       g_task_return_error (task, error);
       return;
     }
 
   /* an OTLP request body is protobuf: no items, no Sentry categories */
-  if (g_object_get_data (G_OBJECT (task), "fc-otlp") != NULL)
+  if (t->otlp)
     p->categories = g_ptr_array_new ();
   else
     p->categories = fc_envelope_dup_categories (bytes, &p->framing_error);
@@ -859,9 +1104,22 @@ prepare_cb (GObject      *object,
         }
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_BUSY))
         mark_busy (f);
+      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED))
+        {
+          /* another user's file in our outbox: refused, left alone */
+          f->report->foreign++;
+          add_message (f, f->id, error->message);
+        }
       else
         /* Gone: another flush (in the app or the CLI) delivered it. */
         g_debug ("Skipping outbox entry %s: %s", f->id, error->message);
+      flush_next (f);
+      return;
+    }
+
+  if (p->elsewhere != NULL || p->unaddressed)
+    {
+      mark_elsewhere (f, p->elsewhere);
       flush_next (f);
       return;
     }
@@ -946,7 +1204,17 @@ flush_next (Flush *f)
 
       if (f->stop_reason != NULL)
         {
-          g_autoptr(FcOutboxClaim) claim = fc_outbox_claim (f->self->outbox, f->id, &error);
+          g_autofree char *destination = fc_outbox_dup_destination (f->self->outbox, f->id, FALSE);
+          g_autoptr(FcOutboxClaim) claim = NULL;
+
+          /* another destination's: this server's trouble is none of its business */
+          if (g_strcmp0 (destination, f->self->destination) != 0 &&
+              !(destination == NULL && f->self->send_unaddressed))
+            {
+              mark_elsewhere (f, destination);
+              continue;
+            }
+          claim = fc_outbox_claim (f->self->outbox, f->id, &error);
 
           /* Its note is only ours to write while we hold its claim; one
            * delivered meanwhile (not found) is no longer waiting. */
@@ -959,9 +1227,15 @@ flush_next (Flush *f)
 
       task = g_task_new (f->self->outbox, f->cancellable, prepare_cb, f);
       g_task_set_source_tag (task, flush_next);
-      if (f->self->otlp_url != NULL)
-        g_object_set_data (G_OBJECT (task), "fc-otlp", GINT_TO_POINTER (TRUE));
-      g_task_set_task_data (task, g_strdup (f->id), g_free);
+      {
+        ToPrepare *t = g_new0 (ToPrepare, 1);
+
+        t->id = g_strdup (f->id);
+        t->destination = g_strdup (f->self->destination);
+        t->send_unaddressed = f->self->send_unaddressed;
+        t->otlp = f->self->otlp_url != NULL;
+        g_task_set_task_data (task, t, (GDestroyNotify) to_prepare_free);
+      }
       g_task_run_in_thread (task, prepare_thread);
       return;
     }
@@ -1028,6 +1302,16 @@ fc_transport_flush_async (FcTransport         *self,
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, fc_transport_flush_async);
   context = g_main_context_ref_thread_default ();
+
+  {
+    GError *error = NULL;
+
+    if (!fc_outbox_check_folder (self->outbox, &error))
+      {
+        g_task_return_error (task, error);
+        return;
+      }
+  }
 
   if (self->flush != NULL)
     {
@@ -1106,6 +1390,10 @@ fc_transport_flush (FcTransport   *self,
   fc_transport_flush_async (self, cancellable, flush_sync_cb, &result);
   while (result == NULL)
     g_main_context_iteration (context, TRUE);
+  /* what is ready still runs: a request cancelled at its end (an answer cut
+   * short) closes its connection here, not never */
+  while (g_main_context_pending (context))
+    g_main_context_iteration (context, FALSE);
   g_main_context_pop_thread_default (context);
 
   return fc_transport_flush_finish (self, result, error);
@@ -1119,7 +1407,7 @@ enqueue_thread (GTask        *task,
 {
   FcTransport *self = source_object;
   GError *error = NULL;
-  char *id = fc_outbox_add (self->outbox, task_data, &error);
+  char *id = fc_outbox_add (self->outbox, task_data, self->destination, &error);
 
   if (id == NULL)
     g_task_return_error (task, error);
@@ -1194,6 +1482,46 @@ fc_transport_send_finish (FcTransport   *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* what this flush left to other destinations, without a destination, or refused */
+static void
+append_not_ours (GString             *s,
+                 FcTransport         *self,
+                 const FcFlushReport *report)
+{
+  gboolean otlp = self->otlp_url != NULL;
+
+  if (report->elsewhere > 0)
+    {
+      g_autofree char *list = NULL;
+
+      g_ptr_array_add (report->elsewhere_by_destination, NULL);
+      list = g_strjoinv (", ", (char **) report->elsewhere_by_destination->pdata);
+      g_ptr_array_remove_index (report->elsewhere_by_destination, report->elsewhere_by_destination->len - 1);
+      g_string_append_printf (s, otlp ? g_dngettext (GETTEXT_PACKAGE, "%u request waits for another endpoint (%s); "
+                                                     "a flush to that endpoint sends it.\n",
+                                                     "%u requests wait for other endpoints (%s); a flush to each "
+                                                     "endpoint sends its own.\n", report->elsewhere)
+                                      : g_dngettext (GETTEXT_PACKAGE, "%u envelope waits for another DSN's project "
+                                                     "(%s); send --flush --dsn with that DSN sends it.\n",
+                                                     "%u envelopes wait for other DSNs' projects (%s); send --flush "
+                                                     "--dsn with each DSN sends its own.\n", report->elsewhere),
+                              report->elsewhere, list);
+    }
+  if (report->unaddressed > 0)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                            "%u entry of an older Flamecast records no destination: kept, not sent "
+                                            "to a guessed project. To send it to %s, flush with --unaddressed.\n",
+                                            "%u entries of an older Flamecast record no destination: kept, not sent "
+                                            "to a guessed project. To send them to %s, flush with --unaddressed.\n",
+                                            report->unaddressed),
+                            report->unaddressed, self->destination);
+  if (report->foreign > 0)
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u entry belongs to another user: refused, left where "
+                                            "it is.\n", "%u entries belong to another user: refused, left where they "
+                                            "are.\n", report->foreign),
+                            report->foreign);
+}
+
 char *
 fc_transport_describe_report (FcTransport         *self,
                               const FcFlushReport *report)
@@ -1238,6 +1566,7 @@ fc_transport_describe_report (FcTransport         *self,
         g_string_append (s, g_dngettext (GETTEXT_PACKAGE, "Run “flamecast-cli send --otlp --flush” to try it again.\n",
                                          "Run “flamecast-cli send --otlp --flush” to try them again.\n",
                                          report->waiting));
+      append_not_ours (s, self, report);
       return g_string_free (s, FALSE);
     }
 
@@ -1262,6 +1591,7 @@ fc_transport_describe_report (FcTransport         *self,
   if (report->waiting > 0)
     g_string_append (s, g_dngettext (GETTEXT_PACKAGE, "Run “flamecast-cli send --flush” to try it again.\n",
                                      "Run “flamecast-cli send --flush” to try them again.\n", report->waiting));
+  append_not_ours (s, self, report);
 
   return g_string_free (s, FALSE);
 }

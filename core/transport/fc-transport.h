@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 
 /* Bodies above this size are sent gzip-compressed (like profiling-node). */
 #define FC_TRANSPORT_GZIP_THRESHOLD (32 * 1024)
+/* The most of an answer that is read: Relay answers a few hundred bytes; a
+ * server that sends gigabytes is not read further. */
+#define FC_TRANSPORT_MAX_ANSWER 65536
 
 /* What one flush of the outbox did. */
 typedef struct
@@ -26,6 +29,10 @@ typedef struct
   guint      attempts;    /* HTTP requests made, retries included */
   guint      partial;     /* OTLP: delivered, but the receiver rejected some profiles (partial_success) */
   GPtrArray *messages;    /* char*, one line per envelope not delivered: "ID: why" */
+  guint      elsewhere;   /* for other destinations (another DSN or endpoint): not sent by this flush */
+  GPtrArray *elsewhere_by_destination;  /* char*: "2 for https://o1.ingest.sentry.io/43" */
+  guint      unaddressed; /* without a destination (older versions): not sent, see fc_transport_set_send_unaddressed() */
+  guint      foreign;     /* belonging to another user: refused */
 } FcFlushReport;
 
 #define FC_TYPE_FLUSH_REPORT (fc_flush_report_get_type ())
@@ -70,6 +77,16 @@ FcTransport   *fc_transport_new_otlp           (const char     *url,
 const char    *fc_transport_get_otlp_url       (FcTransport    *self);
 /* NULL for an OTLP transport */
 FcDsn         *fc_transport_get_dsn            (FcTransport    *self);
+/* Where this transport sends, as the outbox records it (no credentials):
+ * its flushes send only the entries recorded for it. */
+const char    *fc_transport_get_destination    (FcTransport    *self);
+/* The DSN or endpoint with its credentials masked, for messages. */
+const char    *fc_transport_get_masked_target  (FcTransport    *self);
+/* Entries of versions that did not record destinations are not sent to a
+ * guessed project: with @send, the user says they go to this transport's
+ * destination, which is recorded for them as they are sent. */
+void           fc_transport_set_send_unaddressed (FcTransport  *self,
+                                                  gboolean      send);
 FcOutbox      *fc_transport_get_outbox         (FcTransport    *self);
 
 /* Up to @max_attempts requests per envelope for 5xx and network errors,
@@ -79,7 +96,8 @@ FcOutbox      *fc_transport_get_outbox         (FcTransport    *self);
 void           fc_transport_set_retry_policy   (FcTransport    *self,
                                                 guint           max_attempts,
                                                 guint           first_delay_ms);
-/* Seconds before a request without an answer counts as a network error (default 30). */
+/* Seconds a request may take in all, connecting, sending and reading the
+ * answer, before it counts as a network error (default 30). */
 void           fc_transport_set_timeout        (FcTransport    *self,
                                                 guint           seconds);
 void           fc_transport_set_clock          (FcTransport    *self,
@@ -95,12 +113,13 @@ char          *fc_transport_enqueue            (FcTransport    *self,
                                                 GBytes         *envelope,
                                                 GError        **error);
 
-/* Delivers what waits in the outbox, oldest first. Envelopes added while a
- * flush runs are included; a second call while one runs joins it. Each
- * envelope is claimed (fc_outbox_claim()) while it is sent: one that another
- * process is sending is skipped and counted in report->busy. Fails
- * only when cancelled or when the outbox cannot be read: delivery problems
- * are in the report. */
+/* Delivers what waits in the outbox for this transport's destination,
+ * oldest first; entries for other destinations are counted, not sent.
+ * Envelopes added while a flush runs are included; a second call while one
+ * runs joins it. Each envelope is claimed (fc_outbox_claim()) while it is
+ * sent: one that another process is sending is skipped and counted in
+ * report->busy. Fails only when cancelled or when the outbox cannot be used
+ * (fc_outbox_check_folder()): delivery problems are in the report. */
 void           fc_transport_flush_async        (FcTransport    *self,
                                                 GCancellable   *cancellable,
                                                 GAsyncReadyCallback callback,

@@ -32,6 +32,14 @@ wait_loaded (FcWindow *window)
 }
 
 /* the child of @node labelled @name */
+/* asks for a frame and says how many boxes the last one drew */
+static guint
+queue_draw_and_count (FcFlameGraph *graph)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (graph));
+  return fc_flame_graph_get_n_drawn_boxes (graph);
+}
+
 static const FcCallTreeNode *
 child_named (FcCallTree           *tree,
              const FcCallTreeNode *node,
@@ -99,12 +107,7 @@ test_compare_colours (void)
 
   /* it draws: every box of the small tree */
   adw_view_stack_set_visible_child_name (window->view_stack, "flamegraph");
-  for (int i = 0; i < 50 && fc_flame_graph_get_n_drawn_boxes (graph) == 0; i++)
-    {
-      gtk_widget_queue_draw (GTK_WIDGET (graph));
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (10000);
-    }
+  fc_test_poll_until (queue_draw_and_count (graph) > 0);
   g_assert_cmpuint (fc_flame_graph_get_n_drawn_boxes (graph), ==, 4);
 
   /* the before shape, through the window's toggle: main;old vanished */
@@ -228,12 +231,7 @@ test_compare_call_tree (void)
 
   /* the page draws its cells */
   adw_view_stack_set_visible_child_name (window->view_stack, "compare");
-  for (int i = 0; i < 100 && !shows_label (GTK_WIDGET (view), "+35.0"); i++)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (10000);
-    }
-  g_assert_true (shows_label (GTK_WIDGET (view), "+35.0"));
+  fc_test_poll_until (shows_label (GTK_WIDGET (view), "+35.0"));
   g_assert_true (shows_label (GTK_WIDGET (view), "baz"));
 
   /* opening another file ends the comparison, and the page goes */

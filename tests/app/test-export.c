@@ -14,18 +14,6 @@
 
 static const char *tmp;
 
-static void
-spin_for (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
 static FcWindow *
 window_with_fixture (const char *fixture)
 {
@@ -38,8 +26,9 @@ window_with_fixture (const char *fixture)
   while (fc_window_is_loading (window))
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (fc_session_get_document (window->session));
-  /* let the views lay out and draw */
-  spin_for (500);
+  /* the flamechart laid out and given its size: what the exports draw */
+  fc_test_spin_until (fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart)) != NULL &&
+                      gtk_widget_get_width (GTK_WIDGET (window->flame_chart)) > 0);
   return window;
 }
 

@@ -27,6 +27,17 @@ typedef struct {
   FcFlameChart *chart;
 } Fixture;
 
+/* the box under @x, @y, or NULL (until the next call) */
+static const FcFlameBox *
+box_at (FcFlameChart *chart,
+        double        x,
+        double        y)
+{
+  static FcFlameBox box;
+
+  return fc_flame_chart_box_at (chart, x, y, &box) ? &box : NULL;
+}
+
 static FcSession *
 session_for (FcProfile *profile)
 {
@@ -87,7 +98,7 @@ test_layout_and_bounds (Fixture       *f,
                         gconstpointer  data)
 {
   FcFlameLayout *layout = fc_flame_view_get_layout (FC_FLAME_VIEW (f->chart));
-  const FcFlameBox *row;
+  g_autofree FcFlameBox *row = NULL;
   graphene_rect_t bounds;
   guint n = 0;
 
@@ -96,7 +107,7 @@ test_layout_and_bounds (Fixture       *f,
   assert_visible (f->session, 0, RANGE_MS);
   g_assert_cmpuint (fc_flame_layout_get_n_rows (layout), ==, 3);
 
-  row = fc_flame_layout_get_row (layout, 1, &n);
+  row = fc_flame_layout_dup_row (layout, 1, &n);
   g_assert_cmpuint (n, ==, 4);
   g_assert_cmpuint (row[0].frame, ==, FC_TEST_FOO);
   g_assert_cmpint (fc_flame_layout_box_begin_ns (layout, &row[0]), ==, AT (0));
@@ -122,30 +133,30 @@ test_hit_testing (Fixture       *f,
   FcFlameLayout *layout = fc_flame_view_get_layout (FC_FLAME_VIEW (f->chart));
   const FcFlameBox *box;
 
-  box = fc_flame_chart_box_at (f->chart, 100, row1);     /* 26.25 ms */
+  box = box_at (f->chart, 100, row1);     /* 26.25 ms */
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, FC_TEST_FOO);
-  box = fc_flame_chart_box_at (f->chart, 130, row1);     /* 34.125 ms */
+  box = box_at (f->chart, 130, row1);     /* 34.125 ms */
   g_assert_cmpuint (box->frame, ==, FC_TEST_BAZ);
-  box = fc_flame_chart_box_at (f->chart, 40, row2);      /* 10.5 ms */
+  box = box_at (f->chart, 40, row2);      /* 10.5 ms */
   g_assert_cmpuint (box->frame, ==, FC_TEST_BAR);
-  box = fc_flame_chart_box_at (f->chart, 600, row0);     /* 157.5 ms, in the pause */
+  box = box_at (f->chart, 600, row0);     /* 157.5 ms, in the pause */
   g_assert_null (box);
   /* the last sample's time, 200-210 ms, ends the view: its boxes show at
    * the right edge (799 px is 209.74 ms) */
-  box = fc_flame_chart_box_at (f->chart, 799, row0);
+  box = box_at (f->chart, 799, row0);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, FC_TEST_MAIN);
   g_assert_cmpint (fc_flame_layout_box_begin_ns (layout, box), ==, AT (200));
   g_assert_cmpint (fc_flame_layout_box_end_ns (layout, box), ==, AT (210));
-  box = fc_flame_chart_box_at (f->chart, 799, row1);
+  box = box_at (f->chart, 799, row1);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, FC_TEST_BAZ);
   g_assert_cmpint (fc_flame_layout_box_begin_ns (layout, box), ==, AT (200));
-  g_assert_null (fc_flame_chart_box_at (f->chart, 799, row2));
-  g_assert_null (fc_flame_chart_box_at (f->chart, 100, row2));
-  g_assert_null (fc_flame_chart_box_at (f->chart, 100, 3));   /* the ruler */
-  g_assert_null (fc_flame_chart_box_at (f->chart, 100, row2 + 3 * FC_FLAME_CHART_ROW_HEIGHT));
+  g_assert_null (box_at (f->chart, 799, row2));
+  g_assert_null (box_at (f->chart, 100, row2));
+  g_assert_null (box_at (f->chart, 100, 3));   /* the ruler */
+  g_assert_null (box_at (f->chart, 100, row2 + 3 * FC_FLAME_CHART_ROW_HEIGHT));
 }
 
 static void
@@ -160,10 +171,10 @@ test_zoom_and_pan (Fixture       *f,
 
   /* the hit-test follows the zoom: 168 ms on 800 px, 25 px are 26.25 ms
    * (foo) and 55 px 32.55 ms (baz) */
-  box = fc_flame_chart_box_at (f->chart, 25, FC_FLAME_CHART_RULER_HEIGHT + FC_FLAME_CHART_ROW_HEIGHT + 5);
+  box = box_at (f->chart, 25, FC_FLAME_CHART_RULER_HEIGHT + FC_FLAME_CHART_ROW_HEIGHT + 5);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, FC_TEST_FOO);
-  box = fc_flame_chart_box_at (f->chart, 55, FC_FLAME_CHART_RULER_HEIGHT + FC_FLAME_CHART_ROW_HEIGHT + 5);
+  box = box_at (f->chart, 55, FC_FLAME_CHART_RULER_HEIGHT + FC_FLAME_CHART_ROW_HEIGHT + 5);
   g_assert_cmpuint (box->frame, ==, FC_TEST_BAZ);
 
   gtk_widget_activate_action (widget, "flamechart.pan-right", NULL);
@@ -460,9 +471,9 @@ test_async_layout (void)
 
   /* depth cycles 1, 2, 3 every 100 samples under one root: one run at
    * depth 0, one per cycle deeper */
-  fc_flame_layout_get_row (fc_flame_view_get_layout (FC_FLAME_VIEW (chart)), 0, &n);
+  g_free (fc_flame_layout_dup_row (fc_flame_view_get_layout (FC_FLAME_VIEW (chart)), 0, &n));
   g_assert_cmpuint (n, ==, 1);
-  fc_flame_layout_get_row (fc_flame_view_get_layout (FC_FLAME_VIEW (chart)), 2, &n);
+  g_free (fc_flame_layout_dup_row (fc_flame_view_get_layout (FC_FLAME_VIEW (chart)), 2, &n));
   g_assert_cmpuint (n, ==, 100);
 
   /* dropping the session while a layout is under way is safe */
@@ -683,12 +694,12 @@ test_all_threads_lanes (void)
 
   /* a box right under a header is the lane's outermost frame; the header
    * row itself is no box */
-  box = fc_flame_chart_box_at (chart, 10, top + 3 * row + row + 5);
+  box = box_at (chart, 10, top + 3 * row + row + 5);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, deep[DEEP - 1]);
-  g_assert_null (fc_flame_chart_box_at (chart, 10, top + 3 * row + 5));
+  g_assert_null (box_at (chart, 10, top + 3 * row + 5));
   /* the 12th row of the folded lane is drawn, the 13th is the next lane's header */
-  box = fc_flame_chart_box_at (chart, 10, top + 3 * row + FOLDED * row + 5);
+  box = box_at (chart, 10, top + 3 * row + FOLDED * row + 5);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, deep[DEEP - FOLDED]);
 
@@ -714,8 +725,8 @@ test_all_threads_lanes (void)
   gtk_adjustment_set_value (adjustment, (3 + 40) * row);
   g_assert_cmpfloat (fc_flame_chart_get_scroll_y (chart), ==, (3 + 40) * row);
   g_assert_cmpfloat (fc_flame_chart_get_lane_y (chart, 1), ==, top);
-  g_assert_null (fc_flame_chart_box_at (chart, 10, top + 5));
-  box = fc_flame_chart_box_at (chart, 10, top + row + 5);
+  g_assert_null (box_at (chart, 10, top + 5));
+  box = box_at (chart, 10, top + row + 5);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, deep[DEEP - 1 - 40]);
   /* near a lane's end the next header pushes it up */
@@ -747,7 +758,7 @@ test_all_threads_lanes (void)
   g_assert_cmpuint (fc_flame_chart_get_n_matches (chart), ==, 1);
   gtk_widget_activate_action (GTK_WIDGET (chart), "flamechart.search-next", NULL);
   g_assert_true (fc_flame_chart_get_lane_expanded (chart, 1));
-  box = fc_flame_chart_box_at (chart, WIDTH / 2.0, top + (3 + 1 + 100) * row + 5 - fc_flame_chart_get_scroll_y (chart));
+  box = box_at (chart, WIDTH / 2.0, top + (3 + 1 + 100) * row + 5 - fc_flame_chart_get_scroll_y (chart));
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, deep[DEEP - 1 - 100]);
 
@@ -798,15 +809,15 @@ test_idle_gap (void)
     {
       guint n = 0;
 
-      fc_flame_layout_get_row (layout, r, &n);
+      g_free (fc_flame_layout_dup_row (layout, r, &n));
       g_assert_cmpuint (n, ==, 1);
     }
 
   /* in the middle of the long gap (2500 ms), the boxes are under the pointer */
-  box = fc_flame_chart_box_at (chart, 2500 * WIDTH / 4030.0, row0);
+  box = box_at (chart, 2500 * WIDTH / 4030.0, row0);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, main_f);
-  box = fc_flame_chart_box_at (chart, 2500 * WIDTH / 4030.0, row2);
+  box = box_at (chart, 2500 * WIDTH / 4030.0, row2);
   g_assert_nonnull (box);
   g_assert_cmpuint (box->frame, ==, a);
   fc_flame_chart_get_box_bounds (chart, box, &bounds);

@@ -40,18 +40,6 @@ settle (void)
 }
 
 static void
-spin_for (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (1000);
-    }
-}
-
-static void
 set_dsn (Relay *relay)
 {
   g_autoptr(GSettings) settings = fc_app_settings_new ();
@@ -225,7 +213,9 @@ test_send_sdk_file (void)
   fc_test_screenshot (GTK_WIDGET (dialog), "appitems-send-warnings");
 
   press_return_and_wait (dialog);
-  spin_for (300);
+  /* the answer came: the relay had recorded the envelope before it gave it */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
   g_assert_cmpuint (relay->delivered->len, ==, 1);
   sent = fc_reader_load_bytes (g_ptr_array_index (relay->delivered, 0), FC_READ_FLAGS_NONE, &error);
   g_assert_no_error (error);
@@ -275,8 +265,10 @@ test_send_delivered (void)
   press_return_and_wait (dialog);
   g_assert_cmpstr (fc_send_dialog_get_outcome (dialog), ==, "Sent to Sentry: 1 envelope accepted");
 
-  /* exactly what the preview showed, once, and nothing left behind */
-  spin_for (300);
+  /* exactly what the preview showed, once, and nothing left behind (what the main loop
+   * still had to do done first) */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
   g_assert_cmpuint (relay_n_requests (relay), ==, 1);
   g_assert_cmpuint (relay->delivered->len, ==, 1);
   g_assert_true (g_bytes_equal (g_ptr_array_index (relay->delivered, 0), previewed));
@@ -298,27 +290,24 @@ test_send_in_flight_is_in_outbox (void)
   Relay *relay = relay_new ();
   FcWindow *window;
   FcSendDialog *dialog;
-  guint seen_waiting = 0;
+  g_autoptr(GPtrArray) waiting = NULL;
   g_autoptr(GPtrArray) after = NULL;
 
   set_dsn (relay);
-  relay_script (relay, REPLY_SLOW, -1);
+  relay_script (relay, REPLY_HOLD, -1);
   window = window_with_fixture ("payloads/v2-cocoa.json");
   dialog = open_send_dialog (window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "send.send", NULL));
 
-  /* the answer takes 300 ms: the envelope waits in the outbox meanwhile,
+  /* the answer is held: the envelope waits in the outbox meanwhile,
    * and closing the dialog does not stop it */
   gtk_window_close (GTK_WINDOW (dialog));
-  while (fc_send_dialog_get_outcome (dialog) == NULL)
-    {
-      g_autoptr(GPtrArray) waiting = outbox_list (FALSE);
-
-      seen_waiting = MAX (seen_waiting, waiting->len);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (5000);
-    }
-  g_assert_cmpuint (seen_waiting, ==, 1);
+  fc_test_poll_until (relay_n_requests (relay) == 1);
+  waiting = outbox_list (FALSE);
+  g_assert_cmpuint (waiting->len, ==, 1);
+  g_assert_null (fc_send_dialog_get_outcome (dialog));
+  relay_release (relay);
+  fc_test_spin_until (fc_send_dialog_get_outcome (dialog) != NULL);
   g_assert_cmpstr (fc_send_dialog_get_outcome (dialog), ==, "Sent to Sentry: 1 envelope accepted");
   after = outbox_list (FALSE);
   g_assert_cmpuint (after->len, ==, 0);

@@ -4,6 +4,7 @@
  */
 
 #include <glib/gstdio.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,40 @@ fake_process (FakeProc *proc,
 
   fake_write (proc, status_name, status);
   fake_write (proc, comm_name, comm_line);
+  /* the kernel shows a dumpable process's /proc files as its own: made by
+   * root, they would read as a process that is not dumpable */
+  if (geteuid () == 0)
+    {
+      g_autofree char *path = g_build_filename (proc->root, status_name, NULL);
+
+      g_assert_cmpint (chown (path, uid, uid), ==, 0);
+    }
+}
+
+/* a process's status with its State and Threads lines */
+static void
+fake_state (FakeProc   *proc,
+            int         pid,
+            int         ppid,
+            const char *state,
+            int         threads,
+            const char *comm)
+{
+  g_autofree char *status = g_strdup_printf ("Name:\t%s\nState:\t%s\nPid:\t%d\nPPid:\t%d\nTracerPid:\t0\n"
+                                             "Uid:\t1000\t1000\t1000\t1000\nThreads:\t%d\n",
+                                             comm, state, pid, ppid, threads);
+  g_autofree char *status_name = g_strdup_printf ("%d/status", pid);
+  g_autofree char *comm_name = g_strdup_printf ("%d/comm", pid);
+  g_autofree char *comm_line = g_strdup_printf ("%s\n", comm);
+
+  fake_write (proc, status_name, status);
+  fake_write (proc, comm_name, comm_line);
+  if (geteuid () == 0)
+    {
+      g_autofree char *path = g_build_filename (proc->root, status_name, NULL);
+
+      g_assert_cmpint (chown (path, 1000, 1000), ==, 0);
+    }
 }
 
 static void
@@ -166,13 +201,193 @@ test_process (void)
   traced = check (&proc, 44, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_PERMISSION);
   g_assert_nonnull (strstr (traced, "already traced by process 77 (gdb)"));
   gone = check (&proc, 4242, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_NO_PROCESS);
-  g_assert_cmpstr (gone, ==, "No process 4242 (it may have exited)");
+  g_assert_cmpstr (gone, ==, "No process 4242: it has exited (or never existed)");
   fake_clear (&proc);
 
   /* root may trace anyone's */
   fake_init (&proc, 0, 2, "0000000000080000");
   g_assert_null (check (&proc, 43, FC_SAMPLER_MODE_WALL, 0));
   fake_clear (&proc);
+}
+
+/* A zombie, an exiting process and one that is not dumpable are named as
+ * such (record and doctor said "ready" or "needs CAP_SYS_PTRACE"); a
+ * leader whose threads still run is alive, though its State is Z. */
+static void
+test_what_became_of_it (void)
+{
+  FakeProc proc;
+  g_autofree char *zombie = NULL;
+  g_autofree char *dead = NULL;
+  g_autofree char *not_dumpable = NULL;
+
+  fake_init (&proc, 0, 2, "0000000000000000");
+  fake_process (&proc, 300, 1, 1000, 0, "shell");
+  fake_state (&proc, 301, 300, "Z (zombie)", 1, "make");
+  fake_state (&proc, 302, 300, "Z (zombie)", 4, "server");
+  fake_state (&proc, 303, 300, "X (dead)", 1, "gone");
+
+  zombie = check (&proc, 301, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_NO_PROCESS);
+  g_assert_nonnull (strstr (zombie, "Process 301 (make) is a zombie"));
+  g_assert_nonnull (strstr (zombie, "its parent, process 300 (shell)"));
+  g_assert_null (check (&proc, 302, FC_SAMPLER_MODE_WALL, 0));
+  dead = check (&proc, 303, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_NO_PROCESS);
+  g_assert_cmpstr (dead, ==, "Process 303 (gone) has exited: there is nothing left to record");
+
+  if (geteuid () == 0)
+    {
+      /* files of uid 1000's process shown as root's: not dumpable */
+      g_autofree char *path = g_build_filename (proc.root, "42", "status", NULL);
+
+      g_assert_cmpint (chown (path, 0, 0), ==, 0);
+      not_dumpable = check (&proc, 42, FC_SAMPLER_MODE_WALL, FC_SAMPLER_ERROR_PERMISSION);
+      g_assert_nonnull (strstr (not_dumpable, "Process 42 (server) is not dumpable"));
+      g_assert_nonnull (strstr (not_dumpable, "PR_SET_DUMPABLE 0"));
+      g_assert_nonnull (strstr (not_dumpable, "CAP_SYS_PTRACE"));
+      fake_clear (&proc);
+      /* which CAP_SYS_PTRACE lifts */
+      fake_init (&proc, 0, 2, "0000000000080000");
+      g_free (path);
+      path = g_build_filename (proc.root, "42", "status", NULL);
+      g_assert_cmpint (chown (path, 0, 0), ==, 0);
+      g_assert_null (check (&proc, 42, FC_SAMPLER_MODE_WALL, 0));
+    }
+  fake_clear (&proc);
+}
+
+/* dropped to nobody, with nothing that lifts ptrace's checks */
+static void
+become_nobody_cb (gpointer data)
+{
+  if (setgroups (0, NULL) != 0 || setgid (65534) != 0 || setuid (65534) != 0)
+    _exit (120);
+  prctl (PR_SET_DUMPABLE, GPOINTER_TO_INT (data), 0, 0, 0);
+}
+
+static char *
+run_cli (gboolean            as_nobody,
+         int                *status,
+         const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("FC_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  /* nobody can write none of the test's dirs */
+  env = g_environ_setenv (env, "HOME", "/tmp", TRUE);
+  env = g_environ_setenv (env, "XDG_CACHE_HOME", "/tmp", TRUE);
+  env = g_environ_unsetenv (env, "G_DEBUG");
+  g_spawn_sync (NULL, (char **) argv->pdata, env, G_SPAWN_DEFAULT, as_nobody ? become_nobody_cb : NULL,
+                GINT_TO_POINTER (1), &out, &err, status, &error);
+  g_assert_no_error (error);
+  g_test_message ("$ flamecast-cli %s %s -> %d\n%s%s", args[0], args[1], *status, out, err);
+  /* what it printed, on either stream */
+  return g_strconcat (out, err, NULL);
+}
+
+static void
+test_real_zombie (void)
+{
+  pid_t zombie = fork ();
+  pid_t gone;
+  g_autofree char *pid_text = NULL;
+  g_autofree char *gone_text = NULL;
+  g_autofree char *doctor = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = fc_test_make_tmp_dir ("fc-test-zombie");
+  int status;
+
+  if (zombie == 0)
+    _exit (0);
+  g_assert_cmpint (zombie, >, 0);
+  /* a zombie once it has exited: waitid() with WNOWAIT waits without collecting */
+  {
+    siginfo_t info;
+
+    g_assert_cmpint (waitid (P_PID, zombie, &info, WEXITED | WNOWAIT), ==, 0);
+  }
+  g_assert_false (fc_attach_check (zombie, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS);
+  g_assert_nonnull (strstr (error->message, "is a zombie"));
+  g_clear_error (&error);
+
+  pid_text = g_strdup_printf ("%d", zombie);
+  doctor = run_cli (FALSE, &status, (const char *[]) { "doctor", "--pid", pid_text, NULL });
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+  g_assert_nonnull (strstr (doctor, "is a zombie"));
+  {
+    g_autofree char *record = run_cli (FALSE, &status, (const char *[]) { "record", "--pid", pid_text,
+                                                                          "--duration", "1", "-o", tmp, NULL });
+
+    g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+    g_assert_nonnull (strstr (record, "is a zombie"));
+    g_assert_null (strstr (record, "CAP_SYS_PTRACE"));
+  }
+
+  /* collected: gone */
+  g_assert_cmpint (waitpid (zombie, NULL, 0), ==, zombie);
+  gone = zombie;
+  gone_text = g_strdup_printf ("No process %d: it has exited", gone);
+  g_assert_false (fc_attach_check (gone, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_nonnull (strstr (error->message, gone_text));
+  fc_test_remove_tree (tmp);
+}
+
+/* A process of nobody's that made itself non-dumpable, looked at by
+ * nobody: doctor and record name it, and the capability that would allow it. */
+static void
+test_real_not_dumpable (void)
+{
+  g_autofree char *tmp = fc_test_make_tmp_dir ("fc-test-nodump");
+  g_autofree char *target = fc_test_target_path ("nodump");
+  g_autofree char *pid_text = NULL;
+  g_autofree char *doctor = NULL;
+  g_autofree char *record = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { target, NULL };
+  char ready[16] = { 0 };
+  int out_fd;
+  GPid pid;
+  int status;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("running a process as another user (nobody) needs root");
+      fc_test_remove_tree (tmp);
+      return;
+    }
+  g_assert_cmpint (g_chmod (tmp, 0777), ==, 0);
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, become_nobody_cb,
+                            GINT_TO_POINTER (1), &pid, NULL, &out_fd, NULL, &error);
+  g_assert_no_error (error);
+  /* "ready" once its prctl is done */
+  g_assert_cmpint (read (out_fd, ready, sizeof ready - 1), >, 0);
+  g_assert_true (g_str_has_prefix (ready, "ready"));
+  close (out_fd);
+  pid_text = g_strdup_printf ("%d", pid);
+
+  doctor = run_cli (TRUE, &status, (const char *[]) { "doctor", "--pid", pid_text, NULL });
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+  g_assert_nonnull (strstr (doctor, "is not dumpable"));
+  g_assert_nonnull (strstr (doctor, "PR_SET_DUMPABLE 0"));
+  g_assert_nonnull (strstr (doctor, "CAP_SYS_PTRACE"));
+  record = run_cli (TRUE, &status, (const char *[]) { "record", "--pid", pid_text, "--duration", "1", "-o", tmp,
+                                                      NULL });
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 1);
+  g_assert_nonnull (strstr (record, "is not dumpable"));
+
+  /* root with CAP_SYS_PTRACE may: ready */
+  g_assert_true (fc_attach_check (pid, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_no_error (error);
+  kill (pid, SIGKILL);
+  waitpid (pid, NULL, 0);
+  fc_test_remove_tree (tmp);
 }
 
 static void
@@ -259,7 +474,7 @@ test_real_traced (void)
 
   gone = run_doctor (&status, 999999999);
   g_assert_cmpint (status, ==, 1);
-  g_assert_nonnull (strstr (gone, "wall mode: No process 999999999 (it may have exited)"));
+  g_assert_nonnull (strstr (gone, "wall mode: No process 999999999: it has exited (or never existed)"));
 
   kill (pid, SIGKILL);
   fc_recorder_detach (recorder);
@@ -316,7 +531,7 @@ static void
 test_cli_mlock (void)
 {
   g_autofree char *waiters = NULL;
-  g_autofree char *tmp = g_dir_make_tmp ("fc-test-mlock-XXXXXX", NULL);
+  g_autofree char *tmp = NULL;
   g_autofree char *err = NULL;
   g_autofree char *out = NULL;
   g_autoptr(GError) error = NULL;
@@ -328,6 +543,12 @@ test_cli_mlock (void)
    * up to about 40 CPUs, and past it RLIMIT_MEMLOCK 0 refuses every page */
   const char *argv[] = { cli, "record", "--mode", "cpu", "-F", "99", "-o", tmp, "--", NULL, "-b", "20", "-s", "1", NULL };
   int status;
+
+  /* the limits of perf events' memory, where perf events are allowed at all */
+  if (!fc_test_skip_unless (FC_TEST_FACILITY_PERF_EVENTS, "cpu mode's refusal is checked by /core/sampler/cpu-mode"))
+    return;
+  tmp = fc_test_make_tmp_dir ("fc-test-mlock");
+  argv[7] = tmp;
 
   g_assert_nonnull (dir);
   waiters = g_strdup_printf ("%s/fc-target-waiters", dir);
@@ -359,6 +580,9 @@ main (int    argc,
 
   g_test_add_func ("/core/attach-check/yama", test_yama);
   g_test_add_func ("/core/attach-check/process", test_process);
+  g_test_add_func ("/core/attach-check/what-became-of-it", test_what_became_of_it);
+  g_test_add_func ("/core/attach-check/real-zombie", test_real_zombie);
+  g_test_add_func ("/core/attach-check/real-not-dumpable", test_real_not_dumpable);
   g_test_add_func ("/core/attach-check/perf", test_perf);
   g_test_add_func ("/core/attach-check/mlock-facts", test_mlock_facts);
   g_test_add_func ("/cli/record/mlock", test_cli_mlock);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fc-process-list.h"
+#include "fc-test-util.h"
 
 static FcProcessInfo *
 find (GPtrArray *list,
@@ -23,23 +24,48 @@ find (GPtrArray *list,
   return NULL;
 }
 
+static guint
+n_tasks (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/task", pid);
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  guint n = 0;
+
+  while (dir != NULL && g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+/* the list read again shows @pid busier than @before: the CPU time it reads grows */
+static gboolean
+cpu_ticks_grew (GPid    pid,
+                guint64 before)
+{
+  g_autoptr(GPtrArray) list = fc_process_list_read ("/proc");
+  FcProcessInfo *info = find (list, pid);
+
+  g_assert_nonnull (info);
+  return info->cpu_ticks > before;
+}
+
 static void
 test_read (void)
 {
-  g_autofree char *burner = g_strdup_printf ("%s/fc-target-burner", g_getenv ("FC_TARGETS_DIR"));
+  g_autofree char *burner = fc_test_target_path ("burner");
   char *argv[] = { burner, "-s", "30", "-t", "3", NULL };
   g_autoptr(GPtrArray) before = NULL;
   g_autoptr(GPtrArray) after = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *expected = NULL;
-  FcProcessInfo *self, *child, *later;
+  FcProcessInfo *self, *child;
   int status;
   GPid pid;
 
   g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
                                 NULL, NULL, &pid, &error));
   g_assert_no_error (error);
-  g_usleep (300 * 1000);
+  /* its three threads started */
+  fc_test_poll_until (n_tasks (pid) >= 3);
 
   before = fc_process_list_read ("/proc");
   self = find (before, getpid ());
@@ -76,17 +102,12 @@ test_read (void)
   for (guint i = 1; i < before->len; i++)
     g_assert_cmpint (((FcProcessInfo *) g_ptr_array_index (before, i - 1))->pid, <,
                      ((FcProcessInfo *) g_ptr_array_index (before, i))->pid);
-  g_usleep (500 * 1000);
-  after = fc_process_list_read ("/proc");
-  later = find (after, pid);
-  g_assert_nonnull (later);
-  g_assert_cmpuint (later->cpu_ticks, >, child->cpu_ticks);
+  fc_test_poll_until (cpu_ticks_grew (pid, child->cpu_ticks));
 
   kill (pid, SIGKILL);
   waitpid (pid, &status, 0);
 
   /* no such tree: an empty list */
-  g_clear_pointer (&after, g_ptr_array_unref);
   after = fc_process_list_read ("/nonexistent");
   g_assert_cmpuint (after->len, ==, 0);
 }

@@ -63,11 +63,13 @@ target_exited_cb (FcRecorder *recorder,
   g_main_loop_quit (cap->loop);
 }
 
-static gboolean
-quit_cb (gpointer data)
+/* threads with samples in the chunk being recorded, as its views read it */
+static guint
+live_threads (FcRecorder *recorder)
 {
-  g_main_loop_quit (data);
-  return G_SOURCE_REMOVE;
+  FcProfile *live = fc_recorder_get_live_profile (recorder);
+
+  return live != NULL ? fc_profile_get_n_threads (live) : 0;
 }
 
 static void
@@ -162,11 +164,32 @@ check_chunk (FcProfile  *chunk,
   g_assert_nonnull (bytes);
 }
 
+static guint64
+n_unwound (FcRecorder *recorder)
+{
+  FcUnwindStats stats;
+
+  fc_recorder_get_unwind_stats (recorder, &stats);
+  return stats.n_unwound;
+}
+
+/* the file that ends a `burner -u FILE` */
+static void
+end_burner (const char *stop)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (stop, "", 0, &error);
+  g_assert_no_error (error);
+}
+
 static void
 test_spawn_chunks (void)
 {
   g_autofree char *burner = fc_test_target_path ("burner");
-  g_autofree char *script = g_strdup_printf ("exec '%s' -s 1.6 -t 2 -x 3 > /dev/null", burner);
+  g_autofree char *tmp = fc_test_make_tmp_dir ("fc-test-chunks");
+  g_autofree char *stop = g_build_filename (tmp, "stop", NULL);
+  g_autofree char *script = g_strdup_printf ("exec '%s' -u '%s' -t 2 -x 3 > /dev/null", burner, stop);
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
@@ -194,16 +217,22 @@ test_spawn_chunks (void)
   profiler_id = fc_recorder_get_profiler_id (recorder);
   g_assert_true (is_hex32 (profiler_id));
 
+  /* until three 500 ms chunks are out, batches arrived while chunks filled (every 50 ms, not
+   * only when a chunk is done: all samples in one batch would make one delivery a chunk) and
+   * enough stacks came for the share below to mean something; then the burner ends */
+  fc_test_spin_until (cap.chunks->len >= 3 && cap.n_deliveries > cap.chunks->len && n_unwound (recorder) > 100);
+  end_burner (stop);
   g_main_loop_run (cap.loop);
   fc_recorder_stop (recorder);
   fc_recorder_detach (recorder);
+  fc_test_remove_tree (tmp);
 
   /* the command's exit status comes through */
   g_assert_true (cap.exited);
   g_assert_true (WIFEXITED (cap.status));
   g_assert_cmpint (WEXITSTATUS (cap.status), ==, 3);
 
-  /* 1.6 s in 500 ms chunks */
+  /* chunks of at most 500 ms */
   g_assert_cmpuint (cap.chunks->len, >=, 3);
   for (guint i = 0; i < cap.chunks->len; i++)
     {
@@ -219,15 +248,11 @@ test_spawn_chunks (void)
   g_assert_cmpuint (total, ==, fc_recorder_get_n_samples (recorder));
   g_assert_cmpuint (cap.n_delivered, ==, total);
   g_assert_true (cap.ranges_ok);
-  /* batches arrive while a chunk fills (every 50 ms), not only when it is done: all samples in one
-   * batch would still make one delivery a chunk. Counted against the chunks rather than the
-   * clock: a loaded machine runs the main loop late, a 1.6 s run gave only 5 deliveries. */
   g_test_message ("%u deliveries, %u chunks", cap.n_deliveries, cap.chunks->len);
   g_assert_cmpuint (cap.n_deliveries, >, cap.chunks->len);
 
   fc_recorder_get_unwind_stats (recorder, &ustats);
-  /* enough stacks for the share to mean something; a loaded machine gave 95 in 1.6 s */
-  g_assert_cmpuint (ustats.n_unwound, >, 20);
+  g_assert_cmpuint (ustats.n_unwound, >, 100);
   g_assert_cmpuint (ustats.n_complete * 100, >=, ustats.n_unwound * 95);
   capture_clear (&cap);
 }
@@ -258,8 +283,8 @@ test_attach_thread_names (void)
   g_assert_no_error (error);
   g_assert_true (fc_recorder_start (recorder, &error));
   g_assert_no_error (error);
-  g_timeout_add (500, quit_cb, cap.loop);
-  g_main_loop_run (cap.loop);
+  /* until every thread was sampled, the one that sleeps included */
+  fc_test_spin_until (live_threads (recorder) == 4);
   fc_recorder_stop (recorder);
   fc_recorder_detach (recorder);
   g_assert_false (cap.exited);
@@ -355,7 +380,9 @@ static void
 test_stop_does_not_block (void)
 {
   g_autofree char *burner = fc_test_target_path ("burner");
-  const char *argv[] = { burner, "-s", "2", "-t", "2", NULL };
+  g_autofree char *tmp = fc_test_make_tmp_dir ("fc-test-stop");
+  g_autofree char *stop = g_build_filename (tmp, "stop", NULL);
+  const char *argv[] = { burner, "-u", stop, "-t", "2", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) chunks_at_stopped = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -380,8 +407,7 @@ test_stop_does_not_block (void)
   g_assert_true (fc_recorder_start (recorder, &error));
   g_assert_no_error (error);
   profiler_id = fc_recorder_get_profiler_id (recorder);
-  g_timeout_add (300, quit_cb, cap.loop);
-  g_main_loop_run (cap.loop);
+  fc_test_spin_until (cap.n_delivered > 0);
   g_assert_false (cap.exited);
 
   /* returns before the chunk is finished: that happens on this context, which stop() does not run */
@@ -403,12 +429,9 @@ test_stop_does_not_block (void)
     g_source_attach (source, NULL);
     g_source_unref (source);
   }
-  /* 300 ms, longer while the unwinder is still behind (a loaded machine) */
-  for (guint i = 0; i < 30 && (i == 0 || cap.chunks->len == 0); i++)
-    {
-      g_timeout_add (300, quit_cb, cap.loop);
-      g_main_loop_run (cap.loop);
-    }
+  /* until the first run's chunk is out and the second run has samples of its own */
+  fc_test_spin_until (cap.chunks->len == 1 &&
+                      cap.n_delivered > fc_profile_get_n_samples (g_ptr_array_index (cap.chunks, 0)));
   g_assert_false (cap.exited);
   g_assert_true (sc.timeout_fired);
   g_assert_true (sc.stopping_in_timeout);
@@ -447,8 +470,9 @@ test_stop_does_not_block (void)
   /* released: the burner finishes on its own, with its normal status */
   fc_recorder_detach (recorder);
   g_assert_cmpuint (cap.chunks->len, ==, 2);
-  while (!cap.exited)
-    g_main_context_iteration (NULL, TRUE);
+  end_burner (stop);
+  fc_test_spin_until (cap.exited);
+  fc_test_remove_tree (tmp);
   g_assert_true (WIFEXITED (cap.status));
   g_assert_cmpint (WEXITSTATUS (cap.status), ==, 0);
   capture_clear (&cap);
@@ -480,23 +504,24 @@ test_cli_ctrl_c (void)
 {
   g_autofree char *burner = fc_test_target_path ("burner");
   g_autofree char *tmp = g_dir_make_tmp ("fc-test-record-XXXXXX", NULL);
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) status_text = g_string_new (NULL);
   g_autoptr(JsonObject) chunk = NULL;
   const char *cli = g_getenv ("FC_CLI");
   const char *argv[] = { cli, "record", "--frequency", "200", "--release", "r1", "--output", tmp, "--",
-                         burner, "-s", "30", NULL };
+                         burner, "-s", "300", NULL };
+  int terminal;
   GPid pid;
   int status;
 
   g_assert_nonnull (cli);
-  g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
-                 setpgid_cb, NULL, &pid, &error);
-  g_assert_no_error (error);
-  g_usleep (700 * 1000);
+  pid = fc_test_spawn_on_terminal (argv, setpgid_cb, &terminal);
+  /* Ctrl-C once the status line shows more than 10 samples */
+  fc_test_poll_until (fc_test_terminal_count (terminal, status_text, " sample") > 10);
   g_assert_cmpint (kill (-pid, SIGINT), ==, 0);
   g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 128 + SIGINT);
+  close (terminal);
 
   chunk = load_chunk (tmp, "chunk-001.json");
   g_assert_cmpstr (json_object_get_string_member (chunk, "version"), ==, "2");
@@ -516,20 +541,25 @@ static void
 test_cli_pid_sigint_v1 (void)
 {
   g_autofree char *threads = fc_test_target_path ("threads");
-  g_autofree char *tmp = g_dir_make_tmp ("fc-test-record-XXXXXX", NULL);
+  g_autofree char *tmp = NULL;
   g_autofree char *pid_arg = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) dir = NULL;
+  g_autoptr(GString) status_text = g_string_new (NULL);
   const char *cli = g_getenv ("FC_CLI");
   const char *target_argv[] = { threads, "-", NULL };
   const char *name;
   GPid target, profiler;
-  int in_fd, out_fd, status;
+  int in_fd, out_fd, status, terminal;
   char buf[64] = { 0 };
   gsize got = 0;
   ssize_t n;
   guint n_files = 0;
 
+  /* the CLI, a child of this test, records its sibling */
+  if (!fc_test_skip_unless (FC_TEST_FACILITY_PTRACE_NON_CHILD, NULL))
+    return;
+  tmp = fc_test_make_tmp_dir ("fc-test-record");
   g_spawn_async_with_pipes (NULL, (char **) target_argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
                             &target, &in_fd, &out_fd, NULL, &error);
   g_assert_no_error (error);
@@ -537,15 +567,16 @@ test_cli_pid_sigint_v1 (void)
   pid_arg = g_strdup_printf ("%d", target);
   {
     const char *argv[] = { cli, "record", "--pid", pid_arg, "--format", "v1", "--output", tmp, NULL };
-    g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL,
-                   NULL, NULL, &profiler, &error);
-    g_assert_no_error (error);
+
+    profiler = fc_test_spawn_on_terminal (argv, NULL, &terminal);
   }
-  g_usleep (600 * 1000);
+  /* SIGINT once the status line shows more than 10 samples */
+  fc_test_poll_until (fc_test_terminal_count (terminal, status_text, " sample") > 10);
   g_assert_cmpint (kill (profiler, SIGINT), ==, 0);
   g_assert_cmpint (waitpid (profiler, &status, 0), ==, profiler);
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  close (terminal);
 
   /* the program runs on and finishes normally */
   close (in_fd);

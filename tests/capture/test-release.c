@@ -180,7 +180,8 @@ test_recorded_chunk_like_sdk (void)
   const char *argv[] = { burner, "-s", "0.6", "-t", "2", NULL };
   g_autoptr(FcRecorder) recorder = fc_recorder_new ();
   g_autoptr(GError) error = NULL;
-  /* tests/data/payloads/v2-cocoa.json has the keys and types of sentry-cocoa's chunks */
+  /* tests/data/payloads/v2-cocoa.json has the keys and types of sentry-cocoa's chunks (the
+   * conformance suite checks that against Relay's own fixture where it is there) */
   g_autoptr(FcDocument) sdk_doc = fc_test_load_fixture ("payloads/v2-cocoa.json");
   g_autofree char *sdk_path = fc_test_fixture_path ("payloads/v2-cocoa.json");
   g_autofree char *sdk_text = NULL;

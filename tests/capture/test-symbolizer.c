@@ -248,27 +248,6 @@ test_inlined (void)
   g_assert_null (sym->caller->caller);
 }
 
-static void
-test_demangle (void)
-{
-  g_autofree char *plain = fc_symbolizer_demangle ("main");
-
-  g_assert_cmpstr (plain, ==, "main");
-  if (fc_symbolizer_can_demangle ())
-    {
-      g_autofree char *cxx = fc_symbolizer_demangle ("_ZN3foo3barEi");
-      g_autofree char *rust = fc_symbolizer_demangle ("_ZN4core3ptr13drop_in_place17h0123456789abcdefE");
-      g_assert_cmpstr (cxx, ==, "foo::bar(int)");
-      g_assert_cmpstr (rust, ==, "core::ptr::drop_in_place");
-    }
-  else
-    {
-      /* without libstdc++ names stay mangled, never lost */
-      g_autofree char *cxx = fc_symbolizer_demangle ("_ZN3foo3barEi");
-      g_assert_cmpstr (cxx, ==, "_ZN3foo3barEi");
-    }
-}
-
 int
 main (int    argc,
       char **argv)
@@ -282,7 +261,6 @@ main (int    argc,
   g_test_add_func ("/core/symbolizer/lookup-no-symbol", test_lookup_no_symbol);
   g_test_add_func ("/core/symbolizer/lookup-plt", test_lookup_plt);
   g_test_add_func ("/core/symbolizer/inlined", test_inlined);
-  g_test_add_func ("/core/symbolizer/demangle", test_demangle);
 
   return g_test_run ();
 }

@@ -96,16 +96,6 @@ run_for (Run  *run,
   g_main_loop_run (run->loop);
 }
 
-/* Runs the loop until @cond holds (checked every 50 ms), at most 20 s: the
- * machine may be loaded. */
-#define RUN_UNTIL(run, cond)                                         \
-  G_STMT_START {                                                     \
-    gint64 deadline_ = g_get_monotonic_time () + 20 * G_USEC_PER_SEC; \
-    while (!(cond) && g_get_monotonic_time () < deadline_)           \
-      run_for ((run), 50);                                           \
-    g_assert_true (cond);                                            \
-  } G_STMT_END
-
 static void
 stopped_cb (GObject      *object,
             GAsyncResult *result,
@@ -193,7 +183,7 @@ test_recording_spawn_files (void)
   g_assert_true (fc_recording_get_profiling (recording));
 
   /* the live view's feed: several batches while recording, and more than one chunk */
-  RUN_UNTIL (&run, run.n_batches >= 4 && run.n_chunks >= 1);
+  fc_test_spin_until (run.n_batches >= 4 && run.n_chunks >= 1);
   g_assert_false (run.exited);
 
   stop_and_wait (recording, &run);
@@ -274,7 +264,7 @@ test_recording_attach (void)
   g_assert_no_error (error);
   g_assert_false (fc_recording_terminate_target (recording));   /* not ours to end */
   g_assert_true (fc_recording_start (recording, &error));
-  RUN_UNTIL (&run, run.n_added > 0);
+  fc_test_spin_until (run.n_added > 0);
 
   stop_and_wait (recording, &run);
   g_assert_true (run.stop_ok);
@@ -323,7 +313,7 @@ test_recording_trace_send (void)
   lifecycle = fc_recording_get_lifecycle (recording);
   span = fc_lifecycle_begin_root_span (lifecycle, "checkout");
   g_assert_true (fc_recording_get_profiling (recording));
-  RUN_UNTIL (&run, run.n_added > 0);
+  fc_test_spin_until (run.n_added > 0);
   g_assert_true (fc_lifecycle_end_root_span (lifecycle, span));
   g_assert_false (fc_recording_get_profiling (recording));
 
@@ -349,12 +339,86 @@ test_recording_trace_send (void)
   relay_free (relay);
 }
 
+/* A Python program sent as the Python SDK sends it: a platform python chunk of Python
+ * frames, delivered to the fake Relay and accepted by Relay's checks */
+static void
+test_recording_python_send (void)
+{
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "targets", "split.py", NULL);
+  const char *argv[] = { "/usr/bin/python3.11", script, "1.5", NULL };
+  Relay *relay = relay_new ();
+  g_autoptr(FcDsn) dsn = relay_dsn (relay);
+  g_autoptr(FcTransport) transport = fc_transport_new (dsn, NULL, NULL);
+  g_autoptr(FcSender) sender = fc_sender_new (transport);
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FcDocument) document = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autofree char *text = NULL;
+  FcProfile *chunk;
+  GBytes *envelope;
+  gboolean named = FALSE;
+  Run run;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE))
+    g_error ("%s is not installed: the Debian package python3.11 is (DEB_PACKAGES)", argv[0]);
+  run_init (&run, recording);
+  /* the default: Python stacks for a CPython program */
+  g_object_set (recording, "frequency", 199, "sender", sender, "environment", "test", NULL);
+  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recording_start (recording, &error));
+  g_assert_no_error (error);
+  fc_test_spin_until (run.exited);
+  stop_and_wait (recording, &run);
+  g_assert_no_error (run.error);
+  g_assert_true (run.stop_ok);
+  g_assert_true (fc_flush_report_all_delivered (run.report));
+  g_assert_cmpuint (relay->delivered->len, ==, 1);
+
+  envelope = g_ptr_array_index (relay->delivered, 0);
+  text = g_strndup (g_bytes_get_data (envelope, NULL), g_bytes_get_size (envelope));
+  /* the item header carries the platform Relay rate-limits by */
+  g_assert_nonnull (strstr (text, "\"type\":\"profile_chunk\""));
+  g_assert_nonnull (strstr (text, "\"platform\":\"python\""));
+  document = fc_reader_load_bytes (envelope, FC_READ_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  problems = fc_validate_document (document);
+  for (guint i = 0; i < problems->len; i++)
+    {
+      g_autofree char *problem = fc_problem_to_string (g_ptr_array_index (problems, i));
+      g_test_message ("%s", problem);
+    }
+  g_assert_false (fc_problems_has_errors (problems));
+  chunk = fc_document_get_profile (document, 0);
+  g_assert_cmpstr (fc_profile_get_platform (chunk), ==, "python");
+  for (guint i = 0; i < fc_profile_get_n_frames (chunk); i++)
+    {
+      const FcFrame *f = fc_profile_get_frame (chunk, i);
+
+      /* Python frames: no instruction address, a module, a line */
+      g_assert_false (f->has_instruction_addr);
+      if (g_strcmp0 (fc_profile_string (chunk, f->function), "fc_hot") == 0)
+        {
+          named = TRUE;
+          g_assert_cmpstr (fc_profile_string (chunk, f->module), ==, "split");
+          g_assert_cmpstr (fc_profile_string (chunk, f->filename), ==, "split.py");
+          g_assert_cmpint (f->in_app, ==, FC_IN_APP_YES);
+          g_assert_cmpint (f->lineno, >, 0);
+        }
+    }
+  g_assert_true (named);
+  run_clear (&run);
+  relay_free (relay);
+}
+
 /* A target that exits while recording: the recording ends with it. */
 static void
 test_recording_target_exits (void)
 {
   g_autofree char *burner = fc_test_target_path ("burner");
-  const char *argv[] = { burner, "-s", "0.3", "-x", "3", NULL };
+  /* a fixed amount of work (about 100 ms of CPU), however loaded the machine */
+  const char *argv[] = { burner, "-n", "400", "-x", "3", NULL };
   g_autoptr(FcRecording) recording = fc_recording_new ();
   g_autoptr(GError) error = NULL;
   int status = -1;
@@ -364,9 +428,7 @@ test_recording_target_exits (void)
   g_assert_true (fc_recording_spawn (recording, argv, &error));
   g_assert_true (fc_recording_start (recording, &error));
   g_assert_no_error (error);
-  g_timeout_add (10000, quit_cb, run.loop);
-  g_main_loop_run (run.loop);
-  g_assert_true (run.exited);
+  fc_test_spin_until (run.exited);
   g_assert_true (fc_recording_get_target_exited (recording, &status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 3);
 
@@ -408,7 +470,8 @@ test_recording_keep_profile (void)
   g_assert_true (fc_profile_is_live (profile));
   g_assert_true (fc_recording_start (recording, &error));
   /* the copy grows as it is brought up to date, across chunks */
-  RUN_UNTIL (&run, run.n_chunks >= 2 && (fc_profile_follower_update (follower), fc_profile_get_n_threads (profile) >= 3));
+  fc_test_spin_until (run.n_chunks >= 2 &&
+                      (fc_profile_follower_update (follower), fc_profile_get_n_threads (profile) >= 3));
   g_assert_cmpuint (fc_profile_get_n_samples (profile), >, 0);
 
   stop_and_wait (recording, &run);
@@ -511,6 +574,7 @@ test_recording_apply_settings (void)
                 "chunk-duration", 5,
                 "environment", "staging",
                 "follow-children", TRUE,
+                "stacks", FC_STACKS_MIXED,
                 NULL);
   g_assert_false (fc_recorder_get_follow_children (fc_recording_get_recorder (recording)));
   fc_recording_apply_settings (recording, settings);
@@ -530,6 +594,8 @@ test_recording_apply_settings (void)
   g_assert_cmpstr (environment, ==, "staging");
   /* the option the CLI's --follow-children and the app's switch set, read at attach */
   g_assert_true (fc_recorder_get_follow_children (fc_recording_get_recorder (recording)));
+  /* --stacks and the Preferences row */
+  g_assert_cmpint (fc_recorder_get_stacks (fc_recording_get_recorder (recording)), ==, FC_STACKS_MIXED);
 }
 
 int
@@ -547,6 +613,7 @@ main (int    argc,
   g_test_add_func ("/control/recording/spawn-files", test_recording_spawn_files);
   g_test_add_func ("/control/recording/attach", test_recording_attach);
   g_test_add_func ("/control/recording/trace-send", test_recording_trace_send);
+  g_test_add_func ("/control/recording/python-send", test_recording_python_send);
   g_test_add_func ("/control/recording/target-exits", test_recording_target_exits);
   g_test_add_func ("/control/recording/keep-profile", test_recording_keep_profile);
   g_test_add_func ("/control/recording/errors", test_recording_errors);

@@ -216,7 +216,7 @@ test_settings_match_gsettings_schema (void)
   g_assert_true (g_file_get_contents (schema_path, &schema, NULL, NULL));
 
   pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (settings), &n_pspecs);
-  g_assert_cmpuint (n_pspecs, ==, 13);
+  g_assert_cmpuint (n_pspecs, ==, 14);
   for (guint i = 0; i < n_pspecs; i++)
     {
       g_autofree char *needle = g_strdup_printf ("<key name=\"%s\"", pspecs[i]->name);

@@ -512,6 +512,116 @@ test_timestamps_agree (void)
   g_assert_cmpuint (n_accepted, ==, 5);
 }
 
+#define CHUNK_HEAD "{\"version\":\"2\",\"chunk_id\":\"0432a0a4c25f4697bf9f0a2fcbe6a814\"," \
+                   "\"profiler_id\":\"4d229f1d3807421ba62a5f8bc295d836\",\"release\":\"1.0\"," \
+                   "\"environment\":\"test\",\"client_sdk\":{\"name\":\"sentry.python\",\"version\":\"2.13.0\"},"
+
+static FcDocument *
+read_text (const char   *text,
+           FcReadFlags   flags,
+           GError      **error)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new (text, strlen (text));
+
+  return fc_reader_load_bytes (bytes, flags, error);
+}
+
+/* Relay's deserializer refuses a field given twice; json-glib and the
+ * reader kept the last one and `validate` passed. Now: an error located at
+ * the key when reading leniently (the last value is kept, so the file still
+ * opens), a failure when reading strictly. */
+static void
+test_duplicate_keys (void)
+{
+  static const char chunk[] =
+    CHUNK_HEAD "\"platform\":\"python\",\"platform\":\"cocoa\",\"profile\":{\"samples\":["
+    "{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1710805788.5,\"timestamp\":1710805788.6},"
+    "{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1710805788.51}],\"stacks\":[[0]],"
+    "\"frames\":[{\"function\":\"a\",\"function\":\"main\",\"x\":1,\"x\":2}]}}";
+  static const char envelope[] =
+    "{\"event_id\":\"9ec79c33ec9942ab8353589fcb2e04dc\",\"event_id\":\"9ec79c33ec9942ab8353589fcb2e04dd\"}\n"
+    "{\"type\":\"transaction\",\"type\":\"transaction\"}\n"
+    "{\"type\":\"transaction\",\"contexts\":{\"trace\":{\"op\":\"a\",\"op\":\"b\"}}}\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(FcDocument) doc = read_text (chunk, FC_READ_LENIENT, &error);
+  g_autoptr(FcDocument) strict = NULL;
+  g_autoptr(FcDocument) env = NULL;
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autoptr(GPtrArray) env_problems = NULL;
+  FcProfile *profile;
+  const FcFrame *frame;
+
+  g_assert_no_error (error);
+  problems = fc_validate_document (doc);
+  fc_test_print_problems (problems);
+  fc_test_assert_problem (problems, E, "platform", "given twice");
+  fc_test_assert_problem (problems, E, "profile.samples[0].timestamp", "given twice");
+  fc_test_assert_problem (problems, E, "profile.frames[0].function", "given twice");
+  fc_test_assert_problem (problems, E, "profile.frames[0].x", "given twice");
+  /* the last value is the one kept */
+  profile = fc_document_get_profile (doc, 0);
+  g_assert_cmpstr (fc_profile_get_platform (profile), ==, "cocoa");
+  frame = fc_profile_get_frame (profile, fc_profile_get_stack (profile, fc_profile_get_samples (profile, NULL)[0].stack)->frame);
+  g_assert_cmpstr (fc_profile_string (profile, frame->function), ==, "main");
+
+  strict = read_text (chunk, FC_READ_FLAGS_NONE, &error);
+  g_assert_null (strict);
+  g_assert_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX);
+  g_assert_nonnull (strstr (error->message, "platform: the key is given twice"));
+  g_clear_error (&error);
+
+  /* envelope and item headers, and the transaction */
+  env = read_text (envelope, FC_READ_LENIENT, &error);
+  g_assert_no_error (error);
+  env_problems = fc_validate_document (env);
+  fc_test_print_problems (env_problems);
+  fc_test_assert_problem (env_problems, E, "envelope header", "\"event_id\" is given twice");
+  fc_test_assert_problem (env_problems, E, "envelope item 1", "\"type\" is given twice");
+  fc_test_assert_problem (env_problems, E, "envelope item 1", "\"contexts.trace.op\" is given twice");
+}
+
+/* JSON's -0 is zero, as for Relay: a timestamp of -0 was "absurd" while 0
+ * was fine; a thread id -0 is thread 0. Below zero is still refused. */
+static void
+test_negative_zero (void)
+{
+  static const char * const zeros[] = { "-0", "-0.0", "-0e3", "-0.000E-2" };
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (zeros); i++)
+    {
+      g_autofree char *text = g_strdup_printf (
+        CHUNK_HEAD "\"platform\":\"python\",\"profile\":{\"samples\":["
+        "{\"stack_id\":-0,\"thread_id\":-0,\"timestamp\":%s},{\"stack_id\":0,\"thread_id\":0,\"timestamp\":0.01}],"
+        "\"stacks\":[[0]],\"frames\":[{\"function\":\"main\"}]}}", zeros[i]);
+      /* lenient: V2 wants thread ids as strings, which is another problem */
+      g_autoptr(FcDocument) doc = read_text (text, FC_READ_LENIENT, &error);
+      FcProfile *profile;
+      guint n = 0;
+      const FcSample *samples;
+
+      g_assert_no_error (error);
+      profile = fc_document_get_profile (doc, 0);
+      samples = fc_profile_get_samples (profile, &n);
+      g_assert_cmpuint (n, ==, 2);
+      g_assert_cmpint (samples[0].timestamp_ns, ==, 0);
+      /* one thread, "0" */
+      g_assert_cmpuint (fc_profile_get_n_threads (profile), ==, 1);
+      g_assert_cmpstr (fc_profile_string (profile, fc_profile_get_thread (profile, 0)->tid), ==, "0");
+    }
+
+  {
+    g_autoptr(FcDocument) doc = read_text (CHUNK_HEAD "\"platform\":\"python\",\"profile\":{\"samples\":["
+                                           "{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":-0.5}],"
+                                           "\"stacks\":[[0]],\"frames\":[{\"function\":\"main\"}]}}",
+                                           FC_READ_FLAGS_NONE, &error);
+
+    g_assert_null (doc);
+    g_assert_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE);
+    g_assert_nonnull (strstr (error->message, "profile.samples[0].timestamp"));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -533,6 +643,8 @@ main (int   argc,
   g_test_add_func ("/core/validate/size-limit", test_size_limit);
   g_test_add_func ("/core/validate/timestamps-agree", test_timestamps_agree);
   g_test_add_func ("/core/validate/release-and-strict", test_release_and_strict);
+  g_test_add_func ("/core/validate/duplicate-keys", test_duplicate_keys);
+  g_test_add_func ("/core/validate/negative-zero", test_negative_zero);
 
   return g_test_run ();
 }

@@ -308,6 +308,72 @@ built_cb (GObject      *source,
   g_assert_no_error (error);
 }
 
+/* Nodes are one array, parents before children; a node's children come
+ * heaviest first, each pointing back to it, one level deeper. Every
+ * shape, every filter. */
+static void
+test_node_order (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (3);
+  g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
+  guint32 frames[6];
+  guint32 t = fc_profile_ensure_thread (profile, "1");
+
+  for (guint f = 0; f < G_N_ELEMENTS (frames); f++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", f);
+
+      frames[f] = fc_test_frame (profile, name, "m", f % 2 == 0);
+    }
+  for (guint i = 0; i < 3000; i++)
+    {
+      guint32 leaf_first[8];
+      guint depth = g_rand_int_range (rand, 0, 8);
+
+      for (guint d = 0; d < depth; d++)
+        leaf_first[d] = frames[g_rand_int_range (rand, 0, G_N_ELEMENTS (frames))];
+      fc_profile_append_sample (profile, FC_TEST_BASE_NS + i * FC_TEST_MS, t,
+                                fc_profile_intern_stack_frames (profile, leaf_first, depth), 0);
+    }
+  fc_profile_finish (profile);
+
+  for (guint shape = 0; shape < 6; shape++)
+    {
+      g_autoptr(FcCallTree) tree = fc_call_tree_new_full (profile, 0, 0, 0, shape % 2, shape / 2);
+      guint n = fc_call_tree_get_n_nodes (tree);
+      guint64 leaves = 0;
+
+      g_assert_cmpuint (n, >, 100);
+      g_assert_null (fc_call_tree_node_get_parent (fc_call_tree_get_root (tree)));
+      for (guint i = 0; i < n; i++)
+        {
+          const FcCallTreeNode *node = fc_call_tree_get_node (tree, i);
+          guint64 children_total = 0;
+
+          g_assert_cmpuint (fc_call_tree_node_get_index (node), ==, i);
+          for (guint c = 0; c < fc_call_tree_node_get_n_children (node); c++)
+            {
+              const FcCallTreeNode *child = fc_call_tree_node_get_child (node, c);
+
+              g_assert_true (fc_call_tree_node_get_parent (child) == node);
+              g_assert_cmpuint (fc_call_tree_node_get_index (child), >, i);
+              g_assert_cmpuint (fc_call_tree_node_get_depth (child), ==, fc_call_tree_node_get_depth (node) + 1);
+              if (c > 0)
+                g_assert_cmpint (fc_call_tree_node_get_total_ns (child), <=,
+                                 fc_call_tree_node_get_total_ns (fc_call_tree_node_get_child (node, c - 1)));
+              children_total += fc_call_tree_node_get_total (child);
+            }
+          /* top-down, a node's time is its own plus its callees' */
+          if (shape % 2 == 0)
+            g_assert_cmpuint (fc_call_tree_node_get_total (node), ==, fc_call_tree_node_get_self (node) + children_total);
+          leaves += fc_call_tree_node_get_self (node);
+        }
+      g_assert_cmpuint (fc_call_tree_node_get_total (fc_call_tree_get_root (tree)), ==, 3000);
+      if (shape % 2 == 0)
+        g_assert_cmpuint (leaves, ==, 3000);
+    }
+}
+
 static void
 test_async (void)
 {
@@ -347,6 +413,7 @@ main (int   argc,
   g_test_add_func ("/core/call-tree/range-and-threads", test_range_and_threads);
   g_test_add_func ("/core/call-tree/recursion", test_recursion);
   g_test_add_func ("/core/call-tree/frame-filter", test_frame_filter);
+  g_test_add_func ("/core/call-tree/node-order", test_node_order);
   g_test_add_func ("/core/call-tree/async", test_async);
   g_test_add_func ("/core/call-tree/empty", test_empty);
 

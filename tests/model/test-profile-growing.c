@@ -9,6 +9,7 @@
 #include "fc-flame-layout.h"
 #include "fc-frame-location.h"
 #include "fc-profile.h"
+#include "fc-test-util.h"
 
 #define N_SAMPLES   100000
 #define BASE_NS     G_GINT64_CONSTANT (1700000000000000000)
@@ -19,6 +20,9 @@ typedef struct {
   gint       done;          /* atomic: the builder has finished */
   guint      rounds;        /* the worker's, read after the join */
   guint      distinct;      /* how many different prefixes the worker saw */
+  GMutex     lock;
+  GCond      cond;
+  guint      checked;       /* under lock: the longest prefix the worker has checked */
 } Shared;
 
 /* Everything the worker asserts holds for any published prefix: samples are
@@ -73,14 +77,23 @@ check_prefix (FcProfile *profile,
   /* a box's frame and its label resolve whatever was published after */
   {
     g_autoptr(FcFlameLayout) layout = fc_flame_layout_new (profile, -1);
-    const FcFlameBox *boxes;
-    guint n_boxes;
+    guint n_boxes = 0;
     char buf[64];
 
-    boxes = fc_flame_layout_get_boxes (layout, &n_boxes);
+    for (guint r = 0; r < fc_flame_layout_get_n_rows (layout); r++)
+      {
+        FcFlameBox box;
+
+        for (gboolean more = fc_flame_layout_row_first_box (layout, r, G_MININT64, &box);
+             more;
+             more = fc_flame_layout_row_next_box (layout, &box, &box))
+          {
+            g_assert_nonnull (fc_profile_frame_label (profile, box.frame, buf, sizeof buf));
+            n_boxes++;
+          }
+      }
     g_assert_true (n == 0 || n_boxes > 0);
-    for (guint i = 0; i < n_boxes; i++)
-      g_assert_nonnull (fc_profile_frame_label (profile, boxes[i].frame, buf, sizeof buf));
+    g_assert_cmpuint (n_boxes, ==, fc_flame_layout_count_boxes (layout));
   }
 }
 
@@ -104,6 +117,10 @@ reader_thread (gpointer data)
 
       check_prefix (shared->profile, n);
       shared->rounds++;
+      g_mutex_lock (&shared->lock);
+      shared->checked = n;
+      g_cond_broadcast (&shared->cond);
+      g_mutex_unlock (&shared->lock);
     }
   while (!finished);
 
@@ -133,6 +150,7 @@ test_growing (void)
   g_autoptr(GArray) threads = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   Shared shared = { profile, 0, 0, 0 };
+  guint n_batches = 0;
   const FcSample *early;
   GThread *reader;
   guint next = 0;
@@ -154,6 +172,8 @@ test_growing (void)
   g_assert_true (fc_profile_is_live (profile));
   early = fc_profile_get_samples (profile, NULL);
 
+  g_mutex_init (&shared.lock);
+  g_cond_init (&shared.cond);
   reader = g_thread_new ("growing-reader", reader_thread, &shared);
 
   while (next < N_SAMPLES)
@@ -202,7 +222,15 @@ test_growing (void)
       g_assert_cmpuint (fc_profile_get_n_samples (profile), ==, next - batch);
       fc_profile_publish (profile);
       g_assert_cmpuint (fc_profile_get_n_samples (profile), ==, next);
-      g_usleep (200);  /* let the reader see many prefixes */
+
+      /* every eighth batch, the reader checks a prefix that holds it before more come: it
+       * reads while the profile grows, however the threads are scheduled */
+      if (n_batches++ % 8 == 0)
+        {
+          g_mutex_lock (&shared.lock);
+          fc_test_cond_wait_until (&shared.cond, &shared.lock, shared.checked >= next);
+          g_mutex_unlock (&shared.lock);
+        }
     }
 
   fc_profile_finish (profile);
@@ -210,7 +238,10 @@ test_growing (void)
   g_thread_join (reader);
 
   g_test_message ("the reader built trees over %u prefixes in %u rounds", shared.distinct, shared.rounds);
-  g_assert_cmpuint (shared.rounds, >=, 2);
+  /* one prefix for every eighth batch at least (and the whole profile) */
+  g_assert_cmpuint (shared.distinct, >=, (n_batches + 7) / 8);
+  g_mutex_clear (&shared.lock);
+  g_cond_clear (&shared.cond);
   g_assert_true (fc_profile_is_finished (profile));
 
   /* what a reader got before the storage grew is still there, unchanged */
@@ -274,6 +305,9 @@ typedef struct {
   FcProfile         *src;
   gint               done;       /* atomic: the source has all its samples */
   guint              updates;
+  GMutex             lock;
+  GCond              cond;
+  guint              copied;     /* under lock: samples in the copy after the last update */
 } Following;
 
 /* The window's worker: brings the copy up to date while the source grows. */
@@ -281,6 +315,7 @@ static gpointer
 follow_thread (gpointer data)
 {
   Following *following = data;
+  FcProfile *view = fc_profile_follower_get_profile (following->follower);
   gboolean done;
 
   do
@@ -288,10 +323,24 @@ follow_thread (gpointer data)
       done = g_atomic_int_get (&following->done);
       fc_profile_follower_update (following->follower);
       following->updates++;
-      g_usleep (100);
+      g_mutex_lock (&following->lock);
+      following->copied = fc_profile_get_n_samples (view);
+      g_cond_broadcast (&following->cond);
+      g_mutex_unlock (&following->lock);
+      g_usleep (100);   /* a throttle, as a window's worker has */
     }
   while (!done);
   return NULL;
+}
+
+/* the source's thread waits until the copy holds everything published so far */
+static void
+wait_copied (Following *following,
+             guint      n)
+{
+  g_mutex_lock (&following->lock);
+  fc_test_cond_wait_until (&following->cond, &following->lock, following->copied >= n);
+  g_mutex_unlock (&following->lock);
 }
 
 /* A view's reader of the copy: frames by function only, counts only grow. */
@@ -352,6 +401,7 @@ test_follower (void)
   g_autoptr(FcProfile) by_function = NULL;
   g_autoptr(GString) why = g_string_new (NULL);
   Following following = { NULL, src, 0, 0 };
+  guint n_waits = 0;
   FcProfile *view;
   GThread *updater, *reader;
   guint32 t1 = fc_profile_ensure_thread (src, "1");
@@ -361,11 +411,20 @@ test_follower (void)
   following.follower = fc_profile_follower_new (src);
   view = fc_profile_follower_get_profile (following.follower);
   g_assert_true (fc_profile_is_live (view));
+  g_mutex_init (&following.lock);
+  g_cond_init (&following.cond);
   updater = g_thread_new ("follower", follow_thread, &following);
   reader = g_thread_new ("view", view_thread, &following);
 
   for (guint batch = 0; batch < 200; batch++)
     {
+      /* now and then the copy catches up before the source grows on: it follows while the
+       * source grows, and has the first samples before the thread is named */
+      if (batch % 50 == 0 && batch > 0)
+        {
+          wait_copied (&following, batch * 50);
+          n_waits++;
+        }
       if (batch == 50)
         fc_profile_set_thread_name (src, t1, "main");
       for (guint i = 0; i < 50; i++)
@@ -394,7 +453,11 @@ test_follower (void)
   g_thread_join (updater);
   g_thread_join (reader);
 
-  g_assert_cmpuint (following.updates, >=, 2);
+  /* a copy of each prefix waited for, and the last */
+  g_assert_cmpuint (n_waits, ==, 3);
+  g_assert_cmpuint (following.updates, >=, n_waits + 1);
+  g_mutex_clear (&following.lock);
+  g_cond_clear (&following.cond);
   g_assert_cmpuint (fc_profile_follower_update (following.follower), ==, 0);
   g_assert_cmpuint (fc_profile_get_n_samples (view), ==, 10001);
   g_assert_cmpuint (fc_profile_get_n_threads (view), ==, 2);

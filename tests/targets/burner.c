@@ -2,8 +2,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Usage: burner [-s SECONDS | -n ROUNDS] [-t THREADS] [-x EXIT_CODE]
- * Each round calls hot_a() for 7 units of work and hot_b() for 3 identical units.
+ * Usage: burner [-s SECONDS | -n ROUNDS | -u FILE] [-t THREADS] [-x EXIT_CODE]
+ * Each round calls hot_a() for 7 units of work and hot_b() for 3 identical units. -n is a fixed
+ * amount of work, whatever the load; -u works until FILE exists (a test decides when it ends).
  */
 
 #include <pthread.h>
@@ -18,6 +19,7 @@
 static volatile unsigned long sink;
 static double seconds = 1.0;
 static long rounds = 0;
+static const char *until_file;
 
 #define SPIN(units)                                  \
   do {                                               \
@@ -75,6 +77,9 @@ run_workload (void)
   if (rounds > 0)
     for (long i = 0; i < rounds; i++)
       r += level_one (1);
+  else if (until_file != NULL)
+    while (access (until_file, F_OK) != 0)
+      r += level_one (1);
   else
     while (now () < end)
       r += level_one (1);
@@ -95,13 +100,14 @@ main (int argc, char **argv)
   pthread_t tids[64];
   double t0;
 
-  while ((opt = getopt (argc, argv, "s:n:t:x:")) != -1)
+  while ((opt = getopt (argc, argv, "s:n:t:u:x:")) != -1)
     {
       switch (opt)
         {
         case 's': seconds = atof (optarg); break;
         case 'n': rounds = atol (optarg); break;
         case 't': threads = atoi (optarg); break;
+        case 'u': until_file = optarg; break;
         case 'x': exit_code = atoi (optarg); break;
         default: return 2;
         }

@@ -4,18 +4,22 @@
  *
  * Usage: forker [SECONDS]
  * The process forks a child, which forks a grandchild, which executes this
- * program again as "forker --grandchild SECONDS": that one burns CPU in
- * grandchild_burn() for SECONDS (default 0.8). The parent and the child only
- * wait. Exits 0 when the grandchild did.
+ * program again as "forker --grandchild SECONDS": that one burns SECONDS of
+ * its own CPU time (default 0.8) in grandchild_burn(), however long a loaded
+ * machine makes that. The parent and the child only wait. Exits 0 when the
+ * grandchild did.
  *
- * forker --many N SECONDS: N short-lived children one after the other, each
- * executing "forker --grandchild SECONDS".
+ * forker --many N SECONDS [GATE]: N short-lived children one after the other,
+ * each executing "forker --grandchild SECONDS [GATE]": with GATE (a FIFO), a
+ * child that has burnt its time reads one byte from it before it exits, so a
+ * test decides when each child ends.
  *
  * forker --early SECONDS: forks the child and grandchild at once and writes
  * "ready\n" on stdout once both exist, for a profiler that attaches after
  * them; the grandchild burns for SECONDS (it does not exec).
  */
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,20 +30,20 @@
 static volatile unsigned long sink;
 
 static double
-now (void)
+cpu_now (void)
 {
   struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 __attribute__((noinline)) unsigned long
 grandchild_burn (double seconds)
 {
-  double end = now () + seconds;
+  double end = cpu_now () + seconds;
   unsigned long acc = sink;
 
-  while (now () < end)
+  while (cpu_now () < end)
     for (int i = 0; i < 100000; i++)
       {
         acc = acc * 2862933555777941757ul + 3037000493ul;
@@ -69,6 +73,15 @@ main (int    argc,
   if (argc >= 3 && strcmp (argv[1], "--grandchild") == 0)
     {
       grandchild_burn (atof (argv[2]));
+      if (argc >= 4)
+        {
+          char c;
+          int gate = open (argv[3], O_RDONLY | O_CLOEXEC);
+
+          if (gate < 0 || read (gate, &c, 1) != 1)
+            return 1;
+          close (gate);
+        }
       return 0;
     }
   if (argc >= 4 && strcmp (argv[1], "--many") == 0)
@@ -82,7 +95,8 @@ main (int    argc,
             return 1;
           if (child == 0)
             {
-              execl ("/proc/self/exe", argv[0], "--grandchild", argv[3], (char *) NULL);
+              execl ("/proc/self/exe", argv[0], "--grandchild", argv[3], argc >= 5 ? argv[4] : (char *) NULL,
+                     (char *) NULL);
               _exit (127);
             }
           if (wait_for (child) != 0)

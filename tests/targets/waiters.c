@@ -3,11 +3,12 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Usage: waiters [-b BUSY] [-s SECONDS] [-l] [-i]
+ * Usage: waiters [-b BUSY] [-s SECONDS] [-l] [-i] [-q]
  *   -b  busy threads (default 2) spinning in waiters_busy()
  *   -s  run time (default 2); the reader and the sleeper wait all along
  *   -l  one more thread spins in waiters_badcfi(), whose CFI says the caller is itself
  *   -i  ignore SIGTERM (and SIGINT), to be killed
+ *   -q  print nothing (a test that does not read its stdout: TAP)
  * One thread blocks in read() on a pipe nobody writes, from before "ready" is printed until exit;
  * another sleeps in nanosleep(). Prints "ready" once every thread runs.
  */
@@ -112,18 +113,19 @@ looper_main (void *data)
 int
 main (int argc, char **argv)
 {
-  int busy = 2, loop = 0, opt, n = 0;
+  int busy = 2, loop = 0, quiet = 0, opt, n = 0;
   double seconds = 2.0;
   pthread_t t;
   struct timespec ts;
 
-  while ((opt = getopt (argc, argv, "b:s:li")) != -1)
+  while ((opt = getopt (argc, argv, "b:s:liq")) != -1)
     switch (opt)
       {
       case 'b': busy = atoi (optarg); break;
       case 's': seconds = atof (optarg); break;
       case 'l': loop = 1; break;
       case 'i': signal (SIGTERM, SIG_IGN); signal (SIGINT, SIG_IGN); break;
+      case 'q': quiet = 1; break;
       default: return 2;
       }
   if (pipe (pipe_fds) != 0)
@@ -139,13 +141,15 @@ main (int argc, char **argv)
     }
   while (atomic_load (&started) < n)
     usleep (1000);
-  printf ("ready\n");
+  if (!quiet)
+    printf ("ready\n");
   fflush (stdout);
   ts.tv_sec = (time_t) seconds;
   ts.tv_nsec = (long) ((seconds - (double) ts.tv_sec) * 1e9);
   while (nanosleep (&ts, &ts) != 0)
     ;
   atomic_store (&stop, 1);
-  printf ("waiters done\n");
+  if (!quiet)
+    printf ("waiters done\n");
   return 0;
 }

@@ -11,6 +11,9 @@
 
 #include "fc-outbox.h"
 
+/* where the envelopes of these tests go, as a transport records it */
+#define DESTINATION "https://o1.ingest.sentry.io/42"
+
 static GBytes *
 envelope_n (guint n)
 {
@@ -38,7 +41,7 @@ test_outbox_order (void)
     {
       g_autoptr(GBytes) env = envelope_n (i);
       g_autoptr(GError) error = NULL;
-      char *id = fc_outbox_add (outbox, env, &error);
+      char *id = fc_outbox_add (outbox, env, DESTINATION, &error);
 
       g_assert_no_error (error);
       g_assert_nonnull (id);
@@ -82,9 +85,9 @@ test_outbox_remove_and_reject (void)
   g_autoptr(GBytes) e2 = envelope_n (2);
   g_autoptr(GBytes) e3 = envelope_n (3);
   g_autoptr(GError) error = NULL;
-  g_autofree char *id1 = fc_outbox_add (outbox, e1, NULL);
-  g_autofree char *id2 = fc_outbox_add (outbox, e2, NULL);
-  g_autofree char *id3 = fc_outbox_add (outbox, e3, NULL);
+  g_autofree char *id1 = fc_outbox_add (outbox, e1, DESTINATION, NULL);
+  g_autofree char *id2 = fc_outbox_add (outbox, e2, DESTINATION, NULL);
+  g_autofree char *id3 = fc_outbox_add (outbox, e3, DESTINATION, NULL);
   g_autoptr(GPtrArray) waiting = NULL;
   g_autoptr(GPtrArray) rejected = NULL;
   g_autoptr(GBytes) kept = NULL;
@@ -139,7 +142,7 @@ test_outbox_ignores_strangers (void)
 {
   g_autoptr(FcOutbox) outbox = fc_outbox_new (NULL);
   g_autoptr(GBytes) env = envelope_n (7);
-  g_autofree char *id = fc_outbox_add (outbox, env, NULL);
+  g_autofree char *id = fc_outbox_add (outbox, env, DESTINATION, NULL);
   g_autofree char *tmp = g_build_filename (fc_outbox_get_dir (outbox), "0000000000000001-000001-00000000.envelope.AB12CD", NULL);
   g_autofree char *other = g_build_filename (fc_outbox_get_dir (outbox), "README", NULL);
   g_autoptr(GPtrArray) listed = NULL;
@@ -164,7 +167,7 @@ test_outbox_custom_dir (void)
   g_autoptr(FcOutbox) outbox = fc_outbox_new (dir);
   g_autoptr(GBytes) env = envelope_n (9);
   g_autoptr(GError) error = NULL;
-  g_autofree char *id = fc_outbox_add (outbox, env, &error);
+  g_autofree char *id = fc_outbox_add (outbox, env, DESTINATION, &error);
 
   g_assert_no_error (error);
   g_assert_true (g_file_test (dir, G_FILE_TEST_IS_DIR));
@@ -179,8 +182,8 @@ test_outbox_claim (void)
   g_autoptr(FcOutbox) other = fc_outbox_new (NULL);
   g_autoptr(GBytes) e1 = envelope_n (1);
   g_autoptr(GBytes) e2 = envelope_n (2);
-  g_autofree char *id1 = fc_outbox_add (outbox, e1, NULL);
-  g_autofree char *id2 = fc_outbox_add (outbox, e2, NULL);
+  g_autofree char *id1 = fc_outbox_add (outbox, e1, DESTINATION, NULL);
+  g_autofree char *id2 = fc_outbox_add (outbox, e2, DESTINATION, NULL);
   g_autoptr(FcOutboxClaim) claim = NULL;
   g_autoptr(FcOutboxClaim) again = NULL;
   g_autoptr(GBytes) loaded = NULL;
@@ -234,7 +237,7 @@ test_outbox_claim_dies_with_process (void)
 {
   g_autoptr(FcOutbox) outbox = fc_outbox_new (NULL);
   g_autoptr(GBytes) env = envelope_n (5);
-  g_autofree char *id = fc_outbox_add (outbox, env, NULL);
+  g_autofree char *id = fc_outbox_add (outbox, env, DESTINATION, NULL);
   g_autoptr(FcOutboxClaim) claim = NULL;
   g_autoptr(GError) error = NULL;
   int to_parent[2];
@@ -289,8 +292,8 @@ test_outbox_user_decisions (void)
   g_autoptr(GBytes) one = envelope_n (1);
   g_autoptr(GBytes) two = envelope_n (2);
   g_autoptr(GError) error = NULL;
-  g_autofree char *a = fc_outbox_add (outbox, one, &error);
-  g_autofree char *b = fc_outbox_add (outbox, two, &error);
+  g_autofree char *a = fc_outbox_add (outbox, one, DESTINATION, &error);
+  g_autofree char *b = fc_outbox_add (outbox, two, DESTINATION, &error);
   g_autoptr(GPtrArray) waiting = NULL;
   g_autoptr(GPtrArray) rejected = NULL;
   g_autoptr(GBytes) back = NULL;

@@ -7,6 +7,7 @@
 
 #include "fc-error.h"
 #include "fc-test-relay.h"
+#include "fc-test-util.h"
 #include "fc-transport.h"
 
 /* -- envelopes and helpers -- */
@@ -344,17 +345,24 @@ test_transport_slow (void)
 {
   Relay *relay = relay_new ();
   g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
   g_autoptr(FcFlushReport) report = NULL;
-  guint ticks = 0;
 
   g_free (enqueue (transport, "profile_chunk", 0));
-  relay_script (relay, REPLY_SLOW, -1);
-  report = flush_async_and_wait (transport, &ticks);
+  relay_script (relay, REPLY_HOLD, -1);
+  fc_transport_flush_async (transport, NULL, flush_done_cb, &result);
+  /* The main loop keeps running while the answer takes its time: it runs this wait, and the
+   * flush has not finished when the request has arrived. */
+  fc_test_poll_until (relay_n_requests (relay) == 1);
+  g_assert_null (result);
+  relay_release (relay);
+  fc_test_spin_until (result != NULL);
 
+  report = fc_transport_flush_finish (transport, result, &error);
+  g_assert_no_error (error);
   g_assert_cmpuint (report->delivered, ==, 1);
   g_assert_cmpuint (report->attempts, ==, 1);
-  /* The main loop kept running while the answer took its time. */
-  g_assert_cmpuint (ticks, >, 0);
 
   relay_free (relay);
 }
@@ -368,7 +376,7 @@ test_transport_timeout (void)
 
   fc_transport_set_timeout (transport, 1);
   g_free (enqueue (transport, "profile_chunk", 0));
-  relay_script (relay, REPLY_TOO_SLOW, -1);
+  relay_script (relay, REPLY_NEVER, -1);
   report = flush_async_and_wait (transport, NULL);
 
   /* No answer within the timeout counts as a network error: retried. */
@@ -527,46 +535,36 @@ test_transport_malformed_entry (void)
   relay_free (relay);
 }
 
-typedef struct {
-  FcTransport   *transport;
-  GAsyncResult  *joined;
-  gboolean       added;
-} DuringFlush;
-
-static gboolean
-add_during_flush_cb (gpointer data)
-{
-  DuringFlush *d = data;
-
-  g_free (enqueue (d->transport, "profile_chunk", 99));
-  fc_transport_flush_async (d->transport, NULL, flush_done_cb, &d->joined);
-  d->added = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
+/* An envelope added while a flush is in flight goes in the same flush. */
 static void
 test_transport_enqueue_during_flush (void)
 {
   Relay *relay = relay_new ();
   g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GAsyncResult) joined_result = NULL;
+  g_autoptr(GError) error = NULL;
   g_autoptr(FcFlushReport) report = NULL;
   g_autoptr(FcFlushReport) joined = NULL;
-  DuringFlush d = { transport, NULL, FALSE };
 
   g_free (enqueue (transport, "profile_chunk", 0));
-  relay_script (relay, REPLY_SLOW, -1);
-  g_timeout_add (100, add_during_flush_cb, &d);
+  relay_script (relay, REPLY_HOLD, -1);
+  fc_transport_flush_async (transport, NULL, flush_done_cb, &result);
+  /* the first envelope in flight, its answer held: another is added, and flushed */
+  fc_test_poll_until (relay_n_requests (relay) == 1);
+  g_free (enqueue (transport, "profile_chunk", 99));
+  fc_transport_flush_async (transport, NULL, flush_done_cb, &joined_result);
+  relay_release (relay);
+  fc_test_spin_until (result != NULL && joined_result != NULL);
 
-  report = flush_async_and_wait (transport, NULL);
-  g_assert_true (d.added);
   /* The envelope added meanwhile went in the same flush, and the second
    * caller got the same report. */
+  report = fc_transport_flush_finish (transport, result, &error);
+  g_assert_no_error (error);
   g_assert_cmpuint (report->delivered, ==, 2);
-  while (d.joined == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  joined = fc_transport_flush_finish (transport, d.joined, NULL);
+  joined = fc_transport_flush_finish (transport, joined_result, &error);
+  g_assert_no_error (error);
   g_assert_true (joined == report);
-  g_object_unref (d.joined);
   g_assert_cmpuint (relay->delivered->len, ==, 2);
   g_assert_cmpuint (envelope_n (g_ptr_array_index (relay->delivered, 1)), ==, 99);
 
@@ -621,7 +619,7 @@ test_transport_cancel (void)
   g_autoptr(FcFlushReport) report = NULL;
   g_autofree char *id = enqueue (transport, "profile_chunk", 0);
 
-  relay_script (relay, REPLY_TOO_SLOW, -1);
+  relay_script (relay, REPLY_NEVER, -1);
   fc_transport_flush_async (transport, cancellable, flush_done_cb, &result);
   while (relay_n_requests (relay) == 0)
     g_main_context_iteration (NULL, FALSE);
@@ -858,12 +856,14 @@ test_transport_concurrent_flushes (void)
   for (guint i = 0; i < N_CONCURRENT; i++)
     g_free (enqueue (app, i % 3 ? "profile_chunk" : "transaction", i));
 
-  /* Slow answers first, so one flush surely holds an entry the other wants. */
-  relay_script (relay, REPLY_SLOW, REPLY_SLOW, -1);
+  /* The first answers held until both flushes have an envelope in flight: one claimed the
+   * first entry, the other found it claimed and went on (flushes send one at a time). */
+  relay_script (relay, REPLY_HOLD, REPLY_HOLD, -1);
   fc_transport_flush_async (app, NULL, flush_done_cb, &result_app);
   fc_transport_flush_async (cli, NULL, flush_done_cb, &result_cli);
-  while (result_app == NULL || result_cli == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  fc_test_poll_until (relay_n_requests (relay) == 2);
+  relay_release (relay);
+  fc_test_spin_until (result_app != NULL && result_cli != NULL);
 
   report_app = fc_transport_flush_finish (app, result_app, &error);
   g_assert_no_error (error);
@@ -938,14 +938,16 @@ test_transport_concurrent_cli (void)
   g_subprocess_launcher_setenv (launcher, "XDG_STATE_HOME", g_get_user_state_dir (), TRUE);
   g_subprocess_launcher_setenv (launcher, "XDG_CONFIG_HOME", g_get_user_config_dir (), TRUE);
   g_subprocess_launcher_unsetenv (launcher, "G_DEBUG");
-  relay_script (relay, REPLY_SLOW, REPLY_SLOW, REPLY_SLOW, -1);
+  /* the first answers held until both have an envelope in flight: they surely overlap */
+  relay_script (relay, REPLY_HOLD, REPLY_HOLD, -1);
   child = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("FC_CLI"), "send", "--flush",
                                        "--dsn", dsn_text, NULL);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8_async (child, NULL, NULL, communicate_cb, &result_child);
   fc_transport_flush_async (app, NULL, flush_done_cb, &result_app);
-  while (result_app == NULL || result_child == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  fc_test_poll_until (relay_n_requests (relay) == 2);
+  relay_release (relay);
+  fc_test_spin_until (result_app != NULL && result_child != NULL);
 
   report = fc_transport_flush_finish (app, result_app, &error);
   g_assert_no_error (error);
