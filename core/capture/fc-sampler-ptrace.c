@@ -287,11 +287,14 @@ handle_wait_status_inner (FcSampler *self,
         }
       else if (was_pending && self->sampling)
         fc_sampler_capture (self, task, 0, FALSE);
-      else if (first_stop && self->sampling && task->off_cpu_perf != NULL && !task->have_sample)
+      else if (first_stop && self->sampling && task->off_cpu_perf != NULL && !task->have_sample &&
+               task->tid != task->pid)
         {
           /* The kernel stopped the new thread anyway: its stack at birth costs a copy, and it
            * stands for the thread at its first tick unless perf events give a newer one (a
-           * thread that runs a little and exits never switches out with a stack). */
+           * thread that runs a little and exits never switches out with a stack). Not a new
+           * process's: a child followed most often calls exec at once, and its stack at birth
+           * would cost the recorder the set-up of a program it leaves. */
           g_free (task->first_stack);
           task->first_stack = snapshot_stopped (self, task);
           ptrace (PTRACE_CONT, tid, NULL, NULL);

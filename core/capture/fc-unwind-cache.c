@@ -189,11 +189,12 @@ fc_unwind_cache_get_counts (FcUnwindCache *self,
 void
 fc_unwind_reads_note_other (FcUnwindReads *reads,
                             FcProcMaps    *maps,
-                            guint64        addr)
+                            guint64        addr,
+                            gsize          len)
 {
   const FcModule *m = fc_proc_maps_find (maps, addr);
-  guint64 value;
+  guint8 buf[16];
 
-  if (m == NULL || !fc_module_read (m, addr, &value, sizeof value))
+  if (m == NULL || len > sizeof buf || !fc_module_read (m, addr, buf, len))
     reads->forget = TRUE;
 }

@@ -69,7 +69,8 @@ fc_unwind_reads_note_reg (FcUnwindReads *reads,
 
 void           fc_unwind_reads_note_other (FcUnwindReads *reads,
                                            FcProcMaps    *maps,
-                                           guint64        addr);
+                                           guint64        addr,
+                                           gsize          len);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcUnwindCache, fc_unwind_cache_free)
 
