@@ -328,9 +328,9 @@ sampler_thread (gpointer data)
       if (poll (fds, nfds, timeout) < 0 && errno != EINTR)
         break;
 
-      if (self->attached && self->traced)
-        fc_sampler_collect_events (self, FALSE, FALSE);
-
+      /* The tick before the ptrace events: ticks that fired while this thread waited for a CPU
+       * are requested of the threads that lived then, including one whose exit is among the
+       * events (it ended: too short), rather than of none. */
       if (fds[1].revents & POLLIN)
         {
           guint64 expirations = 0;
@@ -356,6 +356,9 @@ sampler_thread (gpointer data)
                 }
             }
         }
+
+      if (self->attached && self->traced)
+        fc_sampler_collect_events (self, FALSE, FALSE);
 
       if (nfds > 2 && (fds[2].revents & POLLIN) && self->attached)
         {
