@@ -91,7 +91,7 @@ asan-build: deps
 check-sanitize: asan-build
 	ASAN_OPTIONS=fast_unwind_on_malloc=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LSAN_OPTIONS=$(ASAN_LSAN_OPTIONS) \
-	  meson test -C $(ASAN_BUILDDIR) --no-rebuild --no-suite sampler --no-suite app --print-errorlogs
+	  meson test -C $(ASAN_BUILDDIR) --no-rebuild --no-suite sampler --no-suite app --timeout-multiplier 2 --print-errorlogs
 
 # The app's widget tests under ASan + UBSan, LeakSanitizer on (tests/lsan.supp
 # names each third-party leak it lets pass). GDK_DEBUG=gl-disable: GTK draws

@@ -204,8 +204,8 @@ fc_cli_record (int    argc,
                                   "the recording and releases the process, which keeps running.\n"
                                   "\n"
                                   "Exit status: that of the launched command (128+signal when a signal\n"
-                                  "ended the recording, 127 when it cannot be started); 0 with --pid; 1 when\n"
-                                  "the capture, writing or sending failed; 2 on bad usage."));
+                                  "ended it or the recording, 127 when it cannot be started); 0 with --pid;\n"
+                                  "1 when the capture, writing or sending failed; 2 on bad usage."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_strict_posix (context, TRUE);
   pid = G_MININT;
