@@ -25,9 +25,10 @@ DEB_PACKAGES = \
 	man-db bash-completion zsh fish \
 	libseccomp-dev \
 	xvfb xauth \
+	libpolkit-gobject-1-dev dbus-daemon python3-dbusmock libdebuginfod-dev debuginfod \
 	clang libclang-rt-14-dev
 
-.PHONY: all deps build run check asan-build check-sanitize check-sanitize-app check-ubsan check-tsan check-fuzz check-skips fuzz fuzz-build fuzz-merge soak bench clean
+.PHONY: all deps build run check asan-build check-sanitize check-sanitize-app check-ubsan check-tsan check-fuzz check-skips check-tap fuzz fuzz-build fuzz-merge soak bench clean
 
 all: build
 
@@ -65,12 +66,21 @@ check: build
 	$(MAKE) check-tsan
 	$(MAKE) check-fuzz
 	$(MAKE) check-skips
+	$(MAKE) check-tap
 
 # A skip never hides a failure: every test that skipped in the runs above must name the
 # kernel facility it needed (perf events, ptrace of a non-child) and this machine must refuse
 # it, as tests/fc-test-facilities finds with code of its own (.ci/check-skips says more).
 check-skips:
 	./.ci/check-skips $(BUILDDIR)/tests/fc-test-facilities $(wildcard \
+	  $(BUILDDIR)/meson-logs/testlog.json $(ASAN_BUILDDIR)/meson-logs/testlog.json \
+	  $(ASAN_BUILDDIR)/meson-logs/testlog-app.json $(UBSAN_BUILDDIR)/meson-logs/testlog.json \
+	  $(TSAN_BUILDDIR)/meson-logs/testlog.json)
+
+# A test's stdout is TAP and nothing else: a line that is not (a target's "ready" written into
+# it) fails the run instead of being a warning of meson's (.ci/check-tap says more).
+check-tap:
+	./.ci/check-tap $(wildcard \
 	  $(BUILDDIR)/meson-logs/testlog.json $(ASAN_BUILDDIR)/meson-logs/testlog.json \
 	  $(ASAN_BUILDDIR)/meson-logs/testlog-app.json $(UBSAN_BUILDDIR)/meson-logs/testlog.json \
 	  $(TSAN_BUILDDIR)/meson-logs/testlog.json)

@@ -267,7 +267,7 @@ about_action (GSimpleAction *action,
 {
   FcApplication *self = user_data;
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  static const char *developers[] = { "The Flamecast developers", NULL };
+  const char *developers[] = { _("The Flamecast developers"), NULL };
 
   adw_show_about_window (parent,
                          "application-name", "Flamecast",
@@ -381,6 +381,8 @@ fc_application_startup (GApplication *app)
 
   fc_renderer_prefer_cairo_on_software_gl ();
   fc_application_tune_allocator ();
+  /* another user's process: flamecast-helper opens it once polkit says yes */
+  fc_access_set_use_helper (TRUE);
 
   g_set_application_name ("Flamecast");
   gtk_window_set_default_icon_name (FC_APP_ID);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "fc-resources.h"
@@ -299,8 +300,8 @@ update_summary (FcCallTreeView *self)
       guint64 samples = fc_filtered_tree_node_get_total (root);
       g_autofree char *summary = NULL;
 
-      summary = g_strdup_printf (ngettext ("%'" G_GUINT64_FORMAT " sample · %s",
-                                           "%'" G_GUINT64_FORMAT " samples · %s", samples),
+      summary = g_strdup_printf (ngettext ("%'" PRIu64 " sample · %s",
+                                           "%'" PRIu64 " samples · %s", samples),
                                  samples, duration);
       /* the filter hid every frame: say so rather than show an empty tree */
       if (samples > 0 && fc_filtered_tree_node_get_n_children (root) == 0 &&
@@ -721,7 +722,7 @@ bind_number_cb (GtkSignalListItemFactory *factory,
   g_autofree char *text = NULL;
 
   if (column == COLUMN_SAMPLES)
-    text = g_strdup_printf ("%'" G_GUINT64_FORMAT, fc_filtered_tree_node_get_total (row->node));
+    text = g_strdup_printf ("%'" PRIu64, fc_filtered_tree_node_get_total (row->node));
   else
     {
       gint64 ns = column == COLUMN_SELF ? fc_filtered_tree_node_get_self_ns (row->node)

@@ -11,6 +11,7 @@
 
 #include <math.h>
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "fc-resources.h"
@@ -329,7 +330,7 @@ update_summary (FcDiffTreeView *self)
   g_autofree char *summary = NULL;
 
   if (self->diff != NULL)
-    summary = g_strdup_printf (_("Before: %'" G_GUINT64_FORMAT " samples · After: %'" G_GUINT64_FORMAT
+    summary = g_strdup_printf (_("Before: %'" PRIu64 " samples · After: %'" PRIu64
                                  " samples · shares of each profile's samples, Δ in percentage points"),
                                fc_diff_get_n_before (self->diff), fc_diff_get_n_after (self->diff));
   gtk_label_set_text (self->summary_label, summary);

@@ -9,7 +9,7 @@
 
 #include "fc-envelope.h"
 #include "fc-envelope-summary.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-util.h"
 
 /* -- items, framed by core's fc-envelope -- */

@@ -16,12 +16,9 @@
 #include "fc-colors.h"
 #include "fc-convert.h"
 #include "fc-export.h"
+#include "fc-export-plan.h"
 #include "fc-flame-layout.h"
-#include "fc-folded.h"
-#include "fc-otlp.h"
-#include "fc-pprof.h"
 #include "fc-sender.h"
-#include "fc-speedscope.h"
 #include "fc-writer.h"
 
 #define ROW_HEIGHT     20.0
@@ -31,33 +28,6 @@
 #define FONT_SIZE      11.0
 
 /* -- files -- */
-
-/* "out.json", 2 -> "out-2.json" */
-static GFile *
-numbered_file (GFile *file,
-               guint  number)
-{
-  g_autofree char *name = NULL;
-  g_autofree char *numbered = NULL;
-  g_autoptr(GFile) parent = NULL;
-  char *dot;
-
-  if (number <= 1)
-    return g_object_ref (file);
-
-  name = g_file_get_basename (file);
-  dot = strrchr (name, '.');
-  if (dot != NULL && dot != name)
-    {
-      *dot = '\0';
-      numbered = g_strdup_printf ("%s-%u.%s", name, number, dot + 1);
-    }
-  else
-    numbered = g_strdup_printf ("%s-%u", name, number);
-
-  parent = g_file_get_parent (file);
-  return g_file_get_child (parent, numbered);
-}
 
 static gboolean
 write_bytes (GFile         *file,
@@ -103,15 +73,16 @@ save_payloads (Save    *save,
 
   if (save->format >= FC_SAVE_OTLP && n > 0)
     {
-      switch (save->format)
-        {
-        case FC_SAVE_OTLP:       whole = fc_otlp_write (save->document, error); break;
-        case FC_SAVE_OTLP_JSON:  whole = fc_otlp_write_json (save->document, error); break;
-        case FC_SAVE_PPROF:      whole = fc_pprof_write (save->document, error); break;
-        case FC_SAVE_SPEEDSCOPE: whole = fc_speedscope_write (save->document, error); break;
-        case FC_SAVE_COLLAPSED:
-        default:                 whole = fc_folded_write (save->document, FALSE, error); break;
-        }
+      static const FcExportFormat formats[] = {
+        [FC_SAVE_OTLP] = FC_EXPORT_FORMAT_OTLP,
+        [FC_SAVE_OTLP_JSON] = FC_EXPORT_FORMAT_OTLP_JSON,
+        [FC_SAVE_PPROF] = FC_EXPORT_FORMAT_PPROF,
+        [FC_SAVE_SPEEDSCOPE] = FC_EXPORT_FORMAT_SPEEDSCOPE,
+        [FC_SAVE_COLLAPSED] = FC_EXPORT_FORMAT_COLLAPSED,
+      };
+
+      g_assert (save->format < G_N_ELEMENTS (formats));
+      whole = fc_export_write_document (save->document, formats[save->format], FALSE, error);
       if (whole == NULL)
         return NULL;
       g_ptr_array_add (payloads, whole);
@@ -155,7 +126,7 @@ save_payloads (Save    *save,
 
   if (payloads->len == 0)
     {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "there is no profile to save");
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, _("there is no profile to save"));
       return NULL;
     }
   return g_steal_pointer (&payloads);
@@ -181,7 +152,11 @@ save_thread (GTask        *task,
 
   for (guint i = 0; i < payloads->len; i++)
     {
-      g_autoptr(GFile) file = numbered_file (save->file, i + 1);
+      g_autofree char *name = g_file_get_basename (save->file);
+      g_autofree char *numbered = fc_export_numbered_path (name, i + 1, payloads->len);
+      g_autofree char *numbered_name = g_path_get_basename (numbered);
+      g_autoptr(GFile) parent = g_file_get_parent (save->file);
+      g_autoptr(GFile) file = payloads->len == 1 ? g_object_ref (save->file) : g_file_get_child (parent, numbered_name);
 
       if (!write_bytes (file, g_ptr_array_index (payloads, i), cancellable, &error))
         {
@@ -285,7 +260,7 @@ fc_export_png_async (GtkWidget           *widget,
   native = gtk_widget_get_native (widget);
   if (width <= 0 || height <= 0 || native == NULL || gtk_native_get_renderer (native) == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "the view is not on screen, so there is nothing to export");
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("the view is not on screen, so there is nothing to export"));
       return;
     }
 
@@ -295,7 +270,7 @@ fc_export_png_async (GtkWidget           *widget,
   node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
   if (node == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "the view drew nothing");
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("the view drew nothing"));
       return;
     }
 
@@ -513,7 +488,7 @@ svg_thread (GTask        *task,
   cairo_surface_finish (surface);
   if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "cairo could not draw the SVG: %s",
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("cairo could not draw the SVG: %s"),
                                cairo_status_to_string (cairo_surface_status (surface)));
       cairo_surface_destroy (surface);
       return;
@@ -550,7 +525,7 @@ fc_export_svg_async (FcSession           *session,
   profile = fc_session_get_profile (session);
   if (profile == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, "there is no profile to export");
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_FAILED, _("there is no profile to export"));
       return;
     }
 

@@ -29,8 +29,8 @@ typedef enum {
 } FcExportView;
 
 /* Writes @document to @file, validated by the same rules as sending: when
- * it takes several files, @file is the first and the others are numbered
- * after it ("out.json", "out-2.json", ...). Runs on a worker. */
+ * it takes several files, they are numbered as `flamecast-cli convert`
+ * numbers them ("out.1.json", "out.2.json", ...). Runs on a worker. */
 void       fc_export_save_async  (FcDocument          *document,
                                   GFile               *file,
                                   FcSaveFormat         format,

@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <glib/gi18n.h>
+
 #include "fc-file-load.h"
 #include "fc-reader.h"
 #include "fc-session.h"
@@ -81,7 +83,7 @@ fc_file_load_run (GFile               *file,
     {
       g_autofree char *name = g_file_get_basename (file);
 
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "%s: the file holds no profile", name);
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, _("%s: the file holds no profile"), name);
       return FALSE;
     }
 

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <math.h>
 
@@ -665,8 +666,8 @@ fc_flame_graph_query_tooltip (GtkWidget  *widget,
     return FALSE;
   self_time = fc_format_duration (fc_call_tree_node_get_self_ns (node));
   n_samples = fc_call_tree_node_get_total (node);
-  full = g_strdup_printf (ngettext ("%s\nSelf: %s, %" G_GUINT64_FORMAT " sample",
-                                    "%s\nSelf: %s, %" G_GUINT64_FORMAT " samples",
+  full = g_strdup_printf (ngettext ("%s\nSelf: %s, %" PRIu64 " sample",
+                                    "%s\nSelf: %s, %" PRIu64 " samples",
                                     (gulong) MIN (n_samples, G_MAXULONG)),
                           markup, self_time, n_samples);
   if (self->kinds != NULL)

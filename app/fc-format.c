@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "fc-format.h"
@@ -29,13 +30,13 @@ fc_format_duration (gint64 ns)
     {
       gint64 minutes = (gint64) (value / 60e9);
       /* TRANSLATORS: hours and minutes, as in "1 h 02 min" */
-      return g_strdup_printf (_("%s%" G_GINT64_FORMAT " h %02" G_GINT64_FORMAT " min"), sign, minutes / 60, minutes % 60);
+      return g_strdup_printf (_("%s%" PRId64 " h %02" PRId64 " min"), sign, minutes / 60, minutes % 60);
     }
   if (value >= 60e9)
     {
       gint64 seconds = (gint64) (value / 1e9);
       /* TRANSLATORS: minutes and seconds, as in "2 min 05 s" */
-      return g_strdup_printf (_("%s%" G_GINT64_FORMAT " min %02" G_GINT64_FORMAT " s"), sign, seconds / 60, seconds % 60);
+      return g_strdup_printf (_("%s%" PRId64 " min %02" PRId64 " s"), sign, seconds / 60, seconds % 60);
     }
   if (value >= 1e9)
     return g_strdup_printf ("%s%.*f s", sign, value >= 10e9 ? 1 : 2, value / 1e9);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "fc-resources.h"
@@ -198,7 +199,7 @@ show_stats (FcFrameDetails *self,
   total_time = fc_format_duration (self->stats.total_ns);
   total_percent = fc_format_percent (self->stats.total_ns, self->stats.all_ns);
   total_text = g_strdup_printf ("%s  %s", total_time, total_percent);
-  samples = g_strdup_printf ("%'" G_GUINT64_FORMAT " / %'" G_GUINT64_FORMAT,
+  samples = g_strdup_printf ("%'" PRIu64 " / %'" PRIu64,
                              self->stats.self_samples, self->stats.total_samples);
   add_field (self->time_grid, 0, _("Self"), self_text);
   add_field (self->time_grid, 1, _("Total"), total_text);

@@ -88,12 +88,16 @@ struct _FcRecordDialog
   char               *problem;
   GPid                selected_pid;
   gboolean            reading;
-
-  /* borrowed */
-  FcWindow           *window;
 };
 
 G_DEFINE_FINAL_TYPE (FcRecordDialog, fc_record_dialog, ADW_TYPE_WINDOW)
+
+enum {
+  STARTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 static FcSamplerMode
 settings_mode (void)
@@ -312,14 +316,17 @@ static void
 attach_cb (FcRecordDialog *self)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(FcLiveRecording) live = NULL;
 
   if (!check_selected (self))
     return;
-  if (!fc_window_record_attach (self->window, self->selected_pid, &error))
+  live = fc_live_recording_attach (self->selected_pid, &error);
+  if (live == NULL)
     {
       show_problem (self, error->message);
       return;
     }
+  g_signal_emit (self, signals[STARTED], 0, live);
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
@@ -359,14 +366,16 @@ launch_cb (FcRecordDialog *self)
   const char *cwd = gtk_editable_get_text (GTK_EDITABLE (self->cwd_row));
   g_auto(GStrv) argv = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(FcLiveRecording) live = NULL;
 
   if (!g_shell_parse_argv (command, NULL, &argv, &error) ||
-      !fc_window_record_spawn (self->window, (const char * const *) argv, cwd, &error))
+      (live = fc_live_recording_spawn ((const char * const *) argv, cwd, &error)) == NULL)
     {
       gtk_label_set_text (self->launch_problem_label, error->message);
       gtk_widget_set_visible (GTK_WIDGET (self->launch_problem_label), TRUE);
       return;
     }
+  g_signal_emit (self, signals[STARTED], 0, live);
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
@@ -583,6 +592,10 @@ fc_record_dialog_class_init (FcRecordDialogClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, command_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, launch_cb);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+
+  /* a recording started from here: whoever shows it takes a reference */
+  signals[STARTED] = g_signal_new ("started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, FC_TYPE_LIVE_RECORDING);
 }
 
 static void
@@ -623,19 +636,16 @@ fc_record_dialog_init (FcRecordDialog *self)
 
 /**
  * fc_record_dialog_new:
- * @window: the window that will show the recording
+ * @parent: (nullable): the window it is over
  *
- * A dialog over @window listing every process (the user's own first) with
- * a permission check before attaching, and a page to launch a command.
+ * A dialog listing every process (the user's own first) with a permission
+ * check before attaching, and a page to launch a command. What it starts is
+ * handed over with "started" (an #FcLiveRecording), then it closes.
  */
 FcRecordDialog *
-fc_record_dialog_new (FcWindow *window)
+fc_record_dialog_new (GtkWindow *parent)
 {
-  FcRecordDialog *self;
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
-  g_return_val_if_fail (FC_IS_WINDOW (window), NULL);
-
-  self = g_object_new (FC_TYPE_RECORD_DIALOG, "transient-for", window, NULL);
-  self->window = window;
-  return self;
+  return g_object_new (FC_TYPE_RECORD_DIALOG, "transient-for", parent, NULL);
 }

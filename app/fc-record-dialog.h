@@ -7,14 +7,14 @@
 
 #include <adwaita.h>
 
-#include "fc-window.h"
+#include "fc-live-recording.h"
 
 G_BEGIN_DECLS
 
 #define FC_TYPE_RECORD_DIALOG (fc_record_dialog_get_type ())
 G_DECLARE_FINAL_TYPE (FcRecordDialog, fc_record_dialog, FC, RECORD_DIALOG, AdwWindow)
 
-FcRecordDialog *fc_record_dialog_new          (FcWindow       *window);
+FcRecordDialog *fc_record_dialog_new          (GtkWindow      *parent);
 /* for tests and screenshots: select @pid as if clicked; FALSE when it is not listed */
 gboolean        fc_record_dialog_select_pid   (FcRecordDialog *self,
                                                GPid            pid);

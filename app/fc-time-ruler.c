@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
+
 #include <adwaita.h>
 #include <math.h>
 
@@ -128,14 +130,14 @@ fc_time_ruler_format_tick (gint64 offset_ns,
       if (rest == 0)
         seconds = NULL;
       else if (digits == 0)
-        seconds = g_strdup_printf ("%02" G_GINT64_FORMAT " s", rest / second);
+        seconds = g_strdup_printf ("%02" PRId64 " s", rest / second);
       else
         seconds = g_strdup_printf ("%0*.*f s", digits + 3, digits, (double) rest / (double) second);
 
       if (hours > 0)
-        return g_strdup_printf ("%s%" G_GINT64_FORMAT " h %02" G_GINT64_FORMAT " min%s%s", sign, hours, minutes,
+        return g_strdup_printf ("%s%" PRId64 " h %02" PRId64 " min%s%s", sign, hours, minutes,
                                 seconds ? " " : "", seconds ? seconds : "");
-      return g_strdup_printf ("%s%" G_GINT64_FORMAT " min%s%s", sign, minutes,
+      return g_strdup_printf ("%s%" PRId64 " min%s%s", sign, minutes,
                               seconds ? " " : "", seconds ? seconds : "");
     }
 

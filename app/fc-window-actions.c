@@ -25,8 +25,7 @@ file_chooser_response_cb (FcWindow             *self,
     }
 
   gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (chooser));
-  if (self->file_chooser == chooser)
-    g_clear_object (&self->file_chooser);
+  g_object_unref (chooser);
 }
 
 /* Open and Compare with offer the same files, from the open file's folder */
@@ -70,15 +69,9 @@ open_action (GSimpleAction *action,
   FcWindow *self = user_data;
   GtkFileChooserNative *chooser;
 
-  if (self->file_chooser != NULL)
-    {
-      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->file_chooser));
-      return;
-    }
-
+  /* modal: no second one while it is shown; the response drops this reference */
   chooser = profile_chooser_new (self, _("Open a Profile"), _("_Open"));
   g_signal_connect_object (chooser, "response", G_CALLBACK (file_chooser_response_cb), self, G_CONNECT_SWAPPED);
-  self->file_chooser = chooser;
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
@@ -144,8 +137,7 @@ find_action (GSimpleAction *action,
 {
   FcWindow *self = user_data;
 
-  if (gtk_widget_get_visible (GTK_WIDGET (self->search_entry)))
-    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  fc_search_bar_focus (self->search_bar);
 }
 
 static void
@@ -208,8 +200,10 @@ record_action (GSimpleAction *action,
                gpointer       user_data)
 {
   FcWindow *self = user_data;
+  FcRecordDialog *dialog = fc_record_dialog_new (GTK_WINDOW (self));
 
-  gtk_window_present (GTK_WINDOW (fc_record_dialog_new (self)));
+  g_signal_connect_object (dialog, "started", G_CALLBACK (fc_window_show_recording), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void

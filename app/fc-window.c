@@ -51,22 +51,11 @@ load_data_free (LoadData *data)
   g_free (data);
 }
 
-static gboolean
-pulse_cb (gpointer user_data)
-{
-  FcWindow *self = user_data;
-
-  gtk_progress_bar_pulse (self->loading_progress);
-  return G_SOURCE_CONTINUE;
-}
-
 static void
 fc_window_stop_loading (FcWindow *self)
 {
-  g_clear_handle_id (&self->pulse_source, g_source_remove);
-  gtk_spinner_stop (self->loading_spinner);
+  fc_loading_page_stop (self->loading_page);
   g_clear_object (&self->load_cancellable);
-  g_clear_object (&self->loading_file);
   fc_window_set_action_enabled (self, "cancel-load", FALSE);
 }
 
@@ -250,20 +239,13 @@ fc_window_show_title (FcWindow   *self,
                       const char *title,
                       const char *subtitle)
 {
-  g_autofree char *full = NULL;
-
   g_return_if_fail (FC_IS_WINDOW (self));
   g_return_if_fail (title != NULL);
 
-  full = subtitle != NULL && *subtitle != '\0' ? g_strdup_printf ("%s — %s", title, subtitle) : g_strdup (title);
   gtk_window_set_title (GTK_WINDOW (self), title);
   adw_view_switcher_title_set_subtitle (self->switcher_title, title);
-  gtk_label_set_text (self->file_label, title);
+  fc_header_title_set (self->header_title, title, subtitle);
   gtk_widget_queue_allocate (GTK_WIDGET (self));
-  gtk_label_set_text (self->file_sublabel, subtitle != NULL ? subtitle : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->file_sublabel), subtitle != NULL && *subtitle != '\0');
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_box), full);
-  gtk_widget_set_visible (GTK_WIDGET (self->title_box), TRUE);
 }
 
 /**
@@ -316,7 +298,6 @@ fc_window_open_load (FcWindow   *self,
 
   file = fc_file_load_get_file (load);
   self->load_cancellable = g_object_ref (fc_file_load_get_cancellable (load));
-  self->loading_file = g_object_ref (file);
 
   name = g_file_get_basename (file);
   /* Only a local stat, to name the size; the read happens on the worker. */
@@ -329,10 +310,7 @@ fc_window_open_load (FcWindow   *self,
   else
     label = g_strdup_printf (_("Opening “%s”…"), name);
 
-  gtk_label_set_text (self->loading_label, label);
-  gtk_progress_bar_set_fraction (self->loading_progress, 0);
-  gtk_spinner_start (self->loading_spinner);
-  self->pulse_source = g_timeout_add (100, pulse_cb, self);
+  fc_loading_page_start (self->loading_page, label);
   gtk_stack_set_visible_child_name (self->main_stack, "loading");
   fc_window_set_action_enabled (self, "cancel-load", TRUE);
 
@@ -423,13 +401,9 @@ fc_window_compare_file (FcWindow *self,
   fc_window_stop_loading (self);
 
   self->load_cancellable = g_cancellable_new ();
-  self->loading_file = g_object_ref (file);
   name = g_file_get_basename (file);
   label = g_strdup_printf (_("Comparing with “%s”…"), name);
-  gtk_label_set_text (self->loading_label, label);
-  gtk_progress_bar_set_fraction (self->loading_progress, 0);
-  gtk_spinner_start (self->loading_spinner);
-  self->pulse_source = g_timeout_add (100, pulse_cb, self);
+  fc_loading_page_start (self->loading_page, label);
   gtk_stack_set_visible_child_name (self->main_stack, "loading");
   fc_window_set_action_enabled (self, "cancel-load", TRUE);
 
@@ -458,7 +432,7 @@ fc_window_is_empty (FcWindow *self)
   g_return_val_if_fail (FC_IS_WINDOW (self), FALSE);
 
   return self->load_cancellable == NULL && fc_session_get_document (self->session) == NULL &&
-         self->recording == NULL;
+         self->live == NULL;
 }
 
 FcSession *
@@ -508,58 +482,13 @@ drop_cb (FcWindow     *self,
   return TRUE;
 }
 
-static void
-search_changed_cb (FcWindow       *self,
-                   GtkSearchEntry *entry)
-{
-  /* Setting the entry from the session passes through "" on the way. */
-  if (!self->syncing_search)
-    fc_session_set_search_text (self->session, gtk_editable_get_text (GTK_EDITABLE (entry)));
-}
-
-static void
-search_next_cb (FcWindow *self)
-{
-  gtk_widget_activate_action (GTK_WIDGET (self->flame_chart), "flamechart.search-next", NULL);
-}
-
-static void
-search_previous_cb (FcWindow *self)
-{
-  gtk_widget_activate_action (GTK_WIDGET (self->flame_chart), "flamechart.search-previous", NULL);
-}
-
-static void
-search_activate_cb (FcWindow *self)
-{
-  search_next_cb (self);
-}
-
-/* Shift+Enter goes back, as in browsers */
-static gboolean
-search_key_pressed_cb (FcWindow        *self,
-                       guint            keyval,
-                       guint            keycode,
-                       GdkModifierType  state)
-{
-  if ((keyval == GDK_KEY_Return || keyval == GDK_KEY_KP_Enter || keyval == GDK_KEY_ISO_Enter) &&
-      (state & GDK_SHIFT_MASK) != 0)
-    {
-      search_previous_cb (self);
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* Escape leaves the search: the keys after it (+, -, 0, arrows) are the
- * view's again, not more text for the entry. */
+/* Escape in the search: the keys go back to the view shown. */
 static void
 search_stop_cb (FcWindow *self)
 {
   const char *page = adw_view_stack_get_visible_child_name (self->view_stack);
   GtkWidget *view = GTK_WIDGET (self->flame_chart);
 
-  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
   if (g_strcmp0 (page, "flamegraph") == 0)
     view = GTK_WIDGET (self->flame_graph);
   else if (g_strcmp0 (page, "call-tree") == 0)
@@ -567,42 +496,6 @@ search_stop_cb (FcWindow *self)
   else if (g_strcmp0 (page, "compare") == 0)
     view = GTK_WIDGET (self->diff_tree_view);
   gtk_widget_grab_focus (view);
-}
-
-static void
-session_search_text_cb (FcWindow   *self,
-                        GParamSpec *pspec,
-                        FcSession  *session)
-{
-  /* A copy: clearing the entry first reports an empty search to the session,
-   * which frees the string the session handed out. */
-  g_autofree char *text = g_strdup (fc_session_get_search_text (session));
-
-  if (g_strcmp0 (text, gtk_editable_get_text (GTK_EDITABLE (self->search_entry))) != 0)
-    {
-      self->syncing_search = TRUE;
-      gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
-      self->syncing_search = FALSE;
-    }
-}
-
-static void
-search_matches_cb (FcWindow *self)
-{
-  guint n_matches = fc_flame_chart_get_n_matches (self->flame_chart);
-  guint current = fc_flame_chart_get_current_match (self->flame_chart);
-  g_autofree char *text = NULL;
-
-  if (fc_session_get_search_text (self->session)[0] == '\0')
-    {
-      gtk_widget_set_visible (GTK_WIDGET (self->search_matches_label), FALSE);
-      return;
-    }
-
-  /* "n/m" as in Sentry (current is 0 before the first next/previous) */
-  text = g_strdup_printf ("%u/%u", current, n_matches);
-  gtk_label_set_text (self->search_matches_label, text);
-  gtk_widget_set_visible (GTK_WIDGET (self->search_matches_label), TRUE);
 }
 
 /**
@@ -639,9 +532,8 @@ session_document_cb (FcWindow   *self,
   gboolean has_document = fc_session_get_document (session) != NULL;
 
   gtk_widget_set_visible (GTK_WIDGET (self->thread_selector), has_document);
-  gtk_widget_set_visible (GTK_WIDGET (self->search_entry), has_document);
-  gtk_widget_set_visible (GTK_WIDGET (self->color_menu_button), has_document);
-  gtk_widget_set_visible (GTK_WIDGET (self->details_button), has_document);
+  gtk_widget_set_visible (GTK_WIDGET (self->search_bar), has_document);
+  gtk_widget_set_visible (GTK_WIDGET (self->document_tools), has_document);
 }
 
 static void
@@ -674,12 +566,8 @@ fc_window_size_allocate (GtkWidget *widget,
                          int        baseline)
 {
   FcWindow *self = FC_WINDOW (widget);
-  int chars = -1;
 
-  if (width >= TITLE_ROOM_WIDTH)
-    chars = MIN ((int) g_utf8_strlen (gtk_label_get_text (self->file_label), -1), TITLE_ROOM_CHARS);
-  if (gtk_label_get_width_chars (self->file_label) != chars)
-    gtk_label_set_width_chars (self->file_label, chars);
+  fc_header_title_keep_room (self->header_title, width >= TITLE_ROOM_WIDTH ? TITLE_ROOM_CHARS : -1);
   GTK_WIDGET_CLASS (fc_window_parent_class)->size_allocate (widget, width, height, baseline);
 }
 
@@ -705,19 +593,14 @@ fc_window_dispose (GObject *object)
 
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
-  g_clear_handle_id (&self->pulse_source, g_source_remove);
   fc_window_record_dispose (self);
 
-  if (self->file_chooser != NULL)
-    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->file_chooser));
-  g_clear_object (&self->file_chooser);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), FC_TYPE_WINDOW);
 
   g_clear_object (&self->session);
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
-  g_clear_object (&self->loading_file);
   g_clear_object (&self->load_cancellable);
 
   G_OBJECT_CLASS (fc_window_parent_class)->dispose (object);
@@ -753,60 +636,36 @@ fc_window_class_init (FcWindowClass *klass)
   g_type_ensure (FC_TYPE_SPAN_TRACK);
   g_type_ensure (FC_TYPE_FLAME_CHART);
   g_type_ensure (FC_TYPE_FLAME_GRAPH);
+  g_type_ensure (FC_TYPE_RECORD_BAR);
+  g_type_ensure (FC_TYPE_SEARCH_BAR);
+  g_type_ensure (FC_TYPE_LOADING_PAGE);
+  g_type_ensure (FC_TYPE_HEADER_TITLE);
 
   /* Referencing the resource links it (and its constructor) from the static library. */
   (void) fc_get_resource ();
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/flamecast/Flamecast/ui/fc-window.ui");
   gtk_widget_class_bind_template_child (widget_class, FcWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, header_bar);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, open_button);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, thread_selector);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, switcher_title);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, search_entry);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, search_previous_button);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, search_next_button);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, color_menu_button);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, details_button);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, empty_page);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, loading_spinner);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, loading_label);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, loading_progress);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, view_stack);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, flamechart_box);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, flamegraph_box);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, call_tree_view);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, compare_page);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, diff_tree_view);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, frame_details);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, details_scroller);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, recent_section);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, title_box);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, file_label);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, file_sublabel);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, minimap);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, span_track);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_chart);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_graph);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, search_matches_label);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, record_button);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, record_stack);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, record_bar);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, record_status_label);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, record_mode_label);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, send_button);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, send_label);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, follow_button);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, lifecycle_box);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, profiling_button);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, transaction_button);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, transaction_entry);
-  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
-  gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
-  gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
-  gtk_widget_class_bind_template_callback (widget_class, search_previous_cb);
-  gtk_widget_class_bind_template_callback (widget_class, search_key_pressed_cb);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, loading_page);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, header_title);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, document_tools);
   gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
 }
 
@@ -828,17 +687,10 @@ fc_window_init (FcWindow *self)
   g_object_set (self->flame_chart, "session", self->session, NULL);
   g_object_set (self->flame_graph, "session", self->session, NULL);
 
-  g_signal_connect_object (self->flame_chart, "notify::n-matches",
-                           G_CALLBACK (search_matches_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->flame_chart, "notify::current-match",
-                           G_CALLBACK (search_matches_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->session, "notify::search-text",
-                           G_CALLBACK (search_matches_cb), self, G_CONNECT_SWAPPED);
+  fc_search_bar_bind (self->search_bar, self->session, self->flame_chart);
 
   g_signal_connect_object (self->session, "notify::document",
                            G_CALLBACK (session_document_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->session, "notify::search-text",
-                           G_CALLBACK (session_search_text_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->session, "notify::selected-frame",
                            G_CALLBACK (selected_frame_cb), self, G_CONNECT_SWAPPED);
   g_settings_bind (self->settings, "color-mode", self->session, "color-mode", G_SETTINGS_BIND_DEFAULT);

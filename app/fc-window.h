@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "fc-file-load.h"
+#include "fc-live-recording.h"
 #include "fc-session.h"
 
 G_BEGIN_DECLS
@@ -39,5 +40,8 @@ void         fc_window_stop_recording  (FcWindow           *self,
                                         gboolean            end_program);
 gboolean     fc_window_is_recording    (FcWindow           *self);
 FcRecording *fc_window_get_recording   (FcWindow           *self);
+void         fc_window_show_recording  (FcWindow           *self,
+                                        FcLiveRecording    *live);
+FcLiveRecording *fc_window_get_live_recording (FcWindow    *self);
 
 G_END_DECLS

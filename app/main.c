@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fc-application.h"
+#include "fc-locale.h"
 
 int
 main (int   argc,
@@ -16,7 +17,7 @@ main (int   argc,
   g_autoptr(FcApplication) app = NULL;
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, fc_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

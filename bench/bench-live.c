@@ -154,6 +154,14 @@ print_percentiles (const char *what,
 }
 
 static void
+layout_cb (FcLiveEdge *edge,
+           GParamSpec *pspec,
+           FcFlameView *view)
+{
+  fc_live_edge_layout_ready (edge, fc_flame_view_get_layout (view));
+}
+
+static void
 bench_window (double seconds,
               double prefill)
 {
@@ -165,6 +173,7 @@ bench_window (double seconds,
   g_autoptr(GArray) stalls_cpu = g_array_new (FALSE, FALSE, sizeof (double));
   FcWindow *window = fc_window_new (NULL);
   FcSession *session = fc_window_get_session (window);
+  g_autoptr(FcLiveEdge) edge = NULL;
   guint n_updates = (guint) (seconds * 1000 / BATCH_MS);
   Feed feed;
 
@@ -180,7 +189,10 @@ bench_window (double seconds,
   fc_profile_follower_update (follower);
   fc_session_set_document_full (session, document, fc_profile_follower_get_profile (follower));
   gtk_stack_set_visible_child_name (window->main_stack, "profile");
-  window->following = TRUE;
+  /* what a live recording follows the edge with, the flamechart's layouts as the window hands them */
+  edge = fc_live_edge_new (session);
+  fc_live_edge_set_live (edge, fc_profile_follower_get_profile (follower));
+  g_signal_connect_swapped (window->flame_chart, "notify::layout", G_CALLBACK (layout_cb), edge);
 
   for (guint u = 0; u < n_updates; u++)
     {
@@ -197,7 +209,7 @@ bench_window (double seconds,
       cpu0 = thread_cpu_ms ();
 
       /* the update itself, as the window's live tick makes it */
-      fc_window_record_show_grown (window);
+      fc_live_edge_grew (edge);
       worst = (g_get_monotonic_time () - t0) / 1000.0;
       worst_cpu = thread_cpu_ms () - cpu0;
 

@@ -125,11 +125,14 @@ run_child (const char *path)
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GError) error = NULL;
   g_autoptr(FcDocument) doc = NULL;
+  g_autoptr(FcProfile) view = NULL;
   FcProfile *profile;
   struct rusage before, after;
   gint64 begin;
   gint64 elapsed;
   gint64 cpu;
+  gint64 copy_cpu;
+  long peak_kb;
 
   getrusage (RUSAGE_SELF, &before);
   begin = g_get_monotonic_time ();
@@ -147,10 +150,22 @@ run_child (const char *path)
     }
 
   profile = fc_document_get_profile (doc, 0);
-  /* One line for the parent: wall and CPU microseconds, samples, stack nodes, frames, threads. */
-  printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %u %u %u\n", elapsed, cpu,
+  /* the reader's peak, before the view copy adds its own */
+  peak_kb = after.ru_maxrss;
+
+  /* then what the app's loading worker does next: the copy by function the
+   * views read (fc_profile_dup_for_view()) */
+  getrusage (RUSAGE_SELF, &before);
+  view = fc_profile_dup_for_view (profile, NULL);
+  getrusage (RUSAGE_SELF, &after);
+  copy_cpu = (after.ru_utime.tv_sec - before.ru_utime.tv_sec + after.ru_stime.tv_sec - before.ru_stime.tv_sec) * G_USEC_PER_SEC +
+             (after.ru_utime.tv_usec - before.ru_utime.tv_usec + after.ru_stime.tv_usec - before.ru_stime.tv_usec);
+
+  /* One line for the parent: wall and CPU microseconds, samples, stack nodes, frames, threads,
+   * the view copy's CPU microseconds, the reader's peak RSS in KiB. */
+  printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u %u %u %u %" G_GINT64_FORMAT " %ld\n", elapsed, cpu,
           fc_profile_get_n_samples (profile), fc_profile_get_n_stacks (profile),
-          fc_profile_get_n_frames (profile), fc_profile_get_n_threads (profile));
+          fc_profile_get_n_frames (profile), fc_profile_get_n_threads (profile), copy_cpu, peak_kb);
   return 0;
 }
 
@@ -192,6 +207,7 @@ measure (const char *argv0,
 {
   gint64 times[N_RUNS];
   gint64 cpu_times[N_RUNS];
+  gint64 copy_times[N_RUNS];
   long max_rss_kb = 0;
   char line[256] = "";
   guint n_samples = 0, n_stacks = 0, n_frames = 0, n_threads = 0;
@@ -235,16 +251,19 @@ measure (const char *argv0,
         }
 
       {
-        char *end = NULL;
+        gint64 copy_us = 0;
+        long peak_kb = 0;
 
-        times[run] = g_ascii_strtoll (line, &end, 10);
-        cpu_times[run] = g_ascii_strtoll (end, NULL, 10);
+        sscanf (line, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %*u %*u %*u %*u %" G_GINT64_FORMAT " %ld",
+                &times[run], &cpu_times[run], &copy_us, &peak_kb);
+        copy_times[run] = copy_us;
+        max_rss_kb = MAX (max_rss_kb, peak_kb);
       }
-      max_rss_kb = MAX (max_rss_kb, usage.ru_maxrss);
     }
 
   qsort (times, N_RUNS, sizeof times[0], compare_int64);
   qsort (cpu_times, N_RUNS, sizeof cpu_times[0], compare_int64);
+  qsort (copy_times, N_RUNS, sizeof copy_times[0], compare_int64);
   rss_mb = max_rss_kb * 1024 / 1e6;
   sscanf (line, "%*d %*d %u %u %u %u", &n_samples, &n_stacks, &n_frames, &n_threads);
 
@@ -254,6 +273,8 @@ measure (const char *argv0,
   printf ("  load time       %.3f s (median of %d fresh processes; min %.3f, max %.3f)   target <= 0.5 s\n",
           times[N_RUNS / 2] / 1e6, N_RUNS, times[0] / 1e6, times[N_RUNS - 1] / 1e6);
   printf ("  CPU time        %.3f s (median; user + system of the loading process)\n", cpu_times[N_RUNS / 2] / 1e6);
+  printf ("  view copy       %.3f s of CPU (median; the app's copy by function after reading, "
+          "fc_profile_dup_for_view())\n", copy_times[N_RUNS / 2] / 1e6);
   printf ("  peak RSS        %.1f MB = %.2fx the JSON   target <= 1.5x\n", rss_mb, rss_mb / size_mb);
   return TRUE;
 }

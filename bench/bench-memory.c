@@ -66,6 +66,16 @@ cpu_ms (void)
   return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
 }
 
+/* the same for the whole process: the main thread and the workers */
+static double
+process_cpu_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
 static gboolean
 views_busy (FcWindow *window)
 {
@@ -177,7 +187,7 @@ main (int   argc,
   FcWindow *window;
   FcSession *session;
   gint64 open_us;
-  double cpu;
+  double cpu, process_cpu;
 
   setvbuf (stdout, NULL, _IOLBF, 0);
   if (argc < 2)
@@ -189,6 +199,7 @@ main (int   argc,
   /* "launch": from here on, what `flamecast FILE` does */
   launch_us = g_get_monotonic_time ();
   cpu = cpu_ms ();
+  process_cpu = process_cpu_ms ();
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   /* main(): the file loads while GTK starts (FC_BENCH_NO_PRELOAD: once
    * the window is up, as before) */
@@ -217,16 +228,24 @@ main (int   argc,
     fc_window_open_file (window, file);
   while (fc_window_is_loading (window))
     g_main_context_iteration (NULL, TRUE);
-  printf ("loaded after                           %6.0f ms from launch (window up after %.0f ms)\n",
-          (g_get_monotonic_time () - launch_us) / 1000.0, (open_us - launch_us) / 1000.0);
+  printf ("loaded after                           %6.0f ms from launch (window up after %.0f ms), "
+          "CPU %.0f ms (main thread %.0f ms)\n",
+          (g_get_monotonic_time () - launch_us) / 1000.0, (open_us - launch_us) / 1000.0,
+          process_cpu_ms () - process_cpu, cpu_ms () - cpu);
   while (fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart)) == NULL)
     g_main_context_iteration (NULL, TRUE);
   printf ("flamechart layout after                %6.0f ms from launch\n",
           (g_get_monotonic_time () - launch_us) / 1000.0);
   while (fc_flame_chart_get_n_drawn_boxes (window->flame_chart) == 0)
     g_main_context_iteration (NULL, TRUE);
-  printf ("first paint after                      %6.0f ms from launch, main thread CPU %.0f ms  (target <= 1000 ms)\n",
-          (g_get_monotonic_time () - launch_us) / 1000.0, cpu_ms () - cpu);
+  /* on a loaded machine the wall time is mostly waiting for a CPU: the
+   * CPU time of the main thread and of all threads (workers included) is
+   * what the code costs */
+  process_cpu = process_cpu_ms () - process_cpu;
+  cpu = cpu_ms () - cpu;
+  printf ("first paint after                      %6.0f ms from launch, CPU %.0f ms (main thread %.0f ms, "
+          "other threads %.0f ms)  (target <= 1000 ms)\n",
+          (g_get_monotonic_time () - launch_us) / 1000.0, process_cpu, cpu, process_cpu - cpu);
   if (g_getenv ("FC_BENCH_FIRST_PAINT_ONLY") != NULL)
     {
       gtk_window_destroy (GTK_WINDOW (window));

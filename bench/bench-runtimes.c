@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "fc-capture-summary.h"
 #include "fc-recorder.h"
 
@@ -131,7 +133,7 @@ run_row (const Row *row)
   g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_cb), &rec);
   g_signal_connect (recorder, "target-exited", G_CALLBACK (exited_cb), &rec);
   cpu0 = cpu_seconds ();
-  if (!fc_recorder_spawn (recorder, (const char * const *) row->argv, &error) ||
+  if (!fc_recorder_spawn (recorder, (const char * const *) row->argv, NULL, &error) ||
       !fc_recorder_start (recorder, &error))
     {
       printf ("%-22s %s\n", row->runtime, error->message);
@@ -200,6 +202,7 @@ argv_new (const char *first,
           ...)
 {
   GStrvBuilder *b = g_strv_builder_new ();
+  char **argv;
   va_list ap;
   const char *arg;
 
@@ -207,7 +210,9 @@ argv_new (const char *first,
   for (arg = first; arg != NULL; arg = va_arg (ap, const char *))
     g_strv_builder_add (b, arg);
   va_end (ap);
-  return g_strv_builder_unref_to_strv (b);
+  argv = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return argv;
 }
 
 int

@@ -137,7 +137,7 @@ run_recorder_full (guint         threads,
   if (g_getenv ("FC_BENCH_STACK"))
     g_object_set (recorder, "stack-size", (guint) atoi (g_getenv ("FC_BENCH_STACK")), NULL);
   g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), loop);
-  if (!fc_recorder_spawn (recorder, argv, &error) || !fc_recorder_start (recorder, &error))
+  if (!fc_recorder_spawn (recorder, argv, NULL, &error) || !fc_recorder_start (recorder, &error))
     {
       printf ("  (%s mode: %s)\n", mode == FC_SAMPLER_MODE_CPU ? "cpu" : "wall", error->message);
       fc_recorder_detach (recorder);
@@ -383,7 +383,7 @@ record_command (const char * const *argv,
   g_signal_connect (recorder, "chunk-ready", G_CALLBACK (collect_chunk_cb), out->chunks);
   cpu0 = process_cpu_seconds ();
   t0 = g_get_monotonic_time ();
-  if (!fc_recorder_spawn (recorder, argv, &error) || !fc_recorder_start (recorder, &error))
+  if (!fc_recorder_spawn (recorder, argv, NULL, &error) || !fc_recorder_start (recorder, &error))
     {
       printf ("  (%s: %s)\n", argv[0], error->message);
       fc_recorder_detach (recorder);

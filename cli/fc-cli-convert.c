@@ -9,11 +9,8 @@
 
 #include "fc-cli.h"
 #include "fc-convert.h"
-#include "fc-folded.h"
-#include "fc-otlp.h"
-#include "fc-pprof.h"
+#include "fc-export-plan.h"
 #include "fc-reader.h"
-#include "fc-speedscope.h"
 #include "fc-writer.h"
 
 typedef enum {
@@ -28,39 +25,20 @@ static const struct { const char *name; Target target; } targets[] = {
   { "speedscope", TO_SPEEDSCOPE }, { "collapsed", TO_COLLAPSED },
 };
 
-static GBytes *
-serialize_document (FcDocument  *document,
-                    Target       target,
-                    gboolean     per_thread,
-                    GError     **error)
+/* other tools' formats, as the app's Export names them */
+static FcExportFormat
+export_format (Target target)
 {
   switch (target)
     {
-    case TO_OTLP:       return fc_otlp_write (document, error);
-    case TO_OTLP_JSON:  return fc_otlp_write_json (document, error);
-    case TO_PPROF:      return fc_pprof_write (document, error);
-    case TO_SPEEDSCOPE: return fc_speedscope_write (document, error);
-    case TO_COLLAPSED:  return fc_folded_write (document, per_thread, error);
+    case TO_OTLP:       return FC_EXPORT_FORMAT_OTLP;
+    case TO_OTLP_JSON:  return FC_EXPORT_FORMAT_OTLP_JSON;
+    case TO_PPROF:      return FC_EXPORT_FORMAT_PPROF;
+    case TO_SPEEDSCOPE: return FC_EXPORT_FORMAT_SPEEDSCOPE;
+    case TO_COLLAPSED:  return FC_EXPORT_FORMAT_COLLAPSED;
     case TO_V2: case TO_V1: case TO_ENVELOPE:
     default:            g_assert_not_reached ();
     }
-}
-
-/* "out.json" -> "out.2.json" when one input gives several outputs */
-static char *
-numbered_path (const char *path,
-               guint       n)
-{
-  g_autofree char *base = g_path_get_basename (path);
-  const char *dot = strrchr (base, '.');
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *name = NULL;
-
-  if (dot != NULL && dot != base)
-    name = g_strdup_printf ("%.*s.%u%s", (int) (dot - base), base, n, dot);
-  else
-    name = g_strdup_printf ("%s.%u", base, n);
-  return g_build_filename (dir, name, NULL);
 }
 
 static gboolean
@@ -75,7 +53,7 @@ write_output (const char  *path,
     {
       if (fwrite (data, 1, len, stdout) != len)
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot write to standard output");
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("cannot write to standard output"));
           return FALSE;
         }
       return TRUE;
@@ -252,7 +230,7 @@ fc_cli_convert (int    argc,
           fprintf (stderr, "%s: %s\n", files[0], _("no profile or chunk to convert"));
           return 1;
         }
-      bytes = serialize_document (document, target, per_thread, &error);
+      bytes = fc_export_write_document (document, export_format (target), per_thread, &error);
       if (bytes == NULL)
         {
           fprintf (stderr, "%s: %s\n", files[0], error->message);
@@ -289,7 +267,7 @@ fc_cli_convert (int    argc,
   for (guint i = 0; i < profiles->len; i++)
     {
       g_autoptr(GBytes) bytes = serialize (g_ptr_array_index (profiles, i), target, &error);
-      g_autofree char *path = profiles->len > 1 ? numbered_path (output, i + 1) : g_strdup (output);
+      g_autofree char *path = fc_export_numbered_path (output, i + 1, profiles->len);
 
       if (bytes == NULL)
         {

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -113,7 +114,7 @@ print_folded (FcDiff   *diff,
 
       if (e->before_count == 0 && e->after_count == 0)
         continue;
-      printf ("%s %.0f %" G_GUINT64_FORMAT "\n", e->name, round (e->before_count * scale), e->after_count);
+      printf ("%s %.0f %" PRIu64 "\n", e->name, round (e->before_count * scale), e->after_count);
     }
 }
 
@@ -140,7 +141,7 @@ print_text (FcDiff   *diff,
   char a[32], b[32], c[32], d[32];
   guint shown = 0;
 
-  printf (_("Samples: %" G_GUINT64_FORMAT " before, %" G_GUINT64_FORMAT " after (%s)\n\n"),
+  printf (_("Samples: %" PRIu64 " before, %" PRIu64 " after (%s)\n\n"),
           fc_diff_get_n_before (diff), fc_diff_get_n_after (diff),
           absolute ? _("sample counts") : _("shares of all samples"));
 

@@ -8,7 +8,6 @@
 
 #include "fc-attach-check.h"
 #include "fc-cli.h"
-#include "fc-error.h"
 
 static gboolean
 report (GPid          pid,

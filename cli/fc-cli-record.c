@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <glib-unix.h>
 #include <stdio.h>
@@ -10,9 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fc-access.h"
 #include "fc-cli.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-lifecycle-control.h"
+#include "fc-record-options.h"
 #include "fc-recording.h"
 #include "fc-settings.h"
 
@@ -117,8 +120,10 @@ status_cb (gpointer user_data)
   n_samples = fc_recorder_get_n_samples (fc_recording_get_recorder (rec->recording));
   samples = g_strdup_printf (ngettext ("%u sample", "%u samples", n_samples), n_samples);
   threads = g_strdup_printf (ngettext ("%u thread", "%u threads", stats.n_threads), stats.n_threads);
-  n = fprintf (stderr, "\r%.1f s  %s  %s  stop %.0f us  dropped %" G_GUINT64_FORMAT "   ",
-               elapsed, samples, threads, stats.median_stop_us, stats.dropped_ticks);
+  /* the carriage return stays out of the message: it is how the line is redrawn, not text */
+  n = fprintf (stderr, "\r");
+  n += fprintf (stderr, _("%.1f s  %s  %s  stop %.0f us  dropped %" PRIu64 "   "),
+                elapsed, samples, threads, stats.median_stop_us, stats.dropped_ticks);
   rec->status_width = MAX (rec->status_width, (guint) MAX (n, 0));
   return G_SOURCE_CONTINUE;
 }
@@ -170,16 +175,20 @@ fc_cli_record (int    argc,
   FcRecorder *recorder;
   FcProfileLifecycle lifecycle_mode;
   FcStacksMode stacks = FC_STACKS_AUTO;
-  gboolean send = FALSE, follow_children = FALSE, v1, pid_given;
+  gboolean send = FALSE, follow_children = FALSE, no_helper = FALSE, v1, pid_given;
   int pid = 0, frequency = G_MININT, exit_code = 0, status = -1;
   double duration = 0;
   guint sigint_id, sigterm_id, status_id = 0;
   g_autoptr(FcCaptureSummary) summary = NULL;
   Record rec = { 0 };
+  const FcRecordOptionInfo *hz = fc_record_option_get (FC_RECORD_OPTION_FREQUENCY);
+  g_autofree char *frequency_help =
+    g_strdup_printf (_("Samples per second per thread, %d to %d (default: the settings' frequency, %d)"),
+                     hz->minimum, hz->maximum, hz->default_value);
   GOptionEntry entries[] = {
     { "pid", 'p', 0, G_OPTION_ARG_INT, &pid, N_("Profile the running process PID"), "PID" },
     { "duration", 'd', 0, G_OPTION_ARG_DOUBLE, &duration, N_("Stop after SECONDS (default: until the target exits or Ctrl-C)"), "SECONDS" },
-    { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, N_("Samples per second per thread, 1 to 1000 (default: the settings' frequency, 101)"), "HZ" },
+    { "frequency", 'F', 0, G_OPTION_ARG_INT, &frequency, frequency_help, "HZ" },
     { "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, N_("wall (every thread, running or not) or cpu (on-CPU time, perf events); default: the settings' mode, wall"), "wall|cpu" },
     { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow_children, N_("Record the processes the target starts too, and theirs, through exec, each with its own profiler_id and chunk files (threads named “comm (pid)”; default: the settings' follow-children)"), NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Directory for the chunk files (default: .)"), "DIR" },
@@ -192,6 +201,7 @@ fc_cli_record (int    argc,
     { "control", 0, 0, G_OPTION_ARG_FILENAME, &control_path, N_("FIFO of span commands: lines “begin NAME”, “end NAME”, “start”, “stop”"), "PATH" },
     { "send", 0, 0, G_OPTION_ARG_NONE, &send, N_("Send each chunk to Sentry as it is ready"), NULL },
     { "dsn", 0, 0, G_OPTION_ARG_STRING, &dsn_option, N_("Sentry DSN for --send (default: $SENTRY_DSN, then the saved settings)"), "DSN" },
+    { "no-helper", 0, 0, G_OPTION_ARG_NONE, &no_helper, N_("Never ask flamecast-helper (polkit) to open a process this user may not trace"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &command, NULL, NULL },
     { NULL }
   };
@@ -227,9 +237,11 @@ fc_cli_record (int    argc,
       fprintf (stderr, "flamecast-cli record: %s\n", _("give either --pid PID or -- COMMAND [ARGS...]"));
       return 2;
     }
-  if (frequency != G_MININT && (frequency < 1 || frequency > 1000))
+  if (frequency != G_MININT && (frequency < hz->minimum || frequency > hz->maximum))
     {
-      fprintf (stderr, "flamecast-cli record: %s\n", _("--frequency must be between 1 and 1000"));
+      fprintf (stderr, "flamecast-cli record: ");
+      fprintf (stderr, _("--frequency must be between %d and %d"), hz->minimum, hz->maximum);
+      fprintf (stderr, "\n");
       return 2;
     }
   if (mode != NULL && strcmp (mode, "wall") != 0 && strcmp (mode, "cpu") != 0)
@@ -328,14 +340,21 @@ fc_cli_record (int    argc,
   sigterm_id = g_unix_signal_add (SIGTERM, sigterm_cb, &rec);
   rec.launched = pid == 0;
 
+  fc_access_set_use_helper (!no_helper);
   if (pid > 0 ? !fc_recording_attach (recording, pid, &error)
-              : !fc_recording_spawn (recording, (const char * const *) command, &error))
+              : !fc_recording_spawn (recording, (const char * const *) command, NULL, &error))
     {
       fprintf (stderr, "flamecast-cli record: %s\n", error->message);
       g_source_remove (sigint_id);
       g_source_remove (sigterm_id);
       return g_error_matches (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED) && pid == 0 ? 127 : 1;
     }
+  {
+    g_autofree char *note = fc_recorder_dup_access_note (recorder);
+
+    if (note != NULL)
+      fprintf (stderr, "flamecast: %s\n", note);
+  }
   if (control_path != NULL &&
       !(control = fc_lifecycle_control_new (fc_recording_get_lifecycle (recording), control_path, &error)))
     {
@@ -399,11 +418,14 @@ fc_cli_record (int    argc,
     g_autofree char *text = fc_capture_summary_format (summary);
     fputs (text, stderr);
   }
-  fprintf (stderr, _("flamecast: %u %s in %s (profiler_id %s)\n"), fc_recording_get_n_files (recording),
-           v1 ? (fc_recording_get_n_files (recording) == 1 ? "envelope" : "envelopes")
-              : (fc_recording_get_n_files (recording) == 1 ? "chunk file" : "chunk files"),
-           output ? output : ".",
-           fc_recorder_get_profiler_id (recorder) ? fc_recorder_get_profiler_id (recorder) : "none");
+  fprintf (stderr, v1 ? ngettext ("flamecast: %u envelope in %s (profiler_id %s)\n",
+                                  "flamecast: %u envelopes in %s (profiler_id %s)\n",
+                                  fc_recording_get_n_files (recording))
+                      : ngettext ("flamecast: %u chunk file in %s (profiler_id %s)\n",
+                                  "flamecast: %u chunk files in %s (profiler_id %s)\n",
+                                  fc_recording_get_n_files (recording)),
+           fc_recording_get_n_files (recording), output ? output : ".",
+           fc_recorder_get_profiler_id (recorder) ? fc_recorder_get_profiler_id (recorder) : _("none"));
   if (fc_recording_get_write_failed (recording) && exit_code == 0)
     exit_code = 1;
 

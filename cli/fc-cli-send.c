@@ -8,7 +8,7 @@
 
 #include "fc-cli.h"
 #include "fc-dsn.h"
-#include "fc-error.h"
+#include "fc-transport-error.h"
 #include "fc-otlp-endpoint.h"
 #include "fc-otlp.h"
 #include "fc-reader.h"

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "fc-cli.h"
+#include "fc-locale.h"
 
 typedef struct {
   const char *name;
@@ -43,7 +44,7 @@ main (int   argc,
       char *argv[])
 {
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, fc_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

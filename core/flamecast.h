@@ -7,7 +7,6 @@
 
 #define FLAMECAST_INSIDE
 /* model */
-#include "fc-error.h"
 #include "fc-problem.h"
 #include "fc-profile.h"
 #include "fc-in-app.h"
@@ -15,7 +14,9 @@
 #include "fc-document.h"
 #include "fc-time.h"
 /* formats */
+#include "fc-format-error.h"
 #include "fc-envelope.h"
+#include "fc-export-plan.h"
 #include "fc-reader.h"
 #include "fc-writer.h"
 #include "fc-validate.h"
@@ -36,11 +37,16 @@
 #include "fc-flame-layout.h"
 #include "fc-diff.h"
 /* capture */
+#include "fc-capture-error.h"
 #include "fc-capture-summary.h"
+#include "fc-record-options.h"
 #include "fc-recorder.h"
+#include "fc-access.h"
 #include "fc-attach-check.h"
 #include "fc-process-list.h"
 /* Sentry */
+#include "fc-transport-error.h"
+#include "fc-control-error.h"
 #include "fc-dsn.h"
 #include "fc-settings.h"
 #include "fc-lifecycle.h"
@@ -50,4 +56,5 @@
 #include "fc-otlp-endpoint.h"
 #include "fc-sender.h"
 #include "fc-recording.h"
+#include "fc-locale.h"
 #undef FLAMECAST_INSIDE

@@ -106,13 +106,13 @@ main (int   argc,
 
   /* a process someone else already traces: the picker says who, and the fix */
   tracer = fc_recorder_new ();
-  if (!fc_recorder_spawn (tracer, traced_argv, &error))
+  if (!fc_recorder_spawn (tracer, traced_argv, NULL, &error))
     {
       g_printerr ("flamecast-screenshots-record: %s\n", error->message);
       return 1;
     }
   traced = fc_recorder_get_pid (tracer);
-  dialog = fc_record_dialog_new (window);
+  dialog = fc_record_dialog_new (GTK_WINDOW (window));
   gtk_window_present (GTK_WINDOW (dialog));
   iterate_ms (2500);   /* two readings: CPU% */
   if (!fc_record_dialog_select_pid (dialog, traced))

@@ -9,7 +9,11 @@
  * file is shown, then quits. tools/screenshots.sh drives it under Xvfb.
  */
 
+#include <glib/gi18n.h>
+#include <locale.h>
+
 #include "fc-application.h"
+#include "fc-locale.h"
 #include "fc-screenshot.h"
 
 static void
@@ -33,6 +37,12 @@ main (int   argc,
       g_printerr ("flamecast-screenshots: set FLAMECAST_SCREENSHOT_DIR to the folder for the PNGs\n");
       return 2;
     }
+
+  /* as app/main.c: LANGUAGE=de photographs the German window */
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, fc_locale_dir ());
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
 
   app = G_APPLICATION (fc_application_new ());
   g_signal_connect (app, "window-added", G_CALLBACK (window_added_cb), (gpointer) directory);

@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
+#include "fc-procfs.h"
 
 #define CAP_IPC_LOCK_BIT   14
 #define CAP_SYS_PTRACE_BIT 19
@@ -31,23 +33,15 @@ read_file (const char *proc_root,
   return g_strstrip (contents);
 }
 
-/* The value after "Key:" in PROC/ENTRY/status, or NULL. */
-static char *
-read_status (const char *proc_root,
-             const char *entry,
-             const char *key)
+/* PROC/ENTRY/status; FALSE (and every field missing) when it cannot be read */
+static gboolean
+read_status (const char   *proc_root,
+             const char   *entry,
+             FcProcStatus *status)
 {
-  g_autofree char *name = g_build_filename (entry, "status", NULL);
-  g_autofree char *contents = read_file (proc_root, name);
-  g_auto(GStrv) lines = NULL;
+  g_autofree char *dir = g_build_filename (proc_root, entry, NULL);
 
-  if (contents == NULL)
-    return NULL;
-  lines = g_strsplit (contents, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    if (g_str_has_prefix (lines[i], key))
-      return g_strstrip (g_strdup (lines[i] + strlen (key)));
-  return NULL;
+  return fc_procfs_read_status (dir, status);
 }
 
 static int
@@ -69,27 +63,17 @@ void
 fc_attach_facts_read (const char    *proc_root,
                       FcAttachFacts *facts)
 {
-  g_autofree char *uid = read_status (proc_root, "self", "Uid:");
-  g_autofree char *caps = read_status (proc_root, "self", "CapEff:");
+  g_auto(FcProcStatus) status = { 0 };
   g_autofree char *cgroup = read_file (proc_root, "1/cgroup");
   g_autofree char *limits = read_file (proc_root, "self/limits");
-  guint64 cap = caps != NULL ? g_ascii_strtoull (caps, NULL, 16) : 0;
+  guint64 cap;
 
+  read_status (proc_root, "self", &status);
+  cap = status.cap_eff;
   memset (facts, 0, sizeof *facts);
   facts->ptrace_scope = read_int (proc_root, "sys/kernel/yama/ptrace_scope", -1);
   facts->perf_event_paranoid = read_int (proc_root, "sys/kernel/perf_event_paranoid", 2);
-  /* "Uid: real effective saved fs" */
-  if (uid != NULL)
-    {
-      g_auto(GStrv) fields = g_strsplit_set (uid, " \t", -1);
-      guint n = 0;
-
-      for (guint i = 0; fields[i] != NULL; i++)
-        if (*fields[i] != '\0' && n++ == 1)
-          facts->euid = (uid_t) atoi (fields[i]);
-    }
-  else
-    facts->euid = geteuid ();
+  facts->euid = status.uid[1] >= 0 ? (uid_t) status.uid[1] : geteuid ();
   facts->cap_sys_ptrace = (cap >> CAP_SYS_PTRACE_BIT) & 1;
   facts->cap_ipc_lock = (cap >> CAP_IPC_LOCK_BIT) & 1;
   facts->perf_event_mlock_kb = read_int (proc_root, "sys/kernel/perf_event_mlock_kb", 516);
@@ -122,7 +106,7 @@ fc_attach_facts_read (const char    *proc_root,
 static char *
 format_kib (guint64 bytes)
 {
-  return bytes == G_MAXUINT64 ? g_strdup ("unlimited") : g_strdup_printf ("%" G_GUINT64_FORMAT " KiB", bytes / 1024);
+  return bytes == G_MAXUINT64 ? g_strdup (_("unlimited")) : g_strdup_printf ("%" G_GUINT64_FORMAT " KiB", bytes / 1024);
 }
 
 char *
@@ -130,10 +114,10 @@ fc_attach_describe_mlock (const FcAttachFacts *facts)
 {
   g_autofree char *memlock = format_kib (facts->memlock_limit);
 
-  return g_strdup_printf ("kernel.perf_event_mlock_kb = %d KiB per CPU (%u KiB for all perf buffers of this user "
-                          "on %u CPUs), then RLIMIT_MEMLOCK (ulimit -l) = %s%s",
+  return g_strdup_printf (_("kernel.perf_event_mlock_kb = %d KiB per CPU (%u KiB for all perf buffers of this user "
+                            "on %u CPUs), then RLIMIT_MEMLOCK (ulimit -l) = %s%s"),
                           facts->perf_event_mlock_kb, facts->perf_event_mlock_kb * facts->n_cpus, facts->n_cpus,
-                          memlock, facts->cap_ipc_lock ? "; CAP_IPC_LOCK lifts both" : "");
+                          memlock, facts->cap_ipc_lock ? _("; CAP_IPC_LOCK lifts both") : "");
 }
 
 void
@@ -147,10 +131,10 @@ fc_attach_mlock_error_set (GError **error,
   fc_attach_facts_read ("/proc", &facts);
   limits = fc_attach_describe_mlock (&facts);
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-               "Cannot map the perf ring buffer of thread %d (%s): the locked memory perf buffers may use is "
+               _("Cannot map the perf ring buffer of thread %d (%s): the locked memory perf buffers may use is "
                "used up: %s. Raise the limit: `ulimit -l unlimited` in the shell that runs the profiler "
                "(LimitMEMLOCK=infinity for a service, --ulimit memlock=-1 for a container), or "
-               "`sudo sysctl -w kernel.perf_event_mlock_kb=%d`; or record fewer threads, or in wall mode",
+               "`sudo sysctl -w kernel.perf_event_mlock_kb=%d`; or record fewer threads, or in wall mode"),
                tid, g_strerror (err), limits, MAX (facts.perf_event_mlock_kb * 8, 8192));
 }
 
@@ -166,8 +150,8 @@ set_traced (GError    **error,
   g_autofree char *comm = read_file (proc_root, name);
 
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-               "Process %d is already traced by process %d (%s); only one tracer at a time. "
-               "Stop that debugger or profiler first",
+               _("Process %d is already traced by process %d (%s); only one tracer at a time. "
+               "Stop that debugger or profiler first"),
                pid, tracer, comm ? comm : "unknown");
 }
 
@@ -177,7 +161,7 @@ set_other_user (GError **error,
                 int      uid)
 {
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-               "Process %d belongs to another user (uid %d); run the profiler as that user or as root",
+               _("Process %d belongs to another user (uid %d); run the profiler as that user or as root"),
                pid, uid);
 }
 
@@ -188,21 +172,21 @@ set_yama (GError **error,
 {
   if (scope >= 3)
     g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                 "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d, which forbids "
+                 _("Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d, which forbids "
                  "attaching to any process until reboot. Launch the program through the profiler instead "
-                 "(flamecast-cli record -- COMMAND)",
+                 "(flamecast-cli record -- COMMAND)"),
                  pid, scope);
   else if (scope == 2)
     g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                 "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is 2 (only with CAP_SYS_PTRACE). "
+                 _("Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is 2 (only with CAP_SYS_PTRACE). "
                  "Launch the program through the profiler instead (flamecast-cli record -- COMMAND), "
-                 "run as root, or: sudo sysctl kernel.yama.ptrace_scope=1",
+                 "run as root, or: sudo sysctl kernel.yama.ptrace_scope=1"),
                  pid);
   else
     g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                 "Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d (only child processes). "
+                 _("Not allowed to trace process %d: Yama kernel.yama.ptrace_scope is %d (only child processes). "
                  "Launch the program through the profiler instead (flamecast-cli record -- COMMAND), "
-                 "run as root, or: sudo sysctl kernel.yama.ptrace_scope=0",
+                 "run as root, or: sudo sysctl kernel.yama.ptrace_scope=0"),
                  pid, scope);
 }
 
@@ -215,13 +199,13 @@ set_perf (GError     **error,
   const char *fix;
 
   if (level > 2)
-    fix = "this kernel forbids them for unprivileged users: sudo sysctl kernel.perf_event_paranoid=2, "
-          "or give the profiler CAP_PERFMON";
+    fix = _("this kernel forbids them for unprivileged users: sudo sysctl kernel.perf_event_paranoid=2, "
+            "or give the profiler CAP_PERFMON");
   else
-    fix = "a container or seccomp profile may block perf_event_open; CAP_PERFMON may be needed";
+    fix = _("a container or seccomp profile may block perf_event_open; CAP_PERFMON may be needed");
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-               "perf events are not available for process %d (%s, kernel.perf_event_paranoid is %d): %s. "
-               "Use wall mode (--mode wall) instead",
+               _("perf events are not available for process %d (%s, kernel.perf_event_paranoid is %d): %s. "
+               "Use wall mode (--mode wall) instead"),
                pid, why, level, fix);
 }
 
@@ -240,19 +224,16 @@ process_state (const char *proc_root,
 {
   g_autofree char *entry = pid_entry (pid);
   g_autofree char *path = g_build_filename (proc_root, entry, "status", NULL);
-  g_autofree char *state = read_status (proc_root, entry, "State:");
-  g_autofree char *threads = NULL;
+  g_auto(FcProcStatus) status = { 0 };
 
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return PROCESS_GONE;
-  if (state == NULL)
-    return PROCESS_RUNNING;
-  if (state[0] == 'X' || state[0] == 'x')
+  read_status (proc_root, entry, &status);
+  if (status.state == 'X' || status.state == 'x')
     return PROCESS_DEAD;
-  if (state[0] != 'Z')
+  if (status.state != 'Z')
     return PROCESS_RUNNING;
-  threads = read_status (proc_root, entry, "Threads:");
-  return threads == NULL || atoi (threads) <= 1 ? PROCESS_ZOMBIE : PROCESS_RUNNING;
+  return status.n_threads <= 1 ? PROCESS_ZOMBIE : PROCESS_RUNNING;
 }
 
 static char *
@@ -273,33 +254,33 @@ check_alive (GError    **error,
 {
   g_autofree char *entry = pid_entry (pid);
   g_autofree char *comm = NULL;
-  g_autofree char *ppid_text = NULL;
 
   switch (process_state (proc_root, pid))
     {
     case PROCESS_GONE:
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "No process %d: it has exited (or never existed)", pid);
+                   _("No process %d: it has exited (or never existed)"), pid);
       return FALSE;
     case PROCESS_DEAD:
       comm = process_comm (proc_root, pid);
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "Process %d (%s) has exited: there is nothing left to record", pid, comm);
+                   _("Process %d (%s) has exited: there is nothing left to record"), pid, comm);
       return FALSE;
     case PROCESS_ZOMBIE:
       {
         int ppid;
         g_autofree char *parent = NULL;
+        g_auto(FcProcStatus) status = { 0 };
 
         comm = process_comm (proc_root, pid);
-        ppid_text = read_status (proc_root, entry, "PPid:");
-        ppid = ppid_text != NULL ? atoi (ppid_text) : 0;
+        read_status (proc_root, entry, &status);
+        ppid = MAX (status.ppid, 0);
         parent = ppid > 0 ? process_comm (proc_root, ppid) : g_strdup ("unknown");
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                     "Process %d (%s) is a zombie: it has exited and only waits for its parent, process %d (%s), "
+                     _("Process %d (%s) is a zombie: it has exited and only waits for its parent, process %d (%s), "
                      "to collect its exit status; there is nothing left to record. It goes away when the parent "
                      "waits for it or exits. Record the program while it runs, or launch it through the profiler "
-                     "(flamecast-cli record -- COMMAND)", pid, comm, ppid, parent);
+                     "(flamecast-cli record -- COMMAND)"), pid, comm, ppid, parent);
         return FALSE;
       }
     case PROCESS_RUNNING:
@@ -317,22 +298,12 @@ is_not_dumpable (const char *proc_root,
 {
   g_autofree char *entry = pid_entry (pid);
   g_autofree char *path = g_build_filename (proc_root, entry, "status", NULL);
-  g_autofree char *uid = read_status (proc_root, entry, "Uid:");
+  g_auto(FcProcStatus) status = { 0 };
   GStatBuf st;
-  int euid = -1;
 
-  if (uid == NULL || g_stat (path, &st) != 0)
+  if (!read_status (proc_root, entry, &status) || status.uid[0] < 0 || g_stat (path, &st) != 0)
     return FALSE;
-  /* "Uid: real effective saved fs" */
-  {
-    g_auto(GStrv) fields = g_strsplit_set (uid, " \t", -1);
-    guint n = 0;
-
-    for (guint i = 0; fields[i] != NULL; i++)
-      if (*fields[i] != '\0' && n++ == 1)
-        euid = atoi (fields[i]);
-  }
-  return st.st_uid == 0 && euid > 0;
+  return st.st_uid == 0 && status.uid[1] > 0;
 }
 
 static void
@@ -343,11 +314,11 @@ set_not_dumpable (GError    **error,
   g_autofree char *comm = process_comm (proc_root, pid);
 
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-               "Process %d (%s) is not dumpable: it turned off core dumps and tracing for itself "
+               _("Process %d (%s) is not dumpable: it turned off core dumps and tracing for itself "
                "(prctl PR_SET_DUMPABLE 0, as ssh-agent, setuid programs and some sandboxes do), so only a profiler "
                "with CAP_SYS_PTRACE may attach to it or read its memory. Run the profiler as root "
                "(sudo flamecast-cli record --pid %d), or give it that capability "
-               "(sudo setcap cap_sys_ptrace+ep \"$(command -v flamecast-cli)\")",
+               "(sudo setcap cap_sys_ptrace+ep \"$(command -v flamecast-cli)\")"),
                pid, comm, pid);
 }
 
@@ -356,17 +327,19 @@ static gboolean
 is_descendant (const char *proc_root,
                GPid        pid)
 {
-  g_autofree char *self = read_status (proc_root, "self", "Pid:");
-  int self_pid = self != NULL ? atoi (self) : getpid ();
+  g_auto(FcProcStatus) self = { 0 };
+  int self_pid;
 
+  read_status (proc_root, "self", &self);
+  self_pid = self.pid >= 0 ? self.pid : getpid ();
   for (guint depth = 0; pid > 1 && depth < 64; depth++)
     {
       g_autofree char *entry = pid_entry (pid);
-      g_autofree char *ppid = read_status (proc_root, entry, "PPid:");
+      g_auto(FcProcStatus) status = { 0 };
 
-      if (ppid == NULL)
+      if (!read_status (proc_root, entry, &status) || status.ppid < 0)
         return FALSE;
-      pid = atoi (ppid);
+      pid = status.ppid;
       if (pid == self_pid)
         return TRUE;
     }
@@ -379,9 +352,10 @@ process_uid (const char *proc_root,
              GPid        pid)
 {
   g_autofree char *entry = pid_entry (pid);
-  g_autofree char *uid = read_status (proc_root, entry, "Uid:");
+  g_auto(FcProcStatus) status = { 0 };
 
-  return uid != NULL ? atoi (uid) : -1;
+  read_status (proc_root, entry, &status);
+  return status.uid[0];
 }
 
 static int
@@ -389,9 +363,10 @@ process_tracer (const char *proc_root,
                 GPid        pid)
 {
   g_autofree char *entry = pid_entry (pid);
-  g_autofree char *tracer = read_status (proc_root, entry, "TracerPid:");
+  g_auto(FcProcStatus) status = { 0 };
 
-  return tracer != NULL ? atoi (tracer) : 0;
+  read_status (proc_root, entry, &status);
+  return MAX (status.tracer_pid, 0);
 }
 
 gboolean
@@ -445,7 +420,7 @@ fc_attach_check_at (const char     *proc_root,
 
   if (mode == FC_SAMPLER_MODE_CPU && facts.perf_event_paranoid > 2 && facts.euid != 0 && !facts.cap_perfmon)
     {
-      set_perf (error, pid, "not permitted", facts.perf_event_paranoid);
+      set_perf (error, pid, _("not permitted"), facts.perf_event_paranoid);
       return FALSE;
     }
 
@@ -476,7 +451,7 @@ fc_attach_error_set (GError    **error,
   if (err == ESRCH || err == ENOENT)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "No process %d: it has exited", pid);
+                   _("No process %d: it has exited"), pid);
       return;
     }
 
@@ -495,7 +470,7 @@ fc_attach_error_set (GError    **error,
   if (err != EPERM && err != EACCES)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-                   "%s on process %d failed: %s", what, pid, g_strerror (err));
+                   _("%s on process %d failed: %s"), what, pid, g_strerror (err));
       return;
     }
 
@@ -521,7 +496,7 @@ fc_attach_error_set (GError    **error,
     }
 
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-               "Not allowed to trace process %d (%s). In a container the profiler needs CAP_SYS_PTRACE "
-               "(docker run --cap-add=SYS_PTRACE) and a seccomp profile that allows ptrace",
+               _("Not allowed to trace process %d (%s). In a container the profiler needs CAP_SYS_PTRACE "
+               "(docker run --cap-add=SYS_PTRACE) and a seccomp profile that allows ptrace"),
                pid, g_strerror (err));
 }

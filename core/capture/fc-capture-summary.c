@@ -9,6 +9,8 @@
  */
 
 #include <string.h>
+#include <inttypes.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-capture-summary.h"
 
@@ -92,6 +94,8 @@ fc_capture_summary_free (FcCaptureSummary *self)
   g_array_unref (self->processes);
   g_ptr_array_unref (self->runtimes);
   g_free (self->unsampled_reason);
+  g_free (self->access_note);
+  g_free (self->debuginfod);
   g_free (self->method);
   g_free (self->method_reason);
   g_free (self);
@@ -123,27 +127,36 @@ fc_capture_summary_dup_hint (const FcCaptureSummary *self)
 
   /* the threads that ran may be those that could not be sampled: that comes first */
   if (self->n_unsampled_threads > 0 && self->n_samples == 0)
-    return g_strdup_printf ("no samples: %u %s could not be sampled (the reason is above); fix that first",
-                            self->n_unsampled_threads, self->n_unsampled_threads == 1 ? "thread" : "threads");
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "no samples: %u thread could not be sampled (the reason is above); "
+                                         "fix that first",
+                                         "no samples: %u threads could not be sampled (the reason is above); "
+                                         "fix that first",
+                                         self->n_unsampled_threads),
+                            self->n_unsampled_threads);
   if (work_in_children (self))
-    return g_strdup_printf ("%" G_GUINT64_FORMAT " samples for %.2f s of CPU used by the command and the "
-                            "processes it started: the work is in child processes: use --follow-children",
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "%" PRIu64 " sample for %.2f s of CPU used by the command and the "
+                                         "processes it started: the work is in child processes: use --follow-children",
+                                         "%" PRIu64 " samples for %.2f s of CPU used by the command and the "
+                                         "processes it started: the work is in child processes: use --follow-children",
+                                         self->n_samples),
                             self->n_samples, self->target_cpu_ns / 1e9);
   if (self->n_samples == 0)
     {
       if (self->target_stopped)
-        return g_strdup ("no samples: the target was stopped (by a debugger or SIGSTOP) and never ran; "
-                         "continue it, or record in wall mode to see where it stands");
+        return g_strdup (_("no samples: the target was stopped (by a debugger or SIGSTOP) and never ran; "
+                         "continue it, or record in wall mode to see where it stands"));
       if (self->mode == FC_SAMPLER_MODE_CPU)
-        return g_strdup_printf ("no samples: cpu mode samples only threads running on a CPU, and the target never "
+        return g_strdup_printf (_("no samples: cpu mode samples only threads running on a CPU, and the target never "
                                 "ran: it was asleep, stopped by a debugger, or its work ran in child processes%s "
-                                "(record --mode wall to see where it waits)",
-                                self->follow_children ? "" : " (use --follow-children)");
-      return g_strdup ("no samples: the target ended or was released before the first tick");
+                                "(record --mode wall to see where it waits)"),
+                                self->follow_children ? "" : _(" (use --follow-children)"));
+      return g_strdup (_("no samples: the target ended or was released before the first tick"));
     }
   /* a shell or make waiting for the programs it started: their work is elsewhere */
   if (!self->follow_children && self->n_wait_leaf * 10 >= self->n_samples * 9)
-    return g_strdup ("the work is in child processes: use --follow-children");
+    return g_strdup (_("the work is in child processes: use --follow-children"));
   return NULL;
 }
 
@@ -157,15 +170,21 @@ fc_capture_summary_format (const FcCaptureSummary *self)
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  g_string_append_printf (s, "flamecast: %" G_GUINT64_FORMAT " samples of %u %s, %s mode at %u Hz, %s",
-                          self->n_samples, self->threads->len, self->threads->len == 1 ? "thread" : "threads",
+  /* "samples of N threads" is one sentence: the plural follows the thread count */
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE,
+                                          "flamecast: %" PRIu64 " samples of %u thread, %s mode at %u Hz, %s",
+                                          "flamecast: %" PRIu64 " samples of %u threads, %s mode at %u Hz, %s",
+                                          self->threads->len),
+                          self->n_samples, self->threads->len,
                           self->mode == FC_SAMPLER_MODE_CPU ? "cpu" : "wall", self->frequency,
                           self->method ? self->method : "?");
   if (self->method_reason != NULL)
     g_string_append_printf (s, " (%s)", self->method_reason);
   g_string_append_c (s, '\n');
+  if (self->access_note != NULL)
+    g_string_append_printf (s, "  %s\n", self->access_note);
   if (self->n_samples > 0)
-    g_string_append_printf (s, "  stacks reaching a root (_start, main, thread start): %.1f%%; leaf without a name: %.1f%%\n",
+    g_string_append_printf (s, _("  stacks reaching a root (_start, main, thread start): %.1f%%; leaf without a name: %.1f%%\n"),
                             percent (self->n_root, self->n_samples), percent (self->n_unnamed_leaf, self->n_samples));
 
   if (self->mode == FC_SAMPLER_MODE_WALL)
@@ -183,18 +202,22 @@ fc_capture_summary_format (const FcCaptureSummary *self)
           too_short += t->n_too_short;
           unaccounted += fc_thread_summary_unaccounted (t);
         }
-      g_string_append_printf (s, "  ticks: %" G_GUINT64_FORMAT " requested (each thread's time in the recording x "
-                              "rate), %" G_GUINT64_FORMAT " captured (%.1f%%); lost: %" G_GUINT64_FORMAT " late, %"
-                              G_GUINT64_FORMAT " refused, %" G_GUINT64_FORMAT " thread too short",
+      g_string_append_printf (s, _("  ticks: %" PRIu64 " requested (each thread's time in the recording x "
+                                   "rate), %" PRIu64 " captured (%.1f%%); lost: %" PRIu64 " late, %"
+                                   PRIu64 " refused, %" PRIu64 " thread too short"),
                               requested, captured, requested ? percent (captured, requested) : 100.0,
                               late, refused, too_short);
       if (unaccounted != 0)
-        g_string_append_printf (s, "; %" G_GINT64_FORMAT " %s", ABS (unaccounted),
-                                unaccounted > 0 ? "unaccounted for" : "samples more than requested");
+        g_string_append_printf (s, unaccounted > 0 ? _("; %" PRId64 " unaccounted for")
+                                                   : _("; %" PRId64 " samples more than requested"),
+                                ABS (unaccounted));
       if (self->dropped_ticks > 0)
-        g_string_append_printf (s, "; the sampler was late for %" G_GUINT64_FORMAT " ticks", self->dropped_ticks);
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "; the sampler was late for %" PRIu64 " tick",
+                                                "; the sampler was late for %" PRIu64 " ticks", self->dropped_ticks),
+                                self->dropped_ticks);
       if (self->n_ptrace_stops > 0)
-        g_string_append_printf (s, "; %" G_GUINT64_FORMAT " ptrace stops, median %.0f us",
+        g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "; %" PRIu64 " ptrace stop, median %.0f us",
+                                                "; %" PRIu64 " ptrace stops, median %.0f us", self->n_ptrace_stops),
                                 self->n_ptrace_stops, self->median_stop_us);
       g_string_append_c (s, '\n');
       /* threads that missed ticks first: they are what needs explaining */
@@ -203,39 +226,46 @@ fc_capture_summary_format (const FcCaptureSummary *self)
           const FcThreadSummary *t = &g_array_index (self->threads, FcThreadSummary, i);
           if (t->n_ticks == 0 || t->n_samples >= t->n_ticks)
             continue;
-          g_string_append_printf (s, "  thread %d%s%s%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " ticks; lost %"
-                                  G_GUINT64_FORMAT " late, %" G_GUINT64_FORMAT " refused, %" G_GUINT64_FORMAT
-                                  " too short\n",
+          g_string_append_printf (s, _("  thread %d%s%s%s: %" PRIu64 " of %" PRIu64 " ticks; lost %"
+                                       PRIu64 " late, %" PRIu64 " refused, %" PRIu64 " too short\n"),
                                   t->tid, t->name ? " (" : "", t->name ? t->name : "", t->name ? ")" : "",
                                   t->n_samples, t->n_ticks, t->n_late, t->n_refused, t->n_too_short);
           shown++;
         }
     }
+  if (self->debuginfod != NULL)
+    g_string_append_printf (s, "  %s\n", self->debuginfod);
   if (self->lost_samples > 0)
-    g_string_append_printf (s, "  %" G_GUINT64_FORMAT " perf samples lost by the kernel\n", self->lost_samples);
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "  %" PRIu64 " perf sample lost by the kernel\n",
+                                            "  %" PRIu64 " perf samples lost by the kernel\n", self->lost_samples),
+                            self->lost_samples);
   if (self->n_unsampled_threads > 0)
-    g_string_append_printf (s, "  %u %s not sampled: %s\n", self->n_unsampled_threads,
-                            self->n_unsampled_threads == 1 ? "thread" : "threads",
-                            self->unsampled_reason ? self->unsampled_reason : "perf events could not be opened");
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "  %u thread not sampled: %s\n",
+                                            "  %u threads not sampled: %s\n", self->n_unsampled_threads),
+                            self->n_unsampled_threads,
+                            self->unsampled_reason ? self->unsampled_reason : _("perf events could not be opened"));
   /* following children, each process is a profile session of its own: where to find it */
   if (self->follow_children && self->processes->len > 0)
     {
-      g_string_append_printf (s, "  %u %s, each with its own profiler_id and chunks:\n", self->processes->len,
-                              self->processes->len == 1 ? "process" : "processes");
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "  %u process, each with its own profiler_id and chunks:\n",
+                                              "  %u processes, each with its own profiler_id and chunks:\n",
+                                              self->processes->len),
+                              self->processes->len);
       for (guint i = 0; i < self->processes->len && i < 20; i++)
         {
           const FcProcessSummary *p = &g_array_index (self->processes, FcProcessSummary, i);
-          g_autofree char *name = p->name ? g_strdup (p->name) : g_strdup_printf ("pid %d", p->pid);
+          g_autofree char *name = p->name ? g_strdup (p->name) : g_strdup_printf (_("pid %d"), p->pid);
 
-          g_string_append_printf (s, "    %s: %" G_GUINT64_FORMAT " samples, %u %s, profiler_id %s", name,
-                                  p->n_samples, p->n_chunks, p->n_chunks == 1 ? "chunk" : "chunks", p->profiler_id);
+          g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "    %s: %" PRIu64 " samples, %u chunk, profiler_id %s",
+                                                  "    %s: %" PRIu64 " samples, %u chunks, profiler_id %s", p->n_chunks),
+                                  name, p->n_samples, p->n_chunks, p->profiler_id);
           if (p->n_short > 0)
-            g_string_append_printf (s, " (%" G_GUINT64_FORMAT " samples in no chunk: too short-lived for Sentry, "
-                                    "which needs a thread with two samples)", p->n_short);
+            g_string_append_printf (s, _(" (%" PRIu64 " samples in no chunk: too short-lived for Sentry, "
+                                         "which needs a thread with two samples)"), p->n_short);
           g_string_append_c (s, '\n');
         }
       if (self->processes->len > 20)
-        g_string_append_printf (s, "    and %u more\n", self->processes->len - 20);
+        g_string_append_printf (s, _("    and %u more\n"), self->processes->len - 20);
     }
 
   for (guint i = 0; i < self->runtimes->len; i++)
@@ -243,6 +273,6 @@ fc_capture_summary_format (const FcCaptureSummary *self)
 
   hint = fc_capture_summary_dup_hint (self);
   if (hint != NULL)
-    g_string_append_printf (s, "  hint: %s\n", hint);
+    g_string_append_printf (s, _("  hint: %s\n"), hint);
   return g_string_free (s, FALSE);
 }

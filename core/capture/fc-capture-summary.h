@@ -57,6 +57,10 @@ typedef struct {
   double         median_stop_us;
   guint          n_unsampled_threads; /* cpu mode: threads whose perf events could not be opened */
   char          *unsampled_reason;    /* the first such failure, e.g. the locked-memory limit */
+  char          *debuginfod;      /* what debuginfod gave ("debuginfod: debug info for 2 of 3 modules ..."),
+                                   * or NULL when DEBUGINFOD_URLS is unset or nothing was asked for */
+  char          *access_note;     /* how the target was opened when direct access was refused
+                                   * (through flamecast-helper), or NULL */
   GArray        *threads;         /* FcThreadSummary, by tid */
   GArray        *processes;       /* FcProcessSummary, in the order they were first sampled */
   GPtrArray     *runtimes;        /* char *: per process, the language runtime found and how its

@@ -12,14 +12,16 @@
  * A record that does not fit its own size ends the reading with an error naming the offset.
  */
 
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-jitdump.h"
 #include "fc-perf-map.h"
 
@@ -120,13 +122,13 @@ parse (const guint8 *data,
       if (u32 (data) != JITDUMP_MAGIC)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                       "jitdump: magic 0x%08x, not 0x%08x (\"JiTD\" written on this machine)", u32 (data), JITDUMP_MAGIC);
+                       _("jitdump: magic 0x%08x, not 0x%08x (\"JiTD\" written on this machine)"), u32 (data), JITDUMP_MAGIC);
           return 0;
         }
       header_size = u32 (data + 8);
       if (header_size < HEADER_SIZE || header_size > 4096)
         {
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "jitdump: header size %u", header_size);
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, _("jitdump: header size %u"), header_size);
           return 0;
         }
       if (len < header_size)
@@ -143,7 +145,7 @@ parse (const guint8 *data,
       if (size < RECORD_HEADER || size > MAX_RECORD)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                       "jitdump: record at byte %" G_GSIZE_FORMAT " claims %u bytes", at, size);
+                       _("jitdump: record at byte %zu claims %u bytes"), at, size);
           return at;
         }
       if (len - at < size)

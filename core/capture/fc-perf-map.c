@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "fc-perf-map.h"
+#include "fc-procfs.h"
 
 /* read at most this much per call: a huge map is taken in over several samples */
 #define MAX_READ (8 * 1024 * 1024)
@@ -33,25 +34,11 @@ struct _FcPerfMap {
 static int
 namespace_pid (GPid pid)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/status", pid);
-  g_autofree char *status = NULL;
-  const char *line;
-  int ns_pid = pid;
+  g_autofree char *dir = g_strdup_printf ("/proc/%d", pid);
+  g_auto(FcProcStatus) status = { 0 };
 
-  if (!g_file_get_contents (path, &status, NULL, NULL) || (line = strstr (status, "\nNSpid:")) == NULL)
-    return pid;
-  line += 7;
-  while (*line != '\n' && *line != 0)
-    {
-      char *end;
-      gint64 v = g_ascii_strtoll (line, &end, 10);
-
-      if (end == line)
-        break;
-      ns_pid = (int) v;
-      line = end;
-    }
-  return ns_pid;
+  fc_procfs_read_status (dir, &status);
+  return status.ns_pid > 0 ? status.ns_pid : pid;
 }
 
 /* The path of @path in @pid's file system, as we can open it; our own path when we share its

@@ -15,9 +15,11 @@
 #include <unistd.h>
 
 #include <libunwind.h>
+#include <glib/gi18n-lib.h>
 
+#include "fc-access.h"
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-perf.h"
 
 /* 1 MiB of ring per thread holds ~30 samples with 32 KiB stacks, 30 ms of CPU time at 1000 Hz:
@@ -176,30 +178,31 @@ fc_perf_stream_open_full (int           tid,
    * elsewhere such ticks are lost, and only user time is sampled. */
   if (!(flags & FC_PERF_OFF_CPU) && !g_atomic_int_get (&kernel_events_refused))
     attr.exclude_kernel = 0;
-  fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  fd = fc_access_perf_event_open (&attr, tid);
   if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel && !(flags & FC_PERF_OFF_CPU))
     {
       g_atomic_int_set (&kernel_events_refused, TRUE);
       attr.exclude_kernel = 1;
-      fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      fd = fc_access_perf_event_open (&attr, tid);
     }
   if (fd < 0 && errno == EMFILE && raise_open_files_limit ())
-    fd = syscall (SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    fd = fc_access_perf_event_open (&attr, tid);
   if (fd < 0)
     {
       int err = errno;
       struct rlimit nofile;
       if (err == EMFILE && getrlimit (RLIMIT_NOFILE, &nofile) == 0)
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-                     "Cannot open perf events on thread %d: the profiler has %lu files open, its limit "
+                     _("Cannot open perf events on thread %d: the profiler has %lu files open, its limit "
                      "(RLIMIT_NOFILE, raised to its hard limit); raise the hard limit (`ulimit -Hn`, "
-                     "LimitNOFILE= for a service) or record fewer threads",
+                     "LimitNOFILE= for a service) or record fewer threads"),
                      tid, (unsigned long) nofile.rlim_cur);
       else if (err == ESRCH)
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                     "Thread %d exited before perf events could be opened on it", tid);
+                     _("Thread %d exited before perf events could be opened on it"), tid);
       else
         fc_attach_error_set (error, tid, err, "perf_event_open");
+      fc_access_append_refusal (error);
       return NULL;
     }
 
@@ -237,7 +240,7 @@ fc_perf_stream_open_full (int           tid,
         fc_attach_mlock_error_set (error, tid, err);
       else
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                     "Cannot map the perf ring buffer of thread %d: %s (use wall mode)", tid, g_strerror (err));
+                     _("Cannot map the perf ring buffer of thread %d: %s (use wall mode)"), tid, g_strerror (err));
       return NULL;
     }
   if (self->period > 0)

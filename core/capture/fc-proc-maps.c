@@ -14,8 +14,10 @@
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-access.h"
+#include "fc-capture-error.h"
 #include "fc-proc-maps.h"
 
 struct _FcProcMaps {
@@ -265,7 +267,8 @@ fc_module_open_file (const char *path,
  * fc_process_read:
  *
  * Reads @len bytes at @addr of process @pid's memory as it is now (process_vm_readv, which
- * needs the rights of ptrace attach). A partial read is a failure.
+ * needs the rights of ptrace attach, else through flamecast-helper: fc-access.h). A partial
+ * read is a failure.
  */
 gboolean
 fc_process_read (GPid     pid,
@@ -273,12 +276,10 @@ fc_process_read (GPid     pid,
                  void    *buf,
                  gsize    len)
 {
-  struct iovec local = { buf, len };
-  struct iovec remote = { GSIZE_TO_POINTER (addr), len };
-
   if (len == 0)
     return TRUE;
-  return process_vm_readv (pid, &local, 1, &remote, 1, 0) == (ssize_t) len;
+  /* process_vm_readv; refused (another user's process), flamecast-helper's /proc/PID/mem */
+  return fc_access_read_memory (pid, addr, buf, len);
 }
 
 static FcModule *
@@ -410,20 +411,14 @@ gboolean
 fc_proc_maps_reload (FcProcMaps *self,
                      GError    **error)
 {
-  g_autofree char *maps_path = g_strdup_printf ("/proc/%d/maps", self->pid);
   g_autofree char *exe_link = g_strdup_printf ("/proc/%d/exe", self->pid);
   g_autofree char *contents = NULL;
-  g_autoptr(GError) local_error = NULL;
   g_autoptr(GPtrArray) order = NULL;
   g_auto(GStrv) lines = NULL;
   MapGroup *open = NULL;
 
-  if (!g_file_get_contents (maps_path, &contents, NULL, &local_error))
-    {
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "Cannot read %s: %s", maps_path, local_error->message);
-      return FALSE;
-    }
+  if ((contents = fc_access_read_maps (self->pid, error)) == NULL)
+    return FALSE;
   /* nothing mapped or unmapped since the last read: the modules stand */
   if (self->active->len > 0 && g_str_hash (contents) == self->maps_hash)
     return TRUE;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fc-process-list.h"
+#include "fc-procfs.h"
 
 void
 fc_process_info_free (FcProcessInfo *info)
@@ -41,72 +42,32 @@ user_name (uid_t       uid,
 
 #define PF_KTHREAD 0x00200000   /* include/linux/sched.h: a kernel thread */
 
-/* flags (field 9), utime and stime (14 and 15) of stat, counted after the
- * ")" that ends comm (which may itself hold spaces and parentheses). */
-static void
-read_stat (const char    *stat,
-           FcProcessInfo *info)
-{
-  const char *p = strrchr (stat, ')');
-  guint64 utime = 0, stime = 0, flags = 0;
-
-  if (p == NULL)
-    return;
-  p++;
-  for (int field = 3; *p != '\0' && field <= 15; field++)
-    {
-      char *end;
-      while (*p == ' ')
-        p++;
-      if (field == 9)
-        flags = g_ascii_strtoull (p, &end, 10);
-      else if (field == 14)
-        utime = g_ascii_strtoull (p, &end, 10);
-      else if (field == 15)
-        stime = g_ascii_strtoull (p, &end, 10);
-      else
-        end = strchr (p, ' ') ? strchr (p, ' ') : (char *) p + strlen (p);
-      p = end;
-    }
-  info->cpu_ticks = utime + stime;
-  info->kernel = (flags & PF_KTHREAD) != 0;
-}
-
 static FcProcessInfo *
 read_process (const char *proc_root,
               GPid        pid,
               GHashTable *users)
 {
   g_autofree char *dir = g_strdup_printf ("%s/%d", proc_root, pid);
-  g_autofree char *status_path = g_build_filename (dir, "status", NULL);
-  g_autofree char *stat_path = g_build_filename (dir, "stat", NULL);
   g_autofree char *cmdline_path = g_build_filename (dir, "cmdline", NULL);
-  g_autofree char *status = NULL;
-  g_autofree char *stat = NULL;
+  g_auto(FcProcStatus) status = { 0 };
+  FcProcStat stat;
   g_autofree char *cmdline = NULL;
-  g_auto(GStrv) lines = NULL;
   g_autoptr(FcProcessInfo) info = NULL;
   gsize cmdline_len = 0;
 
-  if (!g_file_get_contents (status_path, &status, NULL, NULL))
+  if (!fc_procfs_read_status (dir, &status) || status.name == NULL)
     return NULL;
   info = g_new0 (FcProcessInfo, 1);
   info->pid = pid;
-  lines = g_strsplit (status, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      if (g_str_has_prefix (lines[i], "Name:"))
-        info->name = g_strstrip (g_strdup (lines[i] + 5));
-      else if (g_str_has_prefix (lines[i], "Uid:"))
-        info->uid = (uid_t) atoi (lines[i] + 4);
-      else if (g_str_has_prefix (lines[i], "Threads:"))
-        info->n_threads = (guint) atoi (lines[i] + 8);
-    }
-  if (info->name == NULL)
-    return NULL;
+  info->name = g_steal_pointer (&status.name);
+  info->uid = (uid_t) MAX (status.uid[0], 0);
+  info->n_threads = status.n_threads;
   info->user = user_name (info->uid, users);
-  if (g_file_get_contents (stat_path, &stat, NULL, NULL))
-    read_stat (stat, info);
+  if (fc_procfs_read_stat (dir, &stat))
+    {
+      info->cpu_ticks = stat.utime + stat.stime;
+      info->kernel = (stat.flags & PF_KTHREAD) != 0;
+    }
 
   if (g_file_get_contents (cmdline_path, &cmdline, &cmdline_len, NULL) && cmdline_len > 0)
     {

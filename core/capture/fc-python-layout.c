@@ -10,9 +10,11 @@
  * known on its own, and a newer one is refused with its version named.
  */
 
+#include <inttypes.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-python-layout.h"
 
 char *
@@ -144,21 +146,21 @@ layout_from_debug_offsets (FcPythonLayout *l,
   if (len < FC_PYTHON_DEBUG_OFFSETS_SIZE || memcmp (blob, "xdebugpy", 8) != 0)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-                   "Python %s: _PyRuntime does not start with its debug offsets (no \"xdebugpy\" cookie)",
+                   _("Python %s: _PyRuntime does not start with its debug offsets (no \"xdebugpy\" cookie)"),
                    version);
       return FALSE;
     }
   if ((guint32) debug_offset (blob, DO_VERSION) != py_version)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-                   "Python %s: its debug offsets say version 0x%08x, Py_Version 0x%08x",
+                   _("Python %s: its debug offsets say version 0x%08x, Py_Version 0x%08x"),
                    version, (guint32) debug_offset (blob, DO_VERSION), py_version);
       return FALSE;
     }
   if (debug_offset (blob, DO_FREE_THREADED) != 0)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                   "Python %s is a free-threaded build, whose frames Flamecast does not read", version);
+                   _("Python %s is a free-threaded build, whose frames Flamecast does not read"), version);
       return FALSE;
     }
   for (guint i = 0; i < G_N_ELEMENTS (checks); i++)
@@ -166,8 +168,8 @@ layout_from_debug_offsets (FcPythonLayout *l,
         debug_offset (blob, checks[i].group_size) > 1024 * 1024)
       {
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-                     "Python %s: debug offset %u (%" G_GUINT64_FORMAT ") lies outside its struct (%"
-                     G_GUINT64_FORMAT " bytes)", version, checks[i].field,
+                     _("Python %s: debug offset %u (%" PRIu64 ") lies outside its struct (%"
+                     PRIu64 " bytes)"), version, checks[i].field,
                      debug_offset (blob, checks[i].field), debug_offset (blob, checks[i].group_size));
         return FALSE;
       }
@@ -222,7 +224,7 @@ fc_python_layout_init (FcPythonLayout *layout,
   if ((py_version >> 24) != 3 || minor < 11 || minor > 13)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                   "CPython %s is not supported: Flamecast reads the frames of CPython 3.11 to 3.13", version);
+                   _("CPython %s is not supported: Flamecast reads the frames of CPython 3.11 to 3.13"), version);
       return FALSE;
     }
   if (minor == 11)

@@ -8,9 +8,11 @@
  * tell a code object from anything else at an address.
  */
 
+#include <inttypes.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-python-runtime.h"
 
 /* python3.11, python3, libpython3.12.so.1.0: the files CPython lives in (an embedding program
@@ -63,8 +65,8 @@ fc_python_runtime_find (FcProcMaps      *maps,
           if (g_str_has_suffix (minor, "."))
             minor[strlen (minor) - 1] = 0;
           g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                       "CPython %s (%s) is not supported: Flamecast reads the frames of CPython 3.11 to 3.13",
-                       minor[0] != 0 ? minor : "older than 3.7", m->path);
+                       _("CPython %s (%s) is not supported: Flamecast reads the frames of CPython 3.11 to 3.13"),
+                       minor[0] != 0 ? minor : _("older than 3.7"), m->path);
           return FALSE;
         }
       memset (runtime, 0, sizeof *runtime);
@@ -80,15 +82,15 @@ fc_python_runtime_find (FcProcMaps      *maps,
           if (g_str_has_suffix (minor, "."))
             minor[strlen (minor) - 1] = 0;
           g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                       "CPython %s (%s) is not supported: Flamecast reads the frames of CPython 3.11 to 3.13",
-                       minor[0] != 0 ? minor : "older than 3.11", m->path);
+                       _("CPython %s (%s) is not supported: Flamecast reads the frames of CPython 3.11 to 3.13"),
+                       minor[0] != 0 ? minor : _("older than 3.11"), m->path);
           return FALSE;
         }
       version_string = fc_python_version_string (version);
       if (!fc_process_read (pid, runtime->runtime, head, sizeof head))
         {
           g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
-                       "Python %s in process %d: its _PyRuntime at 0x%" G_GINT64_MODIFIER "x cannot be read",
+                       _("Python %s in process %d: its _PyRuntime at 0x%" PRIx64 " cannot be read"),
                        version_string, pid, runtime->runtime);
           return FALSE;
         }
@@ -100,8 +102,8 @@ fc_python_runtime_find (FcProcMaps      *maps,
           !fc_module_find_symbol (m, "_PyEval_EvalFrameDefault", &runtime->eval_start, &eval_size))
         {
           g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED,
-                       "Python %s in %s: PyCode_Type, PyUnicode_Type, PyBytes_Type or "
-                       "_PyEval_EvalFrameDefault is not exported", version_string, m->path);
+                       _("Python %s in %s: PyCode_Type, PyUnicode_Type, PyBytes_Type or "
+                       "_PyEval_EvalFrameDefault is not exported"), version_string, m->path);
           return FALSE;
         }
       runtime->pid = pid;

@@ -20,12 +20,17 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <glib/gi18n-lib.h>
 
+#include "fc-access.h"
 #include "fc-capture-summary.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
+#include "fc-debuginfod.h"
 #include "fc-frame-rename.h"
 #include "fc-proc-maps.h"
+#include "fc-procfs.h"
 #include "fc-recorder.h"
+#include "fc-record-options.h"
 #include "fc-release.h"
 #include "fc-runtimes.h"
 #include "fc-symbolizer.h"
@@ -124,6 +129,7 @@ struct _FcRecorder {
   char          *environment;
   gboolean       follow_children;
   FcStacksMode   stacks;
+  gboolean       mode_fallback;    /* wall mode was refused and the helper gave cpu mode */
 
   /* owned */
   GMainContext  *context;
@@ -135,7 +141,9 @@ struct _FcRecorder {
   GPtrArray     *process_store;  /* Process*, owned; protected by lock */
   GPtrArray     *runtime_lines;  /* char *: the runtimes of processes let go; protected by lock */
   GHashTable    *processes;      /* worker thread only once it runs: pid -> Process */
-  GHashTable    *sink_processes; /* sampler thread only: pid -> Process of its current program */
+  GHashTable    *sink_processes; /* under sink_lock: pid -> Process of its current program */
+  GMutex         sink_lock;      /* the sink's view of the target (pid, processes, stacks), which the
+                                  * sampler thread may call before attach() has returned */
   gboolean       following;      /* the target's children are followed (read at attach) */
   FcStacksMode   stacks_active;  /* read at attach: the sink reads Python frames unless native */
   GHashTable    *thread_states;  /* worker thread only: tid -> ThreadState */
@@ -348,7 +356,7 @@ refresh_thread_info (FcRecorder  *self,
   int pid = ts->pid;
   g_autofree char *path = NULL;
   g_autofree char *comm = NULL;
-  g_autofree char *stat = NULL;
+  FcProcStat stat;
   gint64 now = g_get_monotonic_time ();
 
   /* threads often name themselves just after they start: look again now and then */
@@ -376,22 +384,9 @@ refresh_thread_info (FcRecorder  *self,
         }
     }
   g_free (path);
-  path = g_strdup_printf ("/proc/%d/task/%d/stat", pid, tid);
-  if (g_file_get_contents (path, &stat, NULL, NULL))
-    {
-      /* field 18, counted after the ")" that ends the command name */
-      const char *p = strrchr (stat, ')');
-      int field = 2;
-      while (p != NULL && *p && field < 18)
-        {
-          p = strchr (p + 1, ' ');
-          if (p == NULL)
-            break;
-          field++;
-        }
-      if (p != NULL)
-        ts->priority = atoi (p + 1);
-    }
+  path = g_strdup_printf ("/proc/%d/task/%d", pid, tid);
+  if (fc_procfs_read_stat (path, &stat))
+    ts->priority = (int) stat.priority;
 }
 
 static void
@@ -641,6 +636,7 @@ sink_cb (FcSnapshot *snapshot,
   FcRecorder *self = user_data;
   Process *sampled = NULL;
 
+  g_mutex_lock (&self->sink_lock);
   /* Following children: a process is known from its first sample on, here on the sampler
    * thread, while it surely exists; the worker may reach its samples after it has exited. */
   if (self->following && snapshot->pid > 0)
@@ -710,6 +706,7 @@ sink_cb (FcSnapshot *snapshot,
   g_ptr_array_add (self->sink_batch, snapshot);
   if (snapshot->kind != FC_SNAPSHOT_SAMPLE && snapshot->kind != FC_SNAPSHOT_REUSE)
     batch_end_cb (self);
+  g_mutex_unlock (&self->sink_lock);
 }
 
 /* ---- main context ---- */
@@ -1288,7 +1285,9 @@ stop_worker (FcRecorder *self,
   if (!release)
     return;
   g_hash_table_remove_all (self->processes);
+  g_mutex_lock (&self->sink_lock);
   g_hash_table_remove_all (self->sink_processes);
+  g_mutex_unlock (&self->sink_lock);
   g_hash_table_remove_all (self->thread_states);
   /* their chunks were finished by the last flush; their frames point into what goes now */
   g_hash_table_remove_all (self->sessions);
@@ -1310,7 +1309,9 @@ static gboolean
 prepare_target (FcRecorder *self,
                 GError    **error)
 {
+  g_mutex_lock (&self->sink_lock);
   self->pid = fc_sampler_get_pid (self->sampler);
+  g_mutex_unlock (&self->sink_lock);
   self->spawned = fc_sampler_is_spawned (self->sampler);
   self->exited = FALSE;
   self->exit_status = -1;
@@ -1325,9 +1326,11 @@ prepare_target (FcRecorder *self,
   g_free (self->default_release);
   self->default_release = fc_release_default_for_pid (self->pid);
   g_hash_table_remove_all (self->processes);
+  g_mutex_lock (&self->sink_lock);
   g_hash_table_remove_all (self->sink_processes);
   g_hash_table_insert (self->sink_processes, GINT_TO_POINTER (self->pid), get_process (self, NULL));
   self->stacks_active = self->stacks;
+  g_mutex_unlock (&self->sink_lock);
   self->worker = g_thread_new ("fc-unwinder", worker_thread, self);
   return TRUE;
 }
@@ -1340,7 +1343,7 @@ check_not_detaching (FcRecorder *self,
   if (!self->detaching)
     return TRUE;
   g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-               "Cannot record: the recorder is still releasing process %d", self->pid);
+               _("Cannot record: the recorder is still releasing process %d"), self->pid);
   return FALSE;
 }
 
@@ -1349,6 +1352,9 @@ fc_recorder_attach (FcRecorder *self,
                     GPid        pid,
                     GError    **error)
 {
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *helped = NULL;
+
   g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
 
   if (!check_not_detaching (self, error))
@@ -1357,14 +1363,38 @@ fc_recorder_attach (FcRecorder *self,
   fc_sampler_set_options (self->sampler, self->frequency, self->stack_size);
   fc_sampler_set_follow_children (self->sampler, self->follow_children);
   self->following = self->follow_children;
-  if (!fc_sampler_attach (self->sampler, pid, self->mode, error))
-    return FALSE;
+  self->mode_fallback = FALSE;
+  fc_access_begin_attach (pid);
+  if (!fc_sampler_attach (self->sampler, pid, self->mode, &local_error))
+    {
+      /* wall mode stops threads with ptrace, which flamecast-helper does not do for a caller;
+       * the perf events it opens give cpu mode */
+      if (!(self->mode == FC_SAMPLER_MODE_WALL && !self->follow_children && fc_access_get_use_helper () &&
+            g_error_matches (local_error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION) &&
+            fc_sampler_attach (self->sampler, pid, FC_SAMPLER_MODE_CPU, NULL)))
+        {
+          fc_access_append_refusal (&local_error);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      if (!(helped = fc_access_dup_helper_note (pid)))
+        {
+          /* attached directly in cpu mode after all (perf events of its own user): wall mode's
+           * refusal stands */
+          fc_sampler_detach (self->sampler);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+      self->mode_fallback = TRUE;
+      fc_recorder_set_mode (self, FC_SAMPLER_MODE_CPU);
+    }
   return prepare_target (self, error);
 }
 
 gboolean
 fc_recorder_spawn (FcRecorder         *self,
                    const char * const *argv,
+                   const char         *cwd,
                    GError            **error)
 {
   g_return_val_if_fail (FC_IS_RECORDER (self), FALSE);
@@ -1375,7 +1405,7 @@ fc_recorder_spawn (FcRecorder         *self,
   fc_sampler_set_options (self->sampler, self->frequency, self->stack_size);
   fc_sampler_set_follow_children (self->sampler, self->follow_children);
   self->following = self->follow_children;
-  if (!fc_sampler_spawn (self->sampler, argv, self->mode, error))
+  if (!fc_sampler_spawn (self->sampler, argv, cwd, self->mode, error))
     return FALSE;
   return prepare_target (self, error);
 }
@@ -1389,7 +1419,7 @@ fc_recorder_start (FcRecorder *self,
   if (self->worker == NULL)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "Nothing to record: attach to a process or launch a command first");
+                   _("Nothing to record: attach to a process or launch a command first"));
       return FALSE;
     }
   if (!check_not_detaching (self, error))
@@ -1472,6 +1502,7 @@ fc_recorder_detach (FcRecorder *self)
   stop_worker (self, FALSE);
   flush_pending (self);
   stop_worker (self, TRUE);
+  fc_access_forget (self->pid);
   self->detaching = FALSE;
 
   /* a launched command outlives the recording; its exit status still matters to the caller */
@@ -1558,6 +1589,7 @@ fc_recorder_finalize (GObject *object)
   g_main_context_unref (self->context);
   g_queue_clear_full (&self->ready, (GDestroyNotify) item_free);
   g_mutex_clear (&self->lock);
+  g_mutex_clear (&self->sink_lock);
   g_free (self->platform);
   g_free (self->release);
   g_free (self->default_release);
@@ -1635,15 +1667,16 @@ fc_recorder_class_init (FcRecorderClass *klass)
   object_class->get_property = fc_recorder_get_property;
   object_class->set_property = fc_recorder_set_property;
 
-  properties[PROP_FREQUENCY] = g_param_spec_uint ("frequency", NULL, NULL, 1, 1000, 101, rw);
-  properties[PROP_MODE] = g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_SAMPLER_MODE_WALL, rw);
-  properties[PROP_CHUNK_DURATION_MS] = g_param_spec_uint ("chunk-duration-ms", NULL, NULL, 100, 66000, 60000, rw);
-  properties[PROP_STACK_SIZE] = g_param_spec_uint ("stack-size", NULL, NULL, 1024, 65528, 32768, rw);
-  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, "native", rw);
+  properties[PROP_FREQUENCY] = fc_record_option_property_spec (FC_RECORD_OPTION_FREQUENCY, rw);
+  properties[PROP_MODE] = g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_RECORD_DEFAULT_MODE, rw);
+  properties[PROP_CHUNK_DURATION_MS] = fc_record_option_property_spec (FC_RECORD_OPTION_CHUNK_MS, rw);
+  properties[PROP_STACK_SIZE] = fc_record_option_property_spec (FC_RECORD_OPTION_STACK_BYTES, rw);
+  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, FC_RECORD_DEFAULT_PLATFORM, rw);
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, NULL, rw);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, NULL, rw);
-  properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, rw);
-  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_STACKS_AUTO, rw);
+  properties[PROP_FOLLOW_CHILDREN] =
+    g_param_spec_boolean ("follow-children", NULL, NULL, FC_RECORD_DEFAULT_FOLLOW_CHILDREN, rw);
+  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_RECORD_DEFAULT_STACKS, rw);
   properties[PROP_PROFILER_ID] = g_param_spec_string ("profiler-id", NULL, NULL, NULL, ro);
   properties[PROP_N_SAMPLES] = g_param_spec_uint ("n-samples", NULL, NULL, 0, G_MAXUINT, 0, ro);
   properties[PROP_N_THREADS] = g_param_spec_uint ("n-threads", NULL, NULL, 0, G_MAXUINT, 0, ro);
@@ -1667,11 +1700,11 @@ fc_recorder_class_init (FcRecorderClass *klass)
 static void
 fc_recorder_init (FcRecorder *self)
 {
-  self->frequency = 101;
-  self->mode = FC_SAMPLER_MODE_WALL;
-  self->chunk_duration_ms = 60000;
-  self->stack_size = 32768;
-  self->platform = g_strdup ("native");
+  self->frequency = fc_record_option_get (FC_RECORD_OPTION_FREQUENCY)->default_value;
+  self->mode = FC_RECORD_DEFAULT_MODE;
+  self->chunk_duration_ms = fc_record_option_get (FC_RECORD_OPTION_CHUNK_MS)->default_value;
+  self->stack_size = fc_record_option_get (FC_RECORD_OPTION_STACK_BYTES)->default_value;
+  self->platform = g_strdup (FC_RECORD_DEFAULT_PLATFORM);
   self->context = g_main_context_ref_thread_default ();
   self->queue = g_async_queue_new ();
   self->sink_batch = g_ptr_array_new ();
@@ -1690,6 +1723,7 @@ fc_recorder_init (FcRecorder *self)
   self->exit_status = -1;
   g_queue_init (&self->ready);
   g_mutex_init (&self->lock);
+  g_mutex_init (&self->sink_lock);
   self->sampler = fc_sampler_new_full (sink_cb, batch_end_cb, self);
 }
 
@@ -1726,7 +1760,7 @@ void
 fc_recorder_set_frequency (FcRecorder *self,
                            guint       frequency)
 {
-  frequency = CLAMP (frequency, 1, 1000);
+  frequency = fc_record_option_clamp (FC_RECORD_OPTION_FREQUENCY, frequency);
   if (self->frequency == frequency)
     return;
   self->frequency = frequency;
@@ -1759,7 +1793,7 @@ void
 fc_recorder_set_chunk_duration_ms (FcRecorder *self,
                                    guint       ms)
 {
-  ms = CLAMP (ms, 100, 66000);
+  ms = fc_record_option_clamp (FC_RECORD_OPTION_CHUNK_MS, ms);
   if (self->chunk_duration_ms == ms)
     return;
   self->chunk_duration_ms = ms;
@@ -1914,6 +1948,30 @@ thread_summary_take_ticks (FcThreadSummary   *t,
  *
  * Returns: (transfer full): the summary
  */
+/**
+ * fc_recorder_dup_access_note:
+ *
+ * How the current or last attached process was opened when direct access was
+ * refused: "Process N was recorded through flamecast-helper: ...", and why
+ * the mode is cpu if wall mode was asked for.
+ *
+ * Returns: (transfer full) (nullable): the note, or NULL when it was opened directly
+ */
+char *
+fc_recorder_dup_access_note (FcRecorder *self)
+{
+  g_autofree char *note = NULL;
+
+  g_return_val_if_fail (FC_IS_RECORDER (self), NULL);
+
+  if (self->pid <= 0 || (note = fc_access_dup_helper_note (self->pid)) == NULL)
+    return NULL;
+  if (!self->mode_fallback)
+    return g_steal_pointer (&note);
+  return g_strdup_printf (_("%s; in cpu mode, since wall mode stops threads with ptrace, which the helper does "
+                            "not do for others"), note);
+}
+
 FcCaptureSummary *
 fc_recorder_dup_summary (FcRecorder *self)
 {
@@ -1935,6 +1993,8 @@ fc_recorder_dup_summary (FcRecorder *self)
   summary->follow_children = self->following;
   summary->target_cpu_ns = fc_sampler_get_target_cpu_ns (self->sampler);
   summary->n_unsampled_threads = fc_sampler_dup_unsampled (self->sampler, &summary->unsampled_reason);
+  summary->access_note = fc_recorder_dup_access_note (self);
+  summary->debuginfod = fc_debuginfod_dup_summary ();
   summary->n_samples = self->n_target_samples;
   summary->n_root = self->n_root;
   summary->n_unnamed_leaf = self->n_unnamed_leaf;

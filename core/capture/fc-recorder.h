@@ -18,12 +18,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (FcRecorder, fc_recorder, FC, RECORDER, GObject)
 
 /*
- * Properties: frequency (1..1000 Hz, default 101), mode (FcSamplerMode, default wall; read when
- * attaching), chunk-duration-ms (default 60000), stack-size (bytes copied per sample, default
- * 32768), platform (default "native"), release, environment, follow-children (default FALSE; read
- * when attaching), stacks (FcStacksMode, default auto: a CPython program's chunks are platform
- * python with its Python frames; read when attaching); read-only: profiler-id, n-samples,
- * n-threads, dropped-ticks, median-stop-us.
+ * Properties (ranges and defaults in fc-record-options.h): frequency (Hz), mode (FcSamplerMode;
+ * read when attaching), chunk-duration-ms, stack-size (bytes copied per sample), platform,
+ * release, environment, follow-children (read when attaching), stacks (FcStacksMode; auto: a
+ * CPython program's chunks are platform python with its Python frames; read when attaching);
+ * read-only: profiler-id, n-samples, n-threads, dropped-ticks, median-stop-us.
  *
  * Signals, all emitted on the main context that was the thread default when the recorder was
  * created: "samples-added" (guint first, guint n) for samples appended to the live profile (the
@@ -57,6 +56,7 @@ gboolean    fc_recorder_attach             (FcRecorder          *self,
                                             GError             **error);
 gboolean    fc_recorder_spawn              (FcRecorder          *self,
                                             const char * const  *argv,
+                                            const char          *cwd,
                                             GError             **error);
 gboolean    fc_recorder_start              (FcRecorder          *self,
                                             GError             **error);
@@ -96,6 +96,7 @@ void        fc_recorder_get_sampler_stats  (FcRecorder          *self,
 void        fc_recorder_get_unwind_stats   (FcRecorder          *self,
                                             FcUnwindStats       *stats);
 FcCaptureSummary *fc_recorder_dup_summary  (FcRecorder          *self);
+char             *fc_recorder_dup_access_note (FcRecorder       *self);
 void        fc_recorder_end_target         (FcRecorder          *self,
                                             int                  signal_number,
                                             guint                grace_ms);

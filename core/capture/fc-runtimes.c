@@ -16,8 +16,10 @@
  */
 
 #include <string.h>
+#include <inttypes.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-python-runtime.h"
 #include "fc-python-stack.h"
 #include "fc-runtimes.h"
@@ -113,10 +115,10 @@ java_hint (GPid pid)
     for (gsize i = 0; i < len; i += strlen (cmdline + i) + 1)
       frame_pointers |= strcmp (cmdline + i, "-XX:+PreserveFramePointer") == 0;
   if (!frame_pointers)
-    return "start java with -XX:+PreserveFramePointer (stacks through JIT code) and "
-           "-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit, or run jcmd PID Compiler.perfmap while recording";
-  return "start java with -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit, or run jcmd PID "
-         "Compiler.perfmap while recording";
+    return _("start java with -XX:+PreserveFramePointer (stacks through JIT code) and "
+             "-XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit, or run jcmd PID Compiler.perfmap while recording");
+  return _("start java with -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit, or run jcmd PID "
+           "Compiler.perfmap while recording");
 }
 
 static void
@@ -160,22 +162,26 @@ fc_runtimes_note_jit (FcRuntimes   *self,
   if (n == 0 && self->jit_runtime == NULL)
     return;
   if (n == 0)
-    describe_jit (self, g_strdup_printf ("%s: no JIT code sampled", self->jit_runtime), NULL);
+    describe_jit (self, g_strdup_printf (_("%s: no JIT code sampled"), self->jit_runtime), NULL);
   else if (source != NULL)
     describe_jit (self,
-                  g_strdup_printf ("%s: JIT code named from %s%s%s (%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-                                   " addresses)", self->jit_runtime ? self->jit_runtime : "JIT code",
-                                   info.jitdump != NULL ? "the jitdump " : "", source,
-                                   info.jitdump != NULL && info.perf_map_found ? " and the perf map" : "",
+                  g_strdup_printf (info.jitdump == NULL
+                                   ? _("%s: JIT code named from %s (%" PRIu64 " of %" PRIu64 " addresses)")
+                                   : info.perf_map_found
+                                   ? _("%s: JIT code named from the jitdump %s and the perf map (%" PRIu64 " of %"
+                                       PRIu64 " addresses)")
+                                   : _("%s: JIT code named from the jitdump %s (%" PRIu64 " of %" PRIu64 " addresses)"),
+                                   self->jit_runtime ? self->jit_runtime : _("JIT code"), source,
                                    info.n_named, n),
                   info.jitdump_error != NULL ? g_strdup (info.jitdump_error) : NULL);
   else
     describe_jit (self,
-                  g_strdup_printf ("%s: JIT code without names (%" G_GUINT64_FORMAT " addresses; no %s)",
-                                   self->jit_runtime ? self->jit_runtime : "JIT code", n,
+                  g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: JIT code without names (%" PRIu64 " address; no %s)",
+                                                "%s: JIT code without names (%" PRIu64 " addresses; no %s)", n),
+                                   self->jit_runtime ? self->jit_runtime : _("JIT code"), n,
                                    info.perf_map),
                   g_strdup (self->jit_hint != NULL ? self->jit_hint
-                                                   : "a perf map (/tmp/perf-PID.map) written by the runtime names it"));
+                                                   : _("a perf map (/tmp/perf-PID.map) written by the runtime names it")));
 }
 
 /**
@@ -200,8 +206,8 @@ fc_runtimes_update (FcRuntimes *self)
     {
       /* a python with no CPython we know in it: its stacks are native */
       self->python_failed = TRUE;
-      describe (self, g_strdup ("a python executable without a CPython runtime Flamecast knows (no _PyRuntime); "
-                                "native stacks only"), NULL);
+      describe (self, g_strdup (_("a python executable without a CPython runtime Flamecast knows (no _PyRuntime); "
+                                "native stacks only")), NULL);
     }
   if (self->python_expected && !self->python_found && !self->python_failed &&
       g_get_monotonic_time () - self->reloaded_us > G_USEC_PER_SEC / 20)
@@ -229,7 +235,7 @@ fc_runtimes_update (FcRuntimes *self)
           g_str_has_prefix (base, "libnode.so"))
         {
           self->jit_runtime = "Node.js";
-          self->jit_hint = "start node with --perf-basic-prof (or --perf-prof for a jitdump)";
+          self->jit_hint = _("start node with --perf-basic-prof (or --perf-prof for a jitdump)");
         }
       else if (strcmp (base, "libjvm.so") == 0)
         {
@@ -239,13 +245,13 @@ fc_runtimes_update (FcRuntimes *self)
       else if (strcmp (base, "libcoreclr.so") == 0)
         {
           self->jit_runtime = ".NET";
-          self->jit_hint = "set DOTNET_PerfMapEnabled=1 before starting it";
+          self->jit_hint = _("set DOTNET_PerfMapEnabled=1 before starting it");
         }
       else if (modules[i]->is_main && !self->is_go && fc_module_find_symbol (modules[i], "runtime.main", &addr, NULL))
         {
           self->is_go = TRUE;
-          describe_jit (self, g_strdup ("Go: stacks followed by frame pointer, names and lines from its symbol "
-                                        "table and DWARF"), NULL);
+          describe_jit (self, g_strdup (_("Go: stacks followed by frame pointer, names and lines from its symbol "
+                                        "table and DWARF")), NULL);
         }
     }
 
@@ -260,13 +266,13 @@ fc_runtimes_update (FcRuntimes *self)
       self->python_found = TRUE;
       self->python_runtime = runtime;
       fc_python_free (g_atomic_pointer_exchange (&self->pending, fc_python_new (&runtime)));
-      describe (self, g_strdup_printf ("CPython %s: Python frames read from the interpreter's memory",
+      describe (self, g_strdup_printf (_("CPython %s: Python frames read from the interpreter's memory"),
                                        runtime.version_string), NULL);
     }
   else if (g_error_matches (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED))
     {
       self->python_failed = TRUE;
-      describe (self, g_strdup_printf ("%s; native stacks only", error->message), NULL);
+      describe (self, g_strdup_printf (_("%s; native stacks only"), error->message), NULL);
     }
 }
 

@@ -9,9 +9,10 @@
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-sampler-private.h"
 
 /* How long a thread perf events describe may go without a stack before it is stopped for one:
@@ -142,9 +143,9 @@ fc_sampler_choose_wall_method (FcSampler *self,
   force = self->force_ptrace;
   g_mutex_unlock (&self->lock);
   if (force || g_strcmp0 (g_getenv ("FC_SAMPLER_FORCE_PTRACE"), "1") == 0)
-    reason = g_strdup (force ? "ptrace forced by the caller" : "ptrace forced by FC_SAMPLER_FORCE_PTRACE=1");
+    reason = g_strdup (force ? _("ptrace forced by the caller") : _("ptrace forced by FC_SAMPLER_FORCE_PTRACE=1"));
   else if ((probe = fc_perf_stream_open_full (pid, 101, 1024, FC_PERF_SWITCHES | FC_PERF_SMALL_RING, &error)) == NULL)
-    reason = g_strdup_printf ("ptrace only: %s", error->message);
+    reason = g_strdup_printf (_("ptrace only: %s"), error->message);
   g_clear_pointer (&probe, fc_perf_stream_free);
 
   g_mutex_lock (&self->lock);
@@ -159,9 +160,9 @@ fc_sampler_choose_wall_method (FcSampler *self,
   /* switch-out samples are kernel events: refused where perf_event_paranoid > 1 without
    * CAP_PERFMON; sleeping threads are then stopped once per sleep */
   if (g_strcmp0 (g_getenv ("FC_SAMPLER_NO_SWITCH_STACKS"), "1") == 0)
-    reason = g_strdup ("one ptrace stop per sleep: switch-out stacks turned off by FC_SAMPLER_NO_SWITCH_STACKS=1");
+    reason = g_strdup (_("one ptrace stop per sleep: switch-out stacks turned off by FC_SAMPLER_NO_SWITCH_STACKS=1"));
   else if ((probe = fc_perf_stream_open_full (pid, 101, 1024, FC_PERF_NEWEST | FC_PERF_OFF_CPU, &off_error)) == NULL)
-    reason = g_strdup_printf ("one ptrace stop per sleep: the kernel refused switch-out samples (%s)",
+    reason = g_strdup_printf (_("one ptrace stop per sleep: the kernel refused switch-out samples (%s)"),
                               off_error->message);
   fc_perf_stream_free (probe);
   g_mutex_lock (&self->lock);

@@ -63,6 +63,7 @@ typedef struct {
   GPid                pid;
   FcSamplerMode       mode;
   const char * const *argv;
+  const char         *cwd;        /* of a launched command; NULL: ours */
   guint               frequency;
   guint               stack_size;
   GError             *error;

@@ -19,7 +19,6 @@
 #include <libunwind.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
 #include "fc-sampler-private.h"
 
 /* ptrace options: threads and exec always; new processes too when following children */

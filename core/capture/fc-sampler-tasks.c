@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
+#include "fc-procfs.h"
 #include "fc-sampler-private.h"
 
 void
@@ -37,14 +38,12 @@ fc_sampler_task_free (Task *task)
 static int
 tid_process (int tid)
 {
-  char path[64];
-  g_autofree char *status = NULL;
-  const char *p;
+  char dir[64];
+  g_auto(FcProcStatus) status = { 0 };
 
-  g_snprintf (path, sizeof path, "/proc/%d/status", tid);
-  if (!g_file_get_contents (path, &status, NULL, NULL) || (p = strstr (status, "\nTgid:")) == NULL)
-    return 0;
-  return atoi (p + 6);
+  g_snprintf (dir, sizeof dir, "/proc/%d", tid);
+  fc_procfs_read_status (dir, &status);
+  return MAX (status.tgid, 0);
 }
 
 /* Cpu mode: a thread left unsampled (its ring buffer could not be mapped, most often) is
@@ -236,17 +235,11 @@ fc_sampler_list_tasks (GPid pid)
 static int
 process_parent (int pid)
 {
-  char path[64];
-  g_autofree char *stat = NULL;
-  const char *p;
-  int ppid = 0;
+  char dir[64];
+  FcProcStat stat;
 
-  g_snprintf (path, sizeof path, "/proc/%d/stat", pid);
-  if (!g_file_get_contents (path, &stat, NULL, NULL) || (p = strrchr (stat, ')')) == NULL)
-    return 0;
-  if (sscanf (p + 1, " %*c %d", &ppid) != 1)
-    return 0;
-  return ppid;
+  g_snprintf (dir, sizeof dir, "/proc/%d", pid);
+  return fc_procfs_read_stat (dir, &stat) ? MAX (stat.ppid, 0) : 0;
 }
 
 /* Every process that descends from @pid now, parents before their children. */

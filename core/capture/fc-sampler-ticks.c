@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
 #include "fc-sampler-private.h"
 
 void

@@ -37,10 +37,13 @@
 #include <unistd.h>
 
 #include <libunwind.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-perf.h"
+#include "fc-procfs.h"
+#include "fc-record-options.h"
 #include "fc-sampler.h"
 #include "fc-sampler-private.h"
 
@@ -100,13 +103,10 @@ take_options (FcSampler     *self,
 static gboolean
 target_is_stopped (GPid pid)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
-  g_autofree char *stat = NULL;
-  const char *p;
+  g_autofree char *dir = g_strdup_printf ("/proc/%d", pid);
+  FcProcStat stat;
 
-  if (!g_file_get_contents (path, &stat, NULL, NULL) || (p = strrchr (stat, ')')) == NULL)
-    return FALSE;
-  return p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
+  return fc_procfs_read_stat (dir, &stat) && (stat.state == 'T' || stat.state == 't');
 }
 
 static gboolean
@@ -157,20 +157,21 @@ do_spawn (FcSampler *self,
 {
   int go[2], err_pipe[2];
   pid_t child;
-  int child_errno = 0;
+  /* what failed in the child: 0 changing directory, 1 exec; then errno */
+  int child_errno[2] = { 0, 0 };
   ssize_t n;
 
   fc_sampler_reset_target (self);
   take_options (self, cmd->mode);
   if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err_pipe, O_CLOEXEC) != 0)
     {
-      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, "pipe: %s", g_strerror (errno));
+      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, _("pipe: %s"), g_strerror (errno));
       return FALSE;
     }
   child = fork ();
   if (child < 0)
     {
-      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, "fork: %s", g_strerror (errno));
+      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, _("fork: %s"), g_strerror (errno));
       return FALSE;
     }
   if (child == 0)
@@ -186,9 +187,17 @@ do_spawn (FcSampler *self,
       close (err_pipe[0]);
       while (read (go[0], &c, 1) < 0 && errno == EINTR)
         ;
+      /* the command's own directory, never the whole app's (its other threads would move too) */
+      if (cmd->cwd != NULL && chdir (cmd->cwd) != 0)
+        {
+          child_errno[1] = errno;
+          (void) !write (err_pipe[1], child_errno, sizeof child_errno);
+          _exit (127);
+        }
       execvp (cmd->argv[0], (char * const *) cmd->argv);
-      child_errno = errno;
-      (void) !write (err_pipe[1], &child_errno, sizeof child_errno);
+      child_errno[0] = 1;
+      child_errno[1] = errno;
+      (void) !write (err_pipe[1], child_errno, sizeof child_errno);
       _exit (127);
     }
 
@@ -231,15 +240,20 @@ do_spawn (FcSampler *self,
   (void) !write (go[1], "x", 1);
   close (go[1]);
   do
-    n = read (err_pipe[0], &child_errno, sizeof child_errno);
+    n = read (err_pipe[0], child_errno, sizeof child_errno);
   while (n < 0 && errno == EINTR);
   close (err_pipe[0]);
 
   if (n == sizeof child_errno)
     {
       int status;
-      g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
-                   "Cannot run %s: %s", cmd->argv[0], g_strerror (child_errno));
+      if (child_errno[0] == 0)
+        g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
+                     _("Cannot use %s as the working directory of %s: %s"), cmd->cwd, cmd->argv[0],
+                     g_strerror (child_errno[1]));
+      else
+        g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
+                     _("Cannot run %s: %s"), cmd->argv[0], g_strerror (child_errno[1]));
       /* the child exits 127; collect it (and its ptrace stops) */
       while (waitpid (child, &status, __WALL) == child)
         {
@@ -403,13 +417,13 @@ sampler_thread (gpointer data)
           if (!self->attached)
             {
               g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                           "No target to sample: attach to a process or launch one first%s",
+                           _("No target to sample: attach to a process or launch one first%s"),
                            self->exited ? " (the target has exited)" : "");
               finish_command (self, cmd, FALSE);
               break;
             }
-          self->frequency = CLAMP (cmd->frequency, 1, 1000);
-          self->stack_size = CLAMP (cmd->stack_size, 1024, 65528);
+          self->frequency = fc_record_option_clamp (FC_RECORD_OPTION_FREQUENCY, cmd->frequency);
+          self->stack_size = fc_record_option_clamp (FC_RECORD_OPTION_STACK_BYTES, cmd->stack_size);
           self->sampling = TRUE;
           self->start_ns = fc_sampler_now_ns ();
           {
@@ -543,8 +557,8 @@ fc_sampler_new_full (FcSnapshotSink     sink,
   self->nice = getpriority (PRIO_PROCESS, 0);
   self->timer_fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
   self->pidfd = -1;
-  self->frequency = 101;
-  self->stack_size = 32 * 1024;
+  self->frequency = fc_record_option_get (FC_RECORD_OPTION_FREQUENCY)->default_value;
+  self->stack_size = fc_record_option_get (FC_RECORD_OPTION_STACK_BYTES)->default_value;
   self->tasks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) fc_sampler_task_free);
   self->stop_times = g_array_new (FALSE, FALSE, sizeof (double));
   self->tick_counts = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -589,7 +603,7 @@ fc_sampler_attach (FcSampler     *self,
 
   if (pid <= 0)
     {
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS, "Invalid process id %d", pid);
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS, _("Invalid process id %d"), pid);
       return FALSE;
     }
   return run_command (self, &cmd, error);
@@ -598,14 +612,15 @@ fc_sampler_attach (FcSampler     *self,
 gboolean
 fc_sampler_spawn (FcSampler          *self,
                   const char * const *argv,
+                  const char         *cwd,
                   FcSamplerMode       mode,
                   GError            **error)
 {
-  Command cmd = { .kind = CMD_SPAWN, .argv = argv, .mode = mode };
+  Command cmd = { .kind = CMD_SPAWN, .argv = argv, .cwd = cwd != NULL && *cwd != '\0' ? cwd : NULL, .mode = mode };
 
   if (argv == NULL || argv[0] == NULL)
     {
-      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, "No command to launch");
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, _("No command to launch"));
       return FALSE;
     }
   return run_command (self, &cmd, error);
@@ -635,8 +650,8 @@ fc_sampler_set_options (FcSampler *self,
                         guint      stack_size)
 {
   g_mutex_lock (&self->lock);
-  self->next_frequency = CLAMP (frequency, 1, 1000);
-  self->next_stack_size = CLAMP (stack_size, 1024, 65528) & ~7u;
+  self->next_frequency = fc_record_option_clamp (FC_RECORD_OPTION_FREQUENCY, frequency);
+  self->next_stack_size = fc_record_option_clamp (FC_RECORD_OPTION_STACK_BYTES, stack_size) & ~7u;
   g_mutex_unlock (&self->lock);
 }
 
@@ -726,13 +741,13 @@ fc_sampler_dup_method (FcSampler  *self,
 
   g_mutex_lock (&self->lock);
   if (self->mode == FC_SAMPLER_MODE_CPU)
-    method = g_strdup ("perf events, on-CPU only");
+    method = g_strdup (_("perf events, on-CPU only"));
   else if (self->wall_perf && self->off_cpu_stacks)
-    method = g_strdup ("perf events for running threads, switch-out stacks for sleeping ones");
+    method = g_strdup (_("perf events for running threads, switch-out stacks for sleeping ones"));
   else if (self->wall_perf)
-    method = g_strdup ("perf events for running threads, one ptrace stop per sleep");
+    method = g_strdup (_("perf events for running threads, one ptrace stop per sleep"));
   else
-    method = g_strdup ("ptrace stops of every thread");
+    method = g_strdup (_("ptrace stops of every thread"));
   if (self->follow_children)
     {
       char *with = g_strconcat (method, ", child processes followed", NULL);

@@ -57,6 +57,7 @@ gboolean   fc_sampler_attach         (FcSampler           *self,
                                       GError             **error);
 gboolean   fc_sampler_spawn          (FcSampler           *self,
                                       const char * const  *argv,
+                                      const char          *cwd,
                                       FcSamplerMode        mode,
                                       GError             **error);
 gboolean   fc_sampler_start          (FcSampler           *self,

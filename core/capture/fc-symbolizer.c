@@ -9,6 +9,7 @@
  * function, and without that "module+0xoffset" does.
  */
 
+#include <fcntl.h>
 #include <string.h>
 
 #include <dwarf.h>
@@ -16,6 +17,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "fc-debuginfod.h"
 #include "fc-demangle.h"
 #include "fc-jitdump.h"
 #include "fc-perf-map.h"
@@ -69,13 +71,69 @@ struct _FcSymbolizer {
   gint64      jit_read_us;
   guint64     n_jit_named;   /* addresses in JIT code looked up, named or not */
   guint64     n_jit_unnamed;
+  GPtrArray  *retired_caches; /* caches of symbols looked up before debug info arrived: frames
+                               * and samples on their way still point at them */
+  guint       debuginfod_gen; /* fc_debuginfod_get_generation() when the Dwfl was made */
+  gint64      debuginfod_deadline; /* until when lookups wait for debuginfod; 0 before the first */
 };
 
 static char *debuginfo_path = NULL;
 
+/* How long the first lookups in a module without local debug info wait for debuginfod, in all
+ * per symbolizer: a local or nearby server answers well within it, and the samples of the first
+ * seconds are named too; a slow one delays this process's stacks (never its sampling) at most
+ * this long, and its names then arrive for later samples. */
+#define DEBUGINFOD_WAIT_US (10 * G_USEC_PER_SEC)
+
+/* the symbolizer whose lookup libdwfl calls back from: one thread symbolizes at a time */
+static __thread gint64 *debuginfod_deadline;
+
+/* Local debug info first (/usr/lib/debug/.build-id, .gnu_debuglink), as before; with
+ * DEBUGINFOD_URLS set, a module found with none is asked for in the background by its build-id
+ * (fc-debuginfod.c) instead of libdwfl's own blocking query. */
+static int
+find_debuginfo (Dwfl_Module *mod,
+                void       **userdata,
+                const char  *modname,
+                GElf_Addr    base,
+                const char  *file_name,
+                const char  *debuglink_file,
+                GElf_Word    debuglink_crc,
+                char       **debuginfo_file_name)
+{
+  const unsigned char *bits;
+  GElf_Addr vaddr;
+  char *path;
+  int len, fd;
+
+  len = dwfl_module_build_id (mod, &bits, &vaddr);
+  if (len <= 0 || !fc_debuginfod_enabled ())
+    return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file,
+                                         debuglink_crc, debuginfo_file_name);
+  fd = dwfl_build_id_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
+                                     debuginfo_file_name);
+  if (fd >= 0)
+    return fd;
+  fc_debuginfod_request (bits, len, modname);
+  if (debuginfod_deadline != NULL && *debuginfod_deadline == 0)
+    *debuginfod_deadline = g_get_monotonic_time () + DEBUGINFOD_WAIT_US;
+  path = fc_debuginfod_wait (bits, len, debuginfod_deadline != NULL ? *debuginfod_deadline : 0);
+  if (path == NULL)
+    return -1;
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      g_free (path);
+      return -1;
+    }
+  *debuginfo_file_name = strdup (path);
+  g_free (path);
+  return fd;
+}
+
 static const Dwfl_Callbacks callbacks = {
   .find_elf = dwfl_linux_proc_find_elf,
-  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .find_debuginfo = find_debuginfo,
   .section_address = dwfl_offline_section_address,
   .debuginfo_path = &debuginfo_path,
 };
@@ -382,7 +440,26 @@ fc_symbolizer_new (FcProcMaps *maps)
   self->jit = fc_jit_table_new ();
   self->perf_map = fc_perf_map_new (fc_proc_maps_get_pid (maps));
   self->jit_read_us = G_MININT64 / 2;
+  self->retired_caches = g_ptr_array_new_with_free_func ((GDestroyNotify) g_hash_table_unref);
+  self->debuginfod_gen = fc_debuginfod_get_generation ();
   return self;
+}
+
+/* Debug info arrived from debuginfod since the Dwfl was made: a new one finds it, and addresses
+ * are looked up again (libdwfl keeps a module's first answer). */
+static void
+refresh_for_debuginfod (FcSymbolizer *self)
+{
+  guint gen = fc_debuginfod_get_generation ();
+
+  if (gen == self->debuginfod_gen)
+    return;
+  self->debuginfod_gen = gen;
+  g_ptr_array_add (self->retired_caches, self->cache);
+  self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
+  g_hash_table_remove_all (self->reported);
+  dwfl_end (self->dwfl);
+  self->dwfl = dwfl_begin (&callbacks);
 }
 
 void
@@ -390,7 +467,10 @@ fc_symbolizer_free (FcSymbolizer *self)
 {
   if (self == NULL)
     return;
+  if (debuginfod_deadline == &self->debuginfod_deadline)
+    debuginfod_deadline = NULL;
   g_hash_table_unref (self->cache);
+  g_ptr_array_unref (self->retired_caches);
   g_hash_table_unref (self->unknown_gen);
   g_hash_table_unref (self->unknown_cache);
   g_ptr_array_unref (self->retired);
@@ -789,9 +869,15 @@ fc_symbolizer_lookup (FcSymbolizer *self,
   const char *name = NULL;
   gint64 debug_key = key;
 
-  if (sym != NULL)
+  if (sym != NULL && self->debuginfod_gen == fc_debuginfod_get_generation ())
     return sym;
+  if (sym != NULL)
+    {
+      refresh_for_debuginfod (self);
+      return fc_symbolizer_lookup (self, addr, is_return_address);
+    }
 
+  debuginfod_deadline = &self->debuginfod_deadline;
   m = fc_proc_maps_find_or_reload (self->maps, key);
   if (m == NULL)
     return lookup_outside_modules (self, key);

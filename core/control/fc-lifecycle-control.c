@@ -13,6 +13,7 @@
 
 #include <glib-unix.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-lifecycle-control.h"
 
@@ -105,7 +106,7 @@ fc_lifecycle_control_handle_line (FcLifecycleControl  *self,
       if (name[0] == '\0')
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s: “%s” needs a span name", self->path ? self->path : "control", copy);
+                       _("%s: “%s” needs a span name"), self->path ? self->path : "control", copy);
           return FALSE;
         }
 
@@ -118,7 +119,7 @@ fc_lifecycle_control_handle_line (FcLifecycleControl  *self,
           if (id == 0)
             {
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                           "%s: no active span “%s” to end", self->path ? self->path : "control", name);
+                           _("%s: no active span “%s” to end"), self->path ? self->path : "control", name);
               return FALSE;
             }
           fc_lifecycle_end_root_span (self->lifecycle, id);
@@ -139,7 +140,7 @@ fc_lifecycle_control_handle_line (FcLifecycleControl  *self,
     }
 
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-               "%s: unknown command “%s” (expected begin NAME, end NAME, start or stop)",
+               _("%s: unknown command “%s” (expected begin NAME, end NAME, start or stop)"),
                self->path ? self->path : "control", line);
   return FALSE;
 }
@@ -209,7 +210,7 @@ fc_lifecycle_control_new (FcLifecycle  *lifecycle,
     {
       int errsv = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot create the control FIFO %s: %s", path, g_strerror (errsv));
+                   _("Cannot create the control FIFO %s: %s"), path, g_strerror (errsv));
       return NULL;
     }
 
@@ -220,7 +221,7 @@ fc_lifecycle_control_new (FcLifecycle  *lifecycle,
     {
       int errsv = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot open the control FIFO %s: %s", path, g_strerror (errsv));
+                   _("Cannot open the control FIFO %s: %s"), path, g_strerror (errsv));
       return NULL;
     }
 
@@ -228,7 +229,7 @@ fc_lifecycle_control_new (FcLifecycle  *lifecycle,
     {
       close (fd);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "%s is not a FIFO (create one with mkfifo, or give a path that does not exist)", path);
+                   _("%s is not a FIFO (create one with mkfifo, or give a path that does not exist)"), path);
       return NULL;
     }
 

@@ -10,9 +10,11 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-convert.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
+#include "fc-record-options.h"
 #include "fc-recording.h"
 #include "fc-writer.h"
 
@@ -166,7 +168,7 @@ write_chunk (FcRecording *self,
 
       if (bytes == NULL)
         {
-          warn (self, "chunk %u: %s", self->n_chunks, error->message);
+          warn (self, _("chunk %u: %s"), self->n_chunks, error->message);
           self->write_failed = TRUE;
           return;
         }
@@ -179,7 +181,7 @@ write_chunk (FcRecording *self,
 
       if (profiles == NULL)
         {
-          warn (self, "chunk %u: %s", self->n_chunks, error->message);
+          warn (self, _("chunk %u: %s"), self->n_chunks, error->message);
           self->write_failed = TRUE;
           return;
         }
@@ -190,7 +192,7 @@ write_chunk (FcRecording *self,
 
           if (bytes == NULL)
             {
-              warn (self, "profile %u: %s", i + 1, error->message);
+              warn (self, _("profile %u: %s"), i + 1, error->message);
               g_clear_error (&error);
               self->write_failed = TRUE;
               continue;
@@ -210,7 +212,7 @@ chunk_ready_cb (FcRecording *self,
   if (self->sender != NULL && !fc_sender_add_chunk (self->sender, chunk, &error))
     {
       /* Not sent (invalid, or the outbox cannot be written); the file is still written. */
-      warn (self, "chunk %u: %s", self->n_chunks, error->message);
+      warn (self, _("chunk %u: %s"), self->n_chunks, error->message);
       g_clear_error (&error);
     }
   if (self->output_dir != NULL)
@@ -232,7 +234,7 @@ send_root_span (FcRecording      *self,
   g_autoptr(GError) error = NULL;
 
   if (self->sender != NULL && !fc_sender_add_root_span (self->sender, span, &error))
-    warn (self, "span “%s”: %s", span->name, error->message);
+    warn (self, _("span “%s”: %s"), span->name, error->message);
 }
 
 static void
@@ -408,7 +410,7 @@ prepare (FcRecording  *self,
       int saved_errno = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   "cannot create %s: %s", self->output_dir, g_strerror (saved_errno));
+                   _("cannot create %s: %s"), self->output_dir, g_strerror (saved_errno));
       return FALSE;
     }
   /* an output directory that cannot be written is found now, not after a long recording */
@@ -422,7 +424,7 @@ prepare (FcRecording  *self,
           int saved_errno = errno;
 
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                       "cannot write in %s: %s", self->output_dir, g_strerror (saved_errno));
+                       _("cannot write in %s: %s"), self->output_dir, g_strerror (saved_errno));
           return FALSE;
         }
       close (fd);
@@ -449,12 +451,13 @@ fc_recording_attach (FcRecording  *self,
 gboolean
 fc_recording_spawn (FcRecording        *self,
                     const char * const *argv,
+                    const char         *cwd,
                     GError            **error)
 {
   g_return_val_if_fail (FC_IS_RECORDING (self), FALSE);
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, FALSE);
 
-  if (!prepare (self, error) || !fc_recorder_spawn (self->recorder, argv, error))
+  if (!prepare (self, error) || !fc_recorder_spawn (self->recorder, argv, cwd, error))
     return FALSE;
   self->spawned = TRUE;
   create_document (self);
@@ -471,7 +474,7 @@ fc_recording_start (FcRecording  *self,
   if (self->lifecycle == NULL)
     {
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
-                   "Nothing to record: attach to a process or launch a command first");
+                   _("Nothing to record: attach to a process or launch a command first"));
       return FALSE;
     }
   if (fc_lifecycle_get_mode (self->lifecycle) != FC_PROFILE_LIFECYCLE_MANUAL)
@@ -559,7 +562,8 @@ fc_recording_stop_async (FcRecording         *self,
   if (self->stop_task != NULL || self->stopped)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING,
-                               "The recording is already %s", self->stopped ? "stopped" : "stopping");
+                               self->stopped ? _("The recording is already stopped")
+                                             : _("The recording is already stopping"));
       return;
     }
   self->stop_task = g_steal_pointer (&task);
@@ -745,7 +749,7 @@ fc_recording_apply_settings (FcRecording *self,
                 "mode", fc_settings_get_mode (settings),
                 "stack-size", (guint) fc_settings_get_stack_bytes (settings),
                 "platform", fc_settings_get_platform (settings),
-                "chunk-duration-ms", (guint) CLAMP (fc_settings_get_chunk_duration (settings) * 1000, 100, 66000),
+                "chunk-duration-ms", fc_record_option_chunk_ms (fc_settings_get_chunk_duration (settings)),
                 "lifecycle", fc_settings_get_profile_lifecycle (settings),
                 "profile-session-sample-rate", fc_settings_get_profile_session_sample_rate (settings),
                 "traces-sample-rate", fc_settings_get_traces_sample_rate (settings),
@@ -919,15 +923,16 @@ fc_recording_class_init (FcRecordingClass *klass)
   object_class->set_property = fc_recording_set_property;
 
   /* passed on to the recorder: the same names, ranges and defaults */
-  properties[PROP_FREQUENCY] = g_param_spec_uint ("frequency", NULL, NULL, 1, 1000, 101, rw);
-  properties[PROP_MODE] = g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_SAMPLER_MODE_WALL, rw);
-  properties[PROP_STACK_SIZE] = g_param_spec_uint ("stack-size", NULL, NULL, 1024, 65528, 32768, rw);
-  properties[PROP_CHUNK_DURATION_MS] = g_param_spec_uint ("chunk-duration-ms", NULL, NULL, 100, 66000, 60000, rw);
-  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, "native", rw);
+  properties[PROP_FREQUENCY] = fc_record_option_property_spec (FC_RECORD_OPTION_FREQUENCY, rw);
+  properties[PROP_MODE] = g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_RECORD_DEFAULT_MODE, rw);
+  properties[PROP_STACK_SIZE] = fc_record_option_property_spec (FC_RECORD_OPTION_STACK_BYTES, rw);
+  properties[PROP_CHUNK_DURATION_MS] = fc_record_option_property_spec (FC_RECORD_OPTION_CHUNK_MS, rw);
+  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, FC_RECORD_DEFAULT_PLATFORM, rw);
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, NULL, rw);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, NULL, rw);
-  properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, rw);
-  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_STACKS_AUTO, rw);
+  properties[PROP_FOLLOW_CHILDREN] =
+    g_param_spec_boolean ("follow-children", NULL, NULL, FC_RECORD_DEFAULT_FOLLOW_CHILDREN, rw);
+  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_RECORD_DEFAULT_STACKS, rw);
   properties[PROP_LIFECYCLE] =
     g_param_spec_enum ("lifecycle", NULL, NULL, FC_TYPE_PROFILE_LIFECYCLE, FC_PROFILE_LIFECYCLE_MANUAL, rw);
   properties[PROP_PROFILE_SESSION_SAMPLE_RATE] =

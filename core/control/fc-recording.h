@@ -64,8 +64,10 @@ void           fc_recording_apply_settings     (FcRecording          *self,
 gboolean       fc_recording_attach             (FcRecording          *self,
                                                 GPid                  pid,
                                                 GError              **error);
+/* @cwd (nullable): the command's working directory, entered by the child after fork */
 gboolean       fc_recording_spawn              (FcRecording          *self,
                                                 const char * const   *argv,
+                                                const char           *cwd,
                                                 GError              **error);
 /* Manual lifecycle: starts the profiler (a no-op with a warning when the
  * session is not sampled). Trace lifecycle: nothing until a root span begins.

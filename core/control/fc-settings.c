@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-atomic-file.h"
-#include "fc-error.h"
+#include "fc-control-error.h"
 #include "fc-sampler.h"
 #include "fc-settings.h"
 #include "fc-settings-schema.h"
@@ -89,7 +90,7 @@ fc_profile_lifecycle_from_string (const char          *text,
   else
     {
       g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
-                   "Profile lifecycle “%s” is neither “manual” nor “trace”", text ? text : "");
+                   _("Profile lifecycle “%s” is neither “manual” nor “trace”"), text ? text : "");
       return FALSE;
     }
 
@@ -234,12 +235,10 @@ fc_settings_class_init (FcSettingsClass *klass)
   object_class->get_property = fc_settings_get_property;
   object_class->set_property = fc_settings_set_property;
 
-  properties[PROP_FREQUENCY] =
-    g_param_spec_int ("frequency", NULL, NULL, 1, 1000, FC_SETTINGS_DEFAULT_FREQUENCY, flags);
+  properties[PROP_FREQUENCY] = fc_record_option_setting_spec (FC_RECORD_OPTION_FREQUENCY, flags);
   properties[PROP_MODE] =
-    g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_SAMPLER_MODE_WALL, flags);
-  properties[PROP_STACK_BYTES] =
-    g_param_spec_int ("stack-bytes", NULL, NULL, 1024, 65528, FC_SETTINGS_DEFAULT_STACK_BYTES, flags);
+    g_param_spec_enum ("mode", NULL, NULL, FC_TYPE_SAMPLER_MODE, FC_RECORD_DEFAULT_MODE, flags);
+  properties[PROP_STACK_BYTES] = fc_record_option_setting_spec (FC_RECORD_OPTION_STACK_BYTES, flags);
   properties[PROP_PROFILE_SESSION_SAMPLE_RATE] =
     g_param_spec_double ("profile-session-sample-rate", NULL, NULL, 0.0, 1.0, 1.0, flags);
   properties[PROP_PROFILE_LIFECYCLE] =
@@ -247,15 +246,15 @@ fc_settings_class_init (FcSettingsClass *klass)
                        FC_TYPE_PROFILE_LIFECYCLE, FC_PROFILE_LIFECYCLE_MANUAL, flags);
   properties[PROP_TRACES_SAMPLE_RATE] =
     g_param_spec_double ("traces-sample-rate", NULL, NULL, 0.0, 1.0, 1.0, flags);
-  properties[PROP_CHUNK_DURATION] =
-    g_param_spec_int ("chunk-duration", NULL, NULL, 1, 3600, FC_SETTINGS_DEFAULT_CHUNK_DURATION, flags);
+  properties[PROP_CHUNK_DURATION] = fc_record_option_setting_spec (FC_RECORD_OPTION_CHUNK_DURATION, flags);
   properties[PROP_DSN] = g_param_spec_string ("dsn", NULL, NULL, "", flags);
   properties[PROP_RELEASE] = g_param_spec_string ("release", NULL, NULL, "", flags);
   properties[PROP_ENVIRONMENT] = g_param_spec_string ("environment", NULL, NULL, "production", flags);
   properties[PROP_OTLP_ENDPOINT] = g_param_spec_string ("otlp-endpoint", NULL, NULL, "", flags);
-  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, "native", flags);
-  properties[PROP_FOLLOW_CHILDREN] = g_param_spec_boolean ("follow-children", NULL, NULL, FALSE, flags);
-  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_STACKS_AUTO, flags);
+  properties[PROP_PLATFORM] = g_param_spec_string ("platform", NULL, NULL, FC_RECORD_DEFAULT_PLATFORM, flags);
+  properties[PROP_FOLLOW_CHILDREN] =
+    g_param_spec_boolean ("follow-children", NULL, NULL, FC_RECORD_DEFAULT_FOLLOW_CHILDREN, flags);
+  properties[PROP_STACKS] = g_param_spec_enum ("stacks", NULL, NULL, FC_TYPE_STACKS_MODE, FC_RECORD_DEFAULT_STACKS, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -263,18 +262,20 @@ fc_settings_class_init (FcSettingsClass *klass)
 static void
 fc_settings_init (FcSettings *self)
 {
-  self->frequency = FC_SETTINGS_DEFAULT_FREQUENCY;
-  self->mode = FC_SAMPLER_MODE_WALL;
-  self->stack_bytes = FC_SETTINGS_DEFAULT_STACK_BYTES;
+  self->frequency = fc_record_option_get (FC_RECORD_OPTION_FREQUENCY)->default_value;
+  self->mode = FC_RECORD_DEFAULT_MODE;
+  self->stack_bytes = fc_record_option_get (FC_RECORD_OPTION_STACK_BYTES)->default_value;
   self->profile_session_sample_rate = 1.0;
   self->profile_lifecycle = FC_PROFILE_LIFECYCLE_MANUAL;
   self->traces_sample_rate = 1.0;
-  self->chunk_duration = FC_SETTINGS_DEFAULT_CHUNK_DURATION;
+  self->chunk_duration = fc_record_option_get (FC_RECORD_OPTION_CHUNK_DURATION)->default_value;
   self->dsn = g_strdup ("");
   self->release = g_strdup ("");
   self->environment = g_strdup ("production");
   self->otlp_endpoint = g_strdup ("");
-  self->platform = g_strdup ("native");
+  self->platform = g_strdup (FC_RECORD_DEFAULT_PLATFORM);
+  self->stacks = FC_RECORD_DEFAULT_STACKS;
+  self->follow_children = FC_RECORD_DEFAULT_FOLLOW_CHILDREN;
 }
 
 FcSettings *
@@ -286,7 +287,7 @@ fc_settings_new (void)
 int
 fc_settings_get_frequency (FcSettings *self)
 {
-  g_return_val_if_fail (FC_IS_SETTINGS (self), FC_SETTINGS_DEFAULT_FREQUENCY);
+  g_return_val_if_fail (FC_IS_SETTINGS (self), 0);
   return self->frequency;
 }
 
@@ -296,7 +297,7 @@ fc_settings_set_frequency (FcSettings *self,
 {
   g_return_if_fail (FC_IS_SETTINGS (self));
 
-  frequency = CLAMP (frequency, 1, 1000);
+  frequency = fc_record_option_clamp (FC_RECORD_OPTION_FREQUENCY, frequency);
   if (self->frequency == frequency)
     return;
   self->frequency = frequency;
@@ -326,7 +327,7 @@ fc_settings_set_mode (FcSettings    *self,
 int
 fc_settings_get_stack_bytes (FcSettings *self)
 {
-  g_return_val_if_fail (FC_IS_SETTINGS (self), FC_SETTINGS_DEFAULT_STACK_BYTES);
+  g_return_val_if_fail (FC_IS_SETTINGS (self), 0);
   return self->stack_bytes;
 }
 
@@ -336,7 +337,7 @@ fc_settings_set_stack_bytes (FcSettings *self,
 {
   g_return_if_fail (FC_IS_SETTINGS (self));
 
-  bytes = CLAMP (bytes, 1024, 65528);
+  bytes = fc_record_option_clamp (FC_RECORD_OPTION_STACK_BYTES, bytes);
   if (self->stack_bytes == bytes)
     return;
   self->stack_bytes = bytes;
@@ -412,7 +413,7 @@ fc_settings_set_traces_sample_rate (FcSettings *self,
 int
 fc_settings_get_chunk_duration (FcSettings *self)
 {
-  g_return_val_if_fail (FC_IS_SETTINGS (self), FC_SETTINGS_DEFAULT_CHUNK_DURATION);
+  g_return_val_if_fail (FC_IS_SETTINGS (self), 0);
   return self->chunk_duration;
 }
 
@@ -422,7 +423,7 @@ fc_settings_set_chunk_duration (FcSettings *self,
 {
   g_return_if_fail (FC_IS_SETTINGS (self));
 
-  seconds = CLAMP (seconds, 1, 3600);
+  seconds = fc_record_option_clamp (FC_RECORD_OPTION_CHUNK_DURATION, seconds);
   if (self->chunk_duration == seconds)
     return;
   self->chunk_duration = seconds;
@@ -552,7 +553,7 @@ invalid_value (GError     **error,
                const char  *expected)
 {
   g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
-               "%s: “%s = %s” is invalid: expected %s", path, key, value, expected);
+               _("%s: “%s = %s” is invalid: expected %s"), path, key, value, expected);
   return FALSE;
 }
 
@@ -584,7 +585,7 @@ parse_key (GParamSpec  *pspec,
     {
       GParamSpecInt *ispec = G_PARAM_SPEC_INT (pspec);
       gint64 v;
-      g_autofree char *expected = g_strdup_printf ("an integer from %d to %d", ispec->minimum, ispec->maximum);
+      g_autofree char *expected = g_strdup_printf (_("an integer from %d to %d"), ispec->minimum, ispec->maximum);
 
       if (!g_ascii_string_to_signed (text, 10, ispec->minimum, ispec->maximum, &v, NULL))
         return invalid_value (error, path, key, shown, expected);
@@ -596,7 +597,7 @@ parse_key (GParamSpec  *pspec,
       double v = g_ascii_strtod (text, &end);
 
       if (end == text || *end != '\0' || isnan (v) || v < 0.0 || v > 1.0)
-        return invalid_value (error, path, key, shown, "a number from 0.0 to 1.0");
+        return invalid_value (error, path, key, shown, _("a number from 0.0 to 1.0"));
       g_value_set_double (value, v);
     }
   else if (G_IS_PARAM_SPEC_ENUM (pspec))
@@ -619,7 +620,7 @@ parse_key (GParamSpec  *pspec,
       else if (strcmp (text, "false") == 0)
         g_value_set_boolean (value, FALSE);
       else
-        return invalid_value (error, path, key, shown, "true or false");
+        return invalid_value (error, path, key, shown, _("true or false"));
     }
   else
     g_assert_not_reached ();
@@ -643,7 +644,7 @@ describe_schema_range (GSettingsSchemaKey *key)
       g_autofree char *min_text = g_variant_print (min, FALSE);
       g_autofree char *max_text = g_variant_print (max, FALSE);
 
-      return g_strdup_printf ("a value from %s to %s", min_text, max_text);
+      return g_strdup_printf (_("a value from %s to %s"), min_text, max_text);
     }
   if (g_strcmp0 (kind, "enum") == 0)
     {
@@ -656,7 +657,7 @@ describe_schema_range (GSettingsSchemaKey *key)
         g_string_append_printf (choices, " “%s”", choice);
       return g_string_free (g_steal_pointer (&choices), FALSE);
     }
-  return g_strdup ("a value the schema allows");
+  return g_strdup (_("a value the schema allows"));
 }
 
 /* @value as the schema key's GVariant type. */
@@ -791,7 +792,7 @@ fc_settings_load (FcSettings  *self,
           g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
         return TRUE;
       g_set_error (error, FC_SETTINGS_ERROR, FC_SETTINGS_ERROR_INVALID,
-                   "Cannot read settings from %s: %s", path, local_error->message);
+                   _("Cannot read settings from %s: %s"), path, local_error->message);
       return FALSE;
     }
 
@@ -875,7 +876,7 @@ fc_settings_save (FcSettings  *self,
     {
       int errsv = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot create %s: %s", dir, g_strerror (errsv));
+                   _("Cannot create %s: %s"), dir, g_strerror (errsv));
       return FALSE;
     }
 

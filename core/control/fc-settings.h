@@ -8,6 +8,7 @@
 #include <glib-object.h>
 
 #include "fc-python-splice.h"
+#include "fc-record-options.h"
 #include "fc-sampler.h"
 
 G_BEGIN_DECLS
@@ -20,20 +21,17 @@ typedef enum {
 #define FC_TYPE_PROFILE_LIFECYCLE (fc_profile_lifecycle_get_type ())
 GType fc_profile_lifecycle_get_type (void) G_GNUC_CONST;
 
-#define FC_SETTINGS_DEFAULT_FREQUENCY      101
-#define FC_SETTINGS_DEFAULT_CHUNK_DURATION 60
-#define FC_SETTINGS_DEFAULT_STACK_BYTES    32768
-
 /*
  * Properties, named like the GSettings keys of io.github.flamecast.Flamecast
- * so the app can g_settings_bind() them one to one:
- *   frequency                    int, Hz, 1..1000, default 101
+ * so the app can g_settings_bind() them one to one (the recording options'
+ * ranges and defaults are those of fc-record-options.h):
+ *   frequency                    int, Hz
  *   mode                         FcSamplerMode ("wall" | "cpu"), default wall
- *   stack-bytes                  int, bytes copied per sample, 1024..65528, default 32768
+ *   stack-bytes                  int, bytes copied per sample
  *   profile-session-sample-rate  double, 0..1, default 1.0
  *   profile-lifecycle            FcProfileLifecycle ("manual" | "trace"), default manual
  *   traces-sample-rate           double, 0..1, default 1.0
- *   chunk-duration               int, seconds, 1..3600, default 60
+ *   chunk-duration               int, seconds
  *   dsn, release                 string, default ""
  *   environment                  string, default "production"
  *   otlp-endpoint                string, an OTLP/HTTP base URL, default ""

@@ -5,9 +5,10 @@
 
 #include <string.h>
 #include <sys/utsname.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-convert.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-util.h"
 #include "fc-stats.h"
 #include "fc-time.h"
@@ -128,7 +129,7 @@ fc_convert_v1_to_v2 (FcProfile  *v1,
   if (fc_profile_get_format (v1) != FC_FORMAT_V1)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_UNSUPPORTED,
-                   "conversion to V2 needs a V1 profile; this is already a V2 chunk");
+                   _("conversion to V2 needs a V1 profile; this is already a V2 chunk"));
       return NULL;
     }
 
@@ -400,7 +401,7 @@ fc_convert_v2_to_v1 (FcProfile   *v2,
   if (fc_profile_get_format (v2) != FC_FORMAT_V2)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_UNSUPPORTED,
-                   "conversion to V1 needs a V2 chunk; this is already a V1 profile");
+                   _("conversion to V1 needs a V2 chunk; this is already a V1 profile"));
       return NULL;
     }
 
@@ -408,15 +409,15 @@ fc_convert_v2_to_v1 (FcProfile   *v2,
   if (n_samples == 0)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING,
-                   "the chunk has no samples to make a V1 profile of");
+                   _("the chunk has no samples to make a V1 profile of"));
       return NULL;
     }
 
   if (!split && samples[n_samples - 1].timestamp_ns - samples[0].timestamp_ns > FC_VALIDATE_MAX_V1_NS)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "the samples span %.3f s, but a V1 profile may cover at most 30 s "
-                   "(Relay rejects longer ones); split it into several transaction+profile pairs",
+                   _("the samples span %.3f s, but a V1 profile may cover at most 30 s "
+                   "(Relay rejects longer ones); split it into several transaction+profile pairs"),
                    (samples[n_samples - 1].timestamp_ns - samples[0].timestamp_ns) / 1e9);
       return NULL;
     }

@@ -7,10 +7,12 @@
  * the transport would send is one the reader opens, byte for byte.
  */
 
+#include <inttypes.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 #include "fc-json-util.h"
 #include "fc-problem.h"
@@ -101,8 +103,8 @@ note_duplicates (FcEnvelopeInput *self,
 {
   for (guint i = 0; i < duplicates->len; i++)
     g_ptr_array_add (self->problems,
-                     fc_problem_new (FC_PROBLEM_ERROR, what, "the key \"%s\" is given twice (Relay refuses that); "
-                                     "the last value is kept", (const char *) g_ptr_array_index (duplicates, i)));
+                     fc_problem_new (FC_PROBLEM_ERROR, what, _("the key \"%s\" is given twice (Relay refuses that); "
+                                     "the last value is kept"), (const char *) g_ptr_array_index (duplicates, i)));
 }
 
 void
@@ -127,7 +129,7 @@ propagate_read_error (FcEnvelopeInput  *self,
        g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA)))
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                   "corrupt or truncated gzip data after %" G_GUINT64_FORMAT " uncompressed bytes: %s",
+                   _("corrupt or truncated gzip data after %" PRIu64 " uncompressed bytes: %s"),
                    self->total, local_error->message);
       g_error_free (local_error);
     }
@@ -173,11 +175,11 @@ input_read_more (FcEnvelopeInput  *in,
     {
       if (in->compressed)
         g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                     "the gzip data decompresses to more than %" G_GUINT64_FORMAT " MiB, the reader's limit; "
-                     "reading stopped there", FC_READ_MAX_SIZE >> 20);
+                     _("the gzip data decompresses to more than %" PRIu64 " MiB, the reader's limit; "
+                     "reading stopped there"), FC_READ_MAX_SIZE >> 20);
       else
         g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                     "the data is larger than %" G_GUINT64_FORMAT " MiB, the reader's limit; reading stopped there",
+                     _("the data is larger than %" PRIu64 " MiB, the reader's limit; reading stopped there"),
                      FC_READ_MAX_SIZE >> 20);
       return FALSE;
     }
@@ -253,7 +255,7 @@ input_read_line (FcEnvelopeInput  *in,
       if (line->len + n > max_len)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                       "%s: the line is longer than %" G_GSIZE_FORMAT " bytes", what, max_len);
+                       _("%s: the line is longer than %zu bytes"), what, max_len);
           return FALSE;
         }
 
@@ -320,8 +322,8 @@ input_pump_exact (FcEnvelopeInput  *in,
           if (count == FC_ENVELOPE_NO_LENGTH)
             return TRUE;
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                       "%slength %" G_GUINT64_FORMAT " runs past the end of the data (%" G_GUINT64_FORMAT
-                       " bytes missing)", where, count, left);
+                       _("%slength %" PRIu64 " runs past the end of the data (%" PRIu64
+                       " bytes missing)"), where, count, left);
           return FALSE;
         }
 
@@ -386,7 +388,7 @@ fc_envelope_input_start (FcEnvelopeInput  *self,
     return FALSE;
   if (at_end)
     {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "no data: the input is empty");
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, _("no data: the input is empty"));
       return FALSE;
     }
   return TRUE;
@@ -410,7 +412,7 @@ fc_envelope_input_read_header (FcEnvelopeInput  *self,
                                         &local_error);
   if (header == NULL)
     g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                 "the envelope header is not a JSON object: %s", local_error->message);
+                 _("the envelope header is not a JSON object: %s"), local_error->message);
   else
     note_duplicates (self, "envelope header", duplicates);
   return header;
@@ -466,7 +468,7 @@ fc_envelope_input_next_item (FcEnvelopeInput       *self,
   if (self->n_items >= FC_READ_MAX_ITEMS)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "envelope item %u: more than %u items, the reader's limit", self->n_items + 1, FC_READ_MAX_ITEMS);
+                   _("envelope item %u: more than %u items, the reader's limit"), self->n_items + 1, FC_READ_MAX_ITEMS);
       return FALSE;
     }
   item->index = ++self->n_items;
@@ -481,7 +483,7 @@ fc_envelope_input_next_item (FcEnvelopeInput       *self,
   if (item->header == NULL)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                   "%s: the item header is not a JSON object: %s", item->what, local_error->message);
+                   _("%s: the item header is not a JSON object: %s"), item->what, local_error->message);
       return FALSE;
     }
   note_duplicates (self, item->what, duplicates);
@@ -490,7 +492,7 @@ fc_envelope_input_next_item (FcEnvelopeInput       *self,
   if (item->type == NULL || *item->type == '\0')
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                   "%s: the item header has no \"type\" string", item->what);
+                   _("%s: the item header has no \"type\" string"), item->what);
       return FALSE;
     }
 
@@ -504,14 +506,14 @@ fc_envelope_input_next_item (FcEnvelopeInput       *self,
           json_node_get_int (length_node) < 0)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                       "%s\"length\" is not a non-negative integer", item->where);
+                       _("%s\"length\" is not a non-negative integer"), item->where);
           return FALSE;
         }
       item->length = json_node_get_int (length_node);
       if (item->length > FC_READ_MAX_SIZE)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                       "%slength %" G_GUINT64_FORMAT " is beyond the reader's limit", item->where, item->length);
+                       _("%slength %" PRIu64 " is beyond the reader's limit"), item->where, item->length);
           return FALSE;
         }
     }
@@ -543,7 +545,7 @@ fc_envelope_input_read_payload (FcEnvelopeInput       *self,
       if (self->buf[self->pos] != '\n')
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                       "%sexpected a newline after the %" G_GUINT64_FORMAT "-byte payload, got 0x%02x",
+                       _("%sexpected a newline after the %" PRIu64 "-byte payload, got 0x%02x"),
                        item->where, item->length, self->buf[self->pos]);
           return FALSE;
         }
@@ -671,20 +673,20 @@ fc_envelope_check (FcDocument *document,
       if (json_object_has_member (header, "sent_at") &&
           (sent_at == NULL || !fc_time_parse_rfc3339 (sent_at, &ns)))
         g_ptr_array_add (problems, fc_problem_new (FC_PROBLEM_WARNING, "envelope header.sent_at",
-                                                   "not an RFC 3339 timestamp"));
+                                                   _("not an RFC 3339 timestamp")));
       if (!json_object_has_member (header, "sdk"))
         g_ptr_array_add (problems, fc_problem_new (strict ? FC_PROBLEM_ERROR : FC_PROBLEM_WARNING,
-                                                   "envelope header.sdk", "missing; recommended"));
+                                                   "envelope header.sdk", _("missing; recommended")));
       if (json_object_has_member (header, "event_id") &&
           !fc_uuid_is_valid (fc_json_get_string (header, "event_id"), NULL))
         g_ptr_array_add (problems, fc_problem_new (FC_PROBLEM_ERROR, "envelope header.event_id",
-                                                   "not a UUID"));
+                                                   _("not a UUID")));
     }
 
   if (n_profiles > 1)
     g_ptr_array_add (problems, fc_problem_new (FC_PROBLEM_ERROR, "envelope",
-                                               "%u profile/profile_chunk items; Relay accepts at most one "
-                                               "per envelope and answers 413", n_profiles));
+                                               _("%u profile/profile_chunk items; Relay accepts at most one "
+                                               "per envelope and answers 413"), n_profiles));
 
   for (guint i = 0; i < n_profiles; i++)
     {
@@ -693,6 +695,6 @@ fc_envelope_check (FcDocument *document,
     }
   if (has_v1 && n_transactions != 1)
     g_ptr_array_add (problems, fc_problem_new (FC_PROBLEM_ERROR, "envelope",
-                                               "%u transaction items; a profile item needs exactly one",
+                                               _("%u transaction items; a profile item needs exactly one"),
                                                n_transactions));
 }

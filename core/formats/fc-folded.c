@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-folded.h"
 #include "fc-interop-private.h"
 
@@ -156,7 +158,7 @@ fc_folded_write (FcDocument  *document,
       for (j = i; j < lines->len && strcmp (g_array_index (lines, Line, j).line, l->line) == 0; j++)
         count += g_array_index (lines, Line, j).count;
       g_string_append (out, l->line);
-      g_string_append_printf (out, " %" G_GSIZE_FORMAT "\n", count);
+      g_string_append_printf (out, " %zu\n", count);
       i = j;
     }
   return fc_interop_string_to_bytes (out);
@@ -232,20 +234,20 @@ fc_folded_read (GBytes  *bytes,
       if (count < 0 || stack_len == 0)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                       "folded stacks, line %u: expected \"frame;frame;... COUNT\"", line_no);
+                       _("folded stacks, line %u: expected \"frame;frame;... COUNT\""), line_no);
           return NULL;
         }
       if (!g_utf8_validate (line, stack_len, NULL))
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                       "folded stacks, line %u: not UTF-8", line_no);
+                       _("folded stacks, line %u: not UTF-8"), line_no);
           return NULL;
         }
       total += count;
       if (total > fc_interop_max_expanded_samples ())
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                       "folded stacks, line %u: more than %" G_GUINT64_FORMAT " samples in all", line_no,
+                       _("folded stacks, line %u: more than %" PRIu64 " samples in all"), line_no,
                        fc_interop_max_expanded_samples ());
           return NULL;
         }
@@ -263,7 +265,7 @@ fc_folded_read (GBytes  *bytes,
           if (frames->len >= FC_READ_MAX_STACK_DEPTH)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "folded stacks, line %u: more than %u frames, the reader's limit", line_no,
+                           _("folded stacks, line %u: more than %u frames, the reader's limit"), line_no,
                            FC_READ_MAX_STACK_DEPTH);
               return NULL;
             }
@@ -294,7 +296,7 @@ fc_folded_read (GBytes  *bytes,
 
   if (fc_profile_get_n_samples (profile) == 0)
     {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "folded stacks: no sample in the file");
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, _("folded stacks: no sample in the file"));
       return NULL;
     }
   if (!fc_interop_finish_profile (doc, profile, "folded stacks", error))

@@ -3,9 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-folded.h"
 #include "fc-import.h"
 #include "fc-otlp.h"
@@ -109,7 +111,7 @@ fc_import_load (FcImportKind   kind,
   if (g_bytes_get_size (bytes) > FC_READ_MAX_WHOLE_SIZE)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "%s: %" G_GSIZE_FORMAT " bytes, more than the %" G_GUINT64_FORMAT " MiB the reader holds whole",
+                   _("%s: %zu bytes, more than the %" PRIu64 " MiB the reader holds whole"),
                    fc_import_kind_name (kind), g_bytes_get_size (bytes), FC_READ_MAX_WHOLE_SIZE >> 20);
       return NULL;
     }
@@ -124,8 +126,8 @@ fc_import_load (FcImportKind   kind,
       if (fc_pprof_sniff (bytes))
         return fc_pprof_read (bytes, error);
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                   "%" G_GSIZE_FORMAT " bytes of binary data that are neither JSON, a pprof profile "
-                   "nor OTLP ProfilesData", g_bytes_get_size (bytes));
+                   _("%zu bytes of binary data that are neither JSON, a pprof profile "
+                   "nor OTLP ProfilesData"), g_bytes_get_size (bytes));
       return NULL;
     case FC_IMPORT_OTLP_JSON:
       return fc_otlp_read_json (bytes, error);

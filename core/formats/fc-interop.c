@@ -3,12 +3,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libdeflate.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-json-util.h"
 #include "fc-time.h"
@@ -269,7 +271,7 @@ fc_interop_add_image (FcProfile  *profile,
       if (debug_id != NULL)
         json_object_set_string_member (image, "debug_id", debug_id);
     }
-  g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", start);
+  g_snprintf (buf, sizeof buf, "0x%" PRIx64 "", start);
   json_object_set_string_member (image, "image_addr", buf);
   if (limit > start)
     json_object_set_int_member (image, "image_size", (gint64) (limit - start));
@@ -284,7 +286,7 @@ fc_interop_check_stacks (FcProfile   *profile,
   if (fc_profile_get_n_stacks (profile) <= FC_READ_MAX_STACK_NODES)
     return TRUE;
   g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-               "%s: more than %" G_GUINT64_FORMAT " distinct stacks, the reader's limit", where,
+               _("%s: more than %" PRIu64 " distinct stacks, the reader's limit"), where,
                FC_READ_MAX_STACK_NODES);
   return FALSE;
 }
@@ -331,7 +333,7 @@ fc_interop_finish_profile (FcDocument  *document,
     if (samples[i].timestamp_ns < 0 || samples[i].timestamp_ns > FC_TIME_MAX_S * FC_TIME_NS_PER_S)
       {
         g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                     "%s: sample %u is at %" G_GINT64_FORMAT " ns since 1970, outside 1970..2200",
+                     _("%s: sample %u is at %" PRId64 " ns since 1970, outside 1970..2200"),
                      where, i, samples[i].timestamp_ns);
         return FALSE;
       }
@@ -362,7 +364,7 @@ fc_interop_gzip (const guint8  *data,
   if (compressor == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                   "gzip: no memory for a compressor of %" G_GSIZE_FORMAT " bytes", len);
+                   _("gzip: no memory for a compressor of %zu bytes"), len);
       return NULL;
     }
   bound = libdeflate_gzip_compress_bound (compressor, len);

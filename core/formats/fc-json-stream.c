@@ -3,12 +3,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <errno.h>
 #include <string.h>
 
 #include <yajl/yajl_parse.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 
 /* paths of duplicate keys kept for messages; more are only counted */
@@ -50,7 +52,7 @@ fc_json_run (const yajl_callbacks  *callbacks,
       g_autofree char *detail = g_strstrip (g_strdup ((const char *) msg));
 
       yajl_free_error (yajl, msg);
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s%sinvalid JSON at byte %" G_GSIZE_FORMAT ": %s",
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, _("%s%sinvalid JSON at byte %zu: %s"),
                    what ? what : "", what ? ": " : "", (gsize) yajl_get_bytes_consumed (yajl), detail);
     }
   yajl_free (yajl);
@@ -342,7 +344,7 @@ fc_json_stream_parse_object (const char    *data,
 
   if (data == NULL || !starts_with_object (data, len))
     {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "expected a JSON object");
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, _("expected a JSON object"));
       return NULL;
     }
 
@@ -357,15 +359,15 @@ fc_json_stream_parse_object (const char    *data,
       switch (ctx.stop)
         {
         case STOP_DEPTH:
-          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "nested deeper than %d levels",
+          g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, _("nested deeper than %d levels"),
                        FC_READ_MAX_DEPTH);
           break;
         case STOP_VALUES:
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                       "more than %" G_GUINT64_FORMAT " JSON values, the reader's limit", FC_READ_MAX_JSON_VALUES);
+                       _("more than %" PRIu64 " JSON values, the reader's limit"), FC_READ_MAX_JSON_VALUES);
           break;
         case STOP_ROOT:
-          g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "expected a JSON object");
+          g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, _("expected a JSON object"));
           break;
         case STOP_NONE:
         default:

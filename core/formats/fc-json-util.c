@@ -6,8 +6,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 #include "fc-json-util.h"
 
@@ -168,14 +169,14 @@ fc_json_check_object_text (const char  *text,
     i++;
   if (i == len)
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s: no JSON value, the text is %s", what,
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, _("%s: no JSON value, the text is %s"), what,
                    len == 0 ? "empty" : "blank");
       return FALSE;
     }
   if (text[i] != '{')
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "%s: the document is %s, expected a JSON object",
-                   what, text[i] == '[' ? "an array" : text[i] == 'n' ? "null" : "a single value");
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, _("%s: the document is %s, expected a JSON object"),
+                   what, text[i] == '[' ? _("an array") : text[i] == 'n' ? "null" : _("a single value"));
       return FALSE;
     }
   return TRUE;

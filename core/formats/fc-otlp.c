@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-json-util.h"
 #include "fc-otlp.h"
@@ -120,7 +122,7 @@ add_attribute (Writer     *w,
   if (str_value != NULL)
     g_string_append_printf (k, "\x1fs%s", str_value);
   else
-    g_string_append_printf (k, "\x1fi%" G_GINT64_FORMAT, int_value);
+    g_string_append_printf (k, "\x1fi%" PRId64, int_value);
   found = g_hash_table_lookup (w->attribute_index, k->str);
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
@@ -244,7 +246,7 @@ add_location (Writer        *w,
   PLocation *loc;
   gpointer found;
 
-  g_string_append_printf (key, "%u:%" G_GINT64_MODIFIER "x", mapping, address);
+  g_string_append_printf (key, "%u:%" PRIx64 "", mapping, address);
   for (guint i = 0; i < n; i++)
     {
       const FcFrame *frame = fc_profile_get_frame (profile, frames[i]);
@@ -254,7 +256,7 @@ add_location (Writer        *w,
       line->line = frame->lineno > 0 ? frame->lineno : 0;
       line->column = frame->colno > 0 ? frame->colno : 0;
       lines[i] = line;
-      g_string_append_printf (key, "|%d:%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
+      g_string_append_printf (key, "|%d:%" PRId64 ":%" PRId64,
                               line->function_index, line->line, line->column);
     }
   found = g_hash_table_lookup (w->location_index, key->str);
@@ -711,7 +713,7 @@ check_index (Reader      *r,
   if (index >= 0 && (guint64) index < n)
     return TRUE;
   g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-               "%s.%s: %" G_GINT64_FORMAT " but the dictionary's %s has %" G_GSIZE_FORMAT " entries",
+               _("%s.%s: %" PRId64 " but the dictionary's %s has %zu entries"),
                r->where->str, field, index, table, n);
   return FALSE;
 }
@@ -819,7 +821,7 @@ read_stack (Reader      *r,
           if (frames->len >= FC_READ_MAX_STACK_DEPTH)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "OTLP profiles: stack_table[%d]: more than %u frames, the reader's limit", stack_index,
+                           _("OTLP profiles: stack_table[%d]: more than %u frames, the reader's limit"), stack_index,
                            FC_READ_MAX_STACK_DEPTH);
               return G_MAXUINT32;
             }
@@ -858,7 +860,7 @@ read_thread (Reader        *r,
         {
           g_free (tid);
           if (kv->value->value_case == ANY_INT)
-            tid = g_strdup_printf ("%" G_GINT64_FORMAT, kv->value->int_value);
+            tid = g_strdup_printf ("%" PRId64, kv->value->int_value);
           else
             tid = g_strdup (any_string (dict, kv->value));
         }
@@ -870,7 +872,7 @@ read_thread (Reader        *r,
   if (fc_profile_get_n_threads (r->profile) > FC_READ_MAX_THREADS)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "OTLP profiles: more than %u threads, the reader's limit", FC_READ_MAX_THREADS);
+                   _("OTLP profiles: more than %u threads, the reader's limit"), FC_READ_MAX_THREADS);
       return G_MAXUINT32;
     }
   if (name != NULL && fc_profile_get_thread (r->profile, thread)->name == FC_STRING_NONE)
@@ -917,7 +919,7 @@ read_profile (Reader          *r,
       const PSample *s = p->samples[i];
       guint32 stack, thread;
 
-      g_string_append_printf (r->where, ".samples[%" G_GSIZE_FORMAT "]", i);
+      g_string_append_printf (r->where, ".samples[%zu]", i);
       stack = read_stack (r, s->stack_index, error);
       if (stack == G_MAXUINT32)
         return FALSE;
@@ -937,14 +939,14 @@ read_profile (Reader          *r,
           if (count < 0)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "%s.values[0]: %" G_GINT64_FORMAT " is negative", r->where->str, count);
+                           _("%s.values[0]: %" PRId64 " is negative"), r->where->str, count);
               return FALSE;
             }
           *r->expanded += count;
           if (*r->expanded > fc_interop_max_expanded_samples ())
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "%s.values[0]: more than %" G_GUINT64_FORMAT " samples in all", r->where->str,
+                           _("%s.values[0]: more than %" PRIu64 " samples in all"), r->where->str,
                            fc_interop_max_expanded_samples ());
               return FALSE;
             }
@@ -985,8 +987,7 @@ read_data (const PData  *data,
             g_autoptr(GHashTable) images = g_hash_table_new (g_direct_hash, g_direct_equal);
             Reader r = { dict, profile, where, cache, images, &expanded };
 
-            g_string_printf (where, "resource_profiles[%" G_GSIZE_FORMAT "].scope_profiles[%" G_GSIZE_FORMAT
-                             "].profiles[%" G_GSIZE_FORMAT "]", i, j, k);
+            g_string_printf (where, "resource_profiles[%zu].scope_profiles[%zu].profiles[%zu]", i, j, k);
             read_resource (profile, rp->resource, dict);
             if (!read_profile (&r, rp->scope_profiles[j]->profiles[k], error))
               return NULL;
@@ -998,7 +999,7 @@ read_data (const PData  *data,
   if (fc_document_get_n_profiles (doc) == 0)
     {
       g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING,
-                           "OTLP profiles: resource_profiles holds no profile");
+                           _("OTLP profiles: resource_profiles holds no profile"));
       return NULL;
     }
   return g_steal_pointer (&doc);
@@ -1006,17 +1007,17 @@ read_data (const PData  *data,
 
 /* what OTLP may hold, checked before anything is decoded (protobuf and JSON) */
 static const FcPbCap otlp_caps[] = {
-  { DESC (profile), "samples", FC_READ_MAX_SAMPLES, "samples" },
-  { DESC (profiles_dictionary), "location_table", FC_READ_MAX_FRAMES, "locations" },
-  { DESC (profiles_dictionary), "function_table", FC_READ_MAX_FRAMES, "functions" },
-  { DESC (profiles_dictionary), "mapping_table", FC_READ_MAX_FRAMES, "mappings" },
-  { DESC (profiles_dictionary), "string_table", FC_READ_MAX_STRINGS, "strings" },
-  { DESC (profiles_dictionary), "stack_table", FC_READ_MAX_STACKS, "stacks" },
-  { DESC (profiles_dictionary), "attribute_table", FC_READ_MAX_STRINGS, "attributes" },
-  { DESC (profiles_dictionary), "link_table", FC_READ_MAX_SAMPLES, "links" },
-  { DESC (location), "lines", FC_READ_MAX_FRAMES, "lines" },
-  { DESC (stack), "location_indices", FC_READ_MAX_STACK_FRAMES, "location references" },
-  { DESC (sample), "timestamps_unix_nano", FC_READ_MAX_SAMPLES, "timestamps" },
+  { DESC (profile), "samples", FC_READ_MAX_SAMPLES, N_("samples") },
+  { DESC (profiles_dictionary), "location_table", FC_READ_MAX_FRAMES, N_("locations") },
+  { DESC (profiles_dictionary), "function_table", FC_READ_MAX_FRAMES, N_("functions") },
+  { DESC (profiles_dictionary), "mapping_table", FC_READ_MAX_FRAMES, N_("mappings") },
+  { DESC (profiles_dictionary), "string_table", FC_READ_MAX_STRINGS, N_("strings") },
+  { DESC (profiles_dictionary), "stack_table", FC_READ_MAX_STACKS, N_("stacks") },
+  { DESC (profiles_dictionary), "attribute_table", FC_READ_MAX_STRINGS, N_("attributes") },
+  { DESC (profiles_dictionary), "link_table", FC_READ_MAX_SAMPLES, N_("links") },
+  { DESC (location), "lines", FC_READ_MAX_FRAMES, N_("lines") },
+  { DESC (stack), "location_indices", FC_READ_MAX_STACK_FRAMES, N_("location references") },
+  { DESC (sample), "timestamps_unix_nano", FC_READ_MAX_SAMPLES, N_("timestamps") },
 };
 
 /* NULL with @error set when a limit is passed, without when it is no ProfilesData */
@@ -1077,7 +1078,7 @@ fc_otlp_read (GBytes  *bytes,
       if (error != NULL && *error != NULL)
         return NULL;
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                   "OTLP profiles: %" G_GSIZE_FORMAT " bytes that are not a ProfilesData protobuf message",
+                   _("OTLP profiles: %zu bytes that are not a ProfilesData protobuf message"),
                    g_bytes_get_size (bytes));
       return NULL;
     }
@@ -1123,7 +1124,7 @@ fc_otlp_parse_response (GBytes  *body,
   if (response == NULL)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                   "the %" G_GSIZE_FORMAT "-byte answer is not an ExportProfilesServiceResponse", len);
+                   _("the %zu-byte answer is not an ExportProfilesServiceResponse"), len);
       return FALSE;
     }
   if (response->partial_success != NULL)

@@ -3,13 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <errno.h>
 #include <string.h>
 
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"
 #include "fc-problem.h"
@@ -334,12 +336,12 @@ kind_name (ValKind kind)
   switch (kind)
     {
     case VAL_NULL: return "null";
-    case VAL_BOOL: return "a boolean";
-    case VAL_NUMBER: return "a number";
-    case VAL_STRING: return "a string";
-    case VAL_OBJECT: return "an object";
-    case VAL_ARRAY: return "an array";
-    default: return "a value";
+    case VAL_BOOL: return _("a boolean");
+    case VAL_NUMBER: return _("a number");
+    case VAL_STRING: return _("a string");
+    case VAL_OBJECT: return _("an object");
+    case VAL_ARRAY: return _("an array");
+    default: return _("a value");
     }
 }
 
@@ -634,13 +636,13 @@ count_captured (FcPayloadParser *self,
     {
       self->budget->extra_bytes += len + 8;
       if (self->budget->extra_bytes > FC_READ_MAX_EXTRA_BYTES)
-        return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " MiB of keys of samples, "
-                     "frames and threads that the reader keeps as they are, the reader's limit",
+        return fail (self, FC_FORMAT_ERROR_TOO_LARGE, _("more than %" PRIu64 " MiB of keys of samples, "
+                     "frames and threads that the reader keeps as they are, the reader's limit"),
                      FC_READ_MAX_EXTRA_BYTES >> 20);
     }
   else if (++self->budget->json_values > FC_READ_MAX_JSON_VALUES)
-    return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " JSON values kept as they are "
-                 "(metadata and keys the reader does not interpret), the reader's limit", FC_READ_MAX_JSON_VALUES);
+    return fail (self, FC_FORMAT_ERROR_TOO_LARGE, _("more than %" PRIu64 " JSON values kept as they are "
+                 "(metadata and keys the reader does not interpret), the reader's limit"), FC_READ_MAX_JSON_VALUES);
   return 1;
 }
 
@@ -759,20 +761,20 @@ expected_of (Ctx ctx,
 {
   switch (ctx)
     {
-    case CTX_TOP: return "a JSON object at the top level";
-    case CTX_ROOT: return "an object";
+    case CTX_TOP: return _("a JSON object at the top level");
+    case CTX_ROOT: return _("an object");
     case CTX_PROFILE:
-      return key == KEY_THREAD_METADATA ? "an object" : "an array";
-    case CTX_SAMPLES: return "an object (a sample)";
-    case CTX_STACKS: return "an array of frame indexes (a stack)";
-    case CTX_STACK: return "a frame index (an integer)";
-    case CTX_FRAMES: return "an object (a frame)";
-    case CTX_THREADS: return "an object (thread metadata)";
+      return key == KEY_THREAD_METADATA ? _("an object") : _("an array");
+    case CTX_SAMPLES: return _("an object (a sample)");
+    case CTX_STACKS: return _("an array of frame indexes (a stack)");
+    case CTX_STACK: return _("a frame index (an integer)");
+    case CTX_FRAMES: return _("an object (a frame)");
+    case CTX_THREADS: return _("an object (thread metadata)");
     case CTX_SAMPLE:
     case CTX_FRAME:
     case CTX_THREAD:
     default:
-      return "a scalar";
+      return _("a scalar");
     }
 }
 
@@ -801,7 +803,7 @@ ensure_thread_len (FcPayloadParser *self,
   index = fc_profile_ensure_thread (self->profile, self->last_tid->str);
   if (fc_profile_get_n_threads (self->profile) > FC_READ_MAX_THREADS)
     {
-      fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %u threads, the reader's limit", FC_READ_MAX_THREADS);
+      fail (self, FC_FORMAT_ERROR_TOO_LARGE, _("more than %u threads, the reader's limit"), FC_READ_MAX_THREADS);
       return index;
     }
 
@@ -826,11 +828,11 @@ int_error (FcPayloadParser *self,
   switch (status)
     {
     case INT_NOT_INTEGER:
-      return fail (self, FC_FORMAT_ERROR_TYPE, "expected an integer, got %.*s", (int)MIN (len, 40), text);
+      return fail (self, FC_FORMAT_ERROR_TYPE, _("expected an integer, got %.*s"), (int)MIN (len, 40), text);
     case INT_NEGATIVE:
-      return fail (self, FC_FORMAT_ERROR_RANGE, "negative value %.*s", (int)MIN (len, 40), text);
+      return fail (self, FC_FORMAT_ERROR_RANGE, _("negative value %.*s"), (int)MIN (len, 40), text);
     case INT_TOO_LARGE:
-      return fail (self, FC_FORMAT_ERROR_RANGE, "%.*s is out of range (at most %" G_GUINT64_FORMAT ")",
+      return fail (self, FC_FORMAT_ERROR_RANGE, _("%.*s is out of range (at most %" PRIu64 ")"),
                    (int)MIN (len, 40), text, max);
     case INT_OK:
     default:
@@ -885,7 +887,7 @@ sample_scalar (FcPayloadParser *self,
     {
     case KEY_STACK_ID:
       if (kind != VAL_NUMBER)
-        return fail (self, FC_FORMAT_ERROR_TYPE, "expected an integer, got %s", kind_name (kind));
+        return fail (self, FC_FORMAT_ERROR_TYPE, _("expected an integer, got %s"), kind_name (kind));
       st = parse_uint (text, len, G_MAXUINT32 - 1, &v);
       if (st != INT_OK)
         return int_error (self, st, text, len, G_MAXUINT32 - 1);
@@ -897,7 +899,7 @@ sample_scalar (FcPayloadParser *self,
       if (kind == VAL_STRING)
         {
           if (len == 0)
-            return fail (self, FC_FORMAT_ERROR_RANGE, "empty thread id");
+            return fail (self, FC_FORMAT_ERROR_RANGE, _("empty thread id"));
           s->thread = ensure_thread_len (self, text, len);
           if (self->error != NULL)
             return 0;
@@ -915,22 +917,22 @@ sample_scalar (FcPayloadParser *self,
             return 0;
         }
       else
-        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a string, got %s", kind_name (kind));
+        return fail (self, FC_FORMAT_ERROR_TYPE, _("expected a string, got %s"), kind_name (kind));
       s->has |= SAMPLE_HAS_THREAD;
       return 1;
 
     case KEY_TIMESTAMP:
       if (kind != VAL_NUMBER)
-        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a number of seconds, got %s", kind_name (kind));
+        return fail (self, FC_FORMAT_ERROR_TYPE, _("expected a number of seconds, got %s"), kind_name (kind));
       if (!parse_seconds_fast (text, len, &s->ts_ns) && !fc_time_parse_seconds (text, len, &s->ts_ns))
-        return fail (self, FC_FORMAT_ERROR_RANGE, "absurd timestamp %.*s (seconds since 1970, before 2200)",
+        return fail (self, FC_FORMAT_ERROR_RANGE, _("absurd timestamp %.*s (seconds since 1970, before 2200)"),
                      (int)MIN (len, 40), text);
       s->has |= SAMPLE_HAS_TS;
       return 1;
 
     case KEY_ELAPSED:
       if (kind != VAL_NUMBER && kind != VAL_STRING)
-        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a decimal string, got %s", kind_name (kind));
+        return fail (self, FC_FORMAT_ERROR_TYPE, _("expected a decimal string, got %s"), kind_name (kind));
       st = parse_uint (text, len, MAX_ELAPSED_NS, &v);
       if (st != INT_OK)
         return int_error (self, st, text, len, MAX_ELAPSED_NS);
@@ -1011,7 +1013,7 @@ frame_scalar (FcPayloadParser *self,
     case KEY_LINENO:
     case KEY_COLNO:
       if (kind != VAL_NUMBER)
-        return fail (self, FC_FORMAT_ERROR_TYPE, "expected an integer, got %s", kind_name (kind));
+        return fail (self, FC_FORMAT_ERROR_TYPE, _("expected an integer, got %s"), kind_name (kind));
       st = parse_uint (text, len, G_MAXINT32, &v);
       if (st != INT_OK)
         return int_error (self, st, text, len, G_MAXINT32);
@@ -1023,7 +1025,7 @@ frame_scalar (FcPayloadParser *self,
 
     case KEY_IN_APP:
       if (kind != VAL_BOOL)
-        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a boolean, got %s", kind_name (kind));
+        return fail (self, FC_FORMAT_ERROR_TYPE, _("expected a boolean, got %s"), kind_name (kind));
       f->in_app = boolean ? FC_IN_APP_YES : FC_IN_APP_NO;
       return 1;
 
@@ -1031,7 +1033,7 @@ frame_scalar (FcPayloadParser *self,
       if (kind == VAL_STRING)
         {
           if (!parse_hex_addr (text, len, &v))
-            return fail (self, FC_FORMAT_ERROR_TYPE, "expected a hex address \"0x...\", got \"%.*s\"",
+            return fail (self, FC_FORMAT_ERROR_TYPE, _("expected a hex address \"0x...\", got \"%.*s\""),
                          (int)MIN (len, 40), text);
         }
       else if (kind == VAL_NUMBER)
@@ -1041,7 +1043,7 @@ frame_scalar (FcPayloadParser *self,
             return int_error (self, st, text, len, G_MAXUINT64);
         }
       else
-        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a hex address string, got %s", kind_name (kind));
+        return fail (self, FC_FORMAT_ERROR_TYPE, _("expected a hex address string, got %s"), kind_name (kind));
       f->instruction_addr = v;
       f->has_instruction_addr = TRUE;
       return 1;
@@ -1053,7 +1055,7 @@ frame_scalar (FcPayloadParser *self,
     }
 
   if (kind != VAL_STRING)
-    return fail (self, FC_FORMAT_ERROR_TYPE, "expected a string, got %s", kind_name (kind));
+    return fail (self, FC_FORMAT_ERROR_TYPE, _("expected a string, got %s"), kind_name (kind));
   *str_field = fc_profile_intern_len (self->profile, text, len);
   return 1;
 }
@@ -1079,14 +1081,14 @@ thread_scalar (FcPayloadParser *self,
   if (key == KEY_NAME)
     {
       if (kind != VAL_STRING)
-        return fail (self, FC_FORMAT_ERROR_TYPE, "expected a string, got %s", kind_name (kind));
+        return fail (self, FC_FORMAT_ERROR_TYPE, _("expected a string, got %s"), kind_name (kind));
       thread->name = fc_profile_intern_len (self->profile, text, len);
       return 1;
     }
 
   g_assert (key == KEY_PRIORITY);
   if (kind != VAL_NUMBER)
-    return fail (self, FC_FORMAT_ERROR_TYPE, "expected an integer, got %s", kind_name (kind));
+    return fail (self, FC_FORMAT_ERROR_TYPE, _("expected an integer, got %s"), kind_name (kind));
   st = parse_uint (text, len, G_MAXINT32, &v);
   if (st != INT_OK)
     return int_error (self, st, text, len, G_MAXINT32);
@@ -1120,12 +1122,12 @@ on_scalar (FcPayloadParser *self,
           self->seen |= SEEN_PROFILE;
           return 1;
         }
-      return fail (self, FC_FORMAT_ERROR_TYPE, "expected an object, got %s", kind_name (kind));
+      return fail (self, FC_FORMAT_ERROR_TYPE, _("expected an object, got %s"), kind_name (kind));
 
     case CTX_PROFILE:
       if (l->key == KEY_THREAD_METADATA && kind == VAL_NULL)
         return 1;
-      return fail (self, FC_FORMAT_ERROR_TYPE, "expected %s, got %s", expected_of (l->ctx, l->key), kind_name (kind));
+      return fail (self, FC_FORMAT_ERROR_TYPE, _("expected %s, got %s"), expected_of (l->ctx, l->key), kind_name (kind));
 
     case CTX_STACK:
       {
@@ -1134,17 +1136,17 @@ on_scalar (FcPayloadParser *self,
         guint32 frame;
 
         if (kind != VAL_NUMBER)
-          return fail (self, FC_FORMAT_ERROR_TYPE, "expected a frame index (an integer), got %s", kind_name (kind));
+          return fail (self, FC_FORMAT_ERROR_TYPE, _("expected a frame index (an integer), got %s"), kind_name (kind));
         st = parse_uint (text, len, G_MAXUINT32 - 1, &v);
         if (st != INT_OK)
           return int_error (self, st, text, len, G_MAXUINT32 - 1);
         frame = (guint32)v;
         if (self->stack_frames.len >= FC_READ_MAX_STACK_FRAMES)
-          return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " frame indexes in all "
-                       "stacks, the reader's limit", FC_READ_MAX_STACK_FRAMES);
+          return fail (self, FC_FORMAT_ERROR_TOO_LARGE, _("more than %" PRIu64 " frame indexes in all "
+                       "stacks, the reader's limit"), FC_READ_MAX_STACK_FRAMES);
         if (self->stack_frames.len - g_array_index (self->stack_starts, guint32, self->stack_starts->len - 1) >=
             FC_READ_MAX_STACK_DEPTH)
-          return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %u frames in a stack, the reader's limit",
+          return fail (self, FC_FORMAT_ERROR_TOO_LARGE, _("more than %u frames in a stack, the reader's limit"),
                        FC_READ_MAX_STACK_DEPTH);
         *(guint32 *) vec_push (&self->stack_frames) = frame;
       }
@@ -1168,7 +1170,7 @@ on_scalar (FcPayloadParser *self,
     case CTX_FRAMES:
     case CTX_THREADS:
     default:
-      return fail (self, FC_FORMAT_ERROR_TYPE, "expected %s, got %s", expected_of (l->ctx, l->key), kind_name (kind));
+      return fail (self, FC_FORMAT_ERROR_TYPE, _("expected %s, got %s"), expected_of (l->ctx, l->key), kind_name (kind));
     }
 
   if (ret)
@@ -1211,7 +1213,7 @@ static int
 enter (FcPayloadParser *self)
 {
   if (++self->depth > FC_JSON_MAX_DEPTH)
-    return fail (self, FC_FORMAT_ERROR_SYNTAX, "nested deeper than %d levels", FC_JSON_MAX_DEPTH);
+    return fail (self, FC_FORMAT_ERROR_SYNTAX, _("nested deeper than %d levels"), FC_JSON_MAX_DEPTH);
   return 1;
 }
 
@@ -1242,7 +1244,7 @@ cb_start_map (void *ctx)
     {
     case CTX_TOP:
       if (self->seen & SEEN_ROOT)
-        return fail (self, FC_FORMAT_ERROR_SYNTAX, "more than one JSON value");
+        return fail (self, FC_FORMAT_ERROR_SYNTAX, _("more than one JSON value"));
       self->seen |= SEEN_ROOT;
       push (self, CTX_ROOT);
       return 1;
@@ -1265,7 +1267,7 @@ cb_start_map (void *ctx)
 
     case CTX_FRAMES:
       if (self->frame_ids->len >= FC_READ_MAX_FRAMES)
-        return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " frames, the reader's limit",
+        return fail (self, FC_FORMAT_ERROR_TOO_LARGE, _("more than %" PRIu64 " frames, the reader's limit"),
                      FC_READ_MAX_FRAMES);
       fc_frame_init (&self->frame);
       self->legacy_name = self->legacy_symbol = self->legacy_file = FC_STRING_NONE;
@@ -1286,7 +1288,7 @@ cb_start_map (void *ctx)
       break;
     }
 
-  return fail (self, FC_FORMAT_ERROR_TYPE, "expected %s, got an object", expected_of (l->ctx, l->key));
+  return fail (self, FC_FORMAT_ERROR_TYPE, _("expected %s, got an object"), expected_of (l->ctx, l->key));
 }
 
 static int
@@ -1330,7 +1332,7 @@ cb_start_array (void *ctx)
         guint32 start = self->stack_frames.len;
 
         if (self->stack_starts->len >= FC_READ_MAX_STACKS)
-          return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " stacks, the reader's limit",
+          return fail (self, FC_FORMAT_ERROR_TOO_LARGE, _("more than %" PRIu64 " stacks, the reader's limit"),
                        FC_READ_MAX_STACKS);
         g_array_append_val (self->stack_starts, start);
         push (self, CTX_STACK);
@@ -1350,7 +1352,7 @@ cb_start_array (void *ctx)
       break;
     }
 
-  return fail (self, FC_FORMAT_ERROR_TYPE, "expected %s, got an array", expected_of (l->ctx, l->key));
+  return fail (self, FC_FORMAT_ERROR_TYPE, _("expected %s, got an array"), expected_of (l->ctx, l->key));
 }
 
 static int
@@ -1359,15 +1361,15 @@ end_sample (FcPayloadParser *self)
   TempSample *s = &self->sample;
 
   if (!(s->has & SAMPLE_HAS_STACK))
-    return fail (self, FC_FORMAT_ERROR_MISSING, "missing \"stack_id\"");
+    return fail (self, FC_FORMAT_ERROR_MISSING, _("missing \"stack_id\""));
   if (!(s->has & SAMPLE_HAS_THREAD))
-    return fail (self, FC_FORMAT_ERROR_MISSING, "missing \"thread_id\"");
+    return fail (self, FC_FORMAT_ERROR_MISSING, _("missing \"thread_id\""));
   if (!(s->has & (SAMPLE_HAS_TS | SAMPLE_HAS_ELAPSED)))
-    return fail (self, FC_FORMAT_ERROR_MISSING, "missing \"timestamp\" (V2) or \"elapsed_since_start_ns\" (V1)");
+    return fail (self, FC_FORMAT_ERROR_MISSING, _("missing \"timestamp\" (V2) or \"elapsed_since_start_ns\" (V1)"));
 
   if (++self->budget->samples > FC_READ_MAX_SAMPLES)
-    return fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " samples in the document, "
-                 "the reader's limit", FC_READ_MAX_SAMPLES);
+    return fail (self, FC_FORMAT_ERROR_TOO_LARGE, _("more than %" PRIu64 " samples in the document, "
+                 "the reader's limit"), FC_READ_MAX_SAMPLES);
   s->extra = take_extra (self);
   *(TempSample *) vec_push (&self->samples) = *s;
   return 1;
@@ -1603,11 +1605,11 @@ check_duplicate (FcPayloadParser     *self,
     return 1;
 
   if (!(self->flags & FC_READ_LENIENT))
-    return fail (self, FC_FORMAT_ERROR_SYNTAX, "the key is given twice (Relay refuses that)");
+    return fail (self, FC_FORMAT_ERROR_SYNTAX, _("the key is given twice (Relay refuses that)"));
   {
     g_autofree char *path = current_path (self);
 
-    add_problem (self, FC_PROBLEM_ERROR, path, "the key is given twice (Relay refuses that); the last value is kept");
+    add_problem (self, FC_PROBLEM_ERROR, path, _("the key is given twice (Relay refuses that); the last value is kept"));
   }
   return 1;
 }
@@ -1661,7 +1663,7 @@ cb_map_key (void                *ctx,
       if (l->key == KEY_PROFILE)
         {
           if (self->seen & SEEN_PROFILE)
-            return fail (self, FC_FORMAT_ERROR_SYNTAX, "duplicate key");
+            return fail (self, FC_FORMAT_ERROR_SYNTAX, _("duplicate key"));
           self->seen |= SEEN_PROFILE;
         }
       else
@@ -1685,7 +1687,7 @@ cb_map_key (void                *ctx,
         if (bit != 0)
           {
             if (self->seen & bit)
-              return fail (self, FC_FORMAT_ERROR_SYNTAX, "duplicate key");
+              return fail (self, FC_FORMAT_ERROR_SYNTAX, _("duplicate key"));
             self->seen |= bit;
           }
       }
@@ -1707,7 +1709,7 @@ cb_map_key (void                *ctx,
 
     case CTX_THREADS:
       if (len == 0)
-        return fail (self, FC_FORMAT_ERROR_RANGE, "empty thread id");
+        return fail (self, FC_FORMAT_ERROR_RANGE, _("empty thread id"));
       self->thread_index = ensure_thread_len (self, (const char *)key, len);
       if (self->error != NULL)
         return 0;
@@ -1806,7 +1808,7 @@ set_syntax_error (FcPayloadParser *self,
   yajl_free_error (self->yajl, msg);
 
   self->error = g_error_new (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                             "%sinvalid JSON at byte %" G_GUINT64_FORMAT "%s%s: %s",
+                             _("%sinvalid JSON at byte %" PRIu64 "%s%s: %s"),
                              self->where, offset,
                              path[0] ? " in " : "", path, text);
 }
@@ -1826,7 +1828,7 @@ parse_block (FcPayloadParser *self,
   if (st == yajl_status_error && self->error == NULL)
     set_syntax_error (self, data, len, before + yajl_get_bytes_consumed (self->yajl));
   else if (st == yajl_status_client_canceled && self->error == NULL)
-    fail (self, FC_FORMAT_ERROR_SYNTAX, "parsing stopped");
+    fail (self, FC_FORMAT_ERROR_SYNTAX, _("parsing stopped"));
 
   if (self->n_events != events)
     self->quiet = self->next_feed = 0;
@@ -1863,8 +1865,8 @@ fc_payload_parser_feed (FcPayloadParser  *self,
         {
           g_byte_array_append (self->held, data, len);
           if (self->quiet + self->held->len > FC_READ_MAX_TOKEN)
-            fail (self, FC_FORMAT_ERROR_TOO_LARGE, "more than %" G_GUINT64_FORMAT " MiB without a JSON value (one "
-                  "string, number or run of white space) from byte %" G_GUINT64_FORMAT ", the reader's limit",
+            fail (self, FC_FORMAT_ERROR_TOO_LARGE, _("more than %" PRIu64 " MiB without a JSON value (one "
+                  "string, number or run of white space) from byte %" PRIu64 ", the reader's limit"),
                   FC_READ_MAX_TOKEN >> 20, self->quiet_from);
           else if (self->held->len >= self->next_feed)
             {
@@ -1897,22 +1899,22 @@ detect_format (FcPayloadParser *self,
       if (self->profile_is_string)
         {
           fail_at (self, FC_FORMAT_ERROR_UNSUPPORTED, NULL,
-                   "unsupported format: a legacy (pre-V1) profile whose \"profile\" is a JSON string; "
-                   "Flamecast reads Sample Format V1 and V2");
+                   _("unsupported format: a legacy (pre-V1) profile whose \"profile\" is a JSON string; "
+                   "Flamecast reads Sample Format V1 and V2"));
           return FALSE;
         }
       if (!(self->seen & SEEN_PROFILE))
         {
           fail_at (self, FC_FORMAT_ERROR_UNSUPPORTED, NULL,
-                   "unsupported format: not a Sentry profile (no \"version\" and no \"profile\" object)");
+                   _("unsupported format: not a Sentry profile (no \"version\" and no \"profile\" object)"));
           return FALSE;
         }
       if (!(self->seen & SEEN_SAMPLES) &&
           (json_object_has_member (extra, "methods") || json_object_has_member (extra, "events")))
         {
           fail_at (self, FC_FORMAT_ERROR_UNSUPPORTED, NULL,
-                   "unsupported format: an Android trace chunk (profile.methods/profile.events), "
-                   "not the sample format; Flamecast reads Sample Format V1 and V2");
+                   _("unsupported format: an Android trace chunk (profile.methods/profile.events), "
+                   "not the sample format; Flamecast reads Sample Format V1 and V2"));
           return FALSE;
         }
       if (self->any_elapsed)
@@ -1921,14 +1923,14 @@ detect_format (FcPayloadParser *self,
           return TRUE;
         }
       fail_at (self, FC_FORMAT_ERROR_UNSUPPORTED, NULL,
-               "unsupported format: no \"version\" and no profile.samples[].elapsed_since_start_ns "
-               "(neither Sample Format V1 nor V2)");
+               _("unsupported format: no \"version\" and no profile.samples[].elapsed_since_start_ns "
+               "(neither Sample Format V1 nor V2)"));
       return FALSE;
     }
 
   if (!JSON_NODE_HOLDS_VALUE (version) || json_node_get_value_type (version) != G_TYPE_STRING)
     {
-      fail_at (self, FC_FORMAT_ERROR_TYPE, "version", "expected the string \"1\" or \"2\"");
+      fail_at (self, FC_FORMAT_ERROR_TYPE, "version", _("expected the string \"1\" or \"2\""));
       return FALSE;
     }
 
@@ -1939,19 +1941,19 @@ detect_format (FcPayloadParser *self,
   else
     {
       fail_at (self, FC_FORMAT_ERROR_UNSUPPORTED, "version",
-               "unsupported format: version \"%s\" (Flamecast reads Sample Format \"1\" and \"2\")",
+               _("unsupported format: version \"%s\" (Flamecast reads Sample Format \"1\" and \"2\")"),
                json_node_get_string (version));
       return FALSE;
     }
 
   if (self->profile_is_string)
     {
-      fail_at (self, FC_FORMAT_ERROR_TYPE, "profile", "expected an object, got a string");
+      fail_at (self, FC_FORMAT_ERROR_TYPE, "profile", _("expected an object, got a string"));
       return FALSE;
     }
   if (!(self->seen & SEEN_PROFILE))
     {
-      fail_at (self, FC_FORMAT_ERROR_MISSING, NULL, "missing the \"profile\" object");
+      fail_at (self, FC_FORMAT_ERROR_MISSING, NULL, _("missing the \"profile\" object"));
       return FALSE;
     }
 
@@ -2016,22 +2018,22 @@ resolve (FcPayloadParser *self,
 
   if (!(self->seen & SEEN_SAMPLES))
     {
-      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile", "missing \"samples\"");
+      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile", _("missing \"samples\""));
       return FALSE;
     }
   if (!(self->seen & SEEN_STACKS))
     {
-      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile", "missing \"stacks\"");
+      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile", _("missing \"stacks\""));
       return FALSE;
     }
   if (!(self->seen & SEEN_FRAMES))
     {
-      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile", "missing \"frames\"");
+      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile", _("missing \"frames\""));
       return FALSE;
     }
   if (self->samples.len == 0 && !lenient)
     {
-      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile.samples", "empty array: a profile needs samples");
+      fail_at (self, FC_FORMAT_ERROR_MISSING, "profile.samples", _("empty array: a profile needs samples"));
       return FALSE;
     }
 
@@ -2042,11 +2044,11 @@ resolve (FcPayloadParser *self,
       if (!lenient)
         {
           fail_at (self, FC_FORMAT_ERROR_TYPE, where,
-                   "a number, but V2 thread ids are strings (%u samples like this)", self->n_numeric_tids);
+                   _("a number, but V2 thread ids are strings (%u samples like this)"), self->n_numeric_tids);
           return FALSE;
         }
       add_problem (self, FC_PROBLEM_ERROR, where,
-                   "a number, but V2 thread ids are strings; Relay rejects the chunk (%u samples like this)",
+                   _("a number, but V2 thread ids are strings; Relay rejects the chunk (%u samples like this)"),
                    self->n_numeric_tids);
     }
 
@@ -2056,15 +2058,15 @@ resolve (FcPayloadParser *self,
 
       if (ts == NULL || !fc_time_parse_rfc3339 (ts, &start_ns))
         {
-          const char *what = ts == NULL ? "missing" : "not an RFC 3339 date-time";
+          const char *what = ts == NULL ? _("missing") : _("not an RFC 3339 date-time");
 
           if (!lenient)
             {
               fail_at (self, ts == NULL ? FC_FORMAT_ERROR_MISSING : FC_FORMAT_ERROR_TYPE, "timestamp",
-                       "%s; V1 sample times are relative to it", what);
+                       _("%s; V1 sample times are relative to it"), what);
               return FALSE;
             }
-          add_problem (self, FC_PROBLEM_ERROR, "timestamp", "%s; sample times start at the epoch", what);
+          add_problem (self, FC_PROBLEM_ERROR, "timestamp", _("%s; sample times start at the epoch"), what);
           start_ns = 0;
         }
       fc_profile_set_start_ns (profile, start_ns);
@@ -2079,6 +2081,14 @@ resolve (FcPayloadParser *self,
       guint32 begin = g_array_index (self->stack_starts, guint32, s);
       guint32 end = s + 1 < n_stacks ? g_array_index (self->stack_starts, guint32, s + 1) : self->stack_frames.len;
       guint32 stack_id;
+
+      /* A sixteenth of the stacks in, their share of new nodes per frame
+       * reference says about how many nodes there will be: the index is
+       * sized once (1.6M distinct deep nodes rehashed at each doubling),
+       * never for every reference (where stacks share most frames). */
+      if (s == n_stacks / 16 && begin > 0)
+        fc_profile_reserve_stacks (profile, (guint) MIN ((guint64) fc_profile_get_n_stacks (profile) *
+                                                         self->stack_frames.len / begin, G_MAXUINT));
 
       g_array_set_size (mapped, end - begin);
       for (guint32 j = begin; j < end; j++)
@@ -2095,10 +2105,10 @@ resolve (FcPayloadParser *self,
 
               if (!lenient)
                 {
-                  fail_at (self, FC_FORMAT_ERROR_RANGE, where, "frame %u but only %u frames", f, n_frames);
+                  fail_at (self, FC_FORMAT_ERROR_RANGE, where, _("frame %u but only %u frames"), f, n_frames);
                   return FALSE;
                 }
-              add_problem (self, FC_PROBLEM_ERROR, where, "frame %u but only %u frames", f, n_frames);
+              add_problem (self, FC_PROBLEM_ERROR, where, _("frame %u but only %u frames"), f, n_frames);
 
               if (missing == NULL)
                 missing = g_hash_table_new (NULL, NULL);
@@ -2124,8 +2134,8 @@ resolve (FcPayloadParser *self,
         {
           g_autofree char *where = g_strdup_printf ("profile.stacks[%u]", s);
 
-          fail_at (self, FC_FORMAT_ERROR_TOO_LARGE, where, "more than %" G_GUINT64_FORMAT " distinct stacks, "
-                   "the reader's limit", FC_READ_MAX_STACK_NODES);
+          fail_at (self, FC_FORMAT_ERROR_TOO_LARGE, where, _("more than %" PRIu64 " distinct stacks, "
+                   "the reader's limit"), FC_READ_MAX_STACK_NODES);
           return FALSE;
         }
     }
@@ -2144,7 +2154,7 @@ resolve (FcPayloadParser *self,
           if (!(s->has & SAMPLE_HAS_TS))
             {
               g_autofree char *where = g_strdup_printf ("profile.samples[%u]", i);
-              fail_at (self, FC_FORMAT_ERROR_MISSING, where, "missing \"timestamp\"");
+              fail_at (self, FC_FORMAT_ERROR_MISSING, where, _("missing \"timestamp\""));
               return FALSE;
             }
           ts = s->ts_ns;
@@ -2154,7 +2164,7 @@ resolve (FcPayloadParser *self,
           if (!(s->has & SAMPLE_HAS_ELAPSED))
             {
               g_autofree char *where = g_strdup_printf ("profile.samples[%u]", i);
-              fail_at (self, FC_FORMAT_ERROR_MISSING, where, "missing \"elapsed_since_start_ns\"");
+              fail_at (self, FC_FORMAT_ERROR_MISSING, where, _("missing \"elapsed_since_start_ns\""));
               return FALSE;
             }
           ts = start_ns + s->elapsed_ns;
@@ -2165,8 +2175,8 @@ resolve (FcPayloadParser *self,
               g_autofree char *where = g_strdup_printf ("profile.samples[%u].elapsed_since_start_ns", i);
 
               add_problem (self, FC_PROBLEM_WARNING, where,
-                           "goes back in time (%" G_GINT64_FORMAT " after %" G_GINT64_FORMAT "); Relay checks "
-                           "the duration on the last sample in array order", s->elapsed_ns, prev_elapsed);
+                           _("goes back in time (%" PRId64 " after %" PRId64 "); Relay checks "
+                           "the duration on the last sample in array order"), s->elapsed_ns, prev_elapsed);
               reported_order = TRUE;
             }
           prev_elapsed = s->elapsed_ns;
@@ -2178,10 +2188,10 @@ resolve (FcPayloadParser *self,
 
           if (!lenient)
             {
-              fail_at (self, FC_FORMAT_ERROR_RANGE, where, "%u but only %u stacks", s->stack, n_stacks);
+              fail_at (self, FC_FORMAT_ERROR_RANGE, where, _("%u but only %u stacks"), s->stack, n_stacks);
               return FALSE;
             }
-          add_problem (self, FC_PROBLEM_ERROR, where, "%u but only %u stacks; sample dropped", s->stack, n_stacks);
+          add_problem (self, FC_PROBLEM_ERROR, where, _("%u but only %u stacks; sample dropped"), s->stack, n_stacks);
           continue;
         }
 
@@ -2193,8 +2203,8 @@ resolve (FcPayloadParser *self,
       g_autofree char *where = g_strdup_printf ("profile.frames[%u]", self->first_nameless);
 
       add_problem (self, FC_PROBLEM_WARNING, where,
-                   "%u of %u frames have no name: no \"function\" (or \"name\", \"symbol\"), file, "
-                   "module or address; they show as <unknown>",
+                   _("%u of %u frames have no name: no \"function\" (or \"name\", \"symbol\"), file, "
+                   "module or address; they show as <unknown>"),
                    self->n_nameless, self->frame_ids->len);
     }
 
@@ -2202,7 +2212,7 @@ resolve (FcPayloadParser *self,
     {
       g_ptr_array_add (self->problems,
                        fc_problem_new (FC_PROBLEM_ERROR, self->where[0] ? self->where : "profile",
-                                       "%u more problems like the ones above", self->n_suppressed));
+                                       _("%u more problems like the ones above"), self->n_suppressed));
     }
 
   vec_clear (&self->samples);
@@ -2239,15 +2249,15 @@ fc_payload_parser_finish (FcPayloadParser  *self,
           g_autofree char *path = current_path (self);
 
           self->error = g_error_new (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                                     "%struncated JSON: the data ends after %" G_GUINT64_FORMAT " bytes%s%s",
+                                     _("%struncated JSON: the data ends after %" PRIu64 " bytes%s%s"),
                                      self->where, self->n_bytes, path[0] ? " inside " : "", path);
         }
       else if (st == yajl_status_client_canceled && self->error == NULL)
-        fail (self, FC_FORMAT_ERROR_SYNTAX, "parsing stopped");
+        fail (self, FC_FORMAT_ERROR_SYNTAX, _("parsing stopped"));
     }
 
   if (self->error == NULL && !(self->seen & SEEN_ROOT))
-    fail_at (self, FC_FORMAT_ERROR_SYNTAX, NULL, "no JSON data");
+    fail_at (self, FC_FORMAT_ERROR_SYNTAX, NULL, _("no JSON data"));
 
   if (self->error == NULL && detect_format (self, &format))
     resolve (self, format);

@@ -3,14 +3,16 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <yajl/yajl_parse.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-json-stream-private.h"
 #include "fc-json-util.h"
@@ -289,9 +291,9 @@ fail_limit (Reader        *r,
   g_autofree char *message = NULL;
 
   if (cap != NULL)
-    message = g_strdup_printf ("more than %" G_GUINT64_FORMAT " %s in all, the reader's limit", cap->max, cap->what);
+    message = g_strdup_printf (_("more than %" PRIu64 " %s in all, the reader's limit"), cap->max, _(cap->what));
   else
-    message = g_strdup_printf ("decoding would take more than %" G_GUINT64_FORMAT " MiB, the reader's limit",
+    message = g_strdup_printf (_("decoding would take more than %" PRIu64 " MiB, the reader's limit"),
                                FC_READ_MAX_DECODED_BYTES >> 20);
   return fail (r, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE, message);
 }
@@ -345,7 +347,7 @@ push_message (Reader                           *r,
 
   if (r->depth >= FC_READ_MAX_DEPTH)
     {
-      fail (r, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "nested deeper than the reader's limit");
+      fail (r, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, _("nested deeper than the reader's limit"));
       return FALSE;
     }
   if ((message = new_message (r, desc)) == NULL)
@@ -411,7 +413,7 @@ member_for_value (Reader *r,
     {
       if (!f->in_array)
         {
-          fail_type (r, "expected an array");
+          fail_type (r, _("expected an array"));
           return NULL;
         }
       return array_push (r, f);
@@ -535,7 +537,7 @@ on_scalar (Reader     *r,
       return 1;
     }
   if (r->depth == 0)
-    return fail_type (r, "expected an object");
+    return fail_type (r, _("expected an object"));
 
   field = f->field;
   g_assert (field != NULL);
@@ -550,10 +552,10 @@ on_scalar (Reader     *r,
   switch (field->type)
     {
     case PROTOBUF_C_TYPE_MESSAGE:
-      return fail_type (r, "expected an object");
+      return fail_type (r, _("expected an object"));
     case PROTOBUF_C_TYPE_BOOL:
       if (kind != JV_BOOL)
-        return fail_type (r, "expected true or false");
+        return fail_type (r, _("expected true or false"));
       if ((member = member_for_value (r, f)) == NULL)
         return 0;
       *(protobuf_c_boolean *) member = boolean;
@@ -566,12 +568,12 @@ on_scalar (Reader     *r,
         double d;
 
         if ((kind != JV_NUMBER && kind != JV_STRING) || len == 0 || len >= sizeof buf)
-          return fail_type (r, "expected a number");
+          return fail_type (r, _("expected a number"));
         memcpy (buf, text, len);
         buf[len] = '\0';
         d = g_ascii_strtod (buf, &end);
         if (*end != '\0')
-          return fail_type (r, "expected a number");
+          return fail_type (r, _("expected a number"));
         if ((member = member_for_value (r, f)) == NULL)
           return 0;
         if (field->type == PROTOBUF_C_TYPE_FLOAT)
@@ -582,7 +584,7 @@ on_scalar (Reader     *r,
       break;
     case PROTOBUF_C_TYPE_STRING:
       if (kind != JV_STRING)
-        return fail_type (r, "expected a string");
+        return fail_type (r, _("expected a string"));
       /* the bytes are counted before they are copied */
       if (!fc_pb_limits_add_bytes (r->limits, len + 1))
         return fail_limit (r, NULL);
@@ -595,13 +597,13 @@ on_scalar (Reader     *r,
         ProtobufCBinaryData b = { 0, NULL };
 
         if (kind != JV_STRING)
-          return fail_type (r, "expected a string of bytes");
+          return fail_type (r, _("expected a string of bytes"));
         if (!fc_pb_limits_add_bytes (r->limits, len + 1))
           return fail_limit (r, NULL);
         if (len > 0 && is_hex_bytes_field (field))
           {
             if ((b.data = hex_decode (text, len, &b.len)) == NULL)
-              return fail_type (r, "expected hexadecimal digits");
+              return fail_type (r, _("expected hexadecimal digits"));
           }
         else if (len > 0)
           {
@@ -629,14 +631,14 @@ on_scalar (Reader     *r,
         if ((kind != JV_NUMBER && kind != JV_STRING) ||
             !parse_integer (text, len, is_unsigned, kind == JV_NUMBER, &v) ||
             (is_unsigned && kind == JV_NUMBER && v < 0))
-          return fail_type (r, is_unsigned ? "expected an unsigned integer" : "expected an integer");
+          return fail_type (r, is_unsigned ? _("expected an unsigned integer") : _("expected an integer"));
         if (fc_pb_element_size (field->type) == 4)
           {
             gboolean fits = (field->type == PROTOBUF_C_TYPE_UINT32 || field->type == PROTOBUF_C_TYPE_FIXED32)
                             ? (v >= 0 && v <= G_MAXUINT32) : (v >= G_MININT32 && v <= G_MAXINT32);
 
             if (!fits)
-              return fail_type (r, "the number does not fit in 32 bits");
+              return fail_type (r, _("the number does not fit in 32 bits"));
           }
         if ((member = member_for_value (r, f)) == NULL)
           return 0;
@@ -687,7 +689,7 @@ static int
 skip_open (Reader *r)
 {
   if (r->depth + r->skip >= FC_READ_MAX_DEPTH)
-    return fail (r, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "nested deeper than the reader's limit");
+    return fail (r, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, _("nested deeper than the reader's limit"));
   r->skip++;
   return 1;
 }
@@ -706,11 +708,11 @@ cb_start_map (void *ctx)
   if (r->depth == 0)
     return push_message (r, r->root_desc) ? 1 : 0;
   if (f->field->type != PROTOBUF_C_TYPE_MESSAGE)
-    return fail_type (r, "expected a scalar, got an object");
+    return fail_type (r, _("expected a scalar, got an object"));
   if (f->field->label == PROTOBUF_C_LABEL_REPEATED)
     {
       if (!f->in_array)
-        return fail_type (r, "expected an array");
+        return fail_type (r, _("expected an array"));
       /* the element's place in the path and in the count, before it is filled */
       if (array_push (r, f) == NULL)
         return 0;
@@ -803,9 +805,9 @@ cb_map_key (void                *ctx,
    * oneof an integer later freed as a string. protobuf's own JSON parsers
    * refuse both (found by fuzz-otlp-json). */
   if (f->seen[field - f->desc->fields])
-    return fail_type (r, "the field is given twice (by its name and its JSON name)");
+    return fail_type (r, _("the field is given twice (by its name and its JSON name)"));
   if ((field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) && *(guint32 *) (base + field->quantifier_offset) != 0)
-    return fail_type (r, "another member of the same oneof is given too");
+    return fail_type (r, _("another member of the same oneof is given too"));
   f->seen[field - f->desc->fields] = TRUE;
   f->field = field;
   f->in_array = FALSE;
@@ -826,9 +828,9 @@ cb_start_array (void *ctx)
       return skip_open (r);
     }
   if (r->depth == 0)
-    return fail_type (r, "expected an object");
+    return fail_type (r, _("expected an object"));
   if (f->field->label != PROTOBUF_C_LABEL_REPEATED || f->in_array)
-    return fail_type (r, f->in_array ? "expected an element, got an array" : "expected a single value, got an array");
+    return fail_type (r, f->in_array ? _("expected an element, got an array") : _("expected a single value, got an array"));
   f->in_array = TRUE;
   return 1;
 }
@@ -885,7 +887,7 @@ fc_pb_json_read (const ProtobufCMessageDescriptor *descriptor,
 
   /* all of the text in one call: linear in every token's length */
   if (!fc_json_run (&callbacks, &r, text, len, what, r.error == NULL ? &r.error : NULL) && r.error == NULL)
-    r.error = g_error_new (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "%s: parsing stopped", what);
+    r.error = g_error_new (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, _("%s: parsing stopped"), what);
 
   if (r.error != NULL)
     {

@@ -9,9 +9,11 @@
  * overflow the stack. So the wire data is walked first, allocating nothing.
  */
 
+#include <inttypes.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-pb-limits-private.h"
 
 /* protobuf-c's ScannedMember, and how many of them it keeps on the stack */
@@ -194,12 +196,12 @@ limit_error (Scan                             *s,
 {
   if (cap != NULL)
     g_set_error (s->error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                 "%s: %s.%s at byte %" G_GSIZE_FORMAT ": more than %" G_GUINT64_FORMAT " %s in all, the reader's limit",
-                 s->what, desc->short_name, field->name, (gsize) (at - s->start), cap->max, cap->what);
+                 _("%s: %s.%s at byte %zu: more than %" PRIu64 " %s in all, the reader's limit"),
+                 s->what, desc->short_name, field->name, (gsize) (at - s->start), cap->max, _(cap->what));
   else
     g_set_error (s->error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                 "%s: %s.%s at byte %" G_GSIZE_FORMAT ": decoding would take more than %" G_GUINT64_FORMAT
-                 " MiB, the reader's limit", s->what, desc->short_name, field ? field->name : "?",
+                 _("%s: %s.%s at byte %zu: decoding would take more than %" PRIu64
+                 " MiB, the reader's limit"), s->what, desc->short_name, field ? field->name : "?",
                  (gsize) (at - s->start), FC_READ_MAX_DECODED_BYTES >> 20);
   return WALK_LIMIT;
 }
@@ -239,7 +241,7 @@ walk_message (Scan                             *s,
   if (depth > FC_READ_MAX_DEPTH)
     {
       g_set_error (s->error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                   "%s: %s at byte %" G_GSIZE_FORMAT ": messages nested deeper than %d levels",
+                   _("%s: %s at byte %zu: messages nested deeper than %d levels"),
                    s->what, desc->short_name, (gsize) (p - s->start), FC_READ_MAX_DEPTH);
       return WALK_LIMIT;
     }

@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-json-util.h"
 #include "fc-perf-script.h"
@@ -139,11 +141,11 @@ check_sample (FcProfile  *profile,
 {
   if (fc_profile_get_n_samples (profile) >= fc_interop_max_expanded_samples ())
     g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                 "perf script, line %u: more than %" G_GUINT64_FORMAT " samples in all, the reader's limit", line_no,
+                 _("perf script, line %u: more than %" PRIu64 " samples in all, the reader's limit"), line_no,
                  fc_interop_max_expanded_samples ());
   else if (fc_profile_get_n_threads (profile) > FC_READ_MAX_THREADS)
     g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                 "perf script, line %u: more than %u threads, the reader's limit", line_no, FC_READ_MAX_THREADS);
+                 _("perf script, line %u: more than %u threads, the reader's limit"), line_no, FC_READ_MAX_THREADS);
   else
     return TRUE;
   return FALSE;
@@ -200,13 +202,13 @@ fc_perf_script_read (GBytes  *bytes,
           if (!parse_header (text, &h))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                           "perf script, line %u: expected a sample header \"comm pid/tid seconds: event:\"", line_no);
+                           _("perf script, line %u: expected a sample header \"comm pid/tid seconds: event:\""), line_no);
               return NULL;
             }
           if (h.time_ns < 0)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "perf script, line %u: the sample's time is past %" G_GINT64_FORMAT " s (the year 2200)",
+                           _("perf script, line %u: the sample's time is past %" PRId64 " s (the year 2200)"),
                            line_no, FC_TIME_MAX_S);
               return NULL;
             }
@@ -221,7 +223,7 @@ fc_perf_script_read (GBytes  *bytes,
       else if (!in_sample)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                       "perf script, line %u: a frame line before any sample header", line_no);
+                       _("perf script, line %u: a frame line before any sample header"), line_no);
           return NULL;
         }
       else
@@ -238,7 +240,7 @@ fc_perf_script_read (GBytes  *bytes,
           if (addr_end == p || (space != NULL && addr_end != space) || (space == NULL && *addr_end != '\0'))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                           "perf script, line %u: expected \"ADDRESS SYMBOL (DSO)\"", line_no);
+                           _("perf script, line %u: expected \"ADDRESS SYMBOL (DSO)\""), line_no);
               return NULL;
             }
           sym = space != NULL ? g_strchug (space + 1) : addr_end;
@@ -269,7 +271,7 @@ fc_perf_script_read (GBytes  *bytes,
           if (frames->len >= FC_READ_MAX_STACK_DEPTH)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "perf script, line %u: more than %u frames in a sample, the reader's limit", line_no,
+                           _("perf script, line %u: more than %u frames in a sample, the reader's limit"), line_no,
                            FC_READ_MAX_STACK_DEPTH);
               return NULL;
             }
@@ -295,7 +297,7 @@ fc_perf_script_read (GBytes  *bytes,
 
   if (fc_profile_get_n_samples (profile) == 0)
     {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "perf script: no sample in the text");
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, _("perf script: no sample in the text"));
       return NULL;
     }
   if (!fc_interop_finish_profile (doc, profile, "perf script", error))

@@ -3,9 +3,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-pb-limits-private.h"
 #include "fc-pprof.h"
@@ -131,7 +133,7 @@ add_location (Writer        *w,
   if ((path == NULL || path[0] == '\0') && outer->has_instruction_addr)
     path = fc_profile_string (profile, outer->module);
   mapping = path != NULL && path[0] != '\0' ? add_mapping (w, profile, path) : 0;
-  g_string_append_printf (key, "%" G_GUINT64_FORMAT ":%" G_GINT64_MODIFIER "x", mapping,
+  g_string_append_printf (key, "%" PRIu64 ":%" PRIx64 "", mapping,
                           leaf->has_instruction_addr ? leaf->instruction_addr : 0);
   for (guint i = 0; i < n; i++)
     {
@@ -142,7 +144,7 @@ add_location (Writer        *w,
       line->line = frame->lineno > 0 ? frame->lineno : 0;
       line->column = frame->colno > 0 ? frame->colno : 0;
       lines[i] = line;
-      g_string_append_printf (key, "|%" G_GUINT64_FORMAT ":%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT,
+      g_string_append_printf (key, "|%" PRIu64 ":%" PRId64 ":%" PRId64,
                               line->function_id, line->line, line->column);
     }
   id = lookup_id (w->location_index, key);
@@ -569,21 +571,21 @@ check_str (const PpProfile *p,
   if (index >= 0 && (guint64) index < p->n_string_table)
     return TRUE;
   g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-               "pprof %s: string %" G_GINT64_FORMAT " but the string_table has %" G_GSIZE_FORMAT " entries",
+               _("pprof %s: string %" PRId64 " but the string_table has %zu entries"),
                where, index, p->n_string_table);
   return FALSE;
 }
 
 /* what a pprof may hold, checked on the wire data before protobuf-c unpacks it */
 static const FcPbCap pprof_caps[] = {
-  { &perftools__profiles__profile__descriptor, "sample", FC_READ_MAX_SAMPLES, "samples" },
-  { &perftools__profiles__profile__descriptor, "location", FC_READ_MAX_FRAMES, "locations" },
-  { &perftools__profiles__profile__descriptor, "function", FC_READ_MAX_FRAMES, "functions" },
-  { &perftools__profiles__profile__descriptor, "mapping", FC_READ_MAX_FRAMES, "mappings" },
-  { &perftools__profiles__profile__descriptor, "string_table", FC_READ_MAX_STRINGS, "strings" },
-  { &perftools__profiles__location__descriptor, "line", FC_READ_MAX_FRAMES, "lines" },
-  { &perftools__profiles__sample__descriptor, "location_id", FC_READ_MAX_STACK_FRAMES, "location references" },
-  { &perftools__profiles__sample__descriptor, "label", FC_READ_MAX_SAMPLES, "labels" },
+  { &perftools__profiles__profile__descriptor, "sample", FC_READ_MAX_SAMPLES, N_("samples") },
+  { &perftools__profiles__profile__descriptor, "location", FC_READ_MAX_FRAMES, N_("locations") },
+  { &perftools__profiles__profile__descriptor, "function", FC_READ_MAX_FRAMES, N_("functions") },
+  { &perftools__profiles__profile__descriptor, "mapping", FC_READ_MAX_FRAMES, N_("mappings") },
+  { &perftools__profiles__profile__descriptor, "string_table", FC_READ_MAX_STRINGS, N_("strings") },
+  { &perftools__profiles__location__descriptor, "line", FC_READ_MAX_FRAMES, N_("lines") },
+  { &perftools__profiles__sample__descriptor, "location_id", FC_READ_MAX_STACK_FRAMES, N_("location references") },
+  { &perftools__profiles__sample__descriptor, "label", FC_READ_MAX_SAMPLES, N_("labels") },
 };
 
 /* NULL with @error set when a limit is passed, without when it is no Profile */
@@ -650,12 +652,12 @@ read_profile (const PpProfile  *p,
   if (p->n_string_table == 0 || p->string_table[0][0] != '\0')
     {
       g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "pprof string_table: entry 0 must be the empty string");
+                           _("pprof string_table: entry 0 must be the empty string"));
       return NULL;
     }
   for (gsize i = 0; i < p->n_function; i++)
     {
-      g_snprintf (where, sizeof where, "function[%" G_GSIZE_FORMAT "]", i);
+      g_snprintf (where, sizeof where, "function[%zu]", i);
       if (!check_str (p, p->function[i]->name, where, error) || !check_str (p, p->function[i]->filename, where, error))
         return NULL;
       g_hash_table_insert (functions, &p->function[i]->id, p->function[i]);
@@ -664,7 +666,7 @@ read_profile (const PpProfile  *p,
     {
       const PpMapping *m = p->mapping[i];
 
-      g_snprintf (where, sizeof where, "mapping[%" G_GSIZE_FORMAT "]", i);
+      g_snprintf (where, sizeof where, "mapping[%zu]", i);
       if (!check_str (p, m->filename, where, error) || !check_str (p, m->build_id, where, error))
         return NULL;
       g_hash_table_insert (mappings, &p->mapping[i]->id, p->mapping[i]);
@@ -682,7 +684,7 @@ read_profile (const PpProfile  *p,
       if (loc->mapping_id != 0 && (m = g_hash_table_lookup (mappings, &loc->mapping_id)) == NULL)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                       "pprof location[%" G_GSIZE_FORMAT "].mapping_id: %" G_GUINT64_FORMAT " is not a mapping id",
+                       _("pprof location[%zu].mapping_id: %" PRIu64 " is not a mapping id"),
                        i, loc->mapping_id);
           return NULL;
         }
@@ -696,8 +698,8 @@ read_profile (const PpProfile  *p,
           if (fn == NULL)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "pprof location[%" G_GSIZE_FORMAT "].line[%" G_GSIZE_FORMAT "].function_id: %"
-                           G_GUINT64_FORMAT " is not a function id", i, l, loc->line[l]->function_id);
+                           _("pprof location[%zu].line[%zu].function_id: %"
+                           PRIu64 " is not a function id"), i, l, loc->line[l]->function_id);
               return NULL;
             }
           fc_frame_init (&frame);
@@ -757,14 +759,14 @@ read_profile (const PpProfile  *p,
           if (ids == NULL)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "pprof sample[%" G_GSIZE_FORMAT "].location_id[%" G_GSIZE_FORMAT "]: %" G_GUINT64_FORMAT
-                           " is not a location id", i, l, s->location_id[l]);
+                           _("pprof sample[%zu].location_id[%zu]: %" PRIu64
+                           " is not a location id"), i, l, s->location_id[l]);
               return NULL;
             }
           if (frames->len + ids->len > FC_READ_MAX_STACK_DEPTH)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "pprof sample[%" G_GSIZE_FORMAT "]: more than %u frames, the reader's limit", i,
+                           _("pprof sample[%zu]: more than %u frames, the reader's limit"), i,
                            FC_READ_MAX_STACK_DEPTH);
               return NULL;
             }
@@ -778,7 +780,7 @@ read_profile (const PpProfile  *p,
         {
           const char *key = str (p, s->label[l]->key);
 
-          g_snprintf (where, sizeof where, "sample[%" G_GSIZE_FORMAT "].label[%" G_GSIZE_FORMAT "]", i, l);
+          g_snprintf (where, sizeof where, "sample[%zu].label[%zu]", i, l);
           if (!check_str (p, s->label[l]->key, where, error) || !check_str (p, s->label[l]->str, where, error))
             return NULL;
           if (g_strcmp0 (key, "thread.id") == 0 || g_strcmp0 (key, "thread_id") == 0 || g_strcmp0 (key, "tid") == 0)
@@ -787,7 +789,7 @@ read_profile (const PpProfile  *p,
               /* a string with a NUL first reads as "": fall back to the number, as a missing one */
               if (tid == NULL || tid[0] == '\0')
                 {
-                  g_snprintf (num_tid, sizeof num_tid, "%" G_GINT64_FORMAT, s->label[l]->num);
+                  g_snprintf (num_tid, sizeof num_tid, "%" PRId64, s->label[l]->num);
                   tid = num_tid;
                 }
             }
@@ -798,7 +800,7 @@ read_profile (const PpProfile  *p,
       if (fc_profile_get_n_threads (profile) > FC_READ_MAX_THREADS)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                       "pprof sample[%" G_GSIZE_FORMAT "]: more than %u threads, the reader's limit", i,
+                       _("pprof sample[%zu]: more than %u threads, the reader's limit"), i,
                        FC_READ_MAX_THREADS);
           return NULL;
         }
@@ -809,14 +811,14 @@ read_profile (const PpProfile  *p,
       if (count < 0)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                       "pprof sample[%" G_GSIZE_FORMAT "].value[0]: %" G_GINT64_FORMAT " is negative", i, count);
+                       _("pprof sample[%zu].value[0]: %" PRId64 " is negative"), i, count);
           return NULL;
         }
       expanded += count;
       if (expanded > fc_interop_max_expanded_samples ())
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                       "pprof sample[%" G_GSIZE_FORMAT "].value[0]: more than %" G_GUINT64_FORMAT " samples in all",
+                       _("pprof sample[%zu].value[0]: more than %" PRIu64 " samples in all"),
                        i, fc_interop_max_expanded_samples ());
           return NULL;
         }
@@ -852,7 +854,7 @@ fc_pprof_read (GBytes  *bytes,
       if (error != NULL && *error != NULL)
         return NULL;
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                   "pprof: %" G_GSIZE_FORMAT " bytes that are not a perftools.profiles.Profile protobuf message",
+                   _("pprof: %zu bytes that are not a perftools.profiles.Profile protobuf message"),
                    g_bytes_get_size (bytes));
       return NULL;
     }

@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-import.h"
 #include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"
@@ -51,8 +53,8 @@ sink_held (gpointer      user_data,
   if (*held->held > FC_READ_MAX_WHOLE_SIZE)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "%s: more than %" G_GUINT64_FORMAT " MiB (decompressed) to hold whole, the reader's limit; "
-                   "reading stopped there", held->what, FC_READ_MAX_WHOLE_SIZE >> 20);
+                   _("%s: more than %" PRIu64 " MiB (decompressed) to hold whole, the reader's limit; "
+                   "reading stopped there"), held->what, FC_READ_MAX_WHOLE_SIZE >> 20);
       return FALSE;
     }
   g_byte_array_append (held->bytes, data, len);
@@ -170,18 +172,18 @@ read_item (FcEnvelopeInput       *in,
           event = fc_json_stream_parse_object (data, size, budget, duplicates, &local_error);
           for (guint i = 0; i < duplicates->len; i++)
             fc_document_add_problem (doc, fc_problem_new (FC_PROBLEM_ERROR, item->what,
-                                                          "transaction: the key \"%s\" is given twice (Relay "
-                                                          "refuses that); the last value is kept",
+                                                          _("transaction: the key \"%s\" is given twice (Relay "
+                                                          "refuses that); the last value is kept"),
                                                           (const char *) g_ptr_array_index (duplicates, i)));
           if (event == NULL && !(flags & FC_READ_LENIENT))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                           "%sthe transaction is not a JSON object: %s", item->where, local_error->message);
+                           _("%sthe transaction is not a JSON object: %s"), item->where, local_error->message);
               return FALSE;
             }
           if (event == NULL)
             fc_document_add_problem (doc, fc_problem_new (FC_PROBLEM_ERROR, item->what,
-                                                          "the transaction is not a JSON object: %s",
+                                                          _("the transaction is not a JSON object: %s"),
                                                           local_error->message));
         }
 
@@ -236,7 +238,7 @@ propagate_gzip_error (GError  **error,
       g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA))
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                   "corrupt or truncated gzip data after 0 uncompressed bytes: %s", local_error->message);
+                   _("corrupt or truncated gzip data after 0 uncompressed bytes: %s"), local_error->message);
       g_error_free (local_error);
     }
   else
@@ -377,7 +379,7 @@ fc_reader_load_file (GFile         *file,
       g_autofree char *name = g_file_get_parse_name (file);
 
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "%s: %" G_GUINT64_FORMAT " bytes, larger than the reader's limit of %" G_GUINT64_FORMAT " MiB",
+                   _("%s: %" PRIu64 " bytes, larger than the reader's limit of %" PRIu64 " MiB"),
                    name, (guint64)g_file_info_get_size (info), FC_READER_MAX_SIZE >> 20);
       return NULL;
     }
@@ -402,7 +404,7 @@ fc_reader_load_bytes (GBytes       *bytes,
   if (g_bytes_get_size (bytes) > FC_READER_MAX_SIZE)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "%" G_GSIZE_FORMAT " bytes, larger than the reader's limit of %" G_GUINT64_FORMAT " MiB",
+                   _("%zu bytes, larger than the reader's limit of %" PRIu64 " MiB"),
                    g_bytes_get_size (bytes), FC_READER_MAX_SIZE >> 20);
       return NULL;
     }
@@ -433,7 +435,7 @@ fc_reader_parse_payload (const char   *data,
   if (len > FC_READER_MAX_SIZE)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "%" G_GSIZE_FORMAT " bytes, larger than the reader's limit of %" G_GUINT64_FORMAT " MiB",
+                   _("%zu bytes, larger than the reader's limit of %" PRIu64 " MiB"),
                    len, FC_READER_MAX_SIZE >> 20);
       return NULL;
     }

@@ -3,12 +3,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
 #include <yajl/yajl_parse.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-json-stream-private.h"
 #include "fc-json-util.h"
@@ -292,8 +294,8 @@ write_thread (GString   *out,
 
       g_string_append (out, "{\"type\":\"evented\",\"name\":");
       fc_interop_append_json_string (out, title);
-      g_string_append_printf (out, ",\"unit\":\"nanoseconds\",\"startValue\":%" G_GINT64_FORMAT
-                              ",\"endValue\":%" G_GINT64_FORMAT ",\"events\":[",
+      g_string_append_printf (out, ",\"unit\":\"nanoseconds\",\"startValue\":%" PRId64
+                              ",\"endValue\":%" PRId64 ",\"events\":[",
                               all[idx[0]].timestamp_ns - origin, end_at);
       thread_events (&written, s, all, idx, n, origin, period, end_at);
       g_string_append (out, "]}");
@@ -302,8 +304,8 @@ write_thread (GString   *out,
 
   g_string_append (out, "{\"type\":\"sampled\",\"name\":");
   fc_interop_append_json_string (out, title);
-  g_string_append_printf (out, ",\"unit\":\"nanoseconds\",\"startValue\":%" G_GINT64_FORMAT
-                          ",\"endValue\":%" G_GINT64_FORMAT ",\"samples\":[",
+  g_string_append_printf (out, ",\"unit\":\"nanoseconds\",\"startValue\":%" PRId64
+                          ",\"endValue\":%" PRId64 ",\"samples\":[",
                           all[idx[0]].timestamp_ns - origin, end_at);
   for (guint i = 0; i < n; i++)
     {
@@ -620,7 +622,7 @@ fail (Reader     *r,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  r->error = g_error_new (FC_FORMAT_ERROR, code, "speedscope %s", message);
+  r->error = g_error_new (FC_FORMAT_ERROR, code, _("speedscope %s"), message);
   return 0;
 }
 
@@ -713,7 +715,7 @@ wrong_array (Reader *r,
   const char *name = key == K_EVENTS ? "events" : key == K_SAMPLES ? "samples" : "weights";
   char **slot = key == K_EVENTS ? &p->events_error : key == K_SAMPLES ? &p->samples_error : &p->weights_error;
 
-  note (slot, "profiles[%u].%s: expected an array", profile_index (r), name);
+  note (slot, _("profiles[%u].%s: expected an array"), profile_index (r), name);
 }
 
 static int
@@ -878,21 +880,21 @@ on_value (Reader     *r,
     {
     case IN_FILE:
       if (r->key == K_SHARED || r->key == K_PROFILES)
-        return fail (r, FC_FORMAT_ERROR_TYPE, "%s: expected %s", r->key == K_SHARED ? "shared" : "file.profiles",
+        return fail (r, FC_FORMAT_ERROR_TYPE, _("%s: expected %s"), r->key == K_SHARED ? "shared" : "file.profiles",
                      r->key == K_SHARED ? "an object" : "an array");
       return 1;
     case IN_SHARED:
       if (r->key == K_FRAMES)
-        return fail (r, FC_FORMAT_ERROR_TYPE, "shared.frames: expected an array");
+        return fail (r, FC_FORMAT_ERROR_TYPE, _("shared.frames: expected an array"));
       return 1;
     case IN_FRAMES:
-      return fail (r, FC_FORMAT_ERROR_MISSING, "shared.frames[%u]: expected an object with a \"name\"", i);
+      return fail (r, FC_FORMAT_ERROR_MISSING, _("shared.frames[%u]: expected an object with a \"name\""), i);
     case IN_FRAME:
       return frame_scalar (r, kind, text, len);
     case IN_PROFILES:
       /* not an object: no type, which the end says */
       if (r->profiles->len >= FC_READ_MAX_THREADS)
-        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u]: more than %u profiles, the reader's limit", i,
+        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, _("profiles[%u]: more than %u profiles, the reader's limit"), i,
                      FC_READ_MAX_THREADS);
       g_ptr_array_add (r->profiles, ss_profile_new ());
       r->index[r->depth]++;
@@ -901,7 +903,7 @@ on_value (Reader     *r,
       return profile_scalar (r, kind, text, len);
     case IN_EVENTS:
       p = current_profile (r);
-      note (&p->events_error, "profiles[%u].events[%u]: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}",
+      note (&p->events_error, _("profiles[%u].events[%u]: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}"),
             profile_index (r), i);
       r->index[r->depth]++;
       return 1;
@@ -909,7 +911,7 @@ on_value (Reader     *r,
       return event_scalar (r, kind, text, len);
     case IN_SAMPLES:
       p = current_profile (r);
-      note (&p->samples_error, "profiles[%u].samples[%u]: expected an array", profile_index (r), i);
+      note (&p->samples_error, _("profiles[%u].samples[%u]: expected an array"), profile_index (r), i);
       r->index[r->depth]++;
       return 1;
     case IN_SAMPLE:
@@ -920,11 +922,11 @@ on_value (Reader     *r,
         if (p->samples_error == NULL)
           {
             if (kind != V_NUMBER || !number_of (text, len, &d) || !frame_of (d, &frame))
-              note (&p->samples_error, "profiles[%u].samples[%u][%u]: expected a frame index", profile_index (r),
+              note (&p->samples_error, _("profiles[%u].samples[%u][%u]: expected a frame index"), profile_index (r),
                     r->index[r->depth - 1], i);
             else if (++r->n_refs > FC_READ_MAX_STACK_FRAMES)
-              return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u].samples[%u][%u]: more than %"
-                           G_GUINT64_FORMAT " frame indexes in all samples, the reader's limit", profile_index (r),
+              return fail (r, FC_FORMAT_ERROR_TOO_LARGE, _("profiles[%u].samples[%u][%u]: more than %"
+                           PRIu64 " frame indexes in all samples, the reader's limit"), profile_index (r),
                            r->index[r->depth - 1], i, FC_READ_MAX_STACK_FRAMES);
             else
               {
@@ -944,10 +946,10 @@ on_value (Reader     *r,
       if (p->weights_error == NULL)
         {
           if (kind != V_NUMBER || !number_of (text, len, &d) || !(d >= 0))
-            note (&p->weights_error, "profiles[%u].weights[%u]: expected a number >= 0", profile_index (r), i);
+            note (&p->weights_error, _("profiles[%u].weights[%u]: expected a number >= 0"), profile_index (r), i);
           else if (p->weights->len >= FC_READ_MAX_SAMPLES)
-            return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u].weights[%u]: more than %" G_GUINT64_FORMAT
-                         " weights, the reader's limit", profile_index (r), i, FC_READ_MAX_SAMPLES);
+            return fail (r, FC_FORMAT_ERROR_TOO_LARGE, _("profiles[%u].weights[%u]: more than %" PRIu64
+                         " weights, the reader's limit"), profile_index (r), i, FC_READ_MAX_SAMPLES);
           else
             g_array_append_val (p->weights, d);
         }
@@ -1010,7 +1012,7 @@ enter (Reader *r,
        In      in)
 {
   if (r->depth + r->skip >= FC_READ_MAX_DEPTH)
-    return fail (r, FC_FORMAT_ERROR_SYNTAX, "file: nested deeper than %d levels", FC_READ_MAX_DEPTH);
+    return fail (r, FC_FORMAT_ERROR_SYNTAX, _("file: nested deeper than %d levels"), FC_READ_MAX_DEPTH);
   r->depth++;
   r->in[r->depth] = in;
   r->index[r->depth] = 0;
@@ -1022,7 +1024,7 @@ static int
 skip_open (Reader *r)
 {
   if (r->depth + r->skip >= FC_READ_MAX_DEPTH)
-    return fail (r, FC_FORMAT_ERROR_SYNTAX, "file: nested deeper than %d levels", FC_READ_MAX_DEPTH);
+    return fail (r, FC_FORMAT_ERROR_SYNTAX, _("file: nested deeper than %d levels"), FC_READ_MAX_DEPTH);
   r->skip_value = FALSE;
   r->skip++;
   return 1;
@@ -1048,19 +1050,19 @@ cb_start_map (void *ctx)
           r->has_shared = TRUE;
           return enter (r, IN_SHARED);
         }
-      return fail (r, FC_FORMAT_ERROR_TYPE, "file.profiles: expected an array");
+      return fail (r, FC_FORMAT_ERROR_TYPE, _("file.profiles: expected an array"));
     case IN_SHARED:
-      return fail (r, FC_FORMAT_ERROR_TYPE, "shared.frames: expected an array");
+      return fail (r, FC_FORMAT_ERROR_TYPE, _("shared.frames: expected an array"));
     case IN_FRAMES:
       if (r->model_frames->len >= FC_READ_MAX_FRAMES)
-        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "shared.frames[%u]: more than %" G_GUINT64_FORMAT
-                     " frames, the reader's limit", r->index[r->depth], FC_READ_MAX_FRAMES);
+        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, _("shared.frames[%u]: more than %" PRIu64
+                     " frames, the reader's limit"), r->index[r->depth], FC_READ_MAX_FRAMES);
       fc_frame_init (&r->frame);
       r->frame_named = FALSE;
       return enter (r, IN_FRAME);
     case IN_PROFILES:
       if (r->profiles->len >= FC_READ_MAX_THREADS)
-        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u]: more than %u profiles, the reader's limit",
+        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, _("profiles[%u]: more than %u profiles, the reader's limit"),
                      r->index[r->depth], FC_READ_MAX_THREADS);
       g_ptr_array_add (r->profiles, ss_profile_new ());
       return enter (r, IN_PROFILE);
@@ -1074,17 +1076,17 @@ cb_start_map (void *ctx)
       return skip_open (r);
     case IN_SAMPLES:
       p = current_profile (r);
-      note (&p->samples_error, "profiles[%u].samples[%u]: expected an array", profile_index (r),
+      note (&p->samples_error, _("profiles[%u].samples[%u]: expected an array"), profile_index (r),
             r->index[r->depth]);
       return skip_open (r);
     case IN_WEIGHTS:
       p = current_profile (r);
-      note (&p->weights_error, "profiles[%u].weights[%u]: expected a number >= 0", profile_index (r),
+      note (&p->weights_error, _("profiles[%u].weights[%u]: expected a number >= 0"), profile_index (r),
             r->index[r->depth]);
       return skip_open (r);
     case IN_SAMPLE:
       p = current_profile (r);
-      note (&p->samples_error, "profiles[%u].samples[%u][%u]: expected a frame index", profile_index (r),
+      note (&p->samples_error, _("profiles[%u].samples[%u][%u]: expected a frame index"), profile_index (r),
             r->index[r->depth - 1], r->index[r->depth]);
       return skip_open (r);
     case IN_FRAME:
@@ -1115,7 +1117,7 @@ cb_start_array (void *ctx)
           r->has_profiles = TRUE;
           return enter (r, IN_PROFILES);
         }
-      return fail (r, FC_FORMAT_ERROR_TYPE, "shared: expected an object");
+      return fail (r, FC_FORMAT_ERROR_TYPE, _("shared: expected an object"));
     case IN_SHARED:
       r->has_frames = TRUE;
       return enter (r, IN_FRAMES);
@@ -1139,33 +1141,33 @@ cb_start_array (void *ctx)
           guint32 at = p->refs->len;
 
           if (++r->n_samples > FC_READ_MAX_SAMPLES)
-            return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u].samples[%u]: more than %" G_GUINT64_FORMAT
-                         " samples, the reader's limit", profile_index (r), r->index[r->depth], FC_READ_MAX_SAMPLES);
+            return fail (r, FC_FORMAT_ERROR_TOO_LARGE, _("profiles[%u].samples[%u]: more than %" PRIu64
+                         " samples, the reader's limit"), profile_index (r), r->index[r->depth], FC_READ_MAX_SAMPLES);
           g_array_append_val (p->starts, at);
         }
       return enter (r, IN_SAMPLE);
     case IN_FRAMES:
-      return fail (r, FC_FORMAT_ERROR_MISSING, "shared.frames[%u]: expected an object with a \"name\"",
+      return fail (r, FC_FORMAT_ERROR_MISSING, _("shared.frames[%u]: expected an object with a \"name\""),
                    r->index[r->depth]);
     case IN_EVENTS:
       p = current_profile (r);
-      note (&p->events_error, "profiles[%u].events[%u]: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}",
+      note (&p->events_error, _("profiles[%u].events[%u]: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}"),
             profile_index (r), r->index[r->depth]);
       return skip_open (r);
     case IN_WEIGHTS:
       p = current_profile (r);
-      note (&p->weights_error, "profiles[%u].weights[%u]: expected a number >= 0", profile_index (r),
+      note (&p->weights_error, _("profiles[%u].weights[%u]: expected a number >= 0"), profile_index (r),
             r->index[r->depth]);
       return skip_open (r);
     case IN_SAMPLE:
       p = current_profile (r);
-      note (&p->samples_error, "profiles[%u].samples[%u][%u]: expected a frame index", profile_index (r),
+      note (&p->samples_error, _("profiles[%u].samples[%u][%u]: expected a frame index"), profile_index (r),
             r->index[r->depth - 1], r->index[r->depth]);
       return skip_open (r);
     case IN_PROFILES:
       /* not an object: a profile without a type, which the end says */
       if (r->profiles->len >= FC_READ_MAX_THREADS)
-        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u]: more than %u profiles, the reader's limit",
+        return fail (r, FC_FORMAT_ERROR_TOO_LARGE, _("profiles[%u]: more than %u profiles, the reader's limit"),
                      r->index[r->depth], FC_READ_MAX_THREADS);
       g_ptr_array_add (r->profiles, ss_profile_new ());
       r->index[r->depth]++;
@@ -1189,13 +1191,13 @@ end_event (Reader *r)
   if (p->events_error != NULL)
     return 1;
   if ((r->event_has & (EV_TYPE | EV_AT)) != (EV_TYPE | EV_AT))
-    note (&p->events_error, "profiles[%u].events[%u]: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}",
+    note (&p->events_error, _("profiles[%u].events[%u]: expected {\"type\": \"O\" or \"C\", \"at\", \"frame\"}"),
           profile_index (r), i);
   else if ((r->event_has & EV_FRAME) == 0)
-    note (&p->events_error, "profiles[%u].events[%u].frame: expected a frame index", profile_index (r), i);
+    note (&p->events_error, _("profiles[%u].events[%u].frame: expected a frame index"), profile_index (r), i);
   else if (++r->n_events > FC_READ_MAX_SAMPLES)
-    return fail (r, FC_FORMAT_ERROR_TOO_LARGE, "profiles[%u].events[%u]: more than %" G_GUINT64_FORMAT
-                 " events in all, the reader's limit", profile_index (r), i, FC_READ_MAX_SAMPLES);
+    return fail (r, FC_FORMAT_ERROR_TOO_LARGE, _("profiles[%u].events[%u]: more than %" PRIu64
+                 " events in all, the reader's limit"), profile_index (r), i, FC_READ_MAX_SAMPLES);
   else
     g_array_append_val (p->events, r->event);
   return 1;
@@ -1218,7 +1220,7 @@ cb_end (void *ctx)
     {
     case IN_FRAME:
       if (!r->frame_named)
-        return fail (r, FC_FORMAT_ERROR_MISSING, "shared.frames[%u]: expected an object with a \"name\"",
+        return fail (r, FC_FORMAT_ERROR_MISSING, _("shared.frames[%u]: expected an object with a \"name\""),
                      r->index[r->depth - 1]);
       {
         guint32 id = fc_profile_intern_frame (r->profile, &r->frame);
@@ -1289,7 +1291,7 @@ sample_stack (FcProfile     *profile,
               if (g >= n_frames)
                 {
                   g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                               "speedscope profiles[%u].samples[%u][%u]: frame %.0f but shared.frames has %u",
+                               _("speedscope profiles[%u].samples[%u][%u]: frame %.0f but shared.frames has %u"),
                                profile_i, sample, k - begin, g == FRAME_BAD ? p->bad_frame : (double) g, n_frames);
                   return FALSE;
                 }
@@ -1300,7 +1302,7 @@ sample_stack (FcProfile     *profile,
   if (ids->len > FC_READ_MAX_STACK_DEPTH)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                   "speedscope profiles[%u].samples[%u]: more than %u frames, the reader's limit", profile_i,
+                   _("speedscope profiles[%u].samples[%u]: more than %u frames, the reader's limit"), profile_i,
                    sample, FC_READ_MAX_STACK_DEPTH);
       return FALSE;
     }
@@ -1326,13 +1328,13 @@ read_sampled (FcProfile     *profile,
 
   if (p->samples_error != NULL || p->weights_error != NULL)
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "speedscope %s",
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, _("speedscope %s"),
                    p->samples_error != NULL ? p->samples_error : p->weights_error);
       return FALSE;
     }
   if (p->weights->len != p->starts->len)
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE, "speedscope profiles[%u]: %u samples but %u weights",
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE, _("speedscope profiles[%u]: %u samples but %u weights"),
                    profile_i, p->starts->len, p->weights->len);
       return FALSE;
     }
@@ -1350,14 +1352,14 @@ read_sampled (FcProfile     *profile,
           if (!time_ns (at, p->scale, origin, &ns))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "speedscope profiles[%u].weights[%u]: the sample's time (%g) is out of range", profile_i,
+                           _("speedscope profiles[%u].weights[%u]: the sample's time (%g) is out of range"), profile_i,
                            i, at);
               return FALSE;
             }
           if (++*total > fc_interop_max_expanded_samples ())
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "speedscope profiles[%u].weights[%u]: more than %" G_GUINT64_FORMAT " samples in all",
+                           _("speedscope profiles[%u].weights[%u]: more than %" PRIu64 " samples in all"),
                            profile_i, i, fc_interop_max_expanded_samples ());
               return FALSE;
             }
@@ -1370,7 +1372,7 @@ read_sampled (FcProfile     *profile,
           if (w > (double) (fc_interop_max_expanded_samples () - *total))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "speedscope profiles[%u].weights[%u]: more than %" G_GUINT64_FORMAT " samples in all",
+                           _("speedscope profiles[%u].weights[%u]: more than %" PRIu64 " samples in all"),
                            profile_i, i, fc_interop_max_expanded_samples ());
               return FALSE;
             }
@@ -1400,7 +1402,7 @@ read_evented (FcProfile     *profile,
 
   if (p->events_error != NULL)
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, "speedscope %s", p->events_error);
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TYPE, _("speedscope %s"), p->events_error);
       return FALSE;
     }
   for (guint i = 0; i < p->events->len; i++)
@@ -1410,14 +1412,14 @@ read_evented (FcProfile     *profile,
       if (e->frame >= n_frames)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                       "speedscope profiles[%u].events[%u].frame: frame %.0f but shared.frames has %u", profile_i, i,
+                       _("speedscope profiles[%u].events[%u].frame: frame %.0f but shared.frames has %u"), profile_i, i,
                        e->frame == FRAME_BAD ? p->bad_frame : (double) e->frame, n_frames);
           return FALSE;
         }
       if (e->at < prev_at)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                       "speedscope profiles[%u].events[%u].at: %g is before the previous event (%g)", profile_i, i,
+                       _("speedscope profiles[%u].events[%u].at: %g is before the previous event (%g)"), profile_i, i,
                        e->at, prev_at);
           return FALSE;
         }
@@ -1429,7 +1431,7 @@ read_evented (FcProfile     *profile,
           if (!time_ns (prev_at, scale, origin, &ns))
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "speedscope profiles[%u].events[%u].at: %g is out of range", profile_i, i - 1, prev_at);
+                           _("speedscope profiles[%u].events[%u].at: %g is out of range"), profile_i, i - 1, prev_at);
               return FALSE;
             }
           g_array_set_size (leaf_first, 0);
@@ -1447,7 +1449,7 @@ read_evented (FcProfile     *profile,
           if (open->len >= FC_READ_MAX_STACK_DEPTH)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_TOO_LARGE,
-                           "speedscope profiles[%u].events[%u]: more than %u frames open, the reader's limit",
+                           _("speedscope profiles[%u].events[%u]: more than %u frames open, the reader's limit"),
                            profile_i, i, FC_READ_MAX_STACK_DEPTH);
               return FALSE;
             }
@@ -1458,7 +1460,7 @@ read_evented (FcProfile     *profile,
           if (open->len == 0 || g_array_index (open, guint32, open->len - 1) != e->frame)
             {
               g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                           "speedscope profiles[%u].events[%u]: closes frame %u, which is not the innermost open frame",
+                           _("speedscope profiles[%u].events[%u]: closes frame %u, which is not the innermost open frame"),
                            profile_i, i, e->frame);
               return FALSE;
             }
@@ -1468,7 +1470,7 @@ read_evented (FcProfile     *profile,
   if (open->len > 0)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                   "speedscope profiles[%u].events: %u frames are never closed", profile_i, open->len);
+                   _("speedscope profiles[%u].events: %u frames are never closed"), profile_i, open->len);
       return FALSE;
     }
   return TRUE;
@@ -1499,7 +1501,7 @@ fc_speedscope_read (GBytes  *bytes,
 
   /* all of the text in one call: linear in every token's length */
   if (!fc_json_run (&callbacks, &r, text, len, "speedscope", r.error == NULL ? &r.error : NULL) && r.error == NULL)
-    r.error = g_error_new_literal (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, "speedscope: parsing stopped");
+    r.error = g_error_new_literal (FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX, _("speedscope: parsing stopped"));
   if (r.error != NULL)
     {
       g_propagate_error (error, r.error);
@@ -1508,12 +1510,12 @@ fc_speedscope_read (GBytes  *bytes,
 
   if (!r.has_shared)
     {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "speedscope: no \"shared\" object");
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, _("speedscope: no \"shared\" object"));
       return NULL;
     }
   if (!r.has_frames || !r.has_profiles)
     {
-      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, "speedscope %s: expected an array",
+      g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING, _("speedscope %s: expected an array"),
                    !r.has_frames ? "shared.frames" : "file.profiles");
       return NULL;
     }
@@ -1550,7 +1552,7 @@ fc_speedscope_read (GBytes  *bytes,
       else
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_UNSUPPORTED,
-                       "speedscope profiles[%u].type: expected \"sampled\" or \"evented\"", i);
+                       _("speedscope profiles[%u].type: expected \"sampled\" or \"evented\""), i);
           ok = FALSE;
         }
       if (!ok)

@@ -2,13 +2,14 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The rules are those of ../shared/PROTOCOL.md ("What Relay rejects"); each
+ * The rules are those Relay applies when it ingests a profile (what it rejects); each
  * check names the place it looked at so that a user can find it in the file.
  */
 
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-envelope.h"
 #include "fc-json-util.h"
@@ -70,13 +71,13 @@ check_uuid (Report     *r,
   gboolean canonical = FALSE;
 
   if (node == NULL)
-    ERROR (r, location, "missing; a UUID (32 lowercase hex digits) is required");
+    ERROR (r, location, _("missing; a UUID (32 lowercase hex digits) is required"));
   else if (value == NULL)
-    ERROR (r, location, "must be a string holding a UUID");
+    ERROR (r, location, _("must be a string holding a UUID"));
   else if (!fc_uuid_is_valid (value, &canonical))
-    ERROR (r, location, "\"%s\" is not a UUID", value);
+    ERROR (r, location, _("\"%s\" is not a UUID"), value);
   else if (!canonical)
-    RECOMMENDED (r, location, "\"%s\" should be 32 lowercase hex digits without dashes", value);
+    RECOMMENDED (r, location, _("\"%s\" should be 32 lowercase hex digits without dashes"), value);
 }
 
 static void
@@ -89,14 +90,14 @@ check_platform (Report    *r,
 
   if (is_blank (platform))
     {
-      ERROR (r, "platform", "missing; Relay requires the platform");
+      ERROR (r, "platform", _("missing; Relay requires the platform"));
       return;
     }
 
   if (strcmp (platform, "android") == 0)
     WARNING (r, "platform",
-             "\"android\" makes Relay parse the payload as an Android trace, "
-             "not as sample-format data");
+             _("\"android\" makes Relay parse the payload as an Android trace, "
+             "not as sample-format data"));
 
   if (strcmp (platform, "cocoa") == 0)
     {
@@ -108,8 +109,8 @@ check_platform (Report    *r,
             wide = TRUE;
         }
       WARNING (r, "platform",
-               "\"cocoa\" is billed as a UI profile and has every instruction_addr masked "
-               "to 36 bits%s", wide ? " (this payload has wider addresses)" : "");
+               _("\"cocoa\" is billed as a UI profile and has every instruction_addr masked "
+               "to 36 bits%s"), wide ? " (this payload has wider addresses)" : "");
     }
 }
 
@@ -121,13 +122,13 @@ check_client_sdk (Report    *r,
 
   if (sdk == NULL)
     {
-      ERROR (r, "client_sdk", "missing; an object with name and version is required");
+      ERROR (r, "client_sdk", _("missing; an object with name and version is required"));
       return;
     }
   if (is_blank (fc_json_get_string (sdk, "name")))
-    ERROR (r, "client_sdk.name", "missing or empty");
+    ERROR (r, "client_sdk.name", _("missing or empty"));
   if (is_blank (fc_json_get_string (sdk, "version")))
-    ERROR (r, "client_sdk.version", "missing or empty");
+    ERROR (r, "client_sdk.version", _("missing or empty"));
 }
 
 static void
@@ -144,7 +145,7 @@ check_debug_images (Report    *r,
     return;
   if (!JSON_NODE_HOLDS_OBJECT (debug_meta))
     {
-      ERROR (r, "debug_meta", "must be an object");
+      ERROR (r, "debug_meta", _("must be an object"));
       return;
     }
   images = json_object_get_member (json_node_get_object (debug_meta), "images");
@@ -152,7 +153,7 @@ check_debug_images (Report    *r,
     return;
   if (!JSON_NODE_HOLDS_ARRAY (images))
     {
-      ERROR (r, "debug_meta.images", "must be an array");
+      ERROR (r, "debug_meta.images", _("must be an array"));
       return;
     }
 
@@ -166,13 +167,13 @@ check_debug_images (Report    *r,
 
       if (!JSON_NODE_HOLDS_OBJECT (image))
         {
-          ERROR (r, where, "the image is not an object");
+          ERROR (r, where, _("the image is not an object"));
           continue;
         }
       type = fc_json_get_string (json_node_get_object (image), "type");
       if (type == NULL)
         {
-          ERROR (r, where, "missing; one of macho, symbolic, sourcemap, proguard, jvm is required");
+          ERROR (r, where, _("missing; one of macho, symbolic, sourcemap, proguard, jvm is required"));
           continue;
         }
       for (guint t = 0; t < G_N_ELEMENTS (types); t++)
@@ -182,7 +183,7 @@ check_debug_images (Report    *r,
         }
       if (!known)
         ERROR (r, where,
-               "\"%s\" is not accepted in profiles (only macho, symbolic, sourcemap, proguard, jvm)%s",
+               _("\"%s\" is not accepted in profiles (only macho, symbolic, sourcemap, proguard, jvm)%s"),
                type, strcmp (type, "elf") == 0 ? "; use \"symbolic\" for ELF images" : "");
     }
 }
@@ -204,7 +205,7 @@ check_measurements (Report    *r,
     return;
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      ERROR (r, "measurements", "must be an object");
+      ERROR (r, "measurements", _("must be an object"));
       return;
     }
 
@@ -223,7 +224,7 @@ check_measurements (Report    *r,
 
       if (m == NULL)
         {
-          ERROR (r, where, "must be an object with unit and values");
+          ERROR (r, where, _("must be an object with unit and values"));
           continue;
         }
       unit = fc_json_get_string (m, "unit");
@@ -233,17 +234,17 @@ check_measurements (Report    *r,
             known = TRUE;
         }
       if (unit == NULL)
-        ERROR (r, unit_where, "missing; the chunk is invalid without a known unit");
+        ERROR (r, unit_where, _("missing; the chunk is invalid without a known unit"));
       else if (!known)
-        ERROR (r, unit_where, "unknown unit \"%s\" (known: nanosecond, ns, hertz, hz, byte, "
-               "percent, nanojoule, nj)", unit);
+        ERROR (r, unit_where, _("unknown unit \"%s\" (known: nanosecond, ns, hertz, hz, byte, "
+               "percent, nanojoule, nj)"), unit);
 
       values = json_object_get_member (m, "values");
       if (values == NULL || !JSON_NODE_HOLDS_ARRAY (values))
         {
           g_autofree char *vw = g_strdup_printf ("measurements.%s.values", name);
 
-          ERROR (r, vw, "missing or not an array");
+          ERROR (r, vw, _("missing or not an array"));
           continue;
         }
       for (guint i = 0; i < json_array_get_length (json_node_get_array (values)); i++)
@@ -256,7 +257,7 @@ check_measurements (Report    *r,
 
           if (!JSON_NODE_HOLDS_OBJECT (v))
             {
-              ERROR (r, vw, "must be an object with %s and value", time_key);
+              ERROR (r, vw, _("must be an object with %s and value"), time_key);
               continue;
             }
           vo = json_node_get_object (v);
@@ -264,10 +265,10 @@ check_measurements (Report    *r,
           t = json_object_get_member (vo, time_key);
           if (value == NULL || !JSON_NODE_HOLDS_VALUE (value) ||
               json_node_get_value_type (value) == G_TYPE_BOOLEAN)
-            ERROR (r, vw, "value missing or not a number");
+            ERROR (r, vw, _("value missing or not a number"));
           if (t == NULL || !JSON_NODE_HOLDS_VALUE (t) ||
               json_node_get_value_type (t) == G_TYPE_BOOLEAN)
-            ERROR (r, vw, "%s missing or not a number", time_key);
+            ERROR (r, vw, _("%s missing or not a number"), time_key);
         }
     }
   g_list_free (names);
@@ -302,7 +303,7 @@ check_samples_per_thread (Report    *r,
 
   if (n_samples == 0)
     {
-      ERROR (r, "profile.samples", "empty: Relay rejects a profile without samples");
+      ERROR (r, "profile.samples", _("empty: Relay rejects a profile without samples"));
       return;
     }
 
@@ -324,20 +325,21 @@ check_samples_per_thread (Report    *r,
       if (all[t] == 0)
         continue;
       if (non_empty[t] < 2)
-        WARNING (r, where, "%u sample(s) with a non-empty stack: Relay drops this thread",
+        WARNING (r, where, g_dngettext (GETTEXT_PACKAGE, "%u sample with a non-empty stack: Relay drops this thread",
+                                        "%u samples with a non-empty stack: Relay drops this thread", non_empty[t]),
                  non_empty[t]);
 
       /* a named thread gets its thread_metadata entry when written */
       if (!thread->has_metadata && thread->name == FC_STRING_NONE && thread->priority < 0)
-        WARNING (r, where, "has samples but no thread_metadata entry");
+        WARNING (r, where, _("has samples but no thread_metadata entry"));
       else if (thread->name == FC_STRING_NONE)
-        WARNING (r, where, "has no name in thread_metadata");
+        WARNING (r, where, _("has no name in thread_metadata"));
     }
 
   if (!fc_validate_keeps_a_thread (profile))
     ERROR (r, "profile.samples",
-           "not enough samples: no thread has two samples with a non-empty stack, "
-           "so Relay rejects the payload");
+           _("not enough samples: no thread has two samples with a non-empty stack, "
+           "so Relay rejects the payload"));
 }
 
 static void
@@ -355,9 +357,9 @@ check_frames (Report    *r,
         continue;
       where = g_strdup_printf ("profile.frames[%u]", i);
       if (f->lineno < FC_LINE_NONE)
-        ERROR (r, where, "lineno %d is negative", f->lineno);
+        ERROR (r, where, _("lineno %d is negative"), f->lineno);
       if (f->colno < FC_LINE_NONE)
-        ERROR (r, where, "colno %d is negative", f->colno);
+        ERROR (r, where, _("colno %d is negative"), f->colno);
     }
 }
 
@@ -366,14 +368,14 @@ check_common_recommended (Report    *r,
                           FcProfile *profile)
 {
   if (is_blank (fc_profile_get_environment (profile)))
-    RECOMMENDED (r, "environment", "missing; recommended (for example \"production\")");
+    RECOMMENDED (r, "environment", _("missing; recommended (for example \"production\")"));
   if (!is_blank (fc_profile_get_release (profile)))
     return;
   /* the V2 format marks it required and every official SDK sends one */
   if (fc_profile_get_format (profile) == FC_FORMAT_V2)
-    ERROR (r, "release", "missing; a profile chunk requires the release (\"NAME@VERSION\")");
+    ERROR (r, "release", _("missing; a profile chunk requires the release (\"NAME@VERSION\")"));
   else
-    RECOMMENDED (r, "release", "missing; the sample format asks for the release");
+    RECOMMENDED (r, "release", _("missing; the sample format asks for the release"));
 }
 
 static void
@@ -395,7 +397,7 @@ validate_v2 (Report    *r,
   gint64 first_ns, last_ns;
 
   if (g_strcmp0 (version, "2") != 0)
-    ERROR (r, "version", "must be the string \"2\" for a profile chunk");
+    ERROR (r, "version", _("must be the string \"2\" for a profile chunk"));
   check_uuid (r, meta, "chunk_id", "chunk_id");
   check_uuid (r, meta, "profiler_id", "profiler_id");
   check_platform (r, profile);
@@ -408,7 +410,7 @@ validate_v2 (Report    *r,
 
   fc_profile_get_time_range (profile, &first_ns, &last_ns);
   if (first_ns <= last_ns && last_ns - first_ns > FC_VALIDATE_MAX_CHUNK_NS)
-    ERROR (r, "profile.samples", "the samples span %.3f s; Relay rejects chunks longer than 66 s",
+    ERROR (r, "profile.samples", _("the samples span %.3f s; Relay rejects chunks longer than 66 s"),
            (last_ns - first_ns) / 1e9);
 
   check_common_recommended (r, profile);
@@ -421,7 +423,7 @@ check_string_member (Report     *r,
                      const char *location)
 {
   if (is_blank (fc_json_get_string (object, key)))
-    ERROR (r, location, "missing or empty; Relay requires it");
+    ERROR (r, location, _("missing or empty; Relay requires it"));
 }
 
 static void
@@ -441,44 +443,44 @@ check_v1_transaction (Report    *r,
 
   if (txn == NULL)
     {
-      ERROR (r, "transaction", "missing; a V1 profile needs its transaction "
-             "(id, name, trace_id, active_thread_id)");
+      ERROR (r, "transaction", _("missing; a V1 profile needs its transaction "
+             "(id, name, trace_id, active_thread_id)"));
       return;
     }
 
   if (is_blank (fc_json_get_string (txn, "id")))
-    ERROR (r, LOC ("id"), "missing; the id of the transaction event is required");
+    ERROR (r, LOC ("id"), _("missing; the id of the transaction event is required"));
   else if (!fc_uuid_is_valid (fc_json_get_string (txn, "id"), NULL))
-    ERROR (r, LOC ("id"), "\"%s\" is not a UUID", fc_json_get_string (txn, "id"));
+    ERROR (r, LOC ("id"), _("\"%s\" is not a UUID"), fc_json_get_string (txn, "id"));
   check_string_member (r, txn, "name", LOC ("name"));
   if (is_blank (fc_json_get_string (txn, "trace_id")))
-    ERROR (r, LOC ("trace_id"), "missing; Relay requires it");
+    ERROR (r, LOC ("trace_id"), _("missing; Relay requires it"));
   else if (!fc_uuid_is_valid (fc_json_get_string (txn, "trace_id"), NULL))
-    ERROR (r, LOC ("trace_id"), "\"%s\" is not 32 hex digits", fc_json_get_string (txn, "trace_id"));
+    ERROR (r, LOC ("trace_id"), _("\"%s\" is not 32 hex digits"), fc_json_get_string (txn, "trace_id"));
 
   active = fc_json_dup_id (txn, "active_thread_id");
   if (active == NULL)
-    ERROR (r, LOC ("active_thread_id"), "missing; a decimal thread id is required");
+    ERROR (r, LOC ("active_thread_id"), _("missing; a decimal thread id is required"));
   else if (!fc_str_is_decimal (active))
-    ERROR (r, LOC ("active_thread_id"), "\"%s\" is not a decimal thread id", active);
+    ERROR (r, LOC ("active_thread_id"), _("\"%s\" is not a decimal thread id"), active);
   else if (!fc_profile_lookup_thread (profile, active, NULL))
-    WARNING (r, LOC ("active_thread_id"), "thread %s has no samples in this profile", active);
+    WARNING (r, LOC ("active_thread_id"), _("thread %s has no samples in this profile"), active);
 
   has_start = fc_json_get_int64 (txn, "relative_start_ns", &rel_start);
   has_end = fc_json_get_int64 (txn, "relative_end_ns", &rel_end);
   if (!has_start)
-    WARNING (r, LOC ("relative_start_ns"), "missing; Relay and Sentry use it to place the transaction");
+    WARNING (r, LOC ("relative_start_ns"), _("missing; Relay and Sentry use it to place the transaction"));
   if (!has_end)
-    WARNING (r, LOC ("relative_end_ns"), "missing; Relay and Sentry use it to place the transaction");
+    WARNING (r, LOC ("relative_end_ns"), _("missing; Relay and Sentry use it to place the transaction"));
   if (has_start && has_end && rel_start >= rel_end)
     WARNING (r, LOC ("relative_end_ns"), "%" G_GINT64_FORMAT " is not after relative_start_ns %"
              G_GINT64_FORMAT, rel_end, rel_start);
 
   segment_id = fc_json_get_string (txn, "segment_id");
   if (segment_id == NULL)
-    RECOMMENDED (r, LOC ("segment_id"), "missing; should be the transaction's span id");
+    RECOMMENDED (r, LOC ("segment_id"), _("missing; should be the transaction's span id"));
   else if (!fc_hex_is_valid (segment_id, 16))
-    WARNING (r, LOC ("segment_id"), "\"%s\" is not a 16-hex-digit span id", segment_id);
+    WARNING (r, LOC ("segment_id"), _("\"%s\" is not a 16-hex-digit span id"), segment_id);
 #undef LOC
 }
 
@@ -497,22 +499,22 @@ validate_v1 (Report    *r,
   gint64 ts_ns = 0;
 
   if (g_strcmp0 (fc_json_get_string (meta, "version"), "1") != 0)
-    ERROR (r, "version", "must be the string \"1\" for a transaction profile");
+    ERROR (r, "version", _("must be the string \"1\" for a transaction profile"));
   check_uuid (r, meta, "event_id", "event_id");
   check_platform (r, profile);
 
   if (timestamp == NULL)
-    ERROR (r, "timestamp", "missing; Relay requires an RFC 3339 timestamp");
+    ERROR (r, "timestamp", _("missing; Relay requires an RFC 3339 timestamp"));
   else if (!fc_time_parse_rfc3339 (timestamp, &ts_ns))
-    ERROR (r, "timestamp", "\"%s\" is not an RFC 3339 timestamp", timestamp);
+    ERROR (r, "timestamp", _("\"%s\" is not an RFC 3339 timestamp"), timestamp);
 
   if (device == NULL)
-    ERROR (r, "device", "missing; Relay requires device.architecture");
+    ERROR (r, "device", _("missing; Relay requires device.architecture"));
   else
     check_string_member (r, device, "architecture", "device.architecture");
   if (os == NULL)
     {
-      ERROR (r, "os", "missing; Relay requires os.name and os.version");
+      ERROR (r, "os", _("missing; Relay requires os.name and os.version"));
     }
   else
     {
@@ -534,12 +536,12 @@ validate_v1 (Report    *r,
         {
           g_autofree char *where = g_strdup_printf ("thread %s", tid);
 
-          ERROR (r, where, "V1 thread ids must be decimal");
+          ERROR (r, where, _("V1 thread ids must be decimal"));
         }
     }
 
   if (n_samples > 0 && n_samples < 2)
-    ERROR (r, "profile.samples", "%u sample: Relay needs at least 2", n_samples);
+    ERROR (r, "profile.samples", _("%u sample: Relay needs at least 2"), n_samples);
   check_samples_per_thread (r, profile);
 
   if (n_samples > 0)
@@ -547,12 +549,12 @@ validate_v1 (Report    *r,
       gint64 start_ns = fc_profile_get_start_ns (profile);
 
       if (samples[0].timestamp_ns < start_ns)
-        ERROR (r, "profile.samples", "a sample lies %.6f s before the profile timestamp; "
-               "elapsed_since_start_ns cannot be negative",
+        ERROR (r, "profile.samples", _("a sample lies %.6f s before the profile timestamp; "
+               "elapsed_since_start_ns cannot be negative"),
                (start_ns - samples[0].timestamp_ns) / 1e9);
       if (samples[n_samples - 1].timestamp_ns - start_ns > FC_VALIDATE_MAX_V1_NS)
-        ERROR (r, "profile.samples", "the last sample is %.3f s after the start; "
-               "Relay rejects V1 profiles longer than 30 s",
+        ERROR (r, "profile.samples", _("the last sample is %.3f s after the start; "
+               "Relay rejects V1 profiles longer than 30 s"),
                (samples[n_samples - 1].timestamp_ns - start_ns) / 1e9);
     }
 
@@ -577,7 +579,7 @@ validate_profile_into (FcProfile  *profile,
       break;
     case FC_FORMAT_UNKNOWN:
     default:
-      ERROR (&r, "version", "neither a V1 profile nor a V2 chunk");
+      ERROR (&r, "version", _("neither a V1 profile nor a V2 chunk"));
       break;
     }
 }
@@ -639,24 +641,24 @@ validate_transaction (JsonObject *event,
   gboolean has_start, has_end;
 
   if (type != NULL && strcmp (type, "transaction") != 0)
-    ERROR (r, "type", "\"%s\" in a transaction item", type);
+    ERROR (r, "type", _("\"%s\" in a transaction item"), type);
   check_uuid (r, event, "event_id", "event_id");
 
   has_start = get_seconds (event, "start_timestamp", &start);
   has_end = get_seconds (event, "timestamp", &end);
   if (!has_start)
-    ERROR (r, "start_timestamp", "missing or not a timestamp");
+    ERROR (r, "start_timestamp", _("missing or not a timestamp"));
   if (!has_end)
-    ERROR (r, "timestamp", "missing or not a timestamp");
+    ERROR (r, "timestamp", _("missing or not a timestamp"));
   if (has_start && has_end && start > end)
-    ERROR (r, "timestamp", "ends %.6f s before start_timestamp", start - end);
+    ERROR (r, "timestamp", _("ends %.6f s before start_timestamp"), start - end);
 
   if (is_blank (fc_json_get_string (event, "transaction")))
-    WARNING (r, "transaction", "missing transaction name");
+    WARNING (r, "transaction", _("missing transaction name"));
 
   if (trace == NULL)
     {
-      ERROR (r, "contexts.trace", "missing; trace_id and span_id are required");
+      ERROR (r, "contexts.trace", _("missing; trace_id and span_id are required"));
     }
   else
     {
@@ -664,25 +666,25 @@ validate_transaction (JsonObject *event,
       const char *span_id = fc_json_get_string (trace, "span_id");
 
       if (trace_id == NULL || !fc_uuid_is_valid (trace_id, NULL))
-        ERROR (r, "contexts.trace.trace_id", "missing or not 32 hex digits");
+        ERROR (r, "contexts.trace.trace_id", _("missing or not 32 hex digits"));
       if (span_id == NULL || !fc_hex_is_valid (span_id, 16))
-        ERROR (r, "contexts.trace.span_id", "missing or not 16 hex digits");
+        ERROR (r, "contexts.trace.span_id", _("missing or not 16 hex digits"));
       if (is_blank (fc_json_get_string (trace, "op")))
-        RECOMMENDED (r, "contexts.trace.op", "missing; recommended");
+        RECOMMENDED (r, "contexts.trace.op", _("missing; recommended"));
       if (is_blank (fc_json_get_string (trace, "status")))
-        RECOMMENDED (r, "contexts.trace.status", "missing; recommended");
+        RECOMMENDED (r, "contexts.trace.status", _("missing; recommended"));
     }
 
   /* Relay copies the profile's client_sdk from here */
   if (sdk == NULL || is_blank (fc_json_get_string (sdk, "name")) ||
       is_blank (fc_json_get_string (sdk, "version")))
-    ERROR (r, "sdk", "sdk.name and sdk.version are required: Relay gives them to the profile");
+    ERROR (r, "sdk", _("sdk.name and sdk.version are required: Relay gives them to the profile"));
   if (is_blank (fc_json_get_string (event, "platform")))
-    WARNING (r, "platform", "missing");
+    WARNING (r, "platform", _("missing"));
   if (is_blank (fc_json_get_string (event, "release")))
-    RECOMMENDED (r, "release", "missing; recommended");
+    RECOMMENDED (r, "release", _("missing; recommended"));
   if (is_blank (fc_json_get_string (event, "environment")))
-    RECOMMENDED (r, "environment", "missing; recommended");
+    RECOMMENDED (r, "environment", _("missing; recommended"));
 }
 
 void
@@ -705,12 +707,12 @@ check_link (Report     *r,
   if (txn == NULL)
     return;
   if (event_id != NULL && g_strcmp0 (fc_json_get_string (txn, "id"), event_id) != 0)
-    WARNING (r, "transaction.id", "does not match the transaction event's event_id %s", event_id);
+    WARNING (r, "transaction.id", _("does not match the transaction event's event_id %s"), event_id);
   if (trace != NULL && fc_json_get_string (trace, "trace_id") != NULL &&
       g_strcmp0 (fc_json_get_string (txn, "trace_id"), fc_json_get_string (trace, "trace_id")) != 0)
-    WARNING (r, "transaction.trace_id", "does not match the transaction event's trace_id");
+    WARNING (r, "transaction.trace_id", _("does not match the transaction event's trace_id"));
   if (g_strcmp0 (fc_profile_get_event_id (profile), event_id) == 0 && event_id != NULL)
-    ERROR (r, "event_id", "is the transaction's id; a profile needs its own event_id");
+    ERROR (r, "event_id", _("is the transaction's id; a profile needs its own event_id"));
 }
 
 static void
@@ -778,7 +780,7 @@ fc_validate_document_full (FcDocument      *document,
 
   n_profiles = fc_document_get_n_profiles (document);
   if (n_profiles == 0)
-    g_ptr_array_add (problems, fc_problem_new (FC_PROBLEM_ERROR, "", "no profile or chunk in the file"));
+    g_ptr_array_add (problems, fc_problem_new (FC_PROBLEM_ERROR, "", _("no profile or chunk in the file")));
 
   for (guint i = 0; i < n_profiles; i++)
     {

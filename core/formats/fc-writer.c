@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yajl/yajl_gen.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-util.h"
 #include "fc-time.h"
 #include "fc-transaction.h"
@@ -129,7 +130,7 @@ out_finish (Out     *out,
   if (out->failed)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_SYNTAX,
-                   "cannot write JSON: %s", out->failure);
+                   _("cannot write JSON: %s"), out->failure);
       return FALSE;
     }
   /* the next document written into the same buffer starts afresh */
@@ -927,7 +928,7 @@ write_profile (Out           *out,
   if (format != FC_FORMAT_V1 && format != FC_FORMAT_V2)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_UNSUPPORTED,
-                   "cannot write a profile of unknown format: neither V1 nor V2");
+                   _("cannot write a profile of unknown format: neither V1 nor V2"));
       return FALSE;
     }
 
@@ -946,8 +947,8 @@ write_profile (Out           *out,
           g_autofree char *ts = fc_time_format_rfc3339 (ctx.start_ns);
 
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_RANGE,
-                       "V1 profile: a sample is %.6f s before the profile timestamp %s; "
-                       "elapsed_since_start_ns cannot be negative",
+                       _("V1 profile: a sample is %.6f s before the profile timestamp %s; "
+                       "elapsed_since_start_ns cannot be negative"),
                        (ctx.start_ns - first_ns) / 1e9, ts);
           ctx_clear (&ctx);
           return FALSE;
@@ -1131,7 +1132,7 @@ fc_writer_write_chunk_envelope (FcProfile  *chunk,
   if (fc_profile_get_format (chunk) != FC_FORMAT_V2)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_UNSUPPORTED,
-                   "a profile_chunk envelope needs a V2 chunk, not a V1 profile");
+                   _("a profile_chunk envelope needs a V2 chunk, not a V1 profile"));
       return NULL;
     }
   return write_single_envelope (chunk, NULL, NULL, sdk_flags (chunk), 0, error);
@@ -1147,7 +1148,7 @@ fc_writer_write_v1_envelope (FcProfile   *profile,
   if (fc_profile_get_format (profile) != FC_FORMAT_V1)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_UNSUPPORTED,
-                   "a transaction envelope needs a V1 profile, not a V2 chunk");
+                   _("a transaction envelope needs a V1 profile, not a V2 chunk"));
       return NULL;
     }
   return write_single_envelope (profile, transaction_event, NULL, sdk_flags (profile), 0, error);
@@ -1172,8 +1173,8 @@ fc_writer_write_envelope_full (FcDocument    *document,
   if (n_profiles > 1)
     {
       g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE,
-                   "the document holds %u profiles, but an envelope may carry only one "
-                   "profile or profile_chunk item (Relay answers 413 to more)", n_profiles);
+                   _("the document holds %u profiles, but an envelope may carry only one "
+                   "profile or profile_chunk item (Relay answers 413 to more)"), n_profiles);
       return NULL;
     }
   if (n_profiles == 1)
@@ -1184,7 +1185,7 @@ fc_writer_write_envelope_full (FcDocument    *document,
       if (profile == NULL)
         {
           g_set_error (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_MISSING,
-                       "the document holds no profile to put into an envelope");
+                       _("the document holds no profile to put into an envelope"));
           return NULL;
         }
       return write_single_envelope (profile,

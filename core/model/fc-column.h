@@ -51,6 +51,13 @@ void     fc_column_truncate  (FcColumn *self,
                               guint     len);
 /* writer: a private column gives back the room growth left unused */
 void     fc_column_trim      (FcColumn *self);
+/* writer: a private column makes room for @capacity elements at once (a
+ * builder that knows how many; untouched room costs no RSS once it is a
+ * mapping of its own, and fc_column_trim() gives it back); @will_fill: the
+ * room will be used, fault it in now */
+void     fc_column_reserve   (FcColumn *self,
+                              guint     capacity,
+                              gboolean  will_fill);
 /* writer: from now on growth never frees a buffer readers may hold */
 void     fc_column_share     (FcColumn *self);
 /* writer: make the first len elements visible to readers */

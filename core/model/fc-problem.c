@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <glib/gi18n-lib.h>
 #include "fc-problem.h"
 
 FcProblem *
@@ -36,7 +37,7 @@ fc_problem_free (FcProblem *problem)
 char *
 fc_problem_to_string (const FcProblem *problem)
 {
-  const char *sev = problem->severity == FC_PROBLEM_ERROR ? "error" : "warning";
+  const char *sev = problem->severity == FC_PROBLEM_ERROR ? _("error") : _("warning");
 
   if (problem->location != NULL && problem->location[0] != '\0')
     return g_strdup_printf ("%s: %s: %s", sev, problem->location, problem->message);

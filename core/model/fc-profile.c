@@ -12,6 +12,12 @@
 
 G_STATIC_ASSERT (sizeof (gpointer) == 8);
 
+/* what fc_profile_reserve_stacks() takes at most: an index of 4M slots
+ * (16 MB), enough for a 50 MB chunk of distinct deep stacks; a guess past
+ * it would cost memory the stacks may never use (past it, the index grows
+ * as it always did) */
+#define FC_PROFILE_RESERVE_STACKS_MAX ((2u << 20) - 1)
+
 /* Open addressing over frame (or stack) ids: frames are hashed by content,
  * stacks by (parent, frame), and the table only stores ids so that the
  * arrays can grow freely; 4 bytes a slot where a GHashTable of stacks took
@@ -443,12 +449,17 @@ stack_hash (guint32 parent,
   return stack_key_hash (GSIZE_TO_POINTER (((guint64) parent << 32) | frame_id));
 }
 
+/* indexes every node, in a table at most half full */
 static void
-stack_table_grow (FcProfile *self)
+stack_table_rebuild (FcProfile *self,
+                     guint      new_mask)
 {
   FrameTable *t = &self->stack_table;
-  guint new_mask = (t->mask << 1) | 1;
-  guint32 *slots = g_new0 (guint32, new_mask + 1);
+  guint32 *slots;
+
+  while ((self->stacks.len - 1) * 2 > new_mask)
+    new_mask = (new_mask << 1) | 1;
+  slots = g_new0 (guint32, new_mask + 1);
 
   /* stack 0 is FC_STACK_EMPTY, never interned */
   for (guint i = 1; i < self->stacks.len; i++)
@@ -464,6 +475,55 @@ stack_table_grow (FcProfile *self)
   g_free (t->slots);
   t->slots = slots;
   t->mask = new_mask;
+  t->used = self->stacks.len - 1;
+}
+
+static void
+stack_table_grow (FcProfile *self)
+{
+  stack_table_rebuild (self, (self->stack_table.mask << 1) | 1);
+}
+
+/* A node the caller knows is not there yet (see import_stack()): pushed
+ * without a lookup. The index takes it at the next fc_profile_intern_stack(). */
+static guint32
+push_new_stack (FcProfile *self,
+                guint32    parent,
+                guint32    frame_id)
+{
+  FcStackNode node;
+
+  node.parent = parent;
+  node.frame = frame_id;
+  node.depth = fc_column_writer_at (&self->stacks, FcStackNode, parent).depth + 1;
+  *(FcStackNode *) fc_column_push (&self->stacks) = node;
+  return self->stacks.len - 1;
+}
+
+/**
+ * fc_profile_reserve_stacks:
+ * @n_stacks: how many stack nodes the builder may intern, at most
+ *
+ * Sizes the index of stacks once, for a builder that knows: a reader of a
+ * chunk with 1.6 million distinct nodes grew it fourteen times, rehashing
+ * every node each time. The index goes when the profile is finished.
+ */
+void
+fc_profile_reserve_stacks (FcProfile *self,
+                           guint      n_stacks)
+{
+  guint mask = 255;
+
+  g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (!self->finished);
+
+  n_stacks = MIN (n_stacks, FC_PROFILE_RESERVE_STACKS_MAX);
+  while ((guint64) n_stacks * 2 > mask)
+    mask = (mask << 1) | 1;
+  if (mask > self->stack_table.mask)
+    stack_table_rebuild (self, mask);
+  /* the nodes too: no copy each time they double (fc_profile_finish() trims) */
+  fc_column_reserve (&self->stacks, n_stacks + 1, FALSE);
 }
 
 guint32
@@ -482,15 +542,24 @@ fc_profile_intern_stack (FcProfile *self,
   g_return_val_if_fail (frame_id < self->frames.len, FC_STACK_EMPTY);
 
   t = &self->stack_table;
+  if (t->used != self->stacks.len - 1)
+    stack_table_rebuild (self, t->mask);
   pos = stack_hash (parent, frame_id) & t->mask;
-  while (t->slots[pos] != 0)
-    {
-      const FcStackNode *other = &fc_column_writer_at (&self->stacks, FcStackNode, t->slots[pos] - 1);
-
-      if (other->parent == parent && other->frame == frame_id)
-        return t->slots[pos] - 1;
+  /* A node's children come after it: the newest node has none, and the
+   * rest of a new stack below its first new node is only looked for in the
+   * slots, never in the (uncached) nodes. */
+  if (parent == self->stacks.len - 1)
+    while (t->slots[pos] != 0)
       pos = (pos + 1) & t->mask;
-    }
+  else
+    while (t->slots[pos] != 0)
+      {
+        const FcStackNode *other = &fc_column_writer_at (&self->stacks, FcStackNode, t->slots[pos] - 1);
+
+        if (other->parent == parent && other->frame == frame_id)
+          return t->slots[pos] - 1;
+        pos = (pos + 1) & t->mask;
+      }
 
   node.parent = parent;
   node.frame = frame_id;
@@ -986,8 +1055,9 @@ fc_profile_finish (FcProfile *self)
 
   /* Nothing is interned into a finished profile: the index of its stacks
    * goes (a chunk of 500k samples with deep, distinct stacks has 1.6
-   * million: 16 MB). */
+   * million: 16 MB), and so does the room reserved for more. */
   g_clear_pointer (&self->stack_table.slots, g_free);
+  fc_column_trim (&self->stacks);
   self->stack_table.mask = 0;
   self->finished = TRUE;
 }
@@ -1467,11 +1537,18 @@ typedef struct {
   FcProfile *src;
   GArray    *strings;  /* src string id -> dst string id + 1, 0 = not mapped yet */
   GArray    *frames;   /* src frame id -> dst frame id + 1 */
+  GArray    *frame_addressed; /* src frame id -> 1 when mapped and it has an address */
   GArray    *stacks;   /* src stack id -> dst stack id + 1 */
   GArray    *threads;  /* src thread -> dst thread + 1 */
   gboolean   by_function;
   gboolean   infer_in_app;
   const FcInAppRules *rules;
+  /* Every stack node of dst comes from src through this importer, and no
+   * two of src's frames have become one of dst's: then no two of src's
+   * (unique) nodes become one either, and a node not mapped yet is pushed
+   * without a lookup. A deep chunk's view copy interned its 1.6 million
+   * nodes a second time; merging frames ends this. */
+  gboolean   new_stacks;
 } Importer;
 
 static void
@@ -1484,6 +1561,7 @@ importer_init (Importer  *imp,
   imp->by_function = FALSE;
   imp->infer_in_app = FALSE;
   imp->rules = NULL;
+  imp->new_stacks = FALSE;
   /* the source may be live: map what is published now */
   imp->threads = g_array_new (FALSE, TRUE, sizeof (guint32));
   g_array_set_size (imp->threads, fc_profile_get_n_threads (src));
@@ -1491,6 +1569,8 @@ importer_init (Importer  *imp,
   g_array_set_size (imp->strings, fc_profile_get_n_strings (src));
   imp->frames = g_array_new (FALSE, TRUE, sizeof (guint32));
   g_array_set_size (imp->frames, fc_profile_get_n_frames (src));
+  imp->frame_addressed = g_array_new (FALSE, TRUE, sizeof (guint8));
+  g_array_set_size (imp->frame_addressed, imp->frames->len);
   imp->stacks = g_array_new (FALSE, TRUE, sizeof (guint32));
   g_array_set_size (imp->stacks, fc_profile_get_n_stacks (src));
 }
@@ -1500,6 +1580,7 @@ importer_clear (Importer *imp)
 {
   g_array_unref (imp->strings);
   g_array_unref (imp->frames);
+  g_array_unref (imp->frame_addressed);
   g_array_unref (imp->stacks);
   g_array_unref (imp->threads);
 }
@@ -1520,6 +1601,56 @@ import_string (Importer *imp,
 }
 
 static guint32
+import_new_frame (Importer *imp,
+                  guint32   id)
+{
+  FcFrame frame = *fc_profile_get_frame (imp->src, id);
+  /* the source's: a live destination publishes what this interns only later */
+  const char *function = fc_profile_string (imp->src, frame.function);
+
+  if (imp->infer_in_app && frame.in_app == FC_IN_APP_UNKNOWN)
+    {
+      frame.in_app = fc_profile_frame_in_app (imp->src, id, imp->rules);
+      frame.in_app_inferred = frame.in_app != FC_IN_APP_UNKNOWN;
+    }
+
+  frame.function = import_string (imp, frame.function);
+  frame.module = import_string (imp, frame.module);
+  frame.package = import_string (imp, frame.package);
+  frame.filename = import_string (imp, frame.filename);
+  frame.abs_path = import_string (imp, frame.abs_path);
+  frame.platform = import_string (imp, frame.platform);
+  frame.extra = import_string (imp, frame.extra);
+
+  /* One function called from several lines, or sampled at several
+   * addresses, is one box and one call tree node; so is a function whose
+   * inlined copies name another file (a header) than its own code, as
+   * Sentry's functions are one per name and package. The first file seen
+   * stays the frame's. */
+  if (imp->by_function && function != NULL && function[0] != '\0')
+    {
+      guint32 merged;
+
+      frame.lineno = FC_LINE_NONE;
+      frame.colno = FC_LINE_NONE;
+      frame.has_instruction_addr = FALSE;
+      frame.instruction_addr = 0;
+      frame.extra = FC_STRING_NONE;
+      if (imp->dst->locations != NULL)
+        {
+          if (!fc_location_table_find_function (imp->dst->locations, &frame, &merged))
+            {
+              merged = fc_profile_intern_frame (imp->dst, &frame);
+              fc_location_table_add_function (imp->dst->locations, &frame, merged);
+            }
+          return merged;
+        }
+    }
+
+  return fc_profile_intern_frame (imp->dst, &frame);
+}
+
+static guint32
 import_frame (Importer *imp,
               guint32   id)
 {
@@ -1527,51 +1658,13 @@ import_frame (Importer *imp,
 
   if (*slot == 0)
     {
-      FcFrame frame = *fc_profile_get_frame (imp->src, id);
-      /* the source's: a live destination publishes what this interns only later */
-      const char *function = fc_profile_string (imp->src, frame.function);
+      guint n_before = imp->dst->frames.len;
 
-      if (imp->infer_in_app && frame.in_app == FC_IN_APP_UNKNOWN)
-        {
-          frame.in_app = fc_profile_frame_in_app (imp->src, id, imp->rules);
-          frame.in_app_inferred = frame.in_app != FC_IN_APP_UNKNOWN;
-        }
-
-      frame.function = import_string (imp, frame.function);
-      frame.module = import_string (imp, frame.module);
-      frame.package = import_string (imp, frame.package);
-      frame.filename = import_string (imp, frame.filename);
-      frame.abs_path = import_string (imp, frame.abs_path);
-      frame.platform = import_string (imp, frame.platform);
-      frame.extra = import_string (imp, frame.extra);
-
-      /* One function called from several lines, or sampled at several
-       * addresses, is one box and one call tree node; so is a function whose
-       * inlined copies name another file (a header) than its own code, as
-       * Sentry's functions are one per name and package. The first file seen
-       * stays the frame's. */
-      if (imp->by_function && function != NULL && function[0] != '\0')
-        {
-          guint32 merged;
-
-          frame.lineno = FC_LINE_NONE;
-          frame.colno = FC_LINE_NONE;
-          frame.has_instruction_addr = FALSE;
-          frame.instruction_addr = 0;
-          frame.extra = FC_STRING_NONE;
-          if (imp->dst->locations != NULL)
-            {
-              if (!fc_location_table_find_function (imp->dst->locations, &frame, &merged))
-                {
-                  merged = fc_profile_intern_frame (imp->dst, &frame);
-                  fc_location_table_add_function (imp->dst->locations, &frame, merged);
-                }
-              *slot = merged + 1;
-              return merged;
-            }
-        }
-
-      *slot = fc_profile_intern_frame (imp->dst, &frame) + 1;
+      *slot = import_new_frame (imp, id) + 1;
+      /* two source frames made one */
+      if (*slot - 1 < n_before)
+        imp->new_stacks = FALSE;
+      g_array_index (imp->frame_addressed, guint8, id) = fc_profile_get_frame (imp->src, id)->has_instruction_addr;
     }
 
   return *slot - 1;
@@ -1579,18 +1672,20 @@ import_frame (Importer *imp,
 
 /* A symbolizer gives an inlined function the address of the function it
  * was inlined into, which is its caller in the stack (Sentry's native
- * frames do the same). */
+ * frames do the same). Frames without an address are known from the
+ * importer's map: reading each node's frame missed the cache for a tenth
+ * of a deep chunk's copy. */
 static gboolean
-is_inlined (FcProfile         *src,
+is_inlined (Importer          *imp,
             const FcStackNode *node)
 {
   const FcFrame *frame, *caller;
 
-  if (node->parent == FC_STACK_EMPTY)
+  if (node->parent == FC_STACK_EMPTY || !g_array_index (imp->frame_addressed, guint8, node->frame))
     return FALSE;
-  frame = fc_profile_get_frame (src, node->frame);
-  caller = fc_profile_get_frame (src, fc_profile_get_stack (src, node->parent)->frame);
-  return frame->has_instruction_addr && caller->has_instruction_addr &&
+  frame = fc_profile_get_frame (imp->src, node->frame);
+  caller = fc_profile_get_frame (imp->src, fc_profile_get_stack (imp->src, node->parent)->frame);
+  return caller->has_instruction_addr &&
          frame->instruction_addr == caller->instruction_addr && frame->function != caller->function;
 }
 
@@ -1631,11 +1726,12 @@ import_stack (Importer *imp,
 
         node = fc_profile_get_stack (imp->src, src_id);
         frame = import_frame (imp, node->frame);
-        parent = fc_profile_intern_stack (imp->dst, parent, frame);
+        parent = imp->new_stacks ? push_new_stack (imp->dst, parent, frame)
+                                 : fc_profile_intern_stack (imp->dst, parent, frame);
         g_array_index (imp->stacks, guint32, src_id) = parent + 1;
         if (imp->dst->locations != NULL)
           fc_location_table_note (imp->dst->locations, parent, frame, node->frame,
-                                  fc_profile_get_frame (imp->src, node->frame), is_inlined (imp->src, node));
+                                  fc_profile_get_frame (imp->src, node->frame), is_inlined (imp, node));
       }
   }
 
@@ -1686,6 +1782,8 @@ import_samples (FcProfile          *self,
   imp.by_function = by_function;
   imp.infer_in_app = infer_in_app;
   imp.rules = rules;
+  /* a copy into an empty profile */
+  imp.new_stacks = self->stacks.len == 1;
 
   /* Threads listed in thread_metadata keep their names even without samples. */
   if (end_ns <= begin_ns)
@@ -1924,6 +2022,7 @@ update_source (FcProfileFollower *self,
   g_array_set_size (imp->threads, MAX (imp->threads->len, n_threads));
   g_array_set_size (imp->strings, MAX (imp->strings->len, fc_profile_get_n_strings (source->src)));
   g_array_set_size (imp->frames, MAX (imp->frames->len, fc_profile_get_n_frames (source->src)));
+  g_array_set_size (imp->frame_addressed, imp->frames->len);
   g_array_set_size (imp->stacks, MAX (imp->stacks->len, fc_profile_get_n_stacks (source->src)));
 
   *added += n > source->n_done ? n - source->n_done : 0;
@@ -2079,6 +2178,12 @@ copy_profile (FcProfile          *self,
   /* merging drops lines and addresses: keep a summary of them */
   if (by_function)
     copy->locations = fc_location_table_new (FALSE);
+  /* the whole profile: at most the source's stacks, and all its samples */
+  if (end_ns <= begin_ns)
+    {
+      fc_column_reserve (&copy->stacks, fc_profile_get_n_stacks (self), TRUE);
+      fc_column_reserve (&copy->samples, fc_profile_get_n_samples (self), TRUE);
+    }
 
   import_samples (copy, self, begin_ns, end_ns, by_function, infer_in_app, rules);
   fc_profile_sort_samples (copy);

@@ -134,6 +134,8 @@ const char        *fc_profile_frame_label          (FcProfile         *self,
                                                     gsize              buf_len);
 
 /* stacks */
+void               fc_profile_reserve_stacks       (FcProfile         *self,
+                                                    guint              n_stacks);
 guint32            fc_profile_intern_stack         (FcProfile         *self,
                                                     guint32            parent,
                                                     guint32            frame_id);

@@ -16,6 +16,7 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-atomic-file.h"
 
@@ -26,10 +27,11 @@ set_errno_error (GError     **error,
                  const char  *path)
 {
   /* A full disk and a file-size limit say what the user can do about it. */
-  const char *hint = (errsv == ENOSPC || errsv == EDQUOT || errsv == EFBIG) ? " (is the disk full?)" : "";
+  const char *hint = (errsv == ENOSPC || errsv == EDQUOT || errsv == EFBIG) ? _(" (is the disk full?)") : "";
 
+  /* TRANSLATORS: an action ("create", "open the directory"...), a path, the system's reason, a hint */
   g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-               "Cannot %s %s: %s%s", what, path, g_strerror (errsv), hint);
+               _("Cannot %s %s: %s%s"), what, path, g_strerror (errsv), hint);
   return FALSE;
 }
 
@@ -41,12 +43,12 @@ fc_atomic_file_sync_dir (const char  *dir,
   int errsv;
 
   if (fd < 0)
-    return set_errno_error (error, errno, "open the directory", dir);
+    return set_errno_error (error, errno, C_("file action", "open the directory"), dir);
   if (fsync (fd) != 0 && errno != EINVAL)   /* EINVAL: a file system without directory fsync */
     {
       errsv = errno;
       close (fd);
-      return set_errno_error (error, errsv, "sync the directory", dir);
+      return set_errno_error (error, errsv, C_("file action", "sync the directory"), dir);
     }
   close (fd);
   return TRUE;
@@ -71,7 +73,7 @@ fc_atomic_file_write (const char  *path,
 
   fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0600);
   if (fd < 0)
-    return set_errno_error (error, errno, "create", tmp);
+    return set_errno_error (error, errno, C_("file action", "create"), tmp);
 
   while (left > 0)
     {
@@ -85,7 +87,7 @@ fc_atomic_file_write (const char  *path,
 
           close (fd);
           g_unlink (tmp);
-          return set_errno_error (error, errsv, "write", tmp);
+          return set_errno_error (error, errsv, C_("file action", "write"), tmp);
         }
       p += n;
       left -= n;
@@ -99,14 +101,14 @@ fc_atomic_file_write (const char  *path,
 
       close (fd);
       g_unlink (tmp);
-      return set_errno_error (error, errsv, "sync", tmp);
+      return set_errno_error (error, errsv, C_("file action", "sync"), tmp);
     }
   if (close (fd) != 0)
     {
       int errsv = errno;
 
       g_unlink (tmp);
-      return set_errno_error (error, errsv, "close", tmp);
+      return set_errno_error (error, errsv, C_("file action", "close"), tmp);
     }
 
   if (g_rename (tmp, path) != 0)
@@ -114,7 +116,7 @@ fc_atomic_file_write (const char  *path,
       int errsv = errno;
 
       g_unlink (tmp);
-      return set_errno_error (error, errsv, "rename the new file to", path);
+      return set_errno_error (error, errsv, C_("file action", "rename the new file to"), path);
     }
 
   return fc_atomic_file_sync_dir (dir, error);

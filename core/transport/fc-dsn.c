@@ -4,9 +4,10 @@
  */
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-dsn.h"
-#include "fc-error.h"
+#include "fc-transport-error.h"
 
 #ifndef FC_VERSION
 # define FC_VERSION "0"
@@ -71,7 +72,7 @@ invalid (GError     **error,
   g_autofree char *masked = fc_dsn_mask_text (text);
 
   g_set_error (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID_DSN,
-               "Invalid DSN “%s”: %s (expected https://KEY@HOST/PROJECT_ID)", masked, problem);
+               _("Invalid DSN “%s”: %s (expected https://KEY@HOST/PROJECT_ID)"), masked, problem);
   return FALSE;
 }
 
@@ -103,18 +104,20 @@ describe_uri_error (const char   *text,
       const char *colon = strchr (close ? close : hostport, ':');
 
       if (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_PORT) && colon != NULL)
-        return g_strdup_printf ("port “%s” is not a number from 1 to 65535", colon + 1);
-      return g_strdup ("the host is not a valid host name or address");
+        return g_strdup_printf (_("port “%s” is not a number from 1 to 65535"), colon + 1);
+      return g_strdup (_("the host is not a valid host name or address"));
     }
   if (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_HOST))
-    return g_strdup (strchr (hostport, ']') == NULL ? "unterminated IPv6 address"
-                                                    : "unexpected characters after the IPv6 address");
+    return g_strdup (strchr (hostport, ']') == NULL ? _("unterminated IPv6 address")
+                                                    : _("unexpected characters after the IPv6 address"));
   if (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_USER) ||
       g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_PASSWORD))
-    return g_strdup ("the key has a broken %-escape");
+    /* xgettext:no-c-format */
+    return g_strdup (_("the key has a broken %-escape"));
   if (g_error_matches (uri_error, G_URI_ERROR, G_URI_ERROR_BAD_PATH))
-    return g_strdup ("the path has a broken %-escape");
-  return g_strdup ("it is not a URL");
+    /* xgettext:no-c-format */
+    return g_strdup (_("the path has a broken %-escape"));
+  return g_strdup (_("it is not a URL"));
 }
 
 /**
@@ -143,7 +146,7 @@ fc_dsn_parse (const char  *text,
   if (text == NULL || *text == '\0')
     {
       g_set_error_literal (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID_DSN,
-                           "No DSN given (expected https://KEY@HOST/PROJECT_ID)");
+                           _("No DSN given (expected https://KEY@HOST/PROJECT_ID)"));
       return NULL;
     }
 
@@ -151,11 +154,11 @@ fc_dsn_parse (const char  *text,
 
   for (const char *p = copy; *p; p++)
     if (g_ascii_isspace (*p) || g_ascii_iscntrl (*p))
-      return invalid (error, copy, "it contains white space or control characters"), NULL;
+      return invalid (error, copy, _("it contains white space or control characters")), NULL;
 
   /* GUri takes "host/42" as a relative reference; a DSN needs a scheme */
   if (strstr (copy, "://") == NULL)
-    return invalid (error, copy, "no scheme"), NULL;
+    return invalid (error, copy, _("no scheme")), NULL;
 
   /* the secret key, when there is one, is the userinfo's password; a query
    * or fragment has no meaning for the envelope endpoint and is dropped */
@@ -169,19 +172,19 @@ fc_dsn_parse (const char  *text,
 
   if (scheme == NULL || (g_ascii_strcasecmp (scheme, "http") != 0 && g_ascii_strcasecmp (scheme, "https") != 0))
     {
-      g_autofree char *msg = g_strdup_printf ("scheme “%s” is not http or https", scheme ? scheme : "");
+      g_autofree char *msg = g_strdup_printf (_("scheme “%s” is not http or https"), scheme ? scheme : "");
 
       return invalid (error, copy, msg), NULL;
     }
 
   if (user == NULL)
-    return invalid (error, copy, "no public key (KEY@ before the host)"), NULL;
+    return invalid (error, copy, _("no public key (KEY@ before the host)")), NULL;
   if (user[0] == '\0')
-    return invalid (error, copy, "the public key is empty"), NULL;
+    return invalid (error, copy, _("the public key is empty")), NULL;
   if (host == NULL || host[0] == '\0')
-    return invalid (error, copy, "no host"), NULL;
+    return invalid (error, copy, _("no host")), NULL;
   if (port == 0)
-    return invalid (error, copy, "port “0” is not a number from 1 to 65535"), NULL;
+    return invalid (error, copy, _("port “0” is not a number from 1 to 65535")), NULL;
 
   self = g_atomic_rc_box_new0 (FcDsn);
   self->scheme = g_ascii_strdown (scheme, -1);
@@ -207,11 +210,11 @@ fc_dsn_parse (const char  *text,
 
   last_slash = strrchr (path, '/');
   if (last_slash == NULL || last_slash[1] == '\0')
-    return invalid (error, copy, "no project id after the host"), NULL;
+    return invalid (error, copy, _("no project id after the host")), NULL;
 
   if (!is_all_digits (last_slash + 1))
     {
-      g_autofree char *msg = g_strdup_printf ("project id “%s” is not a number", last_slash + 1);
+      g_autofree char *msg = g_strdup_printf (_("project id “%s” is not a number"), last_slash + 1);
 
       return invalid (error, copy, msg), NULL;
     }
@@ -226,7 +229,7 @@ fc_dsn_parse (const char  *text,
     g_autofree char *url = fc_dsn_dup_envelope_url (self);
 
     if (!g_uri_is_valid (url, G_URI_FLAGS_NONE, NULL))
-      return invalid (error, copy, "the host is not a valid host name or address"), NULL;
+      return invalid (error, copy, _("the host is not a valid host name or address")), NULL;
   }
 
   return g_steal_pointer (&self);

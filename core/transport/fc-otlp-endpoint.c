@@ -4,8 +4,9 @@
  */
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
-#include "fc-error.h"
+#include "fc-transport-error.h"
 #include "fc-dsn.h"
 #include "fc-otlp-endpoint.h"
 
@@ -29,7 +30,7 @@ check_url (const char  *url,
       g_uri_get_host (uri) == NULL || g_uri_get_host (uri)[0] == '\0')
     {
       g_set_error (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID_DSN,
-                   "%s: “%s” is not an http:// or https:// URL", source, url);
+                   _("%s: “%s” is not an http:// or https:// URL"), source, url);
       return FALSE;
     }
   return TRUE;
@@ -68,7 +69,7 @@ parse_headers (const char  *text,
       if (eq == NULL || eq == item)
         {
           g_set_error (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID_DSN,
-                       "%s: “%s” is not a name=value pair", source, item);
+                       _("%s: “%s” is not a name=value pair"), source, item);
           return FALSE;
         }
       *eq = '\0';
@@ -77,7 +78,7 @@ parse_headers (const char  *text,
       if (value == NULL)
         {
           g_set_error (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID_DSN,
-                       "%s: the value of “%s” is not valid percent-encoding", source, name);
+                       _("%s: the value of “%s” is not valid percent-encoding"), source, name);
           return FALSE;
         }
       for (guint j = 0; j + 1 < pairs->len; j += 2)
@@ -128,8 +129,8 @@ fc_otlp_endpoint_resolve (const char  *endpoint_option,
   else
     {
       g_set_error_literal (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID_DSN,
-                           "No OTLP endpoint: pass --endpoint URL, or set OTEL_EXPORTER_OTLP_ENDPOINT "
-                           "or OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT");
+                           _("No OTLP endpoint: pass --endpoint URL, or set OTEL_EXPORTER_OTLP_ENDPOINT "
+                           "or OTEL_EXPORTER_OTLP_PROFILES_ENDPOINT"));
       return NULL;
     }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-atomic-file.h"
 #include "fc-outbox.h"
@@ -112,7 +113,7 @@ ensure_dir (const char  *dir,
     {
       int errsv = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot create the outbox directory %s: %s", dir, g_strerror (errsv));
+                   _("Cannot create the outbox directory %s: %s"), dir, g_strerror (errsv));
       return FALSE;
     }
   return TRUE;
@@ -129,22 +130,22 @@ check_dir (const char  *dir,
   if (!S_ISDIR (st.st_mode))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                   "The outbox %s is not a folder (a link?): refusing to use it", dir);
+                   _("The outbox %s is not a folder (a link?): refusing to use it"), dir);
       return FALSE;
     }
   if (st.st_uid != geteuid ())
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                   "The outbox folder %s belongs to another user (uid %u): refusing to use it. "
-                   "Move it away; Flamecast makes a new one of yours", dir, (guint) st.st_uid);
+                   _("The outbox folder %s belongs to another user (uid %u): refusing to use it. "
+                   "Move it away; Flamecast makes a new one of yours"), dir, (guint) st.st_uid);
       return FALSE;
     }
   if (st.st_mode & (S_IWGRP | S_IWOTH))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                   "The outbox folder %s may be written by other users (mode %04o): refusing to use it, "
+                   _("The outbox folder %s may be written by other users (mode %04o): refusing to use it, "
                    "anyone could put an envelope there to be sent with your credentials. "
-                   "Make it private: chmod 700 %s", dir, (guint) (st.st_mode & 07777), dir);
+                   "Make it private: chmod 700 %s"), dir, (guint) (st.st_mode & 07777), dir);
       return FALSE;
     }
   return TRUE;
@@ -196,7 +197,7 @@ fc_outbox_add (FcOutbox    *self,
   destination_path = path_for (self->dir, id, DESTINATION_SUFFIX);
   if (!fc_atomic_file_write (destination_path, destination, strlen (destination), error))
     {
-      g_prefix_error (error, "Cannot store the envelope in the outbox: ");
+      g_prefix_error (error, _("Cannot store the envelope in the outbox: "));
       return NULL;
     }
 
@@ -208,7 +209,7 @@ fc_outbox_add (FcOutbox    *self,
   if (!fc_atomic_file_write (path, data, len, error))
     {
       g_unlink (destination_path);
-      g_prefix_error (error, "Cannot store the envelope in the outbox: ");
+      g_prefix_error (error, _("Cannot store the envelope in the outbox: "));
       return NULL;
     }
 
@@ -297,7 +298,7 @@ check_id (const char  *id,
   if (!valid_id (id))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "“%s” is not an outbox entry", id ? id : "(null)");
+                   _("“%s” is not an outbox entry"), id ? id : "(null)");
       return FALSE;
     }
   return TRUE;
@@ -332,7 +333,7 @@ unlink_if_exists (const char  *path,
     {
       int errsv = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot remove %s: %s", path, g_strerror (errsv));
+                   _("Cannot remove %s: %s"), path, g_strerror (errsv));
       return FALSE;
     }
   return TRUE;
@@ -391,7 +392,7 @@ fc_outbox_reject (FcOutbox    *self,
     {
       int errsv = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot move %s to %s: %s", path, dest, g_strerror (errsv));
+                   _("Cannot move %s to %s: %s"), path, dest, g_strerror (errsv));
       return FALSE;
     }
   /* its destination along, for a Retry (none for an entry of an older version) */
@@ -530,7 +531,7 @@ fc_outbox_claim (FcOutbox    *self,
     {
       int errsv = errno;
       g_set_error (error, G_IO_ERROR, errsv == ENOENT ? G_IO_ERROR_NOT_FOUND : g_io_error_from_errno (errsv),
-                   "Cannot open the outbox entry %s: %s", path, g_strerror (errsv));
+                   _("Cannot open the outbox entry %s: %s"), path, g_strerror (errsv));
       return NULL;
     }
 
@@ -543,10 +544,10 @@ fc_outbox_claim (FcOutbox    *self,
       close (fd);
       if (errsv == EWOULDBLOCK)
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_BUSY,
-                     "The outbox entry %s is being sent by another process", id);
+                     _("The outbox entry %s is being sent by another process"), id);
       else
         g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                     "Cannot claim the outbox entry %s: %s", path, g_strerror (errsv));
+                     _("Cannot claim the outbox entry %s: %s"), path, g_strerror (errsv));
       return NULL;
     }
 
@@ -559,7 +560,7 @@ fc_outbox_claim (FcOutbox    *self,
     {
       close (fd);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "The outbox entry %s was handled by another process", id);
+                   _("The outbox entry %s was handled by another process"), id);
       return NULL;
     }
   /* Not ours: someone else put it there to have it sent (with our
@@ -568,7 +569,7 @@ fc_outbox_claim (FcOutbox    *self,
     {
       close (fd);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                   "The outbox entry %s belongs to another user (uid %u): not sent", id, (guint) fd_st.st_uid);
+                   _("The outbox entry %s belongs to another user (uid %u): not sent"), id, (guint) fd_st.st_uid);
       return NULL;
     }
 
@@ -609,7 +610,7 @@ fc_outbox_claim_load (FcOutboxClaim  *claim,
           if (errsv == EINTR)
             continue;
           g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                       "Cannot read the outbox entry %s in %s: %s",
+                       _("Cannot read the outbox entry %s in %s: %s"),
                        claim->id, claim->outbox->dir, g_strerror (errsv));
           return NULL;
         }
@@ -674,7 +675,7 @@ fc_outbox_discard_rejected (FcOutbox    *self,
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "No rejected envelope %s in %s", id, self->rejected_dir);
+                   _("No rejected envelope %s in %s"), id, self->rejected_dir);
       return FALSE;
     }
 
@@ -711,7 +712,7 @@ fc_outbox_requeue_rejected (FcOutbox    *self,
     {
       int errsv = errno;
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-                   "Cannot move %s back to %s: %s", path, dest, g_strerror (errsv));
+                   _("Cannot move %s back to %s: %s"), path, dest, g_strerror (errsv));
       return FALSE;
     }
 

@@ -4,10 +4,11 @@
  */
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "fc-convert.h"
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-transport-error.h"
 #include "fc-problem.h"
 #include "fc-sender.h"
 #include "fc-stats.h"
@@ -31,7 +32,8 @@ fc_sender_describe_problems (GPtrArray *problems)
     if (((FcProblem *) g_ptr_array_index (problems, i))->severity == FC_PROBLEM_ERROR)
       n_errors++;
 
-  g_string_append_printf (s, "%u problem%s Relay would reject", n_errors, n_errors == 1 ? "" : "s");
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%u problem Relay would reject",
+                                          "%u problems Relay would reject", n_errors), n_errors);
   for (guint i = 0; i < problems->len && shown < MAX_PROBLEMS_SHOWN; i++)
     {
       const FcProblem *problem = g_ptr_array_index (problems, i);
@@ -42,7 +44,7 @@ fc_sender_describe_problems (GPtrArray *problems)
       shown++;
     }
   if (n_errors > shown)
-    g_string_append_printf (s, "; and %u more", n_errors - shown);
+    g_string_append_printf (s, _("; and %u more"), n_errors - shown);
 
   return g_string_free (s, FALSE);
 }
@@ -59,7 +61,7 @@ check_problems (GPtrArray   *problems,
 
   text = fc_sender_describe_problems (problems);
   g_set_error (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID,
-               "%s not sent, %s", what, text);
+               _("%s not sent, %s"), what, text);
   return FALSE;
 }
 
@@ -82,12 +84,12 @@ fc_sender_envelope_for_chunk (FcProfile  *chunk,
   if (fc_profile_get_format (chunk) != FC_FORMAT_V2)
     {
       g_set_error_literal (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID,
-                           "Chunk not sent: it is not a V2 profile chunk");
+                           _("Chunk not sent: it is not a V2 profile chunk"));
       return NULL;
     }
 
   problems = fc_validate_profile (chunk);
-  if (!check_problems (problems, "Chunk", error))
+  if (!check_problems (problems, _("Chunk"), error))
     return NULL;
 
   return fc_writer_write_chunk_envelope (chunk, error);
@@ -129,14 +131,14 @@ fc_sender_v1_envelopes_for_chunk (FcProfile   *chunk,
   if (profiles == NULL)
     {
       g_set_error (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID,
-                   "Not sent as V1: %s%s", local_error->message,
-                   split ? "" : " (split it into 30 s transactions, or send it as V2)");
+                   _("Not sent as V1: %s%s"), local_error->message,
+                   split ? "" : _(" (split it into 30 s transactions, or send it as V2)"));
       return NULL;
     }
 
   for (guint i = 0; i < profiles->len; i++)
     {
-      g_autofree char *what = g_strdup_printf ("V1 window %u of %u", i + 1, profiles->len);
+      g_autofree char *what = g_strdup_printf (_("V1 window %u of %u"), i + 1, profiles->len);
       GBytes *envelope = v1_envelope (g_ptr_array_index (profiles, i), what, error);
 
       if (envelope == NULL)
@@ -158,7 +160,7 @@ fc_sender_envelopes_for_document (FcDocument  *document,
   g_return_val_if_fail (FC_IS_DOCUMENT (document), NULL);
 
   problems = fc_validate_document (document);
-  if (!check_problems (problems, "File", error))
+  if (!check_problems (problems, _("File"), error))
     return NULL;
 
   switch (fc_document_get_kind (document))
@@ -205,7 +207,7 @@ fc_sender_envelopes_for_document (FcDocument  *document,
   if (envelopes->len == 0)
     {
       g_set_error_literal (error, FC_TRANSPORT_ERROR, FC_TRANSPORT_ERROR_INVALID,
-                           "Nothing to send: the file holds no profile");
+                           _("Nothing to send: the file holds no profile"));
       return NULL;
     }
 
@@ -295,7 +297,7 @@ fc_sender_transaction_envelope (JsonObject  *event,
   g_return_val_if_fail (event != NULL, NULL);
 
   fc_validate_transaction (event, "transaction", problems);
-  if (!check_problems (problems, "Transaction", error))
+  if (!check_problems (problems, _("Transaction"), error))
     return NULL;
 
   json_node_set_object (node, event);

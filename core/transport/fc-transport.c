@@ -5,12 +5,13 @@
 
 #include <string.h>
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
 #include "fc-envelope.h"
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-json-util.h"
 #include "fc-otlp-endpoint.h"
 #include "fc-otlp.h"
@@ -132,7 +133,7 @@ fc_envelope_dup_categories (GBytes  *envelope,
 
   if (n_items == 0)
     {
-      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE, "the envelope has no items");
+      g_set_error_literal (error, FC_FORMAT_ERROR, FC_FORMAT_ERROR_ENVELOPE, _("the envelope has no items"));
       return NULL;
     }
 
@@ -248,7 +249,7 @@ fc_transport_get_otlp_url (FcTransport *self)
 static const char *
 server_name (FcTransport *self)
 {
-  return self->otlp_url != NULL ? "the OTLP receiver" : "Sentry";
+  return self->otlp_url != NULL ? _("the OTLP receiver") : "Sentry";
 }
 
 const char *
@@ -457,7 +458,7 @@ flush_complete (Flush  *f,
 
       for (GList *l = keys; l != NULL; l = l->next)
         g_ptr_array_add (f->report->elsewhere_by_destination,
-                         g_strdup_printf ("%u for %s", GPOINTER_TO_UINT (g_hash_table_lookup (f->elsewhere, l->data)),
+                         g_strdup_printf (_("%u for %s"), GPOINTER_TO_UINT (g_hash_table_lookup (f->elsewhere, l->data)),
                                           (const char *) l->data));
     }
 
@@ -516,7 +517,7 @@ static void
 mark_busy (Flush *f)
 {
   f->report->busy++;
-  add_message (f, f->id, "being sent by another process");
+  add_message (f, f->id, _("being sent by another process"));
 }
 
 static void
@@ -528,7 +529,7 @@ mark_rejected (Flush      *f,
   if (!fc_outbox_reject (f->self->outbox, f->id, why, &error))
     {
       /* It stays in the outbox; retrying it is better than losing it. */
-      g_autofree char *msg = g_strdup_printf ("%s (and it could not be moved aside: %s)", why, error->message);
+      g_autofree char *msg = g_strdup_printf (_("%s (and it could not be moved aside: %s)"), why, error->message);
       mark_waiting (f, msg);
       return;
     }
@@ -578,7 +579,7 @@ status_text (guint status)
     case 502: return "Bad Gateway";
     case 503: return "Service Unavailable";
     case 504: return "Gateway Timeout";
-    default:  return "no reason given";
+    default:  return _("no reason given");
     }
 }
 
@@ -752,7 +753,7 @@ flush_retry_or_wait (Flush      *f,
 
       /* Rounded up: a retry a fraction of a second early is a retry too early. */
       retry_after_ms = ((guint64) retry_after_us + 999) / 1000;
-      stated = g_strdup_printf ("%s, retry after %s", why, when);
+      stated = g_strdup_printf (_("%s, retry after %s"), why, when);
       why = stated;
     }
 
@@ -777,9 +778,10 @@ flush_retry_or_wait (Flush      *f,
     }
 
   {
-    g_autofree char *msg = g_strdup_printf ("%s (%u attempt%s)", why, f->attempt, f->attempt == 1 ? "" : "s");
+    g_autofree char *msg = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (%u attempt)", "%s (%u attempts)", f->attempt),
+                                            why, f->attempt);
     mark_waiting (f, msg);
-    f->stop_reason = g_strdup_printf ("not attempted: %s", why);
+    f->stop_reason = g_strdup_printf (_("not attempted: %s"), why);
   }
   flush_next (f);
 }
@@ -812,16 +814,19 @@ handle_response (Flush  *f,
         }
 
       if (timed_out)
-        why = g_strdup_printf ("network error: no complete answer from %s within %u s (connecting, sending and "
-                               "answering)", f->self->masked, f->self->timeout_s);
+        why = g_strdup_printf (_("network error: no complete answer from %s within %u s (connecting, sending and "
+                                 "answering)"), f->self->masked, f->self->timeout_s);
       else
-        why = g_strdup_printf ("network error: %s", error->message);
+        why = g_strdup_printf (_("network error: %s"), error->message);
       flush_retry_or_wait (f, why, -1);
       return;
     }
   if (cut)
-    add_message (f, f->id, "the answer was longer than it should be; read only its first "
-                 G_STRINGIFY (FC_TRANSPORT_MAX_ANSWER) " bytes");
+    {
+      g_autofree char *msg = g_strdup_printf (_("the answer was longer than it should be; read only its first %d bytes"),
+                                              FC_TRANSPORT_MAX_ANSWER);
+      add_message (f, f->id, msg);
+    }
 
   status = soup_message_get_status (message);
   headers = soup_message_get_response_headers (message);
@@ -849,8 +854,10 @@ handle_response (Flush  *f,
             add_message (f, f->id, parse_error->message);
           else if (rejected > 0 || partial_message != NULL)
             {
-              g_autofree char *msg = g_strdup_printf ("partial success: %" G_GINT64_FORMAT " profile%s rejected%s%s",
-                                                      rejected, rejected == 1 ? "" : "s",
+              g_autofree char *msg = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "partial success: %" PRId64 " profile rejected%s%s",
+                                                                   "partial success: %" PRId64 " profiles rejected%s%s",
+                                                                   rejected),
+                                                      rejected,
                                                       partial_message ? ": " : "",
                                                       partial_message ? partial_message : "");
               f->report->partial++;
@@ -877,14 +884,14 @@ handle_response (Flush  *f,
       gint64 until = fc_rate_limits_get_limited_until (f->self->rate_limits, NULL, transport_now (f->self));
       g_autofree char *when = until ? format_time (until) : NULL;
 
-      why = when ? g_strdup_printf ("rate limited by Sentry (HTTP 429: %s), retry after %s", reason, when)
-                 : g_strdup_printf ("rate limited by Sentry (HTTP 429: %s)", reason);
+      why = when ? g_strdup_printf (_("rate limited by Sentry (HTTP 429: %s), retry after %s"), reason, when)
+                 : g_strdup_printf (_("rate limited by Sentry (HTTP 429: %s)"), reason);
       mark_waiting (f, why);
       flush_next (f);
     }
   else if (status == 400 || status == 403 || status == 413)
     {
-      why = g_strdup_printf ("rejected by %s (HTTP %u: %s)", server_name (f->self), status, reason);
+      why = g_strdup_printf (_("rejected by %s (HTTP %u: %s)"), server_name (f->self), status, reason);
       mark_rejected (f, why);
       flush_next (f);
     }
@@ -898,16 +905,17 @@ handle_response (Flush  *f,
           !fc_retry_after_parse (retry_after, transport_now (f->self), &retry_after_us))
         retry_after_us = -1;
 
-      why = g_strdup_printf ("%s is unavailable (HTTP %u: %s)", server_name (f->self), status, reason);
+      why = g_strdup_printf (_("%s is unavailable (HTTP %u: %s)"), server_name (f->self), status, reason);
       flush_retry_or_wait (f, why, retry_after_us);
     }
   else
     {
       /* 401, 404, redirects...: most likely a wrong DSN, so stop here and keep everything. */
-      why = g_strdup_printf ("unexpected answer (HTTP %u: %s); check the %s", status, reason,
-                             f->self->otlp_url != NULL ? "endpoint" : "DSN");
+      why = g_strdup_printf (f->self->otlp_url != NULL ? _("unexpected answer (HTTP %u: %s); check the endpoint")
+                                                   : _("unexpected answer (HTTP %u: %s); check the DSN"),
+                             status, reason);
       mark_waiting (f, why);
-      f->stop_reason = g_strdup_printf ("not attempted: %s", why);
+      f->stop_reason = g_strdup_printf (_("not attempted: %s"), why);
       flush_next (f);
     }
 }
@@ -925,11 +933,12 @@ flush_send_current (Flush *f)
   uri = g_uri_parse (f->url, SOUP_HTTP_URI_FLAGS, &error);
   if (uri == NULL)
     {
-      g_autofree char *why = g_strdup_printf ("the %s %s gives no valid URL: %s",
-                                              f->self->dsn ? "DSN" : "endpoint", f->self->masked, error->message);
+      g_autofree char *why = g_strdup_printf (f->self->dsn ? _("the DSN %s gives no valid URL: %s")
+                                                             : _("the endpoint %s gives no valid URL: %s"),
+                                              f->self->masked, error->message);
 
       mark_waiting (f, why);
-      f->stop_reason = g_strdup_printf ("not attempted: %s", why);
+      f->stop_reason = g_strdup_printf (_("not attempted: %s"), why);
       flush_next (f);
       return;
     }
@@ -1128,7 +1137,7 @@ prepare_cb (GObject      *object,
 
   if (p->framing_error != NULL)
     {
-      g_autofree char *why = g_strdup_printf ("not sent, malformed envelope: %s", p->framing_error->message);
+      g_autofree char *why = g_strdup_printf (_("not sent, malformed envelope: %s"), p->framing_error->message);
 
       mark_rejected (f, why);
       flush_next (f);
@@ -1154,9 +1163,9 @@ prepare_cb (GObject      *object,
       g_autofree char *why = NULL;
 
       if (fc_rate_limits_get_limited_until (f->self->rate_limits, NULL, now) == until)
-        why = g_strdup_printf ("rate limited by Sentry (all categories) until %s", when);
+        why = g_strdup_printf (_("rate limited by Sentry (all categories) until %s"), when);
       else
-        why = g_strdup_printf ("rate limited by Sentry for “%s” until %s", limited, when);
+        why = g_strdup_printf (_("rate limited by Sentry for “%s” until %s"), limited, when);
 
       mark_waiting (f, why);
       flush_next (f);
@@ -1322,7 +1331,7 @@ fc_transport_flush_async (FcTransport         *self,
         }
 
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_PENDING,
-                               "The outbox is already being sent from another thread");
+                               _("The outbox is already being sent from another thread"));
       return;
     }
 

@@ -3,7 +3,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -170,8 +169,10 @@ typedef struct {
   gboolean       done;
 } Remote;
 
+/* @cwd (nullable): the directory the command is typed in */
 static GPid
-spawn_remote (const char * const *args)
+spawn_remote (const char         *cwd,
+              const char * const *args)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_auto(GStrv) argv = NULL;
@@ -181,7 +182,7 @@ spawn_remote (const char * const *args)
   g_strv_builder_add (builder, g_getenv ("FC_APP_BINARY"));
   g_strv_builder_addv (builder, (const char **) args);
   argv = g_strv_builder_end (builder);
-  g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error));
+  g_assert_true (g_spawn_async (cwd, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error));
   g_assert_no_error (error);
   return pid;
 }
@@ -231,7 +232,7 @@ remote_step_cb (gpointer user_data)
         g_autofree char *pid = g_strdup_printf ("%d", r->target);
         const char *args[] = { "--pid", pid, NULL };
 
-        g_child_watch_add (spawn_remote (args), remote_exited_cb, &r->n_remotes_exited);
+        g_child_watch_add (spawn_remote (NULL, args), remote_exited_cb, &r->n_remotes_exited);
       }
       return G_SOURCE_CONTINUE;
     }
@@ -250,12 +251,9 @@ remote_step_cb (gpointer user_data)
       /* flamecast -- COMMAND, in the directory it was typed in */
       {
         const char *args[] = { "--", "sh", "-c", "test -f v1-node-stored.json && exec sleep 30", NULL };
-        g_autofree char *old_cwd = g_get_current_dir ();
         g_autofree char *dir = fc_test_data_path ("payloads");
 
-        g_assert_cmpint (g_chdir (dir), ==, 0);
-        g_child_watch_add (spawn_remote (args), remote_exited_cb, &r->n_remotes_exited);
-        g_assert_cmpint (g_chdir (old_cwd), ==, 0);
+        g_child_watch_add (spawn_remote (dir, args), remote_exited_cb, &r->n_remotes_exited);
       }
       return G_SOURCE_CONTINUE;
     }

@@ -34,15 +34,12 @@ window_free (FcWindow *window)
   g_assert_finalize_object (window);
 }
 
-/* Iterates until @widget has been laid out at least @min_width wide (or 10 s). */
+/* Iterates until @widget has been laid out (a width of its own). */
 static int
 width_when_laid_out (GtkWidget *widget)
 {
-  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-
   fc_test_wait_for_paint (widget);
-  while (gtk_widget_get_width (widget) <= 0 && g_get_monotonic_time () < deadline)
-    g_main_context_iteration (NULL, TRUE);
+  fc_test_spin_until (gtk_widget_get_width (widget) > 0);
   return gtk_widget_get_width (widget);
 }
 

@@ -150,13 +150,13 @@ test_open_fixtures (void)
       g_assert_nonnull (fc_window_get_file (window));
       g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
       g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->thread_selector)));
-      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_entry)));
+      g_assert_true (gtk_widget_is_visible (fc_search_bar_get_part (window->search_bar, "search_entry")));
       /* the file's name shows at normal width too, not only in the narrow title */
       {
         g_autofree char *base = g_path_get_basename (cases[i].fixture);
 
-        g_assert_cmpstr (gtk_label_get_text (window->file_label), ==, base);
-        g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->file_label)));
+        g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_header_title_get_part (window->header_title, "file_label"))), ==, base);
+        g_assert_true (gtk_widget_get_visible (fc_header_title_get_part (window->header_title, "file_label")));
       }
       /* the toast counts what the lenient reader recorded */
       g_assert_cmpuint (window->last_n_problems, ==,
@@ -289,17 +289,17 @@ test_actions (void)
   while (fc_flame_chart_get_n_matches (window->flame_chart) == 0)
     g_main_context_iteration (NULL, TRUE);
   g_assert_cmpuint (fc_flame_chart_get_n_matches (window->flame_chart), ==, 1);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_matches_label)));
-  g_assert_cmpstr (gtk_label_get_text (window->search_matches_label), ==, "0/1");
-  g_signal_emit_by_name (window->search_entry, "next-match");
+  g_assert_true (gtk_widget_get_visible (fc_search_bar_get_part (window->search_bar, "search_matches_label")));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_search_bar_get_part (window->search_bar, "search_matches_label"))), ==, "0/1");
+  g_signal_emit_by_name (fc_search_bar_get_part (window->search_bar, "search_entry"), "next-match");
   g_assert_cmpuint (fc_flame_chart_get_current_match (window->flame_chart), ==, 1);
-  g_assert_cmpstr (gtk_label_get_text (window->search_matches_label), ==, "1/1");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_search_bar_get_part (window->search_bar, "search_matches_label"))), ==, "1/1");
   /* next and previous buttons beside the counter; Shift+Enter goes back */
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_next_button)));
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->search_previous_button)));
-  g_assert_cmpint (gtk_editable_get_width_chars (GTK_EDITABLE (window->search_entry)), >=, 12);
+  g_assert_true (gtk_widget_get_visible (fc_search_bar_get_part (window->search_bar, "search_next_button")));
+  g_assert_true (gtk_widget_get_visible (fc_search_bar_get_part (window->search_bar, "search_previous_button")));
+  g_assert_cmpint (gtk_editable_get_width_chars (GTK_EDITABLE (fc_search_bar_get_part (window->search_bar, "search_entry"))), >=, 12);
   {
-    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window->search_entry));
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (fc_search_bar_get_part (window->search_bar, "search_entry"));
     gboolean handled = FALSE;
 
     for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
@@ -313,10 +313,10 @@ test_actions (void)
     g_assert_true (handled);
   }
   g_assert_cmpuint (fc_flame_chart_get_current_match (window->flame_chart), ==, 1);
-  g_signal_emit_by_name (window->search_previous_button, "clicked");
+  g_signal_emit_by_name (fc_search_bar_get_part (window->search_bar, "search_previous_button"), "clicked");
   g_assert_cmpuint (fc_flame_chart_get_current_match (window->flame_chart), ==, 1);
   g_action_group_activate_action (actions, "search", g_variant_new_string (""));
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->search_matches_label)));
+  g_assert_false (gtk_widget_get_visible (fc_search_bar_get_part (window->search_bar, "search_matches_label")));
 
   /* thread switching */
   g_action_group_activate_action (actions, "select-thread", g_variant_new_int32 (1));
@@ -328,9 +328,9 @@ test_actions (void)
   /* search: the entry and the session agree both ways */
   g_action_group_activate_action (actions, "search", g_variant_new_string ("foo"));
   g_assert_cmpstr (fc_session_get_search_text (session), ==, "foo");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->search_entry)), ==, "foo");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fc_search_bar_get_part (window->search_bar, "search_entry"))), ==, "foo");
   fc_session_set_search_text (session, "bar");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (window->search_entry)), ==, "bar");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fc_search_bar_get_part (window->search_bar, "search_entry"))), ==, "bar");
   g_action_group_activate_action (actions, "search", g_variant_new_string (""));
   g_assert_cmpstr (fc_session_get_search_text (session), ==, "");
 

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fc-attach-check.h"
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-recorder.h"
 #include "fc-test-util.h"
 
@@ -448,7 +448,7 @@ test_real_traced (void)
   int status;
   GPid pid;
 
-  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
   g_assert_no_error (error);
   pid = fc_recorder_get_pid (recorder);
   g_assert_false (fc_attach_check (pid, FC_SAMPLER_MODE_WALL, &error));

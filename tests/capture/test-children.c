@@ -202,7 +202,7 @@ check_follow (FcSamplerMode mode,
   fc_recorder_set_force_ptrace (recorder, force_ptrace);
   g_assert_true (fc_recorder_get_follow_children (recorder));
 
-  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (fc_recorder_start (recorder, &error));
   g_assert_no_error (error);
@@ -406,7 +406,7 @@ test_release_exited (void)
   gate_fd = open (gate, O_RDWR | O_CLOEXEC);
   g_assert_cmpint (gate_fd, >=, 0);
 
-  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (fc_recorder_start (recorder, &error));
   g_assert_no_error (error);

@@ -116,7 +116,7 @@ test_python_names (void)
   g_object_set (recorder, "mode", FC_SAMPLER_MODE_CPU, "frequency", 500, "stacks", FC_STACKS_NATIVE, NULL);
   g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_cb), chunks);
   g_signal_connect (recorder, "target-exited", G_CALLBACK (exited_cb), loop);
-  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (fc_recorder_start (recorder, &error));
   g_assert_no_error (error);

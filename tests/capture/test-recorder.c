@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"
 #include "fc-validate.h"
@@ -210,7 +210,7 @@ test_spawn_chunks (void)
                 "environment", "test",
                 NULL);
 
-  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (fc_recorder_start (recorder, &error));
   g_assert_no_error (error);
@@ -402,7 +402,7 @@ test_stop_does_not_block (void)
   /* nothing to wait for yet */
   g_assert_false (fc_recorder_get_stopping (recorder));
 
-  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (fc_recorder_start (recorder, &error));
   g_assert_no_error (error);

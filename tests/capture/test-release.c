@@ -206,7 +206,7 @@ test_recorded_chunk_like_sdk (void)
   g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
   g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
   g_object_set (recorder, "frequency", 250, NULL);
-  g_assert_true (fc_recorder_spawn (recorder, argv, &error));
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
   g_assert_no_error (error);
   expected_release = fc_release_default_for_pid (fc_recorder_get_pid (recorder));
   g_assert_true (fc_recorder_start (recorder, &error));

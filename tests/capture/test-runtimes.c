@@ -88,7 +88,7 @@ run_plan (const Plan *plan,
   g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_cb), r);
   g_signal_connect (recorder, "target-exited", G_CALLBACK (exited_cb), r);
   if (plan->argv != NULL)
-    g_assert_true (fc_recorder_spawn (recorder, plan->argv, &error));
+    g_assert_true (fc_recorder_spawn (recorder, plan->argv, NULL, &error));
   else
     g_assert_true (fc_recorder_attach (recorder, plan->pid, &error));
   g_assert_no_error (error);

@@ -13,7 +13,7 @@
 
 #include <glib/gstdio.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-sampler.h"
 #include "fc-test-util.h"
 
@@ -500,7 +500,7 @@ test_spawn_exit_status (void)
 
   sink_init (&sink);
   sampler = fc_sampler_new (sink_cb, &sink);
-  g_assert_true (fc_sampler_spawn (sampler, argv, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_true (fc_sampler_spawn (sampler, argv, NULL, FC_SAMPLER_MODE_WALL, &error));
   g_assert_no_error (error);
   g_assert_true (fc_sampler_is_spawned (sampler));
   g_assert_true (fc_sampler_start (sampler, 200, 32768, &error));
@@ -547,7 +547,7 @@ test_spawn_missing (void)
 
   sink_init (&sink);
   sampler = fc_sampler_new (sink_cb, &sink);
-  g_assert_false (fc_sampler_spawn (sampler, argv, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_false (fc_sampler_spawn (sampler, argv, NULL, FC_SAMPLER_MODE_WALL, &error));
   g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED);
   g_assert_nonnull (strstr (error->message, "No such file"));
   fc_sampler_free (sampler);

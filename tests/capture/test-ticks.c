@@ -99,7 +99,7 @@ run_pool (Run          *run,
   run->chunks = g_ptr_array_new_with_free_func (g_object_unref);
   g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), run);
   g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), run);
-  g_assert_true (fc_recorder_spawn (recorder, (const char * const *) argv, &error));
+  g_assert_true (fc_recorder_spawn (recorder, (const char * const *) argv, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (fc_recorder_start (recorder, &error));
   g_assert_no_error (error);

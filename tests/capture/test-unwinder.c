@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-proc-maps.h"
 #include "fc-sampler.h"
 #include "fc-symbolizer.h"
@@ -111,7 +111,7 @@ record (const char * const *argv,
   result->functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   result->started = g_hash_table_new (NULL, NULL);
 
-  g_assert_true (fc_sampler_spawn (sampler, argv, mode, &error));
+  g_assert_true (fc_sampler_spawn (sampler, argv, NULL, mode, &error));
   g_assert_no_error (error);
   maps = fc_proc_maps_new (fc_sampler_get_pid (sampler));
   unwinder = fc_unwinder_new (maps);
@@ -247,7 +247,7 @@ test_burner_cpu (void)
       Sink sink = { g_async_queue_new () };
       FcSampler *refused = fc_sampler_new (sink_cb, &sink);
 
-      g_assert_false (fc_sampler_spawn (refused, argv, FC_SAMPLER_MODE_CPU, &error));
+      g_assert_false (fc_sampler_spawn (refused, argv, NULL, FC_SAMPLER_MODE_CPU, &error));
       g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NOT_SUPPORTED);
       g_assert_nonnull (strstr (error->message, "wall mode"));
       fc_sampler_free (refused);

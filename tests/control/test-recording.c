@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fc-error.h"
+#include "fc-capture-error.h"
 #include "fc-reader.h"
 #include "fc-recording.h"
 #include "fc-settings.h"
@@ -174,7 +174,7 @@ test_recording_spawn_files (void)
   run_init (&run, recording);
   g_object_set (recording, "frequency", 250, "chunk-duration-ms", 300, "output-dir", output,
                 "release", "test@1.0", "environment", "test", NULL);
-  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_true (fc_recording_spawn (recording, argv, NULL, &error));
   g_assert_no_error (error);
   g_assert_nonnull (fc_recording_get_lifecycle (recording));
   g_assert_false (fc_recording_get_profiling (recording));
@@ -302,7 +302,7 @@ test_recording_trace_send (void)
 
   run_init (&run, recording);
   g_object_set (recording, "frequency", 200, "lifecycle", FC_PROFILE_LIFECYCLE_TRACE, "sender", sender, NULL);
-  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_true (fc_recording_spawn (recording, argv, NULL, &error));
   g_assert_true (fc_recording_start (recording, &error));
   g_assert_no_error (error);
   /* nothing is recorded until a span begins */
@@ -365,7 +365,7 @@ test_recording_python_send (void)
   run_init (&run, recording);
   /* the default: Python stacks for a CPython program */
   g_object_set (recording, "frequency", 199, "sender", sender, "environment", "test", NULL);
-  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_true (fc_recording_spawn (recording, argv, NULL, &error));
   g_assert_no_error (error);
   g_assert_true (fc_recording_start (recording, &error));
   g_assert_no_error (error);
@@ -425,7 +425,7 @@ test_recording_target_exits (void)
   Run run;
 
   run_init (&run, recording);
-  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_true (fc_recording_spawn (recording, argv, NULL, &error));
   g_assert_true (fc_recording_start (recording, &error));
   g_assert_no_error (error);
   fc_test_spin_until (run.exited);
@@ -460,7 +460,7 @@ test_recording_keep_profile (void)
   g_object_set (recording, "frequency", 200, "chunk-duration-ms", 200, "keep-profile", TRUE, NULL);
   g_assert_null (fc_recording_get_profile (recording));
   g_assert_null (fc_recording_get_document (recording));
-  g_assert_true (fc_recording_spawn (recording, argv, &error));
+  g_assert_true (fc_recording_spawn (recording, argv, NULL, &error));
   g_assert_no_error (error);
   profile = fc_recording_get_profile (recording);
   follower = fc_recording_get_follower (recording);
@@ -531,14 +531,14 @@ test_recording_errors (void)
   g_assert_false (fc_recording_start (recording, &error));
   g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS);
   g_clear_error (&error);
-  g_assert_false (fc_recording_spawn (recording, missing, &error));
+  g_assert_false (fc_recording_spawn (recording, missing, NULL, &error));
   g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED);
   g_clear_error (&error);
 
   /* a session that was not sampled records nothing, and says so once */
   run_init (&run, unsampled);
   g_object_set (unsampled, "profile-session-sample-rate", 0.0, NULL);
-  g_assert_true (fc_recording_spawn (unsampled, argv, &error));
+  g_assert_true (fc_recording_spawn (unsampled, argv, NULL, &error));
   g_test_expect_message ("flamecast-lifecycle", G_LOG_LEVEL_WARNING, "*not sampled*");
   g_assert_true (fc_recording_start (unsampled, &error));
   g_test_assert_expected_messages ();
@@ -552,6 +552,49 @@ test_recording_errors (void)
   while (!fc_recording_get_target_exited (unsampled, NULL))
     g_main_loop_run (run.loop);
   run_clear (&run);
+}
+
+/* A launched command runs in the directory given to it: the child enters it after fork, the
+ * test process (and every thread in it) stays where it was; a directory that is not there is
+ * named in the error. */
+static void
+test_recording_spawn_cwd (void)
+{
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  g_autoptr(FcRecording) nowhere = fc_recording_new ();
+  g_autofree char *dir = fc_test_make_tmp_dir ("fc-test-cwd");
+  g_autofree char *missing = g_build_filename (dir, "not-here", NULL);
+  g_autofree char *before = g_get_current_dir ();
+  g_autofree char *after = NULL;
+  g_autofree char *written = NULL;
+  g_autofree char *out = g_build_filename (dir, "pwd.txt", NULL);
+  const char *argv[] = { "sh", "-c", "pwd -P > pwd.txt", NULL };
+  g_autoptr(GError) error = NULL;
+  Run run;
+
+  run_init (&run, recording);
+  g_assert_true (fc_recording_spawn (recording, argv, dir, &error));
+  g_assert_no_error (error);
+  after = g_get_current_dir ();
+  g_assert_cmpstr (after, ==, before);
+  g_assert_true (fc_recording_start (recording, &error));
+  g_assert_no_error (error);
+  fc_test_spin_until (run.exited);
+  stop_and_wait (recording, &run);
+  g_assert_true (g_file_get_contents (out, &written, NULL, &error));
+  g_assert_no_error (error);
+  g_strchomp (written);
+  {
+    g_autofree char *real = realpath (dir, NULL);
+
+    g_assert_cmpstr (written, ==, real);
+  }
+
+  g_assert_false (fc_recording_spawn (nowhere, argv, missing, &error));
+  g_assert_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, missing));
+  run_clear (&run);
+  fc_test_remove_tree (dir);
 }
 
 /* The user's settings are a recording's defaults: every recording key of the
@@ -617,6 +660,7 @@ main (int    argc,
   g_test_add_func ("/control/recording/target-exits", test_recording_target_exits);
   g_test_add_func ("/control/recording/keep-profile", test_recording_keep_profile);
   g_test_add_func ("/control/recording/errors", test_recording_errors);
+  g_test_add_func ("/control/recording/spawn-cwd", test_recording_spawn_cwd);
   g_test_add_func ("/control/recording/apply-settings", test_recording_apply_settings);
 
   return g_test_run ();

@@ -8,7 +8,7 @@
 
 #include <gio/gio.h>
 
-#include "fc-error.h"
+#include "fc-control-error.h"
 #include "fc-settings.h"
 #include "fc-settings-schema.h"
 

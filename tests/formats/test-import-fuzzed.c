@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-folded.h"
 #include "fc-otlp.h"
 #include "fc-perf-script.h"

@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-folded.h"
 #include "fc-otlp.h"
 #include "fc-pprof.h"

@@ -230,7 +230,7 @@ test_chunk_samples (void)
   fc_profile_finish (profile);
 
   problems = fc_validate_profile (profile);
-  fc_test_assert_problem (problems, W, "thread 1", "1 sample(s) with a non-empty stack");
+  fc_test_assert_problem (problems, W, "thread 1", "1 sample with a non-empty stack");
   fc_test_assert_no_problem (problems, W, "thread 2", "Relay drops");
   fc_test_assert_no_problem (problems, E, "profile.samples", "not enough samples");
   fc_test_assert_problem (problems, E, "profile.samples", "70.000 s");

@@ -7,8 +7,13 @@ exit status the installed binaries' --help name (read here with a regex of
 its own, not with docs/fc-help.py, which wrote the pages); `man flamecast-cli`
 finds its page under the DESTDIR's man path; the bash, zsh and fish
 completions load in their shells and complete commands, options, option
-values, files and the command after `record --`. TAP output.
+values, files and the command after `record --`; the German catalog is
+installed, holds the CLI's, core's and the app's messages with their plural
+forms, the desktop file and metainfo carry its text, and the installed CLI,
+run from the DESTDIR, speaks German. TAP output.
 """
+
+import gettext
 
 import os
 import re
@@ -25,11 +30,13 @@ BIN = os.path.join(ROOT, os.environ['FC_BINDIR'])
 MAN = os.path.join(ROOT, os.environ['FC_MANDIR'])
 DATA = os.path.join(ROOT, os.environ['FC_DATADIR'])
 APP = os.environ.get('FC_WITH_APP') == '1'
+HELPER = os.environ.get('FC_WITH_HELPER') == '1'
 
 CLI = os.path.join(BIN, 'flamecast-cli')
 BASH = os.path.join(DATA, 'bash-completion', 'completions', 'flamecast-cli')
 ZSH_DIR = os.path.join(DATA, 'zsh', 'site-functions')
 FISH = os.path.join(DATA, 'fish', 'vendor_completions.d', 'flamecast-cli.fish')
+MO = os.path.join(DATA, 'locale', 'de', 'LC_MESSAGES', 'flamecast.mo')
 ENV = dict(os.environ, LC_ALL='C.UTF-8', LANGUAGE='', MANWIDTH='100', MANPAGER='cat', PAGER='cat',
            ASAN_OPTIONS=(os.environ.get('ASAN_OPTIONS', '') + ':detect_leaks=0').lstrip(':'))
 # the files the completion tests complete
@@ -77,13 +84,19 @@ def rendered(argv):
 
 def test_installed_files():
     expected = [CLI, os.path.join(MAN, 'man1', 'flamecast-cli.1'), BASH,
-                os.path.join(ZSH_DIR, '_flamecast-cli'), FISH]
+                os.path.join(ZSH_DIR, '_flamecast-cli'), FISH, MO]
     if APP:
         expected += [os.path.join(BIN, 'flamecast'), os.path.join(MAN, 'man1', 'flamecast.1'),
                      os.path.join(DATA, 'applications', 'io.github.flamecast.Flamecast.desktop'),
                      os.path.join(DATA, 'metainfo', 'io.github.flamecast.Flamecast.metainfo.xml'),
                      os.path.join(DATA, 'glib-2.0', 'schemas', 'io.github.flamecast.Flamecast.gschema.xml'),
                      os.path.join(DATA, 'icons', 'hicolor', 'scalable', 'apps', 'io.github.flamecast.Flamecast.svg')]
+    if HELPER:
+        # flamecast-helper: started by the system bus, authorised by polkit
+        expected += [os.path.join(ROOT, os.environ['FC_LIBEXECDIR'], 'flamecast-helper'),
+                     os.path.join(DATA, 'dbus-1', 'system-services', 'io.github.flamecast.Helper.service'),
+                     os.path.join(DATA, 'dbus-1', 'system.d', 'io.github.flamecast.Helper.conf'),
+                     os.path.join(DATA, 'polkit-1', 'actions', 'io.github.flamecast.Flamecast.policy')]
     missing = [path[len(DESTDIR):] for path in expected if not os.path.isfile(path)]
     expect(not missing, f'not installed: {missing}')
 
@@ -241,8 +254,40 @@ def test_zsh_completion():
         expect(got == want if exactly else want <= got, f'{line!r} completed to {sorted(got)[:20]}, not {sorted(want)}')
 
 
+def test_german():
+    with open(MO, 'rb') as mo:
+        catalog = gettext.GNUTranslations(mo)
+    plural_forms = catalog.info().get('plural-forms', '')
+    expect(plural_forms.replace(' ', '') == 'nplurals=2;plural=(n!=1);', f'Plural-Forms: {plural_forms!r}')
+    cases = [
+        ('Commands:', 'Befehle:'),  # the CLI
+        ('No DSN given (expected https://KEY@HOST/PROJECT_ID)',  # core
+         'Kein DSN angegeben (erwartet: https://SCHLÜSSEL@HOST/PROJEKT_ID)'),
+    ]
+    if APP:
+        cases.append(('Call Tree', 'Aufrufbaum'))
+    for english, german in cases:
+        expect(catalog.gettext(english) == german, f'{english!r} is {catalog.gettext(english)!r} in the catalog')
+    for n, german in ((1, '%u Warnung'), (2, '%u Warnungen'), (0, '%u Warnungen')):
+        got = catalog.ngettext('%u warning', '%u warnings', n)
+        expect(got == german, f'ngettext(%u warning, {n}) is {got!r}, not {german!r}')
+    # the installed binary finds the catalog installed beside it (fc_locale_dir())
+    done = run([CLI, '--help'], env=dict(ENV, LANGUAGE='de'))
+    expect('Befehle:' in done.stdout and 'Commands:' not in done.stdout, f'in German:\n{done.stdout}')
+    done = run([CLI, '--help'])
+    expect('Commands:' in done.stdout, f'without LANGUAGE:\n{done.stdout}')
+    if APP:
+        with open(os.path.join(DATA, 'applications', 'io.github.flamecast.Flamecast.desktop'), encoding='utf-8') as f:
+            desktop = f.read()
+        expect('Comment[de]=Sentry-Profile als Flammendiagramme' in desktop, f'no German comment:\n{desktop}')
+        with open(os.path.join(DATA, 'metainfo', 'io.github.flamecast.Flamecast.metainfo.xml'), encoding='utf-8') as f:
+            metainfo = f.read()
+        expect('<summary xml:lang="de">Sentry-Profile erkunden und aufzeichnen</summary>' in metainfo,
+               'no German summary in the metainfo')
+
+
 TESTS = [test_installed_files, test_cli_man_page_names_every_option, test_man_finds_the_page_in_the_destdir,
-         test_bash_completion, test_fish_completion, test_zsh_completion] + ([test_app_man_page] if APP else [])
+         test_bash_completion, test_fish_completion, test_zsh_completion, test_german] + ([test_app_man_page] if APP else [])
 
 
 def main():

@@ -222,6 +222,111 @@ test_dup_by_function (void)
   g_assert_cmpint (fc_profile_get_frame (byfn, 1)->lineno, ==, FC_LINE_NONE);
 }
 
+/* "a>b>c" for stack @stack, by function name */
+static char *
+function_path (FcProfile *p,
+               guint32    stack)
+{
+  GString *path = g_string_new (NULL);
+
+  for (; stack != FC_STACK_EMPTY; stack = fc_profile_get_stack (p, stack)->parent)
+    {
+      const char *name = fc_profile_string (p, fc_profile_get_frame (p, fc_profile_get_stack (p, stack)->frame)->function);
+
+      g_string_prepend (path, ">");
+      g_string_prepend (path, name);
+    }
+  return g_string_free (path, FALSE);
+}
+
+/* A copy pushes new stack nodes without a lookup until two frames become
+ * one; a merge after thousands of nodes must still find every node that
+ * was pushed, and none may be there twice. */
+static void
+test_by_function_late_merge (void)
+{
+  g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcProfile) byfn = NULL;
+  g_autoptr(GHashTable) paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (18);
+  guint32 t = fc_profile_ensure_thread (p, "1");
+  const FcSample *src_samples, *samples;
+  guint n;
+
+  /* distinct frames (one line each) in deep stacks, then the same functions
+   * at other lines: their stacks merge into the first ones */
+  for (guint line = 1; line <= 2; line++)
+    for (guint i = 0; i < 400; i++)
+      {
+        guint32 frames[24];
+        guint depth = 1 + g_rand_int_range (rand, 0, G_N_ELEMENTS (frames));
+        FcFrame frame;
+
+        for (guint k = 0; k < depth; k++)
+          {
+            g_autofree char *name = g_strdup_printf ("f%d", g_rand_int_range (rand, 0, line == 1 ? 300 : 30));
+
+            fc_frame_init (&frame);
+            frame.function = fc_profile_intern (p, name);
+            frame.lineno = line;
+            frames[k] = fc_profile_intern_frame (p, &frame);
+          }
+        fc_profile_append_sample (p, (line * 1000 + i) * 10, t, fc_profile_intern_stack_frames (p, frames, depth), 0);
+        /* the same stack again at the other line, once the first lines are all in */
+        if (line == 2)
+          {
+            for (guint k = 0; k < depth; k++)
+              {
+                fc_frame_init (&frame);
+                frame.function = fc_profile_get_frame (p, frames[k])->function;
+                frame.lineno = 1;
+                frames[k] = fc_profile_intern_frame (p, &frame);
+              }
+            fc_profile_append_sample (p, (line * 1000 + i) * 10 + 5, t,
+                                      fc_profile_intern_stack_frames (p, frames, depth), 0);
+          }
+      }
+  fc_profile_finish (p);
+
+  byfn = fc_profile_dup_by_function (p);
+  src_samples = fc_profile_get_samples (p, &n);
+  samples = fc_profile_get_samples (byfn, NULL);
+  g_assert_cmpuint (fc_profile_get_n_samples (byfn), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *want = function_path (p, src_samples[i].stack);
+      g_autofree char *got = function_path (byfn, samples[i].stack);
+
+      g_assert_cmpstr (got, ==, want);
+      /* every prefix of a sampled stack, once */
+      for (guint32 s = src_samples[i].stack; s != FC_STACK_EMPTY; s = fc_profile_get_stack (p, s)->parent)
+        g_hash_table_add (paths, function_path (p, s));
+    }
+  g_assert_cmpuint (fc_profile_get_n_stacks (byfn), ==, g_hash_table_size (paths) + 1);
+}
+
+/* A builder that reserves room interns as one that does not. */
+static void
+test_reserve_stacks (void)
+{
+  g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V2);
+  guint32 frames[3] = { add_frame (p, "c"), add_frame (p, "b"), add_frame (p, "a") };
+  guint32 abc, ab;
+
+  abc = fc_profile_intern_stack_frames (p, frames, 3);
+  fc_profile_reserve_stacks (p, 100000);
+  g_assert_cmpuint (fc_profile_intern_stack_frames (p, frames, 3), ==, abc);
+  ab = fc_profile_intern_stack_frames (p, frames + 1, 2);
+  g_assert_cmpuint (fc_profile_get_stack (p, abc)->parent, ==, ab);
+  g_assert_cmpuint (fc_profile_get_n_stacks (p), ==, 4);
+  /* a guess below what is there changes nothing */
+  fc_profile_reserve_stacks (p, 1);
+  g_assert_cmpuint (fc_profile_intern_stack_frames (p, frames, 3), ==, abc);
+  fc_profile_finish (p);
+  g_assert_cmpuint (fc_profile_get_n_stacks (p), ==, 4);
+  g_assert_cmpuint (fc_profile_get_stack (p, abc)->depth, ==, 3);
+}
+
 /* A function inlined into its caller names the file its code is in (a
  * header), its own out-of-line code another: in a view it is one function,
  * one frame, one node (not siblings), whose location says it was inlined. */
@@ -387,6 +492,8 @@ main (int   argc,
   g_test_add_func ("/core/profile/metadata", test_metadata);
   g_test_add_func ("/core/profile/dup-by-function", test_dup_by_function);
   g_test_add_func ("/core/profile/by-function-inlined", test_by_function_inlined);
+  g_test_add_func ("/core/profile/by-function-late-merge", test_by_function_late_merge);
+  g_test_add_func ("/core/profile/reserve-stacks", test_reserve_stacks);
   g_test_add_func ("/core/document/merge", test_document_merge);
   g_test_add_func ("/core/profile/import-range", test_import_range);
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fc-dsn.h"
-#include "fc-error.h"
+#include "fc-transport-error.h"
 
 #define KEY    "0123456789abcdef0123456789abcdef"
 #define SECRET "fedcba9876543210fedcba9876543210"

@@ -7,7 +7,7 @@
 #include <libsoup/soup.h>
 #include <string.h>
 
-#include "fc-error.h"
+#include "fc-transport-error.h"
 #include "fc-otlp-endpoint.h"
 #include "fc-otlp.h"
 #include "fc-reader.h"

@@ -7,7 +7,7 @@
 
 #include <glib/gstdio.h>
 
-#include "fc-error.h"
+#include "fc-transport-error.h"
 #include "fc-reader.h"
 #include "fc-sender.h"
 #include "fc-test-relay.h"

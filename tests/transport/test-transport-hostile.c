@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fc-error.h"
 #include "fc-otlp-endpoint.h"
 #include "fc-test-hostile-server.h"
 #include "fc-test-relay.h"

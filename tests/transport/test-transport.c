@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "fc-error.h"
+#include "fc-format-error.h"
 #include "fc-test-relay.h"
 #include "fc-test-util.h"
 #include "fc-transport.h"

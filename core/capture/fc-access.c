@@ -1,0 +1,412 @@
+/* fc-access.c - how capture opens what the kernel guards: directly, or through flamecast-helper
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Called from the sampler thread (perf events), the recorder's worker (maps,
+ * memory) and the main thread (attach): everything shared is under one lock,
+ * never held across a D-Bus call.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <gio/gio.h>
+#include <gio/gunixfdlist.h>
+#include <glib/gi18n-lib.h>
+
+#include "fc-access.h"
+#include "fc-capture-error.h"
+
+/* a polkit agent may show a password dialog: the user's time, not ours */
+#define HELPER_TIMEOUT_MS (120 * 1000)
+/* /proc/PID/maps of a process with a million mappings is ~100 MiB; the recorder never needs that */
+#define MAPS_MAX_BYTES (64 * 1024 * 1024)
+
+static GMutex lock;
+static gboolean use_helper;
+static char *refusal;         /* the helper's answer was no, or it is not there: not asked again */
+static GHashTable *notes;     /* pid -> why it was opened through the helper */
+static GHashTable *mem_fds;   /* pid -> its /proc/PID/mem from the helper, + 1 */
+
+void
+fc_access_set_use_helper (gboolean use)
+{
+  g_mutex_lock (&lock);
+  use_helper = use;
+  g_mutex_unlock (&lock);
+}
+
+gboolean
+fc_access_get_use_helper (void)
+{
+  gboolean use;
+
+  g_mutex_lock (&lock);
+  use = use_helper;
+  g_mutex_unlock (&lock);
+  return use;
+}
+
+void
+fc_access_begin_attach (int pid)
+{
+  g_mutex_lock (&lock);
+  g_clear_pointer (&refusal, g_free);
+  if (notes != NULL)
+    g_hash_table_remove (notes, GINT_TO_POINTER (pid));
+  g_mutex_unlock (&lock);
+}
+
+char *
+fc_access_dup_refusal (void)
+{
+  char *copy;
+
+  g_mutex_lock (&lock);
+  copy = g_strdup (refusal);
+  g_mutex_unlock (&lock);
+  return copy;
+}
+
+void
+fc_access_append_refusal (GError **error)
+{
+  g_autofree char *why = fc_access_dup_refusal ();
+  char *message;
+
+  if (error == NULL || *error == NULL || why == NULL || strstr ((*error)->message, why) != NULL)
+    return;
+  message = g_strdup_printf ("%s; %s", (*error)->message, why);
+  g_free ((*error)->message);
+  (*error)->message = message;
+}
+
+char *
+fc_access_dup_helper_note (int pid)
+{
+  char *copy = NULL;
+
+  g_mutex_lock (&lock);
+  if (notes != NULL)
+    copy = g_strdup (g_hash_table_lookup (notes, GINT_TO_POINTER (pid)));
+  g_mutex_unlock (&lock);
+  return copy;
+}
+
+static void
+close_fd (gpointer data)
+{
+  close (GPOINTER_TO_INT (data) - 1);
+}
+
+void
+fc_access_forget (int pid)
+{
+  g_mutex_lock (&lock);
+  if (mem_fds != NULL)
+    g_hash_table_remove (mem_fds, GINT_TO_POINTER (pid));
+  g_mutex_unlock (&lock);
+}
+
+/* The process a thread belongs to: notes are per process, perf events per thread. */
+static int
+thread_group (int tid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", tid);
+  g_autofree char *status = NULL;
+  const char *line;
+  int tgid;
+
+  if (!g_file_get_contents (path, &status, NULL, NULL) || (line = strstr (status, "\nTgid:")) == NULL ||
+      sscanf (line + 6, "%d", &tgid) != 1)
+    return tid;
+  return tgid;
+}
+
+static gboolean
+may_ask_helper (void)
+{
+  gboolean may;
+
+  g_mutex_lock (&lock);
+  may = use_helper && refusal == NULL;
+  g_mutex_unlock (&lock);
+  return may;
+}
+
+static void
+note_opened (int         pid,
+             const char *what,
+             int         direct_errno)
+{
+  g_mutex_lock (&lock);
+  if (notes == NULL)
+    notes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  if (!g_hash_table_contains (notes, GINT_TO_POINTER (pid)))
+    g_hash_table_insert (notes, GINT_TO_POINTER (pid),
+                         g_strdup_printf (_("Process %d was recorded through flamecast-helper: %s was refused "
+                                            "to this user (%s) and polkit authorised the helper"),
+                                          pid, what, g_strerror (direct_errno)));
+  g_mutex_unlock (&lock);
+}
+
+/* Remembers why the helper gave nothing: once it said no (or is not there), a recording does not
+ * ask it again for each thread, and a polkit agent does not prompt again. */
+static void
+note_refused (int           pid,
+              const GError *error)
+{
+  g_autofree char *remote = g_dbus_error_get_remote_error (error);
+  g_autofree char *message = NULL;
+
+  if (g_strcmp0 (remote, FC_HELPER_INTERFACE ".Error.NoProcess") == 0)
+    return;   /* a thread that ended: the next one is worth asking for */
+  if (g_strcmp0 (remote, FC_HELPER_INTERFACE ".Error.NotAuthorized") == 0)
+    message = g_strdup_printf (_("flamecast-helper was asked to open process %d and polkit did not authorise "
+                                 "it (action %s)"), pid, FC_HELPER_ACTION_ID);
+  else if (g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_SERVICE_UNKNOWN) ||
+           g_error_matches (error, G_DBUS_ERROR, G_DBUS_ERROR_NAME_HAS_NO_OWNER) ||
+           g_error_matches (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND) ||
+           g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED))
+    message = g_strdup_printf (_("flamecast-helper, which can open it with polkit's consent, is not installed "
+                                 "or the system bus is not reachable (%s)"), error->message);
+  else
+    {
+      g_autoptr(GError) plain = g_error_copy (error);
+
+      g_dbus_error_strip_remote_error (plain);
+      message = g_strdup_printf (_("flamecast-helper could not open process %d: %s"), pid, plain->message);
+    }
+  g_mutex_lock (&lock);
+  if (refusal == NULL)
+    refusal = g_steal_pointer (&message);
+  g_mutex_unlock (&lock);
+}
+
+/* The system bus, kept: GIO drops its shared connection with the last reference, and the helper
+ * keeps polkit's yes for one connection, so a new one for each call would ask polkit each time. */
+static GDBusConnection *
+system_bus (GError **error)
+{
+  static GDBusConnection *bus;
+  GDBusConnection *ref = NULL;
+
+  g_mutex_lock (&lock);
+  if (bus != NULL && g_dbus_connection_is_closed (bus))
+    g_clear_object (&bus);
+  if (bus == NULL)
+    bus = g_bus_get_sync (G_BUS_TYPE_SYSTEM, NULL, error);
+  if (bus != NULL)
+    ref = g_object_ref (bus);
+  g_mutex_unlock (&lock);
+  return ref;
+}
+
+/* One helper method that returns a file descriptor; -1 with @error otherwise. */
+static int
+helper_open (const char *method,
+             GVariant   *params,
+             GError    **error)
+{
+  g_autoptr(GDBusConnection) bus = NULL;
+  g_autoptr(GUnixFDList) fds = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  gint32 handle;
+
+  g_variant_ref_sink (params);
+  bus = system_bus (error);
+  if (bus != NULL)
+    reply = g_dbus_connection_call_with_unix_fd_list_sync (bus, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH,
+                                                           FC_HELPER_INTERFACE, method, params,
+                                                           G_VARIANT_TYPE ("(h)"),
+                                                           G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
+                                                           HELPER_TIMEOUT_MS, NULL, &fds, NULL, error);
+  g_variant_unref (params);
+  if (reply == NULL)
+    return -1;
+  g_variant_get (reply, "(h)", &handle);
+  if (fds == NULL || handle < 0 || handle >= g_unix_fd_list_get_length (fds))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "flamecast-helper answered %s without a file", method);
+      return -1;
+    }
+  return g_unix_fd_list_get (fds, handle, error);
+}
+
+static int
+helper_open_proc (int         pid,
+                  const char *name,
+                  int         direct_errno)
+{
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  if (!may_ask_helper ())
+    return -1;
+  fd = helper_open ("OpenProcFile", g_variant_new ("(is)", pid, name), &error);
+  if (fd < 0)
+    note_refused (pid, error);
+  else
+    note_opened (pid, name, direct_errno);
+  return fd;
+}
+
+/* Whether the kernel refuses @tid itself, not only the kernel events @attr asks for: a user's own
+ * thread under perf_event_paranoid 2 never needs the helper (nor a polkit prompt). */
+static gboolean
+thread_refused (int tid)
+{
+  struct perf_event_attr probe = { 0 };
+  int fd;
+
+  probe.size = sizeof probe;
+  probe.type = PERF_TYPE_SOFTWARE;
+  probe.config = PERF_COUNT_SW_DUMMY;
+  probe.disabled = 1;
+  probe.exclude_kernel = 1;
+  probe.exclude_hv = 1;
+  fd = syscall (SYS_perf_event_open, &probe, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd >= 0)
+    close (fd);
+  return fd < 0 && (errno == EACCES || errno == EPERM);
+}
+
+int
+fc_access_perf_event_open (struct perf_event_attr *attr,
+                           int                     tid)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *remote = NULL;
+  int fd, err;
+
+  fd = syscall (SYS_perf_event_open, attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd >= 0 || (errno != EACCES && errno != EPERM) || !may_ask_helper ())
+    return fd;
+  err = errno;
+  if (!thread_refused (tid))
+    {
+      errno = err;
+      return -1;
+    }
+  fd = helper_open ("PerfEventOpen",
+                    g_variant_new ("(@ayi)",
+                                   g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, attr, sizeof *attr, 1),
+                                   tid),
+                    &error);
+  if (fd >= 0)
+    {
+      note_opened (thread_group (tid), "perf_event_open", err);
+      return fd;
+    }
+  note_refused (thread_group (tid), error);
+  /* the kernel's answer stands where the helper's was no */
+  remote = g_dbus_error_get_remote_error (error);
+  errno = g_strcmp0 (remote, FC_HELPER_INTERFACE ".Error.NoProcess") == 0 ? ESRCH : err;
+  return -1;
+}
+
+static char *
+read_all (int     fd,
+          gsize  *len)
+{
+  g_autoptr(GByteArray) text = g_byte_array_new ();
+  guint8 chunk[16384];
+  ssize_t n;
+
+  while ((n = read (fd, chunk, sizeof chunk)) > 0 && text->len < MAPS_MAX_BYTES)
+    g_byte_array_append (text, chunk, n);
+  if (n < 0)
+    return NULL;
+  *len = text->len;
+  g_byte_array_append (text, (const guint8 *) "", 1);
+  return (char *) g_byte_array_free (g_steal_pointer (&text), FALSE);
+}
+
+char *
+fc_access_read_maps (int      pid,
+                     GError **error)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/maps", pid);
+  g_autoptr(GError) local_error = NULL;
+  char *contents = NULL;
+  gsize len;
+  int fd;
+
+  if (g_file_get_contents (path, &contents, NULL, &local_error))
+    return contents;
+  if ((g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_ACCES) ||
+       g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_PERM)) &&
+      (fd = helper_open_proc (pid, "maps", EACCES)) >= 0)
+    {
+      contents = read_all (fd, &len);
+      close (fd);
+      if (contents != NULL)
+        return contents;
+    }
+  g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS, _("Cannot read %s: %s"), path,
+               local_error->message);
+  fc_access_append_refusal (error);
+  return NULL;
+}
+
+/* /proc/PID/mem from the helper, opened once per process and kept: it reads the memory of the
+ * program the process ran when it was opened, so after an exec it reads nothing and is opened
+ * again. */
+static int
+mem_fd (int      pid,
+        gboolean reopen)
+{
+  int fd = -1;
+
+  g_mutex_lock (&lock);
+  if (mem_fds == NULL)
+    mem_fds = g_hash_table_new_full (NULL, NULL, NULL, close_fd);
+  if (reopen)
+    g_hash_table_remove (mem_fds, GINT_TO_POINTER (pid));
+  else
+    fd = GPOINTER_TO_INT (g_hash_table_lookup (mem_fds, GINT_TO_POINTER (pid))) - 1;
+  g_mutex_unlock (&lock);
+  if (fd >= 0 || !reopen)
+    return fd;
+  fd = helper_open_proc (pid, "mem", EPERM);
+  if (fd < 0)
+    return -1;
+  g_mutex_lock (&lock);
+  g_hash_table_replace (mem_fds, GINT_TO_POINTER (pid), GINT_TO_POINTER (fd + 1));
+  g_mutex_unlock (&lock);
+  return fd;
+}
+
+gboolean
+fc_access_read_memory (int      pid,
+                       guint64  addr,
+                       void    *buf,
+                       gsize    len)
+{
+  struct iovec local = { buf, len }, remote = { GSIZE_TO_POINTER (addr), len };
+  ssize_t got;
+  int fd;
+
+  if (addr > G_MAXINT64 - len)
+    return FALSE;
+  fd = mem_fd (pid, FALSE);
+  if (fd < 0)
+    {
+      if (process_vm_readv (pid, &local, 1, &remote, 1, 0) == (ssize_t) len)
+        return TRUE;
+      if ((errno != EPERM && errno != EACCES) || (fd = mem_fd (pid, TRUE)) < 0)
+        return FALSE;
+    }
+  got = pread (fd, buf, len, (off_t) addr);
+  if (got == (ssize_t) len)
+    return TRUE;
+  /* nothing at all (not EIO, an unmapped page): the program it held is gone, the process exec'd */
+  if (got != 0 || (fd = mem_fd (pid, TRUE)) < 0)
+    return FALSE;
+  return pread (fd, buf, len, (off_t) addr) == (ssize_t) len;
+}

@@ -1,0 +1,56 @@
+/* fc-access.h - how capture opens what the kernel guards: directly, or through flamecast-helper
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Perf events on another user's thread, its /proc/PID/maps and its memory are
+ * refused to an unprivileged profiler (perf_event_paranoid 2, ptrace_scope 1,
+ * another uid). flamecast-helper, a D-Bus system service, opens them with its
+ * rights once polkit says yes and hands the file descriptors back; the kernel
+ * checks access when they are opened, so they read for us afterwards. Every
+ * opening goes direct first: the helper is asked only when that is refused,
+ * and only once the app or the CLI allowed it (fc_access_set_use_helper()).
+ */
+
+#pragma once
+
+#include <glib.h>
+#include <linux/perf_event.h>
+
+G_BEGIN_DECLS
+
+#define FC_HELPER_BUS_NAME    "io.github.flamecast.Helper"
+#define FC_HELPER_OBJECT_PATH "/io/github/flamecast/Helper"
+#define FC_HELPER_INTERFACE   "io.github.flamecast.Helper1"
+#define FC_HELPER_ACTION_ID   "io.github.flamecast.Flamecast.record-other-process"
+
+/* Process-wide; off until the app or the CLI turns it on (tests and library users never see a
+ * polkit prompt they did not ask for). */
+void      fc_access_set_use_helper     (gboolean                use);
+gboolean  fc_access_get_use_helper     (void);
+
+/* A new attach to @pid: the helper may be asked again after an earlier refusal, and @pid's note
+ * is cleared. */
+void      fc_access_begin_attach       (int                     pid);
+
+/* perf_event_open (@attr, @tid, -1, -1, PERF_FLAG_FD_CLOEXEC): the fd, or -1 with errno set
+ * (EACCES when both the kernel and the helper refused; fc_access_dup_refusal() says why). */
+int       fc_access_perf_event_open    (struct perf_event_attr *attr,
+                                        int                     tid);
+/* The whole text of /proc/@pid/maps, or NULL with @error naming the file and the cause. */
+char     *fc_access_read_maps          (int                     pid,
+                                        GError                **error);
+/* @len bytes of @pid's memory at @addr (process_vm_readv, else /proc/PID/mem from the helper). */
+gboolean  fc_access_read_memory        (int                     pid,
+                                        guint64                 addr,
+                                        void                   *buf,
+                                        gsize                   len);
+/* The helper's last refusal since fc_access_begin_attach() ("polkit did not authorise ..."), or NULL. */
+char     *fc_access_dup_refusal        (void);
+/* Adds the helper's refusal, if any, to an error about direct access being refused. */
+void      fc_access_append_refusal     (GError                **error);
+/* Why @pid was opened through the helper ("direct access was refused: ..."), or NULL if it was not. */
+char     *fc_access_dup_helper_note    (int                     pid);
+/* Closes what is kept open for @pid (its memory file), when a recording of it ends. */
+void      fc_access_forget             (int                     pid);
+
+G_END_DECLS

@@ -1,0 +1,24 @@
+/* fc-helper-open.h - what the helper opens for a caller, every argument checked
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* start time of @pid in clock ticks since boot (/proc/PID/stat field 22), 0 if it has none */
+guint64 fc_helper_process_start_time (int           pid);
+/* a perf event on thread @tid with the caller's attributes, if they ask only for what Flamecast
+ * uses (software clocks and context switches, user registers and stack); -1 with @error */
+int     fc_helper_open_perf          (GBytes       *attr,
+                                      int           tid,
+                                      GError      **error);
+/* /proc/@pid/maps or /proc/@pid/mem, read-only; no other name, no path */
+int     fc_helper_open_proc          (int           pid,
+                                      const char   *name,
+                                      GError      **error);
+
+G_END_DECLS

@@ -1,0 +1,451 @@
+/* test-helper.c - flamecast-helper on a private system bus, polkit played by python3-dbusmock
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The test runs as root: it starts a dbus-daemon with the repository's bus
+ * policy for the helper and a service file that activates the built helper,
+ * dbusmock's polkitd template as the authority, and a burner target owned by
+ * root. flamecast-cli then runs as nobody (setpriv), a user the kernel lets
+ * neither open perf events on the target nor read its maps or memory (the
+ * equivalent of ptrace_scope 1 and perf_event_paranoid 2 for another user's
+ * process), and gets through the helper only when polkit says yes.
+ */
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gio/gio.h>
+#include <gio/gunixfdlist.h>
+#include <glib/gstdio.h>
+
+#include "flamecast.h"
+#include "fc-test-util.h"
+
+#define NOBODY "65534"
+
+typedef struct {
+  char        *dir;
+  char        *address;
+  GSubprocess *bus;
+  GSubprocess *polkit;
+  GSubprocess *target;
+  GDBusConnection *connection;
+} Bus;
+
+static Bus bus;
+
+static gboolean
+name_has_owner (const char *name)
+{
+  g_autoptr(GVariant) reply = NULL;
+  gboolean has = FALSE;
+
+  reply = g_dbus_connection_call_sync (bus.connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "NameHasOwner", g_variant_new ("(s)", name),
+                                       G_VARIANT_TYPE ("(b)"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, NULL);
+  if (reply != NULL)
+    g_variant_get (reply, "(b)", &has);
+  return has;
+}
+
+static void
+set_polkit_allows (gboolean allow)
+{
+  const char *none[] = { NULL };
+  const char *action[] = { FC_HELPER_ACTION_ID, NULL };
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GError) error = NULL;
+
+  reply = g_dbus_connection_call_sync (bus.connection, "org.freedesktop.PolicyKit1",
+                                       "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock",
+                                       "SetAllowed", g_variant_new ("(^as)", allow ? action : none), NULL,
+                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* a test that fails mid-way leaves no bus, authority or target behind */
+static void
+die_with_test (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+/* CheckAuthorization calls since the last count */
+static guint
+count_polkit_checks (void)
+{
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariantIter) iter = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *method;
+  guint n = 0;
+
+  reply = g_dbus_connection_call_sync (bus.connection, "org.freedesktop.PolicyKit1",
+                                       "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock",
+                                       "GetCalls", NULL, G_VARIANT_TYPE ("(a(tsav))"), G_DBUS_CALL_FLAGS_NONE, -1,
+                                       NULL, &error);
+  g_assert_no_error (error);
+  g_variant_get (reply, "(a(tsav))", &iter);
+  while (g_variant_iter_next (iter, "(t&s@av)", NULL, &method, NULL))
+    n += g_strcmp0 (method, "CheckAuthorization") == 0;
+  g_clear_pointer (&reply, g_variant_unref);
+  reply = g_dbus_connection_call_sync (bus.connection, "org.freedesktop.PolicyKit1",
+                                       "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock",
+                                       "ClearCalls", NULL, NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  return n;
+}
+
+static gboolean
+bus_start (void)
+{
+  g_autofree char *services = NULL;
+  g_autofree char *conf_path = NULL;
+  g_autofree char *conf = NULL;
+  g_autofree char *service = NULL;
+  g_autofree char *service_path = NULL;
+  g_autofree char *socket_path = NULL;
+  g_autofree char *burner = fc_test_target_path ("burner");
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GError) error = NULL;
+
+  bus.dir = fc_test_make_tmp_dir ("fc-test-helper");
+  /* nobody reaches the socket and writes its chunks in here */
+  g_assert_cmpint (chmod (bus.dir, 0777), ==, 0);
+  services = g_build_filename (bus.dir, "services", NULL);
+  g_assert_cmpint (g_mkdir (services, 0755), ==, 0);
+  socket_path = g_build_filename (bus.dir, "bus", NULL);
+  bus.address = g_strdup_printf ("unix:path=%s", socket_path);
+
+  /* the helper's own policy (only root owns its name) on a bus that otherwise lets all talk */
+  conf = g_strdup_printf ("<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN\" "
+                          "\"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+                          "<busconfig>\n"
+                          "  <listen>%s</listen>\n"
+                          "  <auth>EXTERNAL</auth>\n"
+                          "  <servicedir>%s</servicedir>\n"
+                          "  <policy context=\"default\">\n"
+                          "    <allow user=\"*\"/>\n"
+                          "    <allow own_prefix=\"org.freedesktop\"/>\n"
+                          "    <allow send_type=\"method_call\"/>\n"
+                          "    <allow send_type=\"method_return\"/>\n"
+                          "    <allow send_type=\"error\"/>\n"
+                          "    <allow send_type=\"signal\"/>\n"
+                          "    <allow receive_type=\"method_call\"/>\n"
+                          "    <allow receive_type=\"method_return\"/>\n"
+                          "    <allow receive_type=\"error\"/>\n"
+                          "    <allow receive_type=\"signal\"/>\n"
+                          "  </policy>\n"
+                          "  <include>%s/io.github.flamecast.Helper.conf</include>\n"
+                          "</busconfig>\n",
+                          bus.address, services, g_getenv ("FC_HELPER_SRC_DIR"));
+  conf_path = g_build_filename (bus.dir, "bus.conf", NULL);
+  g_assert_true (g_file_set_contents (conf_path, conf, -1, NULL));
+  service = g_strdup_printf ("[D-BUS Service]\nName=%s\nExec=%s\nUser=root\n", FC_HELPER_BUS_NAME,
+                             g_getenv ("FC_HELPER"));
+  service_path = g_build_filename (services, FC_HELPER_BUS_NAME ".service", NULL);
+  g_assert_true (g_file_set_contents (service_path, service, -1, NULL));
+
+  g_setenv ("DBUS_SYSTEM_BUS_ADDRESS", bus.address, TRUE);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_set_child_setup (launcher, die_with_test, NULL, NULL);
+  g_subprocess_launcher_setenv (launcher, "DBUS_SYSTEM_BUS_ADDRESS", bus.address, TRUE);
+  bus.bus = g_subprocess_launcher_spawn (launcher, &error, "dbus-daemon", "--nofork", "--config-file", conf_path,
+                                         NULL);
+  g_assert_no_error (error);
+  fc_test_poll_until (g_file_test (socket_path, G_FILE_TEST_EXISTS));
+  bus.connection = g_dbus_connection_new_for_address_sync (bus.address,
+                                                           G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                                           G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                                           NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  /* Debian's python3, where python3-dbusmock is installed (not one earlier in PATH) */
+  /* it logs every call on stdout, which is the test's TAP stream */
+  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDOUT_SILENCE);
+  bus.polkit = g_subprocess_launcher_spawn (launcher, &error, "/usr/bin/python3", "-m", "dbusmock", "--system",
+                                            "--template", "polkitd", NULL);
+  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_NONE);
+  g_assert_no_error (error);
+  fc_test_poll_until (name_has_owner ("org.freedesktop.PolicyKit1"));
+
+  bus.target = g_subprocess_launcher_spawn (launcher, &error, burner, "-s", "600", NULL);
+  g_assert_no_error (error);
+  return TRUE;
+}
+
+static void
+bus_stop (void)
+{
+  if (bus.target != NULL)
+    g_subprocess_force_exit (bus.target);
+  if (bus.polkit != NULL)
+    g_subprocess_force_exit (bus.polkit);
+  g_clear_object (&bus.connection);
+  /* the helper quits when its bus closes */
+  if (bus.bus != NULL)
+    g_subprocess_force_exit (bus.bus);
+  g_clear_object (&bus.target);
+  g_clear_object (&bus.polkit);
+  g_clear_object (&bus.bus);
+  if (bus.dir != NULL)
+    fc_test_remove_tree (bus.dir);
+  g_clear_pointer (&bus.dir, g_free);
+  g_clear_pointer (&bus.address, g_free);
+}
+
+/* @argv run as nobody with a clean environment; its exit status, stdout and stderr */
+static int
+run_as_nobody (const char * const *argv,
+               char              **out,
+               char              **err)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *bus_env = g_strdup_printf ("DBUS_SYSTEM_BUS_ADDRESS=%s", bus.address);
+  g_autofree char *home_env = g_strdup_printf ("HOME=%s", bus.dir);
+  g_autofree char *schema_env = g_strdup_printf ("FC_SCHEMA_DIR=%s", g_getenv ("FC_SCHEMA_DIR"));
+  g_auto(GStrv) full = NULL;
+
+  g_strv_builder_add_many (builder, "setpriv", "--reuid=" NOBODY, "--regid=" NOBODY, "--clear-groups",
+                           "env", "-i", "PATH=/usr/bin:/bin", "GSETTINGS_BACKEND=memory", "LANG=C.UTF-8",
+                           bus_env, home_env, schema_env, NULL);
+  g_strv_builder_addv (builder, (const char **) argv);
+  full = g_strv_builder_end (builder);
+  proc = g_subprocess_newv ((const char * const *) full,
+                            G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, out, err, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s exited with %d:\n%s%s", argv[0], g_subprocess_get_exit_status (proc), *out, *err);
+  return g_subprocess_get_exit_status (proc);
+}
+
+static int
+record_as_nobody (const char  *name,
+                  const char  *extra,
+                  char       **out_dir,
+                  char       **err)
+{
+  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (bus.target));
+  g_autofree char *out = NULL;
+  const char *argv[] = { g_getenv ("FC_CLI"), "record", "--pid", pid, "--duration", "2", "-o", NULL, extra, NULL };
+
+  *out_dir = g_build_filename (bus.dir, name, NULL);
+  argv[7] = *out_dir;
+  return run_as_nobody (argv, &out, err);
+}
+
+static char *
+chunk_text (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "chunk-001.json", NULL);
+  char *text = NULL;
+
+  g_file_get_contents (path, &text, NULL, NULL);
+  return text;
+}
+
+/* The premise: this user may not open the target directly, and without the helper the CLI says so. */
+static void
+test_direct_refused (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *chunk = NULL;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  g_assert_cmpint (record_as_nobody ("direct", "--no-helper", &dir, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "belongs to another user"));
+  g_assert_null (strstr (err, "flamecast-helper"));
+  chunk = chunk_text (dir);
+  g_assert_null (chunk);
+}
+
+/* polkit says no: a clear refusal, nothing recorded; asked again, it is asked again. */
+static void
+test_polkit_no (void)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *chunk = NULL;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  set_polkit_allows (FALSE);
+  g_assert_cmpint (record_as_nobody ("refused", "--mode=cpu", &dir, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "belongs to another user"));
+  g_assert_nonnull (strstr (err, "polkit did not authorise"));
+  g_assert_nonnull (strstr (err, FC_HELPER_ACTION_ID));
+  chunk = chunk_text (dir);
+  g_assert_null (chunk);
+}
+
+/* polkit says yes: recorded through the helper, said so, the target's functions named. Then no
+ * again: a new caller gets no cached yes. */
+static void
+test_polkit_yes (void)
+{
+  const char *probe[] = { g_getenv ("FC_HELPER_READ"), NULL, NULL };
+  g_autofree char *pid = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *chunk = NULL;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  set_polkit_allows (TRUE);
+  count_polkit_checks ();
+  /* wall mode asked for: the helper gives perf events, not ptrace, and the CLI says so */
+  g_assert_cmpint (record_as_nobody ("allowed", NULL, &dir, &err), ==, 0);
+  /* every call checked, polkit asked once for this caller: its yes is kept for the connection */
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+  g_assert_nonnull (strstr (err, "recorded through flamecast-helper"));
+  g_assert_nonnull (strstr (err, "in cpu mode"));
+  chunk = chunk_text (dir);
+  g_assert_nonnull (chunk);
+  /* 70% of the burner's time: in none of 20 samples once in 10^10 */
+  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+
+  /* maps and memory through the files the helper opened: the kernel checked root when they were
+   * opened, and nobody reads them */
+  g_clear_pointer (&err, g_free);
+  pid = g_strdup (g_subprocess_get_identifier (bus.target));
+  probe[1] = pid;
+  g_assert_cmpint (run_as_nobody (probe, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "fc-target-burner"));
+  g_assert_nonnull (strstr (out, "memory: ELF header"));
+
+  set_polkit_allows (FALSE);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_as_nobody (probe, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (out, "polkit did not authorise"));
+}
+
+static int
+call_helper (const char *method,
+             GVariant   *params,
+             GError    **error)
+{
+  g_autoptr(GUnixFDList) fds = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  gint32 handle;
+
+  reply = g_dbus_connection_call_with_unix_fd_list_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH,
+                                                         FC_HELPER_INTERFACE, method, params, G_VARIANT_TYPE ("(h)"),
+                                                         G_DBUS_CALL_FLAGS_NONE, -1, NULL, &fds, NULL, error);
+  if (reply == NULL)
+    return -1;
+  g_variant_get (reply, "(h)", &handle);
+  return g_unix_fd_list_get (fds, handle, error);
+}
+
+static void
+assert_refused (const char *method,
+                GVariant   *params,
+                const char *error_name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *remote = NULL;
+
+  g_assert_cmpint (call_helper (method, params, &error), ==, -1);
+  g_assert_nonnull (error);
+  remote = g_dbus_error_get_remote_error (error);
+  g_test_message ("%s: %s", method, error->message);
+  g_assert_cmpstr (remote, ==, error_name);
+}
+
+static GVariant *
+attr_params (const struct perf_event_attr *attr,
+             gsize                         len,
+             int                           tid)
+{
+  return g_variant_new ("(@ayi)", g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, attr, len, 1), tid);
+}
+
+/* Every argument checked (as root, whom polkit need not be asked about). */
+static void
+test_arguments (void)
+{
+  g_autoptr(GError) error = NULL;
+  struct perf_event_attr attr = { 0 };
+  int target, fd;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  target = atoi (g_subprocess_get_identifier (bus.target));
+  assert_refused ("OpenProcFile", g_variant_new ("(is)", target, "../../etc/shadow"),
+                  FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_refused ("OpenProcFile", g_variant_new ("(is)", target, "environ"),
+                  FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_refused ("OpenProcFile", g_variant_new ("(is)", 0, "maps"), FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_refused ("OpenProcFile", g_variant_new ("(is)", G_MAXINT32, "maps"), FC_HELPER_INTERFACE ".Error.NoProcess");
+  assert_refused ("OpenProcFile", g_variant_new ("(si)", "maps", target), "org.freedesktop.DBus.Error.InvalidArgs");
+
+  attr.size = sizeof attr;
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_TASK_CLOCK;
+  attr.sample_period = 10000000;
+  attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+  attr.disabled = 1;
+  attr.exclude_kernel = 1;
+  fd = call_helper ("PerfEventOpen", attr_params (&attr, sizeof attr, target), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+
+  assert_refused ("PerfEventOpen", attr_params (&attr, 12, target), FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_refused ("PerfEventOpen", attr_params (&attr, sizeof attr, G_MAXINT32), FC_HELPER_INTERFACE ".Error.NoProcess");
+  attr.inherit = 1;
+  assert_refused ("PerfEventOpen", attr_params (&attr, sizeof attr, target), FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  attr.inherit = 0;
+  attr.type = PERF_TYPE_HARDWARE;
+  assert_refused ("PerfEventOpen", attr_params (&attr, sizeof attr, target), FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.sample_period = 1000;
+  assert_refused ("PerfEventOpen", attr_params (&attr, sizeof attr, target), FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  attr.sample_period = 10000000;
+  attr.sample_type |= PERF_SAMPLE_RAW;
+  assert_refused ("PerfEventOpen", attr_params (&attr, sizeof attr, target), FC_HELPER_INTERFACE ".Error.InvalidArgument");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int status;
+
+  g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
+  if (geteuid () == 0)
+    bus_start ();
+  g_test_add_func ("/helper/direct-refused", test_direct_refused);
+  g_test_add_func ("/helper/polkit-no", test_polkit_no);
+  g_test_add_func ("/helper/polkit-yes", test_polkit_yes);
+  g_test_add_func ("/helper/arguments", test_arguments);
+  status = g_test_run ();
+  bus_stop ();
+  return status;
+}
