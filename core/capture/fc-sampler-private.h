@@ -37,6 +37,8 @@ typedef struct {
   gint64        read_ns;            /* wall mode, perf: when its ring was read last */
   guint64       last_stop_tick;     /* wall mode: the tick of its last ptrace stop */
   gint64        added_ns;           /* when the sampler learnt of it */
+  guint64       unticked_before;    /* wall mode: of the sampler's unticked expirations, those
+                                     * that fired before it was known: not its own */
   guint         tick_pending : 1;     /* a tick waits for its ptrace stop */
   guint         switch_seen : 1;      /* wall mode, perf: a context switch told its state */
   guint         off_cpu : 1;
@@ -47,6 +49,7 @@ typedef struct {
   guint         have_sample : 1;      /* a previous sample exists to reuse */
   guint         stopped_by_us : 1;    /* our previous stop made it run a little */
   guint         detaching : 1;
+  guint         born_after_tick : 1;  /* the tick under way fired before it was known */
 } Task;
 
 typedef enum {
@@ -89,6 +92,7 @@ struct _FcSampler {
   gboolean        off_cpu_stacks; /* protected by lock (written on the sampler thread): wall mode
                                    * takes sleeping threads' stacks from switch-out samples */
   guint64         tick_serial;    /* ticks so far */
+  guint64         unticked;       /* timer expirations taken but not yet ticked (sampler thread) */
   char           *method_reason;  /* protected by lock: why wall mode stops threads, or NULL */
   gboolean        wall_perf;      /* protected by lock (written on the sampler thread): wall mode
                                    * takes running threads' stacks from perf events */
@@ -199,5 +203,8 @@ FcTickCount *fc_sampler_tick_count (FcSampler *self, int tid);
 void fc_sampler_count_sample (FcSampler *self, gboolean reused);
 void fc_sampler_emit_reuse (FcSampler *self, Task *task, gint64 t);
 void fc_sampler_interrupt_tick (FcSampler *self, guint64 expirations);
+void fc_sampler_take_expirations (FcSampler *self);
+void fc_sampler_tick_arrival (FcSampler *self, Task *task);
+void fc_sampler_tick_departure (FcSampler *self, Task *task);
 
 G_END_DECLS

@@ -286,6 +286,7 @@ arm_timer (FcSampler *self,
       its.it_value = its.it_interval;
     }
   timerfd_settime (self->timer_fd, 0, &its, NULL);
+  self->unticked = 0;
 }
 
 static void
@@ -338,6 +339,9 @@ sampler_thread (gpointer data)
         timeout = g_get_monotonic_time () - self->last_event_us < G_USEC_PER_SEC / 10 ? 2 : 10;
       else
         timeout = -1;
+      /* expirations a thread's coming or going took from the timer still make their tick */
+      if (self->unticked > 0)
+        timeout = 0;
       fc_sampler_batch_end (self);
       if (poll (fds, nfds, timeout) < 0 && errno != EINTR)
         break;
@@ -346,9 +350,13 @@ sampler_thread (gpointer data)
        * are requested of the threads that lived then, including one whose exit is among the
        * events (it ended: too short), rather than of none. */
       if (fds[1].revents & POLLIN)
+        fc_sampler_take_expirations (self);
+      if (self->unticked > 0)
         {
-          guint64 expirations = 0;
-          if (read (self->timer_fd, &expirations, sizeof expirations) == sizeof expirations && self->attached)
+          guint64 expirations = self->unticked;
+
+          self->unticked = 0;
+          if (self->attached)
             {
               g_mutex_lock (&self->lock);
               self->stats.n_ticks++;
