@@ -11,10 +11,11 @@
  *   - cpu: light threads with a sample, samples vs the pool's CPU time x rate;
  *   - the bursty thread's samples in its work vs its measured busy share (within 3 points);
  *   - the pool's worst wake-up delay, profiled vs unprofiled (within 2 ms);
- *   - the profiler's CPU (sampler, unwinder, main loop: this process) per second (<= 5% of a core
- *     at 100 threads);
+ *   - the profiler's CPU per second (<= 5% of a core at 100 threads): this process's threads'
+ *     run time from schedstat (nanoseconds, less noisy than clock ticks), each named;
  *   - the longest and median ptrace stop.
- * Figures only: this never fails. FC_BENCH_THREADS (default "100,300,1000") picks the sizes.
+ * Figures only: this never fails. FC_BENCH_THREADS (default "100,300,1000") picks the sizes,
+ * FC_BENCH_MODES (default "wall,cpu") the modes.
  */
 
 #include <math.h>
@@ -33,13 +34,7 @@
 # error "FC_TARGETS_DIR must point to the built test targets"
 #endif
 
-typedef struct {
-  double  worst_wake_ms;
-  double  bursty_share;
-  int     bursty_tid;
-  double  cpu_s;
-} PoolFacts;
-
+/* this process's CPU seconds, threads that ended included */
 static double
 cpu_now (void)
 {
@@ -48,26 +43,60 @@ cpu_now (void)
   return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-/* CPU seconds of this process's threads named @comm (the sampler, the unwinder) */
-static double
-threads_cpu (const char *comm)
+typedef struct {
+  double  worst_wake_ms;
+  double  bursty_share;
+  int     bursty_tid;
+  double  cpu_s;
+} PoolFacts;
+
+/* ns on a CPU of each of this process's threads (schedstat's first field, not the clock ticks
+ * of stat): tid -> ns, and tid -> its name in @names */
+static GHashTable *
+threads_cpu (GHashTable *names)
 {
   g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  GHashTable *ns = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   const char *name;
-  double sum = 0;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
-      g_autofree char *path = g_strdup_printf ("/proc/self/task/%s/stat", name);
-      g_autofree char *stat = NULL;
-      unsigned long utime, stime;
-      char *p;
+      g_autofree char *path = g_strdup_printf ("/proc/self/task/%s/schedstat", name);
+      g_autofree char *comm_path = g_strdup_printf ("/proc/self/task/%s/comm", name);
+      g_autofree char *text = NULL;
+      char *comm = NULL;
+      guint64 value;
 
-      if (!g_file_get_contents (path, &stat, NULL, NULL) || (p = strchr (stat, '(')) == NULL ||
-          strncmp (p + 1, comm, strlen (comm)) != 0 || (p = strrchr (stat, ')')) == NULL)
+      if (!g_file_get_contents (path, &text, NULL, NULL))
         continue;
-      if (sscanf (p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) == 2)
-        sum += (utime + stime) / (double) sysconf (_SC_CLK_TCK);
+      value = g_ascii_strtoull (text, NULL, 10);
+      g_hash_table_insert (ns, GINT_TO_POINTER (atoi (name)), g_memdup2 (&value, sizeof value));
+      if (names != NULL && g_file_get_contents (comm_path, &comm, NULL, NULL))
+        g_hash_table_insert (names, GINT_TO_POINTER (atoi (name)), g_strchomp (comm));
+    }
+  return ns;
+}
+
+/* CPU seconds the threads named @comm used between @before and @after */
+static double
+threads_cpu_delta (GHashTable *before,
+                   GHashTable *after,
+                   GHashTable *names,
+                   const char *comm)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+  double sum = 0;
+
+  g_hash_table_iter_init (&iter, after);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const guint64 *then = g_hash_table_lookup (before, key);
+      const char *name = g_hash_table_lookup (names, key);
+
+      if (g_strcmp0 (name, comm) != 0)
+        continue;
+      sum += (*(guint64 *) value - (then != NULL ? *then : 0)) / 1e9;
     }
   return sum;
 }
@@ -191,7 +220,10 @@ attached (guint         n,
   g_autoptr(GError) error = NULL;
   const char *name = mode == FC_SAMPLER_MODE_WALL ? "wall" : "cpu";
   FcSamplerStats stats;
-  double cpu0, cpu1, sampler_cpu, unwinder_cpu;
+  g_autoptr(GHashTable) names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GHashTable) cpu0 = NULL;
+  g_autoptr(GHashTable) cpu1 = NULL;
+  double attach_s = 0, process_cpu0, all_cpu, sampler_cpu, unwinder_cpu, main_cpu, seconds_attached;
   gint64 t0, t1;
   guint64 requested = 0, captured = 0, late = 0, refused = 0, too_short = 0, n_bursty, n_work;
   PoolFacts facts;
@@ -204,9 +236,11 @@ attached (guint         n,
   g_usleep (G_USEC_PER_SEC);
   g_object_set (recorder, "mode", mode, "frequency", 101, NULL);
   g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), chunks);
-  cpu0 = cpu_now ();
+  cpu0 = threads_cpu (NULL);
+  process_cpu0 = cpu_now ();
   t0 = g_get_monotonic_time ();
-  if (!fc_recorder_attach (recorder, pid, &error) || !fc_recorder_start (recorder, &error))
+  if (!fc_recorder_attach (recorder, pid, &error) || ((attach_s = (g_get_monotonic_time () - t0) / 1e6), FALSE) ||
+      !fc_recorder_start (recorder, &error))
     {
       printf ("  %u threads, %s mode: %s\n", n, name, error->message);
       fc_recorder_detach (recorder);
@@ -221,11 +255,15 @@ attached (guint         n,
     g_main_context_iteration (NULL, TRUE);
   summary = fc_recorder_dup_summary (recorder);
   fc_recorder_get_sampler_stats (recorder, &stats);
-  sampler_cpu = threads_cpu ("fc-sampler");
-  unwinder_cpu = threads_cpu ("fc-unwinder");
+  /* the unwinder ends with the detach */
+  cpu1 = threads_cpu (names);
   fc_recorder_detach (recorder);
   t1 = g_get_monotonic_time ();
-  cpu1 = cpu_now ();
+  seconds_attached = (t1 - t0) / 1e6;
+  all_cpu = (cpu_now () - process_cpu0) / seconds_attached;
+  sampler_cpu = threads_cpu_delta (cpu0, cpu1, names, "fc-sampler") / seconds_attached;
+  unwinder_cpu = threads_cpu_delta (cpu0, cpu1, names, "fc-unwinder") / seconds_attached;
+  main_cpu = threads_cpu_delta (cpu0, cpu1, names, "bench-threads") / seconds_attached;
   wait_pool (pid);
   facts = read_pool (out);
   unlink (out);
@@ -252,12 +290,13 @@ attached (guint         n,
   printf ("        bursty thread: %.1f%% of its %" G_GUINT64_FORMAT " samples in its work, busy %.1f%% by its clock "
           "(goal within 3 points)\n",
           n_bursty ? 100.0 * n_work / n_bursty : 0, n_bursty, 100 * facts.bursty_share);
-  printf ("        worst wake-up delay %.1f ms (unprofiled %.1f ms; goal within 2 ms); profiler CPU %.1f%% of a core "
-          "(goal <= 5%% at 100 threads: sampler thread %.1f%%, unwinder %.1f%%, attach to detach); ptrace stops %"
-          G_GUINT64_FORMAT ", median %.0f us, p99 %.0f us\n",
-          facts.worst_wake_ms, bare_wake_ms, 100 * (cpu1 - cpu0) / ((t1 - t0) / 1e6),
-          100 * sampler_cpu / ((t1 - t0) / 1e6), 100 * unwinder_cpu / ((t1 - t0) / 1e6), stats.n_stops,
-          stats.median_stop_us, stats.p99_stop_us);
+  printf ("        worst wake-up delay %.1f ms (unprofiled %.1f ms; goal within 2 ms); ptrace stops %" G_GUINT64_FORMAT
+          ", median %.0f us, p99 %.0f us\n", facts.worst_wake_ms, bare_wake_ms, stats.n_stops, stats.median_stop_us,
+          stats.p99_stop_us);
+  printf ("        profiler CPU %.1f%% of a core (goal <= 5%% at 100 threads; attach to detach, per thread: sampler %.1f%%, "
+          "unwinder %.1f%%, main loop %.1f%%, the rest and the detach %.1f%%); attach %.0f ms; the pool used %.2f s\n",
+          100 * all_cpu, 100 * sampler_cpu, 100 * unwinder_cpu, 100 * main_cpu,
+          100 * (all_cpu - sampler_cpu - unwinder_cpu - main_cpu), 1000 * attach_s, facts.cpu_s);
   fflush (stdout);
 }
 
@@ -266,6 +305,7 @@ main (int    argc,
       char **argv)
 {
   const char *sizes = g_getenv ("FC_BENCH_THREADS");
+  const char *modes = g_getenv ("FC_BENCH_MODES") ? g_getenv ("FC_BENCH_MODES") : "wall,cpu";
   double seconds = g_getenv ("FC_BENCH_SECONDS") ? g_ascii_strtod (g_getenv ("FC_BENCH_SECONDS"), NULL) : 3;
   g_auto(GStrv) list = g_strsplit (sizes ? sizes : "100,300,1000", ",", -1);
   double load[3];
@@ -286,8 +326,10 @@ main (int    argc,
       unlink (out);
       printf ("  %4u threads, unprofiled: worst wake-up delay %.1f ms, bursty busy %.1f%%, pool CPU %.2f s\n", n,
               bare.worst_wake_ms, 100 * bare.bursty_share, bare.cpu_s);
-      attached (n, FC_SAMPLER_MODE_WALL, seconds, bare.worst_wake_ms);
-      attached (n, FC_SAMPLER_MODE_CPU, seconds, bare.worst_wake_ms);
+      if (strstr (modes, "wall") != NULL)
+        attached (n, FC_SAMPLER_MODE_WALL, seconds, bare.worst_wake_ms);
+      if (strstr (modes, "cpu") != NULL)
+        attached (n, FC_SAMPLER_MODE_CPU, seconds, bare.worst_wake_ms);
     }
   return 0;
 }

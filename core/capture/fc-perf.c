@@ -294,13 +294,18 @@ ring_copy (const guint8 *data,
     memcpy ((guint8 *) dest + first, data, len - first);
 }
 
-/* A PERF_RECORD_SAMPLE of TID, TIME, REGS_USER and STACK_USER, or NULL when it has no user state
- * (taken in a kernel thread's context) or is cut short. */
+/* A PERF_RECORD_SAMPLE of TID, TIME, REGS_USER and STACK_USER at @pos of the ring, or NULL when it
+ * has no user state (taken in a kernel thread's context) or is cut short. Read in place: the
+ * record reserves the whole stack size asked for, of which a sleeping thread fills a few hundred
+ * bytes, and copying 32 KiB a sample was most of the sampler's time. */
 static FcSnapshot *
-parse_sample (const guint8 *rec,
+parse_sample (const guint8 *data,
+              gsize         data_size,
+              guint64       pos,
               gsize         rec_size)
 {
-  const guint8 *p = rec + sizeof (struct perf_event_header), *end = rec + rec_size;
+  /* offsets in the record: pos + rec_size wraps to 0 at the end of a backward ring's first lap */
+  guint64 p = sizeof (struct perf_event_header), end = rec_size;
   guint32 pid_tid[2];
   guint64 time, abi, size = 0, dyn_size = 0;
   guint64 regs[G_N_ELEMENTS (reg_map)];
@@ -308,18 +313,18 @@ parse_sample (const guint8 *rec,
 
   if (p + 24 > end)
     return NULL;
-  memcpy (pid_tid, p, 8); p += 8;
-  memcpy (&time, p, 8); p += 8;
-  memcpy (&abi, p, 8); p += 8;
+  ring_copy (data, data_size, pos + p, pid_tid, 8); p += 8;
+  ring_copy (data, data_size, pos + p, &time, 8); p += 8;
+  ring_copy (data, data_size, pos + p, &abi, 8); p += 8;
   if (abi == PERF_SAMPLE_REGS_ABI_NONE || p + sizeof regs > end)
     return NULL;
-  memcpy (regs, p, sizeof regs);
+  ring_copy (data, data_size, pos + p, regs, sizeof regs);
   p += sizeof regs;
   if (p + 8 > end)
     return NULL;
-  memcpy (&size, p, 8); p += 8;
+  ring_copy (data, data_size, pos + p, &size, 8); p += 8;
   if (size > 0 && p + size + 8 <= end)
-    memcpy (&dyn_size, p + size, 8);
+    ring_copy (data, data_size, pos + p + size, &dyn_size, 8);
   dyn_size = MIN (dyn_size, size);
 
   snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, pid_tid[1], dyn_size);
@@ -332,7 +337,7 @@ parse_sample (const guint8 *rec,
         snap->regs[reg_map[j].unw] = regs[k++];
   snap->stack_addr = snap->regs[UNW_X86_64_RSP];
   if (dyn_size > 0)
-    memcpy (snap->stack, p, dyn_size);
+    ring_copy (data, data_size, pos + p, snap->stack, dyn_size);
   return snap;
 }
 
@@ -371,11 +376,9 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
 
       if (hdr.type == PERF_RECORD_SAMPLE)
         {
-          g_autofree guint8 *rec = g_malloc (hdr.size);
           FcSnapshot *snap;
 
-          ring_copy (data, data_size, tail, rec, hdr.size);
-          if ((snap = parse_sample (rec, hdr.size)) != NULL)
+          if ((snap = parse_sample (data, data_size, tail, hdr.size)) != NULL)
             {
               sink (snap, sink_data);
               n++;
@@ -431,9 +434,10 @@ fc_perf_stream_read_newest (FcPerfStream  *self,
   struct perf_event_mmap_page *meta = self->base;
   const guint8 *data = (const guint8 *) self->base + self->page_size;
   gsize data_size = self->data_size;
-  g_autofree guint8 *rec = NULL;
-  guint64 head, after, pos, end, rec_end = 0;
+  FcSnapshot *snap = NULL;
+  guint64 head, after, avail, off, rec_end = 0;
   gboolean want_switch = switch_kind != NULL;
+  gboolean have_rec = FALSE;
 
   *sample = NULL;
   if (switch_ns != NULL)
@@ -442,25 +446,27 @@ fc_perf_stream_read_newest (FcPerfStream  *self,
   if (head == self->last_head)
     return FALSE;
   self->last_head = head;
-  end = head + MIN (-head, (guint64) data_size);
+  /* offsets from head: until the ring has wrapped, head + what it holds is 0 again, and an
+   * end computed as an address hid the first records of every ring */
+  avail = MIN (-head, (guint64) data_size);
 
-  for (pos = head; pos + sizeof (struct perf_event_header) + 16 <= end;)
+  for (off = 0; off + sizeof (struct perf_event_header) + 16 <= avail;)
     {
       struct perf_event_header hdr;
       guint64 time;
 
-      ring_copy (data, data_size, pos, &hdr, sizeof hdr);
-      if (hdr.size < sizeof hdr + 16 || pos + hdr.size > end)
+      ring_copy (data, data_size, head + off, &hdr, sizeof hdr);
+      if (hdr.size < sizeof hdr + 16 || off + hdr.size > avail)
         break;
       /* a sample's time and a switch's sample_id trailer both follow pid and tid */
-      ring_copy (data, data_size, pos + sizeof hdr + 8, &time, sizeof time);
+      ring_copy (data, data_size, head + off + sizeof hdr + 8, &time, sizeof time);
       if ((gint64) time <= since_ns)
         break;
-      if (hdr.type == PERF_RECORD_SAMPLE && rec == NULL)
+      if (hdr.type == PERF_RECORD_SAMPLE && !have_rec)
         {
-          rec = g_malloc (hdr.size);
-          ring_copy (data, data_size, pos, rec, hdr.size);
-          rec_end = pos + hdr.size;
+          snap = parse_sample (data, data_size, head + off, hdr.size);
+          rec_end = off + hdr.size;
+          have_rec = TRUE;
         }
       else if (hdr.type == PERF_RECORD_SWITCH && want_switch)
         {
@@ -473,18 +479,18 @@ fc_perf_stream_read_newest (FcPerfStream  *self,
             *switch_ns = time;
           want_switch = FALSE;
         }
-      if (rec != NULL && !want_switch)
+      if (have_rec && !want_switch)
         break;
-      pos += hdr.size;
+      off += hdr.size;
     }
 
   /* what was written meanwhile took the place of the oldest bytes read */
   after = __atomic_load_n (&meta->data_head, __ATOMIC_ACQUIRE);
-  if (rec != NULL && rec_end > head + data_size - (head - after))
-    g_clear_pointer (&rec, g_free);
-  if (rec != NULL)
+  if (snap != NULL && rec_end + (head - after) > data_size)
+    g_clear_pointer (&snap, g_free);
+  if (snap != NULL)
     {
-      *sample = parse_sample (rec, ((struct perf_event_header *) rec)->size);
+      *sample = snap;
       note_sample (self);
     }
   return TRUE;

@@ -134,7 +134,9 @@ struct _FcRecorder {
   /* owned */
   GMainContext  *context;
   FcSampler     *sampler;
-  GAsyncQueue   *queue;          /* FcSnapshot* from the sampler, or the QUIT marker */
+  GAsyncQueue   *queue;          /* GPtrArray of FcSnapshot* from the sampler (the worker frees
+                                  * each), or a marker */
+  GPtrArray     *sink_batch;     /* sampler thread only: snapshots not yet queued */
   GThread       *worker;
   GPtrArray     *process_store;  /* Process*, owned; protected by lock */
   GPtrArray     *runtime_lines;  /* char *: the runtimes of processes let go; protected by lock */
@@ -500,14 +502,35 @@ push_renames (FcRecorder *self,
   push_item (self, item);
 }
 
+/* The next snapshot from the sampler, or a marker: the sampler hands them over a batch at a time */
+static FcSnapshot *
+worker_pop (FcRecorder  *self,
+            GPtrArray  **batch,
+            guint       *next)
+{
+  gpointer popped;
+
+  if (*batch != NULL && *next < (*batch)->len)
+    return g_ptr_array_index (*batch, (*next)++);
+  g_clear_pointer (batch, g_ptr_array_unref);
+  popped = g_async_queue_pop (self->queue);
+  if (popped == &quit_marker || popped == &stop_marker)
+    return popped;
+  *batch = popped;
+  *next = 1;
+  return g_ptr_array_index (*batch, 0);
+}
+
 static gpointer
 worker_thread (gpointer data)
 {
   FcRecorder *self = data;
+  g_autoptr(GPtrArray) batch = NULL;
+  guint next = 0;
 
   for (;;)
     {
-      FcSnapshot *snap = g_async_queue_pop (self->queue);
+      FcSnapshot *snap = worker_pop (self, &batch, &next);
       Item *item;
 
       if (snap == &quit_marker)
@@ -596,6 +619,17 @@ worker_thread (gpointer data)
 }
 
 static void
+batch_end_cb (gpointer user_data)
+{
+  FcRecorder *self = user_data;
+
+  if (self->sink_batch->len == 0)
+    return;
+  g_async_queue_push (self->queue, g_steal_pointer (&self->sink_batch));
+  self->sink_batch = g_ptr_array_new ();
+}
+
+static void
 sink_cb (FcSnapshot *snapshot,
          gpointer    user_data)
 {
@@ -667,8 +701,12 @@ sink_cb (FcSnapshot *snapshot,
           snapshot->context = ctx;
         }
     }
+  /* samples wait for the end of their tick (batch_end_cb): one wake-up of the worker a tick, not
+   * one a thread */
+  g_ptr_array_add (self->sink_batch, snapshot);
+  if (snapshot->kind != FC_SNAPSHOT_SAMPLE && snapshot->kind != FC_SNAPSHOT_REUSE)
+    batch_end_cb (self);
   g_mutex_unlock (&self->sink_lock);
-  g_async_queue_push (self->queue, snapshot);
 }
 
 /* ---- main context ---- */
@@ -1526,12 +1564,17 @@ static void
 fc_recorder_finalize (GObject *object)
 {
   FcRecorder *self = FC_RECORDER (object);
-  FcSnapshot *snap;
+  GPtrArray *batch;
 
-  while ((snap = g_async_queue_try_pop (self->queue)) != NULL)
-    if (snap != &quit_marker && snap != &stop_marker)
-      snapshot_free (snap);
+  while ((batch = g_async_queue_try_pop (self->queue)) != NULL)
+    if ((gpointer) batch != &quit_marker && (gpointer) batch != &stop_marker)
+      {
+        g_ptr_array_foreach (batch, (GFunc) snapshot_free, NULL);
+        g_ptr_array_unref (batch);
+      }
   g_async_queue_unref (self->queue);
+  g_ptr_array_foreach (self->sink_batch, (GFunc) snapshot_free, NULL);
+  g_ptr_array_unref (self->sink_batch);
   g_hash_table_unref (self->processes);
   g_hash_table_unref (self->sink_processes);
   g_ptr_array_unref (self->process_store);
@@ -1664,6 +1707,7 @@ fc_recorder_init (FcRecorder *self)
   self->platform = g_strdup (FC_RECORD_DEFAULT_PLATFORM);
   self->context = g_main_context_ref_thread_default ();
   self->queue = g_async_queue_new ();
+  self->sink_batch = g_ptr_array_new ();
   self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
   self->thread_states = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) thread_state_free);
   self->processes = g_hash_table_new (NULL, NULL);
@@ -1680,7 +1724,7 @@ fc_recorder_init (FcRecorder *self)
   g_queue_init (&self->ready);
   g_mutex_init (&self->lock);
   g_mutex_init (&self->sink_lock);
-  self->sampler = fc_sampler_new (sink_cb, self);
+  self->sampler = fc_sampler_new_full (sink_cb, batch_end_cb, self);
 }
 
 FcRecorder *

@@ -15,6 +15,10 @@
 #include "fc-capture-error.h"
 #include "fc-sampler-private.h"
 
+/* How long a thread perf events describe may go without a stack before it is stopped for one:
+ * threads that wake every few tens of milliseconds (pools, event loops) never are */
+#define FIRST_STACK_WAIT_NS (FC_NSEC_PER_SEC / 4)
+
 /* Wall mode's running threads are sampled by perf events: the kernel copies
  * registers and stack, the thread is never stopped. Where the kernel allows
  * switch-out samples, a thread's stack as it leaves its CPU stands for its
@@ -195,6 +199,9 @@ fc_sampler_perf_tick_task (FcSampler *self,
   if (fc_sampler_debug)
     g_printerr ("tick tid %d: sample %d, switch seen %d off %d preempted %d have %d\n", task->tid,
                 sample != NULL, task->switch_seen, task->off_cpu, task->preempted, task->have_sample);
+  if (sample == NULL && task->first_stack != NULL && !task->have_sample)
+    sample = g_steal_pointer (&task->first_stack);
+  g_clear_pointer (&task->first_stack, g_free);
   if (sample != NULL)
     {
       /* it stands for this tick, like every other thread's sample: stamped so, samples arrive
@@ -211,10 +218,20 @@ fc_sampler_perf_tick_task (FcSampler *self,
   if (task->off_cpu_perf == NULL && task->switch_seen && task->off_cpu && !task->preempted)
     return FALSE;
   /* on a CPU or waiting for one, without a sample since the last tick, or asleep where it
-   * went to sleep: its last stack is right and costs it nothing. A thread with no stack at
-   * all yet is stopped once, so that it misses no tick. */
+   * went to sleep: its last stack is right and costs it nothing. */
   if (!task->have_sample)
-    return FALSE;
+    {
+      /* No stack yet: the kernel gives one at its next switch or on-CPU sample. A stop now
+       * would hold a thread that may be about to wake (the first tick's stops of a hundred
+       * threads held them 5-10 ms), so its ticks until then are lost late; one still asleep
+       * after FIRST_STACK_WAIT_NS is stopped once. */
+      if (task->off_cpu_perf != NULL && tick_ns - MAX (task->added_ns, self->start_ns) < FIRST_STACK_WAIT_NS)
+        {
+          fc_sampler_tick_outcome (self, task, FC_TICK_LATE);
+          return TRUE;
+        }
+      return FALSE;
+    }
   fc_sampler_emit_reuse (self, task, tick_ns);
   return TRUE;
 }

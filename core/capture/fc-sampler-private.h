@@ -31,9 +31,14 @@ typedef struct {
   FcPerfStream *perf;
   FcPerfStream *off_cpu_perf;       /* wall mode: its stack each time it leaves a CPU */
   FcTickCount  *ticks;              /* its line in tick_counts, written under lock */
+  FcSnapshot   *first_stack;        /* wall mode, perf: its stack at birth, taken at the stop the
+                                     * kernel gives a new thread; handed on at its first tick */
   gint64        data_ns;            /* wall mode: when the stack handed on last was taken */
   gint64        read_ns;            /* wall mode, perf: when its ring was read last */
   guint64       last_stop_tick;     /* wall mode: the tick of its last ptrace stop */
+  gint64        added_ns;           /* when the sampler learnt of it */
+  guint64       unticked_before;    /* wall mode: of the sampler's unticked expirations, those
+                                     * that fired before it was known: not its own */
   guint         tick_pending : 1;     /* a tick waits for its ptrace stop */
   guint         switch_seen : 1;      /* wall mode, perf: a context switch told its state */
   guint         off_cpu : 1;
@@ -44,6 +49,7 @@ typedef struct {
   guint         have_sample : 1;      /* a previous sample exists to reuse */
   guint         stopped_by_us : 1;    /* our previous stop made it run a little */
   guint         detaching : 1;
+  guint         born_after_tick : 1;  /* the tick under way fired before it was known */
 } Task;
 
 typedef enum {
@@ -70,6 +76,7 @@ typedef struct {
 
 struct _FcSampler {
   FcSnapshotSink  sink;
+  FcSnapshotBatchEnd batch_end;   /* or NULL */
   gpointer        sink_data;
   GThread        *thread;
   int             wake_fd;
@@ -85,6 +92,7 @@ struct _FcSampler {
   gboolean        off_cpu_stacks; /* protected by lock (written on the sampler thread): wall mode
                                    * takes sleeping threads' stacks from switch-out samples */
   guint64         tick_serial;    /* ticks so far */
+  guint64         unticked;       /* timer expirations taken but not yet ticked (sampler thread) */
   char           *method_reason;  /* protected by lock: why wall mode stops threads, or NULL */
   gboolean        wall_perf;      /* protected by lock (written on the sampler thread): wall mode
                                    * takes running threads' stacks from perf events */
@@ -111,6 +119,7 @@ struct _FcSampler {
   guint           frequency;
   guint           stack_size;
   guint           pending;        /* interrupts sent, stops not yet seen */
+  gint64          start_ns;       /* when sampling started */
   gboolean        force_ptrace;    /* protected by lock */
   guint           next_frequency;  /* protected by lock: from fc_sampler_set_options() */
   guint           next_stack_size; /* protected by lock */
@@ -135,6 +144,13 @@ fc_sampler_emit (FcSampler  *self,
                  FcSnapshot *snap)
 {
   self->sink (snap, self->sink_data);
+}
+
+static inline void
+fc_sampler_batch_end (FcSampler *self)
+{
+  if (self->batch_end != NULL)
+    self->batch_end (self->sink_data);
 }
 
 /* the sampler thread (fc-sampler.c) */
@@ -187,5 +203,8 @@ FcTickCount *fc_sampler_tick_count (FcSampler *self, int tid);
 void fc_sampler_count_sample (FcSampler *self, gboolean reused);
 void fc_sampler_emit_reuse (FcSampler *self, Task *task, gint64 t);
 void fc_sampler_interrupt_tick (FcSampler *self, guint64 expirations);
+void fc_sampler_take_expirations (FcSampler *self);
+void fc_sampler_tick_arrival (FcSampler *self, Task *task);
+void fc_sampler_tick_departure (FcSampler *self, Task *task);
 
 G_END_DECLS

@@ -48,12 +48,11 @@ record_stop_time (FcSampler *self,
 }
 
 /* Copies registers and the stack from SP up, page by page, so an unmapped
- * page ends the copy instead of failing it. */
-void
-fc_sampler_capture (FcSampler *self,
-                    Task      *task,
-                    int        resume_signal,
-                    gboolean   listen)
+ * page ends the copy instead of failing it; NULL when the registers cannot be read. The
+ * thread stays stopped. */
+static FcSnapshot *
+snapshot_stopped (FcSampler *self,
+                  Task      *task)
 {
   struct user_regs_struct r;
   struct iovec io = { &r, sizeof r };
@@ -67,15 +66,7 @@ fc_sampler_capture (FcSampler *self,
   if (fc_sampler_debug)
     g_printerr ("fc_sampler_capture tid %d\n", task->tid);
   if (ptrace (PTRACE_GETREGSET, task->tid, (void *) NT_PRSTATUS, &io) != 0)
-    {
-      if (task->tick_pending)
-        fc_sampler_tick_outcome (self, task, FC_TICK_REFUSED);
-      if (listen)
-        ptrace (PTRACE_LISTEN, task->tid, NULL, NULL);
-      else
-        ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
-      return;
-    }
+    return NULL;
   sp = r.rsp;
   want = self->stack_size;
   snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, task->tid, want);
@@ -115,21 +106,38 @@ fc_sampler_capture (FcSampler *self,
   snap->regs[UNW_X86_64_R15] = r.r15;
   snap->regs[UNW_X86_64_RIP] = r.rip;
 
-  /* the snapshot is complete: release the thread before anything else (a thread in a
-   * group-stop goes back to it) */
-  if (listen)
-    ptrace (PTRACE_LISTEN, task->tid, NULL, NULL);
-  else
-    ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
-  record_stop_time (self, (fc_sampler_now_ns () - task->interrupt_ns) / 1000.0);
-
-  task->have_sample = TRUE;
   /* Stopped inside a blocking system call (the call returns a restart code to
    * be made again): the thread only ran to its trap and back into the call,
    * which the next tick excuses. A thread stopped in its own code (running,
    * or just born) gets no such excuse: whatever it runs next is its own. */
   task->stopped_by_us = (gint64) r.orig_rax >= 0 &&
                         ((gint64) r.rax == -EINTR || ((gint64) r.rax <= -512 && (gint64) r.rax >= -516));
+  return snap;
+}
+
+void
+fc_sampler_capture (FcSampler *self,
+                    Task      *task,
+                    int        resume_signal,
+                    gboolean   listen)
+{
+  FcSnapshot *snap = snapshot_stopped (self, task);
+
+  /* the snapshot is complete: release the thread before anything else (a thread in a
+   * group-stop goes back to it) */
+  if (listen)
+    ptrace (PTRACE_LISTEN, task->tid, NULL, NULL);
+  else
+    ptrace (PTRACE_CONT, task->tid, NULL, GINT_TO_POINTER (resume_signal));
+  if (snap == NULL)
+    {
+      if (task->tick_pending)
+        fc_sampler_tick_outcome (self, task, FC_TICK_REFUSED);
+      return;
+    }
+  record_stop_time (self, (fc_sampler_now_ns () - task->interrupt_ns) / 1000.0);
+
+  task->have_sample = TRUE;
   fc_sampler_emit (self, snap);
   fc_sampler_count_sample (self, FALSE);
   if (task->tick_pending)
@@ -146,6 +154,7 @@ handle_wait_status_inner (FcSampler *self,
   Task *task;
   int sig, event;
   gboolean took_interrupt = FALSE;
+  gboolean first_stop = FALSE;
 
   if (WIFEXITED (status) || WIFSIGNALED (status))
     {
@@ -160,11 +169,15 @@ handle_wait_status_inner (FcSampler *self,
   event = status >> 16;
   task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
   if (task == NULL)
-    task = fc_sampler_task_add (self, 0, tid);   /* a new thread's first stop can come before its parent's clone event */
+    {
+      task = fc_sampler_task_add (self, 0, tid);   /* a new thread's first stop can come before its parent's clone event */
+      first_stop = TRUE;
+    }
   else if (task->fresh)
     {
       /* its first stop, before it ran: its run time so far is not ours to excuse */
       fc_sampler_task_sched (task, &task->last_runtime, &task->last_pcount);
+      first_stop = TRUE;
     }
   task->fresh = FALSE;
 
@@ -222,6 +235,7 @@ handle_wait_status_inner (FcSampler *self,
         }
       task->interrupt_pending = FALSE;
       task->have_sample = FALSE;
+      g_clear_pointer (&task->first_stack, g_free);
       /* its perf rings outlive the exec: what they hold of the old program is not this one's */
       task->data_ns = task->read_ns = fc_sampler_now_ns ();
       /* cpu mode: samples of the old program are symbolized with its modules, before the exec */
@@ -272,6 +286,18 @@ handle_wait_status_inner (FcSampler *self,
         }
       else if (was_pending && self->sampling)
         fc_sampler_capture (self, task, 0, FALSE);
+      else if (first_stop && self->sampling && task->off_cpu_perf != NULL && !task->have_sample &&
+               task->tid != task->pid)
+        {
+          /* The kernel stopped the new thread anyway: its stack at birth costs a copy, and it
+           * stands for the thread at its first tick unless perf events give a newer one (a
+           * thread that runs a little and exits never switches out with a stack). Not a new
+           * process's: a child followed most often calls exec at once, and its stack at birth
+           * would cost the recorder the set-up of a program it leaves. */
+          g_free (task->first_stack);
+          task->first_stack = snapshot_stopped (self, task);
+          ptrace (PTRACE_CONT, tid, NULL, NULL);
+        }
       else
         ptrace (PTRACE_CONT, tid, NULL, NULL);
       return;

@@ -23,6 +23,7 @@
 void
 fc_sampler_task_free (Task *task)
 {
+  fc_sampler_tick_departure (task->sampler, task);
   /* its tick's stop never came: it ended (or was let go) first */
   if (task->tick_pending)
     fc_sampler_tick_outcome (task->sampler, task, FC_TICK_TOO_SHORT);
@@ -30,6 +31,7 @@ fc_sampler_task_free (Task *task)
     close (task->schedstat_fd);
   fc_perf_stream_free (task->perf);
   fc_perf_stream_free (task->off_cpu_perf);
+  g_free (task->first_stack);
   g_free (task);
 }
 
@@ -80,6 +82,8 @@ fc_sampler_task_add (FcSampler *self,
   task->pid = pid > 0 ? pid : self->pid;
   task->sampler = self;
   task->schedstat_fd = -2;
+  task->added_ns = fc_sampler_now_ns ();
+  fc_sampler_tick_arrival (self, task);
   g_hash_table_insert (self->tasks, GINT_TO_POINTER (tid), task);
   if (self->mode == FC_SAMPLER_MODE_WALL && self->wall_perf)
     fc_sampler_task_open_wall_perf (self, task);

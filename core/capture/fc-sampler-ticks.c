@@ -116,10 +116,17 @@ fc_sampler_interrupt_tick (FcSampler *self,
   g_hash_table_iter_init (&iter, self->tasks);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
     {
+      /* a thread that came while the sampler was busy lived through only the later ones */
+      guint64 own = expirations - MIN (task->unticked_before, expirations);
+
+      task->unticked_before = 0;
+      task->born_after_tick = own == 0;
+      if (own == 0)
+        continue;
       if (task->ticks == NULL)
         task->ticks = fc_sampler_tick_count (self, task->tid);
-      task->ticks->requested += expirations;
-      task->ticks->late += expirations - 1;
+      task->ticks->requested += own;
+      task->ticks->late += own - 1;
     }
   g_mutex_unlock (&self->lock);
 
@@ -128,6 +135,11 @@ fc_sampler_interrupt_tick (FcSampler *self,
     {
       guint64 runtime, pcount;
 
+      if (task->born_after_tick)
+        {
+          task->born_after_tick = FALSE;
+          continue;
+        }
       /* its stop from the last tick has not come yet: it is late */
       if (task->interrupt_pending)
         {
@@ -186,6 +198,52 @@ fc_sampler_interrupt_tick (FcSampler *self,
 
   /* capture each thread as its stop arrives */
   fc_sampler_collect_events (self, TRUE, FALSE);
+}
+
+/* The timer's expirations so far, kept for the next tick (the timer is non-blocking): a thread
+ * that comes or goes before that tick knows which of them fired in its lifetime. */
+void
+fc_sampler_take_expirations (FcSampler *self)
+{
+  guint64 n = 0;
+
+  if (read (self->timer_fd, &n, sizeof n) == sizeof n)
+    self->unticked += n;
+}
+
+/* A thread enters the table: the expirations not yet ticked are not its own. */
+void
+fc_sampler_tick_arrival (FcSampler *self,
+                         Task      *task)
+{
+  if (!self->sampling || self->mode != FC_SAMPLER_MODE_WALL)
+    return;
+  fc_sampler_take_expirations (self);
+  task->unticked_before = self->unticked;
+}
+
+/* A thread leaves the table (it ended, or exec ended it): the ticks that fired while it lived
+ * and the sampler was busy elsewhere (most often waiting for a tick's ptrace stops, where its
+ * exit is reaped) are its own, and lost late. The sampler learns of an exit after it happened:
+ * a tick between the two is counted too, never one after the sampler knew. */
+void
+fc_sampler_tick_departure (FcSampler *self,
+                           Task      *task)
+{
+  guint64 own;
+
+  if (!self->sampling || self->mode != FC_SAMPLER_MODE_WALL)
+    return;
+  fc_sampler_take_expirations (self);
+  own = self->unticked - MIN (task->unticked_before, self->unticked);
+  if (own == 0)
+    return;
+  g_mutex_lock (&self->lock);
+  if (task->ticks == NULL)
+    task->ticks = fc_sampler_tick_count (self, task->tid);
+  task->ticks->requested += own;
+  task->ticks->late += own;
+  g_mutex_unlock (&self->lock);
 }
 
 /**

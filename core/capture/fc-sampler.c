@@ -286,6 +286,7 @@ arm_timer (FcSampler *self,
       its.it_value = its.it_interval;
     }
   timerfd_settime (self->timer_fd, 0, &its, NULL);
+  self->unticked = 0;
 }
 
 static void
@@ -293,6 +294,8 @@ finish_command (FcSampler *self,
                 Command   *cmd,
                 gboolean   ok)
 {
+  /* whatever the command made is with the sink before its caller goes on */
+  fc_sampler_batch_end (self);
   g_mutex_lock (&self->lock);
   cmd->ok = ok;
   cmd->done = TRUE;
@@ -336,16 +339,24 @@ sampler_thread (gpointer data)
         timeout = g_get_monotonic_time () - self->last_event_us < G_USEC_PER_SEC / 10 ? 2 : 10;
       else
         timeout = -1;
+      /* expirations a thread's coming or going took from the timer still make their tick */
+      if (self->unticked > 0)
+        timeout = 0;
+      fc_sampler_batch_end (self);
       if (poll (fds, nfds, timeout) < 0 && errno != EINTR)
         break;
 
-      if (self->attached && self->traced)
-        fc_sampler_collect_events (self, FALSE, FALSE);
-
+      /* The tick before the ptrace events: ticks that fired while this thread waited for a CPU
+       * are requested of the threads that lived then, including one whose exit is among the
+       * events (it ended: too short), rather than of none. */
       if (fds[1].revents & POLLIN)
+        fc_sampler_take_expirations (self);
+      if (self->unticked > 0)
         {
-          guint64 expirations = 0;
-          if (read (self->timer_fd, &expirations, sizeof expirations) == sizeof expirations && self->attached)
+          guint64 expirations = self->unticked;
+
+          self->unticked = 0;
+          if (self->attached)
             {
               g_mutex_lock (&self->lock);
               self->stats.n_ticks++;
@@ -367,6 +378,9 @@ sampler_thread (gpointer data)
                 }
             }
         }
+
+      if (self->attached && self->traced)
+        fc_sampler_collect_events (self, FALSE, FALSE);
 
       if (nfds > 2 && (fds[2].revents & POLLIN) && self->attached)
         {
@@ -419,6 +433,7 @@ sampler_thread (gpointer data)
           self->frequency = fc_record_option_clamp (FC_RECORD_OPTION_FREQUENCY, cmd->frequency);
           self->stack_size = fc_record_option_clamp (FC_RECORD_OPTION_STACK_BYTES, cmd->stack_size);
           self->sampling = TRUE;
+          self->start_ns = fc_sampler_now_ns ();
           {
             GHashTableIter iter;
             Task *task;
@@ -494,6 +509,7 @@ sampler_thread (gpointer data)
       self->stats.n_threads = g_hash_table_size (self->tasks);
       g_mutex_unlock (&self->lock);
     }
+  fc_sampler_batch_end (self);
   return NULL;
 }
 
@@ -526,9 +542,22 @@ FcSampler *
 fc_sampler_new (FcSnapshotSink sink,
                 gpointer       sink_data)
 {
+  return fc_sampler_new_full (sink, NULL, sink_data);
+}
+
+/**
+ * fc_sampler_new_full:
+ * @batch_end: (nullable): called on the sampler thread after each batch of snapshots
+ */
+FcSampler *
+fc_sampler_new_full (FcSnapshotSink     sink,
+                     FcSnapshotBatchEnd batch_end,
+                     gpointer           sink_data)
+{
   FcSampler *self = g_new0 (FcSampler, 1);
 
   self->sink = sink;
+  self->batch_end = batch_end;
   self->sink_data = sink_data;
   fc_sampler_debug = g_getenv ("FC_DEBUG_SAMPLER") != NULL;
   self->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);

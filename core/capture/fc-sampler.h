@@ -47,6 +47,9 @@ typedef struct _FcSampler FcSampler;
 
 FcSampler *fc_sampler_new            (FcSnapshotSink       sink,
                                       gpointer             sink_data);
+FcSampler *fc_sampler_new_full       (FcSnapshotSink       sink,
+                                      FcSnapshotBatchEnd   batch_end,
+                                      gpointer             sink_data);
 void       fc_sampler_free           (FcSampler           *self);
 gboolean   fc_sampler_attach         (FcSampler           *self,
                                       GPid                 pid,

@@ -42,4 +42,9 @@ FcSnapshot *fc_snapshot_new (FcSnapshotKind kind,
 typedef void (*FcSnapshotSink) (FcSnapshot *snapshot,
                                 gpointer    user_data);
 
+/* Called on the sampler thread after a batch of snapshots (a tick's, a drain's), before the
+ * sampler waits or answers a command: a sink that queues snapshots for another thread can hand
+ * a batch over at once, one wake-up of that thread instead of one per snapshot. */
+typedef void (*FcSnapshotBatchEnd) (gpointer user_data);
+
 G_END_DECLS

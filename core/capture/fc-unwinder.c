@@ -20,6 +20,7 @@
 
 #include <libunwind.h>
 
+#include "fc-unwind-cache.h"
 #include "fc-unwinder.h"
 
 #define STACK_GUARD (8 * 1024 * 1024)
@@ -35,11 +36,13 @@ struct _FcUnwinder {
   FcProcMaps       *maps;
   unw_addr_space_t  as;
   guint             generation;
+  FcUnwindCache    *cache;
 };
 
 typedef struct {
   FcUnwinder       *self;
   const FcSnapshot *snap;
+  FcUnwindReads    *reads;       /* what the walk read, for the cache */
   const FcModule   *cfi_module;  /* whose unwind tables libunwind reads now */
   guint64           regs[FC_SNAPSHOT_N_REGS];  /* of the frame the cursor starts from */
 } Context;
@@ -106,6 +109,7 @@ access_mem_cb (unw_addr_space_t  as,
       if (addr + sizeof (unw_word_t) <= snap->stack_addr + snap->stack_len)
         {
           memcpy (valp, snap->stack + (addr - snap->stack_addr), sizeof (unw_word_t));
+          fc_unwind_reads_note_word (ctx->reads, addr, *valp);
           return 0;
         }
     }
@@ -122,13 +126,17 @@ access_mem_cb (unw_addr_space_t  as,
           return -UNW_EINVAL;
         }
       memcpy (valp, snap->stack + (addr - snap->stack_addr), sizeof (unw_word_t));
+      fc_unwind_reads_note_word (ctx->reads, addr, *valp);
       return 0;
     }
 
   if (ctx->cfi_module != NULL && fc_module_read (ctx->cfi_module, addr, valp, sizeof (unw_word_t)))
     return 0;
   if (fc_proc_maps_read (ctx->self->maps, addr, valp, sizeof (unw_word_t)))
-    return 0;
+    {
+      fc_unwind_reads_note_other (ctx->reads, ctx->self->maps, addr, sizeof (unw_word_t));
+      return 0;
+    }
   if (g_getenv ("FC_DEBUG_UNWIND"))
     g_printerr ("read at 0x%" G_GINT64_MODIFIER "x failed (sp 0x%" G_GINT64_MODIFIER "x)\n", addr, snap->stack_addr);
   return -UNW_EINVAL;
@@ -146,6 +154,7 @@ access_reg_cb (unw_addr_space_t  as,
   if (write || reg < 0 || reg >= FC_SNAPSHOT_N_REGS)
     return -UNW_EBADREG;
   *valp = ctx->regs[reg];
+  fc_unwind_reads_note_reg (ctx->reads, reg);
   return 0;
 }
 
@@ -200,6 +209,7 @@ fc_unwinder_new (FcProcMaps *maps)
    * global cache, ~30% less time per stack here */
   unw_set_caching_policy (self->as, UNW_CACHE_PER_THREAD);
   self->generation = fc_proc_maps_get_generation (maps);
+  self->cache = fc_unwind_cache_new ();
   return self;
 }
 
@@ -210,6 +220,7 @@ fc_unwinder_free (FcUnwinder *self)
     return;
   unw_destroy_addr_space (self->as);
   fc_proc_maps_unref (self->maps);
+  fc_unwind_cache_free (self->cache);
   g_free (self);
 }
 
@@ -217,6 +228,7 @@ void
 fc_unwinder_flush (FcUnwinder *self)
 {
   unw_flush_cache (self->as, 0, 0);
+  fc_unwind_cache_clear (self->cache);
 }
 
 /* Whether DWARF CFI covers @addr: a module with .eh_frame_hdr whose table has an entry for it. */
@@ -233,12 +245,14 @@ has_cfi (FcUnwinder *self,
 /* A stack word of the snapshot at @addr, if it was captured. */
 static gboolean
 stack_word (const FcSnapshot *snap,
+            FcUnwindReads    *reads,
             guint64           addr,
             guint64          *value)
 {
   if (addr < snap->stack_addr || (addr & 7) != 0 || addr + 8 > snap->stack_addr + snap->stack_len)
     return FALSE;
   memcpy (value, snap->stack + (addr - snap->stack_addr), 8);
+  fc_unwind_reads_note_word (reads, addr, *value);
   return TRUE;
 }
 
@@ -246,25 +260,30 @@ stack_word (const FcSnapshot *snap,
  * unwind info, no frame pointer) are `sub $8,%rsp; call *%rcx; add $8,%rsp; ret`: a return
  * address right after those two instructions has its own return address at sp + 8. */
 static gboolean
-after_python_trampoline_call (FcUnwinder *self,
-                              guint64     ret)
+after_python_trampoline_call (FcUnwinder    *self,
+                              FcUnwindReads *reads,
+                              guint64        ret)
 {
   static const guint8 code[] = { 0x48, 0x83, 0xec, 0x08, 0xff, 0xd1 };
   guint8 buf[sizeof code];
 
+  /* code the target may write (a trampoline's copy): the walk is not one to keep */
+  fc_unwind_reads_note_other (reads, self->maps, ret - sizeof code, sizeof buf);
   return fc_process_read (fc_proc_maps_get_pid (self->maps), ret - sizeof code, buf, sizeof buf) &&
          memcmp (buf, code, sizeof code) == 0;
 }
 
 /* Whether @ret follows a call instruction: `call rel32`, `call *%reg` (with or without REX). */
 static gboolean
-after_call (FcUnwinder *self,
-            guint64     ret)
+after_call (FcUnwinder    *self,
+            FcUnwindReads *reads,
+            guint64        ret)
 {
   guint8 b[5];
 
   if (ret < 5 || !fc_proc_maps_read (self->maps, ret - 5, b, sizeof b))
     return FALSE;
+  fc_unwind_reads_note_other (reads, self->maps, ret - 5, sizeof b);
   return b[0] == 0xe8 || (b[3] == 0xff && (b[4] & 0xf8) == 0xd0) ||
          ((b[2] & 0xf0) == 0x40 && b[3] == 0xff && (b[4] & 0xf8) == 0xd0);
 }
@@ -277,6 +296,7 @@ after_call (FcUnwinder *self,
 static gboolean
 step_without_cfi (FcUnwinder       *self,
                   const FcSnapshot *snap,
+                  FcUnwindReads    *reads,
                   guint64           ip,
                   gboolean          is_leaf,
                   guint64           sp,
@@ -287,15 +307,15 @@ step_without_cfi (FcUnwinder       *self,
 {
   guint64 ret = 0, saved = 0;
 
-  if (is_leaf && stack_word (snap, sp, &ret) && ret > 4096 && fc_proc_maps_is_code (self->maps, ret - 1) &&
-      after_call (self, ret))
+  if (is_leaf && stack_word (snap, reads, sp, &ret) && ret > 4096 && fc_proc_maps_is_code (self->maps, ret - 1) &&
+      after_call (self, reads, ret))
     {
       *new_ip = ret;
       *new_sp = sp + 8;
       *new_rbp = rbp;
       return TRUE;
     }
-  if (!is_leaf && after_python_trampoline_call (self, ip) && stack_word (snap, sp + 8, &ret) &&
+  if (!is_leaf && after_python_trampoline_call (self, reads, ip) && stack_word (snap, reads, sp + 8, &ret) &&
       fc_proc_maps_is_code_or_reload (self->maps, ret - 1))
     {
       *new_ip = ret;
@@ -304,7 +324,7 @@ step_without_cfi (FcUnwinder       *self,
       return TRUE;
     }
   /* the frame's saved frame pointer and return address sit above it, in the captured stack */
-  if (rbp < sp || !stack_word (snap, rbp, &saved) || !stack_word (snap, rbp + 8, &ret) || ret == 0 ||
+  if (rbp < sp || !stack_word (snap, reads, rbp, &saved) || !stack_word (snap, reads, rbp + 8, &ret) || ret == 0 ||
       !fc_proc_maps_is_code_or_reload (self->maps, ret - 1))
     return FALSE;
   *new_ip = ret;
@@ -313,6 +333,11 @@ step_without_cfi (FcUnwinder       *self,
   return TRUE;
 }
 
+static guint unwind (FcUnwinder *self, const FcSnapshot *snapshot, FcUnwindReads *reads,
+                     guint64 *ips, guint max_ips, gboolean *complete);
+
+/* A walk whose every read (registers, stack words, code the target could change) gives the
+ * same values as an earlier one's is that walk again: fc-unwind-cache.c answers it. */
 guint
 fc_unwinder_unwind (FcUnwinder       *self,
                     const FcSnapshot *snapshot,
@@ -320,14 +345,38 @@ fc_unwinder_unwind (FcUnwinder       *self,
                     guint             max_ips,
                     gboolean         *complete)
 {
-  Context ctx = { self, snapshot, NULL, { 0 } };
-  unw_cursor_t cursor;
-  guint n = 0;
-  int ret;
+  g_autofree FcUnwindReads *reads = NULL;
+  guint generation = fc_proc_maps_get_generation (self->maps);
+  guint n;
 
   *complete = FALSE;
   if (max_ips == 0)
     return 0;
+  if ((n = fc_unwind_cache_lookup (self->cache, snapshot, generation, ips, max_ips, complete)) > 0)
+    return n;
+  reads = g_new (FcUnwindReads, 1);
+  reads->regs_read = 0;
+  reads->n_words = 0;
+  reads->forget = FALSE;
+  n = unwind (self, snapshot, reads, ips, max_ips, complete);
+  /* the maps read again meanwhile: the walk saw two views of the modules */
+  if (generation == fc_proc_maps_get_generation (self->maps))
+    fc_unwind_cache_store (self->cache, snapshot, generation, reads, ips, n, max_ips, *complete);
+  return n;
+}
+
+static guint
+unwind (FcUnwinder       *self,
+        const FcSnapshot *snapshot,
+        FcUnwindReads    *reads,
+        guint64          *ips,
+        guint             max_ips,
+        gboolean         *complete)
+{
+  Context ctx = { self, snapshot, reads, NULL, { 0 } };
+  unw_cursor_t cursor;
+  guint n = 0;
+  int ret;
 
   memcpy (ctx.regs, snapshot->regs, sizeof ctx.regs);
   ips[n++] = snapshot->regs[UNW_X86_64_RIP];
@@ -350,7 +399,7 @@ fc_unwinder_unwind (FcUnwinder       *self,
                                               UNW_X86_64_R14, UNW_X86_64_R15 };
 
           unw_get_reg (&cursor, UNW_X86_64_RBP, &rbp);
-          if (step_without_cfi (self, snapshot, here, n == 1, prev_sp, rbp, &new_ip, &new_sp, &new_rbp))
+          if (step_without_cfi (self, snapshot, reads, here, n == 1, prev_sp, rbp, &new_ip, &new_sp, &new_rbp))
             {
               /* the caller's frame starts a new walk: what CFI restored so far stands, the rest
                * is the JIT code's (which keeps the callee-saved registers it does not use) */
