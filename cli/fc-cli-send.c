@@ -12,7 +12,7 @@
 #include "fc-otlp-endpoint.h"
 #include "fc-otlp.h"
 #include "fc-reader.h"
-#include "fc-sender.h"
+#include "fc-send-plan.h"
 #include "fc-settings.h"
 #include "fc-transport.h"
 
@@ -135,6 +135,7 @@ fc_cli_send (int    argc,
   gboolean flush = FALSE;
   gboolean list = FALSE;
   gboolean unaddressed = FALSE;
+  gboolean strip_home = FALSE;
   int retries = 3;
   int timeout = 30;
   g_auto(GStrv) files = NULL;
@@ -151,6 +152,8 @@ fc_cli_send (int    argc,
       N_("Also deliver the entries an older Flamecast left without a destination, to this DSN's project"), NULL },
     { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("List what waits in the outbox and what was rejected, by destination"),
       NULL },
+    { "strip-home", 0, 0, G_OPTION_ARG_NONE, &strip_home,
+      N_("Write paths under your home directory as “~/…” in what is sent, as the app's send dialog offers"), NULL },
     { "attempts", 0, 0, G_OPTION_ARG_INT, &retries,
       N_("Requests per envelope when Sentry is unavailable (default 3)"), "N" },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, N_("Seconds to wait for an answer (default 30)"), "S" },
@@ -166,7 +169,9 @@ fc_cli_send (int    argc,
   g_option_context_set_summary (context,
                                 _("Sends V2 chunks, V1 profiles and envelopes to Sentry. A bare chunk or\n"
                                   "V1 profile is wrapped into the right envelope, an envelope goes as it\n"
-                                  "is. Everything is validated first; what Relay would reject is not sent.\n"
+                                  "is. Everything is validated first; what Relay would reject (sizes\n"
+                                  "included) is not sent. --strip-home writes paths under your home\n"
+                                  "directory as “~/…”, as the app's send dialog does.\n"
                                   "Envelopes go through an outbox in $XDG_STATE_HOME/flamecast/outbox:\n"
                                   "what cannot be delivered now (network, server, rate limits) waits there\n"
                                   "for the next send or for --flush, which sends each envelope only to the\n"
@@ -216,6 +221,11 @@ fc_cli_send (int    argc,
       fprintf (stderr, "flamecast-cli send: %s\n", _("--endpoint needs --otlp"));
       return 2;
     }
+  if (otlp && strip_home)
+    {
+      fprintf (stderr, "flamecast-cli send: %s\n", _("--strip-home rewrites Sentry envelopes; it does not apply to --otlp"));
+      return 2;
+    }
   transport = otlp ? otlp_transport_from_options (endpoint_option, &error)
                    : transport_from_options (dsn_option, &error);
   if (transport == NULL)
@@ -235,7 +245,8 @@ fc_cli_send (int    argc,
       g_autoptr(GError) local_error = NULL;
       g_autoptr(FcDocument) document = NULL;
       g_autoptr(GBytes) original = NULL;
-      g_autoptr(GPtrArray) envelopes = NULL;
+      g_autoptr(FcSendPlan) plan = NULL;
+      g_autoptr(GPtrArray) ids = NULL;
 
       original = g_file_load_bytes (file, NULL, NULL, &local_error);
       if (original != NULL)
@@ -264,26 +275,22 @@ fc_cli_send (int    argc,
           continue;
         }
 
-      envelopes = fc_sender_envelopes_for_document (document, original, &local_error);
-      if (envelopes == NULL)
+      plan = fc_send_plan_new (document, original, strip_home ? g_get_home_dir () : NULL, NULL, &local_error);
+      if (plan->invalid != NULL)
         {
-          printf ("%s: %s\n", files[i], local_error->message);
+          printf ("%s: %s\n", files[i], plan->invalid);
           invalid = TRUE;
           continue;
         }
 
-      for (guint e = 0; e < envelopes->len; e++)
+      ids = fc_send_plan_enqueue (plan, transport, &local_error);
+      if (ids == NULL)
         {
-          g_autofree char *id = fc_transport_enqueue (transport, g_ptr_array_index (envelopes, e), &local_error);
-
-          if (id == NULL)
-            {
-              fprintf (stderr, "flamecast-cli send: %s\n", local_error->message);
-              return 2;
-            }
+          fprintf (stderr, "flamecast-cli send: %s\n", local_error->message);
+          return 2;
         }
-      printf (ngettext ("%s: %u envelope queued\n", "%s: %u envelopes queued\n", envelopes->len),
-              files[i], envelopes->len);
+      printf (ngettext ("%s: %u envelope queued\n", "%s: %u envelopes queued\n", ids->len),
+              files[i], ids->len);
     }
 
   report = fc_transport_flush (transport, NULL, &error);

@@ -16,6 +16,8 @@
 /* formats */
 #include "fc-format-error.h"
 #include "fc-envelope.h"
+#include "fc-envelope-summary.h"
+#include "fc-strip-home.h"
 #include "fc-export-plan.h"
 #include "fc-reader.h"
 #include "fc-writer.h"
@@ -54,6 +56,7 @@
 #include "fc-rate-limits.h"
 #include "fc-transport.h"
 #include "fc-otlp-endpoint.h"
+#include "fc-send-plan.h"
 #include "fc-sender.h"
 #include "fc-recording.h"
 #include "fc-locale.h"
