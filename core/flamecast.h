@@ -15,6 +15,7 @@
 #include "fc-time.h"
 /* formats */
 #include "fc-format-error.h"
+#include "fc-chunk-meta.h"
 #include "fc-envelope.h"
 #include "fc-envelope-summary.h"
 #include "fc-strip-home.h"
