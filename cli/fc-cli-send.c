@@ -11,6 +11,7 @@
 #include "fc-transport-error.h"
 #include "fc-otlp-endpoint.h"
 #include "fc-otlp.h"
+#include "fc-outbox-entries.h"
 #include "fc-reader.h"
 #include "fc-send-plan.h"
 #include "fc-settings.h"
@@ -68,42 +69,45 @@ otlp_transport_from_options (const char  *endpoint_option,
   return fc_transport_new_otlp (url, (const char * const *) headers, NULL);
 }
 
-/* --list: what waits and what was rejected, by destination */
+/* --list: what waits and what was rejected, by destination, each with why */
 static int
 list_outbox (FcOutbox *outbox)
 {
-  g_autoptr(GPtrArray) waiting = NULL;
-  g_autoptr(GPtrArray) rejected = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(FcRateLimits) rate_limits = fc_rate_limits_new (NULL);
   g_autoptr(GError) error = NULL;
+  guint n_rejected = 0;
 
   if (!fc_outbox_check_folder (outbox, &error))
     {
       fprintf (stderr, "flamecast-cli send: %s\n", error->message);
       return 2;
     }
-  waiting = fc_outbox_list (outbox);
-  rejected = fc_outbox_list_rejected (outbox);
-  printf (_("Outbox %s: %u waiting, %u rejected\n"), fc_outbox_get_dir (outbox), waiting->len, rejected->len);
+  entries = fc_outbox_list_entries (outbox, rate_limits, g_get_real_time ());
+  for (guint i = 0; i < entries->len; i++)
+    n_rejected += ((FcOutboxEntry *) g_ptr_array_index (entries, i))->rejected;
+  printf (_("Outbox %s: %u waiting, %u rejected\n"), fc_outbox_get_dir (outbox), entries->len - n_rejected, n_rejected);
   for (guint r = 0; r < 2; r++)
     {
-      GPtrArray *ids = r == 0 ? waiting : rejected;
       g_autoptr(GHashTable) by = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                         (GDestroyNotify) g_ptr_array_unref);
       g_autoptr(GList) keys = NULL;
 
-      for (guint i = 0; i < ids->len; i++)
+      for (guint i = 0; i < entries->len; i++)
         {
-          const char *id = g_ptr_array_index (ids, i);
-          g_autofree char *destination = fc_outbox_dup_destination (outbox, id, r == 1);
-          const char *key = destination != NULL ? destination : "";
-          GPtrArray *list = g_hash_table_lookup (by, key);
+          FcOutboxEntry *entry = g_ptr_array_index (entries, i);
+          const char *key = entry->destination != NULL ? entry->destination : "";
+          GPtrArray *list;
 
+          if (entry->rejected != (r == 1))
+            continue;
+          list = g_hash_table_lookup (by, key);
           if (list == NULL)
             {
-              list = g_ptr_array_new_with_free_func (g_free);
+              list = g_ptr_array_new ();
               g_hash_table_insert (by, g_strdup (key), list);
             }
-          g_ptr_array_add (list, g_strdup (id));
+          g_ptr_array_add (list, entry);
         }
       keys = g_list_sort (g_hash_table_get_keys (by), (GCompareFunc) g_strcmp0);
       for (GList *l = keys; l != NULL; l = l->next)
@@ -118,7 +122,14 @@ list_outbox (FcOutbox *outbox)
           else
             printf (_("%s for %s: %u\n"), r == 0 ? _("waiting") : _("rejected"), destination, list->len);
           for (guint i = 0; i < list->len; i++)
-            printf ("  %s\n", (const char *) g_ptr_array_index (list, i));
+            {
+              const FcOutboxEntry *entry = g_ptr_array_index (list, i);
+
+              if (entry->why != NULL)
+                printf ("  %s: %s\n", entry->id, entry->why);
+              else
+                printf ("  %s\n", entry->id);
+            }
         }
     }
   return 0;

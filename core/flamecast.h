@@ -54,6 +54,7 @@
 #include "fc-settings.h"
 #include "fc-lifecycle.h"
 #include "fc-outbox.h"
+#include "fc-outbox-entries.h"
 #include "fc-rate-limits.h"
 #include "fc-transport.h"
 #include "fc-otlp-endpoint.h"

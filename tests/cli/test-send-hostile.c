@@ -140,6 +140,8 @@ test_dsn_per_project (void)
   run_cli (&list, (const char *[]) { "send", "--list", NULL });
   g_assert_cmpint (list.status, ==, 0);
   assert_contains (list.out, listed);
+  /* each with why it waits */
+  assert_contains (list.out, "HTTP 500");
 
   run_cli (&own, (const char *[]) { "send", "--flush", "--dsn", dsn42, "--attempts", "1", NULL });
   g_assert_cmpint (own.status, ==, 0);
