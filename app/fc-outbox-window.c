@@ -13,6 +13,7 @@
 #include "fc-resources.h"
 
 #include "fc-app-settings.h"
+#include "fc-outbox-entries.h"
 #include "fc-outbox-window.h"
 #include "fc-transport.h"
 
@@ -54,69 +55,11 @@ typedef struct {
   gboolean  rejected;
 } Op;
 
-typedef struct {
-  char     *id;
-  gboolean  rejected;
-  char     *why;           /* the note or the reason, NULL when none */
-  char     *destination;   /* project or endpoint, no credentials; NULL: an older version's entry */
-  char     *categories;    /* "profile_chunk, transaction" */
-  goffset   size;
-  gint64    limited_until;  /* wall-clock us until Sentry's rate limit lets it go, 0 when not held */
-} Entry;
-
 static void
 op_free (Op *op)
 {
   g_free (op->id);
   g_free (op);
-}
-
-static void
-entry_free (Entry *entry)
-{
-  g_free (entry->id);
-  g_free (entry->why);
-  g_free (entry->destination);
-  g_free (entry->categories);
-  g_free (entry);
-}
-
-static Entry *
-entry_new (FcOutbox     *outbox,
-           FcRateLimits *rate_limits,
-           const char   *id,
-           gboolean      rejected)
-{
-  Entry *entry = g_new0 (Entry, 1);
-  g_autofree char *rejected_dir = fc_outbox_dup_rejected_dir (outbox);
-  g_autofree char *name = g_strconcat (id, ".envelope", NULL);
-  g_autofree char *path = g_build_filename (rejected ? rejected_dir : fc_outbox_get_dir (outbox), name, NULL);
-  g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, NULL);
-
-  entry->id = g_strdup (id);
-  entry->rejected = rejected;
-  entry->why = rejected ? fc_outbox_dup_rejected_reason (outbox, id) : fc_outbox_dup_note (outbox, id);
-  entry->destination = fc_outbox_dup_destination (outbox, id, rejected);
-  if (mapped != NULL)
-    {
-      g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (mapped);
-      g_autoptr(GPtrArray) categories = fc_envelope_dup_categories (bytes, NULL);
-
-      entry->size = g_bytes_get_size (bytes);
-      if (categories != NULL)
-        {
-          gint64 now = g_get_real_time ();
-
-          /* The transport's note says what happened at the last attempt;
-           * the rate limits say until when it is held back now. */
-          for (guint i = 0; !rejected && i < categories->len; i++)
-            entry->limited_until = MAX (entry->limited_until,
-                                        fc_rate_limits_get_limited_until (rate_limits, g_ptr_array_index (categories, i), now));
-          g_ptr_array_add (categories, NULL);
-          entry->categories = g_strjoinv (", ", (char **) categories->pdata);
-        }
-    }
-  return entry;
 }
 
 static void
@@ -128,9 +71,6 @@ op_thread (GTask        *task,
   FcOutboxWindow *self = source_object;
   Op *op = task_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) entries = NULL;
-  g_autoptr(GPtrArray) waiting = NULL;
-  g_autoptr(GPtrArray) rejected = NULL;
   g_autoptr(FcRateLimits) rate_limits = NULL;
 
   switch (op->kind)
@@ -161,14 +101,8 @@ op_thread (GTask        *task,
 
   /* Loaded afresh: other processes (the CLI) learn limits too. */
   rate_limits = fc_rate_limits_new (NULL);
-  entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
-  waiting = fc_outbox_list (self->outbox);
-  rejected = fc_outbox_list_rejected (self->outbox);
-  for (guint i = 0; i < waiting->len; i++)
-    g_ptr_array_add (entries, entry_new (self->outbox, rate_limits, g_ptr_array_index (waiting, i), FALSE));
-  for (guint i = 0; i < rejected->len; i++)
-    g_ptr_array_add (entries, entry_new (self->outbox, rate_limits, g_ptr_array_index (rejected, i), TRUE));
-  g_task_return_pointer (task, g_steal_pointer (&entries), (GDestroyNotify) g_ptr_array_unref);
+  g_task_return_pointer (task, fc_outbox_list_entries (self->outbox, rate_limits, g_get_real_time ()),
+                         (GDestroyNotify) g_ptr_array_unref);
 }
 
 static void
@@ -220,7 +154,7 @@ row_button (const char *icon_name,
 }
 
 static GtkWidget *
-entry_row (const Entry *entry)
+entry_row (const FcOutboxEntry *entry)
 {
   GtkWidget *row = adw_action_row_new ();
   g_autofree char *when = format_id_time (entry->id);
@@ -296,7 +230,7 @@ list_ready_cb (GObject      *object,
 
   for (guint i = 0; i < entries->len; i++)
     {
-      const Entry *entry = g_ptr_array_index (entries, i);
+      const FcOutboxEntry *entry = g_ptr_array_index (entries, i);
       GtkWidget *row = entry_row (entry);
 
       adw_preferences_group_add (entry->rejected ? self->rejected_group : self->waiting_group, row);

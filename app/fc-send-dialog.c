@@ -22,8 +22,8 @@
 #include "fc-otlp-endpoint.h"
 #include "fc-otlp.h"
 #include "fc-preferences-window.h"
+#include "fc-send-plan.h"
 #include "fc-send-dialog.h"
-#include "fc-sender.h"
 #include "fc-validate.h"
 
 /* A dialog has room for a few hundred rows, not a hundred thousand. */
@@ -55,7 +55,8 @@ struct _FcSendDialog
   GFile            *file;
   AdwToastOverlay  *toasts;
   GCancellable     *build_cancellable;
-  GPtrArray        *envelopes;        /* GBytes*, what the preview shows */
+  FcSendPlan       *plan;             /* Sentry: what the preview shows, NULL for OTLP */
+  GPtrArray        *envelopes;        /* GBytes*, what the preview shows (the plan's, or the OTLP request) */
   FcTransport      *transport;
   GPtrArray        *sent_ids;         /* char*, the outbox IDs of what was sent */
   char             *outcome;
@@ -78,11 +79,9 @@ typedef struct {
 } Build;
 
 typedef struct {
-  GPtrArray *envelopes;         /* GBytes* */
-  GPtrArray *summaries;         /* FcEnvelopeSummary* */
-  char      *invalid;           /* why nothing can be sent, or NULL */
-  guint      n_warnings;
-  char      *warnings;          /* the first of them, one "warning: LOCATION: MESSAGE" a line */
+  FcSendPlan *plan;             /* Sentry: the core's plan */
+  GBytes     *request;          /* OTLP: the one request */
+  char       *invalid;          /* OTLP: why it cannot be written */
 } Built;
 
 static void
@@ -97,10 +96,9 @@ build_free (Build *build)
 static void
 built_free (Built *built)
 {
-  g_clear_pointer (&built->envelopes, g_ptr_array_unref);
-  g_clear_pointer (&built->summaries, g_ptr_array_unref);
+  g_clear_pointer (&built->plan, fc_send_plan_free);
+  g_clear_pointer (&built->request, g_bytes_unref);
   g_free (built->invalid);
-  g_free (built->warnings);
   g_free (built);
 }
 
@@ -115,94 +113,48 @@ build_thread (GTask        *task,
   Build *build = task_data;
   g_autoptr(Built) built = g_new0 (Built, 1);
   g_autoptr(GBytes) original = NULL;
-  g_autoptr(GPtrArray) envelopes = NULL;
-  g_autoptr(GPtrArray) problems = NULL;
   g_autoptr(GError) error = NULL;
-
-  built->envelopes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  built->summaries = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_envelope_summary_free);
 
   /* OTLP: ProfilesData and ExportProfilesServiceRequest share their fields,
    * so the written profile is the request body */
   if (build->otlp)
     {
-      g_autoptr(GBytes) request = fc_otlp_write (build->document, &error);
-
-      if (request == NULL)
+      built->request = fc_otlp_write (build->document, &error);
+      if (built->request == NULL)
         built->invalid = g_strdup (error->message);
-      else
-        g_ptr_array_add (built->envelopes, g_steal_pointer (&request));
       g_task_return_pointer (task, g_steal_pointer (&built), (GDestroyNotify) built_free);
       return;
-    }
-
-  problems = fc_validate_document (build->document);
-  built->n_warnings = fc_problems_count (problems, FC_PROBLEM_WARNING);
-  if (built->n_warnings > 0)
-    {
-      g_autoptr(GString) text = g_string_new (NULL);
-      guint shown = 0;
-
-      for (guint i = 0; i < problems->len && shown < MAX_WARNINGS; i++)
-        {
-          const FcProblem *problem = g_ptr_array_index (problems, i);
-          g_autofree char *line = NULL;
-
-          if (problem->severity != FC_PROBLEM_WARNING)
-            continue;
-          line = fc_problem_to_string (problem);
-          g_string_append_printf (text, "%s%s", shown++ ? "\n" : "", line);
-        }
-      if (built->n_warnings > shown)
-        g_string_append_printf (text, _("\n… and %u more (flamecast-cli validate lists them all)"),
-                                built->n_warnings - shown);
-      built->warnings = g_string_free (g_steal_pointer (&text), FALSE);
     }
 
   /* An envelope file goes as it is (the sender checks it is one). */
   if (fc_document_get_kind (build->document) == FC_DOCUMENT_ENVELOPE && build->file != NULL)
     original = g_file_load_bytes (build->file, cancellable, NULL, NULL);
 
-  envelopes = fc_sender_envelopes_for_document (build->document, original, &error);
-  if (envelopes == NULL)
+  built->plan = fc_send_plan_new (build->document, original, build->home, cancellable, &error);
+  if (built->plan == NULL)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_pointer (task, g_steal_pointer (&built), (GDestroyNotify) built_free);
+}
+
+/* The first warnings, one "warning: LOCATION: MESSAGE" a line. */
+static char *
+describe_warnings (GPtrArray *warnings)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (warnings->len == 0)
+    return NULL;
+  for (guint i = 0; i < warnings->len && i < MAX_WARNINGS; i++)
     {
-      built->invalid = g_strdup (error->message);
-      g_task_return_pointer (task, g_steal_pointer (&built), (GDestroyNotify) built_free);
-      return;
+      g_autofree char *line = fc_problem_to_string (g_ptr_array_index (warnings, i));
+
+      g_string_append_printf (text, "%s%s", i ? "\n" : "", line);
     }
-
-  for (guint i = 0; i < envelopes->len; i++)
-    {
-      g_autoptr(GBytes) envelope = g_bytes_ref (g_ptr_array_index (envelopes, i));
-      FcEnvelopeSummary *summary;
-
-      if (g_task_return_error_if_cancelled (task))
-        return;
-
-      if (build->home != NULL)
-        {
-          g_autoptr(GBytes) stripped = fc_envelope_strip_home (envelope, build->home, &error);
-
-          if (stripped == NULL)
-            {
-              built->invalid = g_strdup (error->message);
-              break;
-            }
-          g_bytes_unref (envelope);
-          envelope = g_steal_pointer (&stripped);
-        }
-
-      summary = fc_envelope_summarize (envelope, &error);
-      if (summary == NULL)
-        {
-          built->invalid = g_strdup (error->message);
-          break;
-        }
-      g_ptr_array_add (built->summaries, summary);
-      g_ptr_array_add (built->envelopes, g_steal_pointer (&envelope));
-    }
-
-  g_task_return_pointer (task, g_steal_pointer (&built), (GDestroyNotify) built_free);
+  if (warnings->len > MAX_WARNINGS)
+    g_string_append_printf (text, _("\n… and %u more (flamecast-cli validate lists them all)"),
+                            warnings->len - MAX_WARNINGS);
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 /* Relay's limits are binary (50 MiB): sizes are shown in the same units. */
@@ -245,7 +197,7 @@ envelope_group (const FcEnvelopeSummary *summary,
   GtkWidget *group = adw_preferences_group_new ();
   g_autofree char *title = NULL;
   g_autofree char *size = format_size (summary->size);
-  g_autofree char *limit = format_size (FC_RELAY_MAX_ENVELOPE_SIZE);
+  g_autofree char *limit = format_size (FC_VALIDATE_MAX_ENVELOPE_SIZE);
   g_autofree char *description = NULL;
   g_autofree char *threads = NULL;
   GtkWidget *paths;
@@ -373,7 +325,8 @@ build_ready_cb (GObject      *object,
   FcSendDialog *self = FC_SEND_DIALOG (object);
   g_autoptr(Built) built = NULL;
   g_autoptr(GError) error = NULL;
-  gboolean fits = TRUE;
+  g_autofree char *warnings = NULL;
+  const char *invalid = NULL;
 
   /* A newer build (the strip option changed) owns the dialog now. */
   if (g_task_get_cancellable (G_TASK (result)) != self->build_cancellable)
@@ -382,51 +335,47 @@ build_ready_cb (GObject      *object,
   built = g_task_propagate_pointer (G_TASK (result), &error);
   g_clear_object (&self->build_cancellable);
   gtk_spinner_stop (self->building_spinner);
+  /* Cancelled: the dialog is going away. */
   if (built == NULL)
-    {
-      /* Cancelled: the dialog is going away. */
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      built = g_new0 (Built, 1);
-      built->envelopes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-      built->summaries = g_ptr_array_new ();
-      built->invalid = g_strdup (error->message);
-    }
+    return;
 
   clear_envelopes_box (self);
+  g_clear_pointer (&self->plan, fc_send_plan_free);
   g_clear_pointer (&self->envelopes, g_ptr_array_unref);
-  self->envelopes = g_steal_pointer (&built->envelopes);
-
-  if (built->summaries->len == 0 && self->envelopes->len == 1 && target_is_otlp (self))
-    gtk_box_append (self->envelopes_box, otlp_group (self, g_ptr_array_index (self->envelopes, 0)));
-  for (guint i = 0; i < built->summaries->len; i++)
+  self->envelopes = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  if (built->plan != NULL)
     {
-      const FcEnvelopeSummary *summary = g_ptr_array_index (built->summaries, i);
+      FcSendPlan *plan = built->plan;
 
-      fits &= fc_envelope_summary_fits (summary);
-      gtk_box_append (self->envelopes_box, envelope_group (summary, i, built->summaries->len));
+      for (guint i = 0; i < plan->envelopes->len; i++)
+        g_ptr_array_add (self->envelopes, g_bytes_ref (g_ptr_array_index (plan->envelopes, i)));
+      for (guint i = 0; i < plan->summaries->len; i++)
+        gtk_box_append (self->envelopes_box,
+                        envelope_group (g_ptr_array_index (plan->summaries, i), i, plan->summaries->len));
+      invalid = plan->invalid;
+      warnings = describe_warnings (plan->warnings);
+      self->plan = g_steal_pointer (&built->plan);
     }
+  else if (built->request != NULL)
+    {
+      g_ptr_array_add (self->envelopes, g_bytes_ref (built->request));
+      gtk_box_append (self->envelopes_box, otlp_group (self, built->request));
+    }
+  else
+    invalid = built->invalid;
 
   gtk_widget_remove_css_class (GTK_WIDGET (self->validation_label), "error");
   gtk_widget_remove_css_class (GTK_WIDGET (self->validation_label), "success");
-  gtk_label_set_text (self->warnings_label, built->warnings ? built->warnings : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->warnings_label),
-                          built->warnings != NULL && built->invalid == NULL && fits && !target_is_otlp (self));
-  if (built->invalid != NULL)
+  gtk_label_set_text (self->warnings_label, warnings ? warnings : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->warnings_label), warnings != NULL && invalid == NULL);
+  if (invalid != NULL)
     {
-      g_autofree char *text = g_strdup_printf (_("Not sendable: %s"), built->invalid);
+      g_autofree char *text = g_strdup_printf (_("Not sendable: %s"), invalid);
 
       gtk_label_set_text (self->validation_label, text);
       gtk_widget_add_css_class (GTK_WIDGET (self->validation_label), "error");
-      g_ptr_array_set_size (self->envelopes, 0);
     }
-  else if (!fits)
-    {
-      gtk_label_set_text (self->validation_label, _("Not sendable: an envelope or item is above Relay's size limit."));
-      gtk_widget_add_css_class (GTK_WIDGET (self->validation_label), "error");
-      g_ptr_array_set_size (self->envelopes, 0);
-    }
-  else if (target_is_otlp (self))
+  else if (built->request != NULL)
     {
       gtk_label_set_text (self->validation_label, _("Valid: one OTLP request, as the endpoint receives it."));
       gtk_widget_add_css_class (GTK_WIDGET (self->validation_label), "success");
@@ -434,8 +383,9 @@ build_ready_cb (GObject      *object,
   else
     {
       g_autofree char *text = NULL;
+      guint n_warnings = self->plan->warnings->len;
 
-      if (built->n_warnings == 0)
+      if (n_warnings == 0)
         text = g_strdup_printf (ngettext ("Valid: Relay accepts this envelope as it is.",
                                           "Valid: Relay accepts these %u envelopes as they are.",
                                           self->envelopes->len),
@@ -443,8 +393,8 @@ build_ready_cb (GObject      *object,
       else
         text = g_strdup_printf (ngettext ("Valid, with %u warning: Relay accepts it, but recommends otherwise:",
                                           "Valid, with %u warnings: Relay accepts it, but recommends otherwise:",
-                                          built->n_warnings),
-                                built->n_warnings);
+                                          n_warnings),
+                                n_warnings);
       gtk_label_set_text (self->validation_label, text);
       gtk_widget_add_css_class (GTK_WIDGET (self->validation_label), "success");
     }
@@ -551,6 +501,7 @@ target_changed_cb (FcSendDialog *self)
         }
       /* stay on the preview, where the other target can be chosen again */
       clear_envelopes_box (self);
+      g_clear_pointer (&self->plan, fc_send_plan_free);
       g_clear_pointer (&self->envelopes, g_ptr_array_unref);
       gtk_label_set_text (self->validation_label,
                           _("No Sentry project set: set its DSN in the preferences, or send to the OpenTelemetry endpoint."));
@@ -568,25 +519,6 @@ target_changed_cb (FcSendDialog *self)
 }
 
 /* -- sending -- */
-
-typedef struct {
-  GPtrArray *ids;           /* char* */
-  GPtrArray *delivered;     /* char*: ID */
-  GPtrArray *rejected;      /* char*: reason */
-  GPtrArray *waiting;       /* char*: note */
-} Fate;
-
-static void
-fate_free (Fate *fate)
-{
-  g_clear_pointer (&fate->ids, g_ptr_array_unref);
-  g_clear_pointer (&fate->delivered, g_ptr_array_unref);
-  g_clear_pointer (&fate->rejected, g_ptr_array_unref);
-  g_clear_pointer (&fate->waiting, g_ptr_array_unref);
-  g_free (fate);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Fate, fate_free)
 
 static gboolean
 pulse_cb (gpointer user_data)
@@ -624,81 +556,46 @@ fc_send_dialog_finish (FcSendDialog *self,
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
-/* Where each envelope sent from this dialog ended: delivered (gone from
- * the outbox), rejected (moved aside, with Sentry's reason), or waiting
- * (with the transport's note). Reads the outbox, so on a worker. */
+/* What became of the envelopes this dialog put into the outbox, by the
+ * flush report's outcome for each: the first rejection or wait is told. */
 static void
-fate_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
+tell_outcome (FcSendDialog        *self,
+              const FcFlushReport *report)
 {
-  FcSendDialog *self = source_object;
-  FcOutbox *outbox = fc_transport_get_outbox (self->transport);
-  g_autoptr(Fate) fate = g_new0 (Fate, 1);
-  g_autoptr(GPtrArray) waiting = fc_outbox_list (outbox);
-  g_autoptr(GPtrArray) rejected = fc_outbox_list_rejected (outbox);
-
-  fate->ids = g_ptr_array_ref (task_data);
-  fate->delivered = g_ptr_array_new_with_free_func (g_free);
-  fate->rejected = g_ptr_array_new_with_free_func (g_free);
-  fate->waiting = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint i = 0; i < fate->ids->len; i++)
-    {
-      const char *id = g_ptr_array_index (fate->ids, i);
-
-      if (g_ptr_array_find_with_equal_func (rejected, id, g_str_equal, NULL))
-        {
-          char *reason = fc_outbox_dup_rejected_reason (outbox, id);
-
-          g_ptr_array_add (fate->rejected, reason ? reason : g_strdup (_("no reason given")));
-        }
-      else if (g_ptr_array_find_with_equal_func (waiting, id, g_str_equal, NULL))
-        {
-          char *note = fc_outbox_dup_note (outbox, id);
-
-          g_ptr_array_add (fate->waiting, note ? note : g_strdup (_("not tried yet")));
-        }
-      else
-        g_ptr_array_add (fate->delivered, g_strdup (id));
-    }
-
-  g_task_return_pointer (task, g_steal_pointer (&fate), (GDestroyNotify) fate_free);
-}
-
-static void
-fate_ready_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  FcSendDialog *self = FC_SEND_DIALOG (object);
-  g_autoptr(Fate) fate = g_task_propagate_pointer (G_TASK (result), NULL);
+  gboolean otlp = fc_transport_get_otlp_url (self->transport) != NULL;
+  const FcEnvelopeOutcome *rejected = NULL;
+  const FcEnvelopeOutcome *waiting = NULL;
+  guint n_delivered = 0;
   g_autofree char *outcome = NULL;
-  gboolean to_outbox = FALSE;
 
-  if (fate->rejected->len > 0)
+  for (guint i = 0; i < self->sent_ids->len; i++)
     {
-      outcome = g_strdup_printf (fc_transport_get_otlp_url (self->transport) != NULL
-                                   ? _("The OpenTelemetry endpoint rejected the profile: %s")
-                                   : _("Sentry rejected the profile: %s"),
-                                 (char *) g_ptr_array_index (fate->rejected, 0));
-      to_outbox = TRUE;
+      const FcEnvelopeOutcome *o = fc_flush_report_find_outcome (report, g_ptr_array_index (self->sent_ids, i));
+
+      if (o == NULL || o->fate == FC_ENVELOPE_WAITING || o->fate == FC_ENVELOPE_BUSY)
+        waiting = waiting ? waiting : o;
+      else if (o->fate == FC_ENVELOPE_REJECTED)
+        rejected = rejected ? rejected : o;
+      else
+        n_delivered++;
     }
-  else if (fate->waiting->len > 0)
-    {
-      outcome = g_strdup_printf (_("Not sent yet, waiting in the outbox: %s"), (char *) g_ptr_array_index (fate->waiting, 0));
-      to_outbox = TRUE;
-    }
-  else if (fc_transport_get_otlp_url (self->transport) != NULL)
+
+  if (rejected != NULL)
+    outcome = g_strdup_printf (otlp ? _("The OpenTelemetry endpoint rejected the profile: %s")
+                                    : _("Sentry rejected the profile: %s"),
+                               rejected->why ? rejected->why : _("no reason given"));
+  else if (n_delivered < self->sent_ids->len)
+    outcome = g_strdup_printf (_("Not sent yet, waiting in the outbox: %s"),
+                               waiting != NULL && waiting->why != NULL ? waiting->why : _("not tried yet"));
+  else if (otlp)
     outcome = g_strdup (_("Sent to the OpenTelemetry endpoint: the request was accepted"));
   else
     outcome = g_strdup_printf (ngettext ("Sent to Sentry: %u envelope accepted",
                                          "Sent to Sentry: %u envelopes accepted",
-                                         fate->delivered->len),
-                               fate->delivered->len);
+                                         n_delivered),
+                               n_delivered);
 
-  fc_send_dialog_finish (self, outcome, to_outbox);
+  fc_send_dialog_finish (self, outcome, rejected != NULL || n_delivered < self->sent_ids->len);
 }
 
 static void
@@ -709,7 +606,6 @@ flush_ready_cb (GObject      *object,
   g_autoptr(FcSendDialog) self = user_data;
   g_autoptr(FcFlushReport) report = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GTask) task = NULL;
 
   report = fc_transport_flush_finish (FC_TRANSPORT (object), result, &error);
   if (report == NULL)
@@ -720,11 +616,7 @@ flush_ready_cb (GObject      *object,
       fc_send_dialog_finish (self, outcome, TRUE);
       return;
     }
-
-  task = g_task_new (self, NULL, fate_ready_cb, NULL);
-  g_task_set_source_tag (task, flush_ready_cb);
-  g_task_set_task_data (task, g_ptr_array_ref (self->sent_ids), (GDestroyNotify) g_ptr_array_unref);
-  g_task_run_in_thread (task, fate_thread);
+  tell_outcome (self, report);
 }
 
 static void
@@ -734,23 +626,25 @@ enqueue_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   FcSendDialog *self = source_object;
-  GPtrArray *envelopes = task_data;
-  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  GError *error = NULL;
+  GPtrArray *ids = NULL;
 
-  for (guint i = 0; i < envelopes->len; i++)
+  if (self->plan != NULL)
+    ids = fc_send_plan_enqueue (self->plan, self->transport, &error);
+  else
     {
-      g_autoptr(GError) error = NULL;
-      char *id = fc_transport_enqueue (self->transport, g_ptr_array_index (envelopes, i), &error);
+      char *id = fc_transport_enqueue (self->transport, g_ptr_array_index (self->envelopes, 0), &error);
 
-      if (id == NULL)
+      if (id != NULL)
         {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
+          ids = g_ptr_array_new_with_free_func (g_free);
+          g_ptr_array_add (ids, id);
         }
-      g_ptr_array_add (ids, id);
     }
-
-  g_task_return_pointer (task, g_steal_pointer (&ids), (GDestroyNotify) g_ptr_array_unref);
+  if (ids == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, ids, (GDestroyNotify) g_ptr_array_unref);
 }
 
 static void
@@ -818,7 +712,6 @@ send_action (GtkWidget  *widget,
 
   task = g_task_new (self, NULL, enqueue_ready_cb, NULL);
   g_task_set_source_tag (task, send_action);
-  g_task_set_task_data (task, g_ptr_array_ref (self->envelopes), (GDestroyNotify) g_ptr_array_unref);
   g_task_run_in_thread (task, enqueue_thread);
 }
 
@@ -894,6 +787,7 @@ fc_send_dialog_dispose (GObject *object)
   g_clear_object (&self->toasts);
   g_clear_object (&self->build_cancellable);
   g_clear_object (&self->transport);
+  g_clear_pointer (&self->plan, fc_send_plan_free);
   g_clear_pointer (&self->envelopes, g_ptr_array_unref);
   g_clear_pointer (&self->sent_ids, g_ptr_array_unref);
 

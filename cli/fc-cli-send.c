@@ -11,8 +11,9 @@
 #include "fc-transport-error.h"
 #include "fc-otlp-endpoint.h"
 #include "fc-otlp.h"
+#include "fc-outbox-entries.h"
 #include "fc-reader.h"
-#include "fc-sender.h"
+#include "fc-send-plan.h"
 #include "fc-settings.h"
 #include "fc-transport.h"
 
@@ -68,42 +69,45 @@ otlp_transport_from_options (const char  *endpoint_option,
   return fc_transport_new_otlp (url, (const char * const *) headers, NULL);
 }
 
-/* --list: what waits and what was rejected, by destination */
+/* --list: what waits and what was rejected, by destination, each with why */
 static int
 list_outbox (FcOutbox *outbox)
 {
-  g_autoptr(GPtrArray) waiting = NULL;
-  g_autoptr(GPtrArray) rejected = NULL;
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(FcRateLimits) rate_limits = fc_rate_limits_new (NULL);
   g_autoptr(GError) error = NULL;
+  guint n_rejected = 0;
 
   if (!fc_outbox_check_folder (outbox, &error))
     {
       fprintf (stderr, "flamecast-cli send: %s\n", error->message);
       return 2;
     }
-  waiting = fc_outbox_list (outbox);
-  rejected = fc_outbox_list_rejected (outbox);
-  printf (_("Outbox %s: %u waiting, %u rejected\n"), fc_outbox_get_dir (outbox), waiting->len, rejected->len);
+  entries = fc_outbox_list_entries (outbox, rate_limits, g_get_real_time ());
+  for (guint i = 0; i < entries->len; i++)
+    n_rejected += ((FcOutboxEntry *) g_ptr_array_index (entries, i))->rejected;
+  printf (_("Outbox %s: %u waiting, %u rejected\n"), fc_outbox_get_dir (outbox), entries->len - n_rejected, n_rejected);
   for (guint r = 0; r < 2; r++)
     {
-      GPtrArray *ids = r == 0 ? waiting : rejected;
       g_autoptr(GHashTable) by = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                         (GDestroyNotify) g_ptr_array_unref);
       g_autoptr(GList) keys = NULL;
 
-      for (guint i = 0; i < ids->len; i++)
+      for (guint i = 0; i < entries->len; i++)
         {
-          const char *id = g_ptr_array_index (ids, i);
-          g_autofree char *destination = fc_outbox_dup_destination (outbox, id, r == 1);
-          const char *key = destination != NULL ? destination : "";
-          GPtrArray *list = g_hash_table_lookup (by, key);
+          FcOutboxEntry *entry = g_ptr_array_index (entries, i);
+          const char *key = entry->destination != NULL ? entry->destination : "";
+          GPtrArray *list;
 
+          if (entry->rejected != (r == 1))
+            continue;
+          list = g_hash_table_lookup (by, key);
           if (list == NULL)
             {
-              list = g_ptr_array_new_with_free_func (g_free);
+              list = g_ptr_array_new ();
               g_hash_table_insert (by, g_strdup (key), list);
             }
-          g_ptr_array_add (list, g_strdup (id));
+          g_ptr_array_add (list, entry);
         }
       keys = g_list_sort (g_hash_table_get_keys (by), (GCompareFunc) g_strcmp0);
       for (GList *l = keys; l != NULL; l = l->next)
@@ -118,7 +122,14 @@ list_outbox (FcOutbox *outbox)
           else
             printf (_("%s for %s: %u\n"), r == 0 ? _("waiting") : _("rejected"), destination, list->len);
           for (guint i = 0; i < list->len; i++)
-            printf ("  %s\n", (const char *) g_ptr_array_index (list, i));
+            {
+              const FcOutboxEntry *entry = g_ptr_array_index (list, i);
+
+              if (entry->why != NULL)
+                printf ("  %s: %s\n", entry->id, entry->why);
+              else
+                printf ("  %s\n", entry->id);
+            }
         }
     }
   return 0;
@@ -135,6 +146,7 @@ fc_cli_send (int    argc,
   gboolean flush = FALSE;
   gboolean list = FALSE;
   gboolean unaddressed = FALSE;
+  gboolean strip_home = FALSE;
   int retries = 3;
   int timeout = 30;
   g_auto(GStrv) files = NULL;
@@ -151,6 +163,8 @@ fc_cli_send (int    argc,
       N_("Also deliver the entries an older Flamecast left without a destination, to this DSN's project"), NULL },
     { "list", 0, 0, G_OPTION_ARG_NONE, &list, N_("List what waits in the outbox and what was rejected, by destination"),
       NULL },
+    { "strip-home", 0, 0, G_OPTION_ARG_NONE, &strip_home,
+      N_("Write paths under your home directory as “~/…” in what is sent, as the app's send dialog offers"), NULL },
     { "attempts", 0, 0, G_OPTION_ARG_INT, &retries,
       N_("Requests per envelope when Sentry is unavailable (default 3)"), "N" },
     { "timeout", 0, 0, G_OPTION_ARG_INT, &timeout, N_("Seconds to wait for an answer (default 30)"), "S" },
@@ -166,7 +180,9 @@ fc_cli_send (int    argc,
   g_option_context_set_summary (context,
                                 _("Sends V2 chunks, V1 profiles and envelopes to Sentry. A bare chunk or\n"
                                   "V1 profile is wrapped into the right envelope, an envelope goes as it\n"
-                                  "is. Everything is validated first; what Relay would reject is not sent.\n"
+                                  "is. Everything is validated first; what Relay would reject (sizes\n"
+                                  "included) is not sent. --strip-home writes paths under your home\n"
+                                  "directory as “~/…”, as the app's send dialog does.\n"
                                   "Envelopes go through an outbox in $XDG_STATE_HOME/flamecast/outbox:\n"
                                   "what cannot be delivered now (network, server, rate limits) waits there\n"
                                   "for the next send or for --flush, which sends each envelope only to the\n"
@@ -216,6 +232,11 @@ fc_cli_send (int    argc,
       fprintf (stderr, "flamecast-cli send: %s\n", _("--endpoint needs --otlp"));
       return 2;
     }
+  if (otlp && strip_home)
+    {
+      fprintf (stderr, "flamecast-cli send: %s\n", _("--strip-home rewrites Sentry envelopes; it does not apply to --otlp"));
+      return 2;
+    }
   transport = otlp ? otlp_transport_from_options (endpoint_option, &error)
                    : transport_from_options (dsn_option, &error);
   if (transport == NULL)
@@ -235,7 +256,8 @@ fc_cli_send (int    argc,
       g_autoptr(GError) local_error = NULL;
       g_autoptr(FcDocument) document = NULL;
       g_autoptr(GBytes) original = NULL;
-      g_autoptr(GPtrArray) envelopes = NULL;
+      g_autoptr(FcSendPlan) plan = NULL;
+      g_autoptr(GPtrArray) ids = NULL;
 
       original = g_file_load_bytes (file, NULL, NULL, &local_error);
       if (original != NULL)
@@ -264,26 +286,22 @@ fc_cli_send (int    argc,
           continue;
         }
 
-      envelopes = fc_sender_envelopes_for_document (document, original, &local_error);
-      if (envelopes == NULL)
+      plan = fc_send_plan_new (document, original, strip_home ? g_get_home_dir () : NULL, NULL, &local_error);
+      if (plan->invalid != NULL)
         {
-          printf ("%s: %s\n", files[i], local_error->message);
+          printf ("%s: %s\n", files[i], plan->invalid);
           invalid = TRUE;
           continue;
         }
 
-      for (guint e = 0; e < envelopes->len; e++)
+      ids = fc_send_plan_enqueue (plan, transport, &local_error);
+      if (ids == NULL)
         {
-          g_autofree char *id = fc_transport_enqueue (transport, g_ptr_array_index (envelopes, e), &local_error);
-
-          if (id == NULL)
-            {
-              fprintf (stderr, "flamecast-cli send: %s\n", local_error->message);
-              return 2;
-            }
+          fprintf (stderr, "flamecast-cli send: %s\n", local_error->message);
+          return 2;
         }
-      printf (ngettext ("%s: %u envelope queued\n", "%s: %u envelopes queued\n", envelopes->len),
-              files[i], envelopes->len);
+      printf (ngettext ("%s: %u envelope queued\n", "%s: %u envelopes queued\n", ids->len),
+              files[i], ids->len);
     }
 
   report = fc_transport_flush (transport, NULL, &error);

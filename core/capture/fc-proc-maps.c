@@ -50,35 +50,6 @@ fc_path_is_system_library (const char *path)
   return FALSE;
 }
 
-char *
-fc_build_id_to_debug_id (const char *build_id_hex)
-{
-  guint8 b[16] = { 0 };
-  gsize len;
-
-  if (build_id_hex == NULL)
-    return NULL;
-  len = strlen (build_id_hex) / 2;
-  for (gsize i = 0; i < len && i < 16; i++)
-    {
-      int hi = g_ascii_xdigit_value (build_id_hex[2 * i]);
-      int lo = g_ascii_xdigit_value (build_id_hex[2 * i + 1]);
-      if (hi < 0 || lo < 0)
-        return NULL;
-      b[i] = (guint8) (hi << 4 | lo);
-    }
-  /* Sentry reads the first 16 bytes as a little-endian GUID */
-  return g_strdup_printf ("%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-                          b[3], b[2], b[1], b[0], b[5], b[4], b[7], b[6],
-                          b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
-
-char *
-fc_module_debug_id (const FcModule *module)
-{
-  return fc_build_id_to_debug_id (module->build_id);
-}
-
 static void
 fc_module_free (FcModule *m)
 {

@@ -78,7 +78,6 @@ gboolean        fc_module_read               (const FcModule *module,
                                               guint64         addr,
                                               void           *buf,
                                               gsize           len);
-char           *fc_module_debug_id           (const FcModule *module);
 gboolean        fc_module_find_function      (const FcModule *module,
                                               guint64         addr,
                                               guint64        *start);
@@ -87,7 +86,6 @@ gboolean        fc_module_find_symbol        (const FcModule *module,
                                               guint64        *addr,
                                               guint64        *size);
 gboolean        fc_path_is_system_library    (const char     *path);
-char           *fc_build_id_to_debug_id      (const char     *build_id_hex);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcProcMaps, fc_proc_maps_unref)
 

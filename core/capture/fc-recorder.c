@@ -25,6 +25,8 @@
 #include "fc-access.h"
 #include "fc-capture-summary.h"
 #include "fc-capture-error.h"
+#include "fc-chunk-images.h"
+#include "fc-chunk-meta.h"
 #include "fc-debuginfod.h"
 #include "fc-frame-rename.h"
 #include "fc-proc-maps.h"
@@ -780,8 +782,6 @@ new_live_profile (FcRecorder *self,
 {
   g_autofree char *chunk_id = fc_uuid_hex_new ();
   FcProfile *live;
-  JsonObject *meta;
-  JsonObject *sdk;
 
   g_clear_object (&session->live);
   live = session->live = fc_profile_new (FC_FORMAT_V2);
@@ -793,55 +793,13 @@ new_live_profile (FcRecorder *self,
   fc_profile_set_meta_string (live, "release",
                               self->release != NULL && *self->release != '\0' ? self->release : self->default_release);
   fc_profile_set_meta_string (live, "environment", self->environment);
-  meta = fc_profile_get_meta (live);
-  sdk = json_object_new ();
-  json_object_set_string_member (sdk, "name", "flamecast");
-  json_object_set_string_member (sdk, "version", FC_VERSION);
-  json_object_set_object_member (meta, "client_sdk", sdk);
+  fc_chunk_meta_set_client_sdk (live, &(FcClientSdk) { "flamecast", FC_VERSION });
   g_hash_table_remove_all (session->frame_cache[0]);
   g_hash_table_remove_all (session->frame_cache[1]);
   g_hash_table_remove_all (session->images);
   session->chunk_start_ns = 0;
   session->batch_n = 0;
   session->python = FALSE;
-}
-
-static void
-set_debug_meta (Session *session)
-{
-  JsonObject *meta = fc_profile_get_meta (session->live);
-  JsonObject *debug_meta = json_object_new ();
-  JsonArray *images = json_array_new ();
-  GHashTableIter iter;
-  gpointer key;
-
-  g_hash_table_iter_init (&iter, session->images);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      const FcModule *m = key;
-      JsonObject *image;
-      g_autofree char *debug_id = fc_module_debug_id (m);
-      char buf[32];
-
-      /* [vdso] has no file to upload or symbolicate */
-      if (m->path[0] != '/')
-        continue;
-      image = json_object_new ();
-      json_object_set_string_member (image, "type", "symbolic");
-      json_object_set_string_member (image, "code_file", m->path);
-      if (m->build_id != NULL)
-        json_object_set_string_member (image, "code_id", m->build_id);
-      if (debug_id != NULL)
-        json_object_set_string_member (image, "debug_id", debug_id);
-      g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", m->start);
-      json_object_set_string_member (image, "image_addr", buf);
-      json_object_set_int_member (image, "image_size", (gint64) (m->end - m->start));
-      g_snprintf (buf, sizeof buf, "0x%" G_GINT64_MODIFIER "x", m->vmaddr);
-      json_object_set_string_member (image, "image_vmaddr", buf);
-      json_array_add_object_element (images, image);
-    }
-  json_object_set_array_member (debug_meta, "images", images);
-  json_object_set_object_member (meta, "debug_meta", debug_meta);
 }
 
 static FcProcessSummary *
@@ -897,7 +855,7 @@ finish_chunk (FcRecorder *self,
       new_live_profile (self, session);
       return;
     }
-  set_debug_meta (session);
+  fc_chunk_images_set (session->live, session->images);
   fc_profile_finish (session->live);
   chunk = g_hash_table_size (session->renamed) > 0 ? renamed_copy (session) : g_object_ref (session->live);
   new_live_profile (self, session);

@@ -698,3 +698,41 @@ fc_envelope_check (FcDocument *document,
                                                _("%u transaction items; a profile item needs exactly one"),
                                                n_transactions));
 }
+
+static gboolean
+append_sink (gpointer       user_data,
+             const guint8  *data,
+             gsize          len,
+             GError       **error)
+{
+  g_byte_array_append (user_data, data, len);
+  return TRUE;
+}
+
+gboolean
+fc_envelope_input_next_payload (FcEnvelopeInput       *self,
+                                FcEnvelopeItemHeader  *item,
+                                GByteArray           **payload,
+                                GError               **error)
+{
+  gboolean at_end = FALSE;
+
+  g_return_val_if_fail (payload != NULL && *payload == NULL, FALSE);
+
+  if (!fc_envelope_input_next_item (self, item, &at_end, error) || at_end)
+    return FALSE;
+  *payload = g_byte_array_new ();
+  if (!fc_envelope_input_read_payload (self, item, append_sink, *payload, error))
+    {
+      g_clear_pointer (payload, g_byte_array_unref);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+fc_envelope_item_is_json (const char *type)
+{
+  return g_strcmp0 (type, "profile") == 0 || g_strcmp0 (type, "profile_chunk") == 0 ||
+         g_strcmp0 (type, "transaction") == 0 || g_strcmp0 (type, "event") == 0;
+}

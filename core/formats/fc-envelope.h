@@ -91,6 +91,15 @@ gboolean    fc_envelope_input_read_payload (FcEnvelopeInput       *self,
                                             FcEnvelopeSink         sink,
                                             gpointer               user_data,
                                             GError               **error);
+/* The next item and its whole payload (at most the item's length, which the
+ * input bounds); FALSE at the end (error unset) or when the framing is broken. */
+gboolean    fc_envelope_input_next_payload (FcEnvelopeInput       *self,
+                                            FcEnvelopeItemHeader  *item,
+                                            GByteArray           **payload,
+                                            GError               **error);
+/* TRUE for the item types whose payload is a JSON object: profile,
+ * profile_chunk, transaction, event. */
+gboolean    fc_envelope_item_is_json       (const char            *type);
 /* Hands everything left to @sink (a bare payload). */
 gboolean    fc_envelope_input_read_to_end  (FcEnvelopeInput       *self,
                                             FcEnvelopeSink         sink,

@@ -57,21 +57,6 @@ guint32     fc_interop_leaf_location   (FcProfile     *profile,
  * are none. */
 gint64      fc_interop_period_ns       (FcProfile     *profile);
 
-/* The debug_meta image whose code_file is @path: its load address, size and
- * build id (code_id, else debug_id without dashes); FALSE when none. */
-gboolean    fc_interop_find_image      (FcProfile     *profile,
-                                        const char    *path,
-                                        guint64       *start,
-                                        guint64       *size,
-                                        const char   **build_id);
-
-/* Records a debug_meta image (type symbolic) for a mapping read from another format. */
-void        fc_interop_add_image       (FcProfile     *profile,
-                                        const char    *path,
-                                        guint64        start,
-                                        guint64        limit,
-                                        const char    *build_id);
-
 /* FALSE with an error that starts with @where when @profile holds more
  * distinct stacks than FC_READ_MAX_STACK_NODES: called after interning. */
 gboolean    fc_interop_check_stacks    (FcProfile     *profile,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-chunk-meta.h"
 #include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-json-util.h"
@@ -149,8 +150,7 @@ add_mapping (Writer    *w,
              const char *path)
 {
   gpointer found = g_hash_table_lookup (w->mapping_index, path);
-  guint64 start = 0, size = 0;
-  const char *build_id = NULL;
+  FcDebugImage image = { 0 };
   PMapping *m;
 
   if (found != NULL)
@@ -158,10 +158,12 @@ add_mapping (Writer    *w,
 
   m = arena_new (w, DESC (mapping));
   m->filename_strindex = fc_string_table_add_copy (&w->strings, path);
-  if (fc_interop_find_image (profile, path, &start, &size, &build_id))
+  if (fc_chunk_meta_find_image (profile, path, &image))
     {
-      m->memory_start = start;
-      m->memory_limit = start + size;
+      const char *build_id = image.code_id;
+
+      m->memory_start = image.image_addr;
+      m->memory_limit = image.image_addr + image.image_size;
       if (build_id != NULL)
         {
           g_autofree char *hex = g_strdelimit (g_ascii_strdown (build_id, -1), "-", '-');
@@ -782,7 +784,14 @@ read_stack (Reader      *r,
                                  "process.executable.build_id.gnu") == 0)
                     build_id = any_string (dict, dict->attribute_table[ai]->value);
                 }
-              fc_interop_add_image (r->profile, path, m->memory_start, m->memory_limit, build_id);
+              fc_chunk_meta_add_image (r->profile, &(FcDebugImage) {
+                                         .code_file = path,
+                                         .code_id = build_id,
+                                         .image_addr = m->memory_start,
+                                         .image_size = m->memory_limit > m->memory_start
+                                                       ? m->memory_limit - m->memory_start : 0,
+                                         .image_vmaddr = FC_DEBUG_IMAGE_NO_VMADDR,
+                                       });
             }
         }
       for (gsize l = 0; l < loc->n_lines; l++)

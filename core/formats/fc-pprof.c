@@ -7,6 +7,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-chunk-meta.h"
 #include "fc-format-error.h"
 #include "fc-interop-private.h"
 #include "fc-pb-limits-private.h"
@@ -65,8 +66,7 @@ add_mapping (Writer     *w,
 {
   g_autoptr(GString) key = g_string_new (path);
   guint64 id = lookup_id (w->mapping_index, key);
-  guint64 start = 0, size = 0;
-  const char *build_id = NULL;
+  FcDebugImage image = { 0 };
   PpMapping *m;
 
   if (id != 0)
@@ -74,11 +74,11 @@ add_mapping (Writer     *w,
   m = arena_new (w, &perftools__profiles__mapping__descriptor);
   m->id = w->mappings->len + 1;
   m->filename = fc_string_table_add_copy (&w->strings, path);
-  if (fc_interop_find_image (profile, path, &start, &size, &build_id))
+  if (fc_chunk_meta_find_image (profile, path, &image))
     {
-      m->memory_start = start;
-      m->memory_limit = start + size;
-      m->build_id = fc_string_table_add_copy (&w->strings, build_id);
+      m->memory_start = image.image_addr;
+      m->memory_limit = image.image_addr + image.image_size;
+      m->build_id = fc_string_table_add_copy (&w->strings, image.code_id);
     }
   m->has_functions = TRUE;
   g_ptr_array_add (w->mappings, m);
@@ -671,7 +671,14 @@ read_profile (const PpProfile  *p,
         return NULL;
       g_hash_table_insert (mappings, &p->mapping[i]->id, p->mapping[i]);
       if (str (p, m->filename) != NULL)
-        fc_interop_add_image (profile, str (p, m->filename), m->memory_start, m->memory_limit, str (p, m->build_id));
+        fc_chunk_meta_add_image (profile, &(FcDebugImage) {
+                                   .code_file = str (p, m->filename),
+                                   .code_id = str (p, m->build_id),
+                                   .image_addr = m->memory_start,
+                                   .image_size = m->memory_limit > m->memory_start
+                                                 ? m->memory_limit - m->memory_start : 0,
+                                   .image_vmaddr = FC_DEBUG_IMAGE_NO_VMADDR,
+                                 });
     }
   /* each location as its frames, inlined callees first */
   for (gsize i = 0; i < p->n_location; i++)

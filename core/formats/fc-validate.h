@@ -11,8 +11,12 @@
 
 G_BEGIN_DECLS
 
-/* Relay's limits */
+/* Relay's limits (its default relay-config): a profile or chunk payload,
+ * a transaction or event payload, a whole envelope. The one copy: the
+ * validator and the envelope summary (fc-envelope-summary.h) read them here. */
 #define FC_VALIDATE_MAX_PAYLOAD_SIZE   (G_GUINT64_CONSTANT (50) * 1024 * 1024)
+#define FC_VALIDATE_MAX_EVENT_SIZE     (G_GUINT64_CONSTANT (1) * 1024 * 1024)
+#define FC_VALIDATE_MAX_ENVELOPE_SIZE  (G_GUINT64_CONSTANT (100) * 1024 * 1024)
 #define FC_VALIDATE_MAX_CHUNK_NS       (G_GINT64_CONSTANT (66) * 1000000000)
 #define FC_VALIDATE_MAX_V1_NS          (G_GINT64_CONSTANT (30) * 1000000000)
 

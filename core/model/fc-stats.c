@@ -177,7 +177,7 @@ compare_stats (gconstpointer a,
   kb = sort_data->by_self ? sb->total : sb->self;
   if (ka != kb)
     return ka > kb ? -1 : 1;
-  /* the label is the function's name, or written into the buffer */
+  /* the label returned, not the buffer: a named frame's label is its name, and the buffer stays unwritten */
   return strcmp (fc_profile_frame_label (sort_data->profile, sa->frame, la, sizeof la),
                  fc_profile_frame_label (sort_data->profile, sb->frame, lb, sizeof lb));
 }

@@ -60,6 +60,15 @@ fc_flush_report_clear (gpointer data)
   FcFlushReport *report = data;
   g_clear_pointer (&report->messages, g_ptr_array_unref);
   g_clear_pointer (&report->elsewhere_by_destination, g_ptr_array_unref);
+  g_clear_pointer (&report->outcomes, g_ptr_array_unref);
+}
+
+static void
+envelope_outcome_free (FcEnvelopeOutcome *outcome)
+{
+  g_free (outcome->id);
+  g_free (outcome->why);
+  g_free (outcome);
 }
 
 static FcFlushReport *
@@ -68,6 +77,7 @@ fc_flush_report_new (void)
   FcFlushReport *report = g_rc_box_new0 (FcFlushReport);
   report->messages = g_ptr_array_new_with_free_func (g_free);
   report->elsewhere_by_destination = g_ptr_array_new_with_free_func (g_free);
+  report->outcomes = g_ptr_array_new_with_free_func ((GDestroyNotify) envelope_outcome_free);
   return report;
 }
 
@@ -92,6 +102,24 @@ fc_flush_report_all_delivered (const FcFlushReport *report)
 {
   g_return_val_if_fail (report != NULL, FALSE);
   return report->rejected == 0 && report->waiting == 0 && report->partial == 0;
+}
+
+const FcEnvelopeOutcome *
+fc_flush_report_find_outcome (const FcFlushReport *report,
+                              const char          *id)
+{
+  g_return_val_if_fail (report != NULL, NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+
+  /* the last word counts: an envelope added during the flush may be handled twice */
+  for (guint i = report->outcomes->len; i > 0; i--)
+    {
+      const FcEnvelopeOutcome *outcome = g_ptr_array_index (report->outcomes, i - 1);
+
+      if (g_str_equal (outcome->id, id))
+        return outcome;
+    }
+  return NULL;
 }
 
 /* -- what is inside an envelope -- */
@@ -485,10 +513,24 @@ add_message (Flush      *f,
 }
 
 static void
+add_outcome (Flush          *f,
+             FcEnvelopeFate  fate,
+             const char     *why)
+{
+  FcEnvelopeOutcome *outcome = g_new0 (FcEnvelopeOutcome, 1);
+
+  outcome->id = g_strdup (f->id);
+  outcome->fate = fate;
+  outcome->why = g_strdup (why);
+  g_ptr_array_add (f->report->outcomes, outcome);
+}
+
+static void
 mark_waiting (Flush      *f,
               const char *why)
 {
   f->report->waiting++;
+  add_outcome (f, FC_ENVELOPE_WAITING, why);
   fc_outbox_set_note (f->self->outbox, f->id, why);
   add_message (f, f->id, why);
 }
@@ -517,6 +559,7 @@ static void
 mark_busy (Flush *f)
 {
   f->report->busy++;
+  add_outcome (f, FC_ENVELOPE_BUSY, _("being sent by another process"));
   add_message (f, f->id, _("being sent by another process"));
 }
 
@@ -535,6 +578,7 @@ mark_rejected (Flush      *f,
     }
 
   f->report->rejected++;
+  add_outcome (f, FC_ENVELOPE_REJECTED, why);
   add_message (f, f->id, why);
 }
 
@@ -841,6 +885,7 @@ handle_response (Flush  *f,
   if (SOUP_STATUS_IS_SUCCESSFUL (status))
     {
       g_autoptr(GError) remove_error = NULL;
+      g_autofree char *partial = NULL;
 
       f->report->delivered++;
       if (f->self->otlp_url != NULL)
@@ -854,16 +899,17 @@ handle_response (Flush  *f,
             add_message (f, f->id, parse_error->message);
           else if (rejected > 0 || partial_message != NULL)
             {
-              g_autofree char *msg = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "partial success: %" PRId64 " profile rejected%s%s",
-                                                                   "partial success: %" PRId64 " profiles rejected%s%s",
-                                                                   rejected),
-                                                      rejected,
-                                                      partial_message ? ": " : "",
-                                                      partial_message ? partial_message : "");
+              partial = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "partial success: %" PRId64 " profile rejected%s%s",
+                                                      "partial success: %" PRId64 " profiles rejected%s%s",
+                                                      rejected),
+                                         rejected,
+                                         partial_message ? ": " : "",
+                                         partial_message ? partial_message : "");
               f->report->partial++;
-              add_message (f, f->id, msg);
+              add_message (f, f->id, partial);
             }
         }
+      add_outcome (f, FC_ENVELOPE_DELIVERED, partial);
       if (!fc_outbox_remove (f->self->outbox, f->id, &remove_error))
         add_message (f, f->id, remove_error->message);
       flush_next (f);

@@ -19,6 +19,21 @@ G_BEGIN_DECLS
  * server that sends gigabytes is not read further. */
 #define FC_TRANSPORT_MAX_ANSWER 65536
 
+/* Where one envelope this flush handled ended. */
+typedef enum {
+  FC_ENVELOPE_DELIVERED,  /* 2xx: removed from the outbox */
+  FC_ENVELOPE_REJECTED,   /* moved to outbox/rejected/ */
+  FC_ENVELOPE_WAITING,    /* still in the outbox, to be tried again */
+  FC_ENVELOPE_BUSY,       /* another process was sending it */
+} FcEnvelopeFate;
+
+typedef struct
+{
+  char           *id;     /* its outbox ID */
+  FcEnvelopeFate  fate;
+  char           *why;    /* the server's reason, the note, a partial success; NULL when delivered cleanly */
+} FcEnvelopeOutcome;
+
 /* What one flush of the outbox did. */
 typedef struct
 {
@@ -33,6 +48,7 @@ typedef struct
   GPtrArray *elsewhere_by_destination;  /* char*: "2 for https://o1.ingest.sentry.io/43" */
   guint      unaddressed; /* without a destination (older versions): not sent, see fc_transport_set_send_unaddressed() */
   guint      foreign;     /* belonging to another user: refused */
+  GPtrArray *outcomes;    /* FcEnvelopeOutcome*, one per envelope delivered, rejected, left waiting or busy, in the order handled */
 } FcFlushReport;
 
 #define FC_TYPE_FLUSH_REPORT (fc_flush_report_get_type ())
@@ -40,6 +56,10 @@ GType          fc_flush_report_get_type        (void) G_GNUC_CONST;
 FcFlushReport *fc_flush_report_ref             (FcFlushReport *report);
 void           fc_flush_report_unref           (FcFlushReport *report);
 gboolean       fc_flush_report_all_delivered   (const FcFlushReport *report);
+/* The outcome of the envelope with outbox ID @id, or NULL when this flush
+ * did not handle it (for another destination, or gone before it got to it). */
+const FcEnvelopeOutcome *fc_flush_report_find_outcome (const FcFlushReport *report,
+                                                       const char          *id);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcFlushReport, fc_flush_report_unref)
 
 /* Wall-clock microseconds, replaceable by tests. */

@@ -443,9 +443,9 @@ test_send_preview_v1 (void)
   summary = fc_envelope_summarize (g_ptr_array_index (fc_send_dialog_get_envelopes (dialog), 0), NULL);
   g_assert_cmpuint (summary->items->len, ==, 2);
   g_assert_cmpstr (((FcItemSummary *) g_ptr_array_index (summary->items, 0))->type, ==, "transaction");
-  g_assert_cmpuint (((FcItemSummary *) g_ptr_array_index (summary->items, 0))->limit, ==, FC_RELAY_MAX_EVENT_SIZE);
+  g_assert_cmpuint (((FcItemSummary *) g_ptr_array_index (summary->items, 0))->limit, ==, FC_VALIDATE_MAX_EVENT_SIZE);
   g_assert_cmpstr (((FcItemSummary *) g_ptr_array_index (summary->items, 1))->type, ==, "profile");
-  g_assert_cmpuint (((FcItemSummary *) g_ptr_array_index (summary->items, 1))->limit, ==, FC_RELAY_MAX_PROFILE_SIZE);
+  g_assert_cmpuint (((FcItemSummary *) g_ptr_array_index (summary->items, 1))->limit, ==, FC_VALIDATE_MAX_PAYLOAD_SIZE);
   g_assert_true (fc_envelope_summary_fits (summary));
 
   /* closed without sending: nothing went out */

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fc-chunk-meta.h"
 #include "fc-capture-error.h"
 #include "fc-proc-maps.h"
 #include "fc-recorder.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fc-chunk-meta.h"
 #include "fc-proc-maps.h"
 #include "fc-symbolizer.h"
 

@@ -140,6 +140,8 @@ test_dsn_per_project (void)
   run_cli (&list, (const char *[]) { "send", "--list", NULL });
   g_assert_cmpint (list.status, ==, 0);
   assert_contains (list.out, listed);
+  /* each with why it waits */
+  assert_contains (list.out, "HTTP 500");
 
   run_cli (&own, (const char *[]) { "send", "--flush", "--dsn", dsn42, "--attempts", "1", NULL });
   g_assert_cmpint (own.status, ==, 0);
@@ -290,6 +292,69 @@ test_drip (void)
   hostile_server_free (server);
 }
 
+/* --strip-home: the paths under $HOME reach Relay as "~/...", a sibling
+ * directory's stay; without it they go as they are. */
+static void
+test_strip_home (void)
+{
+  Relay *relay = relay_new ();
+  g_autofree char *dsn = dsn_text (relay->port, PROJECT);
+  g_autofree char *path = g_build_filename (g_get_user_cache_dir (), "home-chunk.json", NULL);
+  g_autofree char *in_home = g_build_filename (g_get_home_dir (), "src", "app.py", NULL);
+  g_autofree char *sibling = g_strconcat (g_get_home_dir (), "x/lib.py", NULL);
+  g_autofree char *chunk = NULL;
+  g_auto(Run) stripped = { 0 };
+  g_auto(Run) plain = { 0 };
+  g_autoptr(GError) error = NULL;
+
+  chunk = g_strdup_printf ("{\"version\":\"2\",\"chunk_id\":\"0432a0a4c25f4697bf9f0a2fcbe6a814\",\"profiler_id\":"
+                           "\"4d229f1d3807421ba62a5f8bc295d836\",\"release\":\"1.0\",\"environment\":\"test\","
+                           "\"client_sdk\":{\"name\":\"sentry.python\",\"version\":\"2.13.0\"},\"platform\":\"python\","
+                           "\"profile\":{\"samples\":[{\"stack_id\":0,\"thread_id\":\"1\",\"timestamp\":1710805788.5},{\"stack_id\":0,"
+                           "\"thread_id\":\"1\",\"timestamp\":1710805788.51}],\"stacks\":[[0,1]],\"frames\":["
+                           "{\"function\":\"work\",\"abs_path\":\"%s\"},{\"function\":\"main\",\"abs_path\":\"%s\"}]}}",
+                           in_home, sibling);
+  g_assert_cmpint (g_mkdir_with_parents (g_get_user_cache_dir (), 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, chunk, -1, &error));
+  g_assert_no_error (error);
+
+  run_cli (&stripped, (const char *[]) { "send", path, "--dsn", dsn, "--strip-home", NULL });
+  g_assert_cmpint (stripped.status, ==, 0);
+  run_cli (&plain, (const char *[]) { "send", path, "--dsn", dsn, NULL });
+  g_assert_cmpint (plain.status, ==, 0);
+
+  g_assert_cmpuint (relay->delivered->len, ==, 2);
+  {
+    gsize len;
+    const char *data = g_bytes_get_data (g_ptr_array_index (relay->delivered, 0), &len);
+    g_autofree char *text = g_strndup (data, len);
+
+    assert_contains (text, "\"~/src/app.py\"");
+    assert_contains (text, sibling);
+    g_assert_null (strstr (text, in_home));
+  }
+  {
+    gsize len;
+    const char *data = g_bytes_get_data (g_ptr_array_index (relay->delivered, 1), &len);
+    g_autofree char *text = g_strndup (data, len);
+
+    assert_contains (text, in_home);
+  }
+  relay_free (relay);
+}
+
+/* --strip-home rewrites envelopes: with --otlp it is a usage error, before anything is sent. */
+static void
+test_strip_home_otlp (void)
+{
+  g_autofree char *chunk = write_chunk ();
+  g_auto(Run) run = { 0 };
+
+  run_cli (&run, (const char *[]) { "send", "--otlp", "--endpoint", "http://127.0.0.1:9", "--strip-home", chunk, NULL });
+  g_assert_cmpint (run.status, ==, 2);
+  assert_contains (run.out, "--strip-home");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -301,6 +366,8 @@ main (int   argc,
   g_test_add_func ("/cli/send/otlp-credentials", test_otlp_credentials);
   g_test_add_func ("/cli/send/at-least-once", test_at_least_once);
   g_test_add_func ("/cli/send/drip", test_drip);
+  g_test_add_func ("/cli/send/strip-home", test_strip_home);
+  g_test_add_func ("/cli/send/strip-home-otlp", test_strip_home_otlp);
 
   return g_test_run ();
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fc-outbox.h"
+#include "fc-outbox-entries.h"
 
 /* where the envelopes of these tests go, as a transport records it */
 #define DESTINATION "https://o1.ingest.sentry.io/42"
@@ -343,6 +344,52 @@ test_outbox_user_decisions (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
 }
 
+/* What the Outbox page and `send --list` show: waiting ones first, with
+ * their note, destination, categories and rate limit; then the rejected
+ * ones with the server's reason. */
+static void
+test_outbox_entries (void)
+{
+  g_autoptr(FcOutbox) outbox = fc_outbox_new (NULL);
+  g_autoptr(FcRateLimits) limits = fc_rate_limits_new (NULL);
+  g_autoptr(GBytes) env1 = envelope_n (1);
+  g_autoptr(GBytes) env2 = envelope_n (2);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id1 = fc_outbox_add (outbox, env1, DESTINATION, &error);
+  g_autofree char *id2 = fc_outbox_add (outbox, env2, "https://o1.ingest.sentry.io/43", &error);
+  g_autoptr(GPtrArray) entries = NULL;
+  g_autoptr(FcOutboxClaim) claim = NULL;
+  gint64 now = (gint64) 1700000000 * G_USEC_PER_SEC;
+  const FcOutboxEntry *entry;
+
+  g_assert_no_error (error);
+  fc_outbox_set_note (outbox, id2, "rate limited by Sentry");
+  fc_rate_limits_update (limits, 429, "60:profile_chunk:key", NULL, now);
+  claim = fc_outbox_claim (outbox, id1, &error);
+  g_assert_no_error (error);
+  g_assert_true (fc_outbox_reject (outbox, id1, "rejected by Sentry (HTTP 400: bad)", &error));
+  g_clear_pointer (&claim, fc_outbox_claim_release);
+
+  entries = fc_outbox_list_entries (outbox, limits, now);
+  g_assert_cmpuint (entries->len, ==, 2);
+  entry = g_ptr_array_index (entries, 0);
+  g_assert_cmpstr (entry->id, ==, id2);
+  g_assert_false (entry->rejected);
+  g_assert_cmpstr (entry->why, ==, "rate limited by Sentry");
+  g_assert_cmpstr (entry->destination, ==, "https://o1.ingest.sentry.io/43");
+  g_assert_cmpstr (entry->categories, ==, "profile_chunk");
+  g_assert_cmpint (entry->size, ==, g_bytes_get_size (env2));
+  g_assert_cmpint (entry->limited_until, ==, now + 60 * G_USEC_PER_SEC);
+
+  entry = g_ptr_array_index (entries, 1);
+  g_assert_cmpstr (entry->id, ==, id1);
+  g_assert_true (entry->rejected);
+  g_assert_cmpstr (entry->why, ==, "rejected by Sentry (HTTP 400: bad)");
+  g_assert_cmpstr (entry->destination, ==, DESTINATION);
+  /* a rejected one is not held back: it is not sent again by itself */
+  g_assert_cmpint (entry->limited_until, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -350,6 +397,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/core/outbox/order", test_outbox_order);
+  g_test_add_func ("/core/outbox/entries", test_outbox_entries);
   g_test_add_func ("/core/outbox/remove-and-reject", test_outbox_remove_and_reject);
   g_test_add_func ("/core/outbox/ignores-strangers", test_outbox_ignores_strangers);
   g_test_add_func ("/core/outbox/custom-dir", test_outbox_custom_dir);

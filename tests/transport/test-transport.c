@@ -271,6 +271,59 @@ test_transport_rejected (void)
   relay_free (relay);
 }
 
+/* Each envelope's outcome, by its outbox ID: what the app's send dialog
+ * tells, without reading the outbox after the flush. */
+static void
+test_transport_outcomes (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcTransport) transport = transport_new (relay);
+  g_autoptr(FcFlushReport) report = NULL;
+  g_autofree char *id_ok = enqueue (transport, "profile_chunk", 0);
+  g_autofree char *id_400 = enqueue (transport, "profile_chunk", 1);
+  g_autofree char *id_500 = enqueue (transport, "profile_chunk", 2);
+  g_autofree char *id_busy = enqueue (transport, "profile_chunk", 3);
+  g_autoptr(FcOutbox) other = fc_outbox_new (fc_outbox_get_dir (fc_transport_get_outbox (transport)));
+  g_autoptr(FcOutboxClaim) claim = fc_outbox_claim (other, id_busy, NULL);
+  const FcEnvelopeOutcome *outcome;
+
+  g_assert_nonnull (claim);
+  fc_transport_set_retry_policy (transport, 1, 5);
+  relay_script (relay, REPLY_OK, REPLY_400, REPLY_500, -1);
+  report = flush_async_and_wait (transport, NULL);
+
+  g_assert_cmpuint (report->outcomes->len, ==, 4);
+  outcome = fc_flush_report_find_outcome (report, id_ok);
+  g_assert_nonnull (outcome);
+  g_assert_cmpint (outcome->fate, ==, FC_ENVELOPE_DELIVERED);
+  g_assert_null (outcome->why);
+
+  outcome = fc_flush_report_find_outcome (report, id_400);
+  g_assert_nonnull (outcome);
+  g_assert_cmpint (outcome->fate, ==, FC_ENVELOPE_REJECTED);
+  g_assert_cmpstr (outcome->why, ==, "rejected by Sentry (HTTP 400: invalid envelope: EOF while parsing a value)");
+
+  outcome = fc_flush_report_find_outcome (report, id_500);
+  g_assert_nonnull (outcome);
+  g_assert_cmpint (outcome->fate, ==, FC_ENVELOPE_WAITING);
+  g_assert_nonnull (outcome->why);
+  {
+    g_autofree char *note = fc_outbox_dup_note (fc_transport_get_outbox (transport), id_500);
+
+    /* the same words as the note the outbox keeps */
+    g_assert_cmpstr (outcome->why, ==, note);
+  }
+
+  outcome = fc_flush_report_find_outcome (report, id_busy);
+  g_assert_nonnull (outcome);
+  g_assert_cmpint (outcome->fate, ==, FC_ENVELOPE_BUSY);
+
+  g_assert_null (fc_flush_report_find_outcome (report, "no-such-id"));
+  g_clear_pointer (&claim, fc_outbox_claim_release);
+
+  relay_free (relay);
+}
+
 static void
 test_transport_retry (void)
 {
@@ -1041,6 +1094,7 @@ main (int   argc,
   g_test_add_func ("/core/transport/deliver", test_transport_deliver);
   g_test_add_func ("/core/transport/gzip", test_transport_gzip);
   g_test_add_func ("/core/transport/rejected", test_transport_rejected);
+  g_test_add_func ("/core/transport/outcomes", test_transport_outcomes);
   g_test_add_func ("/core/transport/retry", test_transport_retry);
   g_test_add_func ("/core/transport/retry-exhausted", test_transport_retry_exhausted);
   g_test_add_func ("/core/transport/slow", test_transport_slow);

@@ -1,8 +1,8 @@
-/* fc-envelope-summary.h - what an envelope carries, for the send preview; home paths stripped
+/* fc-envelope-summary.h - what an envelope carries, for the send preview and `send`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * GLib only (no GTK): runs on a worker thread.
+ * Runs on a worker thread: nothing here touches the caller's main context.
  */
 
 #pragma once
@@ -11,11 +11,7 @@
 
 G_BEGIN_DECLS
 
-/* Relay's default limits (relay-config): a profile or chunk 50 MiB, an
- * event or transaction 1 MiB, a whole envelope 100 MiB. */
-#define FC_RELAY_MAX_PROFILE_SIZE  (((gsize) 50) * 1024 * 1024)
-#define FC_RELAY_MAX_EVENT_SIZE    (((gsize) 1) * 1024 * 1024)
-#define FC_RELAY_MAX_ENVELOPE_SIZE (((gsize) 100) * 1024 * 1024)
+/* The limits come from fc-validate.h (FC_VALIDATE_MAX_*_SIZE), the one copy. */
 
 typedef struct {
   char  *type;                /* the item header's "type" */
@@ -39,13 +35,6 @@ FcEnvelopeSummary *fc_envelope_summarize          (GBytes             *envelope,
 void               fc_envelope_summary_free       (FcEnvelopeSummary  *summary);
 /* TRUE when the envelope and each item are within Relay's limits. */
 gboolean           fc_envelope_summary_fits       (const FcEnvelopeSummary *summary);
-
-/* A copy of @envelope in which every JSON string starting with @home (a
- * directory, no trailing slash) starts with "~" instead; item lengths are
- * rewritten. Items that are not JSON are copied as they are. */
-GBytes            *fc_envelope_strip_home         (GBytes             *envelope,
-                                                   const char         *home,
-                                                   GError            **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcEnvelopeSummary, fc_envelope_summary_free)
 
