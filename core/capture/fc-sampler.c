@@ -422,6 +422,13 @@ sampler_thread (gpointer data)
           finish_command (self, cmd, do_spawn (self, cmd));
           break;
         case CMD_START:
+          /* a launched command that ended before Start (`sh -c pwd`, `true`) was recorded in full:
+           * nothing to sample, which the recording's summary says, not an error */
+          if (!self->attached && self->spawned && self->exited)
+            {
+              finish_command (self, cmd, TRUE);
+              break;
+            }
           if (!self->attached)
             {
               g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,

@@ -597,6 +597,31 @@ test_recording_spawn_cwd (void)
   fc_test_remove_tree (dir);
 }
 
+/* A launched command that ends before Start is a recording of nothing, not a failure: Start
+ * succeeds and Stop finishes with no chunk. The exit is awaited first, so this is the order a
+ * loaded machine gives `sh -c pwd` now and then. */
+static void
+test_recording_start_after_exit (void)
+{
+  g_autoptr(FcRecording) recording = fc_recording_new ();
+  const char *argv[] = { "true", NULL };
+  g_autoptr(GError) error = NULL;
+  Run run;
+
+  run_init (&run, recording);
+  g_assert_true (fc_recording_spawn (recording, argv, NULL, &error));
+  g_assert_no_error (error);
+  fc_test_spin_until (run.exited);
+  g_assert_true (fc_recording_get_target_exited (recording, NULL));
+  g_assert_true (fc_recording_start (recording, &error));
+  g_assert_no_error (error);
+  stop_and_wait (recording, &run);
+  g_assert_no_error (run.error);
+  g_assert_true (run.stop_ok);
+  g_assert_cmpuint (run.n_chunk_samples, ==, 0);
+  run_clear (&run);
+}
+
 /* The user's settings are a recording's defaults: every recording key of the
  * schema reaches the recording (the CLI starts from these, flags on top). */
 static void
@@ -661,6 +686,7 @@ main (int    argc,
   g_test_add_func ("/control/recording/keep-profile", test_recording_keep_profile);
   g_test_add_func ("/control/recording/errors", test_recording_errors);
   g_test_add_func ("/control/recording/spawn-cwd", test_recording_spawn_cwd);
+  g_test_add_func ("/control/recording/start-after-exit", test_recording_start_after_exit);
   g_test_add_func ("/control/recording/apply-settings", test_recording_apply_settings);
 
   return g_test_run ();
