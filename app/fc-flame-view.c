@@ -7,6 +7,7 @@
 
 #include "fc-colors.h"
 #include "fc-flame-view.h"
+#include "fc-session-view.h"
 #include "fc-layout-cache.h"
 #include "fc-view-util.h"
 
@@ -36,14 +37,17 @@ typedef struct
 
 enum {
   PROP_0,
-  PROP_SESSION,
   PROP_LAYOUT,
-  N_PROPS
+  N_PROPS,
+  /* FcSessionView's */
+  PROP_SESSION = N_PROPS,
 };
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (FcFlameView, fc_flame_view, GTK_TYPE_WIDGET)
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (FcFlameView, fc_flame_view, GTK_TYPE_WIDGET,
+                                  G_ADD_PRIVATE (FcFlameView)
+                                  G_IMPLEMENT_INTERFACE (FC_TYPE_SESSION_VIEW, NULL))
 
 #define PRIV(self) ((FcFlameViewPrivate *) fc_flame_view_get_instance_private (self))
 
@@ -351,7 +355,7 @@ fc_flame_view_set_session (FcFlameView *self,
 
   g_signal_group_set_target (priv->session_signals, session);
   reload (self, TRUE);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  fc_session_view_notify (FC_SESSION_VIEW (self));
 }
 
 FcProfile *
@@ -529,15 +533,12 @@ fc_flame_view_class_init (FcFlameViewClass *klass)
   widget_class->snapshot = fc_flame_view_snapshot;
   widget_class->css_changed = fc_flame_view_css_changed;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_LAYOUT] =
     g_param_spec_boxed ("layout", NULL, NULL,
                         FC_TYPE_FLAME_LAYOUT,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  fc_session_view_class_override (object_class, PROP_SESSION);
 
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }

@@ -9,6 +9,7 @@
 #include "fc-colors.h"
 #include "fc-format.h"
 #include "fc-span-track.h"
+#include "fc-session-view.h"
 
 /* a span narrower than this still gets a sliver, so that it can be found */
 #define MIN_BAR_WIDTH  2.0
@@ -41,12 +42,10 @@ struct _FcSpanTrack
 enum {
   PROP_0,
   PROP_SESSION,
-  N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (FcSpanTrack, fc_span_track, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE_WITH_CODE (FcSpanTrack, fc_span_track, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (FC_TYPE_SESSION_VIEW, NULL))
 
 static guint
 n_rows (FcSpanTrack *self)
@@ -459,7 +458,7 @@ fc_span_track_set_session (FcSpanTrack *self,
 
   g_signal_group_set_target (self->session_signals, session);
   spans_changed_cb (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  fc_session_view_notify (FC_SESSION_VIEW (self));
 }
 
 static void
@@ -551,11 +550,7 @@ fc_span_track_class_init (FcSpanTrackClass *klass)
   widget_class->css_changed = fc_span_track_css_changed;
   widget_class->query_tooltip = fc_span_track_query_tooltip;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  fc_session_view_class_override (object_class, PROP_SESSION);
 
   gtk_widget_class_set_css_name (widget_class, "spantrack");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);

@@ -10,6 +10,7 @@
 
 #include "fc-format.h"
 #include "fc-time-ruler.h"
+#include "fc-session-view.h"
 
 #define LABEL_PADDING 3.0
 
@@ -27,12 +28,10 @@ struct _FcTimeRuler
 enum {
   PROP_0,
   PROP_SESSION,
-  N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (FcTimeRuler, fc_time_ruler, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE_WITH_CODE (FcTimeRuler, fc_time_ruler, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (FC_TYPE_SESSION_VIEW, NULL))
 
 gint64
 fc_time_ruler_get_origin (FcSession *session)
@@ -290,7 +289,7 @@ fc_time_ruler_set_session (FcTimeRuler *self,
 
   g_signal_group_set_target (self->session_signals, session);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  fc_session_view_notify (FC_SESSION_VIEW (self));
 }
 
 GPtrArray *
@@ -375,11 +374,7 @@ fc_time_ruler_class_init (FcTimeRulerClass *klass)
   widget_class->measure = fc_time_ruler_measure;
   widget_class->css_changed = fc_time_ruler_css_changed;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  fc_session_view_class_override (object_class, PROP_SESSION);
 
   gtk_widget_class_set_css_name (widget_class, "timeruler");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
