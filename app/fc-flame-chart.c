@@ -27,10 +27,7 @@ fc_flame_chart_get_visible (FcFlameChart *self,
   gint64 b = 0, e = 0;
 
   if (fc_flame_chart_session (self) != NULL)
-    {
-      b = fc_session_get_visible_begin_ns (fc_flame_chart_session (self));
-      e = fc_session_get_visible_end_ns (fc_flame_chart_session (self));
-    }
+    fc_time_axis_get_visible (fc_session_get_time_axis (fc_flame_chart_session (self)), &b, &e);
   if (e <= b && fc_flame_chart_layout (self) != NULL)
     fc_flame_layout_get_extent (fc_flame_chart_layout (self), &b, &e);
   if (e <= b)
@@ -44,11 +41,10 @@ gint64
 fc_flame_chart_time_at (FcFlameChart *self,
                         double        x)
 {
-  gint64 b, e;
-  int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
-
-  fc_flame_chart_get_visible (self, &b, &e);
-  return b + (gint64) ((double) (e - b) * x / width);
+  if (fc_flame_chart_session (self) == NULL)
+    return 0;
+  return fc_time_axis_time_at (fc_session_get_time_axis (fc_flame_chart_session (self)), x,
+                               gtk_widget_get_width (GTK_WIDGET (self)));
 }
 
 static void
@@ -285,13 +281,13 @@ fc_flame_chart_init (FcFlameChart *self)
   gtk_widget_set_cursor_from_name (GTK_WIDGET (self), "default");
 
   signals = fc_flame_view_get_session_signals (FC_FLAME_VIEW (self));
-  g_signal_group_connect_swapped (signals, "notify::visible-begin-ns", G_CALLBACK (visible_changed_cb), self);
-  g_signal_group_connect_swapped (signals, "notify::visible-end-ns", G_CALLBACK (visible_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::selection-begin-ns", G_CALLBACK (overlay_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::selection-end-ns", G_CALLBACK (overlay_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::selected-frame", G_CALLBACK (selected_frame_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::frame-filter", G_CALLBACK (visible_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::color-mode", G_CALLBACK (overlay_changed_cb), self);
+  g_signal_group_connect_swapped (fc_flame_view_get_axis_signals (FC_FLAME_VIEW (self)), "changed",
+                                  G_CALLBACK (visible_changed_cb), self);
 
   self->ruler = fc_time_ruler_new ();
   gtk_widget_set_parent (self->ruler, GTK_WIDGET (self));

@@ -16,6 +16,7 @@ typedef struct
   /* owned */
   FcSession      *session;
   GSignalGroup   *session_signals;
+  GSignalGroup   *axis_signals;    /* the session's FcTimeAxis */
   GCancellable   *layout_cancellable;
   FcFlameLayout  *layout;
   FcFlameFrameCache *frame_cache;  /* the frames of the stacks drawn, across rows and frames */
@@ -354,6 +355,7 @@ fc_flame_view_set_session (FcFlameView *self,
     return;
 
   g_signal_group_set_target (priv->session_signals, session);
+  g_signal_group_set_target (priv->axis_signals, session != NULL ? fc_session_get_time_axis (session) : NULL);
   reload (self, TRUE);
   fc_session_view_notify (FC_SESSION_VIEW (self));
 }
@@ -441,6 +443,14 @@ fc_flame_view_get_session_signals (FcFlameView *self)
   return PRIV (self)->session_signals;
 }
 
+/* for subclasses: follow the session's time axis here */
+GSignalGroup *
+fc_flame_view_get_axis_signals (FcFlameView *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_VIEW (self), NULL);
+  return PRIV (self)->axis_signals;
+}
+
 /* ---- GObject ---- */
 
 static void
@@ -458,6 +468,9 @@ fc_flame_view_dispose (GObject *object)
   if (priv->session_signals != NULL)
     g_signal_group_set_target (priv->session_signals, NULL);
   g_clear_object (&priv->session_signals);
+  if (priv->axis_signals != NULL)
+    g_signal_group_set_target (priv->axis_signals, NULL);
+  g_clear_object (&priv->axis_signals);
   g_clear_object (&priv->session);
   g_clear_object (&priv->shown_profile);
   g_clear_pointer (&priv->layout, fc_flame_layout_unref);
@@ -553,6 +566,7 @@ fc_flame_view_init (FcFlameView *self)
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
   priv->session_signals = g_signal_group_new (FC_TYPE_SESSION);
+  priv->axis_signals = g_signal_group_new (FC_TYPE_TIME_AXIS);
   g_signal_group_connect_swapped (priv->session_signals, "notify::profile", G_CALLBACK (profile_changed_cb), self);
   g_signal_group_connect_swapped (priv->session_signals, "notify::thread", G_CALLBACK (thread_changed_cb), self);
   g_signal_group_connect_swapped (priv->session_signals, "notify::color-mode", G_CALLBACK (update_colors), self);

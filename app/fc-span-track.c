@@ -31,6 +31,7 @@ struct _FcSpanTrack
   /* owned */
   FcSession    *session;
   GSignalGroup *session_signals;
+  GSignalGroup *axis_signals;     /* the session's FcTimeAxis */
   GPtrArray    *spans;       /* the session's, kept alive while bars point into it */
   GArray       *bars;        /* Bar, as last drawn */
   PangoLayout  *pango;
@@ -457,6 +458,7 @@ fc_span_track_set_session (FcSpanTrack *self,
     return;
 
   g_signal_group_set_target (self->session_signals, session);
+  g_signal_group_set_target (self->axis_signals, session != NULL ? fc_session_get_time_axis (session) : NULL);
   spans_changed_cb (self);
   fc_session_view_notify (FC_SESSION_VIEW (self));
 }
@@ -479,6 +481,9 @@ fc_span_track_dispose (GObject *object)
   if (self->session_signals != NULL)
     g_signal_group_set_target (self->session_signals, NULL);
   g_clear_object (&self->session_signals);
+  if (self->axis_signals != NULL)
+    g_signal_group_set_target (self->axis_signals, NULL);
+  g_clear_object (&self->axis_signals);
   g_clear_object (&self->session);
   g_clear_object (&self->pango);
   g_array_set_size (self->bars, 0);
@@ -560,7 +565,6 @@ static void
 fc_span_track_init (FcSpanTrack *self)
 {
   static const char * const redraw_on[] = {
-    "notify::visible-begin-ns", "notify::visible-end-ns",
     "notify::selection-begin-ns", "notify::selection-end-ns",
   };
   GtkGesture *click = gtk_gesture_click_new ();
@@ -569,6 +573,8 @@ fc_span_track_init (FcSpanTrack *self)
 
   self->bars = g_array_new (FALSE, FALSE, sizeof (Bar));
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
+  self->axis_signals = g_signal_group_new (FC_TYPE_TIME_AXIS);
+  g_signal_group_connect_swapped (self->axis_signals, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
   for (guint i = 0; i < G_N_ELEMENTS (redraw_on); i++)
     g_signal_group_connect_swapped (self->session_signals, redraw_on[i], G_CALLBACK (gtk_widget_queue_draw), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::spans", G_CALLBACK (spans_changed_cb), self);

@@ -21,6 +21,7 @@ struct _FcTimeRuler
   /* owned */
   FcSession    *session;
   GSignalGroup *session_signals;
+  GSignalGroup *axis_signals;     /* the session's FcTimeAxis */
   PangoLayout  *pango;
   GPtrArray    *labels;
 };
@@ -288,6 +289,7 @@ fc_time_ruler_set_session (FcTimeRuler *self,
     return;
 
   g_signal_group_set_target (self->session_signals, session);
+  g_signal_group_set_target (self->axis_signals, session != NULL ? fc_session_get_time_axis (session) : NULL);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   fc_session_view_notify (FC_SESSION_VIEW (self));
 }
@@ -307,6 +309,9 @@ fc_time_ruler_dispose (GObject *object)
   if (self->session_signals != NULL)
     g_signal_group_set_target (self->session_signals, NULL);
   g_clear_object (&self->session_signals);
+  if (self->axis_signals != NULL)
+    g_signal_group_set_target (self->axis_signals, NULL);
+  g_clear_object (&self->axis_signals);
   g_clear_object (&self->session);
   g_clear_object (&self->pango);
 
@@ -384,12 +389,14 @@ static void
 fc_time_ruler_init (FcTimeRuler *self)
 {
   static const char * const redraw_on[] = {
-    "notify::profile", "notify::thread", "notify::visible-begin-ns", "notify::visible-end-ns",
+    "notify::profile", "notify::thread",
     "notify::selection-begin-ns", "notify::selection-end-ns",
   };
 
   self->labels = g_ptr_array_new_with_free_func (g_free);
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
+  self->axis_signals = g_signal_group_new (FC_TYPE_TIME_AXIS);
+  g_signal_group_connect_swapped (self->axis_signals, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
   for (guint i = 0; i < G_N_ELEMENTS (redraw_on); i++)
     g_signal_group_connect_swapped (self->session_signals, redraw_on[i], G_CALLBACK (gtk_widget_queue_draw), self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
