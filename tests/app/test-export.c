@@ -8,8 +8,8 @@
 #include <glib/gstdio.h>
 
 #include "fc-export.h"
-#include "fc-reader.h"
 #include "fc-flame-chart.h"
+#include "fc-reader.h"
 #include "fc-window.h"
 #include "fc-test-util.h"
 

@@ -18,18 +18,18 @@
 
 #include "fc-app-settings.h"
 #include "fc-application.h"
+#include "fc-header-title.h"
 #include "fc-reader.h"
 #include "fc-record-dialog.h"
+#include "fc-search-bar.h"
 #include "fc-send-dialog.h"
 #include "fc-test-keys.h"
 #include "fc-test-relay.h"
 #include "fc-test-screenshot.h"
-#include "fc-test-util.h"
 #include "fc-validate.h"
 #include "fc-view-util.h"
-#include "fc-header-title.h"
-#include "fc-search-bar.h"
 #include "fc-window.h"
+#include "fc-test-util.h"
 
 static GtkApplication *app;
 

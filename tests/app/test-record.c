@@ -9,15 +9,15 @@
 #include <unistd.h>
 
 #include "fc-app-settings.h"
+#include "fc-flame-chart.h"
 #include "fc-outbox-window.h"
+#include "fc-record-bar.h"
 #include "fc-record-dialog.h"
 #include "fc-test-relay.h"
 #include "fc-test-screenshot.h"
 #include "fc-thread-list.h"
-#include "fc-view-util.h"
-#include "fc-flame-chart.h"
-#include "fc-record-bar.h"
 #include "fc-thread-selector.h"
+#include "fc-view-util.h"
 #include "fc-window.h"
 #include "fc-test-util.h"
 

@@ -5,8 +5,8 @@
 
 #include "fc-session.h"
 #include "fc-test-profiles.h"
-#include "fc-test-util.h"
 #include "fc-time-axis.h"
+#include "fc-test-util.h"
 
 static void
 count_cb (FcTimeAxis *axis,

@@ -5,9 +5,9 @@
 
 #include <glib/gstdio.h>
 
+#include "fc-call-tree-view.h"
 #include "fc-test-screenshot.h"
 #include "fc-thread-list.h"
-#include "fc-call-tree-view.h"
 #include "fc-thread-selector.h"
 #include "fc-window.h"
 #include "fc-test-util.h"

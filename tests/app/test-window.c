@@ -8,12 +8,12 @@
 #include <glib/gstdio.h>
 
 #include "fc-app-settings.h"
-#include "fc-thread-list.h"
 #include "fc-call-tree-view.h"
 #include "fc-flame-chart.h"
 #include "fc-flame-graph.h"
 #include "fc-header-title.h"
 #include "fc-search-bar.h"
+#include "fc-thread-list.h"
 #include "fc-thread-selector.h"
 #include "fc-window.h"
 #include "fc-test-util.h"
