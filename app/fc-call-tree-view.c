@@ -9,35 +9,23 @@
 #include "fc-resources.h"
 
 #include "fc-call-tree-view.h"
+#include "fc-session-view.h"
 #include "fc-view-util.h"
 #include "fc-format.h"
 #include "fc-session-tree.h"
 
-/* FcCallTreeRow: one node of a tree, keeping the tree alive. */
+/* FcCallTreeRow: one node of a filtered tree, keeping the tree alive. */
 
 struct _FcCallTreeRow
 {
-  GObject                   parent_instance;
-  FcFilteredTree           *tree;
-  const FcFilteredTreeNode *node;
+  FcTreeRow parent_instance;
 };
 
-G_DEFINE_FINAL_TYPE (FcCallTreeRow, fc_call_tree_row, G_TYPE_OBJECT)
-
-static void
-fc_call_tree_row_finalize (GObject *object)
-{
-  FcCallTreeRow *self = (FcCallTreeRow *)object;
-
-  g_clear_pointer (&self->tree, fc_filtered_tree_unref);
-
-  G_OBJECT_CLASS (fc_call_tree_row_parent_class)->finalize (object);
-}
+G_DEFINE_FINAL_TYPE (FcCallTreeRow, fc_call_tree_row, FC_TYPE_TREE_ROW)
 
 static void
 fc_call_tree_row_class_init (FcCallTreeRowClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = fc_call_tree_row_finalize;
 }
 
 static void
@@ -49,20 +37,14 @@ static FcCallTreeRow *
 fc_call_tree_row_new (FcFilteredTree           *tree,
                       const FcFilteredTreeNode *node)
 {
-  FcCallTreeRow *self = g_object_new (FC_TYPE_CALL_TREE_ROW, NULL);
-
-  self->tree = fc_filtered_tree_ref (tree);
-  self->node = node;
-
-  return self;
+  return fc_tree_row_new (FC_TYPE_CALL_TREE_ROW, fc_filtered_tree_ref (tree),
+                          (GDestroyNotify) fc_filtered_tree_unref, node);
 }
 
 const FcFilteredTreeNode *
 fc_call_tree_row_get_node (FcCallTreeRow *self)
 {
-  g_return_val_if_fail (FC_IS_CALL_TREE_ROW (self), NULL);
-
-  return self->node;
+  return fc_tree_row_get_node (FC_TREE_ROW (self));
 }
 
 /**
@@ -74,9 +56,7 @@ fc_call_tree_row_get_node (FcCallTreeRow *self)
 FcFilteredTree *
 fc_call_tree_row_get_tree (FcCallTreeRow *self)
 {
-  g_return_val_if_fail (FC_IS_CALL_TREE_ROW (self), NULL);
-
-  return self->tree;
+  return fc_tree_row_get_owner (FC_TREE_ROW (self));
 }
 
 /* FcCallTreeRowList: the children of one node as a GListModel, making a
@@ -242,14 +222,16 @@ struct _FcCallTreeView
   GtkTreeListModel    *old_tree_model;
 };
 
-G_DEFINE_FINAL_TYPE (FcCallTreeView, fc_call_tree_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE_WITH_CODE (FcCallTreeView, fc_call_tree_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (FC_TYPE_SESSION_VIEW, NULL))
 
 enum {
   PROP_0,
-  PROP_SESSION,
   PROP_BOTTOM_UP,
   PROP_BUSY,
-  N_PROPS
+  N_PROPS,
+  /* FcSessionView's */
+  PROP_SESSION = N_PROPS,
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -262,10 +244,10 @@ create_children_cb (gpointer item,
 {
   FcCallTreeRow *row = item;
 
-  if (fc_filtered_tree_node_get_n_children (row->node) == 0)
+  if (fc_filtered_tree_node_get_n_children (fc_call_tree_row_get_node (row)) == 0)
     return NULL;
 
-  return children_model_new (row->tree, row->node);
+  return children_model_new (fc_call_tree_row_get_tree (row), fc_call_tree_row_get_node (row));
 }
 
 static gint64
@@ -375,7 +357,7 @@ shown_position (FcCallTreeView *self,
       g_autoptr(GtkTreeListRow) shown = g_list_model_get_item (G_LIST_MODEL (self->sorted), i);
       g_autoptr(FcCallTreeRow) item = gtk_tree_list_row_get_item (shown);
 
-      if (item->node == wanted->node)
+      if (fc_call_tree_row_get_node (item) == fc_call_tree_row_get_node (wanted))
         return i;
     }
   return GTK_INVALID_LIST_POSITION;
@@ -403,7 +385,7 @@ select_session_frame (FcCallTreeView *self)
     {
       g_autoptr(FcCallTreeRow) item = gtk_tree_list_row_get_item (selected);
 
-      if (item != NULL && fc_filtered_tree_node_get_frame (item->node) == frame)
+      if (item != NULL && fc_filtered_tree_node_get_frame (fc_call_tree_row_get_node (item)) == frame)
         return;
     }
   if (frame == FC_SESSION_NO_FRAME || (path = fc_filtered_tree_find_path (tree, frame)) == NULL)
@@ -600,7 +582,7 @@ selection_changed_cb (FcCallTreeView *self)
     return;
 
   row = gtk_tree_list_row_get_item (tree_row);
-  fc_session_set_selected_frame (session, fc_filtered_tree_node_get_frame (row->node));
+  fc_session_set_selected_frame (session, fc_filtered_tree_node_get_frame (fc_call_tree_row_get_node (row)));
   g_object_unref (row);
 }
 
@@ -617,6 +599,7 @@ function_tooltip_cb (GtkWidget  *label,
   g_autoptr(GString) text = NULL;
   FcProfile *profile;
   const FcFrame *frame;
+  guint32 frame_id;
   const char *package;
   const char *file;
   char buf[512];
@@ -629,13 +612,14 @@ function_tooltip_cb (GtkWidget  *label,
   if (row == NULL)
     return FALSE;
 
-  profile = fc_filtered_tree_get_profile (row->tree);
-  frame = fc_profile_get_frame (profile, fc_filtered_tree_node_get_frame (row->node));
+  profile = fc_filtered_tree_get_profile (fc_call_tree_row_get_tree (row));
+  frame_id = fc_filtered_tree_node_get_frame (fc_call_tree_row_get_node (row));
+  frame = fc_profile_get_frame (profile, frame_id);
   if (frame == NULL)
     return FALSE;
 
   /* built when asked: setting a tooltip on every bind costs more than the bind */
-  text = g_string_new (fc_profile_frame_label (profile, fc_filtered_tree_node_get_frame (row->node), buf, sizeof buf));
+  text = g_string_new (fc_profile_frame_label (profile, frame_id, buf, sizeof buf));
   package = fc_profile_string (profile, frame->package ? frame->package : frame->module);
   file = fc_profile_string (profile, frame->filename ? frame->filename : frame->abs_path);
   if (package != NULL)
@@ -674,8 +658,8 @@ bind_function_cb (GtkSignalListItemFactory *factory,
   GtkWidget *expander = gtk_list_item_get_child (list_item);
   GtkWidget *label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
   g_autoptr(FcCallTreeRow) row = gtk_tree_list_row_get_item (tree_row);
-  FcProfile *profile = fc_filtered_tree_get_profile (row->tree);
-  guint32 frame_id = fc_filtered_tree_node_get_frame (row->node);
+  FcProfile *profile = fc_filtered_tree_get_profile (fc_call_tree_row_get_tree (row));
+  guint32 frame_id = fc_filtered_tree_node_get_frame (fc_call_tree_row_get_node (row));
   const FcFrame *frame = fc_profile_get_frame (profile, frame_id);
   char buf[512];
 
@@ -722,13 +706,13 @@ bind_number_cb (GtkSignalListItemFactory *factory,
   g_autofree char *text = NULL;
 
   if (column == COLUMN_SAMPLES)
-    text = g_strdup_printf ("%'" PRIu64, fc_filtered_tree_node_get_total (row->node));
+    text = g_strdup_printf ("%'" PRIu64, fc_filtered_tree_node_get_total (fc_call_tree_row_get_node (row)));
   else
     {
-      gint64 ns = column == COLUMN_SELF ? fc_filtered_tree_node_get_self_ns (row->node)
-                                        : fc_filtered_tree_node_get_total_ns (row->node);
+      gint64 ns = column == COLUMN_SELF ? fc_filtered_tree_node_get_self_ns (fc_call_tree_row_get_node (row))
+                                        : fc_filtered_tree_node_get_total_ns (fc_call_tree_row_get_node (row));
       g_autofree char *duration = fc_format_duration (ns);
-      g_autofree char *percent = fc_format_percent (ns, root_total_ns (row->tree));
+      g_autofree char *percent = fc_format_percent (ns, root_total_ns (fc_call_tree_row_get_tree (row)));
 
       text = g_strdup_printf ("%s  %s", duration, percent);
     }
@@ -743,8 +727,9 @@ compare_rows_cb (gconstpointer a,
                  gconstpointer b,
                  gpointer      user_data)
 {
-  const FcCallTreeRow *x = a;
-  const FcCallTreeRow *y = b;
+  const FcFilteredTreeNode *x = fc_call_tree_row_get_node ((FcCallTreeRow *) a);
+  const FcFilteredTreeNode *y = fc_call_tree_row_get_node ((FcCallTreeRow *) b);
+  FcProfile *profile = fc_filtered_tree_get_profile (fc_call_tree_row_get_tree ((FcCallTreeRow *) a));
   Column column = GPOINTER_TO_INT (user_data);
   gint64 vx = 0;
   gint64 vy = 0;
@@ -754,16 +739,16 @@ compare_rows_cb (gconstpointer a,
   switch (column)
     {
     case COLUMN_SELF:
-      vx = fc_filtered_tree_node_get_self_ns (x->node);
-      vy = fc_filtered_tree_node_get_self_ns (y->node);
+      vx = fc_filtered_tree_node_get_self_ns (x);
+      vy = fc_filtered_tree_node_get_self_ns (y);
       break;
     case COLUMN_TOTAL:
-      vx = fc_filtered_tree_node_get_total_ns (x->node);
-      vy = fc_filtered_tree_node_get_total_ns (y->node);
+      vx = fc_filtered_tree_node_get_total_ns (x);
+      vy = fc_filtered_tree_node_get_total_ns (y);
       break;
     case COLUMN_SAMPLES:
-      vx = (gint64) fc_filtered_tree_node_get_total (x->node);
-      vy = (gint64) fc_filtered_tree_node_get_total (y->node);
+      vx = (gint64) fc_filtered_tree_node_get_total (x);
+      vy = (gint64) fc_filtered_tree_node_get_total (y);
       break;
     case COLUMN_FUNCTION:
     default:
@@ -772,9 +757,10 @@ compare_rows_cb (gconstpointer a,
   if (vx != vy)
     return vx < vy ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
 
+  /* both rows are of one tree: the sorter sees one model's items */
   return gtk_ordering_from_cmpfunc (g_utf8_collate (
-    fc_profile_frame_label (fc_filtered_tree_get_profile (x->tree), fc_filtered_tree_node_get_frame (x->node), bx, sizeof bx),
-    fc_profile_frame_label (fc_filtered_tree_get_profile (y->tree), fc_filtered_tree_node_get_frame (y->node), by, sizeof by)));
+    fc_profile_frame_label (profile, fc_filtered_tree_node_get_frame (x), bx, sizeof bx),
+    fc_profile_frame_label (profile, fc_filtered_tree_node_get_frame (y), by, sizeof by)));
 }
 
 /* A header was clicked. Until then the rows are shown in the tree's own
@@ -932,10 +918,6 @@ fc_call_tree_view_class_init (FcCallTreeViewClass *klass)
   object_class->set_property = fc_call_tree_view_set_property;
   widget_class->map = fc_call_tree_view_map;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_BOTTOM_UP] =
     g_param_spec_boolean ("bottom-up", NULL, NULL,
                           FALSE,
@@ -946,6 +928,7 @@ fc_call_tree_view_class_init (FcCallTreeViewClass *klass)
                           (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  fc_session_view_class_override (object_class, PROP_SESSION);
 
   /* Referencing the resource links it (and its constructor) from the static library. */
   (void) fc_get_resource ();
@@ -1031,7 +1014,7 @@ fc_call_tree_view_set_session (FcCallTreeView *self,
 
   fc_session_tree_set_session (self->session_tree, session);
   g_signal_group_set_target (self->session_signals, session);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  fc_session_view_notify (FC_SESSION_VIEW (self));
 }
 
 gboolean

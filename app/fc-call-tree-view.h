@@ -10,11 +10,12 @@
 #include "fc-call-tree.h"
 #include "fc-filtered-tree.h"
 #include "fc-session.h"
+#include "fc-tree-row.h"
 
 G_BEGIN_DECLS
 
 #define FC_TYPE_CALL_TREE_ROW (fc_call_tree_row_get_type ())
-G_DECLARE_FINAL_TYPE (FcCallTreeRow, fc_call_tree_row, FC, CALL_TREE_ROW, GObject)
+G_DECLARE_FINAL_TYPE (FcCallTreeRow, fc_call_tree_row, FC, CALL_TREE_ROW, FcTreeRow)
 
 const FcFilteredTreeNode *fc_call_tree_row_get_node (FcCallTreeRow *self);
 FcFilteredTree           *fc_call_tree_row_get_tree (FcCallTreeRow *self);

@@ -22,27 +22,14 @@
 
 struct _FcDiffRow
 {
-  GObject            parent_instance;
-  FcDiff            *diff;
-  const FcDiffEntry *entry;
+  FcTreeRow parent_instance;
 };
 
-G_DEFINE_FINAL_TYPE (FcDiffRow, fc_diff_row, G_TYPE_OBJECT)
-
-static void
-fc_diff_row_finalize (GObject *object)
-{
-  FcDiffRow *self = (FcDiffRow *)object;
-
-  g_clear_pointer (&self->diff, fc_diff_unref);
-
-  G_OBJECT_CLASS (fc_diff_row_parent_class)->finalize (object);
-}
+G_DEFINE_FINAL_TYPE (FcDiffRow, fc_diff_row, FC_TYPE_TREE_ROW)
 
 static void
 fc_diff_row_class_init (FcDiffRowClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = fc_diff_row_finalize;
 }
 
 static void
@@ -54,19 +41,13 @@ static FcDiffRow *
 fc_diff_row_new (FcDiff            *diff,
                  const FcDiffEntry *entry)
 {
-  FcDiffRow *self = g_object_new (FC_TYPE_DIFF_ROW, NULL);
-
-  self->diff = fc_diff_ref (diff);
-  self->entry = entry;
-  return self;
+  return fc_tree_row_new (FC_TYPE_DIFF_ROW, fc_diff_ref (diff), (GDestroyNotify) fc_diff_unref, entry);
 }
 
 const FcDiffEntry *
 fc_diff_row_get_entry (FcDiffRow *self)
 {
-  g_return_val_if_fail (FC_IS_DIFF_ROW (self), NULL);
-
-  return self->entry;
+  return fc_tree_row_get_node (FC_TREE_ROW (self));
 }
 
 static double
@@ -111,17 +92,17 @@ fc_diff_row_format (FcDiffRow    *self,
   g_return_val_if_fail (column < FC_DIFF_N_COLUMNS, NULL);
 
   if (column == FC_DIFF_COLUMN_FUNCTION)
-    return g_strdup (self->entry->label);
+    return g_strdup (fc_diff_row_get_entry (self)->label);
 
   /* the share of a profile that has no such path at all */
   if ((column == FC_DIFF_COLUMN_BEFORE_SELF || column == FC_DIFF_COLUMN_BEFORE_TOTAL) &&
-      self->entry->before_total == 0)
+      fc_diff_row_get_entry (self)->before_total == 0)
     return g_strdup ("—");
   if ((column == FC_DIFF_COLUMN_AFTER_SELF || column == FC_DIFF_COLUMN_AFTER_TOTAL) &&
-      self->entry->after_total == 0)
+      fc_diff_row_get_entry (self)->after_total == 0)
     return g_strdup ("—");
 
-  v = row_value (self->entry, column) * 100;
+  v = row_value (fc_diff_row_get_entry (self), column) * 100;
   if (!is_delta (column))
     return g_strdup_printf ("%.1f%%", v);
   if (fabs (v) < 0.05)
@@ -198,9 +179,9 @@ create_children_cb (gpointer item,
 {
   FcDiffRow *row = item;
 
-  if (row->entry->children == NULL)
+  if (fc_diff_row_get_entry (row)->children == NULL)
     return NULL;
-  return G_LIST_MODEL (rows_of (row->diff, row->entry->children));
+  return G_LIST_MODEL (rows_of (fc_tree_row_get_owner (FC_TREE_ROW (row)), fc_diff_row_get_entry (row)->children));
 }
 
 /* the label ascending, the numbers descending by default: GtkColumnView
@@ -211,8 +192,8 @@ compare_rows_cb (gconstpointer a,
                  gpointer      user_data)
 {
   FcDiffColumn column = GPOINTER_TO_INT (user_data);
-  const FcDiffEntry *x = FC_DIFF_ROW ((gpointer) a)->entry;
-  const FcDiffEntry *y = FC_DIFF_ROW ((gpointer) b)->entry;
+  const FcDiffEntry *x = fc_diff_row_get_entry (FC_DIFF_ROW ((gpointer) a));
+  const FcDiffEntry *y = fc_diff_row_get_entry (FC_DIFF_ROW ((gpointer) b));
   double vx, vy;
 
   if (column == FC_DIFF_COLUMN_FUNCTION)
@@ -257,8 +238,8 @@ bind_function_cb (GtkSignalListItemFactory *factory,
   g_autoptr(FcDiffRow) row = gtk_tree_list_row_get_item (tree_row);
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), tree_row);
-  gtk_label_set_text (GTK_LABEL (label), row->entry->label);
-  gtk_widget_set_tooltip_text (label, row->entry->name);
+  gtk_label_set_text (GTK_LABEL (label), fc_diff_row_get_entry (row)->label);
+  gtk_widget_set_tooltip_text (label, fc_diff_row_get_entry (row)->name);
 }
 
 static void
@@ -290,7 +271,7 @@ bind_number_cb (GtkSignalListItemFactory *factory,
   g_autoptr(FcDiffRow) row = gtk_tree_list_row_get_item (gtk_list_item_get_item (list_item));
   GtkWidget *label = gtk_list_item_get_child (list_item);
   g_autofree char *text = fc_diff_row_format (row, column);
-  double v = row_value (row->entry, column);
+  double v = row_value (fc_diff_row_get_entry (row), column);
 
   gtk_label_set_text (GTK_LABEL (label), text);
   /* the flamegraph's colours: red is more now, blue less */

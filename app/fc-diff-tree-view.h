@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "fc-diff.h"
+#include "fc-tree-row.h"
 
 G_BEGIN_DECLS
 
@@ -24,7 +25,7 @@ typedef enum {
 } FcDiffColumn;
 
 #define FC_TYPE_DIFF_ROW (fc_diff_row_get_type ())
-G_DECLARE_FINAL_TYPE (FcDiffRow, fc_diff_row, FC, DIFF_ROW, GObject)
+G_DECLARE_FINAL_TYPE (FcDiffRow, fc_diff_row, FC, DIFF_ROW, FcTreeRow)
 
 const FcDiffEntry *fc_diff_row_get_entry (FcDiffRow    *self);
 /* the text the row shows in @column */

@@ -7,6 +7,7 @@
 
 #include "fc-colors.h"
 #include "fc-flame-view.h"
+#include "fc-session-view.h"
 #include "fc-layout-cache.h"
 #include "fc-view-util.h"
 
@@ -15,6 +16,7 @@ typedef struct
   /* owned */
   FcSession      *session;
   GSignalGroup   *session_signals;
+  GSignalGroup   *axis_signals;    /* the session's FcTimeAxis */
   GCancellable   *layout_cancellable;
   FcFlameLayout  *layout;
   FcFlameFrameCache *frame_cache;  /* the frames of the stacks drawn, across rows and frames */
@@ -36,14 +38,17 @@ typedef struct
 
 enum {
   PROP_0,
-  PROP_SESSION,
   PROP_LAYOUT,
-  N_PROPS
+  N_PROPS,
+  /* FcSessionView's */
+  PROP_SESSION = N_PROPS,
 };
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (FcFlameView, fc_flame_view, GTK_TYPE_WIDGET)
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (FcFlameView, fc_flame_view, GTK_TYPE_WIDGET,
+                                  G_ADD_PRIVATE (FcFlameView)
+                                  G_IMPLEMENT_INTERFACE (FC_TYPE_SESSION_VIEW, NULL))
 
 #define PRIV(self) ((FcFlameViewPrivate *) fc_flame_view_get_instance_private (self))
 
@@ -350,8 +355,9 @@ fc_flame_view_set_session (FcFlameView *self,
     return;
 
   g_signal_group_set_target (priv->session_signals, session);
+  g_signal_group_set_target (priv->axis_signals, session != NULL ? fc_session_get_time_axis (session) : NULL);
   reload (self, TRUE);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  fc_session_view_notify (FC_SESSION_VIEW (self));
 }
 
 FcProfile *
@@ -437,6 +443,14 @@ fc_flame_view_get_session_signals (FcFlameView *self)
   return PRIV (self)->session_signals;
 }
 
+/* for subclasses: follow the session's time axis here */
+GSignalGroup *
+fc_flame_view_get_axis_signals (FcFlameView *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_VIEW (self), NULL);
+  return PRIV (self)->axis_signals;
+}
+
 /* ---- GObject ---- */
 
 static void
@@ -454,6 +468,9 @@ fc_flame_view_dispose (GObject *object)
   if (priv->session_signals != NULL)
     g_signal_group_set_target (priv->session_signals, NULL);
   g_clear_object (&priv->session_signals);
+  if (priv->axis_signals != NULL)
+    g_signal_group_set_target (priv->axis_signals, NULL);
+  g_clear_object (&priv->axis_signals);
   g_clear_object (&priv->session);
   g_clear_object (&priv->shown_profile);
   g_clear_pointer (&priv->layout, fc_flame_layout_unref);
@@ -529,15 +546,12 @@ fc_flame_view_class_init (FcFlameViewClass *klass)
   widget_class->snapshot = fc_flame_view_snapshot;
   widget_class->css_changed = fc_flame_view_css_changed;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_LAYOUT] =
     g_param_spec_boxed ("layout", NULL, NULL,
                         FC_TYPE_FLAME_LAYOUT,
                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  fc_session_view_class_override (object_class, PROP_SESSION);
 
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -552,6 +566,7 @@ fc_flame_view_init (FcFlameView *self)
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
   priv->session_signals = g_signal_group_new (FC_TYPE_SESSION);
+  priv->axis_signals = g_signal_group_new (FC_TYPE_TIME_AXIS);
   g_signal_group_connect_swapped (priv->session_signals, "notify::profile", G_CALLBACK (profile_changed_cb), self);
   g_signal_group_connect_swapped (priv->session_signals, "notify::thread", G_CALLBACK (thread_changed_cb), self);
   g_signal_group_connect_swapped (priv->session_signals, "notify::color-mode", G_CALLBACK (update_colors), self);

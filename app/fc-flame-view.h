@@ -81,6 +81,8 @@ GskRenderNode  *fc_flame_view_render_scene        (FcFlameView   *self,
                                                    int            height);
 /* for subclasses: connect more session signals here */
 GSignalGroup   *fc_flame_view_get_session_signals (FcFlameView   *self);
+/* for subclasses: connect to the session's FcTimeAxis ("changed") here */
+GSignalGroup   *fc_flame_view_get_axis_signals    (FcFlameView   *self);
 
 void            fc_flame_view_draw_outline        (GtkSnapshot           *snapshot,
                                                    const graphene_rect_t *bounds,

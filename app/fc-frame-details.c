@@ -10,6 +10,7 @@
 
 #include "fc-format.h"
 #include "fc-frame-details.h"
+#include "fc-session-view.h"
 #include "fc-function-details.h"
 #include "fc-session.h"
 #include "fc-view-util.h"
@@ -45,13 +46,15 @@ struct _FcFrameDetails
   gboolean       going_back;
 };
 
-G_DEFINE_FINAL_TYPE (FcFrameDetails, fc_frame_details, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE_WITH_CODE (FcFrameDetails, fc_frame_details, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (FC_TYPE_SESSION_VIEW, NULL))
 
 enum {
   PROP_0,
-  PROP_SESSION,
   PROP_BUSY,
-  N_PROPS
+  N_PROPS,
+  /* FcSessionView's */
+  PROP_SESSION = N_PROPS,
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -460,16 +463,13 @@ fc_frame_details_class_init (FcFrameDetailsClass *klass)
   object_class->get_property = fc_frame_details_get_property;
   object_class->set_property = fc_frame_details_set_property;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL,
                           FALSE,
                           (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  fc_session_view_class_override (object_class, PROP_SESSION);
 
   /* Referencing the resource links it (and its constructor) from the static library. */
   (void) fc_get_resource ();
@@ -549,7 +549,7 @@ fc_frame_details_set_session (FcFrameDetails *self,
 
   g_signal_group_set_target (self->session_signals, session);
   fc_frame_details_update (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  fc_session_view_notify (FC_SESSION_VIEW (self));
 }
 
 gboolean

@@ -57,26 +57,21 @@ fc_minimap_get_range (FcMinimap *self,
   *end_ns = e;
 }
 
+/* the minimap shows the session's whole thread range: the axis's overview */
 static double
 x_for_time (FcMinimap *self,
             gint64     t)
 {
-  gint64 b, e;
-  int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
-
-  fc_minimap_get_range (self, &b, &e);
-  return (double) (t - b) * width / (double) (e - b);
+  return fc_time_axis_overview_x_at (fc_session_get_time_axis (session_of (self)), t,
+                                     gtk_widget_get_width (GTK_WIDGET (self)));
 }
 
 static gint64
 time_at (FcMinimap *self,
          double     x)
 {
-  gint64 b, e;
-  int width = MAX (1, gtk_widget_get_width (GTK_WIDGET (self)));
-
-  fc_minimap_get_range (self, &b, &e);
-  return b + (gint64) ((double) (e - b) * x / width);
+  return fc_time_axis_overview_time_at (fc_session_get_time_axis (session_of (self)), x,
+                                        gtk_widget_get_width (GTK_WIDGET (self)));
 }
 
 static void
@@ -402,8 +397,8 @@ fc_minimap_init (FcMinimap *self)
   GSignalGroup *signals = fc_flame_view_get_session_signals (FC_FLAME_VIEW (self));
   GtkGesture *gesture;
 
-  g_signal_group_connect_swapped (signals, "notify::visible-begin-ns", G_CALLBACK (overlay_changed_cb), self);
-  g_signal_group_connect_swapped (signals, "notify::visible-end-ns", G_CALLBACK (overlay_changed_cb), self);
+  g_signal_group_connect_swapped (fc_flame_view_get_axis_signals (FC_FLAME_VIEW (self)), "changed",
+                                  G_CALLBACK (overlay_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::selection-begin-ns", G_CALLBACK (overlay_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::selection-end-ns", G_CALLBACK (overlay_changed_cb), self);
 

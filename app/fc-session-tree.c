@@ -5,6 +5,7 @@
 
 #include "fc-layout-cache.h"
 #include "fc-session-tree.h"
+#include "fc-session-view.h"
 
 /*
  * Follows a session's profile, thread and selection range and rebuilds a
@@ -59,17 +60,19 @@ struct _FcSessionTree
   guint         shared : 1;
 };
 
-G_DEFINE_FINAL_TYPE (FcSessionTree, fc_session_tree, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE_WITH_CODE (FcSessionTree, fc_session_tree, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (FC_TYPE_SESSION_VIEW, NULL))
 
 enum {
   PROP_0,
-  PROP_SESSION,
   PROP_BOTTOM_UP,
   PROP_TREE,
   PROP_FILTERED_TREE,
   PROP_BUSY,
   PROP_FILTERED,
-  N_PROPS
+  N_PROPS,
+  /* FcSessionView's */
+  PROP_SESSION = N_PROPS,
 };
 
 static GParamSpec *properties[N_PROPS];
@@ -508,10 +511,6 @@ fc_session_tree_class_init (FcSessionTreeClass *klass)
   object_class->get_property = fc_session_tree_get_property;
   object_class->set_property = fc_session_tree_set_property;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   properties[PROP_BOTTOM_UP] =
     g_param_spec_boolean ("bottom-up", NULL, NULL,
                           FALSE,
@@ -534,6 +533,7 @@ fc_session_tree_class_init (FcSessionTreeClass *klass)
                           (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
+  fc_session_view_class_override (object_class, PROP_SESSION);
 }
 
 static void
@@ -649,7 +649,7 @@ fc_session_tree_set_session (FcSessionTree *self,
       g_signal_group_set_target (self->source_signals, self->source);
     }
   fc_session_tree_queue_rebuild (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  fc_session_view_notify (FC_SESSION_VIEW (self));
 }
 
 gboolean

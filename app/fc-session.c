@@ -19,6 +19,7 @@ struct _FcSession
   FcDocument    *document;
   FcProfile     *profile;
   GPtrArray     *spans;          /* FcSpan, arranged; never NULL */
+  FcTimeAxis    *axis;           /* the thread range and the visible range */
   char          *search_text;
 
   /* derived from the profile */
@@ -77,6 +78,7 @@ fc_session_notify_visible (FcSession *self,
 
   self->visible_begin_ns = begin_ns;
   self->visible_end_ns = end_ns;
+  fc_time_axis_set_visible (self->axis, begin_ns, end_ns);
 
   if (begin_changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VISIBLE_BEGIN_NS]);
@@ -109,6 +111,7 @@ fc_session_finalize (GObject *object)
   g_clear_object (&self->layouts);
   g_clear_pointer (&self->search_text, g_free);
   g_clear_pointer (&self->spans, g_ptr_array_unref);
+  g_clear_object (&self->axis);
 
   G_OBJECT_CLASS (fc_session_parent_class)->finalize (object);
 }
@@ -301,6 +304,8 @@ fc_session_init (FcSession *self)
   self->frame_filter = FC_FRAME_FILTER_ALL;
   self->selected_frame = FC_SESSION_NO_FRAME;
   self->spans = fc_spans_new ();
+  self->axis = fc_time_axis_new ();
+  fc_time_axis_set_total (self->axis, self->range_begin_ns, self->range_end_ns);
 }
 
 FcSession *
@@ -329,6 +334,7 @@ static void
 fc_session_update_thread_range (FcSession *self)
 {
   fc_view_threads_get_range (self->profile, self->thread, &self->range_begin_ns, &self->range_end_ns);
+  fc_time_axis_set_total (self->axis, self->range_begin_ns, self->range_end_ns);
 }
 
 /**
@@ -353,6 +359,7 @@ fc_session_profile_grew (FcSession *self,
 
   g_object_freeze_notify (G_OBJECT (self));
   fc_view_threads_get_grown_range (self->profile, self->thread, &self->range_begin_ns, &self->range_end_ns);
+  fc_time_axis_set_total (self->axis, self->range_begin_ns, self->range_end_ns);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
   if (follow)
     fc_session_set_visible_range (self, MAX (self->range_begin_ns, self->range_end_ns - FC_SESSION_LIVE_WINDOW_NS),
@@ -642,6 +649,19 @@ fc_session_get_thread_range (FcSession *self,
 
   *begin_ns = self->range_begin_ns;
   *end_ns = self->range_end_ns;
+}
+
+/**
+ * fc_session_get_time_axis:
+ *
+ * Returns: (transfer none): the session's thread range and visible range,
+ *   for the views that draw time across their width
+ */
+FcTimeAxis *
+fc_session_get_time_axis (FcSession *self)
+{
+  g_return_val_if_fail (FC_IS_SESSION (self), NULL);
+  return self->axis;
 }
 
 gint64

@@ -8,6 +8,7 @@
 #include <glib-object.h>
 
 #include "flamecast.h"
+#include "fc-time-axis.h"
 
 G_BEGIN_DECLS
 
@@ -62,6 +63,7 @@ void           fc_session_zoom_to               (FcSession     *self,
                                                  gint64         begin_ns,
                                                  gint64         end_ns);
 void           fc_session_reset_view            (FcSession     *self);
+FcTimeAxis    *fc_session_get_time_axis         (FcSession     *self);
 void           fc_session_get_thread_range      (FcSession     *self,
                                                  gint64        *begin_ns,
                                                  gint64        *end_ns);

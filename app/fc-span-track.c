@@ -9,6 +9,7 @@
 #include "fc-colors.h"
 #include "fc-format.h"
 #include "fc-span-track.h"
+#include "fc-session-view.h"
 
 /* a span narrower than this still gets a sliver, so that it can be found */
 #define MIN_BAR_WIDTH  2.0
@@ -30,6 +31,7 @@ struct _FcSpanTrack
   /* owned */
   FcSession    *session;
   GSignalGroup *session_signals;
+  GSignalGroup *axis_signals;     /* the session's FcTimeAxis */
   GPtrArray    *spans;       /* the session's, kept alive while bars point into it */
   GArray       *bars;        /* Bar, as last drawn */
   PangoLayout  *pango;
@@ -41,12 +43,10 @@ struct _FcSpanTrack
 enum {
   PROP_0,
   PROP_SESSION,
-  N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (FcSpanTrack, fc_span_track, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE_WITH_CODE (FcSpanTrack, fc_span_track, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (FC_TYPE_SESSION_VIEW, NULL))
 
 static guint
 n_rows (FcSpanTrack *self)
@@ -458,8 +458,9 @@ fc_span_track_set_session (FcSpanTrack *self,
     return;
 
   g_signal_group_set_target (self->session_signals, session);
+  g_signal_group_set_target (self->axis_signals, session != NULL ? fc_session_get_time_axis (session) : NULL);
   spans_changed_cb (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  fc_session_view_notify (FC_SESSION_VIEW (self));
 }
 
 static void
@@ -480,6 +481,9 @@ fc_span_track_dispose (GObject *object)
   if (self->session_signals != NULL)
     g_signal_group_set_target (self->session_signals, NULL);
   g_clear_object (&self->session_signals);
+  if (self->axis_signals != NULL)
+    g_signal_group_set_target (self->axis_signals, NULL);
+  g_clear_object (&self->axis_signals);
   g_clear_object (&self->session);
   g_clear_object (&self->pango);
   g_array_set_size (self->bars, 0);
@@ -551,11 +555,7 @@ fc_span_track_class_init (FcSpanTrackClass *klass)
   widget_class->css_changed = fc_span_track_css_changed;
   widget_class->query_tooltip = fc_span_track_query_tooltip;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  fc_session_view_class_override (object_class, PROP_SESSION);
 
   gtk_widget_class_set_css_name (widget_class, "spantrack");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -565,7 +565,6 @@ static void
 fc_span_track_init (FcSpanTrack *self)
 {
   static const char * const redraw_on[] = {
-    "notify::visible-begin-ns", "notify::visible-end-ns",
     "notify::selection-begin-ns", "notify::selection-end-ns",
   };
   GtkGesture *click = gtk_gesture_click_new ();
@@ -574,6 +573,8 @@ fc_span_track_init (FcSpanTrack *self)
 
   self->bars = g_array_new (FALSE, FALSE, sizeof (Bar));
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
+  self->axis_signals = g_signal_group_new (FC_TYPE_TIME_AXIS);
+  g_signal_group_connect_swapped (self->axis_signals, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
   for (guint i = 0; i < G_N_ELEMENTS (redraw_on); i++)
     g_signal_group_connect_swapped (self->session_signals, redraw_on[i], G_CALLBACK (gtk_widget_queue_draw), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::spans", G_CALLBACK (spans_changed_cb), self);

@@ -9,6 +9,7 @@
 
 #include "fc-thread-list.h"
 #include "fc-thread-selector.h"
+#include "fc-session-view.h"
 
 struct _FcThreadSelector
 {
@@ -34,15 +35,13 @@ struct _FcThreadSelector
   gboolean            list_stale;    /* a live profile grew while the popover was closed */
 };
 
-G_DEFINE_FINAL_TYPE (FcThreadSelector, fc_thread_selector, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE_WITH_CODE (FcThreadSelector, fc_thread_selector, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (FC_TYPE_SESSION_VIEW, NULL))
 
 enum {
   PROP_0,
   PROP_SESSION,
-  N_PROPS
 };
-
-static GParamSpec *properties[N_PROPS];
 
 static gboolean
 filter_func (gpointer item,
@@ -386,12 +385,8 @@ fc_thread_selector_class_init (FcThreadSelectorClass *klass)
   object_class->get_property = fc_thread_selector_get_property;
   object_class->set_property = fc_thread_selector_set_property;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
 
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  fc_session_view_class_override (object_class, PROP_SESSION);
 
   /* Referencing the resource links it (and its constructor) from the static library. */
   (void) fc_get_resource ();
@@ -475,7 +470,7 @@ fc_thread_selector_set_session (FcThreadSelector *self,
 
   g_signal_group_set_target (self->session_signals, session);
   session_profile_cb (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  fc_session_view_notify (FC_SESSION_VIEW (self));
 }
 
 /**

@@ -10,6 +10,7 @@
 
 #include "fc-format.h"
 #include "fc-time-ruler.h"
+#include "fc-session-view.h"
 
 #define LABEL_PADDING 3.0
 
@@ -20,6 +21,7 @@ struct _FcTimeRuler
   /* owned */
   FcSession    *session;
   GSignalGroup *session_signals;
+  GSignalGroup *axis_signals;     /* the session's FcTimeAxis */
   PangoLayout  *pango;
   GPtrArray    *labels;
 };
@@ -27,12 +29,10 @@ struct _FcTimeRuler
 enum {
   PROP_0,
   PROP_SESSION,
-  N_PROPS
 };
 
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (FcTimeRuler, fc_time_ruler, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE_WITH_CODE (FcTimeRuler, fc_time_ruler, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (FC_TYPE_SESSION_VIEW, NULL))
 
 gint64
 fc_time_ruler_get_origin (FcSession *session)
@@ -289,8 +289,9 @@ fc_time_ruler_set_session (FcTimeRuler *self,
     return;
 
   g_signal_group_set_target (self->session_signals, session);
+  g_signal_group_set_target (self->axis_signals, session != NULL ? fc_session_get_time_axis (session) : NULL);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SESSION]);
+  fc_session_view_notify (FC_SESSION_VIEW (self));
 }
 
 GPtrArray *
@@ -308,6 +309,9 @@ fc_time_ruler_dispose (GObject *object)
   if (self->session_signals != NULL)
     g_signal_group_set_target (self->session_signals, NULL);
   g_clear_object (&self->session_signals);
+  if (self->axis_signals != NULL)
+    g_signal_group_set_target (self->axis_signals, NULL);
+  g_clear_object (&self->axis_signals);
   g_clear_object (&self->session);
   g_clear_object (&self->pango);
 
@@ -375,11 +379,7 @@ fc_time_ruler_class_init (FcTimeRulerClass *klass)
   widget_class->measure = fc_time_ruler_measure;
   widget_class->css_changed = fc_time_ruler_css_changed;
 
-  properties[PROP_SESSION] =
-    g_param_spec_object ("session", NULL, NULL,
-                         FC_TYPE_SESSION,
-                         (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  fc_session_view_class_override (object_class, PROP_SESSION);
 
   gtk_widget_class_set_css_name (widget_class, "timeruler");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
@@ -389,12 +389,14 @@ static void
 fc_time_ruler_init (FcTimeRuler *self)
 {
   static const char * const redraw_on[] = {
-    "notify::profile", "notify::thread", "notify::visible-begin-ns", "notify::visible-end-ns",
+    "notify::profile", "notify::thread",
     "notify::selection-begin-ns", "notify::selection-end-ns",
   };
 
   self->labels = g_ptr_array_new_with_free_func (g_free);
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
+  self->axis_signals = g_signal_group_new (FC_TYPE_TIME_AXIS);
+  g_signal_group_connect_swapped (self->axis_signals, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
   for (guint i = 0; i < G_N_ELEMENTS (redraw_on); i++)
     g_signal_group_connect_swapped (self->session_signals, redraw_on[i], G_CALLBACK (gtk_widget_queue_draw), self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",

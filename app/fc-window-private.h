@@ -74,7 +74,6 @@ void fc_window_set_action_enabled  (FcWindow   *self,
                                     const char *name,
                                     gboolean    enabled);
 void fc_window_update_recent_menu  (FcWindow   *self);
-char *fc_window_recent_label       (const char *uri);
 void fc_window_show_problems       (FcWindow   *self);
 /* the details panel: shown when wanted (win.show-details) and a frame is selected */
 void fc_window_update_details      (FcWindow   *self);

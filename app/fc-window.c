@@ -458,6 +458,37 @@ fc_window_get_file (FcWindow *self)
   return self->file;
 }
 
+const char *
+fc_window_get_load_error (FcWindow *self)
+{
+  g_return_val_if_fail (FC_IS_WINDOW (self), NULL);
+
+  return self->last_error;
+}
+
+guint
+fc_window_get_n_load_problems (FcWindow *self)
+{
+  g_return_val_if_fail (FC_IS_WINDOW (self), 0);
+
+  return self->last_n_problems;
+}
+
+/**
+ * fc_window_get_part:
+ *
+ * Returns: (transfer none) (nullable): the template child @id
+ */
+gpointer
+fc_window_get_part (FcWindow   *self,
+                    const char *id)
+{
+  g_return_val_if_fail (FC_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (id != NULL, NULL);
+
+  return gtk_widget_get_template_child (GTK_WIDGET (self), FC_TYPE_WINDOW, id);
+}
+
 static gboolean
 drop_cb (FcWindow     *self,
          const GValue *value,

@@ -27,6 +27,16 @@ gboolean    fc_window_is_loading   (FcWindow       *self);
 gboolean    fc_window_is_empty     (FcWindow       *self);
 FcSession  *fc_window_get_session  (FcWindow       *self);
 GFile      *fc_window_get_file     (FcWindow       *self);
+/* why the last file did not open, or NULL */
+const char *fc_window_get_load_error    (FcWindow       *self);
+/* the problems the last file's reader reported (fc_reader's lenient mode) */
+guint       fc_window_get_n_load_problems (FcWindow     *self);
+/* a child of the window's template by its id ("flame_chart",
+ * "compare_page"...), as fc_search_bar_get_part(): for tests */
+gpointer    fc_window_get_part          (FcWindow       *self,
+                                         const char     *id);
+/* the Open Recent menu's label for @uri */
+char       *fc_window_recent_label      (const char     *uri);
 
 /* recording (fc-window-record.c) */
 gboolean     fc_window_record_attach   (FcWindow           *self,

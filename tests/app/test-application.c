@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 
 #include "fc-application.h"
-#include "fc-window-private.h"
+#include "fc-window.h"
 #include "fc-test-util.h"
 
 typedef struct {

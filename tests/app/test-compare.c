@@ -5,7 +5,9 @@
 
 #include <glib/gstdio.h>
 
-#include "fc-window-private.h"
+#include "fc-diff-tree-view.h"
+#include "fc-flame-graph.h"
+#include "fc-window.h"
 #include "fc-test-util.h"
 
 /* folded stacks; 12 samples before, 5 after */
@@ -64,7 +66,7 @@ test_compare_colours (void)
   g_autoptr(GFile) before = write_profile (dir, "before.txt", before_folded);
   g_autoptr(GFile) after = write_profile (dir, "after.txt", after_folded);
   FcWindow *window = g_object_ref (fc_window_new (NULL));
-  FcFlameGraph *graph = window->flame_graph;
+  FcFlameGraph *graph = fc_window_get_part (window, "flame_graph");
   const FcCallTreeNode *root, *main_node, *foo, *bar, *baz;
   FcCallTree *tree;
   double delta;
@@ -80,7 +82,7 @@ test_compare_colours (void)
   fc_window_compare_file (window, before);
   wait_loaded (window);
   g_assert_true (fc_flame_graph_has_diff (graph));
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack), ==, "flamegraph");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (fc_window_get_part (window, "view_stack")), ==, "flamegraph");
   /* the window still shows the after profile */
   g_assert_true (g_file_equal (fc_window_get_file (window), after));
 
@@ -106,7 +108,7 @@ test_compare_colours (void)
   g_assert_cmpfloat_with_epsilon (delta, 0.6, 1e-9);
 
   /* it draws: every box of the small tree */
-  adw_view_stack_set_visible_child_name (window->view_stack, "flamegraph");
+  adw_view_stack_set_visible_child_name (fc_window_get_part (window, "view_stack"), "flamegraph");
   fc_test_poll_until (queue_draw_and_count (graph) > 0);
   g_assert_cmpuint (fc_flame_graph_get_n_drawn_boxes (graph), ==, 4);
 
@@ -188,7 +190,7 @@ test_compare_call_tree (void)
   g_autoptr(GFile) before = write_profile (dir, "before.txt", before_folded);
   g_autoptr(GFile) after = write_profile (dir, "after.txt", after_folded);
   FcWindow *window = g_object_ref (fc_window_new (NULL));
-  FcDiffTreeView *view = window->diff_tree_view;
+  FcDiffTreeView *view = fc_window_get_part (window, "diff_tree_view");
   GListModel *rows = fc_diff_tree_view_get_model (view);
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1200, 600);
@@ -196,12 +198,12 @@ test_compare_call_tree (void)
   fc_window_open_file (window, after);
   wait_loaded (window);
   /* no comparison yet: no Compare page */
-  g_assert_false (adw_view_stack_page_get_visible (window->compare_page));
+  g_assert_false (adw_view_stack_page_get_visible (fc_window_get_part (window, "compare_page")));
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
 
   fc_window_compare_file (window, before);
   wait_loaded (window);
-  g_assert_true (adw_view_stack_page_get_visible (window->compare_page));
+  g_assert_true (adw_view_stack_page_get_visible (fc_window_get_part (window, "compare_page")));
   g_assert_nonnull (fc_diff_tree_view_get_diff (view));
 
   /* before 12 samples, after 5; shares of each, deltas in points. Opened
@@ -230,14 +232,14 @@ test_compare_call_tree (void)
   assert_row (rows, 4, "old | 16.7% | — | −16.7 | 16.7% | — | −16.7");
 
   /* the page draws its cells */
-  adw_view_stack_set_visible_child_name (window->view_stack, "compare");
+  adw_view_stack_set_visible_child_name (fc_window_get_part (window, "view_stack"), "compare");
   fc_test_poll_until (shows_label (GTK_WIDGET (view), "+35.0"));
   g_assert_true (shows_label (GTK_WIDGET (view), "baz"));
 
   /* opening another file ends the comparison, and the page goes */
   fc_window_open_file (window, before);
   wait_loaded (window);
-  g_assert_false (adw_view_stack_page_get_visible (window->compare_page));
+  g_assert_false (adw_view_stack_page_get_visible (fc_window_get_part (window, "compare_page")));
   g_assert_null (fc_diff_tree_view_get_diff (view));
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 0);
 

@@ -8,8 +8,9 @@
 #include <glib/gstdio.h>
 
 #include "fc-export.h"
+#include "fc-flame-chart.h"
 #include "fc-reader.h"
-#include "fc-window-private.h"
+#include "fc-window.h"
 #include "fc-test-util.h"
 
 static const char *tmp;
@@ -25,10 +26,10 @@ window_with_fixture (const char *fixture)
   fc_window_open_file (window, file);
   while (fc_window_is_loading (window))
     g_main_context_iteration (NULL, TRUE);
-  g_assert_nonnull (fc_session_get_document (window->session));
+  g_assert_nonnull (fc_session_get_document (fc_window_get_session (window)));
   /* the flamechart laid out and given its size: what the exports draw */
-  fc_test_spin_until (fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart)) != NULL &&
-                      gtk_widget_get_width (GTK_WIDGET (window->flame_chart)) > 0);
+  fc_test_spin_until (fc_flame_view_get_layout (FC_FLAME_VIEW (fc_window_get_part (window, "flame_chart"))) != NULL &&
+                      gtk_widget_get_width (GTK_WIDGET (fc_window_get_part (window, "flame_chart"))) > 0);
   return window;
 }
 
@@ -67,7 +68,7 @@ static void
 test_save_v2 (void)
 {
   FcWindow *window = window_with_fixture ("payloads/v2-cocoa.json");
-  FcDocument *document = fc_session_get_document (window->session);
+  FcDocument *document = fc_session_get_document (fc_window_get_session (window));
   g_autoptr(GFile) file = tmp_file ("saved.json");
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GPtrArray) files = NULL;
@@ -99,7 +100,7 @@ static void
 test_save_v1 (void)
 {
   FcWindow *window = window_with_fixture ("payloads/v2-cocoa.json");
-  FcDocument *document = fc_session_get_document (window->session);
+  FcDocument *document = fc_session_get_document (fc_window_get_session (window));
   g_autoptr(GFile) file = tmp_file ("saved.envelope");
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GPtrArray) files = NULL;
@@ -133,7 +134,7 @@ test_save_other (void)
   static const FcSaveFormat formats[] = { FC_SAVE_OTLP, FC_SAVE_OTLP_JSON, FC_SAVE_PPROF, FC_SAVE_SPEEDSCOPE,
                                           FC_SAVE_COLLAPSED };
   FcWindow *window = window_with_fixture ("payloads/v2-cocoa.json");
-  FcDocument *document = fc_session_get_document (window->session);
+  FcDocument *document = fc_session_get_document (fc_window_get_session (window));
   guint n_samples = fc_profile_get_n_samples (fc_document_get_profile (document, 0));
 
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "save-other"));
@@ -169,7 +170,7 @@ test_export_png (void)
   gsize len;
 
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-png"));
-  fc_export_png_async (GTK_WIDGET (window->flame_chart), file, NULL, store_result_cb, &result);
+  fc_export_png_async (GTK_WIDGET (fc_window_get_part (window, "flame_chart")), file, NULL, store_result_cb, &result);
   g_assert_true (fc_export_png_finish (wait_result (&result), &error));
   g_assert_no_error (error);
 
@@ -179,8 +180,8 @@ test_export_png (void)
   g_assert_cmpmem (data, 8, "\x89PNG\r\n\x1a\n", 8);
   texture = gdk_texture_new_from_file (file, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (gdk_texture_get_width (texture), ==, gtk_widget_get_width (GTK_WIDGET (window->flame_chart)));
-  g_assert_cmpint (gdk_texture_get_height (texture), ==, gtk_widget_get_height (GTK_WIDGET (window->flame_chart)));
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, gtk_widget_get_width (GTK_WIDGET (fc_window_get_part (window, "flame_chart"))));
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, gtk_widget_get_height (GTK_WIDGET (fc_window_get_part (window, "flame_chart"))));
 
   window_free (window);
 }
@@ -251,7 +252,7 @@ test_export_svg (void)
 
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "export-svg"));
 
-  fc_export_svg_async (window->session, FC_EXPORT_FLAMECHART, 1000, chart, NULL, store_result_cb, &result);
+  fc_export_svg_async (fc_window_get_session (window), FC_EXPORT_FLAMECHART, 1000, chart, NULL, store_result_cb, &result);
   g_assert_true (fc_export_svg_finish (wait_result (&result), &error));
   g_assert_no_error (error);
   /* boxes are vector paths: many elements, not one embedded picture */
@@ -259,7 +260,7 @@ test_export_svg (void)
   g_assert_true (g_file_load_contents (chart, NULL, &data, NULL, NULL, &error));
   g_assert_null (strstr (data, "<image"));
 
-  fc_export_svg_async (window->session, FC_EXPORT_FLAMEGRAPH, 640, graph, NULL, store_result_cb, &result2);
+  fc_export_svg_async (fc_window_get_session (window), FC_EXPORT_FLAMEGRAPH, 640, graph, NULL, store_result_cb, &result2);
   g_assert_true (fc_export_svg_finish (wait_result (&result2), &error));
   g_assert_no_error (error);
   g_assert_cmpuint (check_svg (graph, 640), >, 20);

@@ -18,16 +18,18 @@
 
 #include "fc-app-settings.h"
 #include "fc-application.h"
+#include "fc-header-title.h"
 #include "fc-reader.h"
 #include "fc-record-dialog.h"
+#include "fc-search-bar.h"
 #include "fc-send-dialog.h"
 #include "fc-test-keys.h"
 #include "fc-test-relay.h"
 #include "fc-test-screenshot.h"
-#include "fc-test-util.h"
 #include "fc-validate.h"
 #include "fc-view-util.h"
-#include "fc-window-private.h"
+#include "fc-window.h"
+#include "fc-test-util.h"
 
 static GtkApplication *app;
 
@@ -422,26 +424,26 @@ test_title_and_escape (void)
   gtk_window_get_default_size (GTK_WINDOW (window), &default_width, &default_height);
   g_assert_cmpint (default_width, ==, 1200);
   fc_test_wait_for_paint (GTK_WIDGET (window));
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_header_title_get_part (window->header_title, "file_label"))), ==, "fc-target-burner");
-  fc_test_spin_until (label_shows_all (GTK_LABEL (fc_header_title_get_part (window->header_title, "file_label"))));
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_header_title_get_part (window->header_title, "file_sublabel"))), ==, pid);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_header_title_get_part (fc_window_get_part (window, "header_title"), "file_label"))), ==, "fc-target-burner");
+  fc_test_spin_until (label_shows_all (GTK_LABEL (fc_header_title_get_part (fc_window_get_part (window, "header_title"), "file_label"))));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_header_title_get_part (fc_window_get_part (window, "header_title"), "file_sublabel"))), ==, pid);
   fc_test_screenshot (GTK_WIDGET (window), "appitems-title");
 
   fc_test_keys_focus (GTK_WINDOW (window));
   fc_test_keys_press ("<Control>f");
   fc_test_spin_until ((focus = gtk_window_get_focus (GTK_WINDOW (window))) != NULL &&
-                 gtk_widget_is_ancestor (focus, fc_search_bar_get_part (window->search_bar, "search_entry")));
+                 gtk_widget_is_ancestor (focus, fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_entry")));
   fc_test_keys_type ("main");
   fc_test_spin_until (g_strcmp0 (fc_session_get_search_text (session), "main") == 0);
   fc_test_keys_press ("Escape");
-  fc_test_spin_until (gtk_window_get_focus (GTK_WINDOW (window)) == GTK_WIDGET (window->flame_chart));
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fc_search_bar_get_part (window->search_bar, "search_entry"))), ==, "");
+  fc_test_spin_until (gtk_window_get_focus (GTK_WINDOW (window)) == GTK_WIDGET (fc_window_get_part (window, "flame_chart")));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_entry"))), ==, "");
   g_assert_cmpstr (fc_session_get_search_text (session), ==, "");
 
   width = fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session);
   fc_test_keys_press ("plus");
   fc_test_spin_until (fc_session_get_visible_end_ns (session) - fc_session_get_visible_begin_ns (session) < width);
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fc_search_bar_get_part (window->search_bar, "search_entry"))), ==, "");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_entry"))), ==, "");
 
   window_free (window);
 }
@@ -474,9 +476,9 @@ test_inlined_details (void)
   g_test_message ("lto_helper: %s", location);
   g_assert_nonnull (strstr (location, "inlined"));
 
-  adw_view_stack_set_visible_child_name (window->view_stack, "flamegraph");
+  adw_view_stack_set_visible_child_name (fc_window_get_part (window, "view_stack"), "flamegraph");
   fc_session_set_selected_frame (session, helper);
-  fc_test_spin_until (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  fc_test_spin_until (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))));
   fc_test_screenshot (GTK_WIDGET (window), "appitems-inlined");
   window_free (window);
 }

@@ -9,13 +9,16 @@
 #include <unistd.h>
 
 #include "fc-app-settings.h"
+#include "fc-flame-chart.h"
 #include "fc-outbox-window.h"
+#include "fc-record-bar.h"
 #include "fc-record-dialog.h"
 #include "fc-test-relay.h"
 #include "fc-test-screenshot.h"
 #include "fc-thread-list.h"
+#include "fc-thread-selector.h"
 #include "fc-view-util.h"
-#include "fc-window-private.h"
+#include "fc-window.h"
 #include "fc-test-util.h"
 
 static FcWindow *
@@ -32,7 +35,7 @@ static GtkWidget *
 bar_part (FcWindow   *window,
           const char *id)
 {
-  return fc_record_bar_get_part (window->record_bar, id);
+  return fc_record_bar_get_part (fc_window_get_part (window, "record_bar"), id);
 }
 
 /* the window's recording stopped, and what it sent is reported */
@@ -113,7 +116,7 @@ static gboolean
 selector_has (FcWindow   *window,
               const char *name)
 {
-  GListModel *model = fc_thread_selector_get_model (window->thread_selector);
+  GListModel *model = fc_thread_selector_get_model (fc_window_get_part (window, "thread_selector"));
 
   for (guint i = 0; i < g_list_model_get_n_items (model); i++)
     {
@@ -158,7 +161,7 @@ live_box_named (FcWindow   *window,
                 const char *function,
                 FcFlameBox *box)
 {
-  FcFlameChart *chart = window->flame_chart;
+  FcFlameChart *chart = fc_window_get_part (window, "flame_chart");
   int width = gtk_widget_get_width (GTK_WIDGET (chart));
   int height = gtk_widget_get_height (GTK_WIDGET (chart));
   FcFlameLayout *layout = fc_flame_view_get_layout (FC_FLAME_VIEW (chart));
@@ -205,7 +208,7 @@ assert_live_tooltip (FcWindow *window)
                                        G_REGEX_MULTILINE, 0));
   /* the details panel says the same of the function (all its call paths) */
   fc_session_set_selected_frame (fc_window_get_session (window), box.frame);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))));
   fc_test_screenshot (GTK_WIDGET (window), "appitems-live");
   fc_session_set_selected_frame (fc_window_get_session (window), FC_SESSION_NO_FRAME);
 }
@@ -238,12 +241,12 @@ test_attach_live (void)
   g_assert_no_error (error);
   g_assert_true (fc_window_is_recording (window));
   g_assert_false (fc_window_is_empty (window));
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->record_stack), ==, "stop");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "record_stack")), ==, "stop");
   g_assert_true (gtk_revealer_get_reveal_child (GTK_REVEALER (bar_part (window, "revealer"))));
 
   /* live: the session's profile grows while the main loop runs */
   ITERATE_UNTIL (n_session_samples (window) > 0);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "main_stack")), ==, "profile");
   before = n_session_samples (window);
   for (guint i = 0; i < 5; i++)
     {
@@ -284,8 +287,8 @@ test_attach_live (void)
   /* the live view is a copy that grows; the recording opens finished */
   ITERATE_UNTIL (fc_profile_is_finished (fc_session_get_profile (fc_window_get_session (window))));
   g_assert_cmpuint (n_session_samples (window), >=, before);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->record_stack), ==, "record");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "main_stack")), ==, "profile");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "record_stack")), ==, "record");
 
   /* the program runs on, untraced */
   tracer = proc_status_field (pid, "TracerPid:");
@@ -342,7 +345,7 @@ test_live_choices (void)
 
   /* the sleeper waits in nanosleep nearly always: an idle thread, after the busy ones */
   {
-    GListModel *model = fc_thread_selector_get_model (window->thread_selector);
+    GListModel *model = fc_thread_selector_get_model (fc_window_get_part (window, "thread_selector"));
     gboolean seen_idle = FALSE;
 
     for (guint i = 1; i < g_list_model_get_n_items (model); i++)
@@ -360,11 +363,11 @@ test_live_choices (void)
       }
     g_assert_true (seen_idle);
   }
-  fc_thread_selector_popup (window->thread_selector);
-  fc_test_screenshot (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (window->thread_selector),
+  fc_thread_selector_popup (fc_window_get_part (window, "thread_selector"));
+  fc_test_screenshot (GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (fc_window_get_part (window, "thread_selector")),
                                                                  FC_TYPE_THREAD_SELECTOR, "popover")),
                       "appitems-idle-threads");
-  fc_thread_selector_popdown (window->thread_selector);
+  fc_thread_selector_popdown (fc_window_get_part (window, "thread_selector"));
 
   kill (pid, SIGKILL);
   waitpid (pid, &status, 0);
@@ -389,7 +392,7 @@ test_spawn_until_exit (void)
   ITERATE_UNTIL (fc_session_get_profile (fc_window_get_session (window)) != NULL &&
                  fc_profile_is_finished (fc_session_get_profile (fc_window_get_session (window))));
   g_assert_cmpuint (n_session_samples (window), >, 0);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "main_stack")), ==, "profile");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (bar_part (window, "record_status_label"))), "Recorded"));
   window_free (window);
@@ -857,13 +860,13 @@ test_transaction_track (void)
   g_settings_set_string (settings, "profile-lifecycle", "trace");
   g_assert_true (fc_window_record_attach (window, pid, &error));
   g_assert_no_error (error);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "span_track"))));
 
   gtk_editable_set_text (GTK_EDITABLE (bar_part (window, "transaction_entry")), "checkout");
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (bar_part (window, "transaction_button")), TRUE);
   ITERATE_UNTIL (n_session_samples (window) > 0);
   ITERATE_UNTIL (fc_session_get_spans (fc_window_get_session (window))->len == 1);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "span_track"))));
   span = g_ptr_array_index (fc_session_get_spans (fc_window_get_session (window)), 0);
   g_assert_true (span->open);
   g_assert_cmpstr (span->description, ==, "checkout");
@@ -885,7 +888,7 @@ test_transaction_track (void)
   /* the finished recording keeps its transaction on the track */
   ITERATE_UNTIL (fc_profile_is_finished (fc_session_get_profile (fc_window_get_session (window))));
   g_assert_cmpuint (fc_session_get_spans (fc_window_get_session (window))->len, ==, 1);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "span_track"))));
 
   g_settings_reset (settings, "profile-lifecycle");
   window_free (window);

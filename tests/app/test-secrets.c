@@ -22,7 +22,7 @@
 #include "fc-app-settings.h"
 #include "fc-send-dialog.h"
 #include "fc-test-relay.h"
-#include "fc-window-private.h"
+#include "fc-window.h"
 #include "fc-test-util.h"
 
 static const char *home;

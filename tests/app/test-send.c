@@ -15,7 +15,7 @@
 #include "fc-send-dialog.h"
 #include "fc-test-relay.h"
 #include "fc-test-screenshot.h"
-#include "fc-window-private.h"
+#include "fc-window.h"
 #include "fc-test-util.h"
 
 static const char *home;
@@ -58,7 +58,7 @@ window_with (const char *path)
   fc_window_open_file (window, file);
   while (fc_window_is_loading (window))
     g_main_context_iteration (NULL, TRUE);
-  g_assert_nonnull (fc_session_get_document (window->session));
+  g_assert_nonnull (fc_session_get_document (fc_window_get_session (window)));
   return window;
 }
 

@@ -6,7 +6,8 @@
 #include <glib/gstdio.h>
 
 #include "fc-format.h"
-#include "fc-window-private.h"
+#include "fc-span-track.h"
+#include "fc-window.h"
 #include "fc-test-util.h"
 
 static FcWindow *
@@ -88,8 +89,8 @@ test_envelope_v2 (void)
 {
   FcWindow *window = open_and_wait ("good/node-v2-spans.envelope");
   FcSession *session = fc_window_get_session (window);
-  FcSpanTrack *track = window->span_track;
-  GtkWidget *chart = GTK_WIDGET (window->flame_chart);
+  FcSpanTrack *track = fc_window_get_part (window, "span_track");
+  GtkWidget *chart = GTK_WIDGET (fc_window_get_part (window, "flame_chart"));
   graphene_rect_t rect, tx_rect;
   const FcSpan *span;
   int width;
@@ -188,8 +189,8 @@ test_envelope_v1 (void)
 
   g_assert_cmpuint (spans->len, ==, 1);
   g_assert_cmpstr (((FcSpan *) g_ptr_array_index (spans, 0))->description, ==, "GET /");
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
-  while (fc_span_track_get_n_bars (window->span_track) != 1)
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "span_track"))));
+  while (fc_span_track_get_n_bars (fc_window_get_part (window, "span_track")) != 1)
     g_main_context_iteration (NULL, TRUE);
   window_free (window);
 }
@@ -201,7 +202,7 @@ test_hidden (void)
   FcWindow *window = open_and_wait ("good/compact-v2.json");
 
   g_assert_cmpuint (fc_session_get_spans (fc_window_get_session (window))->len, ==, 0);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->span_track)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "span_track"))));
   window_free (window);
 }
 

@@ -5,9 +5,11 @@
 
 #include <glib/gstdio.h>
 
+#include "fc-call-tree-view.h"
 #include "fc-test-screenshot.h"
 #include "fc-thread-list.h"
-#include "fc-window-private.h"
+#include "fc-thread-selector.h"
+#include "fc-window.h"
 #include "fc-test-util.h"
 
 static FcWindow *
@@ -53,37 +55,37 @@ test_narrow (void)
   g_autofree char *path = fc_test_data_path ("payloads/v2-python-cut.json");
   FcWindow *window = open_and_wait (path, 800, 600);
   FcSession *session = fc_window_get_session (window);
-  GtkWidget *tree = GTK_WIDGET (window->call_tree_view);
+  GtkWidget *tree = GTK_WIDGET (fc_window_get_part (window, "call_tree_view"));
   GtkWidget *content = adw_application_window_get_content (ADW_APPLICATION_WINDOW (window));
   int width;
 
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-page", g_variant_new_string ("call-tree"));
-  while (fc_call_tree_view_get_busy (window->call_tree_view))
+  while (fc_call_tree_view_get_busy (fc_window_get_part (window, "call_tree_view")))
     g_main_context_iteration (NULL, TRUE);
   width = width_when_laid_out (tree);
   /* the window is really 800 wide (less its client-side decorations):
    * nothing in it asks for more */
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
   g_assert_cmpint (gtk_widget_get_width (content), >=, 760);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))));
   g_assert_cmpint (width, ==, gtk_widget_get_width (content));
   fc_test_screenshot (GTK_WIDGET (window), "appitems-800x600-call-tree");
 
   /* a frame selected: the panel is back, beside a call tree still usable */
   fc_session_set_selected_frame (session, 1);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))));
   fc_test_wait_for_paint (tree);
   width = gtk_widget_get_width (tree);
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 800);
   g_assert_cmpint (width, >=, 800 * 55 / 100);
-  g_assert_cmpint (width + gtk_widget_get_width (GTK_WIDGET (window->details_scroller)), <=, 800);
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->details_scroller)), >=, 200);
+  g_assert_cmpint (width + gtk_widget_get_width (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))), <=, 800);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))), >=, 200);
   fc_test_screenshot (GTK_WIDGET (window), "appitems-800x600-details");
 
   /* the flamechart has the whole width as well when nothing is selected */
   fc_session_set_selected_frame (session, FC_SESSION_NO_FRAME);
   g_action_group_activate_action (G_ACTION_GROUP (window), "show-page", g_variant_new_string ("flamechart"));
-  g_assert_cmpint (width_when_laid_out (GTK_WIDGET (window->flame_chart)), ==, gtk_widget_get_width (content));
+  g_assert_cmpint (width_when_laid_out (GTK_WIDGET (fc_window_get_part (window, "flame_chart"))), ==, gtk_widget_get_width (content));
 
   window_free (window);
 }
@@ -99,7 +101,7 @@ test_transaction_thread (void)
   FcWindow *window = open_and_wait (path, 1000, 700);
   FcSession *session = fc_window_get_session (window);
   FcProfile *profile = fc_session_get_profile (session);
-  GListModel *model = fc_thread_selector_get_model (window->thread_selector);
+  GListModel *model = fc_thread_selector_get_model (fc_window_get_part (window, "thread_selector"));
   g_autoptr(FcThreadItem) first = NULL;
 
   g_assert_cmpint (fc_session_get_thread (session), >=, 0);

@@ -8,8 +8,14 @@
 #include <glib/gstdio.h>
 
 #include "fc-app-settings.h"
+#include "fc-call-tree-view.h"
+#include "fc-flame-chart.h"
+#include "fc-flame-graph.h"
+#include "fc-header-title.h"
+#include "fc-search-bar.h"
 #include "fc-thread-list.h"
-#include "fc-window-private.h"
+#include "fc-thread-selector.h"
+#include "fc-window.h"
 #include "fc-test-util.h"
 
 static FcWindow *
@@ -37,7 +43,7 @@ open_and_wait (FcWindow   *window,
 
   fc_window_open_file (window, file);
   g_assert_true (fc_window_is_loading (window));
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "loading");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "main_stack")), ==, "loading");
   while (fc_window_is_loading (window))
     g_main_context_iteration (NULL, TRUE);
 }
@@ -143,32 +149,32 @@ test_open_fixtures (void)
       g_assert_true (fc_window_is_empty (window));
       open_and_wait (window, cases[i].fixture);
 
-      g_assert_null (window->last_error);
+      g_assert_null (fc_window_get_load_error (window));
       g_assert_false (fc_window_is_empty (window));
       g_assert_nonnull (fc_session_get_document (session));
       g_assert_nonnull (fc_session_get_profile (session));
       g_assert_nonnull (fc_window_get_file (window));
-      g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
-      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->thread_selector)));
-      g_assert_true (gtk_widget_is_visible (fc_search_bar_get_part (window->search_bar, "search_entry")));
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "main_stack")), ==, "profile");
+      g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "thread_selector"))));
+      g_assert_true (gtk_widget_is_visible (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_entry")));
       /* the file's name shows at normal width too, not only in the narrow title */
       {
         g_autofree char *base = g_path_get_basename (cases[i].fixture);
 
-        g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_header_title_get_part (window->header_title, "file_label"))), ==, base);
-        g_assert_true (gtk_widget_get_visible (fc_header_title_get_part (window->header_title, "file_label")));
+        g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_header_title_get_part (fc_window_get_part (window, "header_title"), "file_label"))), ==, base);
+        g_assert_true (gtk_widget_get_visible (fc_header_title_get_part (fc_window_get_part (window, "header_title"), "file_label")));
       }
       /* the toast counts what the lenient reader recorded */
-      g_assert_cmpuint (window->last_n_problems, ==,
+      g_assert_cmpuint (fc_window_get_n_load_problems (window), ==,
                         fc_document_get_problems (fc_session_get_document (session))->len);
-      g_assert_cmpuint (window->last_n_problems, >=, cases[i].min_problems);
+      g_assert_cmpuint (fc_window_get_n_load_problems (window), >=, cases[i].min_problems);
       /* and the main menu reaches them as long as the file is shown */
       g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (window), "show-problems") ==
-                     (window->last_n_problems > 0));
-      if (window->last_n_problems > 0)
+                     (fc_window_get_n_load_problems (window) > 0));
+      if (fc_window_get_n_load_problems (window) > 0)
         assert_problems_dialog (window);
 
-      names = list_names (fc_thread_selector_get_model (window->thread_selector));
+      names = list_names (fc_thread_selector_get_model (fc_window_get_part (window, "thread_selector")));
       g_assert_cmpstr (names, ==, cases[i].threads);
 
       window_free (window);
@@ -194,21 +200,21 @@ test_open_errors (void)
       open_and_wait (window, fixtures[i]);
 
       /* the reader's own message, on the empty page */
-      g_assert_nonnull (window->last_error);
+      g_assert_nonnull (fc_window_get_load_error (window));
       g_assert_true (fc_window_is_empty (window));
       g_assert_null (fc_session_get_document (fc_window_get_session (window)));
-      g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "empty");
-      g_assert_cmpstr (adw_status_page_get_description (window->empty_page), ==, window->last_error);
-      g_assert_nonnull (strstr (adw_status_page_get_title (window->empty_page), basename));
-      g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->thread_selector)));
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "main_stack")), ==, "empty");
+      g_assert_cmpstr (adw_status_page_get_description (fc_window_get_part (window, "empty_page")), ==, fc_window_get_load_error (window));
+      g_assert_nonnull (strstr (adw_status_page_get_title (fc_window_get_part (window, "empty_page")), basename));
+      g_assert_false (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "thread_selector"))));
 
       /* a failed open keeps what was shown */
       open_and_wait (window, "payloads/v1-node-stored.json");
-      g_assert_null (window->last_error);
+      g_assert_null (fc_window_get_load_error (window));
       open_and_wait (window, fixtures[i]);
-      g_assert_nonnull (window->last_error);
+      g_assert_nonnull (fc_window_get_load_error (window));
       g_assert_nonnull (fc_session_get_document (fc_window_get_session (window)));
-      g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
+      g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "main_stack")), ==, "profile");
 
       window_free (window);
     }
@@ -257,15 +263,15 @@ test_open_load (void)
   g_assert_true (fc_session_get_document (session) == fc_file_load_get_document (load));
   g_assert_true (fc_session_get_profile (session) == fc_file_load_get_profile (load));
   g_assert_true (g_file_equal (fc_window_get_file (window), file));
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "profile");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "main_stack")), ==, "profile");
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "v1-node-stored.json");
 
   /* a load that failed before its window existed: the error, as Open shows it */
   fc_window_open_load (window, failing);
   while (fc_window_is_loading (window))
     g_main_context_iteration (NULL, TRUE);
-  g_assert_nonnull (window->last_error);
-  g_assert_nonnull (strstr (window->last_error, "file.json"));
+  g_assert_nonnull (fc_window_get_load_error (window));
+  g_assert_nonnull (strstr (fc_window_get_load_error (window), "file.json"));
   g_assert_true (fc_session_get_document (session) == fc_file_load_get_document (load));
 
   window_free (window);
@@ -281,25 +287,25 @@ test_actions (void)
 
   open_and_wait (window, "payloads/v2-android.json");
   g_assert_cmpint (fc_session_get_thread (session), ==, 0);
-  g_assert_cmpstr (fc_thread_selector_get_label (window->thread_selector), ==, "main");
+  g_assert_cmpstr (fc_thread_selector_get_label (fc_window_get_part (window, "thread_selector")), ==, "main");
 
   /* frame search: main > onCreate > computeTotal twice is one computeTotal box;
    * the counter next to the entry follows the flamechart's matches */
   g_action_group_activate_action (actions, "search", g_variant_new_string ("compute"));
-  while (fc_flame_chart_get_n_matches (window->flame_chart) == 0)
+  while (fc_flame_chart_get_n_matches (fc_window_get_part (window, "flame_chart")) == 0)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpuint (fc_flame_chart_get_n_matches (window->flame_chart), ==, 1);
-  g_assert_true (gtk_widget_get_visible (fc_search_bar_get_part (window->search_bar, "search_matches_label")));
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_search_bar_get_part (window->search_bar, "search_matches_label"))), ==, "0/1");
-  g_signal_emit_by_name (fc_search_bar_get_part (window->search_bar, "search_entry"), "next-match");
-  g_assert_cmpuint (fc_flame_chart_get_current_match (window->flame_chart), ==, 1);
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_search_bar_get_part (window->search_bar, "search_matches_label"))), ==, "1/1");
+  g_assert_cmpuint (fc_flame_chart_get_n_matches (fc_window_get_part (window, "flame_chart")), ==, 1);
+  g_assert_true (gtk_widget_get_visible (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_matches_label")));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_matches_label"))), ==, "0/1");
+  g_signal_emit_by_name (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_entry"), "next-match");
+  g_assert_cmpuint (fc_flame_chart_get_current_match (fc_window_get_part (window, "flame_chart")), ==, 1);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_matches_label"))), ==, "1/1");
   /* next and previous buttons beside the counter; Shift+Enter goes back */
-  g_assert_true (gtk_widget_get_visible (fc_search_bar_get_part (window->search_bar, "search_next_button")));
-  g_assert_true (gtk_widget_get_visible (fc_search_bar_get_part (window->search_bar, "search_previous_button")));
-  g_assert_cmpint (gtk_editable_get_width_chars (GTK_EDITABLE (fc_search_bar_get_part (window->search_bar, "search_entry"))), >=, 12);
+  g_assert_true (gtk_widget_get_visible (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_next_button")));
+  g_assert_true (gtk_widget_get_visible (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_previous_button")));
+  g_assert_cmpint (gtk_editable_get_width_chars (GTK_EDITABLE (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_entry"))), >=, 12);
   {
-    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (fc_search_bar_get_part (window->search_bar, "search_entry"));
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_entry"));
     gboolean handled = FALSE;
 
     for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
@@ -312,25 +318,25 @@ test_actions (void)
       }
     g_assert_true (handled);
   }
-  g_assert_cmpuint (fc_flame_chart_get_current_match (window->flame_chart), ==, 1);
-  g_signal_emit_by_name (fc_search_bar_get_part (window->search_bar, "search_previous_button"), "clicked");
-  g_assert_cmpuint (fc_flame_chart_get_current_match (window->flame_chart), ==, 1);
+  g_assert_cmpuint (fc_flame_chart_get_current_match (fc_window_get_part (window, "flame_chart")), ==, 1);
+  g_signal_emit_by_name (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_previous_button"), "clicked");
+  g_assert_cmpuint (fc_flame_chart_get_current_match (fc_window_get_part (window, "flame_chart")), ==, 1);
   g_action_group_activate_action (actions, "search", g_variant_new_string (""));
-  g_assert_false (gtk_widget_get_visible (fc_search_bar_get_part (window->search_bar, "search_matches_label")));
+  g_assert_false (gtk_widget_get_visible (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_matches_label")));
 
   /* thread switching */
   g_action_group_activate_action (actions, "select-thread", g_variant_new_int32 (1));
   g_assert_cmpint (fc_session_get_thread (session), ==, 1);
-  g_assert_cmpstr (fc_thread_selector_get_label (window->thread_selector), ==, "OkHttp Dispatcher");
+  g_assert_cmpstr (fc_thread_selector_get_label (fc_window_get_part (window, "thread_selector")), ==, "OkHttp Dispatcher");
   g_action_group_activate_action (actions, "select-thread", g_variant_new_int32 (-1));
   g_assert_cmpint (fc_session_get_thread (session), ==, FC_SESSION_ALL_THREADS);
 
   /* search: the entry and the session agree both ways */
   g_action_group_activate_action (actions, "search", g_variant_new_string ("foo"));
   g_assert_cmpstr (fc_session_get_search_text (session), ==, "foo");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fc_search_bar_get_part (window->search_bar, "search_entry"))), ==, "foo");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_entry"))), ==, "foo");
   fc_session_set_search_text (session, "bar");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fc_search_bar_get_part (window->search_bar, "search_entry"))), ==, "bar");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (fc_search_bar_get_part (fc_window_get_part (window, "search_bar"), "search_entry"))), ==, "bar");
   g_action_group_activate_action (actions, "search", g_variant_new_string (""));
   g_assert_cmpstr (fc_session_get_search_text (session), ==, "");
 
@@ -346,23 +352,23 @@ test_actions (void)
 
   /* pages and the details panel */
   g_action_group_activate_action (actions, "show-page", g_variant_new_string ("call-tree"));
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack), ==, "call-tree");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (fc_window_get_part (window, "view_stack")), ==, "call-tree");
   g_action_group_activate_action (actions, "show-page", g_variant_new_string ("flamegraph"));
-  g_assert_cmpstr (adw_view_stack_get_visible_child_name (window->view_stack), ==, "flamegraph");
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (fc_window_get_part (window, "view_stack")), ==, "flamegraph");
   /* the details panel: hidden while no frame is selected, shown on a
    * selection unless the user turned it off */
   fc_session_set_selected_frame (session, FC_SESSION_NO_FRAME);
   g_assert_true (details_wanted (actions));
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))));
   fc_session_set_selected_frame (session, 0);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))));
   g_action_group_activate_action (actions, "show-details", NULL);
   g_assert_false (details_wanted (actions));
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))));
   g_action_group_activate_action (actions, "show-details", NULL);
-  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))));
   fc_session_set_selected_frame (session, FC_SESSION_NO_FRAME);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->details_scroller)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (fc_window_get_part (window, "details_scroller"))));
 
   /* a time selection, and clearing it */
   fc_session_set_selection (session, 1, 2);
@@ -376,7 +382,7 @@ static gboolean
 recent_menu_has (FcWindow   *window,
                  const char *uri)
 {
-  GMenuModel *section = G_MENU_MODEL (window->recent_section);
+  GMenuModel *section = G_MENU_MODEL (fc_window_get_part (window, "recent_section"));
 
   for (int i = 0; i < g_menu_model_get_n_items (section); i++)
     {
@@ -459,7 +465,7 @@ test_drop (void)
   FcWindow *window = window_new ();
   g_autofree char *path = fc_test_data_path ("payloads/v1-node-stored.json");
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window->main_stack));
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (fc_window_get_part (window, "main_stack")));
   GtkDropTarget *target = NULL;
   GdkFileList *files;
   GSList *list;
@@ -508,7 +514,7 @@ test_cancel (void)
 
   /* cancelled or failed, the window is back to its empty state */
   g_assert_true (fc_window_is_empty (window));
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->main_stack), ==, "empty");
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "main_stack")), ==, "empty");
 
   window_free (window);
 }
@@ -567,41 +573,41 @@ test_filter_empty (void)
   g_assert_nonnull (fc_session_get_document (fc_window_get_session (window)));
 
   /* all frames: nothing to explain (once laid out: boxes are drawn) */
-  adw_view_stack_set_visible_child_name (window->view_stack, "flamechart");
-  while (fc_flame_view_get_layout (FC_FLAME_VIEW (window->flame_chart)) == NULL)
+  adw_view_stack_set_visible_child_name (fc_window_get_part (window, "view_stack"), "flamechart");
+  while (fc_flame_view_get_layout (FC_FLAME_VIEW (fc_window_get_part (window, "flame_chart"))) == NULL)
     g_main_context_iteration (NULL, TRUE);
   for (;;)
     {
-      node = fc_flame_view_render_scene (FC_FLAME_VIEW (window->flame_chart), 800, 300);
+      node = fc_flame_view_render_scene (FC_FLAME_VIEW (fc_window_get_part (window, "flame_chart")), 800, 300);
       g_clear_pointer (&node, gsk_render_node_unref);
-      if (fc_flame_chart_get_n_drawn_boxes (window->flame_chart) > 0)
+      if (fc_flame_chart_get_n_drawn_boxes (fc_window_get_part (window, "flame_chart")) > 0)
         break;
       g_main_context_iteration (NULL, TRUE);
     }
-  g_assert_null (fc_flame_chart_get_message (window->flame_chart));
+  g_assert_null (fc_flame_chart_get_message (fc_window_get_part (window, "flame_chart")));
 
   g_action_group_activate_action (actions, "frame-filter", g_variant_new_string ("application"));
   g_assert_cmpint (fc_session_get_frame_filter (fc_window_get_session (window)), ==, FC_FRAME_FILTER_APPLICATION);
 
   /* the flamechart greys the system boxes out and says none is left */
-  node = fc_flame_view_render_scene (FC_FLAME_VIEW (window->flame_chart), 800, 300);
-  g_assert_cmpstr (fc_flame_chart_get_message (window->flame_chart), ==, "No application frames in this range");
+  node = fc_flame_view_render_scene (FC_FLAME_VIEW (fc_window_get_part (window, "flame_chart")), 800, 300);
+  g_assert_cmpstr (fc_flame_chart_get_message (fc_window_get_part (window, "flame_chart")), ==, "No application frames in this range");
   g_clear_pointer (&node, gsk_render_node_unref);
 
   /* the flamegraph and the call tree, once their trees are rebuilt */
-  adw_view_stack_set_visible_child_name (window->view_stack, "call-tree");
-  while (fc_flame_graph_get_message (window->flame_graph) == NULL ||
-         strstr (fc_call_tree_view_get_summary (window->call_tree_view), "No application frames") == NULL)
+  adw_view_stack_set_visible_child_name (fc_window_get_part (window, "view_stack"), "call-tree");
+  while (fc_flame_graph_get_message (fc_window_get_part (window, "flame_graph")) == NULL ||
+         strstr (fc_call_tree_view_get_summary (fc_window_get_part (window, "call_tree_view")), "No application frames") == NULL)
     g_main_context_iteration (NULL, TRUE);
-  g_assert_cmpstr (fc_flame_graph_get_message (window->flame_graph), ==, "No application frames in this range");
-  g_assert_nonnull (strstr (fc_call_tree_view_get_summary (window->call_tree_view),
+  g_assert_cmpstr (fc_flame_graph_get_message (fc_window_get_part (window, "flame_graph")), ==, "No application frames in this range");
+  g_assert_nonnull (strstr (fc_call_tree_view_get_summary (fc_window_get_part (window, "call_tree_view")),
                             "3 samples · 30.0 ms · No application frames in this range"));
 
   /* and system frames only: everything is back, no message */
   g_action_group_activate_action (actions, "frame-filter", g_variant_new_string ("system"));
-  node = fc_flame_view_render_scene (FC_FLAME_VIEW (window->flame_chart), 800, 300);
-  g_assert_null (fc_flame_chart_get_message (window->flame_chart));
-  while (fc_flame_graph_get_message (window->flame_graph) != NULL)
+  node = fc_flame_view_render_scene (FC_FLAME_VIEW (fc_window_get_part (window, "flame_chart")), 800, 300);
+  g_assert_null (fc_flame_chart_get_message (fc_window_get_part (window, "flame_chart")));
+  while (fc_flame_graph_get_message (fc_window_get_part (window, "flame_graph")) != NULL)
     g_main_context_iteration (NULL, TRUE);
 
   window_free (window);
