@@ -16,6 +16,8 @@
 #include <glib.h>
 #include <linux/perf_event.h>
 
+#include "fc-snapshot.h"
+
 G_BEGIN_DECLS
 
 #define FC_HELPER_BUS_NAME    "io.github.flamecast.Helper"
@@ -44,6 +46,16 @@ gboolean  fc_access_read_memory        (int                     pid,
                                         guint64                 addr,
                                         void                   *buf,
                                         gsize                   len);
+/* Wall mode where this user may not ptrace @pid (@ptrace_errno, PTRACE_SEIZE's answer): the helper
+ * stops each of @tids once, copies its registers and @stack_bytes of its stack and lets it go.
+ * The samples (#FcSnapshot, FC_SNAPSHOT_SAMPLE, g_free()) of the threads it stopped, or NULL with
+ * @error when the helper is not to be asked, is not there or refused (fc_access_dup_refusal()). */
+GPtrArray *fc_access_sample_threads    (int                     pid,
+                                        const int              *tids,
+                                        guint                   n_tids,
+                                        guint                   stack_bytes,
+                                        int                     ptrace_errno,
+                                        GError                **error);
 /* The helper's last refusal since fc_access_begin_attach() ("polkit did not authorise ..."), or NULL. */
 char     *fc_access_dup_refusal        (void);
 /* Adds the helper's refusal, if any, to an error about direct access being refused. */

@@ -8,7 +8,9 @@
  * root. flamecast-cli then runs as nobody (setpriv), a user the kernel lets
  * neither open perf events on the target nor read its maps or memory (the
  * equivalent of ptrace_scope 1 and perf_event_paranoid 2 for another user's
- * process), and gets through the helper only when polkit says yes.
+ * process), and gets through the helper only when polkit says yes: in cpu
+ * mode the helper opens perf events, in wall mode it stops the threads
+ * (SampleThreads: attach, copy registers and stack, detach).
  */
 
 #include <errno.h>
@@ -244,6 +246,18 @@ record_as_nobody (const char  *name,
   return run_as_nobody (argv, &out, err);
 }
 
+/* TracerPid 0 and not in a tracing stop */
+static void
+assert_not_traced (int pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", pid);
+  g_autofree char *status = NULL;
+
+  g_assert_true (g_file_get_contents (path, &status, NULL, NULL));
+  g_assert_nonnull (strstr (status, "\nTracerPid:\t0\n"));
+  g_assert_null (strstr (status, "(tracing stop)"));
+}
+
 static char *
 chunk_text (const char *dir)
 {
@@ -294,6 +308,15 @@ test_polkit_no (void)
   g_assert_nonnull (strstr (err, FC_HELPER_ACTION_ID));
   chunk = chunk_text (dir);
   g_assert_null (chunk);
+
+  /* wall mode: the same answer for ptrace */
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (record_as_nobody ("refused-wall", NULL, &dir, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "belongs to another user"));
+  g_assert_nonnull (strstr (err, "polkit did not authorise"));
+  chunk = chunk_text (dir);
+  g_assert_null (chunk);
 }
 
 /* polkit says yes: recorded through the helper, said so, the target's functions named. Then no
@@ -315,15 +338,29 @@ test_polkit_yes (void)
     }
   set_polkit_allows (TRUE);
   count_polkit_checks ();
-  /* wall mode asked for: the helper gives perf events, not ptrace, and the CLI says so */
+  /* wall mode: the helper stops the threads at each tick, and the CLI says so */
   g_assert_cmpint (record_as_nobody ("allowed", NULL, &dir, &err), ==, 0);
   /* every call checked, polkit asked once for this caller: its yes is kept for the connection */
   g_assert_cmpuint (count_polkit_checks (), ==, 1);
-  g_assert_nonnull (strstr (err, "recorded through flamecast-helper"));
-  g_assert_nonnull (strstr (err, "in cpu mode"));
+  g_assert_nonnull (strstr (err, "recorded through flamecast-helper: ptrace was refused"));
+  g_assert_nonnull (strstr (err, "threads stopped by flamecast-helper"));
+  g_assert_null (strstr (err, "in cpu mode"));
   chunk = chunk_text (dir);
   g_assert_nonnull (chunk);
   /* 70% of the burner's time: in none of 20 samples once in 10^10 */
+  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+  /* let go after every stop: the target runs on, traced by no one */
+  assert_not_traced (atoi (g_subprocess_get_identifier (bus.target)));
+
+  /* cpu mode: perf events opened by the helper */
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&chunk, g_free);
+  g_assert_cmpint (record_as_nobody ("allowed-cpu", "--mode=cpu", &dir, &err), ==, 0);
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+  g_assert_nonnull (strstr (err, "recorded through flamecast-helper: perf_event_open was refused"));
+  chunk = chunk_text (dir);
+  g_assert_nonnull (chunk);
   g_assert_nonnull (strstr (chunk, "\"hot_a\""));
 
   /* maps and memory through the files the helper opened: the kernel checked root when they were
@@ -381,6 +418,92 @@ attr_params (const struct perf_event_attr *attr,
              int                           tid)
 {
   return g_variant_new ("(@ayi)", g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, attr, len, 1), tid);
+}
+
+static GVariant *
+sample_threads (int         pid,
+                const int  *tids,
+                gsize       n_tids,
+                guint32     stack_bytes,
+                GError    **error)
+{
+  return g_dbus_connection_call_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH, FC_HELPER_INTERFACE,
+                                      "SampleThreads",
+                                      g_variant_new ("(i@aiu)", pid,
+                                                     g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, tids, n_tids,
+                                                                                sizeof (int)),
+                                                     stack_bytes),
+                                      G_VARIANT_TYPE ("(a(ixatay))"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, error);
+}
+
+static void
+assert_sample_refused (int         pid,
+                       const int  *tids,
+                       gsize       n_tids,
+                       guint32     stack_bytes,
+                       const char *error_name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = sample_threads (pid, tids, n_tids, stack_bytes, &error);
+  g_autofree char *remote = NULL;
+
+  g_assert_null (reply);
+  remote = g_dbus_error_get_remote_error (error);
+  g_test_message ("SampleThreads: %s", error->message);
+  g_assert_cmpstr (remote, ==, error_name);
+}
+
+/* SampleThreads: one stop of the threads asked for, registers and stack copied, every thread let
+ * go; nothing but a thread of the process named, at most 1024 of them and 64 KiB of stack. */
+static void
+test_sample_threads (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) regs = NULL;
+  g_autoptr(GVariant) stack = NULL;
+  int target, self = getpid (), none = G_MAXINT32;
+  g_autofree int *many = g_new0 (int, 1025);
+  gsize n_regs, len;
+  gint64 t;
+  gint32 tid;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  target = atoi (g_subprocess_get_identifier (bus.target));
+  reply = sample_threads (target, &target, 1, 4096, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_variant_n_children (reply), ==, 1);
+  {
+    g_autoptr(GVariant) samples = g_variant_get_child_value (reply, 0);
+    g_autoptr(GVariant) first = NULL;
+
+    g_assert_cmpuint (g_variant_n_children (samples), ==, 1);
+    first = g_variant_get_child_value (samples, 0);
+    g_variant_get (first, "(ix@at@ay)", &tid, &t, &regs, &stack);
+  }
+  g_assert_cmpint (tid, ==, target);
+  g_assert_cmpint (t, >, 0);
+  g_variant_get_fixed_array (regs, &n_regs, sizeof (guint64));
+  g_assert_cmpuint (n_regs, ==, 17);
+  g_variant_get_fixed_array (stack, &len, 1);
+  g_assert_cmpuint (len, >, 0);
+  g_assert_cmpuint (len, <=, 4096);
+  assert_not_traced (target);
+
+  for (guint i = 0; i < 1025; i++)
+    many[i] = target;
+  assert_sample_refused (target, &target, 0, 4096, FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_sample_refused (target, many, 1025, 4096, FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_sample_refused (target, &target, 1, 1 << 20, FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  /* a thread of another process: this test's */
+  assert_sample_refused (target, &self, 1, 4096, FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_sample_refused (none, &none, 1, 4096, FC_HELPER_INTERFACE ".Error.NoProcess");
+  assert_sample_refused (0, &target, 1, 4096, FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_not_traced (target);
 }
 
 /* Every argument checked (as root, whom polkit need not be asked about). */
@@ -445,6 +568,7 @@ main (int   argc,
   g_test_add_func ("/helper/polkit-no", test_polkit_no);
   g_test_add_func ("/helper/polkit-yes", test_polkit_yes);
   g_test_add_func ("/helper/arguments", test_arguments);
+  g_test_add_func ("/helper/sample-threads", test_sample_threads);
   status = g_test_run ();
   bus_stop ();
   return status;
