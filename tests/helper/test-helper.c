@@ -231,19 +231,31 @@ run_as_nobody (const char * const *argv,
   return g_subprocess_get_exit_status (proc);
 }
 
+/* flamecast-cli record as nobody, with @env (NAME=VALUE) set if not NULL */
+static int
+record_as_nobody_env (const char  *env,
+                      const char  *name,
+                      const char  *extra,
+                      char       **out_dir,
+                      char       **err)
+{
+  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (bus.target));
+  g_autofree char *out = NULL;
+  const char *argv[] = { env, g_getenv ("FC_CLI"), "record", "--pid", pid, "--duration", "2", "-o", NULL, extra,
+                         NULL };
+
+  *out_dir = g_build_filename (bus.dir, name, NULL);
+  argv[8] = *out_dir;
+  return run_as_nobody (env != NULL ? argv : argv + 1, &out, err);
+}
+
 static int
 record_as_nobody (const char  *name,
                   const char  *extra,
                   char       **out_dir,
                   char       **err)
 {
-  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (bus.target));
-  g_autofree char *out = NULL;
-  const char *argv[] = { g_getenv ("FC_CLI"), "record", "--pid", pid, "--duration", "2", "-o", NULL, extra, NULL };
-
-  *out_dir = g_build_filename (bus.dir, name, NULL);
-  argv[7] = *out_dir;
-  return run_as_nobody (argv, &out, err);
+  return record_as_nobody_env (NULL, name, extra, out_dir, err);
 }
 
 /* TracerPid 0 and not in a tracing stop */
@@ -350,6 +362,18 @@ test_polkit_yes (void)
   /* 70% of the burner's time: in none of 20 samples once in 10^10 */
   g_assert_nonnull (strstr (chunk, "\"hot_a\""));
   /* let go after every stop: the target runs on, traced by no one */
+  assert_not_traced (atoi (g_subprocess_get_identifier (bus.target)));
+
+  /* every sample a stop by the helper: no perf events in wall mode */
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&chunk, g_free);
+  g_assert_cmpint (record_as_nobody_env ("FC_SAMPLER_FORCE_PTRACE=1", "allowed-stops", NULL, &dir, &err), ==, 0);
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+  g_assert_nonnull (strstr (err, "ptrace forced by FC_SAMPLER_FORCE_PTRACE=1; threads stopped by flamecast-helper"));
+  chunk = chunk_text (dir);
+  g_assert_nonnull (chunk);
+  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
   assert_not_traced (atoi (g_subprocess_get_identifier (bus.target)));
 
   /* cpu mode: perf events opened by the helper */
