@@ -20,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-access.h"
+#include "fc-attach-check.h"
 #include "fc-capture-error.h"
 
 /* a polkit agent may show a password dialog: the user's time, not ours */
@@ -392,6 +393,69 @@ fc_access_sample_threads (int         pid,
       g_clear_pointer (&stack, g_variant_unref);
     }
   return g_steal_pointer (&snaps);
+}
+
+gboolean
+fc_access_needs_helper (int           pid,
+                        FcSamplerMode mode)
+{
+  g_autoptr(GError) error = NULL;
+
+  return fc_access_get_use_helper () && !fc_attach_check (pid, mode, &error) &&
+         g_error_matches (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION);
+}
+
+static void
+authorize_thread_cb (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  int pid = GPOINTER_TO_INT (task_data);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *why = NULL;
+  int fd;
+
+  /* the user asked again: an earlier no is not the answer to this question */
+  fc_access_begin_attach (pid);
+  /* the lightest call that needs polkit's yes: it stops nothing */
+  fd = helper_open ("OpenProcFile", g_variant_new ("(is)", pid, "maps"), &error);
+  if (fd >= 0)
+    {
+      close (fd);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  note_refused (pid, error);
+  why = fc_access_dup_refusal ();
+  if (why == NULL)
+    {
+      g_dbus_error_strip_remote_error (error);
+      why = g_strdup (error->message);
+    }
+  g_task_return_new_error (task, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION, "%s", why);
+}
+
+void
+fc_access_authorize_async (int                 pid,
+                           GCancellable       *cancellable,
+                           GAsyncReadyCallback callback,
+                           gpointer            user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, fc_access_authorize_async);
+  g_task_set_task_data (task, GINT_TO_POINTER (pid), NULL);
+  g_task_run_in_thread (task, authorize_thread_cb);
+}
+
+gboolean
+fc_access_authorize_finish (GAsyncResult *result,
+                            GError      **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static char *

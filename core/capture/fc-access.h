@@ -13,8 +13,10 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 #include <linux/perf_event.h>
+
+#include "fc-sampler.h"
 
 #include "fc-snapshot.h"
 
@@ -29,6 +31,21 @@ G_BEGIN_DECLS
  * polkit prompt they did not ask for). */
 void      fc_access_set_use_helper     (gboolean                use);
 gboolean  fc_access_get_use_helper     (void);
+
+/* Whether attaching to @pid in @mode will go through the helper: the kernel refuses it to this
+ * user (fc_attach_check()) and the helper may be asked. */
+gboolean  fc_access_needs_helper       (int                     pid,
+                                        FcSamplerMode           mode);
+/* Asks the helper about @pid before an attach, on a thread of its own: polkit's prompt never
+ * blocks the caller's main loop, and its yes is kept for the attach's own calls (the helper keeps
+ * it for this process's bus connection). FALSE from _finish() with the refusal in @error
+ * (FC_SAMPLER_ERROR_PERMISSION: "polkit did not authorise ..."). */
+void      fc_access_authorize_async    (int                     pid,
+                                        GCancellable           *cancellable,
+                                        GAsyncReadyCallback     callback,
+                                        gpointer                user_data);
+gboolean  fc_access_authorize_finish   (GAsyncResult           *result,
+                                        GError                **error);
 
 /* A new attach to @pid: the helper may be asked again after an earlier refusal, and @pid's note
  * is cleared. */

@@ -444,6 +444,82 @@ attr_params (const struct perf_event_attr *attr,
   return g_variant_new ("(@ayi)", g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, attr, len, 1), tid);
 }
 
+/* The window as nobody: helper-app asks flamecast-helper asynchronously, records after polkit's
+ * yes, shows the refusal after its no. */
+static void
+test_app_attach (void)
+{
+  g_autofree char *pid = NULL;
+  g_autofree char *pid_env = NULL;
+  g_autofree char *display_env = NULL;
+  g_autofree char *xauth_env = NULL;
+  g_autofree char *schema_env = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *xauth = g_getenv ("XAUTHORITY");
+  const char *argv[] = { NULL, NULL, NULL, "NO_AT_BRIDGE=1", "GTK_A11Y=none", "G_DEBUG=fatal-warnings", NULL,
+                         g_getenv ("FC_HELPER_APP"), "--tap", NULL };
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  if (g_getenv ("DISPLAY") == NULL)
+    {
+      g_test_skip ("the window needs a display: run the test suite under Xvfb (make check does)");
+      return;
+    }
+  /* nobody reads the X server's cookie from a copy of its own */
+  if (xauth != NULL)
+    {
+      g_autofree char *cookie = NULL;
+      gsize len;
+      g_autofree char *copy = g_build_filename (bus.dir, "xauthority", NULL);
+
+      g_assert_true (g_file_get_contents (xauth, &cookie, &len, NULL));
+      g_assert_true (g_file_set_contents (copy, cookie, len, NULL));
+      g_assert_cmpint (chmod (copy, 0644), ==, 0);
+      xauth_env = g_strdup_printf ("XAUTHORITY=%s", copy);
+    }
+  pid = g_strdup (g_subprocess_get_identifier (bus.target));
+  pid_env = g_strdup_printf ("FC_HELPER_APP_PID=%s", pid);
+  display_env = g_strdup_printf ("DISPLAY=%s", g_getenv ("DISPLAY"));
+  schema_env = g_strdup_printf ("GSETTINGS_SCHEMA_DIR=%s", g_getenv ("FC_SCHEMA_DIR"));
+  argv[0] = pid_env;
+  argv[1] = display_env;
+  argv[2] = schema_env;
+  argv[6] = xauth_env != NULL ? xauth_env : "XAUTHORITY=";
+
+  set_polkit_allows (TRUE);
+  count_polkit_checks ();
+  {
+    const char *yes[G_N_ELEMENTS (argv) + 1];
+
+    memcpy (yes + 1, argv, sizeof argv);
+    yes[0] = "FC_HELPER_APP_EXPECT=yes";
+    g_assert_cmpint (run_as_nobody (yes, &out, &err), ==, 0);
+  }
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+  g_assert_nonnull (strstr (out, "# note: Process"));
+  g_assert_nonnull (strstr (out, "recorded through flamecast-helper: ptrace was refused"));
+  assert_not_traced (atoi (pid));
+
+  set_polkit_allows (FALSE);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  {
+    const char *no[G_N_ELEMENTS (argv) + 1];
+
+    memcpy (no + 1, argv, sizeof argv);
+    no[0] = "FC_HELPER_APP_EXPECT=no";
+    g_assert_cmpint (run_as_nobody (no, &out, &err), ==, 0);
+  }
+  g_assert_nonnull (strstr (out, "# refused: Process"));
+  g_assert_nonnull (strstr (out, "belongs to another user"));
+  g_assert_nonnull (strstr (out, "polkit did not authorise"));
+}
+
 static GVariant *
 sample_threads (int         pid,
                 const int  *tids,
@@ -593,6 +669,7 @@ main (int   argc,
   g_test_add_func ("/helper/polkit-yes", test_polkit_yes);
   g_test_add_func ("/helper/arguments", test_arguments);
   g_test_add_func ("/helper/sample-threads", test_sample_threads);
+  g_test_add_func ("/helper/app-attach", test_app_attach);
   status = g_test_run ();
   bus_stop ();
   return status;
