@@ -560,15 +560,6 @@ fc_live_recording_attach (GPid     pid,
   return g_steal_pointer (&self);
 }
 
-static FcSamplerMode
-settings_mode (void)
-{
-  g_autoptr(GSettings) settings = fc_app_settings_new ();
-  g_autofree char *mode = g_settings_get_string (settings, "mode");
-
-  return g_strcmp0 (mode, "cpu") == 0 ? FC_SAMPLER_MODE_CPU : FC_SAMPLER_MODE_WALL;
-}
-
 /* @task's attach, now that nothing in it waits for polkit */
 static void
 attach_now (GTask *task)
@@ -599,7 +590,8 @@ authorized_cb (GObject      *source,
       return;
     }
   /* what the kernel refuses, then the helper's answer, as the CLI says it */
-  if (g_error_matches (refusal, G_IO_ERROR, G_IO_ERROR_CANCELLED) || fc_attach_check (pid, settings_mode (), &check))
+  if (g_error_matches (refusal, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      fc_attach_check (pid, fc_app_settings_get_mode (), &check))
     g_task_return_error (task, g_steal_pointer (&refusal));
   else
     g_task_return_new_error (task, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION, "%s; %s", check->message,
@@ -628,7 +620,7 @@ fc_live_recording_attach_async (GPid                pid,
 
   g_task_set_source_tag (task, fc_live_recording_attach_async);
   g_task_set_task_data (task, GINT_TO_POINTER (pid), NULL);
-  if (fc_access_needs_helper (pid, settings_mode ()))
+  if (fc_access_needs_helper (pid, fc_app_settings_get_mode ()))
     fc_access_authorize_async (pid, cancellable, authorized_cb, task);
   else
     attach_now (task);

@@ -99,15 +99,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static FcSamplerMode
-settings_mode (void)
-{
-  g_autoptr(GSettings) settings = fc_app_settings_new ();
-  g_autofree char *mode = g_settings_get_string (settings, "mode");
-
-  return g_strcmp0 (mode, "cpu") == 0 ? FC_SAMPLER_MODE_CPU : FC_SAMPLER_MODE_WALL;
-}
-
 static void
 show_problem (FcRecordDialog *self,
               const char     *message)
@@ -132,8 +123,8 @@ check_selected (FcRecordDialog *self)
       gtk_widget_set_sensitive (GTK_WIDGET (self->attach_button), FALSE);
       return FALSE;
     }
-  ok = fc_attach_check (self->selected_pid, settings_mode (), &error);
-  if (!ok && fc_access_needs_helper (self->selected_pid, settings_mode ()))
+  ok = fc_attach_check (self->selected_pid, fc_app_settings_get_mode (), &error);
+  if (!ok && fc_access_needs_helper (self->selected_pid, fc_app_settings_get_mode ()))
     {
       g_autofree char *text = g_strdup_printf (_("%s. Record asks flamecast-helper to open it, with an "
                                                  "administrator's consent (polkit)."), error->message);
@@ -348,7 +339,7 @@ attach_cb (FcRecordDialog *self)
   if (!check_selected (self))
     return;
   /* polkit may ask for a password: the dialog waits without blocking the app */
-  if (fc_access_needs_helper (self->selected_pid, settings_mode ()))
+  if (fc_access_needs_helper (self->selected_pid, fc_app_settings_get_mode ()))
     show_problem (self, _("Waiting for polkit's answer to flamecast-helper…"));
   gtk_widget_set_sensitive (GTK_WIDGET (self->attach_button), FALSE);
   fc_live_recording_attach_async (self->selected_pid, self->cancellable, attached_cb, g_object_ref (self));
