@@ -24,3 +24,12 @@ fc_app_settings_new (void)
 
   return g_settings_new_full (schema, NULL, NULL);
 }
+
+FcSamplerMode
+fc_app_settings_get_mode (void)
+{
+  g_autoptr(GSettings) settings = fc_app_settings_new ();
+  g_autofree char *mode = g_settings_get_string (settings, "mode");
+
+  return g_strcmp0 (mode, "cpu") == 0 ? FC_SAMPLER_MODE_CPU : FC_SAMPLER_MODE_WALL;
+}

@@ -7,8 +7,12 @@
 
 #include <gio/gio.h>
 
+#include "flamecast.h"
+
 G_BEGIN_DECLS
 
-GSettings *fc_app_settings_new (void);
+GSettings     *fc_app_settings_new      (void);
+/* the "mode" preference, as the sampler takes it */
+FcSamplerMode  fc_app_settings_get_mode (void);
 
 G_END_DECLS

@@ -51,7 +51,7 @@ fc_application_record (FcApplication      *self,
   gtk_window_present (window);
 
   if (pid > 0)
-    fc_window_record_attach (FC_WINDOW (window), pid, NULL);
+    fc_window_record_attach_async (FC_WINDOW (window), pid, NULL, NULL, NULL);
   else if (argv != NULL)
     fc_window_record_spawn (FC_WINDOW (window), argv, cwd, NULL);
 }

@@ -560,6 +560,86 @@ fc_live_recording_attach (GPid     pid,
   return g_steal_pointer (&self);
 }
 
+/* @task's attach, now that nothing in it waits for polkit */
+static void
+attach_now (GTask *task)
+{
+  GError *error = NULL;
+  FcLiveRecording *live = fc_live_recording_attach (GPOINTER_TO_INT (g_task_get_task_data (task)), &error);
+
+  if (live == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, live, g_object_unref);
+  g_object_unref (task);
+}
+
+static void
+authorized_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  GTask *task = user_data;
+  GPid pid = GPOINTER_TO_INT (g_task_get_task_data (task));
+  g_autoptr(GError) refusal = NULL;
+  g_autoptr(GError) check = NULL;
+
+  if (fc_access_authorize_finish (result, &refusal))
+    {
+      attach_now (task);
+      return;
+    }
+  /* what the kernel refuses, then the helper's answer, as the CLI says it */
+  if (g_error_matches (refusal, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      fc_attach_check (pid, fc_app_settings_get_mode (), &check))
+    g_task_return_error (task, g_steal_pointer (&refusal));
+  else
+    g_task_return_new_error (task, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION, "%s; %s", check->message,
+                             refusal->message);
+  g_object_unref (task);
+}
+
+/**
+ * fc_live_recording_attach_async:
+ * @pid: a running process
+ * @cancellable: (nullable): ends the wait for polkit's answer
+ * @callback: called with the recording, or why there is none
+ * @user_data: for @callback
+ *
+ * fc_live_recording_attach(), for a process this user may not record: then
+ * flamecast-helper is asked first, off the main loop (polkit may show a
+ * password dialog), and the attach follows its yes.
+ */
+void
+fc_live_recording_attach_async (GPid                pid,
+                                GCancellable       *cancellable,
+                                GAsyncReadyCallback callback,
+                                gpointer            user_data)
+{
+  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, fc_live_recording_attach_async);
+  g_task_set_task_data (task, GINT_TO_POINTER (pid), NULL);
+  if (fc_access_needs_helper (pid, fc_app_settings_get_mode ()))
+    fc_access_authorize_async (pid, cancellable, authorized_cb, task);
+  else
+    attach_now (task);
+}
+
+/**
+ * fc_live_recording_attach_finish:
+ *
+ * Returns: (transfer full) (nullable): the recording, or %NULL with @error
+ */
+FcLiveRecording *
+fc_live_recording_attach_finish (GAsyncResult *result,
+                                 GError      **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /**
  * fc_live_recording_spawn:
  * @argv: the command

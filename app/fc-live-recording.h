@@ -22,6 +22,12 @@ G_DECLARE_FINAL_TYPE (FcLiveRecording, fc_live_recording, FC, LIVE_RECORDING, GO
 
 FcLiveRecording *fc_live_recording_attach        (GPid                 pid,
                                                   GError             **error);
+void             fc_live_recording_attach_async  (GPid                 pid,
+                                                  GCancellable        *cancellable,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+FcLiveRecording *fc_live_recording_attach_finish (GAsyncResult        *result,
+                                                  GError             **error);
 FcLiveRecording *fc_live_recording_spawn         (const char * const  *argv,
                                                   const char          *cwd,
                                                   GError             **error);

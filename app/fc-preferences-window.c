@@ -37,6 +37,7 @@ struct _FcPreferencesWindow
   GtkLabel             *dsn_status_label;
   GtkSwitch            *send_while_recording_switch;
   AdwEntryRow          *otlp_endpoint_row;
+  AdwEntryRow          *debuginfod_urls_row;
   AdwEntryRow          *release_row;
   AdwEntryRow          *environment_row;
   AdwEntryRow          *platform_row;
@@ -258,6 +259,7 @@ fc_preferences_window_class_init (FcPreferencesWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, dsn_status_label);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, send_while_recording_switch);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, otlp_endpoint_row);
+  gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, debuginfod_urls_row);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, release_row);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, environment_row);
   gtk_widget_class_bind_template_child (widget_class, FcPreferencesWindow, platform_row);
@@ -298,6 +300,7 @@ fc_preferences_window_init (FcPreferencesWindow *self)
   g_settings_bind (self->settings, "send-while-recording", self->send_while_recording_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "otlp-endpoint", self->otlp_endpoint_row, "text", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "debuginfod-urls", self->debuginfod_urls_row, "text", G_SETTINGS_BIND_DEFAULT);
 
   dsn = g_settings_get_string (self->settings, "dsn");
   self->syncing_dsn = TRUE;

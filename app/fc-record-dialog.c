@@ -99,15 +99,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static FcSamplerMode
-settings_mode (void)
-{
-  g_autoptr(GSettings) settings = fc_app_settings_new ();
-  g_autofree char *mode = g_settings_get_string (settings, "mode");
-
-  return g_strcmp0 (mode, "cpu") == 0 ? FC_SAMPLER_MODE_CPU : FC_SAMPLER_MODE_WALL;
-}
-
 static void
 show_problem (FcRecordDialog *self,
               const char     *message)
@@ -132,8 +123,16 @@ check_selected (FcRecordDialog *self)
       gtk_widget_set_sensitive (GTK_WIDGET (self->attach_button), FALSE);
       return FALSE;
     }
-  ok = fc_attach_check (self->selected_pid, settings_mode (), &error);
-  show_problem (self, ok ? NULL : error->message);
+  ok = fc_attach_check (self->selected_pid, fc_app_settings_get_mode (), &error);
+  if (!ok && fc_access_needs_helper (self->selected_pid, fc_app_settings_get_mode ()))
+    {
+      g_autofree char *text = g_strdup_printf (_("%s. Record asks flamecast-helper to open it, with an "
+                                                 "administrator's consent (polkit)."), error->message);
+      show_problem (self, text);
+      ok = TRUE;
+    }
+  else
+    show_problem (self, ok ? NULL : error->message);
   gtk_widget_set_sensitive (GTK_WIDGET (self->attach_button), ok);
   return ok;
 }
@@ -313,14 +312,18 @@ retry_cb (FcRecordDialog *self)
 }
 
 static void
-attach_cb (FcRecordDialog *self)
+attached_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
 {
+  g_autoptr(FcRecordDialog) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(FcLiveRecording) live = NULL;
+  g_autoptr(FcLiveRecording) live = fc_live_recording_attach_finish (result, &error);
 
-  if (!check_selected (self))
+  /* closed while polkit was asked: the answer is no one's */
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  live = fc_live_recording_attach (self->selected_pid, &error);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->attach_button), TRUE);
   if (live == NULL)
     {
       show_problem (self, error->message);
@@ -328,6 +331,18 @@ attach_cb (FcRecordDialog *self)
     }
   g_signal_emit (self, signals[STARTED], 0, live);
   gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+attach_cb (FcRecordDialog *self)
+{
+  if (!check_selected (self))
+    return;
+  /* polkit may ask for a password: the dialog waits without blocking the app */
+  if (fc_access_needs_helper (self->selected_pid, fc_app_settings_get_mode ()))
+    show_problem (self, _("Waiting for polkit's answer to flamecast-helper…"));
+  gtk_widget_set_sensitive (GTK_WIDGET (self->attach_button), FALSE);
+  fc_live_recording_attach_async (self->selected_pid, self->cancellable, attached_cb, g_object_ref (self));
 }
 
 /* Return in the search: the one process it found (or the one selected) */

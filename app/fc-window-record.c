@@ -179,6 +179,76 @@ fc_window_record_attach (FcWindow  *self,
   return show_started (self, live, local_error, error);
 }
 
+static void
+live_attached_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  FcWindow *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  FcLiveRecording *live = fc_live_recording_attach_finish (result, &error);
+
+  if (live != NULL && fc_window_is_recording (self))
+    {
+      /* another recording started here meanwhile: this one is not shown, and ends */
+      fc_live_recording_stop (live, FALSE);
+      g_clear_object (&live);
+      g_set_error (&error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, _("This window started another recording"));
+    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  {
+    GError *shown = NULL;
+
+    if (show_started (self, live, error, &shown))
+      g_task_return_boolean (task, TRUE);
+    else
+      g_task_return_error (task, shown);
+  }
+}
+
+/**
+ * fc_window_record_attach_async:
+ * @self: a window
+ * @pid: a running process
+ * @cancellable: (nullable): ends the wait for polkit's answer
+ * @callback: called once the recording is shown, or its refusal toasted
+ * @user_data: for @callback
+ *
+ * fc_window_record_attach() that never blocks the window: a process this
+ * user may not record is opened through flamecast-helper, and polkit's
+ * question (a password dialog) is asked off the main loop.
+ */
+void
+fc_window_record_attach_async (FcWindow           *self,
+                               GPid                pid,
+                               GCancellable       *cancellable,
+                               GAsyncReadyCallback callback,
+                               gpointer            user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (FC_IS_WINDOW (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, fc_window_record_attach_async);
+  fc_live_recording_attach_async (pid, cancellable, live_attached_cb, task);
+}
+
+gboolean
+fc_window_record_attach_finish (FcWindow     *self,
+                                GAsyncResult *result,
+                                GError      **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
 /**
  * fc_window_record_spawn:
  * @self: a window

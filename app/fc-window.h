@@ -42,6 +42,14 @@ char       *fc_window_recent_label      (const char     *uri);
 gboolean     fc_window_record_attach   (FcWindow           *self,
                                         GPid                pid,
                                         GError            **error);
+void         fc_window_record_attach_async  (FcWindow           *self,
+                                             GPid                pid,
+                                             GCancellable       *cancellable,
+                                             GAsyncReadyCallback callback,
+                                             gpointer            user_data);
+gboolean     fc_window_record_attach_finish (FcWindow           *self,
+                                             GAsyncResult       *result,
+                                             GError            **error);
 gboolean     fc_window_record_spawn    (FcWindow           *self,
                                         const char * const *argv,
                                         const char         *cwd,

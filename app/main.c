@@ -7,6 +7,7 @@
 #include <locale.h>
 #include <string.h>
 
+#include "fc-app-settings.h"
 #include "fc-application.h"
 #include "fc-locale.h"
 
@@ -39,6 +40,16 @@ main (int   argc,
    * once the window is up. The arguments GApplication will open: neither
    * an option nor --pid's value. */
   fc_application_tune_allocator ();
+  /* Preferences' debuginfod servers: libdebuginfod reads DEBUGINFOD_URLS, so it is set here,
+   * before any thread runs; the environment's own wins */
+  if (g_getenv ("DEBUGINFOD_URLS") == NULL)
+    {
+      g_autoptr(GSettings) settings = fc_app_settings_new ();
+      g_autofree char *urls = g_settings_get_string (settings, "debuginfod-urls");
+
+      if (*g_strstrip (urls) != '\0')
+        g_setenv ("DEBUGINFOD_URLS", urls, TRUE);
+    }
   for (int i = 1; i < argc; i++)
     {
       if (strcmp (argv[i], "--pid") == 0 || strcmp (argv[i], "-p") == 0)

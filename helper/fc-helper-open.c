@@ -28,9 +28,9 @@
 static const guint64 allowed_sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
                                            PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 
-static gboolean
-check_process (int      pid,
-               GError **error)
+gboolean
+fc_helper_check_process (int      pid,
+                         GError **error)
 {
   g_autofree char *path = NULL;
 
@@ -144,7 +144,7 @@ fc_helper_open_perf (GBytes  *attr,
       return -1;
     }
   memcpy (&in, data, sizeof in);
-  if (!check_process (tid, error) || !clean_attr (&in, &clean, error))
+  if (!fc_helper_check_process (tid, error) || !clean_attr (&in, &clean, error))
     return -1;
   /* one thread, any CPU, no group, no cgroup */
   fd = syscall (SYS_perf_event_open, &clean, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -171,7 +171,7 @@ fc_helper_open_proc (int         pid,
                    "Only a process's \"maps\" and \"mem\" are opened, not \"%s\"", name);
       return -1;
     }
-  if (!check_process (pid, error))
+  if (!fc_helper_check_process (pid, error))
     return -1;
   path = g_strdup_printf ("/proc/%d/%s", pid, name);
   fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);

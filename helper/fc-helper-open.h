@@ -9,6 +9,9 @@
 
 G_BEGIN_DECLS
 
+/* TRUE if @pid is a process or thread that exists and is not the helper itself */
+gboolean fc_helper_check_process    (int           pid,
+                                      GError      **error);
 /* start time of @pid in clock ticks since boot (/proc/PID/stat field 22), 0 if it has none */
 guint64 fc_helper_process_start_time (int           pid);
 /* a perf event on thread @tid with the caller's attributes, if they ask only for what Flamecast

@@ -7,6 +7,9 @@
  * a caller: the kernel checks access when a file is opened, so the caller
  * reads what the helper opened with its own rights. Each call is authorised
  * by polkit (fc-helper-auth.c) and its arguments checked (fc-helper-open.c).
+ * Wall mode needs threads stopped, which only a tracer can do: SampleThreads
+ * stops them, copies registers and stack and lets them go within the call
+ * (fc-helper-ptrace.c), on a worker thread, since it waits for the stops.
  */
 
 #include <locale.h>
@@ -18,6 +21,7 @@
 #include "fc-helper-auth.h"
 #include "fc-helper-error.h"
 #include "fc-helper-open.h"
+#include "fc-helper-ptrace.h"
 
 #define BUS_NAME    "io.github.flamecast.Helper"
 #define OBJECT_PATH "/io/github/flamecast/Helper"
@@ -35,6 +39,12 @@ static const char introspection_xml[] =
   "      <arg type='i' name='pid' direction='in'/>"
   "      <arg type='s' name='name' direction='in'/>"
   "      <arg type='h' name='fd' direction='out'/>"
+  "    </method>"
+  "    <method name='SampleThreads'>"
+  "      <arg type='i' name='pid' direction='in'/>"
+  "      <arg type='ai' name='tids' direction='in'/>"
+  "      <arg type='u' name='stack_bytes' direction='in'/>"
+  "      <arg type='a(ixatay)' name='samples' direction='out'/>"
   "    </method>"
   "  </interface>"
   "</node>";
@@ -87,6 +97,45 @@ typedef struct {
   GDBusMethodInvocation *invocation;
 } Call;
 
+/* SampleThreads, on a worker thread: it is the tracer from the seize to the detach */
+static void
+sample_thread_cb (GTask        *task,
+                  gpointer      source,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  GVariant *params = task_data;
+  g_autoptr(GVariant) tids = NULL;
+  GError *error = NULL;
+  GVariant *samples;
+  gint32 pid;
+  guint32 stack_bytes;
+
+  g_variant_get (params, "(i@aiu)", &pid, &tids, &stack_bytes);
+  samples = fc_helper_sample_threads (pid, tids, stack_bytes, &error);
+  if (samples == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, g_variant_ref_sink (samples), (GDestroyNotify) g_variant_unref);
+}
+
+static void
+sampled_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GDBusMethodInvocation *invocation = user_data;
+  g_autoptr(GVariant) samples = NULL;
+  GError *error = NULL;
+
+  samples = g_task_propagate_pointer (G_TASK (result), &error);
+  if (samples == NULL)
+    g_dbus_method_invocation_take_error (invocation, error);
+  else
+    g_dbus_method_invocation_return_value (invocation, g_variant_new ("(@a(ixatay))", samples));
+  g_object_unref (invocation);   /* the call's reference (authorised_cb) */
+}
+
 static void
 authorised_cb (GObject      *source,
                GAsyncResult *result,
@@ -103,6 +152,15 @@ authorised_cb (GObject      *source,
   rearm_idle (call->helper);
   if (fc_helper_auth_check_finish (FC_HELPER_AUTH (source), result, &error))
     {
+      if (g_strcmp0 (method, "SampleThreads") == 0)
+        {
+          g_autoptr(GTask) task = g_task_new (NULL, NULL, sampled_cb, invocation);
+
+          g_task_set_task_data (task, g_variant_ref (params), (GDestroyNotify) g_variant_unref);
+          g_task_run_in_thread (task, sample_thread_cb);
+          g_free (call);
+          return;
+        }
       if (g_strcmp0 (method, "PerfEventOpen") == 0)
         {
           g_autoptr(GVariant) attr = g_variant_get_child_value (params, 0);

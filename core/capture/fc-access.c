@@ -20,6 +20,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "fc-access.h"
+#include "fc-attach-check.h"
 #include "fc-capture-error.h"
 
 /* a polkit agent may show a password dialog: the user's time, not ours */
@@ -147,7 +148,8 @@ note_opened (int         pid,
   g_mutex_lock (&lock);
   if (notes == NULL)
     notes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  if (!g_hash_table_contains (notes, GINT_TO_POINTER (pid)))
+  /* ptrace's refusal is the one that decides wall mode: it is named over perf events' */
+  if (!g_hash_table_contains (notes, GINT_TO_POINTER (pid)) || g_strcmp0 (what, "ptrace") == 0)
     g_hash_table_insert (notes, GINT_TO_POINTER (pid),
                          g_strdup_printf (_("Process %d was recorded through flamecast-helper: %s was refused "
                                             "to this user (%s) and polkit authorised the helper"),
@@ -207,26 +209,39 @@ system_bus (GError **error)
   return ref;
 }
 
+/* One helper method; its reply of @reply_type, or NULL with @error. */
+static GVariant *
+helper_call (const char         *method,
+             GVariant           *params,
+             const GVariantType *reply_type,
+             GUnixFDList       **fds,
+             GError            **error)
+{
+  g_autoptr(GDBusConnection) bus = NULL;
+  GVariant *reply = NULL;
+
+  g_variant_ref_sink (params);
+  bus = system_bus (error);
+  if (bus != NULL)
+    reply = g_dbus_connection_call_with_unix_fd_list_sync (bus, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH,
+                                                           FC_HELPER_INTERFACE, method, params, reply_type,
+                                                           G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
+                                                           HELPER_TIMEOUT_MS, NULL, fds, NULL, error);
+  g_variant_unref (params);
+  return reply;
+}
+
 /* One helper method that returns a file descriptor; -1 with @error otherwise. */
 static int
 helper_open (const char *method,
              GVariant   *params,
              GError    **error)
 {
-  g_autoptr(GDBusConnection) bus = NULL;
   g_autoptr(GUnixFDList) fds = NULL;
   g_autoptr(GVariant) reply = NULL;
   gint32 handle;
 
-  g_variant_ref_sink (params);
-  bus = system_bus (error);
-  if (bus != NULL)
-    reply = g_dbus_connection_call_with_unix_fd_list_sync (bus, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH,
-                                                           FC_HELPER_INTERFACE, method, params,
-                                                           G_VARIANT_TYPE ("(h)"),
-                                                           G_DBUS_CALL_FLAGS_ALLOW_INTERACTIVE_AUTHORIZATION,
-                                                           HELPER_TIMEOUT_MS, NULL, &fds, NULL, error);
-  g_variant_unref (params);
+  reply = helper_call (method, params, G_VARIANT_TYPE ("(h)"), &fds, error);
   if (reply == NULL)
     return -1;
   g_variant_get (reply, "(h)", &handle);
@@ -308,6 +323,139 @@ fc_access_perf_event_open (struct perf_event_attr *attr,
   remote = g_dbus_error_get_remote_error (error);
   errno = g_strcmp0 (remote, FC_HELPER_INTERFACE ".Error.NoProcess") == 0 ? ESRCH : err;
   return -1;
+}
+
+GPtrArray *
+fc_access_sample_threads (int         pid,
+                          const int  *tids,
+                          guint       n_tids,
+                          guint       stack_bytes,
+                          int         ptrace_errno,
+                          GError    **error)
+{
+  g_autoptr(GPtrArray) snaps = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GVariantIter) iter = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) regs = NULL;
+  g_autoptr(GVariant) stack = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *why = NULL;
+  gint32 tid;
+  gint64 t;
+
+  g_return_val_if_fail (n_tids > 0, NULL);
+
+  if (!may_ask_helper ())
+    {
+      why = fc_access_dup_refusal ();
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION, "%s",
+                   why != NULL ? why : _("flamecast-helper is not to be asked (--no-helper)"));
+      return NULL;
+    }
+  reply = helper_call ("SampleThreads",
+                       g_variant_new ("(i@aiu)", pid,
+                                      g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, tids, n_tids, sizeof (int)),
+                                      stack_bytes),
+                       G_VARIANT_TYPE ("(a(ixatay))"), NULL, &local_error);
+  if (reply == NULL)
+    {
+      note_refused (pid, local_error);
+      why = fc_access_dup_refusal ();
+      if (why == NULL)
+        {
+          g_dbus_error_strip_remote_error (local_error);
+          why = g_strdup (local_error->message);
+        }
+      g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION, "%s", why);
+      return NULL;
+    }
+  note_opened (pid, "ptrace", ptrace_errno);
+  g_variant_get (reply, "(a(ixatay))", &iter);
+  while (g_variant_iter_next (iter, "(ix@at@ay)", &tid, &t, &regs, &stack))
+    {
+      gsize n_regs, len;
+      const guint64 *r = g_variant_get_fixed_array (regs, &n_regs, sizeof (guint64));
+      const guint8 *bytes = g_variant_get_fixed_array (stack, &len, 1);
+      FcSnapshot *snap;
+
+      /* the helper is trusted, but a reply is still checked before it is used */
+      if (n_regs == FC_SNAPSHOT_N_REGS && len <= stack_bytes)
+        {
+          snap = fc_snapshot_new (FC_SNAPSHOT_SAMPLE, tid, len);
+          snap->pid = pid;
+          snap->time_ns = t;
+          memcpy (snap->regs, r, sizeof snap->regs);
+          snap->stack_addr = r[7];   /* RSP */
+          memcpy (snap->stack, bytes, len);
+          g_ptr_array_add (snaps, snap);
+        }
+      g_clear_pointer (&regs, g_variant_unref);
+      g_clear_pointer (&stack, g_variant_unref);
+    }
+  return g_steal_pointer (&snaps);
+}
+
+gboolean
+fc_access_needs_helper (int           pid,
+                        FcSamplerMode mode)
+{
+  g_autoptr(GError) error = NULL;
+
+  return fc_access_get_use_helper () && !fc_attach_check (pid, mode, &error) &&
+         g_error_matches (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION);
+}
+
+static void
+authorize_thread_cb (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  int pid = GPOINTER_TO_INT (task_data);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *why = NULL;
+  int fd;
+
+  /* the user asked again: an earlier no is not the answer to this question */
+  fc_access_begin_attach (pid);
+  /* the lightest call that needs polkit's yes: it stops nothing */
+  fd = helper_open ("OpenProcFile", g_variant_new ("(is)", pid, "maps"), &error);
+  if (fd >= 0)
+    {
+      close (fd);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  note_refused (pid, error);
+  why = fc_access_dup_refusal ();
+  if (why == NULL)
+    {
+      g_dbus_error_strip_remote_error (error);
+      why = g_strdup (error->message);
+    }
+  g_task_return_new_error (task, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION, "%s", why);
+}
+
+void
+fc_access_authorize_async (int                 pid,
+                           GCancellable       *cancellable,
+                           GAsyncReadyCallback callback,
+                           gpointer            user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, fc_access_authorize_async);
+  g_task_set_task_data (task, GINT_TO_POINTER (pid), NULL);
+  g_task_run_in_thread (task, authorize_thread_cb);
+}
+
+gboolean
+fc_access_authorize_finish (GAsyncResult *result,
+                            GError      **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 static char *

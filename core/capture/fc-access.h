@@ -13,8 +13,12 @@
 
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 #include <linux/perf_event.h>
+
+#include "fc-sampler.h"
+
+#include "fc-snapshot.h"
 
 G_BEGIN_DECLS
 
@@ -27,6 +31,21 @@ G_BEGIN_DECLS
  * polkit prompt they did not ask for). */
 void      fc_access_set_use_helper     (gboolean                use);
 gboolean  fc_access_get_use_helper     (void);
+
+/* Whether attaching to @pid in @mode will go through the helper: the kernel refuses it to this
+ * user (fc_attach_check()) and the helper may be asked. */
+gboolean  fc_access_needs_helper       (int                     pid,
+                                        FcSamplerMode           mode);
+/* Asks the helper about @pid before an attach, on a thread of its own: polkit's prompt never
+ * blocks the caller's main loop, and its yes is kept for the attach's own calls (the helper keeps
+ * it for this process's bus connection). FALSE from _finish() with the refusal in @error
+ * (FC_SAMPLER_ERROR_PERMISSION: "polkit did not authorise ..."). */
+void      fc_access_authorize_async    (int                     pid,
+                                        GCancellable           *cancellable,
+                                        GAsyncReadyCallback     callback,
+                                        gpointer                user_data);
+gboolean  fc_access_authorize_finish   (GAsyncResult           *result,
+                                        GError                **error);
 
 /* A new attach to @pid: the helper may be asked again after an earlier refusal, and @pid's note
  * is cleared. */
@@ -44,6 +63,16 @@ gboolean  fc_access_read_memory        (int                     pid,
                                         guint64                 addr,
                                         void                   *buf,
                                         gsize                   len);
+/* Wall mode where this user may not ptrace @pid (@ptrace_errno, PTRACE_SEIZE's answer): the helper
+ * stops each of @tids once, copies its registers and @stack_bytes of its stack and lets it go.
+ * The samples (#FcSnapshot, FC_SNAPSHOT_SAMPLE, g_free()) of the threads it stopped, or NULL with
+ * @error when the helper is not to be asked, is not there or refused (fc_access_dup_refusal()). */
+GPtrArray *fc_access_sample_threads    (int                     pid,
+                                        const int              *tids,
+                                        guint                   n_tids,
+                                        guint                   stack_bytes,
+                                        int                     ptrace_errno,
+                                        GError                **error);
 /* The helper's last refusal since fc_access_begin_attach() ("polkit did not authorise ..."), or NULL. */
 char     *fc_access_dup_refusal        (void);
 /* Adds the helper's refusal, if any, to an error about direct access being refused. */

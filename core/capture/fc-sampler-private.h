@@ -114,6 +114,7 @@ struct _FcSampler {
   gboolean        exited;
   gboolean        follow;         /* child processes are traced and sampled too */
   gboolean        traced;         /* ptrace events are ours: wall mode, or following children */
+  gboolean        helper_wall;    /* wall mode's stops made by flamecast-helper (fc-sampler-helper.c) */
   int             timer_fd;
   int             pidfd;
   guint           frequency;
@@ -177,6 +178,11 @@ void fc_sampler_note_target_cpu (FcSampler *self, const struct rusage *usage);
 gboolean fc_sampler_seize_all (FcSampler *self, GError **error);
 void fc_sampler_seize_descendants (FcSampler *self);
 long fc_sampler_trace_options (FcSampler *self);
+
+/* wall mode through flamecast-helper (fc-sampler-helper.c) */
+gboolean fc_sampler_helper_attach (FcSampler *self, GError **error);
+void fc_sampler_helper_rescan (FcSampler *self);
+void fc_sampler_helper_stop (FcSampler *self, GPtrArray *to_stop, guint n);
 
 /* perf events (fc-sampler-perf.c) */
 void fc_sampler_choose_wall_method (FcSampler *self, GPid pid);

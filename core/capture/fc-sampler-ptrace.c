@@ -544,7 +544,7 @@ fc_sampler_do_detach_all (FcSampler *self)
   GHashTableIter iter;
   Task *task;
 
-  if (!self->attached)
+  if (!self->attached || self->helper_wall)
     {
       fc_sampler_reset_target (self);
       return;

@@ -112,6 +112,8 @@ fc_sampler_interrupt_tick (FcSampler *self,
   guint budget = stop_budget (self);
 
   self->tick_serial++;
+  if (self->helper_wall)
+    fc_sampler_helper_rescan (self);
   g_mutex_lock (&self->lock);
   g_hash_table_iter_init (&iter, self->tasks);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
@@ -193,11 +195,14 @@ fc_sampler_interrupt_tick (FcSampler *self,
         }
       fc_sampler_task_sched (task, &task->last_runtime, &task->last_pcount);
       task->last_stop_tick = self->tick_serial;
-      fc_sampler_interrupt_task (self, task);
+      if (!self->helper_wall)
+        fc_sampler_interrupt_task (self, task);
     }
 
-  /* capture each thread as its stop arrives */
-  fc_sampler_collect_events (self, TRUE, FALSE);
+  if (self->helper_wall)
+    fc_sampler_helper_stop (self, to_stop, MIN (to_stop->len, budget));
+  else
+    fc_sampler_collect_events (self, TRUE, FALSE);   /* capture each thread as its stop arrives */
 }
 
 /* The timer's expirations so far, kept for the next tick (the timer is non-blocking): a thread

@@ -78,6 +78,7 @@ fc_sampler_reset_target (FcSampler *self)
   self->pid = 0;
   self->follow = FALSE;
   self->traced = FALSE;
+  self->helper_wall = FALSE;
 }
 
 static void
@@ -128,7 +129,8 @@ do_attach (FcSampler *self,
     {
       if (cmd->mode == FC_SAMPLER_MODE_WALL)
         fc_sampler_choose_wall_method (self, cmd->pid);
-      if (!fc_sampler_seize_all (self, &cmd->error))
+      /* refused: flamecast-helper may stop the threads for us */
+      if (!fc_sampler_seize_all (self, &cmd->error) && !fc_sampler_helper_attach (self, &cmd->error))
         {
           self->attached = TRUE;
           fc_sampler_do_detach_all (self);

@@ -64,6 +64,7 @@ test_widgets_write_keys (void)
   gtk_switch_set_active (child (window, "strip_home_switch"), FALSE);
   gtk_switch_set_active (child (window, "send_while_recording_switch"), TRUE);
   gtk_editable_set_text (child (window, "otlp_endpoint_row"), "http://127.0.0.1:4318");
+  gtk_editable_set_text (child (window, "debuginfod_urls_row"), "http://127.0.0.1:8002");
   settle ();
 
   g_assert_cmpint (g_settings_get_int (settings, "frequency"), ==, 250);
@@ -92,6 +93,11 @@ test_widgets_write_keys (void)
 
     g_assert_cmpstr (endpoint, ==, "http://127.0.0.1:4318");
   }
+  {
+    g_autofree char *urls = g_settings_get_string (settings, "debuginfod-urls");
+
+    g_assert_cmpstr (urls, ==, "http://127.0.0.1:8002");
+  }
 
   /* and a key changed elsewhere shows in its widget */
   g_settings_set_int (settings, "frequency", 99);
@@ -110,6 +116,7 @@ test_widgets_write_keys (void)
   g_settings_reset (settings, "strip-home-directory");
   g_settings_reset (settings, "send-while-recording");
   g_settings_reset (settings, "otlp-endpoint");
+  g_settings_reset (settings, "debuginfod-urls");
 }
 
 static void

@@ -8,7 +8,9 @@
  * root. flamecast-cli then runs as nobody (setpriv), a user the kernel lets
  * neither open perf events on the target nor read its maps or memory (the
  * equivalent of ptrace_scope 1 and perf_event_paranoid 2 for another user's
- * process), and gets through the helper only when polkit says yes.
+ * process), and gets through the helper only when polkit says yes: in cpu
+ * mode the helper opens perf events, in wall mode it stops the threads
+ * (SampleThreads: attach, copy registers and stack, detach).
  */
 
 #include <errno.h>
@@ -229,19 +231,43 @@ run_as_nobody (const char * const *argv,
   return g_subprocess_get_exit_status (proc);
 }
 
+/* flamecast-cli record as nobody, with @env (NAME=VALUE) set if not NULL */
+static int
+record_as_nobody_env (const char  *env,
+                      const char  *name,
+                      const char  *extra,
+                      char       **out_dir,
+                      char       **err)
+{
+  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (bus.target));
+  g_autofree char *out = NULL;
+  const char *argv[] = { env, g_getenv ("FC_CLI"), "record", "--pid", pid, "--duration", "2", "-o", NULL, extra,
+                         NULL };
+
+  *out_dir = g_build_filename (bus.dir, name, NULL);
+  argv[8] = *out_dir;
+  return run_as_nobody (env != NULL ? argv : argv + 1, &out, err);
+}
+
 static int
 record_as_nobody (const char  *name,
                   const char  *extra,
                   char       **out_dir,
                   char       **err)
 {
-  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (bus.target));
-  g_autofree char *out = NULL;
-  const char *argv[] = { g_getenv ("FC_CLI"), "record", "--pid", pid, "--duration", "2", "-o", NULL, extra, NULL };
+  return record_as_nobody_env (NULL, name, extra, out_dir, err);
+}
 
-  *out_dir = g_build_filename (bus.dir, name, NULL);
-  argv[7] = *out_dir;
-  return run_as_nobody (argv, &out, err);
+/* TracerPid 0 and not in a tracing stop */
+static void
+assert_not_traced (int pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", pid);
+  g_autofree char *status = NULL;
+
+  g_assert_true (g_file_get_contents (path, &status, NULL, NULL));
+  g_assert_nonnull (strstr (status, "\nTracerPid:\t0\n"));
+  g_assert_null (strstr (status, "(tracing stop)"));
 }
 
 static char *
@@ -294,6 +320,15 @@ test_polkit_no (void)
   g_assert_nonnull (strstr (err, FC_HELPER_ACTION_ID));
   chunk = chunk_text (dir);
   g_assert_null (chunk);
+
+  /* wall mode: the same answer for ptrace */
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (record_as_nobody ("refused-wall", NULL, &dir, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "belongs to another user"));
+  g_assert_nonnull (strstr (err, "polkit did not authorise"));
+  chunk = chunk_text (dir);
+  g_assert_null (chunk);
 }
 
 /* polkit says yes: recorded through the helper, said so, the target's functions named. Then no
@@ -315,15 +350,41 @@ test_polkit_yes (void)
     }
   set_polkit_allows (TRUE);
   count_polkit_checks ();
-  /* wall mode asked for: the helper gives perf events, not ptrace, and the CLI says so */
+  /* wall mode: the helper stops the threads at each tick, and the CLI says so */
   g_assert_cmpint (record_as_nobody ("allowed", NULL, &dir, &err), ==, 0);
   /* every call checked, polkit asked once for this caller: its yes is kept for the connection */
   g_assert_cmpuint (count_polkit_checks (), ==, 1);
-  g_assert_nonnull (strstr (err, "recorded through flamecast-helper"));
-  g_assert_nonnull (strstr (err, "in cpu mode"));
+  g_assert_nonnull (strstr (err, "recorded through flamecast-helper: ptrace was refused"));
+  g_assert_nonnull (strstr (err, "threads stopped by flamecast-helper"));
+  g_assert_null (strstr (err, "in cpu mode"));
   chunk = chunk_text (dir);
   g_assert_nonnull (chunk);
   /* 70% of the burner's time: in none of 20 samples once in 10^10 */
+  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+  /* let go after every stop: the target runs on, traced by no one */
+  assert_not_traced (atoi (g_subprocess_get_identifier (bus.target)));
+
+  /* every sample a stop by the helper: no perf events in wall mode */
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&chunk, g_free);
+  g_assert_cmpint (record_as_nobody_env ("FC_SAMPLER_FORCE_PTRACE=1", "allowed-stops", NULL, &dir, &err), ==, 0);
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+  g_assert_nonnull (strstr (err, "ptrace forced by FC_SAMPLER_FORCE_PTRACE=1; threads stopped by flamecast-helper"));
+  chunk = chunk_text (dir);
+  g_assert_nonnull (chunk);
+  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+  assert_not_traced (atoi (g_subprocess_get_identifier (bus.target)));
+
+  /* cpu mode: perf events opened by the helper */
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&chunk, g_free);
+  g_assert_cmpint (record_as_nobody ("allowed-cpu", "--mode=cpu", &dir, &err), ==, 0);
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+  g_assert_nonnull (strstr (err, "recorded through flamecast-helper: perf_event_open was refused"));
+  chunk = chunk_text (dir);
+  g_assert_nonnull (chunk);
   g_assert_nonnull (strstr (chunk, "\"hot_a\""));
 
   /* maps and memory through the files the helper opened: the kernel checked root when they were
@@ -381,6 +442,168 @@ attr_params (const struct perf_event_attr *attr,
              int                           tid)
 {
   return g_variant_new ("(@ayi)", g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, attr, len, 1), tid);
+}
+
+/* The window as nobody: helper-app asks flamecast-helper asynchronously, records after polkit's
+ * yes, shows the refusal after its no. */
+static void
+test_app_attach (void)
+{
+  g_autofree char *pid = NULL;
+  g_autofree char *pid_env = NULL;
+  g_autofree char *display_env = NULL;
+  g_autofree char *xauth_env = NULL;
+  g_autofree char *schema_env = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  const char *xauth = g_getenv ("XAUTHORITY");
+  const char *argv[] = { NULL, NULL, NULL, "NO_AT_BRIDGE=1", "GTK_A11Y=none", "G_DEBUG=fatal-warnings", NULL,
+                         g_getenv ("FC_HELPER_APP"), "--tap", NULL };
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  if (g_getenv ("DISPLAY") == NULL)
+    {
+      g_test_skip ("the window needs a display: run the test suite under Xvfb (make check does)");
+      return;
+    }
+  /* nobody reads the X server's cookie from a copy of its own */
+  if (xauth != NULL)
+    {
+      g_autofree char *cookie = NULL;
+      gsize len;
+      g_autofree char *copy = g_build_filename (bus.dir, "xauthority", NULL);
+
+      g_assert_true (g_file_get_contents (xauth, &cookie, &len, NULL));
+      g_assert_true (g_file_set_contents (copy, cookie, len, NULL));
+      g_assert_cmpint (chmod (copy, 0644), ==, 0);
+      xauth_env = g_strdup_printf ("XAUTHORITY=%s", copy);
+    }
+  pid = g_strdup (g_subprocess_get_identifier (bus.target));
+  pid_env = g_strdup_printf ("FC_HELPER_APP_PID=%s", pid);
+  display_env = g_strdup_printf ("DISPLAY=%s", g_getenv ("DISPLAY"));
+  schema_env = g_strdup_printf ("GSETTINGS_SCHEMA_DIR=%s", g_getenv ("FC_SCHEMA_DIR"));
+  argv[0] = pid_env;
+  argv[1] = display_env;
+  argv[2] = schema_env;
+  argv[6] = xauth_env != NULL ? xauth_env : "XAUTHORITY=";
+
+  set_polkit_allows (TRUE);
+  count_polkit_checks ();
+  {
+    const char *yes[G_N_ELEMENTS (argv) + 1];
+
+    memcpy (yes + 1, argv, sizeof argv);
+    yes[0] = "FC_HELPER_APP_EXPECT=yes";
+    g_assert_cmpint (run_as_nobody (yes, &out, &err), ==, 0);
+  }
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+  g_assert_nonnull (strstr (out, "# note: Process"));
+  g_assert_nonnull (strstr (out, "recorded through flamecast-helper: ptrace was refused"));
+  assert_not_traced (atoi (pid));
+
+  set_polkit_allows (FALSE);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  {
+    const char *no[G_N_ELEMENTS (argv) + 1];
+
+    memcpy (no + 1, argv, sizeof argv);
+    no[0] = "FC_HELPER_APP_EXPECT=no";
+    g_assert_cmpint (run_as_nobody (no, &out, &err), ==, 0);
+  }
+  g_assert_nonnull (strstr (out, "# refused: Process"));
+  g_assert_nonnull (strstr (out, "belongs to another user"));
+  g_assert_nonnull (strstr (out, "polkit did not authorise"));
+}
+
+static GVariant *
+sample_threads (int         pid,
+                const int  *tids,
+                gsize       n_tids,
+                guint32     stack_bytes,
+                GError    **error)
+{
+  return g_dbus_connection_call_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH, FC_HELPER_INTERFACE,
+                                      "SampleThreads",
+                                      g_variant_new ("(i@aiu)", pid,
+                                                     g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, tids, n_tids,
+                                                                                sizeof (int)),
+                                                     stack_bytes),
+                                      G_VARIANT_TYPE ("(a(ixatay))"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, error);
+}
+
+static void
+assert_sample_refused (int         pid,
+                       const int  *tids,
+                       gsize       n_tids,
+                       guint32     stack_bytes,
+                       const char *error_name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = sample_threads (pid, tids, n_tids, stack_bytes, &error);
+  g_autofree char *remote = NULL;
+
+  g_assert_null (reply);
+  remote = g_dbus_error_get_remote_error (error);
+  g_test_message ("SampleThreads: %s", error->message);
+  g_assert_cmpstr (remote, ==, error_name);
+}
+
+/* SampleThreads: one stop of the threads asked for, registers and stack copied, every thread let
+ * go; nothing but a thread of the process named, at most 1024 of them and 64 KiB of stack. */
+static void
+test_sample_threads (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) regs = NULL;
+  g_autoptr(GVariant) stack = NULL;
+  int target, self = getpid (), none = G_MAXINT32;
+  g_autofree int *many = g_new0 (int, 1025);
+  gsize n_regs, len;
+  gint64 t;
+  gint32 tid;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  target = atoi (g_subprocess_get_identifier (bus.target));
+  reply = sample_threads (target, &target, 1, 4096, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_variant_n_children (reply), ==, 1);
+  {
+    g_autoptr(GVariant) samples = g_variant_get_child_value (reply, 0);
+    g_autoptr(GVariant) first = NULL;
+
+    g_assert_cmpuint (g_variant_n_children (samples), ==, 1);
+    first = g_variant_get_child_value (samples, 0);
+    g_variant_get (first, "(ix@at@ay)", &tid, &t, &regs, &stack);
+  }
+  g_assert_cmpint (tid, ==, target);
+  g_assert_cmpint (t, >, 0);
+  g_variant_get_fixed_array (regs, &n_regs, sizeof (guint64));
+  g_assert_cmpuint (n_regs, ==, 17);
+  g_variant_get_fixed_array (stack, &len, 1);
+  g_assert_cmpuint (len, >, 0);
+  g_assert_cmpuint (len, <=, 4096);
+  assert_not_traced (target);
+
+  for (guint i = 0; i < 1025; i++)
+    many[i] = target;
+  assert_sample_refused (target, &target, 0, 4096, FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_sample_refused (target, many, 1025, 4096, FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_sample_refused (target, &target, 1, 1 << 20, FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  /* a thread of another process: this test's */
+  assert_sample_refused (target, &self, 1, 4096, FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_sample_refused (none, &none, 1, 4096, FC_HELPER_INTERFACE ".Error.NoProcess");
+  assert_sample_refused (0, &target, 1, 4096, FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_not_traced (target);
 }
 
 /* Every argument checked (as root, whom polkit need not be asked about). */
@@ -445,6 +668,10 @@ main (int   argc,
   g_test_add_func ("/helper/polkit-no", test_polkit_no);
   g_test_add_func ("/helper/polkit-yes", test_polkit_yes);
   g_test_add_func ("/helper/arguments", test_arguments);
+  g_test_add_func ("/helper/sample-threads", test_sample_threads);
+  /* a build without the app (-Dapp=false, the UBSan build) has no window to test */
+  if (g_getenv ("FC_HELPER_APP") != NULL)
+    g_test_add_func ("/helper/app-attach", test_app_attach);
   status = g_test_run ();
   bus_stop ();
   return status;
