@@ -4,7 +4,8 @@
 
 The sanitizer trees run a part of the suite each (make check-sanitize leaves
 the traced 'sampler' suite out, check-ubsan runs only it); building only what
-those tests use keeps `make check` inside CI's budget. Usage:
+those tests use keeps `make check` inside CI's budget. Data that tests read
+without declaring it (custom targets outside tests/) is always built. Usage:
 
   suite-targets.py BUILDDIR [--suite NAME]... [--no-suite NAME]...
 
@@ -43,10 +44,15 @@ def main():
 
     builddir = os.path.abspath(args.builddir)
     outputs = {}
+    wanted = set()
+    tests_dir = os.path.join(builddir, 'tests') + os.sep
     for target in introspect(builddir, '--targets'):
         outputs[target['id']] = target['filename']
+        # data the tests read without naming it (the compiled settings schema, message catalogs,
+        # man pages): cheap, so always; the test programs' own custom targets are named by them
+        if target['type'] == 'custom' and not target['filename'][0].startswith(tests_dir):
+            wanted.update(target['filename'])
 
-    wanted = set()
     for test in introspect(builddir, '--tests'):
         names = suite_names(test)
         if args.suite and not names & set(args.suite):
