@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "fc-live-recording.h"
-#include "fc-window-private.h"
+#include "fc-window.h"
 #include "fc-test-util.h"
 
 typedef struct {
