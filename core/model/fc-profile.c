@@ -1756,6 +1756,33 @@ import_stack (Importer *imp,
   return parent;
 }
 
+/* A whole copy into an empty profile, before its samples: each node in id
+ * order, parents before children, while no two frames have merged. The
+ * nodes of a deep chunk are then read in order, not walked up from each
+ * sample's leaf (a cache miss a node, the larger part of the view copy),
+ * and keep their ids. A merge found on the way leaves the rest to
+ * import_stack(), which interns. Nodes no sample reaches are copied too:
+ * a reader interns only the stacks its samples name. */
+static void
+import_stacks_in_order (Importer *imp)
+{
+  for (guint32 id = 1; id < imp->stacks->len && imp->new_stacks; id++)
+    {
+      const FcStackNode *node = fc_profile_get_stack (imp->src, id);
+      guint32 frame = import_frame (imp, node->frame);
+      guint32 dst;
+
+      if (!imp->new_stacks)
+        break;
+      dst = push_new_stack (imp->dst, node->parent == FC_STACK_EMPTY ? FC_STACK_EMPTY
+                                      : g_array_index (imp->stacks, guint32, node->parent) - 1, frame);
+      g_array_index (imp->stacks, guint32, id) = dst + 1;
+      if (imp->dst->locations != NULL)
+        fc_location_table_note (imp->dst->locations, dst, frame, node->frame,
+                                fc_profile_get_frame (imp->src, node->frame), is_inlined (imp, node));
+    }
+}
+
 static guint32
 import_thread (Importer *imp,
                guint32   index)
@@ -1807,6 +1834,8 @@ import_samples (FcProfile          *self,
   if (end_ns <= begin_ns)
     for (guint32 t = 0; t < imp.threads->len; t++)
       import_thread (&imp, t);
+  if (end_ns <= begin_ns && imp.new_stacks)
+    import_stacks_in_order (&imp);
 
   for (guint i = 0; i < n; i++)
     {

@@ -327,6 +327,53 @@ test_reserve_stacks (void)
   g_assert_cmpuint (fc_profile_get_stack (p, abc)->depth, ==, 3);
 }
 
+/* No two frames merge: the copy's nodes are the source's, id for id (read
+ * in order, not walked up from each sample), each with its own location,
+ * whatever order the samples reach them in. */
+static void
+test_by_function_same_ids (void)
+{
+  g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcProfile) view = NULL;
+  guint32 t = fc_profile_ensure_thread (p, "1");
+  guint32 frames[3], deep, shallow;
+  FcFrameLocation location;
+  FcFrame frame;
+
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+
+      fc_frame_init (&frame);
+      frame.function = fc_profile_intern (p, name);
+      frame.lineno = 10 + i;
+      frames[i] = fc_profile_intern_frame (p, &frame);
+    }
+  shallow = fc_profile_intern_stack (p, FC_STACK_EMPTY, frames[1]);
+  deep = fc_profile_intern_stack_frames (p, frames, 3);
+  /* the deep stack first, then the shallow one */
+  fc_profile_append_sample (p, 0, t, deep, 0);
+  fc_profile_append_sample (p, 10, t, shallow, 0);
+
+  view = fc_profile_dup_by_function (p);
+  g_assert_cmpuint (fc_profile_get_n_stacks (view), ==, fc_profile_get_n_stacks (p));
+  for (guint32 id = 1; id < fc_profile_get_n_stacks (p); id++)
+    {
+      const FcStackNode *a = fc_profile_get_stack (p, id);
+      const FcStackNode *b = fc_profile_get_stack (view, id);
+
+      g_assert_cmpuint (a->parent, ==, b->parent);
+      g_assert_cmpuint (a->depth, ==, b->depth);
+      g_assert_cmpstr (fc_profile_string (p, fc_profile_get_frame (p, a->frame)->function), ==,
+                       fc_profile_string (view, fc_profile_get_frame (view, b->frame)->function));
+      g_assert_cmpint (fc_profile_get_frame (view, b->frame)->lineno, ==, FC_LINE_NONE);
+      g_assert_true (fc_profile_get_stack_location (view, id, &location));
+      g_assert_cmpint (location.lineno, ==, fc_profile_get_frame (p, a->frame)->lineno);
+    }
+  g_assert_cmpuint (fc_profile_get_samples (view, NULL)[0].stack, ==, deep);
+  g_assert_cmpuint (fc_profile_get_samples (view, NULL)[1].stack, ==, shallow);
+}
+
 /* A function inlined into its caller names the file its code is in (a
  * header), its own out-of-line code another: in a view it is one function,
  * one frame, one node (not siblings), whose location says it was inlined. */
@@ -493,6 +540,7 @@ main (int   argc,
   g_test_add_func ("/core/profile/dup-by-function", test_dup_by_function);
   g_test_add_func ("/core/profile/by-function-inlined", test_by_function_inlined);
   g_test_add_func ("/core/profile/by-function-late-merge", test_by_function_late_merge);
+  g_test_add_func ("/core/profile/by-function-same-ids", test_by_function_same_ids);
   g_test_add_func ("/core/profile/reserve-stacks", test_reserve_stacks);
   g_test_add_func ("/core/document/merge", test_document_merge);
   g_test_add_func ("/core/profile/import-range", test_import_range);
