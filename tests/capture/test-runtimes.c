@@ -637,7 +637,8 @@ test_node_jitdump (void)
   g_autofree char *quoted_script = g_shell_quote (script);
   /* node writes jit-PID.dump into its working directory: a shell enters it and execs node. V8
    * buffers what it writes there: the last code it compiled is named once it exits, so it runs
-   * to its end. */
+   * to its end, 3 seconds of its own CPU time: node's start-up (not JIT code, named by no
+   * jitdump) is then the same small share of the samples however loaded the machine is. */
   g_autofree char *command = g_strdup_printf ("cd %s && exec %s --perf-prof %s 3", quoted_tmp, quoted_node,
                                               quoted_script);
   const char *argv[] = { "/bin/sh", "-c", command, NULL };
