@@ -21,7 +21,10 @@
 #include "fc-attach-check.h"
 #include "fc-sampler-private.h"
 
-/* ptrace options: threads and exec always; new processes too when following children */
+/* ptrace options: threads and exec always; new processes too when following children, and
+ * in cpu mode their exits: a stop before the exit, while /proc still has the process's name
+ * and maps, where its perf ring is drained (drained once it was reaped, a child's samples
+ * reached the recorder with neither) */
 long
 fc_sampler_trace_options (FcSampler *self)
 {
@@ -29,6 +32,8 @@ fc_sampler_trace_options (FcSampler *self)
 
   if (self->follow)
     options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK;
+  if (self->follow && self->mode == FC_SAMPLER_MODE_CPU)
+    options |= PTRACE_O_TRACEEXIT;
   return options;
 }
 
@@ -210,6 +215,21 @@ handle_wait_status_inner (FcSampler *self,
         }
       else if (took_interrupt && self->sampling && !detaching)
         fc_sampler_capture (self, task, 0, FALSE);
+      else
+        ptrace (PTRACE_CONT, tid, NULL, NULL);
+      return;
+    }
+
+  if (event == PTRACE_EVENT_EXIT)
+    {
+      /* about to exit, /proc/PID still whole: its last samples go out now */
+      if (task->perf != NULL && self->mode == FC_SAMPLER_MODE_CPU)
+        fc_perf_stream_drain (task->perf, self->sink, self->sink_data, NULL);
+      if (detaching && task->detaching)
+        {
+          ptrace (PTRACE_DETACH, tid, NULL, NULL);
+          fc_sampler_task_forget (self, tid);
+        }
       else
         ptrace (PTRACE_CONT, tid, NULL, NULL);
       return;

@@ -62,6 +62,7 @@ struct _FcSymbolizer {
   GHashTable *unknown_cache; /* lookup address -> FcSymbol* of addresses in no module (yet) */
   GHashTable *unknown_gen;   /* lookup address -> unknown_tag () when it was looked up */
   GPtrArray  *retired;       /* FcSymbol* replaced in unknown_cache: items may still point to them */
+  GHashTable *named_late;    /* FcSymbol* -> FcSymbol*: JIT code named since the last rename_jit() */
   /* JIT code: named by the runtime's perf map or jitdump */
   FcJitTable *jit;
   FcPerfMap  *perf_map;
@@ -437,6 +438,7 @@ fc_symbolizer_new (FcProcMaps *maps)
   self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   self->unknown_gen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->retired = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_symbol_free);
+  self->named_late = g_hash_table_new (NULL, NULL);
   self->jit = fc_jit_table_new ();
   self->perf_map = fc_perf_map_new (fc_proc_maps_get_pid (maps));
   self->jit_read_us = G_MININT64 / 2;
@@ -474,6 +476,7 @@ fc_symbolizer_free (FcSymbolizer *self)
   g_hash_table_unref (self->unknown_gen);
   g_hash_table_unref (self->unknown_cache);
   g_ptr_array_unref (self->retired);
+  g_hash_table_unref (self->named_late);
   fc_perf_map_free (self->perf_map);
   fc_jitdump_free (self->jitdump);
   fc_jit_table_free (self->jit);
@@ -769,6 +772,7 @@ lookup_outside_modules (FcSymbolizer *self,
                         gint64        key)
 {
   FcSymbol *sym = g_hash_table_lookup (self->unknown_cache, &key);
+  FcSymbol *old = NULL;
   gboolean code = fc_proc_maps_is_code (self->maps, key);
   const FcJitEntry *entry;
   g_autofree char *name = NULL;
@@ -795,6 +799,7 @@ lookup_outside_modules (FcSymbolizer *self,
           g_hash_table_steal_extended (self->unknown_cache, &key, &stolen_key, NULL);
           g_free (stolen_key);
           g_ptr_array_add (self->retired, sym);
+          old = sym;
         }
       else if (code || entry != NULL)
         {
@@ -814,6 +819,14 @@ lookup_outside_modules (FcSymbolizer *self,
       sym->unnamed = entry == NULL;
       sym->in_app = entry != NULL && !jit_name_is_runtime (entry->name);
       g_hash_table_insert (self->unknown_cache, g_memdup2 (&key, sizeof key), sym);
+      /* the samples taken while it had no name still point at the old symbol: renamed at the
+       * next rename_jit(), whichever lookup found the name (a later sample's, most often) */
+      if (old != NULL && old->unnamed && entry != NULL)
+        {
+          g_hash_table_insert (self->named_late, old, sym);
+          self->n_jit_unnamed--;
+          self->n_jit_named++;
+        }
     }
   g_hash_table_insert (self->unknown_gen, g_memdup2 (&key, sizeof key), GSIZE_TO_POINTER (unknown_tag (self)));
   return sym;
@@ -825,12 +838,13 @@ lookup_outside_modules (FcSymbolizer *self,
  * Reads the JIT maps now (a map written at exit is there only then) and names the JIT code
  * that was looked up before a name was known.
  *
- * Returns: (transfer full): old FcSymbol * -> the new one, for the addresses named now
+ * Returns: (transfer full): old FcSymbol * -> the new one, for the addresses named since the
+ *   last call (now, or by a lookup in between)
  */
 GHashTable *
 fc_symbolizer_rename_jit (FcSymbolizer *self)
 {
-  GHashTable *renamed = g_hash_table_new (NULL, NULL);
+  GHashTable *renamed;
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (gint64));
   GHashTableIter iter;
   gpointer key, value;
@@ -841,18 +855,9 @@ fc_symbolizer_rename_jit (FcSymbolizer *self)
     if (((FcSymbol *) value)->unnamed && fc_jit_table_lookup (self->jit, *(gint64 *) key) != NULL)
       g_array_append_val (keys, *(gint64 *) key);
   for (guint i = 0; i < keys->len; i++)
-    {
-      gint64 k = g_array_index (keys, gint64, i);
-      const FcSymbol *old = g_hash_table_lookup (self->unknown_cache, &k);
-      const FcSymbol *now = lookup_outside_modules (self, k);
-
-      if (now != old)
-        {
-          g_hash_table_insert (renamed, (gpointer) old, (gpointer) now);
-          self->n_jit_unnamed--;
-          self->n_jit_named++;
-        }
-    }
+    lookup_outside_modules (self, g_array_index (keys, gint64, i));
+  renamed = g_steal_pointer (&self->named_late);
+  self->named_late = g_hash_table_new (NULL, NULL);
   return renamed;
 }
 

@@ -453,6 +453,47 @@ test_release_exited (void)
   g_ptr_array_unref (cap.chunks);
 }
 
+/* cpu mode: children that exit as soon as they have burnt 12 ms (3 samples at 250 Hz). A
+ * child's perf ring was drained by the sampler's tick, or once it was reaped, when /proc had
+ * neither its name nor its maps: under load, a child drained only then was a session with an
+ * unnamed thread. Drained at its exit stop, every one is named. */
+static void
+test_short_lived_cpu (void)
+{
+  g_autofree char *forker = fc_test_target_path ("forker");
+  const char *argv[] = { forker, "--many", "16", "0.012", NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  guint n_ids;
+  Capture cap = { 0 };
+
+  if (!fc_test_skip_unless (FC_TEST_FACILITY_PERF_EVENTS, "cpu mode's refusal is checked by /core/sampler/cpu-mode"))
+    return;
+  cap.loop = g_main_loop_new (NULL, FALSE);
+  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
+  g_object_set (recorder, "mode", FC_SAMPLER_MODE_CPU, "frequency", 250, NULL);
+  fc_recorder_set_follow_children (recorder, TRUE);
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  g_main_loop_run (cap.loop);
+  fc_recorder_stop (recorder);
+  fc_recorder_detach (recorder);
+  g_assert_true (cap.exited);
+  g_assert_cmpint (WEXITSTATUS (cap.status), ==, 0);
+  /* every thread of every child's chunk named "comm (pid)", and each child a session: 12 ms of
+   * CPU time are 3 samples, and Relay keeps a thread with 2 */
+  n_ids = check_sessions (cap.chunks, fc_recorder_get_profiler_id (recorder));
+  g_test_message ("%u sessions", n_ids);
+  g_assert_cmpuint (n_ids, >=, 16);
+
+  g_main_loop_unref (cap.loop);
+  g_ptr_array_unref (cap.chunks);
+}
+
 /* Runs flamecast-cli (FC_CLI) to its end; returns what it printed on stderr. */
 static char *
 run_cli (const char * const *argv)
@@ -548,6 +589,7 @@ main (int   argc,
   g_test_add_func ("/core/children/follow-wall", test_follow_wall);
   g_test_add_func ("/core/children/follow-wall-ptrace", test_follow_wall_ptrace);
   g_test_add_func ("/core/children/release-exited", test_release_exited);
+  g_test_add_func ("/core/children/short-lived-cpu", test_short_lived_cpu);
   g_test_add_func ("/core/children/attach-existing-wall", test_attach_existing_wall);
   g_test_add_func ("/core/children/attach-existing-cpu", test_attach_existing_cpu);
   g_test_add_func ("/cli/record/children-cpu-hint", test_cli_cpu_hint);
