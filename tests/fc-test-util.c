@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -500,4 +501,10 @@ fc_test_skip_unless (FcTestFacility  facility,
   g_test_skip_printf ("needs %s: %s%s%s", fc_test_facility_name (facility), why_not,
                       instead != NULL ? "; " : "", instead != NULL ? instead : "");
   return FALSE;
+}
+
+void
+fc_test_die_with_test (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
 }

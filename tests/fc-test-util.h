@@ -22,6 +22,12 @@ void  fc_test_remove_tree  (const char *path);
 char *fc_test_data_path    (const char *relative);
 char *fc_test_target_path  (const char *name);
 
+/* ---- processes ---- */
+
+/* A GSpawnChildSetupFunc: the child is killed when the test ends, however it ends (an abort
+ * included), so that no target outlives a failed test holding its output pipe open. */
+void  fc_test_die_with_test (gpointer user_data);
+
 /* ---- a private home ---- */
 
 void  fc_test_init_private_home (int    *argc,

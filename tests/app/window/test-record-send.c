@@ -238,7 +238,7 @@ test_attach_send (void)
   GPid pid;
 
   g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
+                                fc_test_die_with_test, NULL, &pid, &error));
   g_assert_no_error (error);
   set_dsn (relay);
 

@@ -230,7 +230,7 @@ test_attach_live (void)
   int status, out_fd;
   GPid pid;
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+  g_assert_true (g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, fc_test_die_with_test, NULL, &pid,
                                            NULL, &out_fd, NULL, &error));
   g_assert_no_error (error);
   /* the threads have named themselves */
@@ -317,7 +317,7 @@ test_live_choices (void)
   int status;
 
   g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
+                                fc_test_die_with_test, NULL, &pid, &error));
   g_assert_no_error (error);
   g_assert_true (fc_window_record_attach (window, pid, &error));
   g_assert_no_error (error);
@@ -456,7 +456,7 @@ test_close_detaches (void)
   GPid pid;
 
   g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
+                                fc_test_die_with_test, NULL, &pid, &error));
   g_assert_true (fc_window_record_attach (window, pid, &error));
   g_assert_no_error (error);
   recording = g_object_ref (fc_window_get_recording (window));
@@ -490,7 +490,7 @@ test_dialog (void)
   GPid pid, traced;
 
   g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
+                                fc_test_die_with_test, NULL, &pid, &error));
   /* someone else's recording: a process already traced */
   g_assert_true (fc_recorder_spawn (tracer, (const char * const *) argv, NULL, &error));
   traced = fc_recorder_get_pid (tracer);
@@ -548,7 +548,7 @@ spawn_threads_target (void)
   GPid pid;
 
   g_assert_true (g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
+                                fc_test_die_with_test, NULL, &pid, &error));
   g_assert_no_error (error);
   return pid;
 }
@@ -666,6 +666,20 @@ assert_send_label (FcWindow *window,
   g_assert_true (gtk_widget_has_css_class (bar_part (window, "send_label"), "error") == (failed > 0));
 }
 
+/* Every 10 s of a long wait, what the recording and its sender have done: a wait that ends in
+ * the deadline then says where it stood. */
+static gboolean
+log_send_progress_cb (gpointer data)
+{
+  FcWindow *window = data;
+  FcSenderProgress progress = send_progress (window);
+
+  g_test_message ("samples %u; sender: queued %u, delivered %u, rejected %u, waiting %u, pending %u",
+                  fc_recorder_get_n_samples (fc_recording_get_recorder (fc_window_get_recording (window))),
+                  progress.queued, progress.delivered, progress.rejected, progress.waiting, progress.pending);
+  return G_SOURCE_CONTINUE;
+}
+
 /* Sentry refuses the first chunk (400): the indicator counts it failed, in
  * the error colour, and the chunks after it sent. */
 static void
@@ -686,7 +700,12 @@ test_send_rejected (void)
 
   g_assert_true (fc_window_record_attach (window, pid, &error));
   g_assert_no_error (error);
-  ITERATE_UNTIL (send_progress (window).rejected == 1 && send_progress (window).delivered >= 1);
+  {
+    guint log_id = g_timeout_add_seconds (10, log_send_progress_cb, window);
+
+    ITERATE_UNTIL (send_progress (window).rejected == 1 && send_progress (window).delivered >= 1);
+    g_source_remove (log_id);
+  }
   progress = send_progress (window);
   assert_send_label (window, progress.delivered, progress.pending, 1);
   fc_test_screenshot (GTK_WIDGET (window), "appitems-sending-failed");
