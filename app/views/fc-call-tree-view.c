@@ -672,27 +672,7 @@ bind_function_cb (GtkSignalListItemFactory *factory,
     gtk_widget_remove_css_class (label, "dim-label");
 }
 
-static void
-unbind_function_cb (GtkSignalListItemFactory *factory,
-                    GtkListItem              *list_item,
-                    gpointer                  user_data)
-{
-  GtkWidget *expander = gtk_list_item_get_child (list_item);
 
-  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), NULL);
-}
-
-static void
-setup_number_cb (GtkSignalListItemFactory *factory,
-                 GtkListItem              *list_item,
-                 gpointer                  user_data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 1);
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
-}
 
 static void
 bind_number_cb (GtkSignalListItemFactory *factory,
@@ -811,14 +791,14 @@ set_factories (FcCallTreeView *self)
 
   g_signal_connect (function, "setup", G_CALLBACK (setup_function_cb), NULL);
   g_signal_connect (function, "bind", G_CALLBACK (bind_function_cb), NULL);
-  g_signal_connect (function, "unbind", G_CALLBACK (unbind_function_cb), NULL);
+  g_signal_connect (function, "unbind", G_CALLBACK (fc_tree_row_unbind_expander), NULL);
   gtk_column_view_column_set_factory (self->function_column, function);
 
   for (guint i = 0; i < G_N_ELEMENTS (numbers); i++)
     {
       g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_number_cb), NULL);
+      g_signal_connect (factory, "setup", G_CALLBACK (fc_tree_row_setup_number_cell), NULL);
       g_signal_connect (factory, "bind", G_CALLBACK (bind_number_cb), GINT_TO_POINTER (numbers[i].kind));
       gtk_column_view_column_set_factory (numbers[i].column, factory);
     }

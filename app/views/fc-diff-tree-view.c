@@ -242,25 +242,7 @@ bind_function_cb (GtkSignalListItemFactory *factory,
   gtk_widget_set_tooltip_text (label, fc_diff_row_get_entry (row)->name);
 }
 
-static void
-unbind_function_cb (GtkSignalListItemFactory *factory,
-                    GtkListItem              *list_item,
-                    gpointer                  user_data)
-{
-  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
-}
 
-static void
-setup_number_cb (GtkSignalListItemFactory *factory,
-                 GtkListItem              *list_item,
-                 gpointer                  user_data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 1);
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (list_item, label);
-}
 
 static void
 bind_number_cb (GtkSignalListItemFactory *factory,
@@ -293,11 +275,11 @@ set_factories (FcDiffTreeView *self)
         {
           g_signal_connect (factory, "setup", G_CALLBACK (setup_function_cb), NULL);
           g_signal_connect (factory, "bind", G_CALLBACK (bind_function_cb), NULL);
-          g_signal_connect (factory, "unbind", G_CALLBACK (unbind_function_cb), NULL);
+          g_signal_connect (factory, "unbind", G_CALLBACK (fc_tree_row_unbind_expander), NULL);
         }
       else
         {
-          g_signal_connect (factory, "setup", G_CALLBACK (setup_number_cb), NULL);
+          g_signal_connect (factory, "setup", G_CALLBACK (fc_tree_row_setup_number_cell), NULL);
           g_signal_connect (factory, "bind", G_CALLBACK (bind_number_cb), GINT_TO_POINTER (c));
         }
       gtk_column_view_column_set_factory (column_of (self, c), factory);

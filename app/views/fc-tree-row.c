@@ -72,3 +72,23 @@ fc_tree_row_get_node (FcTreeRow *self)
   g_return_val_if_fail (FC_IS_TREE_ROW (self), NULL);
   return priv->node;
 }
+
+void
+fc_tree_row_setup_number_cell (GtkSignalListItemFactory *factory,
+                               GtkListItem              *list_item,
+                               gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_list_item_set_child (list_item, label);
+}
+
+void
+fc_tree_row_unbind_expander (GtkSignalListItemFactory *factory,
+                             GtkListItem              *list_item,
+                             gpointer                  user_data)
+{
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (gtk_list_item_get_child (list_item)), NULL);
+}

@@ -5,7 +5,7 @@
 
 #pragma once
 
-#include <glib-object.h>
+#include <gtk/gtk.h>
 
 G_BEGIN_DECLS
 
@@ -32,5 +32,14 @@ gpointer      fc_tree_row_new       (GType           type,
                                      gconstpointer   node);
 gpointer      fc_tree_row_get_owner (FcTreeRow      *self);
 gconstpointer fc_tree_row_get_node  (FcTreeRow      *self);
+
+/* GtkSignalListItemFactory handlers both tree views' columns share: a right-aligned numeric
+ * label ("setup"), and letting go of the row an expander showed ("unbind") */
+void          fc_tree_row_setup_number_cell (GtkSignalListItemFactory *factory,
+                                             GtkListItem              *list_item,
+                                             gpointer                  user_data);
+void          fc_tree_row_unbind_expander   (GtkSignalListItemFactory *factory,
+                                             GtkListItem              *list_item,
+                                             gpointer                  user_data);
 
 G_END_DECLS
