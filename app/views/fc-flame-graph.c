@@ -522,26 +522,26 @@ select_node (FcFlameGraph         *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* in: onto the selected node; out: onto the focus's parent */
 static void
-action_cb (GtkWidget  *widget,
-           const char *action_name,
-           GVariant   *parameter)
+zoom (FcFlameView *view,
+      int          step)
 {
-  FcFlameGraph *self = FC_FLAME_GRAPH (widget);
+  FcFlameGraph *self = FC_FLAME_GRAPH (view);
 
-  if (g_str_equal (action_name, "flamegraph.zoom-reset"))
+  if (step == 0)
     {
       fc_flame_graph_set_focus (self, NULL);
       set_scroll_y (self, 0);
     }
-  else if (g_str_equal (action_name, "flamegraph.zoom-out"))
+  else if (step < 0)
     {
       const FcCallTreeNode *focus = fc_flame_graph_get_focus (self);
 
       if (focus != NULL && fc_call_tree_node_get_parent (focus) != NULL)
         fc_flame_graph_set_focus (self, fc_call_tree_node_get_parent (focus));
     }
-  else if (g_str_equal (action_name, "flamegraph.zoom-in"))
+  else
     {
       const FcCallTreeNode *node = node_at_index (self, self->selected);
 
@@ -1084,13 +1084,10 @@ fc_flame_graph_class_init (FcFlameGraphClass *klass)
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_install_action (widget_class, "flamegraph.zoom-in", NULL, action_cb);
-  gtk_widget_class_install_action (widget_class, "flamegraph.zoom-out", NULL, action_cb);
-  gtk_widget_class_install_action (widget_class, "flamegraph.zoom-reset", NULL, action_cb);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "flamegraph.zoom-in", NULL);
+  view_class->zoom = zoom;
+  fc_flame_view_class_add_zoom_actions (view_class, "flamegraph");
+  /* the graph zooms onto the selected node, and Escape leaves the zoom */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "flamegraph.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "flamegraph.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "flamegraph.zoom-reset", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flamegraph.zoom-reset", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "flamegraph");

@@ -533,6 +533,39 @@ fc_flame_view_set_property (GObject      *object,
 }
 
 static void
+zoom_action_cb (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  FcFlameViewClass *klass = FC_FLAME_VIEW_GET_CLASS (widget);
+  int step = g_str_has_suffix (action_name, ".zoom-in") ? 1 : g_str_has_suffix (action_name, ".zoom-out") ? -1 : 0;
+
+  if (klass->zoom != NULL)
+    klass->zoom (FC_FLAME_VIEW (widget), step);
+}
+
+void
+fc_flame_view_class_add_zoom_actions (FcFlameViewClass *klass,
+                                      const char       *prefix)
+{
+  static const struct { const char *action; guint keys[3]; } zoom[] = {
+    { "zoom-in", { GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add } },
+    { "zoom-out", { GDK_KEY_minus, GDK_KEY_KP_Subtract } },
+    { "zoom-reset", { GDK_KEY_0, GDK_KEY_KP_0 } },
+  };
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  for (guint i = 0; i < G_N_ELEMENTS (zoom); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s.%s", prefix, zoom[i].action);
+
+      gtk_widget_class_install_action (widget_class, name, NULL, zoom_action_cb);
+      for (guint k = 0; k < G_N_ELEMENTS (zoom[i].keys) && zoom[i].keys[k] != 0; k++)
+        gtk_widget_class_add_binding_action (widget_class, zoom[i].keys[k], 0, name, NULL);
+    }
+}
+
+static void
 fc_flame_view_class_init (FcFlameViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
