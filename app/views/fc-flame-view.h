@@ -83,6 +83,19 @@ void            fc_flame_view_invalidate_scene    (FcFlameView   *self);
 GskRenderNode  *fc_flame_view_render_scene        (FcFlameView   *self,
                                                    int            width,
                                                    int            height);
+/* the layout labels are written with: the widget's font, one line,
+ * ellipsized at the end; made again after a style change. @text_height
+ * (nullable): the height of its line in pixels */
+PangoLayout    *fc_flame_view_get_label_layout    (FcFlameView   *self,
+                                                   int           *text_height);
+/* @text in the label layout, cut to @width, its top left at (@x, @y) */
+void            fc_flame_view_draw_label          (FcFlameView   *self,
+                                                   GtkSnapshot   *snapshot,
+                                                   const char    *text,
+                                                   double         x,
+                                                   double         y,
+                                                   double         width,
+                                                   const GdkRGBA *color);
 /* For subclasses: installs PREFIX.zoom-in, PREFIX.zoom-out and
  * PREFIX.zoom-reset, which call the class's zoom(), on the keys every
  * flame view zooms with: + = and keypad +, - and keypad -, 0 and keypad 0. */
