@@ -60,7 +60,7 @@ draw_frame_label (FcFlameChart  *self,
         g_hash_table_remove_all (self->labels);
 
       entry = g_new0 (LabelEntry, 1);
-      entry->layout = pango_layout_new (pango_layout_get_context (self->pango));
+      entry->layout = pango_layout_new (pango_layout_get_context (fc_flame_view_get_label_layout (FC_FLAME_VIEW (self), NULL)));
       pango_layout_set_single_paragraph_mode (entry->layout, TRUE);
       pango_layout_set_text (entry->layout, fc_profile_frame_label (profile, frame, buf, sizeof buf), -1);
       pango_layout_get_pixel_size (entry->layout, &entry->width, NULL);
@@ -92,36 +92,17 @@ draw_frame_label (FcFlameChart  *self,
   gtk_snapshot_restore (snapshot);
 }
 
+/* the view's label layout (fc_flame_view_get_label_layout()) and the
+ * ellipsis the cached labels are cut with, both in this style's font */
 static void
 ensure_pango (FcFlameChart *self)
 {
-  if (self->pango != NULL)
+  fc_flame_view_get_label_layout (FC_FLAME_VIEW (self), &self->text_height);
+  if (self->ellipsis != NULL)
     return;
 
-  self->pango = gtk_widget_create_pango_layout (GTK_WIDGET (self), "Ag");
-  pango_layout_get_pixel_size (self->pango, NULL, &self->text_height);
-  pango_layout_set_ellipsize (self->pango, PANGO_ELLIPSIZE_END);
-  pango_layout_set_single_paragraph_mode (self->pango, TRUE);
-  g_clear_object (&self->ellipsis);
   self->ellipsis = gtk_widget_create_pango_layout (GTK_WIDGET (self), "…");
   pango_layout_get_pixel_size (self->ellipsis, &self->ellipsis_width, NULL);
-}
-
-static void
-draw_label (FcFlameChart  *self,
-            GtkSnapshot   *snapshot,
-            const char    *text,
-            double         x,
-            double         y,
-            double         width,
-            const GdkRGBA *color)
-{
-  pango_layout_set_text (self->pango, text, -1);
-  pango_layout_set_width (self->pango, (int) (width * PANGO_SCALE));
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
-  gtk_snapshot_append_layout (snapshot, self->pango, color);
-  gtk_snapshot_restore (snapshot);
 }
 
 /* vertical lines under the ruler's ticks */
@@ -345,8 +326,8 @@ draw_boxes (FcFlameChart *self,
           gtk_snapshot_append_color (snapshot, &band, &GRAPHENE_RECT_INIT (0, y, width, ROW_HEIGHT));
           gtk_snapshot_append_color (snapshot, &rule, &GRAPHENE_RECT_INIT (0, y, width, 1));
           gtk_snapshot_append_color (snapshot, &rule, &GRAPHENE_RECT_INIT (0, y + ROW_HEIGHT - 1, width, 1));
-          draw_label (self, snapshot, title, LABEL_PADDING, y + (ROW_HEIGHT - self->text_height) / 2.0,
-                      width - 2 * LABEL_PADDING, &text);
+          fc_flame_view_draw_label (FC_FLAME_VIEW (self), snapshot, title, LABEL_PADDING,
+                                    y + (ROW_HEIGHT - self->text_height) / 2.0, width - 2 * LABEL_PADDING, &text);
         }
     }
 
@@ -357,7 +338,8 @@ draw_boxes (FcFlameChart *self,
       double y = RULER_HEIGHT + (fc_flame_chart_has_lane_headers (self) ? ROW_HEIGHT : 0) + LABEL_PADDING;
 
       self->message = fc_view_filter_empty_message (filter);
-      draw_label (self, snapshot, self->message, LABEL_PADDING * 2, y, width - 4 * LABEL_PADDING, &text);
+      fc_flame_view_draw_label (FC_FLAME_VIEW (self), snapshot, self->message, LABEL_PADDING * 2, y,
+                                width - 4 * LABEL_PADDING, &text);
     }
 
   gtk_snapshot_pop (snapshot);
@@ -386,8 +368,9 @@ fc_flame_chart_render_scene (FcFlameView *view,
       GdkRGBA text = fc_flame_view_is_dark (view) ? (GdkRGBA) { 1, 1, 1, 0.6f } : (GdkRGBA) { 0, 0, 0, 0.55f };
 
       /* big profiles are laid out on a worker: say so meanwhile */
-      draw_label (self, snapshot, _("Laying out…"), LABEL_PADDING,
-                  RULER_HEIGHT + (ROW_HEIGHT - self->text_height) / 2.0, width - 2 * LABEL_PADDING, &text);
+      fc_flame_view_draw_label (FC_FLAME_VIEW (self), snapshot, _("Laying out…"), LABEL_PADDING,
+                                RULER_HEIGHT + (ROW_HEIGHT - self->text_height) / 2.0, width - 2 * LABEL_PADDING,
+                                &text);
     }
 }
 
@@ -530,7 +513,6 @@ fc_flame_chart_label_cache_new (void)
 void
 fc_flame_chart_forget_text (FcFlameChart *self)
 {
-  g_clear_object (&self->pango);
   g_clear_object (&self->ellipsis);
   g_hash_table_remove_all (self->labels);
 }

@@ -88,6 +88,25 @@ fc_flame_chart_select_box (FcFlameChart     *self,
 }
 
 static void
+zoom (FcFlameView *view,
+      int          step)
+{
+  FcFlameChart *self = FC_FLAME_CHART (view);
+
+  if (fc_flame_chart_session (self) == NULL)
+    return;
+  if (step > 0)
+    zoom_around (self, 0.5, 1.0 / ZOOM_STEP);
+  else if (step < 0)
+    zoom_around (self, 0.5, ZOOM_STEP);
+  else
+    {
+      fc_session_reset_view (fc_flame_chart_session (self));
+      fc_flame_chart_set_scroll_y (self, 0);
+    }
+}
+
+static void
 action_cb (GtkWidget  *widget,
            const char *action_name,
            GVariant   *parameter)
@@ -100,16 +119,7 @@ action_cb (GtkWidget  *widget,
 
   fc_flame_chart_get_visible (self, &b, &e);
 
-  if (g_str_equal (action_name, "flamechart.zoom-in"))
-    zoom_around (self, 0.5, 1.0 / ZOOM_STEP);
-  else if (g_str_equal (action_name, "flamechart.zoom-out"))
-    zoom_around (self, 0.5, ZOOM_STEP);
-  else if (g_str_equal (action_name, "flamechart.zoom-reset"))
-    {
-      fc_session_reset_view (fc_flame_chart_session (self));
-      fc_flame_chart_set_scroll_y (self, 0);
-    }
-  else if (g_str_equal (action_name, "flamechart.pan-left"))
+  if (g_str_equal (action_name, "flamechart.pan-left"))
     pan_by_ns (self, -(gint64) ((e - b) * PAN_FRACTION));
   else if (g_str_equal (action_name, "flamechart.pan-right"))
     pan_by_ns (self, (gint64) ((e - b) * PAN_FRACTION));
@@ -352,22 +362,16 @@ void
 fc_flame_chart_class_init_input (GtkWidgetClass *widget_class)
 {
   static const char * const actions[] = {
-    "flamechart.zoom-in", "flamechart.zoom-out", "flamechart.zoom-reset",
     "flamechart.pan-left", "flamechart.pan-right", "flamechart.pan-up", "flamechart.pan-down",
     "flamechart.search-next", "flamechart.search-previous", "flamechart.clear-selection",
   };
 
   widget_class->query_tooltip = fc_flame_chart_query_tooltip;
+  FC_FLAME_VIEW_CLASS (widget_class)->zoom = zoom;
+  fc_flame_view_class_add_zoom_actions (FC_FLAME_VIEW_CLASS (widget_class), "flamechart");
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
     gtk_widget_class_install_action (widget_class, actions[i], NULL, action_cb);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "flamechart.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "flamechart.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "flamechart.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "flamechart.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "flamechart.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "flamechart.zoom-reset", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "flamechart.zoom-reset", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, 0, "flamechart.pan-left", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, 0, "flamechart.pan-right", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Up, 0, "flamechart.pan-up", NULL);

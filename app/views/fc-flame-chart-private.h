@@ -44,8 +44,7 @@ struct _FcFlameChart
   /* owned */
   GCancellable   *search_cancellable;
   GArray         *matches;         /* FcFlameBoxStart, by time */
-  PangoLayout    *pango;           /* box labels */
-  PangoLayout    *ellipsis;
+  PangoLayout    *ellipsis;        /* box labels: the view's label layout, cut with this */
   int             ellipsis_width;
   GHashTable     *labels;          /* frame id -> label: shaped once, drawn every zoom step */
 

@@ -187,7 +187,6 @@ fc_flame_chart_dispose (GObject *object)
 
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
-  g_clear_object (&self->pango);
   g_clear_object (&self->ellipsis);
   if (self->vadjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->vadjustment, self);

@@ -29,7 +29,6 @@ struct _FcFlameGraph
   FcCallTree     *tree;
   gint64         *offsets;         /* per node: where it starts, in weight units */
   guint           n_matches;
-  PangoLayout    *pango;
 
   guint           n_drawn_boxes;
 
@@ -522,26 +521,26 @@ select_node (FcFlameGraph         *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* in: onto the selected node; out: onto the focus's parent */
 static void
-action_cb (GtkWidget  *widget,
-           const char *action_name,
-           GVariant   *parameter)
+zoom (FcFlameView *view,
+      int          step)
 {
-  FcFlameGraph *self = FC_FLAME_GRAPH (widget);
+  FcFlameGraph *self = FC_FLAME_GRAPH (view);
 
-  if (g_str_equal (action_name, "flamegraph.zoom-reset"))
+  if (step == 0)
     {
       fc_flame_graph_set_focus (self, NULL);
       set_scroll_y (self, 0);
     }
-  else if (g_str_equal (action_name, "flamegraph.zoom-out"))
+  else if (step < 0)
     {
       const FcCallTreeNode *focus = fc_flame_graph_get_focus (self);
 
       if (focus != NULL && fc_call_tree_node_get_parent (focus) != NULL)
         fc_flame_graph_set_focus (self, fc_call_tree_node_get_parent (focus));
     }
-  else if (g_str_equal (action_name, "flamegraph.zoom-in"))
+  else
     {
       const FcCallTreeNode *node = node_at_index (self, self->selected);
 
@@ -689,18 +688,6 @@ fc_flame_graph_query_tooltip (GtkWidget  *widget,
 
 /* ---- drawing ---- */
 
-static void
-ensure_pango (FcFlameGraph *self)
-{
-  if (self->pango != NULL)
-    return;
-
-  self->pango = gtk_widget_create_pango_layout (GTK_WIDGET (self), "Ag");
-  pango_layout_get_pixel_size (self->pango, NULL, &self->text_height);
-  pango_layout_set_ellipsize (self->pango, PANGO_ELLIPSIZE_END);
-  pango_layout_set_single_paragraph_mode (self->pango, TRUE);
-}
-
 typedef struct {
   guint32        frame;
   double         x;
@@ -730,7 +717,7 @@ draw_scene (FcFlameGraph *self,
 
   fc_flame_view_get_colors (FC_FLAME_VIEW (self), &n_colors);
 
-  ensure_pango (self);
+  fc_flame_view_get_label_layout (FC_FLAME_VIEW (self), &self->text_height);
   get_view (self, &b, &e);
   px_per_unit = (double) width / (double) (e - b);
   /* a shallow tree needs pixels only down to its last row */
@@ -797,12 +784,9 @@ draw_scene (FcFlameGraph *self,
       GdkRGBA text;
 
       fc_colors_text_for (label->color, &text);
-      pango_layout_set_text (self->pango, fc_profile_frame_label (profile, label->frame, buf, sizeof buf), -1);
-      pango_layout_set_width (self->pango, (int) (label->width * PANGO_SCALE));
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (label->x, label->y));
-      gtk_snapshot_append_layout (snapshot, self->pango, &text);
-      gtk_snapshot_restore (snapshot);
+      fc_flame_view_draw_label (FC_FLAME_VIEW (self), snapshot,
+                                fc_profile_frame_label (profile, label->frame, buf, sizeof buf),
+                                label->x, label->y, label->width, &text);
     }
 
   self->n_drawn_boxes = drawn;
@@ -824,13 +808,8 @@ fc_flame_graph_render_scene (FcFlameView *view,
     {
       GdkRGBA text = fc_flame_view_is_dark (view) ? (GdkRGBA) { 1, 1, 1, 0.75f } : (GdkRGBA) { 0, 0, 0, 0.7f };
 
-      ensure_pango (self);
-      pango_layout_set_text (self->pango, fc_flame_graph_get_message (self), -1);
-      pango_layout_set_width (self->pango, (int) ((width - 2 * LABEL_PADDING) * PANGO_SCALE));
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (LABEL_PADDING, ROW_HEIGHT + LABEL_PADDING));
-      gtk_snapshot_append_layout (snapshot, self->pango, &text);
-      gtk_snapshot_restore (snapshot);
+      fc_flame_view_draw_label (view, snapshot, fc_flame_graph_get_message (self), LABEL_PADDING,
+                                ROW_HEIGHT + LABEL_PADDING, width - 2 * LABEL_PADDING, &text);
     }
 }
 
@@ -947,17 +926,6 @@ fc_flame_graph_size_allocate (GtkWidget *widget,
   self->scroll_y = CLAMP (self->scroll_y, 0.0, max_scroll (self));
 }
 
-static void
-fc_flame_graph_css_changed (GtkWidget         *widget,
-                            GtkCssStyleChange *change)
-{
-  FcFlameGraph *self = FC_FLAME_GRAPH (widget);
-
-  /* fonts may have changed */
-  g_clear_object (&self->pango);
-  GTK_WIDGET_CLASS (fc_flame_graph_parent_class)->css_changed (widget, change);
-}
-
 /* ---- GObject ---- */
 
 GtkWidget *
@@ -991,7 +959,6 @@ fc_flame_graph_dispose (GObject *object)
   g_clear_pointer (&self->tree, fc_call_tree_unref);
   g_clear_pointer (&self->session_tree, fc_call_tree_unref);
   g_clear_pointer (&self->before_tree, fc_call_tree_unref);
-  g_clear_object (&self->pango);
 
   G_OBJECT_CLASS (fc_flame_graph_parent_class)->dispose (object);
 }
@@ -1065,7 +1032,6 @@ fc_flame_graph_class_init (FcFlameGraphClass *klass)
   widget_class->measure = fc_flame_graph_measure;
   widget_class->size_allocate = fc_flame_graph_size_allocate;
   widget_class->query_tooltip = fc_flame_graph_query_tooltip;
-  widget_class->css_changed = fc_flame_graph_css_changed;
 
   view_class->render_scene = fc_flame_graph_render_scene;
   view_class->snapshot_overlay = fc_flame_graph_snapshot_overlay;
@@ -1084,13 +1050,10 @@ fc_flame_graph_class_init (FcFlameGraphClass *klass)
                           (G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_install_action (widget_class, "flamegraph.zoom-in", NULL, action_cb);
-  gtk_widget_class_install_action (widget_class, "flamegraph.zoom-out", NULL, action_cb);
-  gtk_widget_class_install_action (widget_class, "flamegraph.zoom-reset", NULL, action_cb);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "flamegraph.zoom-in", NULL);
+  view_class->zoom = zoom;
+  fc_flame_view_class_add_zoom_actions (view_class, "flamegraph");
+  /* the graph zooms onto the selected node, and Escape leaves the zoom */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, 0, "flamegraph.zoom-in", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "flamegraph.zoom-out", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "flamegraph.zoom-reset", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "flamegraph.zoom-reset", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "flamegraph");

@@ -26,6 +26,8 @@ typedef struct
   guint           n_colors;
   guint8         *search_match;    /* per frame; NULL without search */
   GskRenderNode  *scene;
+  PangoLayout    *label_layout;    /* made again after a style change (fonts) */
+  int             text_height;
   FcProfile      *shown_profile;   /* to tell a live profile growing from a new one */
 
   /* what the cached scene was drawn for */
@@ -184,6 +186,7 @@ request_layout (FcFlameView *self)
 
   g_cancellable_cancel (priv->layout_cancellable);
   g_clear_object (&priv->layout_cancellable);
+  g_clear_object (&priv->label_layout);
 
   if (!FC_FLAME_VIEW_GET_CLASS (self)->uses_layout || fc_flame_view_get_profile (self) == NULL)
     return;
@@ -324,6 +327,7 @@ fc_flame_view_css_changed (GtkWidget         *widget,
 
   GTK_WIDGET_CLASS (fc_flame_view_parent_class)->css_changed (widget, change);
 
+  g_clear_object (&priv->label_layout);
   /* libadwaita's stylesheet names the accent; other themes get its default */
 G_GNUC_BEGIN_IGNORE_DEPRECATIONS
   if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "accent_bg_color", &priv->accent))
@@ -529,6 +533,83 @@ fc_flame_view_set_property (GObject      *object,
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+/* ---- labels ---- */
+
+PangoLayout *
+fc_flame_view_get_label_layout (FcFlameView *self,
+                                int         *text_height)
+{
+  FcFlameViewPrivate *priv;
+
+  g_return_val_if_fail (FC_IS_FLAME_VIEW (self), NULL);
+
+  priv = PRIV (self);
+  if (priv->label_layout == NULL)
+    {
+      priv->label_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), "Ag");
+      pango_layout_get_pixel_size (priv->label_layout, NULL, &priv->text_height);
+      pango_layout_set_ellipsize (priv->label_layout, PANGO_ELLIPSIZE_END);
+      pango_layout_set_single_paragraph_mode (priv->label_layout, TRUE);
+    }
+  if (text_height != NULL)
+    *text_height = priv->text_height;
+  return priv->label_layout;
+}
+
+void
+fc_flame_view_draw_label (FcFlameView   *self,
+                          GtkSnapshot   *snapshot,
+                          const char    *text,
+                          double         x,
+                          double         y,
+                          double         width,
+                          const GdkRGBA *color)
+{
+  PangoLayout *layout = fc_flame_view_get_label_layout (self, NULL);
+
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
+  gtk_snapshot_append_layout (snapshot, layout, color);
+  gtk_snapshot_restore (snapshot);
+}
+
+/* ---- zoom ---- */
+
+static void
+zoom_action_cb (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  FcFlameViewClass *klass = FC_FLAME_VIEW_GET_CLASS (widget);
+  int step = g_str_has_suffix (action_name, ".zoom-in") ? 1 : g_str_has_suffix (action_name, ".zoom-out") ? -1 : 0;
+
+  if (klass->zoom != NULL)
+    klass->zoom (FC_FLAME_VIEW (widget), step);
+}
+
+void
+fc_flame_view_class_add_zoom_actions (FcFlameViewClass *klass,
+                                      const char       *prefix)
+{
+  static const struct { const char *action; guint keys[3]; } zoom[] = {
+    { "zoom-in", { GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add } },
+    { "zoom-out", { GDK_KEY_minus, GDK_KEY_KP_Subtract } },
+    { "zoom-reset", { GDK_KEY_0, GDK_KEY_KP_0 } },
+  };
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  for (guint i = 0; i < G_N_ELEMENTS (zoom); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s.%s", prefix, zoom[i].action);
+
+      gtk_widget_class_install_action (widget_class, name, NULL, zoom_action_cb);
+      for (guint k = 0; k < G_N_ELEMENTS (zoom[i].keys) && zoom[i].keys[k] != 0; k++)
+        gtk_widget_class_add_binding_action (widget_class, zoom[i].keys[k], 0, name, NULL);
     }
 }
 

@@ -46,6 +46,10 @@ struct _FcFlameViewClass
   void (*layout_changed)   (FcFlameView *self);
   /* the search text changed (the dimmed colours are already updated) */
   void (*search_changed)   (FcFlameView *self);
+  /* the zoom actions (fc_flame_view_class_add_zoom_actions()): @step 1
+   * zooms in, -1 out, 0 back to the whole */
+  void (*zoom)             (FcFlameView *self,
+                            int          step);
 
   /* request the session thread's FcFlameLayout */
   gboolean uses_layout;
@@ -79,6 +83,24 @@ void            fc_flame_view_invalidate_scene    (FcFlameView   *self);
 GskRenderNode  *fc_flame_view_render_scene        (FcFlameView   *self,
                                                    int            width,
                                                    int            height);
+/* the layout labels are written with: the widget's font, one line,
+ * ellipsized at the end; made again after a style change. @text_height
+ * (nullable): the height of its line in pixels */
+PangoLayout    *fc_flame_view_get_label_layout    (FcFlameView   *self,
+                                                   int           *text_height);
+/* @text in the label layout, cut to @width, its top left at (@x, @y) */
+void            fc_flame_view_draw_label          (FcFlameView   *self,
+                                                   GtkSnapshot   *snapshot,
+                                                   const char    *text,
+                                                   double         x,
+                                                   double         y,
+                                                   double         width,
+                                                   const GdkRGBA *color);
+/* For subclasses: installs PREFIX.zoom-in, PREFIX.zoom-out and
+ * PREFIX.zoom-reset, which call the class's zoom(), on the keys every
+ * flame view zooms with: + = and keypad +, - and keypad -, 0 and keypad 0. */
+void            fc_flame_view_class_add_zoom_actions (FcFlameViewClass *klass,
+                                                      const char       *prefix);
 /* for subclasses: connect more session signals here */
 GSignalGroup   *fc_flame_view_get_session_signals (FcFlameView   *self);
 /* for subclasses: connect to the session's FcTimeAxis ("changed") here */

@@ -11,7 +11,7 @@ void
 fc_chunk_images_set (FcProfile  *chunk,
                      GHashTable *modules)
 {
-  g_autoptr(GArray) images = g_array_sized_new (FALSE, FALSE, sizeof (FcDebugImage), g_hash_table_size (modules));
+  GPtrArray *images = g_ptr_array_new_full (g_hash_table_size (modules), (GDestroyNotify) fc_debug_image_free);
   GHashTableIter iter;
   gpointer key;
 
@@ -22,13 +22,8 @@ fc_chunk_images_set (FcProfile  *chunk,
 
       if (m->path[0] != '/')
         continue;
-      g_array_append_val (images, ((FcDebugImage) {
-        .code_file = m->path,
-        .code_id = m->build_id,
-        .image_addr = m->start,
-        .image_size = m->end - m->start,
-        .image_vmaddr = m->vmaddr,
-      }));
+      g_ptr_array_add (images, fc_chunk_meta_new_elf_image (m->path, m->build_id, m->start,
+                                                            m->end - m->start, m->vmaddr));
     }
-  fc_chunk_meta_set_images (chunk, (const FcDebugImage *) (gpointer) images->data, images->len);
+  fc_profile_take_images (chunk, images);
 }

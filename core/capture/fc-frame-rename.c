@@ -41,6 +41,7 @@ fc_frame_rename_copy (FcProfile  *src,
 
   for (GList *l = members; l != NULL; l = l->next)
     json_object_set_member (dst_meta, l->data, json_node_copy (json_object_get_member (src_meta, l->data)));
+  fc_profile_copy_sdk_and_images (dst, src);
 
   for (guint i = 0; i < n_frames; i++)
     {

@@ -793,7 +793,7 @@ new_live_profile (FcRecorder *self,
   fc_profile_set_meta_string (live, "release",
                               self->release != NULL && *self->release != '\0' ? self->release : self->default_release);
   fc_profile_set_meta_string (live, "environment", self->environment);
-  fc_chunk_meta_set_client_sdk (live, &(FcClientSdk) { "flamecast", FC_VERSION });
+  fc_profile_take_client_sdk (live, fc_client_sdk_new ("flamecast", FC_VERSION));
   g_hash_table_remove_all (session->frame_cache[0]);
   g_hash_table_remove_all (session->frame_cache[1]);
   g_hash_table_remove_all (session->images);

@@ -1,12 +1,14 @@
-/* fc-chunk-meta.h - a chunk's SDK and loaded images as typed data, written as Sentry's client_sdk and debug_meta
+/* fc-chunk-meta.h - the model's typed SDK and images, read and written as Sentry's client_sdk and debug_meta
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The recorder and the readers of other formats (pprof, OTLP) say what SDK
- * made a profile and which images were loaded where; this module alone
- * knows how Sentry spells it (client_sdk{name,version},
- * debug_meta.images[]{type: symbolic, code_file, code_id, debug_id,
- * image_addr, image_size, image_vmaddr}), which the writer then writes.
+ * The model holds a profile's SDK (FcClientSdk) and loaded images
+ * (FcDebugImage) typed; this module alone knows how Sentry spells them:
+ * client_sdk{name, version, packages[]{name, version}} and
+ * debug_meta{images[]{type, code_file, code_id, debug_id, debug_file, arch,
+ * image_addr, image_size, image_vmaddr}}. Keys it does not know travel in
+ * the typed values' "extra" JSON text, so what a reader typed, the writer
+ * writes back equal.
  */
 
 #pragma once
@@ -15,42 +17,42 @@
 
 G_BEGIN_DECLS
 
-/* image_vmaddr not known (another format's mapping): none is written */
-#define FC_DEBUG_IMAGE_NO_VMADDR G_MAXUINT64
+/* Moves the payload's client_sdk and debug_meta out of @profile's "meta"
+ * object into its typed SDK and images. What cannot be typed stays in
+ * "meta" as it was: a client_sdk that is not an object, a debug_meta that
+ * is not an object whose images are objects in an array. */
+void          fc_chunk_meta_read             (FcProfile         *profile);
+/* The debug_meta that fc_chunk_meta_read() left untyped (not null), or
+ * NULL: for the validator to name. */
+JsonNode     *fc_chunk_meta_get_untyped_debug_meta (FcProfile   *profile);
 
-typedef struct
-{
-  const char *code_file;     /* the image's path */
-  const char *code_id;       /* its GNU build id in hex, or NULL */
-  guint64     image_addr;    /* where it is loaded */
-  guint64     image_size;    /* bytes mapped, 0 when unknown */
-  guint64     image_vmaddr;  /* its preferred load address, or FC_DEBUG_IMAGE_NO_VMADDR */
-} FcDebugImage;
+/* client_sdk's JSON for @sdk: what the writer prints */
+JsonNode     *fc_chunk_meta_sdk_to_json      (const FcClientSdk *sdk);
+/* debug_meta's JSON for @profile's images and other debug_meta keys, or
+ * NULL when it has neither */
+JsonNode     *fc_chunk_meta_debug_meta_to_json (FcProfile       *profile);
 
-typedef struct
-{
-  const char *name;
-  const char *version;
-} FcClientSdk;
+/* An ELF image as Flamecast records it, of type symbolic: @build_id_hex
+ * (nullable or empty: none) as code_id, and as debug_id
+ * (fc_build_id_to_debug_id()). */
+FcDebugImage *fc_chunk_meta_new_elf_image    (const char        *code_file,
+                                              const char        *build_id_hex,
+                                              guint64            image_addr,
+                                              guint64            image_size,
+                                              guint64            image_vmaddr);
+/* what another format names @image's build by: its code_id, else its
+ * debug_id (which is not a GNU build id, but the best there is) */
+const char   *fc_chunk_meta_image_build_id   (const FcDebugImage *image);
 
-void     fc_chunk_meta_set_client_sdk (FcProfile          *profile,
-                                       const FcClientSdk  *sdk);
-/* Replaces the images of @profile's debug_meta by @images. */
-void     fc_chunk_meta_set_images     (FcProfile          *profile,
-                                       const FcDebugImage *images,
-                                       gsize               n_images);
-void     fc_chunk_meta_add_image      (FcProfile          *profile,
-                                       const FcDebugImage *image);
-/* The image whose code_file is @code_file, its strings borrowed from
- * @profile (code_id, else debug_id without dashes... as it was written);
- * FALSE when there is none. */
-gboolean fc_chunk_meta_find_image     (FcProfile          *profile,
-                                       const char         *code_file,
-                                       FcDebugImage       *image);
+/* the range @image is mapped at, as pprof and OTLP mappings give it: 0
+ * where the payload does not say */
+void          fc_chunk_meta_image_range      (const FcDebugImage *image,
+                                              guint64           *start,
+                                              guint64           *limit);
 
 /* A GNU build id (hex, any length) as Sentry's debug_id: its first 16
  * bytes as a little-endian GUID, as symbolic writes it; NULL for NULL or
  * what is not hex. */
-char    *fc_build_id_to_debug_id      (const char         *build_id_hex);
+char         *fc_build_id_to_debug_id        (const char        *build_id_hex);
 
 G_END_DECLS

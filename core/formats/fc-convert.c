@@ -144,8 +144,7 @@ fc_convert_v1_to_v2 (FcProfile  *v1,
   copy_member (dst, src, "platform");
   copy_member (dst, src, "release");
   copy_member (dst, src, "environment");
-  copy_member (dst, src, "client_sdk");
-  copy_member (dst, src, "debug_meta");
+  fc_profile_copy_sdk_and_images (v2, v1);
 
   measurements = fc_json_get_object (src, "measurements");
   if (measurements != NULL)
@@ -354,8 +353,7 @@ build_v1_window (FcProfile      *v2,
   copy_member (meta, src, "platform");
   copy_member (meta, src, "release");
   copy_member (meta, src, "environment");
-  copy_member (meta, src, "client_sdk");
-  copy_member (meta, src, "debug_meta");
+  fc_profile_copy_sdk_and_images (v1, v2);
   describe_machine (meta, src);
 
   measurements = fc_json_get_object (src, "measurements");

@@ -150,7 +150,7 @@ add_mapping (Writer    *w,
              const char *path)
 {
   gpointer found = g_hash_table_lookup (w->mapping_index, path);
-  FcDebugImage image = { 0 };
+  const FcDebugImage *image;
   PMapping *m;
 
   if (found != NULL)
@@ -158,12 +158,12 @@ add_mapping (Writer    *w,
 
   m = arena_new (w, DESC (mapping));
   m->filename_strindex = fc_string_table_add_copy (&w->strings, path);
-  if (fc_chunk_meta_find_image (profile, path, &image))
+  image = fc_profile_find_image (profile, path);
+  if (image != NULL)
     {
-      const char *build_id = image.code_id;
+      const char *build_id = fc_chunk_meta_image_build_id (image);
 
-      m->memory_start = image.image_addr;
-      m->memory_limit = image.image_addr + image.image_size;
+      fc_chunk_meta_image_range (image, &m->memory_start, &m->memory_limit);
       if (build_id != NULL)
         {
           g_autofree char *hex = g_strdelimit (g_ascii_strdown (build_id, -1), "-", '-');
@@ -784,14 +784,12 @@ read_stack (Reader      *r,
                                  "process.executable.build_id.gnu") == 0)
                     build_id = any_string (dict, dict->attribute_table[ai]->value);
                 }
-              fc_chunk_meta_add_image (r->profile, &(FcDebugImage) {
-                                         .code_file = path,
-                                         .code_id = build_id,
-                                         .image_addr = m->memory_start,
-                                         .image_size = m->memory_limit > m->memory_start
-                                                       ? m->memory_limit - m->memory_start : 0,
-                                         .image_vmaddr = FC_DEBUG_IMAGE_NO_VMADDR,
-                                       });
+              fc_profile_add_image (r->profile,
+                                    fc_chunk_meta_new_elf_image (path, build_id, m->memory_start,
+                                                                 m->memory_limit > m->memory_start
+                                                                 ? m->memory_limit - m->memory_start
+                                                                 : FC_DEBUG_IMAGE_UNKNOWN,
+                                                                 FC_DEBUG_IMAGE_UNKNOWN));
             }
         }
       for (gsize l = 0; l < loc->n_lines; l++)

@@ -11,6 +11,7 @@
 #include <yajl/yajl_parse.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-chunk-meta.h"
 #include "fc-format-error.h"
 #include "fc-json-stream-private.h"
 #include "fc-payload-parser-private.h"
@@ -2262,6 +2263,8 @@ fc_payload_parser_finish (FcPayloadParser  *self,
 
   if (self->error == NULL && detect_format (self, &format))
     resolve (self, format);
+  if (self->error == NULL)
+    fc_chunk_meta_read (self->profile);
 
   if (self->error != NULL)
     {

@@ -66,7 +66,7 @@ add_mapping (Writer     *w,
 {
   g_autoptr(GString) key = g_string_new (path);
   guint64 id = lookup_id (w->mapping_index, key);
-  FcDebugImage image = { 0 };
+  const FcDebugImage *image;
   PpMapping *m;
 
   if (id != 0)
@@ -74,11 +74,11 @@ add_mapping (Writer     *w,
   m = arena_new (w, &perftools__profiles__mapping__descriptor);
   m->id = w->mappings->len + 1;
   m->filename = fc_string_table_add_copy (&w->strings, path);
-  if (fc_chunk_meta_find_image (profile, path, &image))
+  image = fc_profile_find_image (profile, path);
+  if (image != NULL)
     {
-      m->memory_start = image.image_addr;
-      m->memory_limit = image.image_addr + image.image_size;
-      m->build_id = fc_string_table_add_copy (&w->strings, image.code_id);
+      fc_chunk_meta_image_range (image, &m->memory_start, &m->memory_limit);
+      m->build_id = fc_string_table_add_copy (&w->strings, fc_chunk_meta_image_build_id (image));
     }
   m->has_functions = TRUE;
   g_ptr_array_add (w->mappings, m);
@@ -671,14 +671,12 @@ read_profile (const PpProfile  *p,
         return NULL;
       g_hash_table_insert (mappings, &p->mapping[i]->id, p->mapping[i]);
       if (str (p, m->filename) != NULL)
-        fc_chunk_meta_add_image (profile, &(FcDebugImage) {
-                                   .code_file = str (p, m->filename),
-                                   .code_id = str (p, m->build_id),
-                                   .image_addr = m->memory_start,
-                                   .image_size = m->memory_limit > m->memory_start
-                                                 ? m->memory_limit - m->memory_start : 0,
-                                   .image_vmaddr = FC_DEBUG_IMAGE_NO_VMADDR,
-                                 });
+        fc_profile_add_image (profile, fc_chunk_meta_new_elf_image (str (p, m->filename), str (p, m->build_id),
+                                                                    m->memory_start,
+                                                                    m->memory_limit > m->memory_start
+                                                                    ? m->memory_limit - m->memory_start
+                                                                    : FC_DEBUG_IMAGE_UNKNOWN,
+                                                                    FC_DEBUG_IMAGE_UNKNOWN));
     }
   /* each location as its frames, inlined callees first */
   for (gsize i = 0; i < p->n_location; i++)

@@ -137,10 +137,10 @@ fc_transaction_event_new_for_profile (FcProfile *v1)
   /* Relay copies the profile's client_sdk from here, so both must be set:
    * an SDK's profile stays that SDK's */
   sdk = json_object_new ();
-  if (fc_profile_get_client_sdk (v1) != NULL)
+  if (fc_client_sdk_is_named (fc_profile_get_client_sdk (v1)))
     {
-      json_object_set_string_member (sdk, "name", fc_json_get_string (fc_profile_get_client_sdk (v1), "name"));
-      json_object_set_string_member (sdk, "version", fc_json_get_string (fc_profile_get_client_sdk (v1), "version"));
+      json_object_set_string_member (sdk, "name", fc_profile_get_client_sdk (v1)->name);
+      json_object_set_string_member (sdk, "version", fc_profile_get_client_sdk (v1)->version);
     }
   else
     {

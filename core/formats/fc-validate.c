@@ -11,6 +11,7 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-chunk-meta.h"
 #include "fc-envelope.h"
 #include "fc-json-util.h"
 #include "fc-stats.h"
@@ -118,16 +119,16 @@ static void
 check_client_sdk (Report    *r,
                   FcProfile *profile)
 {
-  JsonObject *sdk = fc_json_get_object (fc_profile_get_meta (profile), "client_sdk");
+  const FcClientSdk *sdk = fc_profile_get_client_sdk (profile);
 
   if (sdk == NULL)
     {
       ERROR (r, "client_sdk", _("missing; an object with name and version is required"));
       return;
     }
-  if (is_blank (fc_json_get_string (sdk, "name")))
+  if (is_blank (sdk->name))
     ERROR (r, "client_sdk.name", _("missing or empty"));
-  if (is_blank (fc_json_get_string (sdk, "version")))
+  if (is_blank (sdk->version))
     ERROR (r, "client_sdk.version", _("missing or empty"));
 }
 
@@ -136,41 +137,21 @@ check_debug_images (Report    *r,
                     FcProfile *profile)
 {
   static const char * const types[] = { "macho", "symbolic", "sourcemap", "proguard", "jvm" };
-  JsonObject *meta = fc_profile_get_meta (profile);
-  JsonNode *debug_meta = json_object_get_member (meta, "debug_meta");
-  JsonNode *images;
-  JsonArray *array;
+  GPtrArray *images = fc_profile_get_images (profile);
 
-  if (debug_meta == NULL || JSON_NODE_HOLDS_NULL (debug_meta))
-    return;
-  if (!JSON_NODE_HOLDS_OBJECT (debug_meta))
+  /* what the reader could not type is not what Sentry takes */
+  if (fc_chunk_meta_get_untyped_debug_meta (profile) != NULL)
     {
-      ERROR (r, "debug_meta", _("must be an object"));
-      return;
-    }
-  images = json_object_get_member (json_node_get_object (debug_meta), "images");
-  if (images == NULL || JSON_NODE_HOLDS_NULL (images))
-    return;
-  if (!JSON_NODE_HOLDS_ARRAY (images))
-    {
-      ERROR (r, "debug_meta.images", _("must be an array"));
+      ERROR (r, "debug_meta", _("must be an object whose \"images\" is an array of objects"));
       return;
     }
 
-  array = json_node_get_array (images);
-  for (guint i = 0; i < json_array_get_length (array); i++)
+  for (guint i = 0; images != NULL && i < images->len; i++)
     {
-      JsonNode *image = json_array_get_element (array, i);
+      const char *type = ((const FcDebugImage *) g_ptr_array_index (images, i))->type;
       g_autofree char *where = g_strdup_printf ("debug_meta.images[%u].type", i);
-      const char *type;
       gboolean known = FALSE;
 
-      if (!JSON_NODE_HOLDS_OBJECT (image))
-        {
-          ERROR (r, where, _("the image is not an object"));
-          continue;
-        }
-      type = fc_json_get_string (json_node_get_object (image), "type");
       if (type == NULL)
         {
           ERROR (r, where, _("missing; one of macho, symbolic, sourcemap, proguard, jvm is required"));

@@ -10,6 +10,7 @@
 #include <yajl/yajl_gen.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-chunk-meta.h"
 #include "fc-envelope.h"
 #include "fc-format-error.h"
 #include "fc-json-util.h"
@@ -861,10 +862,11 @@ static const Field profile_fields[] = {
 
 /* ---- top level ---- */
 
-enum { TOP_PROFILE, TOP_VERSION, TOP_CLIENT_SDK, TOP_TIMESTAMP };
+enum { TOP_PROFILE, TOP_VERSION, TOP_CLIENT_SDK, TOP_DEBUG_META, TOP_TIMESTAMP };
 
 typedef struct {
   Ctx        *ctx;
+  gboolean    keep_sdk;
 } Top;
 
 static void
@@ -891,12 +893,20 @@ write_top_field (Out      *out,
       out_string (out, ctx->format == FC_FORMAT_V1 ? "1" : "2");
       break;
     case TOP_CLIENT_SDK:
-      out_map_open (out);
-      out_key (out, "name");
-      out_string (out, "flamecast");
-      out_key (out, "version");
-      out_string (out, FC_VERSION);
-      out_map_close (out);
+      {
+        g_autoptr(FcClientSdk) ours = fc_client_sdk_new ("flamecast", FC_VERSION);
+        g_autoptr(JsonNode) node = fc_chunk_meta_sdk_to_json (top->keep_sdk ? fc_profile_get_client_sdk (ctx->profile)
+                                                                              : ours);
+
+        out_node (out, node);
+      }
+      break;
+    case TOP_DEBUG_META:
+      {
+        g_autoptr(JsonNode) node = fc_chunk_meta_debug_meta_to_json (ctx->profile);
+
+        out_node (out, node);
+      }
       break;
     case TOP_TIMESTAMP:
       {
@@ -923,7 +933,6 @@ write_profile (Out           *out,
   g_autoptr(JsonObject) top_extra = json_object_new ();
   GList *members;
   g_autoptr(GArray) fields = g_array_new (FALSE, FALSE, sizeof (Field));
-  gboolean keep_sdk;
 
   if (format != FC_FORMAT_V1 && format != FC_FORMAT_V2)
     {
@@ -955,13 +964,15 @@ write_profile (Out           *out,
         }
     }
 
-  keep_sdk = (flags & FC_WRITE_KEEP_CLIENT_SDK) != 0 && json_object_has_member (meta, "client_sdk");
+  top.keep_sdk = (flags & FC_WRITE_KEEP_CLIENT_SDK) != 0 && fc_profile_get_client_sdk (profile) != NULL;
 
-  /* interpreted keys first, then the metadata keys nobody overrides */
+  /* interpreted keys first, then the metadata keys nobody overrides; the
+   * typed SDK and images as fc-chunk-meta spells them */
   g_array_append_val (fields, ((Field) { "profile", TOP_PROFILE }));
   g_array_append_val (fields, ((Field) { "version", TOP_VERSION }));
-  if (!keep_sdk)
-    g_array_append_val (fields, ((Field) { "client_sdk", TOP_CLIENT_SDK }));
+  g_array_append_val (fields, ((Field) { "client_sdk", TOP_CLIENT_SDK }));
+  if (fc_profile_get_images (profile) != NULL || fc_profile_get_debug_meta_extra (profile) != NULL)
+    g_array_append_val (fields, ((Field) { "debug_meta", TOP_DEBUG_META }));
   if (format == FC_FORMAT_V1)
     g_array_append_val (fields, ((Field) { "timestamp", TOP_TIMESTAMP }));
 
@@ -1120,7 +1131,7 @@ write_single_envelope (FcProfile     *profile,
 static FcWriteFlags
 sdk_flags (FcProfile *profile)
 {
-  return fc_profile_get_client_sdk (profile) != NULL ? FC_WRITE_KEEP_CLIENT_SDK : FC_WRITE_FLAGS_NONE;
+  return fc_client_sdk_is_named (fc_profile_get_client_sdk (profile)) ? FC_WRITE_KEEP_CLIENT_SDK : FC_WRITE_FLAGS_NONE;
 }
 
 GBytes *

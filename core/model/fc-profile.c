@@ -62,6 +62,9 @@ struct _FcProfile
   JsonObject   *meta;
   JsonObject   *profile_extra;
   JsonObject   *linked_event;
+  FcClientSdk  *client_sdk;
+  GPtrArray    *images;            /* FcDebugImage*, NULL when the payload lists none */
+  char         *debug_meta_extra;  /* debug_meta's other keys, as compact JSON text */
   gint64        start_ns;
   gboolean      has_start;
   gsize         source_size;
@@ -100,6 +103,9 @@ fc_profile_finalize (GObject *object)
   g_clear_pointer (&self->meta, json_object_unref);
   g_clear_pointer (&self->profile_extra, json_object_unref);
   g_clear_pointer (&self->linked_event, json_object_unref);
+  g_clear_pointer (&self->client_sdk, fc_client_sdk_free);
+  g_clear_pointer (&self->images, g_ptr_array_unref);
+  g_clear_pointer (&self->debug_meta_extra, g_free);
 
   G_OBJECT_CLASS (fc_profile_parent_class)->finalize (object);
 }
@@ -1325,28 +1331,104 @@ fc_profile_get_release (FcProfile *self)
  * fc_profile_get_client_sdk:
  * @self: a profile
  *
- * Returns: (transfer none) (nullable): the payload's client_sdk when it names
- *   an SDK (a non-empty name and version), else NULL
+ * Returns: (transfer none) (nullable): the SDK that made the profile, as
+ *   its payload gave it (fc_client_sdk_is_named() says whether it names one)
  */
-JsonObject *
+const FcClientSdk *
 fc_profile_get_client_sdk (FcProfile *self)
 {
-  JsonObject *sdk;
-  JsonNode *name, *version;
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  return self->client_sdk;
+}
 
+void
+fc_profile_take_client_sdk (FcProfile   *self,
+                            FcClientSdk *sdk)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+
+  g_clear_pointer (&self->client_sdk, fc_client_sdk_free);
+  self->client_sdk = sdk;
+}
+
+GPtrArray *
+fc_profile_get_images (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  return self->images;
+}
+
+void
+fc_profile_take_images (FcProfile *self,
+                        GPtrArray *images)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+
+  g_clear_pointer (&self->images, g_ptr_array_unref);
+  self->images = images;
+}
+
+void
+fc_profile_add_image (FcProfile    *self,
+                      FcDebugImage *image)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (image != NULL);
+
+  if (self->images == NULL)
+    self->images = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_debug_image_free);
+  g_ptr_array_add (self->images, image);
+}
+
+const FcDebugImage *
+fc_profile_find_image (FcProfile  *self,
+                       const char *code_file)
+{
   g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
 
-  if (!json_object_has_member (self->meta, "client_sdk") ||
-      !JSON_NODE_HOLDS_OBJECT (json_object_get_member (self->meta, "client_sdk")))
-    return NULL;
-  sdk = json_object_get_object_member (self->meta, "client_sdk");
-  name = json_object_get_member (sdk, "name");
-  version = json_object_get_member (sdk, "version");
-  if (name == NULL || version == NULL || !JSON_NODE_HOLDS_VALUE (name) || !JSON_NODE_HOLDS_VALUE (version) ||
-      json_node_get_value_type (name) != G_TYPE_STRING || json_node_get_value_type (version) != G_TYPE_STRING ||
-      *json_node_get_string (name) == '\0' || *json_node_get_string (version) == '\0')
-    return NULL;
-  return sdk;
+  for (guint i = 0; self->images != NULL && i < self->images->len; i++)
+    {
+      const FcDebugImage *image = g_ptr_array_index (self->images, i);
+
+      if (g_strcmp0 (image->code_file, code_file) == 0)
+        return image;
+    }
+  return NULL;
+}
+
+const char *
+fc_profile_get_debug_meta_extra (FcProfile *self)
+{
+  g_return_val_if_fail (FC_IS_PROFILE (self), NULL);
+  return self->debug_meta_extra;
+}
+
+void
+fc_profile_set_debug_meta_extra (FcProfile  *self,
+                                 const char *json)
+{
+  g_return_if_fail (FC_IS_PROFILE (self));
+
+  g_free (self->debug_meta_extra);
+  self->debug_meta_extra = g_strdup (json);
+}
+
+void
+fc_profile_copy_sdk_and_images (FcProfile *dst,
+                                FcProfile *src)
+{
+  g_return_if_fail (FC_IS_PROFILE (dst));
+  g_return_if_fail (FC_IS_PROFILE (src));
+
+  fc_profile_take_client_sdk (dst, fc_client_sdk_copy (src->client_sdk));
+  fc_profile_take_images (dst, NULL);
+  if (src->images != NULL)
+    {
+      dst->images = g_ptr_array_new_full (src->images->len, (GDestroyNotify) fc_debug_image_free);
+      for (guint i = 0; i < src->images->len; i++)
+        g_ptr_array_add (dst->images, fc_debug_image_copy (g_ptr_array_index (src->images, i)));
+    }
+  fc_profile_set_debug_meta_extra (dst, src->debug_meta_extra);
 }
 
 const char *
@@ -2220,6 +2302,7 @@ copy_profile (FcProfile          *self,
   g_clear_pointer (&copy->profile_extra, json_object_unref);
   copy->profile_extra = object_copy (self->profile_extra);
   fc_profile_set_linked_event (copy, self->linked_event);
+  fc_profile_copy_sdk_and_images (copy, self);
   copy->start_ns = self->start_ns;
   copy->has_start = self->has_start;
   /* merging drops lines and addresses: keep a summary of them */

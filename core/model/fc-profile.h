@@ -8,6 +8,9 @@
 #include <glib-object.h>
 #include <json-glib/json-glib.h>
 
+#include "fc-client-sdk.h"
+#include "fc-debug-image.h"
+
 G_BEGIN_DECLS
 
 /*
@@ -24,9 +27,10 @@ G_BEGIN_DECLS
  *
  * Everything in the payload that the model does not interpret is kept as
  * JSON so that a read -> write round trip loses nothing: top-level keys in
- * the "meta" object, unknown keys of profile{} in "profile-extra", and
- * unknown keys of frames, samples and thread_metadata entries as compact
- * JSON object text in an interned string ("extra").
+ * the "meta" object (but the SDK and the loaded images, which are typed
+ * and keep their own unknown keys), unknown keys of profile{} in
+ * "profile-extra", and unknown keys of frames, samples and thread_metadata
+ * entries as compact JSON object text in an interned string ("extra").
  *
  * One thread builds a profile; then either
  *
@@ -197,7 +201,8 @@ void               fc_profile_find_range           (FcProfile         *self,
                                                     guint             *first,
                                                     guint             *last);
 
-/* metadata: every top-level key other than "profile", kept as JSON */
+/* metadata: every top-level key other than "profile", "client_sdk" and
+ * "debug_meta" (typed below), kept as JSON */
 JsonObject        *fc_profile_get_meta             (FcProfile         *self);
 JsonObject        *fc_profile_get_profile_extra    (FcProfile         *self);
 const char        *fc_profile_get_meta_string      (FcProfile         *self,
@@ -207,7 +212,6 @@ void               fc_profile_set_meta_string      (FcProfile         *self,
                                                     const char        *value);
 const char        *fc_profile_get_platform         (FcProfile         *self);
 const char        *fc_profile_get_release          (FcProfile         *self);
-JsonObject        *fc_profile_get_client_sdk       (FcProfile         *self);
 const char        *fc_profile_get_environment      (FcProfile         *self);
 const char        *fc_profile_get_profiler_id      (FcProfile         *self);
 const char        *fc_profile_get_chunk_id         (FcProfile         *self);
@@ -217,6 +221,32 @@ gint64             fc_profile_get_start_ns         (FcProfile         *self);
 void               fc_profile_set_start_ns         (FcProfile         *self,
                                                     gint64             start_ns);
 const char        *fc_profile_get_active_thread_id (FcProfile         *self);
+
+/* The SDK and the loaded images, typed (fc-client-sdk.h, fc-debug-image.h);
+ * not in the "meta" object. The formats layer reads and writes them as
+ * client_sdk and debug_meta (fc-chunk-meta.h). */
+const FcClientSdk *fc_profile_get_client_sdk       (FcProfile         *self);
+/* takes @sdk (nullable) */
+void               fc_profile_take_client_sdk      (FcProfile         *self,
+                                                    FcClientSdk       *sdk);
+/* (element-type FcDebugImage): NULL when the profile lists none */
+GPtrArray         *fc_profile_get_images           (FcProfile         *self);
+/* replaces the list by @images (nullable, taken; frees its FcDebugImage) */
+void               fc_profile_take_images          (FcProfile         *self,
+                                                    GPtrArray         *images);
+/* takes @image */
+void               fc_profile_add_image            (FcProfile         *self,
+                                                    FcDebugImage      *image);
+/* the first image whose code_file is @code_file, or NULL */
+const FcDebugImage *fc_profile_find_image          (FcProfile         *self,
+                                                    const char        *code_file);
+/* keys of debug_meta other than the images, as compact JSON object text, or NULL */
+const char        *fc_profile_get_debug_meta_extra (FcProfile         *self);
+void               fc_profile_set_debug_meta_extra (FcProfile         *self,
+                                                    const char        *json);
+/* @dst's SDK, images and debug_meta keys become copies of @src's */
+void               fc_profile_copy_sdk_and_images  (FcProfile         *dst,
+                                                    FcProfile         *src);
 
 /* the transaction event linked to this profile (from an envelope), or NULL */
 JsonObject        *fc_profile_get_linked_event     (FcProfile         *self);

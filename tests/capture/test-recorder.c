@@ -111,8 +111,9 @@ static void
 check_chunk (FcProfile  *chunk,
              const char *profiler_id)
 {
-  JsonObject *meta = fc_profile_get_meta (chunk);
-  JsonObject *sdk = json_object_get_object_member (meta, "client_sdk");
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  JsonObject *payload;
+  JsonObject *sdk;
   JsonArray *images;
   g_autoptr(GPtrArray) problems = NULL;
   g_autoptr(GBytes) bytes = NULL;
@@ -124,10 +125,19 @@ check_chunk (FcProfile  *chunk,
   g_assert_cmpstr (fc_profile_get_platform (chunk), ==, "native");
   g_assert_cmpstr (fc_profile_get_release (chunk), ==, "test-release@1.0");
   g_assert_cmpstr (fc_profile_get_environment (chunk), ==, "test");
+  g_assert_cmpstr (fc_profile_get_client_sdk (chunk)->name, ==, "flamecast");
+  g_assert_cmpstr (fc_profile_get_client_sdk (chunk)->version, ==, FC_VERSION);
+
+  /* the SDK and images as Sentry gets them */
+  bytes = fc_writer_write_profile (chunk, &error);
+  g_assert_no_error (error);
+  g_assert_true (json_parser_load_from_data (parser, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &error));
+  g_assert_no_error (error);
+  payload = json_node_get_object (json_parser_get_root (parser));
+  sdk = json_object_get_object_member (payload, "client_sdk");
   g_assert_cmpstr (json_object_get_string_member (sdk, "name"), ==, "flamecast");
   g_assert_cmpstr (json_object_get_string_member (sdk, "version"), ==, FC_VERSION);
-
-  images = json_object_get_array_member (json_object_get_object_member (meta, "debug_meta"), "images");
+  images = json_object_get_array_member (json_object_get_object_member (payload, "debug_meta"), "images");
   g_assert_cmpuint (json_array_get_length (images), >=, 2);
   for (guint i = 0; i < json_array_get_length (images); i++)
     {
@@ -159,10 +169,6 @@ check_chunk (FcProfile  *chunk,
       g_test_message ("%s", text);
     }
   g_assert_false (fc_problems_has_errors (problems));
-
-  bytes = fc_writer_write_profile (chunk, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (bytes);
 }
 
 static guint64

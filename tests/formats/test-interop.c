@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "fc-chunk-meta.h"
 #include "fc-format-error.h"
 #include "fc-folded.h"
 #include "fc-otlp.h"
@@ -44,7 +45,6 @@ native_document_new (void)
 {
   g_autoptr(FcDocument) doc = fc_document_new (FC_DOCUMENT_V2);
   g_autoptr(FcProfile) p = fc_profile_new (FC_FORMAT_V2);
-  g_autoptr(JsonParser) parser = json_parser_new ();
   JsonObject *meta = fc_profile_get_meta (p);
   /* outer() inlines leaf() at 0x1010: two frames at one address */
   guint32 leaf = native_frame (p, "leaf", "/src/app.c", 5, 0x1010);
@@ -60,10 +60,8 @@ native_document_new (void)
   json_object_set_string_member (meta, "environment", "ci");
   json_object_set_string_member (meta, "chunk_id", "0123456789abcdef0123456789abcdef");
   json_object_set_string_member (meta, "profiler_id", "fedcba9876543210fedcba9876543210");
-  g_assert_true (json_parser_load_from_data (parser,
-    "{\"images\":[{\"type\":\"symbolic\",\"code_file\":\"/usr/bin/app\",\"code_id\":\"b0c1d2e3f4a5968778695a4b3c2d1e0f11223344\","
-    "\"image_addr\":\"0x1000\",\"image_size\":4096}]}", -1, NULL));
-  json_object_set_member (meta, "debug_meta", json_node_copy (json_parser_get_root (parser)));
+  fc_profile_add_image (p, fc_chunk_meta_new_elf_image ("/usr/bin/app", "b0c1d2e3f4a5968778695a4b3c2d1e0f11223344",
+                                                       0x1000, 4096, FC_DEBUG_IMAGE_UNKNOWN));
 
   fc_profile_set_thread_name (p, t_main, "main");
   fc_profile_set_thread_name (p, t_work, "worker");
@@ -199,7 +197,6 @@ test_otlp_round_trip (void)
   g_autoptr(FcProfile) back = NULL;
   g_autoptr(FcProfile) back_json = NULL;
   FcProfile *orig = fc_document_get_profile (doc, 0);
-  guint64 start = 0, size = 0;
 
   g_assert_no_error (error);
   back = read_back (bytes);
@@ -210,15 +207,12 @@ test_otlp_round_trip (void)
 
   /* the mapping's build id and range come back as a debug image */
   {
-    JsonObject *dm = json_object_get_object_member (fc_profile_get_meta (back), "debug_meta");
-    JsonObject *image = json_array_get_object_element (json_object_get_array_member (dm, "images"), 0);
+    const FcDebugImage *image = g_ptr_array_index (fc_profile_get_images (back), 0);
 
-    g_assert_cmpstr (json_object_get_string_member (image, "code_file"), ==, "/usr/bin/app");
-    g_assert_cmpstr (json_object_get_string_member (image, "code_id"), ==, "b0c1d2e3f4a5968778695a4b3c2d1e0f11223344");
-    start = g_ascii_strtoull (json_object_get_string_member (image, "image_addr"), NULL, 16);
-    size = json_object_get_int_member (image, "image_size");
-    g_assert_cmpuint (start, ==, 0x1000);
-    g_assert_cmpuint (size, ==, 4096);
+    g_assert_cmpstr (image->code_file, ==, "/usr/bin/app");
+    g_assert_cmpstr (image->code_id, ==, "b0c1d2e3f4a5968778695a4b3c2d1e0f11223344");
+    g_assert_cmpuint (image->image_addr, ==, 0x1000);
+    g_assert_cmpuint (image->image_size, ==, 4096);
   }
 
   json = fc_otlp_write_json (doc, &error);

@@ -127,7 +127,6 @@ good_chunk (void)
 {
   FcProfile *profile = fc_test_profile_new ();
   JsonObject *meta = fc_profile_get_meta (profile);
-  JsonObject *sdk = json_object_new ();
 
   json_object_set_string_member (meta, "version", "2");
   json_object_set_string_member (meta, "chunk_id", "0432a0a4c25f4697bf9f0a2fcbe6a814");
@@ -135,9 +134,7 @@ good_chunk (void)
   json_object_set_string_member (meta, "platform", "native");
   json_object_set_string_member (meta, "release", "app@1.0");
   json_object_set_string_member (meta, "environment", "production");
-  json_object_set_string_member (sdk, "name", "flamecast");
-  json_object_set_string_member (sdk, "version", "0.1.0");
-  json_object_set_object_member (meta, "client_sdk", sdk);
+  fc_profile_take_client_sdk (profile, fc_client_sdk_new ("flamecast", "0.1.0"));
   fc_profile_set_thread_name (profile, 1, "worker");
   return profile;
 }
@@ -164,7 +161,7 @@ test_chunk_ids_and_header (void)
   json_object_set_string_member (meta, "profiler_id", "4D229F1D-3807-421B-A62A-5F8BC295D836");
   json_object_remove_member (meta, "platform");
   json_object_remove_member (meta, "environment");
-  json_object_set_object_member (meta, "client_sdk", json_object_new ());
+  fc_profile_take_client_sdk (profile, fc_client_sdk_new (NULL, NULL));
 
   problems = fc_validate_profile (profile);
   fc_test_assert_problem (problems, E, "version", "\"2\"");
@@ -195,6 +192,7 @@ test_chunk_debug_images_measurements (void)
   extra = json_node_get_object (json_parser_get_root (parser));
   json_object_set_member (meta, "debug_meta", json_node_copy (json_object_get_member (extra, "debug_meta")));
   json_object_set_member (meta, "measurements", json_node_copy (json_object_get_member (extra, "measurements")));
+  fc_chunk_meta_read (profile);
 
   problems = fc_validate_profile (profile);
   fc_test_assert_no_problem (problems, E, "debug_meta.images[0].type", NULL);
@@ -203,6 +201,27 @@ test_chunk_debug_images_measurements (void)
   fc_test_assert_no_problem (problems, E, "measurements.cpu.unit", NULL);
   fc_test_assert_problem (problems, E, "measurements.mem.unit", "megabyte");
   fc_test_assert_problem (problems, E, "measurements.mem.values[0]", "timestamp missing");
+}
+
+/* a debug_meta the reader cannot type stays as it was, and is named */
+static void
+test_chunk_debug_meta_untyped (void)
+{
+  static const char * const shapes[] = { "[]", "{\"images\":{}}", "{\"images\":[{},3]}" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      g_autoptr(FcProfile) profile = good_chunk ();
+      g_autoptr(GPtrArray) problems = NULL;
+      g_autoptr(JsonNode) node = json_from_string (shapes[i], NULL);
+
+      json_object_set_member (fc_profile_get_meta (profile), "debug_meta", json_node_copy (node));
+      fc_chunk_meta_read (profile);
+      g_assert_null (fc_profile_get_images (profile));
+      g_assert_true (json_node_equal (fc_chunk_meta_get_untyped_debug_meta (profile), node));
+      problems = fc_validate_profile (profile);
+      fc_test_assert_problem (problems, E, "debug_meta", "array of objects");
+    }
 }
 
 static void
@@ -634,6 +653,7 @@ main (int   argc,
   g_test_add_func ("/core/validate/good-chunk", test_good_chunk);
   g_test_add_func ("/core/validate/chunk-ids-and-header", test_chunk_ids_and_header);
   g_test_add_func ("/core/validate/chunk-debug-images-measurements", test_chunk_debug_images_measurements);
+  g_test_add_func ("/core/validate/debug-meta-untyped", test_chunk_debug_meta_untyped);
   g_test_add_func ("/core/validate/chunk-samples", test_chunk_samples);
   g_test_add_func ("/core/validate/good-v1", test_good_v1);
   g_test_add_func ("/core/validate/v1-required", test_v1_required);

@@ -46,7 +46,6 @@ static FcProfile *
 make_chunk (double seconds)
 {
   FcProfile *chunk = fc_profile_new (FC_FORMAT_V2);
-  JsonObject *sdk = json_object_new ();
   guint32 frames[3];
   guint32 stack, idle;
   guint32 main_thread, worker;
@@ -59,9 +58,7 @@ make_chunk (double seconds)
   fc_profile_set_meta_string (chunk, "chunk_id", chunk_id);
   fc_profile_set_meta_string (chunk, "release", "app@1.2.3");
   fc_profile_set_meta_string (chunk, "environment", "test");
-  json_object_set_string_member (sdk, "name", "flamecast");
-  json_object_set_string_member (sdk, "version", FC_VERSION);
-  json_object_set_object_member (fc_profile_get_meta (chunk), "client_sdk", sdk);
+  fc_profile_take_client_sdk (chunk, fc_client_sdk_new ("flamecast", FC_VERSION));
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {

@@ -220,8 +220,8 @@ test_send_sdk_file (void)
   sent = fc_reader_load_bytes (g_ptr_array_index (relay->delivered, 0), FC_READ_FLAGS_NONE, &error);
   g_assert_no_error (error);
   profile = fc_document_get_profile (sent, 0);
-  g_assert_cmpstr (json_object_get_string_member (fc_profile_get_client_sdk (profile), "name"), ==, "sentry.native");
-  g_assert_cmpstr (json_object_get_string_member (fc_profile_get_client_sdk (profile), "version"), ==, "0.7.0");
+  g_assert_cmpstr (fc_profile_get_client_sdk (profile)->name, ==, "sentry.native");
+  g_assert_cmpstr (fc_profile_get_client_sdk (profile)->version, ==, "0.7.0");
   g_assert_cmpstr (fc_profile_get_release (profile), ==, "app@1.0");
   g_assert_cmpstr (fc_profile_get_environment (profile), ==, "staging");
 

@@ -1,7 +1,9 @@
-/* test-flame-view.c - what the flame views share: one call tree, dark mode, the time ruler
+/* test-flame-view.c - what the flame views share: one call tree, dark mode, the time ruler, the zoom keys
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+
+#include <string.h>
 
 #include <adwaita.h>
 
@@ -238,6 +240,66 @@ test_ruler (void)
   g_assert_finalize_object (session);
 }
 
+/* the action each key of @widget's class shortcuts names, as "keyval action" lines */
+static GString *
+key_actions (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+  GString *lines = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint s = 0; s < g_list_model_get_n_items (G_LIST_MODEL (controller)); s++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), s);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) && GTK_IS_NAMED_ACTION (action))
+            g_string_append_printf (lines, "%s %s\n", gdk_keyval_name (gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger))),
+                                    gtk_named_action_get_action_name (GTK_NAMED_ACTION (action)));
+        }
+    }
+  return lines;
+}
+
+/* The flamechart and the flamegraph zoom on the same keys, each with its
+ * own zoom (time range; call tree node). */
+static void
+test_zoom_keys (void)
+{
+  static const char * const keys[][2] = {
+    { "plus", "zoom-in" }, { "equal", "zoom-in" }, { "KP_Add", "zoom-in" },
+    { "minus", "zoom-out" }, { "KP_Subtract", "zoom-out" },
+    { "0", "zoom-reset" }, { "KP_0", "zoom-reset" },
+  };
+  GtkWidget *chart = g_object_ref_sink (fc_flame_chart_new ());
+  GtkWidget *graph = g_object_ref_sink (fc_flame_graph_new ());
+  struct { GtkWidget *widget; const char *prefix; } views[] = { { chart, "flamechart" }, { graph, "flamegraph" } };
+
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    {
+      g_autoptr(GString) lines = key_actions (views[v].widget);
+
+      g_test_message ("%s:\n%s", views[v].prefix, lines->str);
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          g_autofree char *line = g_strdup_printf ("%s %s.%s\n", keys[k][0], views[v].prefix, keys[k][1]);
+
+          g_assert_nonnull (strstr (lines->str, line));
+        }
+    }
+  /* with no session there is nothing to zoom, and nothing breaks */
+  g_assert_true (gtk_widget_activate_action (chart, "flamechart.zoom-in", NULL));
+  g_assert_true (gtk_widget_activate_action (graph, "flamegraph.zoom-reset", NULL));
+  g_object_unref (chart);
+  g_object_unref (graph);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -250,6 +312,7 @@ main (int   argc,
   g_test_add_func ("/app/flame-view/ruler-format", test_ruler_format);
   g_test_add_func ("/app/flame-view/ruler", test_ruler);
   g_test_add_func ("/app/flame-view/format", test_format);
+  g_test_add_func ("/app/flame-view/zoom-keys", test_zoom_keys);
 
   return g_test_run ();
 }

@@ -104,25 +104,21 @@ static void
 assert_recorded_chunk (FcProfile  *chunk,
                        const char *program)
 {
-  JsonObject *meta = fc_profile_get_meta (chunk);
-  JsonObject *debug_meta = json_object_get_object_member (meta, "debug_meta");
   g_autofree char *release_prefix = g_strdup_printf ("%s@", program);
-  JsonArray *images;
+  GPtrArray *images = fc_profile_get_images (chunk);
 
   g_assert_cmpint (fc_profile_get_format (chunk), ==, FC_FORMAT_V2);
   g_assert_nonnull (fc_profile_get_chunk_id (chunk));
   g_assert_nonnull (fc_profile_get_profiler_id (chunk));
   g_assert_nonnull (fc_profile_get_client_sdk (chunk));
-  g_assert_cmpstr (json_object_get_string_member (fc_profile_get_client_sdk (chunk), "name"), ==, "flamecast");
+  g_assert_cmpstr (fc_profile_get_client_sdk (chunk)->name, ==, "flamecast");
   /* the default release: <exe>@<build id> */
   g_assert_true (g_str_has_prefix (fc_profile_get_release (chunk), release_prefix));
   g_assert_cmpuint (strlen (fc_profile_get_release (chunk)), >, strlen (release_prefix));
-  g_assert_nonnull (debug_meta);
-  images = json_object_get_array_member (debug_meta, "images");
-  g_assert_cmpuint (json_array_get_length (images), >, 0);
-  for (guint i = 0; i < json_array_get_length (images); i++)
-    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (images, i), "type"), ==,
-                     "symbolic");
+  g_assert_nonnull (images);
+  g_assert_cmpuint (images->len, >, 0);
+  for (guint i = 0; i < images->len; i++)
+    g_assert_cmpstr (((FcDebugImage *) g_ptr_array_index (images, i))->type, ==, "symbolic");
 }
 
 /* Every envelope the fake Relay took: one valid profile_chunk each (by the
