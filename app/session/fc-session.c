@@ -19,7 +19,10 @@ struct _FcSession
   FcDocument    *document;
   FcProfile     *profile;
   GPtrArray     *spans;          /* FcSpan, arranged; never NULL */
-  FcTimeAxis    *axis;           /* the thread range and the visible range */
+  /* the thread range (fc_session_get_thread_range(), kept up to date with
+   * profile and thread because every zoom and pan clamps to it) and the
+   * visible range: the axis is their one owner */
+  FcTimeAxis    *axis;
   char          *search_text;
 
   /* derived from the profile */
@@ -28,12 +31,6 @@ struct _FcSession
   FcSessionTree *call_tree;      /* made on first use */
 
   gint           thread;
-  /* fc_session_get_thread_range(), kept up to date with profile and thread
-   * because every zoom and pan clamps to it */
-  gint64         range_begin_ns;
-  gint64         range_end_ns;
-  gint64         visible_begin_ns;
-  gint64         visible_end_ns;
   gint64         selection_begin_ns;
   gint64         selection_end_ns;
   FcColorMode    color_mode;
@@ -73,11 +70,12 @@ fc_session_notify_visible (FcSession *self,
                            gint64     begin_ns,
                            gint64     end_ns)
 {
-  gboolean begin_changed = begin_ns != self->visible_begin_ns;
-  gboolean end_changed = end_ns != self->visible_end_ns;
+  gint64 old_begin, old_end;
+  gboolean begin_changed, end_changed;
 
-  self->visible_begin_ns = begin_ns;
-  self->visible_end_ns = end_ns;
+  fc_time_axis_get_visible (self->axis, &old_begin, &old_end);
+  begin_changed = begin_ns != old_begin;
+  end_changed = end_ns != old_end;
   fc_time_axis_set_visible (self->axis, begin_ns, end_ns);
 
   if (begin_changed)
@@ -139,10 +137,10 @@ fc_session_get_property (GObject    *object,
       g_value_set_int (value, self->thread);
       break;
     case PROP_VISIBLE_BEGIN_NS:
-      g_value_set_int64 (value, self->visible_begin_ns);
+      g_value_set_int64 (value, fc_session_get_visible_begin_ns (self));
       break;
     case PROP_VISIBLE_END_NS:
-      g_value_set_int64 (value, self->visible_end_ns);
+      g_value_set_int64 (value, fc_session_get_visible_end_ns (self));
       break;
     case PROP_SELECTION_BEGIN_NS:
       g_value_set_int64 (value, self->selection_begin_ns);
@@ -187,10 +185,10 @@ fc_session_set_property (GObject      *object,
       fc_session_set_thread (self, g_value_get_int (value));
       break;
     case PROP_VISIBLE_BEGIN_NS:
-      fc_session_set_visible_range (self, g_value_get_int64 (value), self->visible_end_ns);
+      fc_session_set_visible_range (self, g_value_get_int64 (value), fc_session_get_visible_end_ns (self));
       break;
     case PROP_VISIBLE_END_NS:
-      fc_session_set_visible_range (self, self->visible_begin_ns, g_value_get_int64 (value));
+      fc_session_set_visible_range (self, fc_session_get_visible_begin_ns (self), g_value_get_int64 (value));
       break;
     case PROP_SELECTION_BEGIN_NS:
       fc_session_set_selection (self, g_value_get_int64 (value), self->selection_end_ns);
@@ -299,13 +297,12 @@ fc_session_init (FcSession *self)
   self->thread = FC_SESSION_ALL_THREADS;
   self->default_thread = FC_SESSION_ALL_THREADS;
   self->layouts = fc_layout_cache_new ();
-  self->range_end_ns = MIN_VISIBLE_NS;
   self->color_mode = FC_COLOR_MODE_IN_APP;
   self->frame_filter = FC_FRAME_FILTER_ALL;
   self->selected_frame = FC_SESSION_NO_FRAME;
   self->spans = fc_spans_new ();
   self->axis = fc_time_axis_new ();
-  fc_time_axis_set_total (self->axis, self->range_begin_ns, self->range_end_ns);
+  fc_time_axis_set_total (self->axis, 0, MIN_VISIBLE_NS);
 }
 
 FcSession *
@@ -333,8 +330,10 @@ fc_session_get_profile (FcSession *self)
 static void
 fc_session_update_thread_range (FcSession *self)
 {
-  fc_view_threads_get_range (self->profile, self->thread, &self->range_begin_ns, &self->range_end_ns);
-  fc_time_axis_set_total (self->axis, self->range_begin_ns, self->range_end_ns);
+  gint64 begin_ns, end_ns;
+
+  fc_view_threads_get_range (self->profile, self->thread, &begin_ns, &end_ns);
+  fc_time_axis_set_total (self->axis, begin_ns, end_ns);
 }
 
 /**
@@ -352,18 +351,19 @@ void
 fc_session_profile_grew (FcSession *self,
                          gboolean   follow)
 {
+  gint64 begin_ns, end_ns;
+
   g_return_if_fail (FC_IS_SESSION (self));
 
   if (self->profile == NULL)
     return;
 
   g_object_freeze_notify (G_OBJECT (self));
-  fc_view_threads_get_grown_range (self->profile, self->thread, &self->range_begin_ns, &self->range_end_ns);
-  fc_time_axis_set_total (self->axis, self->range_begin_ns, self->range_end_ns);
+  fc_view_threads_get_grown_range (self->profile, self->thread, &begin_ns, &end_ns);
+  fc_time_axis_set_total (self->axis, begin_ns, end_ns);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
   if (follow)
-    fc_session_set_visible_range (self, MAX (self->range_begin_ns, self->range_end_ns - FC_SESSION_LIVE_WINDOW_NS),
-                                  self->range_end_ns);
+    fc_session_set_visible_range (self, MAX (begin_ns, end_ns - FC_SESSION_LIVE_WINDOW_NS), end_ns);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
@@ -647,8 +647,7 @@ fc_session_get_thread_range (FcSession *self,
   g_return_if_fail (FC_IS_SESSION (self));
   g_return_if_fail (begin_ns != NULL && end_ns != NULL);
 
-  *begin_ns = self->range_begin_ns;
-  *end_ns = self->range_end_ns;
+  fc_time_axis_get_total (self->axis, begin_ns, end_ns);
 }
 
 /**
@@ -667,17 +666,23 @@ fc_session_get_time_axis (FcSession *self)
 gint64
 fc_session_get_visible_begin_ns (FcSession *self)
 {
+  gint64 begin_ns, end_ns;
+
   g_return_val_if_fail (FC_IS_SESSION (self), 0);
 
-  return self->visible_begin_ns;
+  fc_time_axis_get_visible (self->axis, &begin_ns, &end_ns);
+  return begin_ns;
 }
 
 gint64
 fc_session_get_visible_end_ns (FcSession *self)
 {
+  gint64 begin_ns, end_ns;
+
   g_return_val_if_fail (FC_IS_SESSION (self), 0);
 
-  return self->visible_end_ns;
+  fc_time_axis_get_visible (self->axis, &begin_ns, &end_ns);
+  return end_ns;
 }
 
 /**
@@ -698,9 +703,6 @@ fc_session_set_visible_range (FcSession *self,
 
   if (end_ns <= begin_ns)
     end_ns = begin_ns + 1;
-
-  if (begin_ns == self->visible_begin_ns && end_ns == self->visible_end_ns)
-    return;
 
   fc_session_notify_visible (self, begin_ns, end_ns);
 }
