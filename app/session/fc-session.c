@@ -412,8 +412,9 @@ fc_session_set_spans (FcSession *self,
  * @document: (nullable): the document to show
  *
  * Shows @document, merging its profiles and picking the thread it opens on
- * (which reads every sample) on the calling thread. The window does both on
- * its loader thread (fc-file-load.c) and calls fc_session_set_document_full().
+ * and its range (which read every sample) on the calling thread. The window
+ * does all three on its loader thread (fc-file-load.c) and calls
+ * fc_session_set_document_full().
  */
 void
 fc_session_set_document (FcSession  *self,
@@ -430,7 +431,7 @@ fc_session_set_document (FcSession  *self,
   if (document != NULL)
     merged = fc_document_dup_merged_profile (document);
 
-  fc_session_set_document_full (self, document, merged, fc_view_threads_pick_default (merged));
+  fc_session_set_document_full (self, document, merged, NULL);
 }
 
 /**
@@ -438,30 +439,38 @@ fc_session_set_document (FcSession  *self,
  * @self: a session
  * @document: (nullable): the document to show
  * @merged_profile: (nullable): fc_document_dup_merged_profile() of @document
- * @default_thread: the thread it opens on, fc_view_threads_pick_default() of
- *   @merged_profile
+ * @start: (nullable): the thread it opens on and that thread's range,
+ *   fc_view_threads_pick_start() of @merged_profile; %NULL to find them here
+ *   (which reads every sample)
  *
- * Shows @document and starts over: @default_thread, the whole time range
+ * Shows @document and starts over: the start thread, its whole time range
  * visible, no selection, no selected frame. Search text, colour mode and
  * frame filter are the user's and stay.
  */
 void
-fc_session_set_document_full (FcSession  *self,
-                              FcDocument *document,
-                              FcProfile  *merged_profile,
-                              gint        default_thread)
+fc_session_set_document_full (FcSession         *self,
+                              FcDocument        *document,
+                              FcProfile         *merged_profile,
+                              const FcViewStart *start)
 {
+  FcViewStart found;
+  gint default_thread;
+
   g_return_if_fail (FC_IS_SESSION (self));
   g_return_if_fail (!document || FC_IS_DOCUMENT (document));
   g_return_if_fail (!merged_profile || FC_IS_PROFILE (merged_profile));
   g_return_if_fail ((document == NULL) == (merged_profile == NULL));
-  g_return_if_fail (default_thread >= FC_SESSION_ALL_THREADS);
+  g_return_if_fail (!start || start->thread >= FC_SESSION_ALL_THREADS);
 
   if (document == self->document && merged_profile == self->profile)
     return;
 
-  if (merged_profile == NULL || default_thread >= (gint) fc_profile_get_n_threads (merged_profile))
-    default_thread = FC_SESSION_ALL_THREADS;
+  if (start == NULL || merged_profile == NULL || start->thread >= (gint) fc_profile_get_n_threads (merged_profile))
+    {
+      fc_view_threads_pick_start (merged_profile, &found);
+      start = &found;
+    }
+  default_thread = start->thread;
 
   g_object_freeze_notify (G_OBJECT (self));
 
@@ -485,7 +494,7 @@ fc_session_set_document_full (FcSession  *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_THREAD]);
     }
 
-  fc_session_update_thread_range (self);
+  fc_time_axis_set_total (self->axis, start->begin_ns, start->end_ns);
   fc_session_reset_view (self);
   fc_session_set_selection (self, 0, 0);
   fc_session_set_selected_frame (self, FC_SESSION_NO_FRAME);
@@ -522,7 +531,7 @@ fc_session_set_document_keep_thread (FcSession  *self,
     tid = g_strdup (fc_profile_string (self->profile, fc_profile_get_thread (self->profile, thread)->tid));
   if (!same)
     {
-      fc_session_set_document_full (self, document, merged_profile, fc_view_threads_pick_default (merged_profile));
+      fc_session_set_document_full (self, document, merged_profile, NULL);
       if (thread == FC_SESSION_ALL_THREADS)
         fc_session_set_thread (self, FC_SESSION_ALL_THREADS);
       else if (tid != NULL && fc_profile_lookup_thread (merged_profile, tid, &index))
