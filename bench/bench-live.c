@@ -187,8 +187,7 @@ bench_window (double seconds,
   /* the window shows the recording by function, a copy its worker keeps up to date */
   follower = fc_profile_follower_new (profile);
   fc_profile_follower_update (follower);
-  fc_session_set_document_full (session, document, fc_profile_follower_get_profile (follower),
-                                fc_view_threads_pick_default (fc_profile_follower_get_profile (follower)));
+  fc_session_set_document_full (session, document, fc_profile_follower_get_profile (follower), NULL);
   gtk_stack_set_visible_child_name (window->main_stack, "profile");
   /* what a live recording follows the edge with, the flamechart's layouts as the window hands them */
   edge = fc_live_edge_new (session);

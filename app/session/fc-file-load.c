@@ -27,7 +27,7 @@ struct _FcFileLoad
   gboolean      done;
   FcDocument   *document;
   FcProfile    *profile;
-  gint          default_thread;
+  FcViewStart   start;
   GError       *error;
   GPtrArray    *waiting;      /* GTask */
 };
@@ -37,7 +37,7 @@ G_DEFINE_FINAL_TYPE (FcFileLoad, fc_file_load, G_TYPE_OBJECT)
 typedef struct {
   FcDocument *document;
   FcProfile  *profile;
-  gint        default_thread;
+  FcViewStart start;
 } Loaded;
 
 static void
@@ -54,13 +54,13 @@ loaded_free (Loaded *loaded)
  *   GSettings on the main thread)
  * @document: (out): the document as read
  * @profile: (out): its profiles merged, prepared for the views
- * @default_thread: (out) (optional): the thread @profile opens on
+ * @start: (out) (optional): the thread @profile opens on and its range
  *
  * The worker's part of opening a file, and of Compare with: read it
  * leniently, merge its profiles, merge frames by function and infer in_app
  * for the views (fc_profile_dup_for_view()), and pick the thread it opens
- * on (fc_view_threads_pick_default(): it reads every sample, so here, off
- * the main loop). Blocks.
+ * on and that thread's range (fc_view_threads_pick_start(): it reads every
+ * sample, so here, off the main loop). Blocks.
  *
  * Returns: %FALSE with @error set when the file cannot be read or holds no profile
  */
@@ -70,7 +70,7 @@ fc_file_load_run (GFile               *file,
                   GCancellable        *cancellable,
                   FcDocument         **document,
                   FcProfile          **profile,
-                  gint                *default_thread,
+                  FcViewStart         *start,
                   GError             **error)
 {
   g_autoptr(FcDocument) doc = NULL;
@@ -96,8 +96,8 @@ fc_file_load_run (GFile               *file,
   /* Views merge by function, not by call site or address, and know your
    * code where the SDK left in_app out. */
   *profile = fc_profile_dup_for_view (merged, rules);
-  if (default_thread != NULL)
-    *default_thread = fc_view_threads_pick_default (*profile);
+  if (start != NULL)
+    fc_view_threads_pick_start (*profile, start);
   *document = g_steal_pointer (&doc);
   return TRUE;
 }
@@ -113,7 +113,7 @@ load_thread (GTask        *task,
   GError *error = NULL;
 
   if (!fc_file_load_run (self->file, (const char * const *) self->in_app_prefixes, cancellable,
-                         &loaded->document, &loaded->profile, &loaded->default_thread, &error))
+                         &loaded->document, &loaded->profile, &loaded->start, &error))
     {
       loaded_free (loaded);
       g_task_return_error (task, error);
@@ -144,7 +144,7 @@ loaded_cb (GObject      *source,
     {
       self->document = g_steal_pointer (&loaded->document);
       self->profile = g_steal_pointer (&loaded->profile);
-      self->default_thread = loaded->default_thread;
+      self->start = loaded->start;
       loaded_free (loaded);
     }
   self->done = TRUE;
@@ -269,17 +269,17 @@ fc_file_load_get_profile (FcFileLoad *self)
 }
 
 /**
- * fc_file_load_get_default_thread:
+ * fc_file_load_get_start:
  *
- * Returns: the thread the profile opens on (fc_view_threads_pick_default()),
- *   once waited for with success
+ * Returns: (transfer none): the thread the profile opens on and its range
+ *   (fc_view_threads_pick_start()), once waited for with success
  */
-gint
-fc_file_load_get_default_thread (FcFileLoad *self)
+const FcViewStart *
+fc_file_load_get_start (FcFileLoad *self)
 {
-  g_return_val_if_fail (FC_IS_FILE_LOAD (self), FC_VIEW_ALL_THREADS);
+  g_return_val_if_fail (FC_IS_FILE_LOAD (self), NULL);
 
-  return self->default_thread;
+  return &self->start;
 }
 
 static void
@@ -318,5 +318,5 @@ static void
 fc_file_load_init (FcFileLoad *self)
 {
   self->waiting = g_ptr_array_new_with_free_func (g_object_unref);
-  self->default_thread = FC_VIEW_ALL_THREADS;
+  fc_view_threads_pick_start (NULL, &self->start);
 }

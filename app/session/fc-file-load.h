@@ -20,7 +20,7 @@ gboolean      fc_file_load_run             (GFile               *file,
                                             GCancellable        *cancellable,
                                             FcDocument         **document,
                                             FcProfile          **profile,
-                                            gint                *default_thread,
+                                            FcViewStart         *start,
                                             GError             **error);
 
 FcFileLoad   *fc_file_load_new             (GFile               *file,
@@ -35,6 +35,6 @@ gboolean      fc_file_load_wait_finish     (FcFileLoad          *self,
                                             GError             **error);
 FcDocument   *fc_file_load_get_document    (FcFileLoad          *self);
 FcProfile    *fc_file_load_get_profile     (FcFileLoad          *self);
-gint          fc_file_load_get_default_thread (FcFileLoad       *self);
+const FcViewStart *fc_file_load_get_start (FcFileLoad          *self);
 
 G_END_DECLS

@@ -164,7 +164,7 @@ fc_live_edge_show (FcLiveEdge *self,
   if (keep_thread)
     fc_session_set_document_keep_thread (self->session, document, profile);
   else
-    fc_session_set_document_full (self->session, document, profile, fc_view_threads_pick_default (profile));
+    fc_session_set_document_full (self->session, document, profile, NULL);
   self->setting_range = FALSE;
 }
 

@@ -19,7 +19,10 @@ struct _FcSession
   FcDocument    *document;
   FcProfile     *profile;
   GPtrArray     *spans;          /* FcSpan, arranged; never NULL */
-  FcTimeAxis    *axis;           /* the thread range and the visible range */
+  /* the thread range (fc_session_get_thread_range(), kept up to date with
+   * profile and thread because every zoom and pan clamps to it) and the
+   * visible range: the axis is their one owner */
+  FcTimeAxis    *axis;
   char          *search_text;
 
   /* derived from the profile */
@@ -28,12 +31,6 @@ struct _FcSession
   FcSessionTree *call_tree;      /* made on first use */
 
   gint           thread;
-  /* fc_session_get_thread_range(), kept up to date with profile and thread
-   * because every zoom and pan clamps to it */
-  gint64         range_begin_ns;
-  gint64         range_end_ns;
-  gint64         visible_begin_ns;
-  gint64         visible_end_ns;
   gint64         selection_begin_ns;
   gint64         selection_end_ns;
   FcColorMode    color_mode;
@@ -73,11 +70,12 @@ fc_session_notify_visible (FcSession *self,
                            gint64     begin_ns,
                            gint64     end_ns)
 {
-  gboolean begin_changed = begin_ns != self->visible_begin_ns;
-  gboolean end_changed = end_ns != self->visible_end_ns;
+  gint64 old_begin, old_end;
+  gboolean begin_changed, end_changed;
 
-  self->visible_begin_ns = begin_ns;
-  self->visible_end_ns = end_ns;
+  fc_time_axis_get_visible (self->axis, &old_begin, &old_end);
+  begin_changed = begin_ns != old_begin;
+  end_changed = end_ns != old_end;
   fc_time_axis_set_visible (self->axis, begin_ns, end_ns);
 
   if (begin_changed)
@@ -139,10 +137,10 @@ fc_session_get_property (GObject    *object,
       g_value_set_int (value, self->thread);
       break;
     case PROP_VISIBLE_BEGIN_NS:
-      g_value_set_int64 (value, self->visible_begin_ns);
+      g_value_set_int64 (value, fc_session_get_visible_begin_ns (self));
       break;
     case PROP_VISIBLE_END_NS:
-      g_value_set_int64 (value, self->visible_end_ns);
+      g_value_set_int64 (value, fc_session_get_visible_end_ns (self));
       break;
     case PROP_SELECTION_BEGIN_NS:
       g_value_set_int64 (value, self->selection_begin_ns);
@@ -187,10 +185,10 @@ fc_session_set_property (GObject      *object,
       fc_session_set_thread (self, g_value_get_int (value));
       break;
     case PROP_VISIBLE_BEGIN_NS:
-      fc_session_set_visible_range (self, g_value_get_int64 (value), self->visible_end_ns);
+      fc_session_set_visible_range (self, g_value_get_int64 (value), fc_session_get_visible_end_ns (self));
       break;
     case PROP_VISIBLE_END_NS:
-      fc_session_set_visible_range (self, self->visible_begin_ns, g_value_get_int64 (value));
+      fc_session_set_visible_range (self, fc_session_get_visible_begin_ns (self), g_value_get_int64 (value));
       break;
     case PROP_SELECTION_BEGIN_NS:
       fc_session_set_selection (self, g_value_get_int64 (value), self->selection_end_ns);
@@ -299,13 +297,12 @@ fc_session_init (FcSession *self)
   self->thread = FC_SESSION_ALL_THREADS;
   self->default_thread = FC_SESSION_ALL_THREADS;
   self->layouts = fc_layout_cache_new ();
-  self->range_end_ns = MIN_VISIBLE_NS;
   self->color_mode = FC_COLOR_MODE_IN_APP;
   self->frame_filter = FC_FRAME_FILTER_ALL;
   self->selected_frame = FC_SESSION_NO_FRAME;
   self->spans = fc_spans_new ();
   self->axis = fc_time_axis_new ();
-  fc_time_axis_set_total (self->axis, self->range_begin_ns, self->range_end_ns);
+  fc_time_axis_set_total (self->axis, 0, MIN_VISIBLE_NS);
 }
 
 FcSession *
@@ -333,8 +330,10 @@ fc_session_get_profile (FcSession *self)
 static void
 fc_session_update_thread_range (FcSession *self)
 {
-  fc_view_threads_get_range (self->profile, self->thread, &self->range_begin_ns, &self->range_end_ns);
-  fc_time_axis_set_total (self->axis, self->range_begin_ns, self->range_end_ns);
+  gint64 begin_ns, end_ns;
+
+  fc_view_threads_get_range (self->profile, self->thread, &begin_ns, &end_ns);
+  fc_time_axis_set_total (self->axis, begin_ns, end_ns);
 }
 
 /**
@@ -352,18 +351,19 @@ void
 fc_session_profile_grew (FcSession *self,
                          gboolean   follow)
 {
+  gint64 begin_ns, end_ns;
+
   g_return_if_fail (FC_IS_SESSION (self));
 
   if (self->profile == NULL)
     return;
 
   g_object_freeze_notify (G_OBJECT (self));
-  fc_view_threads_get_grown_range (self->profile, self->thread, &self->range_begin_ns, &self->range_end_ns);
-  fc_time_axis_set_total (self->axis, self->range_begin_ns, self->range_end_ns);
+  fc_view_threads_get_grown_range (self->profile, self->thread, &begin_ns, &end_ns);
+  fc_time_axis_set_total (self->axis, begin_ns, end_ns);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
   if (follow)
-    fc_session_set_visible_range (self, MAX (self->range_begin_ns, self->range_end_ns - FC_SESSION_LIVE_WINDOW_NS),
-                                  self->range_end_ns);
+    fc_session_set_visible_range (self, MAX (begin_ns, end_ns - FC_SESSION_LIVE_WINDOW_NS), end_ns);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
@@ -412,8 +412,9 @@ fc_session_set_spans (FcSession *self,
  * @document: (nullable): the document to show
  *
  * Shows @document, merging its profiles and picking the thread it opens on
- * (which reads every sample) on the calling thread. The window does both on
- * its loader thread (fc-file-load.c) and calls fc_session_set_document_full().
+ * and its range (which read every sample) on the calling thread. The window
+ * does all three on its loader thread (fc-file-load.c) and calls
+ * fc_session_set_document_full().
  */
 void
 fc_session_set_document (FcSession  *self,
@@ -430,7 +431,7 @@ fc_session_set_document (FcSession  *self,
   if (document != NULL)
     merged = fc_document_dup_merged_profile (document);
 
-  fc_session_set_document_full (self, document, merged, fc_view_threads_pick_default (merged));
+  fc_session_set_document_full (self, document, merged, NULL);
 }
 
 /**
@@ -438,30 +439,38 @@ fc_session_set_document (FcSession  *self,
  * @self: a session
  * @document: (nullable): the document to show
  * @merged_profile: (nullable): fc_document_dup_merged_profile() of @document
- * @default_thread: the thread it opens on, fc_view_threads_pick_default() of
- *   @merged_profile
+ * @start: (nullable): the thread it opens on and that thread's range,
+ *   fc_view_threads_pick_start() of @merged_profile; %NULL to find them here
+ *   (which reads every sample)
  *
- * Shows @document and starts over: @default_thread, the whole time range
+ * Shows @document and starts over: the start thread, its whole time range
  * visible, no selection, no selected frame. Search text, colour mode and
  * frame filter are the user's and stay.
  */
 void
-fc_session_set_document_full (FcSession  *self,
-                              FcDocument *document,
-                              FcProfile  *merged_profile,
-                              gint        default_thread)
+fc_session_set_document_full (FcSession         *self,
+                              FcDocument        *document,
+                              FcProfile         *merged_profile,
+                              const FcViewStart *start)
 {
+  FcViewStart found;
+  gint default_thread;
+
   g_return_if_fail (FC_IS_SESSION (self));
   g_return_if_fail (!document || FC_IS_DOCUMENT (document));
   g_return_if_fail (!merged_profile || FC_IS_PROFILE (merged_profile));
   g_return_if_fail ((document == NULL) == (merged_profile == NULL));
-  g_return_if_fail (default_thread >= FC_SESSION_ALL_THREADS);
+  g_return_if_fail (!start || start->thread >= FC_SESSION_ALL_THREADS);
 
   if (document == self->document && merged_profile == self->profile)
     return;
 
-  if (merged_profile == NULL || default_thread >= (gint) fc_profile_get_n_threads (merged_profile))
-    default_thread = FC_SESSION_ALL_THREADS;
+  if (start == NULL || merged_profile == NULL || start->thread >= (gint) fc_profile_get_n_threads (merged_profile))
+    {
+      fc_view_threads_pick_start (merged_profile, &found);
+      start = &found;
+    }
+  default_thread = start->thread;
 
   g_object_freeze_notify (G_OBJECT (self));
 
@@ -485,7 +494,7 @@ fc_session_set_document_full (FcSession  *self,
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_THREAD]);
     }
 
-  fc_session_update_thread_range (self);
+  fc_time_axis_set_total (self->axis, start->begin_ns, start->end_ns);
   fc_session_reset_view (self);
   fc_session_set_selection (self, 0, 0);
   fc_session_set_selected_frame (self, FC_SESSION_NO_FRAME);
@@ -522,7 +531,7 @@ fc_session_set_document_keep_thread (FcSession  *self,
     tid = g_strdup (fc_profile_string (self->profile, fc_profile_get_thread (self->profile, thread)->tid));
   if (!same)
     {
-      fc_session_set_document_full (self, document, merged_profile, fc_view_threads_pick_default (merged_profile));
+      fc_session_set_document_full (self, document, merged_profile, NULL);
       if (thread == FC_SESSION_ALL_THREADS)
         fc_session_set_thread (self, FC_SESSION_ALL_THREADS);
       else if (tid != NULL && fc_profile_lookup_thread (merged_profile, tid, &index))
@@ -647,8 +656,7 @@ fc_session_get_thread_range (FcSession *self,
   g_return_if_fail (FC_IS_SESSION (self));
   g_return_if_fail (begin_ns != NULL && end_ns != NULL);
 
-  *begin_ns = self->range_begin_ns;
-  *end_ns = self->range_end_ns;
+  fc_time_axis_get_total (self->axis, begin_ns, end_ns);
 }
 
 /**
@@ -667,17 +675,23 @@ fc_session_get_time_axis (FcSession *self)
 gint64
 fc_session_get_visible_begin_ns (FcSession *self)
 {
+  gint64 begin_ns, end_ns;
+
   g_return_val_if_fail (FC_IS_SESSION (self), 0);
 
-  return self->visible_begin_ns;
+  fc_time_axis_get_visible (self->axis, &begin_ns, &end_ns);
+  return begin_ns;
 }
 
 gint64
 fc_session_get_visible_end_ns (FcSession *self)
 {
+  gint64 begin_ns, end_ns;
+
   g_return_val_if_fail (FC_IS_SESSION (self), 0);
 
-  return self->visible_end_ns;
+  fc_time_axis_get_visible (self->axis, &begin_ns, &end_ns);
+  return end_ns;
 }
 
 /**
@@ -698,9 +712,6 @@ fc_session_set_visible_range (FcSession *self,
 
   if (end_ns <= begin_ns)
     end_ns = begin_ns + 1;
-
-  if (begin_ns == self->visible_begin_ns && end_ns == self->visible_end_ns)
-    return;
 
   fc_session_notify_visible (self, begin_ns, end_ns);
 }

@@ -39,7 +39,7 @@ void           fc_session_set_document          (FcSession     *self,
 void           fc_session_set_document_full     (FcSession     *self,
                                                  FcDocument    *document,
                                                  FcProfile     *merged_profile,
-                                                 gint           default_thread);
+                                                 const FcViewStart *start);
 void           fc_session_set_document_keep_thread (FcSession  *self,
                                                  FcDocument    *document,
                                                  FcProfile     *merged_profile);

@@ -196,7 +196,7 @@ load_ready_cb (GObject      *object,
   fc_diff_tree_view_set_diff (self->diff_tree_view, NULL);
   adw_view_stack_page_set_visible (self->compare_page, FALSE);
   fc_session_set_document_full (self->session, document, fc_file_load_get_profile (load),
-                                fc_file_load_get_default_thread (load));
+                                fc_file_load_get_start (load));
   {
     g_autoptr(GFile) parent = g_file_get_parent (file);
     g_autofree char *folder = parent ? g_file_get_parse_name (parent) : NULL;

@@ -45,6 +45,25 @@ fc_view_threads_pick_default (FcProfile *profile)
   return busiest >= 0 ? busiest : FC_VIEW_ALL_THREADS;
 }
 
+/**
+ * fc_view_threads_pick_start:
+ * @profile: (nullable): a profile
+ * @start: (out): the thread @profile opens on and its range
+ *
+ * fc_view_threads_pick_default() and fc_view_threads_get_range() of that
+ * thread: both read every sample of a big profile, so a loader asks on its
+ * worker and the window only shows the answer.
+ */
+void
+fc_view_threads_pick_start (FcProfile   *profile,
+                            FcViewStart *start)
+{
+  g_return_if_fail (start != NULL);
+
+  start->thread = fc_view_threads_pick_default (profile);
+  fc_view_threads_get_range (profile, start->thread, &start->begin_ns, &start->end_ns);
+}
+
 static void
 clamp_range (gint64  first,
              gint64  last,

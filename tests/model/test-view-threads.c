@@ -45,6 +45,30 @@ test_pick_default (void)
   g_assert_cmpint (fc_view_threads_pick_default (profile), ==, 0);
 }
 
+/* what a loader hands the window: the default thread and that thread's range */
+static void
+test_pick_start (void)
+{
+  g_autoptr(FcProfile) profile = fc_test_profile_new ();
+  FcViewStart start;
+  gint64 begin_ns, end_ns;
+
+  set_active_thread (profile, "2");
+  fc_view_threads_pick_start (profile, &start);
+  g_assert_cmpint (start.thread, ==, 1);
+  fc_view_threads_get_range (profile, 1, &begin_ns, &end_ns);
+  g_assert_cmpint (start.begin_ns, ==, begin_ns);
+  g_assert_cmpint (start.end_ns, ==, end_ns);
+  /* not the whole profile's: thread 0 covers other times */
+  fc_view_threads_get_range (profile, FC_VIEW_ALL_THREADS, &begin_ns, &end_ns);
+  g_assert_true (start.begin_ns != begin_ns || start.end_ns != end_ns);
+
+  fc_view_threads_pick_start (NULL, &start);
+  g_assert_cmpint (start.thread, ==, FC_VIEW_ALL_THREADS);
+  g_assert_cmpint (start.begin_ns, ==, 0);
+  g_assert_cmpint (start.end_ns, ==, 1000);
+}
+
 static void
 test_range (void)
 {
@@ -89,6 +113,7 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
 
   g_test_add_func ("/core/view-threads/pick-default", test_pick_default);
+  g_test_add_func ("/core/view-threads/pick-start", test_pick_start);
   g_test_add_func ("/core/view-threads/range", test_range);
 
   return g_test_run ();

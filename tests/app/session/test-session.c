@@ -459,10 +459,23 @@ test_derived_state (void)
   fc_profile_finish (profile);
   document = document_for (profile);
 
-  /* what the caller found is what the session opens on */
-  fc_session_set_document_full (session, document, profile, 1);
-  g_assert_cmpint (fc_session_get_default_thread (session), ==, 1);
-  g_assert_cmpint (fc_session_get_thread (session), ==, 1);
+  /* what the caller found (a loader, on its worker) is what the session
+   * opens on: the thread and its range, taken as given, not read again */
+  {
+    FcViewStart start = { 1, 0, 0 };
+    gint64 begin_ns, end_ns;
+
+    fc_view_threads_get_range (profile, 1, &start.begin_ns, &start.end_ns);
+    start.end_ns += 7;
+    fc_session_set_document_full (session, document, profile, &start);
+    g_assert_cmpint (fc_session_get_default_thread (session), ==, 1);
+    g_assert_cmpint (fc_session_get_thread (session), ==, 1);
+    fc_session_get_thread_range (session, &begin_ns, &end_ns);
+    g_assert_cmpint (begin_ns, ==, start.begin_ns);
+    g_assert_cmpint (end_ns, ==, start.end_ns);
+    g_assert_cmpint (fc_session_get_visible_begin_ns (session), ==, start.begin_ns);
+    g_assert_cmpint (fc_session_get_visible_end_ns (session), ==, start.end_ns);
+  }
   /* else it picks it: the busiest */
   fc_session_set_document (session, NULL);
   g_assert_cmpint (fc_session_get_default_thread (session), ==, FC_SESSION_ALL_THREADS);

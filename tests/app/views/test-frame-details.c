@@ -250,7 +250,7 @@ test_location (void)
       else if (g_str_equal (name, "work"))
         work_view = f;
     }
-  fc_session_set_document_full (session, document, view, fc_view_threads_pick_default (view));
+  fc_session_set_document_full (session, document, view, NULL);
   fc_frame_details_set_session (details, session);
 
   fc_session_set_selected_frame (session, parse_view);
