@@ -50,19 +50,21 @@ typedef struct {
   double  cpu_s;
 } PoolFacts;
 
-/* ns on a CPU of each of this process's threads (schedstat's first field, not the clock ticks
- * of stat): tid -> ns, and tid -> its name in @names */
+/* ns on a CPU of each thread of process @pid (0: this one; schedstat's first field, not the
+ * clock ticks of stat): tid -> ns, and tid -> its name in @names */
 static GHashTable *
-threads_cpu (GHashTable *names)
+threads_cpu (GPid        pid,
+             GHashTable *names)
 {
-  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  g_autofree char *task_dir = pid > 0 ? g_strdup_printf ("/proc/%d/task", pid) : g_strdup ("/proc/self/task");
+  g_autoptr(GDir) dir = g_dir_open (task_dir, 0, NULL);
   GHashTable *ns = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   const char *name;
 
   while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
     {
-      g_autofree char *path = g_strdup_printf ("/proc/self/task/%s/schedstat", name);
-      g_autofree char *comm_path = g_strdup_printf ("/proc/self/task/%s/comm", name);
+      g_autofree char *path = g_strdup_printf ("%s/%s/schedstat", task_dir, name);
+      g_autofree char *comm_path = g_strdup_printf ("%s/%s/comm", task_dir, name);
       g_autofree char *text = NULL;
       char *comm = NULL;
       guint64 value;
@@ -223,6 +225,10 @@ attached (guint         n,
   g_autoptr(GHashTable) names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_autoptr(GHashTable) cpu0 = NULL;
   g_autoptr(GHashTable) cpu1 = NULL;
+  g_autoptr(GHashTable) pool0 = NULL;
+  g_autoptr(GHashTable) pool1 = NULL;
+  double pool_cpu = 0, expected_threads = 0;
+  guint64 n_ticks_threads = 0, n_unwound = 0, unwind_ns = 0, symbolize_ns = 0;
   double attach_s = 0, process_cpu0, all_cpu, sampler_cpu, unwinder_cpu, main_cpu, seconds_attached;
   gint64 t0, t1;
   guint64 requested = 0, captured = 0, late = 0, refused = 0, too_short = 0, n_bursty, n_work;
@@ -236,7 +242,7 @@ attached (guint         n,
   g_usleep (G_USEC_PER_SEC);
   g_object_set (recorder, "mode", mode, "frequency", 101, NULL);
   g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), chunks);
-  cpu0 = threads_cpu (NULL);
+  cpu0 = threads_cpu (0, NULL);
   process_cpu0 = cpu_now ();
   t0 = g_get_monotonic_time ();
   if (!fc_recorder_attach (recorder, pid, &error) || ((attach_s = (g_get_monotonic_time () - t0) / 1e6), FALSE) ||
@@ -248,15 +254,17 @@ attached (guint         n,
       wait_pool (pid);
       return;
     }
+  pool0 = threads_cpu (pid, NULL);
   g_timeout_add ((guint) (seconds * 1000), quit_cb, loop);
   g_main_loop_run (loop);
+  pool1 = threads_cpu (pid, NULL);
   fc_recorder_stop (recorder);
   while (fc_recorder_get_stopping (recorder))
     g_main_context_iteration (NULL, TRUE);
   summary = fc_recorder_dup_summary (recorder);
   fc_recorder_get_sampler_stats (recorder, &stats);
   /* the unwinder ends with the detach */
-  cpu1 = threads_cpu (names);
+  cpu1 = threads_cpu (0, names);
   fc_recorder_detach (recorder);
   t1 = g_get_monotonic_time ();
   seconds_attached = (t1 - t0) / 1e6;
@@ -268,6 +276,30 @@ attached (guint         n,
   facts = read_pool (out);
   unlink (out);
 
+  /* the pool's CPU while sampled, thread by thread: at 101 Hz a thread that ran c seconds is owed
+   * c x 101 samples, and has one at all with probability min (1, c x 101) (a random phase) */
+  {
+    GHashTableIter iter;
+    gpointer key, value;
+
+    g_hash_table_iter_init (&iter, pool1);
+    while (g_hash_table_iter_next (&iter, &key, &value))
+      {
+        const guint64 *then = g_hash_table_lookup (pool0, key);
+        double c = (*(guint64 *) value - (then != NULL ? *then : 0)) / 1e9;
+
+        pool_cpu += c;
+        if (c > 0)
+          expected_threads += MIN (1.0, c * 101);
+      }
+  }
+  {
+    FcUnwindStats unwind;
+    fc_recorder_get_unwind_stats (recorder, &unwind);
+    n_unwound = unwind.n_unwound;
+    unwind_ns = unwind.unwind_ns;
+    symbolize_ns = unwind.symbolize_ns;
+  }
   for (guint i = 0; i < summary->threads->len; i++)
     {
       const FcThreadSummary *t = &g_array_index (summary->threads, FcThreadSummary, i);
@@ -285,8 +317,10 @@ attached (guint         n,
             " refused, %" G_GUINT64_FORMAT " too short; sampler late for %" G_GUINT64_FORMAT " ticks)\n",
             requested ? 100.0 * captured / requested : 0, late, refused, too_short, summary->dropped_ticks);
   else
-    printf ("threads sampled %u of %u; %" G_GUINT64_FORMAT " samples (%" G_GUINT64_FORMAT " lost by the kernel)\n",
-            g_hash_table_size (sampled), n + 2, summary->n_samples, summary->lost_samples);
+    printf ("threads sampled %u of %u (%.0f expected from their CPU time); %" G_GUINT64_FORMAT " samples for %.2f s "
+            "of pool CPU while sampled: %.0f%% of CPU x rate (%" G_GUINT64_FORMAT " lost by the kernel)\n",
+            g_hash_table_size (sampled), n + 2, expected_threads, summary->n_samples, pool_cpu,
+            pool_cpu > 0 ? 100 * summary->n_samples / (pool_cpu * 101) : 0, summary->lost_samples);
   printf ("        bursty thread: %.1f%% of its %" G_GUINT64_FORMAT " samples in its work, busy %.1f%% by its clock "
           "(goal within 3 points)\n",
           n_bursty ? 100.0 * n_work / n_bursty : 0, n_bursty, 100 * facts.bursty_share);
@@ -297,6 +331,13 @@ attached (guint         n,
           "unwinder %.1f%%, main loop %.1f%%, the rest and the detach %.1f%%); attach %.0f ms; the pool used %.2f s\n",
           100 * all_cpu, 100 * sampler_cpu, 100 * unwinder_cpu, 100 * main_cpu,
           100 * (all_cpu - sampler_cpu - unwinder_cpu - main_cpu), 1000 * attach_s, facts.cpu_s);
+  n_ticks_threads = mode == FC_SAMPLER_MODE_WALL ? requested : 0;
+  printf ("        per unit of work (robust under load): sampler %.2f us a thread x tick, unwinder %.1f us a stack "
+          "unwound (%" G_GUINT64_FORMAT " unwound: %.1f us in libunwind, %.1f us symbolizing), %.2f us a sample\n",
+          n_ticks_threads ? 1e6 * sampler_cpu * seconds_attached / n_ticks_threads : 0,
+          n_unwound ? 1e6 * unwinder_cpu * seconds_attached / n_unwound : 0, n_unwound,
+          n_unwound ? unwind_ns / 1e3 / n_unwound : 0, n_unwound ? symbolize_ns / 1e3 / n_unwound : 0,
+          summary->n_samples ? 1e6 * unwinder_cpu * seconds_attached / summary->n_samples : 0);
   fflush (stdout);
 }
 

@@ -13,6 +13,7 @@
 
 #include "fc-attach-check.h"
 #include "fc-capture-error.h"
+#include "fc-procfs.h"
 #include "fc-sampler-private.h"
 
 /* How long a thread perf events describe may go without a stack before it is stopped for one:
@@ -171,6 +172,24 @@ fc_sampler_choose_wall_method (FcSampler *self,
   g_mutex_unlock (&self->lock);
 }
 
+/* Whether a thread without a stack yet is runnable: it has not run since the attach, its CPUs
+ * are busy (a thousand threads on two), and it gives its stack as it next leaves one. A stop
+ * would only hold it longer. Asked at most every FIRST_STACK_WAIT_NS / 5 of a thread. */
+static gboolean
+task_waits_for_cpu (Task   *task,
+                    gint64  tick_ns)
+{
+  char dir[64];
+  FcProcStat stat;
+
+  if (tick_ns < task->state_checked_ns + FIRST_STACK_WAIT_NS / 5)
+    return task->runnable;
+  task->state_checked_ns = tick_ns;
+  g_snprintf (dir, sizeof dir, "/proc/%d/task/%d", task->pid, task->tid);
+  task->runnable = fc_procfs_read_stat (dir, &stat) && stat.state == 'R';
+  return task->runnable;
+}
+
 /* Wall mode with perf events, one thread's tick: TRUE when it is done (its
  * on-CPU sample since the last tick, else its newest switch-out stack if that
  * is newer than the stack it has, else that stack again), FALSE when a ptrace
@@ -225,7 +244,8 @@ fc_sampler_perf_tick_task (FcSampler *self,
        * would hold a thread that may be about to wake (the first tick's stops of a hundred
        * threads held them 5-10 ms), so its ticks until then are lost late; one still asleep
        * after FIRST_STACK_WAIT_NS is stopped once. */
-      if (task->off_cpu_perf != NULL && tick_ns - MAX (task->added_ns, self->start_ns) < FIRST_STACK_WAIT_NS)
+      if (task->off_cpu_perf != NULL && (tick_ns - MAX (task->added_ns, self->start_ns) < FIRST_STACK_WAIT_NS ||
+                                         task_waits_for_cpu (task, tick_ns)))
         {
           fc_sampler_tick_outcome (self, task, FC_TICK_LATE);
           return TRUE;

@@ -37,6 +37,7 @@ typedef struct {
   gint64        read_ns;            /* wall mode, perf: when its ring was read last */
   guint64       last_stop_tick;     /* wall mode: the tick of its last ptrace stop */
   gint64        added_ns;           /* when the sampler learnt of it */
+  gint64        state_checked_ns;   /* wall mode, perf, no stack yet: when its state was read */
   guint64       unticked_before;    /* wall mode: of the sampler's unticked expirations, those
                                      * that fired before it was known: not its own */
   guint         tick_pending : 1;     /* a tick waits for its ptrace stop */
@@ -50,6 +51,7 @@ typedef struct {
   guint         stopped_by_us : 1;    /* our previous stop made it run a little */
   guint         detaching : 1;
   guint         born_after_tick : 1;  /* the tick under way fired before it was known */
+  guint         runnable : 1;         /* ... and it was waiting for a CPU then */
 } Task;
 
 typedef enum {

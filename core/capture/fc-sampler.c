@@ -337,7 +337,9 @@ sampler_thread (gpointer data)
       /* ptrace stops are not pollable: look every 2 ms while the target is eventful (signals,
        * threads coming and going), every 10 ms when it has been quiet for a while; each wakeup
        * costs tens of microseconds on a virtual CPU */
-      if (self->attached && self->traced)
+      if (self->attached && self->traced && self->pending > 0)
+        timeout = 1;   /* a thread waits in its stop for us: a tick no longer waits for it */
+      else if (self->attached && self->traced)
         timeout = g_get_monotonic_time () - self->last_event_us < G_USEC_PER_SEC / 10 ? 2 : 10;
       else
         timeout = -1;

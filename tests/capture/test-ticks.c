@@ -355,6 +355,39 @@ test_cpu_light_threads (void)
   run_clear (&run);
 }
 
+/* 1,000 light threads in wall mode, where perf events give running and sleeping threads'
+ * stacks: every thread gets ticks, each thread's ticks add up, and no thread is ever stopped. */
+static void
+test_many_threads_perf (void)
+{
+  Run run = { 0 };
+
+  run_pool (&run, FC_SAMPLER_MODE_WALL, METHOD_PERF, 101, 1001, "-n 1000 -b 20 -p 50000 -c 20");
+  if (strstr (run.summary->method, "switch-out stacks") == NULL)
+    {
+      g_test_skip_printf ("the kernel gives no switch-out stacks here: %s", run.summary->method);
+      run_clear (&run);
+      return;
+    }
+  for (guint i = 0; i < run.summary->threads->len; i++)
+    {
+      const FcThreadSummary *t = &g_array_index (run.summary->threads, FcThreadSummary, i);
+
+      if (t->n_samples == 0)
+        g_test_message ("thread %d: %" G_GUINT64_FORMAT " requested, lost %" G_GUINT64_FORMAT " late %"
+                        G_GUINT64_FORMAT " too short", t->tid, t->n_ticks, t->n_late, t->n_too_short);
+      g_assert_cmpuint (t->n_samples + t->n_late + t->n_refused + t->n_too_short, ==, t->n_ticks);
+      g_assert_cmpuint (t->n_samples, >, 0);
+    }
+  g_test_message ("%u threads, %" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT " ptrace stops",
+                  run.summary->threads->len, run.summary->n_samples, run.summary->n_ptrace_stops);
+  /* the pool's main thread and its 1,000 light ones */
+  g_assert_cmpuint (run.summary->threads->len, ==, 1001);
+  g_assert_cmpuint (run.summary->n_samples, ==, count_samples (&run, 0, NULL, NULL));
+  g_assert_cmpuint (run.summary->n_ptrace_stops, ==, 0);
+  run_clear (&run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -365,5 +398,6 @@ main (int argc, char **argv)
   g_test_add_func ("/core/ticks/bursty-perf", test_bursty_perf);
   g_test_add_func ("/core/ticks/bursty-perf-stops", test_bursty_perf_stops);
   g_test_add_func ("/core/ticks/cpu-light-threads", test_cpu_light_threads);
+  g_test_add_func ("/core/ticks/many-threads-perf", test_many_threads_perf);
   return g_test_run ();
 }

@@ -39,6 +39,8 @@
 static atomic_int stop;
 static atomic_int started;
 static atomic_int go = 1;
+static pthread_mutex_t go_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t go_cond = PTHREAD_COND_INITIALIZER;
 static atomic_long worst_wake_ns;
 static volatile unsigned long sink;
 static long busy_us = 1000;
@@ -110,8 +112,11 @@ light_thread (void *data)
   int64_t next;
 
   atomic_fetch_add (&started, 1);
+  /* asleep until told: a thousand threads polling every millisecond kept two CPUs busy */
+  pthread_mutex_lock (&go_lock);
   while (!atomic_load (&go))
-    usleep (1000);
+    pthread_cond_wait (&go_cond, &go_lock);
+  pthread_mutex_unlock (&go_lock);
   next = clock_ns (CLOCK_MONOTONIC);
   for (long i = 0; (cycles < 0 || i < cycles) && !atomic_load (&stop); i++)
     {
@@ -256,7 +261,10 @@ main (int argc, char **argv)
           return 2;
         }
       fclose (fifo);
+      pthread_mutex_lock (&go_lock);
       atomic_store (&go, 1);
+      pthread_cond_broadcast (&go_cond);
+      pthread_mutex_unlock (&go_lock);
     }
   t0 = clock_ns (CLOCK_MONOTONIC);
   if (bursty)
