@@ -330,7 +330,8 @@ struct _FcSender
   guint         delivered;       /* by background flushes */
   GPtrArray    *finishing;       /* GTask*: flush_async calls waiting for the background flushes */
 
-  /* progress, for people: every flush's outcome, from the first on */
+  /* progress, for people: every envelope's outcome as it comes (FcTransport::envelope-done),
+   * from the first on; waiting as the last flush left it */
   guint         n_delivered;
   guint         n_rejected;
   guint         n_waiting;       /* after the last flush: still in the outbox */
@@ -425,6 +426,10 @@ fc_sender_init (FcSender *self)
   self->finishing = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
+static void envelope_done_cb (FcTransport *transport,
+                              int          fate,
+                              FcSender    *self);
+
 FcSender *
 fc_sender_new (FcTransport *transport)
 {
@@ -434,6 +439,7 @@ fc_sender_new (FcTransport *transport)
 
   self = g_object_new (FC_TYPE_SENDER, NULL);
   self->transport = g_object_ref (transport);
+  g_signal_connect_object (transport, "envelope-done", G_CALLBACK (envelope_done_cb), self, 0);
   return self;
 }
 
@@ -483,28 +489,34 @@ fc_sender_get_progress (FcSender         *self,
   progress->pending = MAX (progress->pending, self->n_waiting);
 }
 
-/* a flush ended: what it did, for the progress properties */
+/* one envelope's outcome, as the flush goes (it may outlast many chunks) */
+static void
+envelope_done_cb (FcTransport *transport,
+                  int          fate,
+                  FcSender    *self)
+{
+  if (fate == FC_ENVELOPE_DELIVERED)
+    {
+      self->n_delivered++;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_DELIVERED]);
+    }
+  else if (fate == FC_ENVELOPE_REJECTED)
+    {
+      self->n_rejected++;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_REJECTED]);
+    }
+}
+
+/* a flush ended: what still waits in the outbox */
 static void
 note_report (FcSender            *self,
              const FcFlushReport *report)
 {
-  g_object_freeze_notify (G_OBJECT (self));
-  if (report->delivered > 0)
-    {
-      self->n_delivered += report->delivered;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_DELIVERED]);
-    }
-  if (report->rejected > 0)
-    {
-      self->n_rejected += report->rejected;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_REJECTED]);
-    }
   if (report->waiting != self->n_waiting)
     {
       self->n_waiting = report->waiting;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_WAITING]);
     }
-  g_object_thaw_notify (G_OBJECT (self));
 }
 
 static void flush_last (GTask *task);

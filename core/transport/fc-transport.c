@@ -52,6 +52,13 @@ struct _FcTransport
 
 G_DEFINE_FINAL_TYPE (FcTransport, fc_transport, G_TYPE_OBJECT)
 
+enum {
+  ENVELOPE_DONE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
 /* -- flush report -- */
 
 static void
@@ -204,6 +211,17 @@ static void
 fc_transport_class_init (FcTransportClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = fc_transport_finalize;
+
+  /**
+   * FcTransport::envelope-done:
+   * @fate: an #FcEnvelopeFate
+   *
+   * One envelope of a flush ended (in the flush's context), before the flush does: a flush
+   * takes up what is enqueued while it runs, so on a slow network it can last as long as a
+   * recording, and its report comes only at its end.
+   */
+  signals[ENVELOPE_DONE] = g_signal_new ("envelope-done", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                         0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
 }
 
 static void
@@ -523,6 +541,7 @@ add_outcome (Flush          *f,
   outcome->fate = fate;
   outcome->why = g_strdup (why);
   g_ptr_array_add (f->report->outcomes, outcome);
+  g_signal_emit (f->self, signals[ENVELOPE_DONE], 0, (int) fate);
 }
 
 static void

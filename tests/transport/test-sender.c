@@ -417,6 +417,42 @@ test_sender_progress (void)
   relay_free (relay);
 }
 
+/* A flush takes up what is queued while it runs, so on a slow network one flush can last as long
+ * as the recording: each envelope counts as it ends, not when the flush does (the app's
+ * indicator read "0 sent" for minutes). */
+static void
+test_sender_progress_during_flush (void)
+{
+  Relay *relay = relay_new ();
+  g_autoptr(FcDsn) dsn = relay_dsn (relay);
+  g_autoptr(FcTransport) transport = fc_transport_new (dsn, NULL, NULL);
+  g_autoptr(FcSender) sender = fc_sender_new (transport);
+  g_autoptr(FcProfile) chunk = make_chunk (5);
+  g_autoptr(GError) error = NULL;
+  FcSenderProgress progress;
+
+  /* the first is refused, the second taken, the third held in flight: the flush cannot end */
+  relay_script (relay, REPLY_400, REPLY_OK, REPLY_HOLD, -1);
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (fc_sender_add_chunk (sender, chunk, &error));
+  g_assert_no_error (error);
+  fc_test_spin_until (relay_n_requests (relay) == 3);
+  fc_test_spin_until (progress_of (sender).delivered + progress_of (sender).rejected == 2);
+  progress = progress_of (sender);
+  g_assert_cmpuint (progress.rejected, ==, 1);
+  g_assert_cmpuint (progress.delivered, ==, 1);
+  g_assert_cmpuint (progress.pending, ==, 1);
+
+  relay_release (relay);
+  fc_test_spin_until (progress_of (sender).pending == 0);
+  progress = progress_of (sender);
+  g_assert_cmpuint (progress.delivered, ==, 2);
+  g_assert_cmpuint (progress.rejected, ==, 1);
+  g_assert_cmpuint (relay->delivered->len, ==, 2);
+
+  relay_free (relay);
+}
+
 /* -- the CLI -- */
 
 static int
@@ -671,6 +707,7 @@ main (int   argc,
   g_test_add_func ("/core/sender/span-transaction", test_sender_span_transaction);
   g_test_add_func ("/core/sender/live", test_sender_live);
   g_test_add_func ("/core/sender/progress", test_sender_progress);
+  g_test_add_func ("/core/sender/progress-during-flush", test_sender_progress_during_flush);
   g_test_add_func ("/cli/send", test_cli_send);
   g_test_add_func ("/cli/record-trace-send", test_cli_record_trace_send);
   g_test_add_func ("/cli/record-unsampled-session", test_cli_record_unsampled_session);
