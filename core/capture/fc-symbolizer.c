@@ -31,16 +31,27 @@
  * whole symbol table at every call, which on a large program (cc1: 100k symbols) cost most of
  * the profiler's CPU. */
 typedef struct {
-  guint64     start;        /* target address */
+  guint64     start;        /* ELF address (target address - load bias) */
   guint64     size;         /* a sizeless symbol reaches the end of its section */
   gboolean    sizeless;
-  const char *name;         /* in the ELF string table, alive as long as the Dwfl */
+  const char *name;         /* in the table's names */
   int         binding;      /* preference at equal start: global 2, weak 1, local 0 */
 } SymEntry;
 
+/* A file's function symbols, read once for every process that maps the file (following
+ * children, a build's thousand cc1 runs read cc1's 100k symbols once): hung on its
+ * FcModuleFile, by the debuginfod generation it was read in. */
+typedef struct {
+  gatomicrefcount ref_count;
+  GArray         *entries;  /* SymEntry by start */
+  GStringChunk   *names;
+  guint           debuginfod_gen;
+} SymTable;
+
 typedef struct {
   Dwfl_Module *mod;         /* NULL when the module could not be reported */
-  GArray      *symbols;     /* SymEntry by start; NULL until the first lookup */
+  const FcModule *module;
+  SymTable    *symbols;     /* NULL until the first lookup */
   guint64      plt_start[2]; /* .plt and .plt.sec, module addresses; 0 when absent */
   guint64      plt_end[2];
   gboolean     plt_read;
@@ -79,6 +90,15 @@ struct _FcSymbolizer {
 };
 
 static char *debuginfo_path = NULL;
+
+/* symbol tables read from a file, for tests: shared ones are read once */
+static guint n_symbol_tables_read;
+
+static GQuark
+sym_table_quark (void)
+{
+  return g_quark_from_static_string ("fc-symbolizer-symbols");
+}
 
 /* How long the first lookups in a module without local debug info wait for debuginfod, in all
  * per symbolizer: a local or nearby server answers well within it, and the samples of the first
@@ -139,11 +159,33 @@ static const Dwfl_Callbacks callbacks = {
   .debuginfo_path = &debuginfo_path,
 };
 
+static gpointer
+sym_table_ref (gconstpointer data,
+               gpointer      unused)
+{
+  SymTable *table = (SymTable *) data;
+
+  g_atomic_ref_count_inc (&table->ref_count);
+  return table;
+}
+
+static void
+sym_table_unref (gpointer data)
+{
+  SymTable *table = data;
+
+  if (!g_atomic_ref_count_dec (&table->ref_count))
+    return;
+  g_array_unref (table->entries);
+  g_string_chunk_free (table->names);
+  g_free (table);
+}
+
 static void
 module_info_free (ModuleInfo *info)
 {
   if (info->symbols != NULL)
-    g_array_unref (info->symbols);
+    sym_table_unref (info->symbols);
   if (info->cu_ranges != NULL)
     g_array_unref (info->cu_ranges);
   g_free (info);
@@ -163,12 +205,18 @@ compare_sym_entry (gconstpointer a,
   return x->binding - y->binding;
 }
 
-static void
+static SymTable *
 read_symbols (ModuleInfo *info)
 {
+  SymTable *table = g_new0 (SymTable, 1);
+  guint64 bias = info->module->bias;
   int n;
 
-  info->symbols = g_array_new (FALSE, FALSE, sizeof (SymEntry));
+  g_atomic_ref_count_init (&table->ref_count);
+  table->entries = g_array_new (FALSE, FALSE, sizeof (SymEntry));
+  table->names = g_string_chunk_new (4096);
+  table->debuginfod_gen = fc_debuginfod_get_generation ();
+  g_atomic_int_inc (&n_symbol_tables_read);
   n = info->mod != NULL ? dwfl_module_getsymtab (info->mod) : -1;
   for (int i = 1; i < n; i++)
     {
@@ -183,7 +231,7 @@ read_symbols (ModuleInfo *info)
       if (name == NULL || name[0] == 0 || addr == 0 || shndx == SHN_UNDEF ||
           (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
         continue;
-      e.start = addr;
+      e.start = addr - bias;
       e.size = sym.st_size;
       e.sizeless = sym.st_size == 0;
       if (e.sizeless)
@@ -198,11 +246,36 @@ read_symbols (ModuleInfo *info)
           else
             e.size = 1;
         }
-      e.name = name;
+      /* the Dwfl's strings go with this process: the table outlives it */
+      e.name = g_string_chunk_insert (table->names, name);
       e.binding = bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
-      g_array_append_val (info->symbols, e);
+      g_array_append_val (table->entries, e);
     }
-  g_array_sort (info->symbols, compare_sym_entry);
+  g_array_sort (table->entries, compare_sym_entry);
+  return table;
+}
+
+/* The module's symbol table: the one another process read from the same file, or read now and
+ * left there for the next. A table read before debuginfod brought more is read again. */
+static SymTable *
+module_symbols (ModuleInfo *info)
+{
+  FcModuleFile *file = info->module->file;
+  SymTable *table;
+
+  if (info->symbols != NULL)
+    return info->symbols;
+  table = file != NULL ? fc_module_file_dup_shared (file, sym_table_quark (), sym_table_ref) : NULL;
+  if (table != NULL && table->debuginfod_gen != fc_debuginfod_get_generation ())
+    g_clear_pointer (&table, sym_table_unref);
+  if (table == NULL)
+    {
+      table = read_symbols (info);
+      if (file != NULL)
+        fc_module_file_set_shared (file, sym_table_quark (), sym_table_ref (table, NULL), sym_table_unref);
+    }
+  info->symbols = table;
+  return table;
 }
 
 /* The function symbol holding @addr: the nearest one starting at or below it that covers it
@@ -214,10 +287,11 @@ find_symbol (ModuleInfo *info,
   const SymEntry *e;
   gint64 lo = 0, hi, found = -1;
 
-  if (info->symbols == NULL)
-    read_symbols (info);
-  e = (const SymEntry *) (gpointer) info->symbols->data;
-  hi = (gint64) info->symbols->len - 1;
+  SymTable *table = module_symbols (info);
+
+  addr -= info->module->bias;
+  e = (const SymEntry *) (gpointer) table->entries->data;
+  hi = (gint64) table->entries->len - 1;
   while (lo <= hi)
     {
       gint64 mid = (lo + hi) / 2;
@@ -506,6 +580,7 @@ ensure_reported (FcSymbolizer   *self,
     }
   info = g_new0 (ModuleInfo, 1);
   info->mod = mod;
+  info->module = m;
   g_hash_table_insert (self->reported, (gpointer) m, info);
   return info;
 }
@@ -968,4 +1043,12 @@ fc_symbolizer_lookup (FcSymbolizer *self,
 
   g_hash_table_insert (self->cache, g_memdup2 (&key, sizeof key), sym);
   return sym;
+}
+
+/* Symbol tables read from files by this process so far, for tests and benchmarks: processes that
+ * map the same file share one. */
+guint
+fc_symbolizer_get_n_symbol_tables_read (void)
+{
+  return g_atomic_int_get (&n_symbol_tables_read);
 }
