@@ -4,7 +4,8 @@
  *
  * Modules are reported to libdwfl from our own view of /proc/PID/maps (not
  * dwfl_linux_proc_report) so symbolizing keeps working after the target
- * has exited. Debug info is found the standard way (.gnu_debuglink,
+ * has exited: each file in a Dwfl of its own, at its ELF addresses, which
+ * every process that maps the file shares. Debug info is found the standard way (.gnu_debuglink,
  * /usr/lib/debug/.build-id); without it the symbol table names the
  * function, and without that "module+0xoffset" does.
  */
@@ -38,20 +39,18 @@ typedef struct {
   int         binding;      /* preference at equal start: global 2, weak 1, local 0 */
 } SymEntry;
 
-/* A file's function symbols, read once for every process that maps the file (following
- * children, a build's thousand cc1 runs read cc1's 100k symbols once): hung on its
- * FcModuleFile, by the debuginfod generation it was read in. */
+/* What a file's symbols and debug info tell, at its ELF addresses (target address - load
+ * bias): one for every process that maps the file, hung on its FcModuleFile. Following
+ * children, a build runs cc1 a thousand times: its symbol table is sorted and its compressed
+ * DWARF inflated once, not once a process. Made again when debuginfod brought debug info. */
 typedef struct {
   gatomicrefcount ref_count;
-  GArray         *entries;  /* SymEntry by start */
-  GStringChunk   *names;
-  guint           debuginfod_gen;
-} SymTable;
-
-typedef struct {
+  GMutex       lock;        /* libdw is not thread-safe: one lookup in this file at a time */
+  Dwfl        *dwfl;        /* this file alone, reported at its ELF addresses */
   Dwfl_Module *mod;         /* NULL when the module could not be reported */
-  const FcModule *module;
-  SymTable    *symbols;     /* NULL until the first lookup */
+  guint        debuginfod_gen;
+  GArray      *symbols;     /* SymEntry by start; NULL until the first lookup */
+  GStringChunk *names;
   guint64      plt_start[2]; /* .plt and .plt.sec, module addresses; 0 when absent */
   guint64      plt_end[2];
   gboolean     plt_read;
@@ -67,8 +66,7 @@ typedef struct {
 
 struct _FcSymbolizer {
   FcProcMaps *maps;
-  Dwfl       *dwfl;
-  GHashTable *reported;   /* FcModule* -> ModuleInfo* */
+  GHashTable *reported;   /* FcModule* -> ModuleInfo*, a reference */
   GHashTable *cache;      /* lookup address -> FcSymbol* */
   GHashTable *unknown_cache; /* lookup address -> FcSymbol* of addresses in no module (yet) */
   GHashTable *unknown_gen;   /* lookup address -> unknown_tag () when it was looked up */
@@ -95,9 +93,9 @@ static char *debuginfo_path = NULL;
 static guint n_symbol_tables_read;
 
 static GQuark
-sym_table_quark (void)
+module_info_quark (void)
 {
-  return g_quark_from_static_string ("fc-symbolizer-symbols");
+  return g_quark_from_static_string ("fc-symbolizer-module-info");
 }
 
 /* How long the first lookups in a module without local debug info wait for debuginfod, in all
@@ -160,34 +158,30 @@ static const Dwfl_Callbacks callbacks = {
 };
 
 static gpointer
-sym_table_ref (gconstpointer data,
-               gpointer      unused)
+module_info_ref (gconstpointer data,
+                 gpointer      unused)
 {
-  SymTable *table = (SymTable *) data;
+  ModuleInfo *info = (ModuleInfo *) data;
 
-  g_atomic_ref_count_inc (&table->ref_count);
-  return table;
+  g_atomic_ref_count_inc (&info->ref_count);
+  return info;
 }
 
 static void
-sym_table_unref (gpointer data)
+module_info_unref (gpointer data)
 {
-  SymTable *table = data;
+  ModuleInfo *info = data;
 
-  if (!g_atomic_ref_count_dec (&table->ref_count))
+  if (!g_atomic_ref_count_dec (&info->ref_count))
     return;
-  g_array_unref (table->entries);
-  g_string_chunk_free (table->names);
-  g_free (table);
-}
-
-static void
-module_info_free (ModuleInfo *info)
-{
   if (info->symbols != NULL)
-    sym_table_unref (info->symbols);
+    g_array_unref (info->symbols);
+  if (info->names != NULL)
+    g_string_chunk_free (info->names);
   if (info->cu_ranges != NULL)
     g_array_unref (info->cu_ranges);
+  dwfl_end (info->dwfl);
+  g_mutex_clear (&info->lock);
   g_free (info);
 }
 
@@ -205,17 +199,14 @@ compare_sym_entry (gconstpointer a,
   return x->binding - y->binding;
 }
 
-static SymTable *
+/* Under info->lock */
+static void
 read_symbols (ModuleInfo *info)
 {
-  SymTable *table = g_new0 (SymTable, 1);
-  guint64 bias = info->module->bias;
   int n;
 
-  g_atomic_ref_count_init (&table->ref_count);
-  table->entries = g_array_new (FALSE, FALSE, sizeof (SymEntry));
-  table->names = g_string_chunk_new (4096);
-  table->debuginfod_gen = fc_debuginfod_get_generation ();
+  info->symbols = g_array_new (FALSE, FALSE, sizeof (SymEntry));
+  info->names = g_string_chunk_new (4096);
   g_atomic_int_inc (&n_symbol_tables_read);
   n = info->mod != NULL ? dwfl_module_getsymtab (info->mod) : -1;
   for (int i = 1; i < n; i++)
@@ -231,7 +222,7 @@ read_symbols (ModuleInfo *info)
       if (name == NULL || name[0] == 0 || addr == 0 || shndx == SHN_UNDEF ||
           (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
         continue;
-      e.start = addr - bias;
+      e.start = addr;
       e.size = sym.st_size;
       e.sizeless = sym.st_size == 0;
       if (e.sizeless)
@@ -246,36 +237,11 @@ read_symbols (ModuleInfo *info)
           else
             e.size = 1;
         }
-      /* the Dwfl's strings go with this process: the table outlives it */
-      e.name = g_string_chunk_insert (table->names, name);
+      e.name = g_string_chunk_insert (info->names, name);
       e.binding = bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
-      g_array_append_val (table->entries, e);
+      g_array_append_val (info->symbols, e);
     }
-  g_array_sort (table->entries, compare_sym_entry);
-  return table;
-}
-
-/* The module's symbol table: the one another process read from the same file, or read now and
- * left there for the next. A table read before debuginfod brought more is read again. */
-static SymTable *
-module_symbols (ModuleInfo *info)
-{
-  FcModuleFile *file = info->module->file;
-  SymTable *table;
-
-  if (info->symbols != NULL)
-    return info->symbols;
-  table = file != NULL ? fc_module_file_dup_shared (file, sym_table_quark (), sym_table_ref) : NULL;
-  if (table != NULL && table->debuginfod_gen != fc_debuginfod_get_generation ())
-    g_clear_pointer (&table, sym_table_unref);
-  if (table == NULL)
-    {
-      table = read_symbols (info);
-      if (file != NULL)
-        fc_module_file_set_shared (file, sym_table_quark (), sym_table_ref (table, NULL), sym_table_unref);
-    }
-  info->symbols = table;
-  return table;
+  g_array_sort (info->symbols, compare_sym_entry);
 }
 
 /* The function symbol holding @addr: the nearest one starting at or below it that covers it
@@ -287,11 +253,10 @@ find_symbol (ModuleInfo *info,
   const SymEntry *e;
   gint64 lo = 0, hi, found = -1;
 
-  SymTable *table = module_symbols (info);
-
-  addr -= info->module->bias;
-  e = (const SymEntry *) (gpointer) table->entries->data;
-  hi = (gint64) table->entries->len - 1;
+  if (info->symbols == NULL)
+    read_symbols (info);
+  e = (const SymEntry *) (gpointer) info->symbols->data;
+  hi = (gint64) info->symbols->len - 1;
   while (lo <= hi)
     {
       gint64 mid = (lo + hi) / 2;
@@ -506,8 +471,7 @@ fc_symbolizer_new (FcProcMaps *maps)
   FcSymbolizer *self = g_new0 (FcSymbolizer, 1);
 
   self->maps = fc_proc_maps_ref (maps);
-  self->dwfl = dwfl_begin (&callbacks);
-  self->reported = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) module_info_free);
+  self->reported = g_hash_table_new_full (NULL, NULL, NULL, module_info_unref);
   self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   self->unknown_gen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -534,8 +498,6 @@ refresh_for_debuginfod (FcSymbolizer *self)
   g_ptr_array_add (self->retired_caches, self->cache);
   self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   g_hash_table_remove_all (self->reported);
-  dwfl_end (self->dwfl);
-  self->dwfl = dwfl_begin (&callbacks);
 }
 
 void
@@ -556,31 +518,43 @@ fc_symbolizer_free (FcSymbolizer *self)
   fc_jit_table_free (self->jit);
   g_free (self->jitdump_error);
   g_hash_table_unref (self->reported);
-  dwfl_end (self->dwfl);
   fc_proc_maps_unref (self->maps);
   g_free (self);
 }
 
+/* The file's debug info at its ELF addresses, made for the first process that maps it (or
+ * again, when debuginfod brought more since) and shared by the others */
 static ModuleInfo *
 ensure_reported (FcSymbolizer   *self,
                  const FcModule *m)
 {
   ModuleInfo *info = g_hash_table_lookup (self->reported, m);
-  Dwfl_Module *mod = NULL;
+  guint gen = fc_debuginfod_get_generation ();
 
   if (info != NULL)
     return info;
-  if (m->path[0] == '/')
+  if (m->file != NULL)
+    info = fc_module_file_dup_shared (m->file, module_info_quark (), module_info_ref);
+  if (info != NULL && info->debuginfod_gen != gen)
+    g_clear_pointer (&info, module_info_unref);
+  if (info == NULL)
     {
-      g_autofree char *name = g_path_get_basename (m->path);
-      dwfl_report_begin_add (self->dwfl);
-      /* base is the load bias: dwfl adds the first PT_LOAD's p_vaddr itself */
-      mod = dwfl_report_elf (self->dwfl, name, m->path, -1, m->bias, true);
-      dwfl_report_end (self->dwfl, NULL, NULL);
+      info = g_new0 (ModuleInfo, 1);
+      g_atomic_ref_count_init (&info->ref_count);
+      g_mutex_init (&info->lock);
+      info->debuginfod_gen = gen;
+      info->dwfl = dwfl_begin (&callbacks);
+      if (m->path[0] == '/')
+        {
+          g_autofree char *name = g_path_get_basename (m->path);
+          dwfl_report_begin (info->dwfl);
+          /* at bias 0, its addresses are the file's: the same in every process */
+          info->mod = dwfl_report_elf (info->dwfl, name, m->path, -1, 0, true);
+          dwfl_report_end (info->dwfl, NULL, NULL);
+        }
+      if (m->file != NULL)
+        fc_module_file_set_shared (m->file, module_info_quark (), module_info_ref (info, NULL), module_info_unref);
     }
-  info = g_new0 (ModuleInfo, 1);
-  info->mod = mod;
-  info->module = m;
   g_hash_table_insert (self->reported, (gpointer) m, info);
   return info;
 }
@@ -802,20 +776,6 @@ fc_symbolizer_get_jit_info (FcSymbolizer *self,
 }
 
 /* The instance of @m's file mapped from its start (the one the dynamic loader mapped). */
-static const FcModule *
-whole_instance (FcSymbolizer   *self,
-                const FcModule *m)
-{
-  guint n = 0;
-  const FcModule * const *modules = fc_proc_maps_get_modules (self->maps, &n);
-
-  for (guint i = 0; i < n; i++)
-    if (!modules[i]->partial && modules[i]->ino == m->ino && modules[i]->dev == m->dev &&
-        strcmp (modules[i]->path, m->path) == 0)
-      return modules[i];
-  return NULL;
-}
-
 /* a runtime's own code, not the application's: V8's builtins and stubs, HotSpot's
  * interpreter and stubs, CPython's trampolines (their Python frames are the application) */
 static gboolean
@@ -943,11 +903,11 @@ fc_symbolizer_lookup (FcSymbolizer *self,
 {
   gint64 key = (gint64) (is_return_address && addr > 0 ? addr - 1 : addr);
   FcSymbol *sym = g_hash_table_lookup (self->cache, &key);
-  const FcModule *m, *debug_module;
+  const FcModule *m;
   ModuleInfo *info = NULL;
   Dwfl_Module *mod = NULL;
   const char *name = NULL;
-  gint64 debug_key = key;
+  guint64 vaddr = 0;
 
   if (sym != NULL && self->debuginfod_gen == fc_debuginfod_get_generation ())
     return sym;
@@ -967,26 +927,22 @@ fc_symbolizer_lookup (FcSymbolizer *self,
   sym->module = m;
   sym->in_app = m->in_app;
 
-  /* A file mapped again in part (node's text near 0x7f...) is looked up in its whole
-   * instance, where elfutils knows it: reporting it a second time at another bias would
-   * overlap the modules mapped in between. */
-  debug_module = m->partial ? whole_instance (self, m) : m;
-  if (debug_module != NULL)
-    {
-      debug_key = key - m->bias + debug_module->bias;
-      info = ensure_reported (self, debug_module);
-      mod = info->mod;
-    }
+  /* looked up at the file's own address, the same in every mapping of it (node maps part of
+   * its text a second time near 0x7f...) and every process */
+  vaddr = key - m->bias;
+  info = ensure_reported (self, m);
+  mod = info->mod;
+  g_mutex_lock (&info->lock);
   if (mod != NULL)
     {
       Dwfl_Line *line;
 
-      name = find_symbol (info, debug_key);
-      line = dwfl_module_getsrc (mod, debug_key);
+      name = find_symbol (info, vaddr);
+      line = dwfl_module_getsrc (mod, vaddr);
       if (line == NULL)
         {
           Dwarf_Die cudie;
-          Dwarf_Line *dline = line_without_aranges (info, debug_key, &cudie);
+          Dwarf_Line *dline = line_without_aranges (info, vaddr, &cudie);
           const char *src;
           int lineno = -1;
 
@@ -1028,7 +984,7 @@ fc_symbolizer_lookup (FcSymbolizer *self,
        * samples in one function merge; a stripped program's entry point is its _start */
       if (fc_module_find_function (m, key, &start) && m->is_main && start == m->entry)
         sym->function = g_strdup ("_start");
-      else if (info != NULL && in_plt (info, debug_module, debug_key - debug_module->bias) &&
+      else if (in_plt (info, m, vaddr) &&
                (sym->function = plt_name (m, key - m->bias)) != NULL)
         ;
       else
@@ -1039,7 +995,8 @@ fc_symbolizer_lookup (FcSymbolizer *self,
     }
 
   if (mod != NULL && sym->abs_path != NULL)
-    sym = expand_inlines (sym, mod, debug_key);
+    sym = expand_inlines (sym, mod, vaddr);
+  g_mutex_unlock (&info->lock);
 
   g_hash_table_insert (self->cache, g_memdup2 (&key, sizeof key), sym);
   return sym;
