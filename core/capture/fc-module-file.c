@@ -236,6 +236,22 @@ fc_module_file_set_shared (FcModuleFile  *self,
   g_mutex_unlock (&files_lock);
 }
 
+/* Lets go of the files no module holds (and what hangs on them): a recording that ends need not
+ * keep them for the next one. */
+void
+fc_module_file_release_idle (void)
+{
+  FcModuleFile *file;
+
+  g_mutex_lock (&files_lock);
+  while ((file = g_queue_pop_tail (&idle)) != NULL)
+    {
+      file->idle_link = NULL;
+      file_free (file);
+    }
+  g_mutex_unlock (&files_lock);
+}
+
 /* Files mapped so far by this process, for tests and benchmarks: modules of the same file
  * share one mapping. */
 guint

@@ -25,6 +25,7 @@ void          fc_module_file_set_shared    (FcModuleFile  *self,
                                             GQuark         key,
                                             gpointer       data,
                                             GDestroyNotify destroy);
+void          fc_module_file_release_idle  (void);
 guint         fc_module_file_get_n_mapped  (void);
 
 G_END_DECLS
