@@ -9,7 +9,6 @@
 #include <libelf.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -34,6 +33,9 @@ struct _FcProcMaps {
   char           *jitdump;   /* a jit-*.dump file the process maps, or NULL */
 };
 
+/* processes whose maps were set up so far, for tests: following children, only those sampled */
+static guint n_created;
+
 static const char * const system_dirs[] = {
   "/lib/", "/lib32/", "/lib64/", "/usr/lib/", "/usr/lib32/", "/usr/lib64/", "/usr/libexec/",
   "/usr/local/lib/", "/snap/", "/app/lib/", "/nix/store/", "/gnu/store/",
@@ -53,13 +55,10 @@ fc_path_is_system_library (const char *path)
 static void
 fc_module_free (FcModule *m)
 {
-  if (m->data != NULL)
-    {
-      if (m->path[0] == '[')
-        g_free ((gpointer) m->data);
-      else
-        munmap ((gpointer) m->data, m->size);
-    }
+  if (m->file != NULL)
+    fc_module_file_unref (m->file);
+  else
+    g_free ((gpointer) m->data);
   g_free (m->loads);
   g_free (m->build_id);
   g_free (m->path);
@@ -196,34 +195,15 @@ fc_module_open_file (const char *path,
                      dev_t       dev,
                      ino_t       ino)
 {
-  g_autofree char *proc_path = NULL;
-  struct stat st;
-  void *data;
-  int fd;
+  FcModuleFile *file = fc_module_file_open (path);
   FcModule *m;
 
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  if (file == NULL)
     return NULL;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < 64)
-    {
-      close (fd);
-      return NULL;
-    }
-  data = mmap (NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close (fd);
-  if (data == MAP_FAILED)
-    return NULL;
-  if (memcmp (data, ELFMAG, SELFMAG) != 0)
-    {
-      munmap (data, st.st_size);
-      return NULL;
-    }
-
   m = g_new0 (FcModule, 1);
   m->path = g_strdup (path);
-  m->data = data;
-  m->size = st.st_size;
+  m->file = file;
+  m->data = fc_module_file_get_data (file, &m->size);
   m->dev = dev;
   m->ino = ino;
   if (!fc_module_parse (m))
@@ -297,6 +277,7 @@ fc_proc_maps_new (GPid pid)
 {
   FcProcMaps *self = g_new0 (FcProcMaps, 1);
 
+  g_atomic_int_inc (&n_created);
   g_atomic_ref_count_init (&self->ref_count);
   self->pid = pid;
   self->all = g_ptr_array_new_with_free_func ((GDestroyNotify) fc_module_free);
@@ -304,6 +285,12 @@ fc_proc_maps_new (GPid pid)
   self->missed = g_hash_table_new (NULL, NULL);
   self->code = g_array_new (FALSE, FALSE, sizeof (FcCodeRange));
   return self;
+}
+
+guint
+fc_proc_maps_get_n_created (void)
+{
+  return g_atomic_int_get (&n_created);
 }
 
 FcProcMaps *

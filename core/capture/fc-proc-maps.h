@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+#include "fc-module-file.h"
+
 G_BEGIN_DECLS
 
 /* One ELF file mapped into the target. Everything the unwinder and the
@@ -30,7 +32,9 @@ typedef struct {
   gboolean  is_main;         /* the target's executable */
   gboolean  partial;         /* a part of the file mapped again elsewhere, not from its start */
   gboolean  in_app;          /* main executable or outside the system library directories */
-  /* private: the file mapped read-only, to serve reads of code and unwind tables */
+  /* private: the file mapped read-only, to serve reads of code and unwind tables; shared by
+   * every module of the same file (NULL for an image read from the target's memory) */
+  FcModuleFile *file;
   const guint8 *data;
   gsize     size;
   /* PT_LOAD segments: vaddr, memsz, offset, filesz (4 per segment) */
@@ -46,6 +50,7 @@ typedef struct {
 typedef struct _FcProcMaps FcProcMaps;
 
 FcProcMaps     *fc_proc_maps_new             (GPid         pid);
+guint           fc_proc_maps_get_n_created   (void);
 FcProcMaps     *fc_proc_maps_ref             (FcProcMaps  *self);
 void            fc_proc_maps_unref           (FcProcMaps  *self);
 gboolean        fc_proc_maps_reload          (FcProcMaps  *self,

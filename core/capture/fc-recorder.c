@@ -29,6 +29,7 @@
 #include "fc-chunk-meta.h"
 #include "fc-debuginfod.h"
 #include "fc-frame-rename.h"
+#include "fc-module-file.h"
 #include "fc-proc-maps.h"
 #include "fc-procfs.h"
 #include "fc-recorder.h"
@@ -1559,6 +1560,8 @@ fc_recorder_finalize (GObject *object)
   g_free (self->release);
   g_free (self->default_release);
   g_free (self->environment);
+  /* the files kept mapped for this recording's next processes, and their debug info, go with it */
+  fc_module_file_release_idle ();
 
   G_OBJECT_CLASS (fc_recorder_parent_class)->finalize (object);
 }

@@ -4,7 +4,8 @@
  *
  * Modules are reported to libdwfl from our own view of /proc/PID/maps (not
  * dwfl_linux_proc_report) so symbolizing keeps working after the target
- * has exited. Debug info is found the standard way (.gnu_debuglink,
+ * has exited: each file in a Dwfl of its own, at its ELF addresses, which
+ * every process that maps the file shares. Debug info is found the standard way (.gnu_debuglink,
  * /usr/lib/debug/.build-id); without it the symbol table names the
  * function, and without that "module+0xoffset" does.
  */
@@ -31,16 +32,25 @@
  * whole symbol table at every call, which on a large program (cc1: 100k symbols) cost most of
  * the profiler's CPU. */
 typedef struct {
-  guint64     start;        /* target address */
+  guint64     start;        /* ELF address (target address - load bias) */
   guint64     size;         /* a sizeless symbol reaches the end of its section */
   gboolean    sizeless;
-  const char *name;         /* in the ELF string table, alive as long as the Dwfl */
+  const char *name;         /* in the table's names */
   int         binding;      /* preference at equal start: global 2, weak 1, local 0 */
 } SymEntry;
 
+/* What a file's symbols and debug info tell, at its ELF addresses (target address - load
+ * bias): one for every process that maps the file, hung on its FcModuleFile. Following
+ * children, a build runs cc1 a thousand times: its symbol table is sorted and its compressed
+ * DWARF inflated once, not once a process. Made again when debuginfod brought debug info. */
 typedef struct {
+  gatomicrefcount ref_count;
+  GMutex       lock;        /* libdw is not thread-safe: one lookup in this file at a time */
+  Dwfl        *dwfl;        /* this file alone, reported at its ELF addresses */
   Dwfl_Module *mod;         /* NULL when the module could not be reported */
+  guint        debuginfod_gen;
   GArray      *symbols;     /* SymEntry by start; NULL until the first lookup */
+  GStringChunk *names;
   guint64      plt_start[2]; /* .plt and .plt.sec, module addresses; 0 when absent */
   guint64      plt_end[2];
   gboolean     plt_read;
@@ -56,8 +66,7 @@ typedef struct {
 
 struct _FcSymbolizer {
   FcProcMaps *maps;
-  Dwfl       *dwfl;
-  GHashTable *reported;   /* FcModule* -> ModuleInfo* */
+  GHashTable *reported;   /* FcModule* -> ModuleInfo*, a reference */
   GHashTable *cache;      /* lookup address -> FcSymbol* */
   GHashTable *unknown_cache; /* lookup address -> FcSymbol* of addresses in no module (yet) */
   GHashTable *unknown_gen;   /* lookup address -> unknown_tag () when it was looked up */
@@ -79,6 +88,15 @@ struct _FcSymbolizer {
 };
 
 static char *debuginfo_path = NULL;
+
+/* symbol tables read from a file, for tests: shared ones are read once */
+static guint n_symbol_tables_read;
+
+static GQuark
+module_info_quark (void)
+{
+  return g_quark_from_static_string ("fc-symbolizer-module-info");
+}
 
 /* How long the first lookups in a module without local debug info wait for debuginfod, in all
  * per symbolizer: a local or nearby server answers well within it, and the samples of the first
@@ -139,13 +157,31 @@ static const Dwfl_Callbacks callbacks = {
   .debuginfo_path = &debuginfo_path,
 };
 
-static void
-module_info_free (ModuleInfo *info)
+static gpointer
+module_info_ref (gconstpointer data,
+                 gpointer      unused)
 {
+  ModuleInfo *info = (ModuleInfo *) data;
+
+  g_atomic_ref_count_inc (&info->ref_count);
+  return info;
+}
+
+static void
+module_info_unref (gpointer data)
+{
+  ModuleInfo *info = data;
+
+  if (!g_atomic_ref_count_dec (&info->ref_count))
+    return;
   if (info->symbols != NULL)
     g_array_unref (info->symbols);
+  if (info->names != NULL)
+    g_string_chunk_free (info->names);
   if (info->cu_ranges != NULL)
     g_array_unref (info->cu_ranges);
+  dwfl_end (info->dwfl);
+  g_mutex_clear (&info->lock);
   g_free (info);
 }
 
@@ -163,12 +199,15 @@ compare_sym_entry (gconstpointer a,
   return x->binding - y->binding;
 }
 
+/* Under info->lock */
 static void
 read_symbols (ModuleInfo *info)
 {
   int n;
 
   info->symbols = g_array_new (FALSE, FALSE, sizeof (SymEntry));
+  info->names = g_string_chunk_new (4096);
+  g_atomic_int_inc (&n_symbol_tables_read);
   n = info->mod != NULL ? dwfl_module_getsymtab (info->mod) : -1;
   for (int i = 1; i < n; i++)
     {
@@ -198,7 +237,7 @@ read_symbols (ModuleInfo *info)
           else
             e.size = 1;
         }
-      e.name = name;
+      e.name = g_string_chunk_insert (info->names, name);
       e.binding = bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
       g_array_append_val (info->symbols, e);
     }
@@ -432,8 +471,7 @@ fc_symbolizer_new (FcProcMaps *maps)
   FcSymbolizer *self = g_new0 (FcSymbolizer, 1);
 
   self->maps = fc_proc_maps_ref (maps);
-  self->dwfl = dwfl_begin (&callbacks);
-  self->reported = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) module_info_free);
+  self->reported = g_hash_table_new_full (NULL, NULL, NULL, module_info_unref);
   self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   self->unknown_gen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -460,8 +498,6 @@ refresh_for_debuginfod (FcSymbolizer *self)
   g_ptr_array_add (self->retired_caches, self->cache);
   self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
   g_hash_table_remove_all (self->reported);
-  dwfl_end (self->dwfl);
-  self->dwfl = dwfl_begin (&callbacks);
 }
 
 void
@@ -482,30 +518,43 @@ fc_symbolizer_free (FcSymbolizer *self)
   fc_jit_table_free (self->jit);
   g_free (self->jitdump_error);
   g_hash_table_unref (self->reported);
-  dwfl_end (self->dwfl);
   fc_proc_maps_unref (self->maps);
   g_free (self);
 }
 
+/* The file's debug info at its ELF addresses, made for the first process that maps it (or
+ * again, when debuginfod brought more since) and shared by the others */
 static ModuleInfo *
 ensure_reported (FcSymbolizer   *self,
                  const FcModule *m)
 {
   ModuleInfo *info = g_hash_table_lookup (self->reported, m);
-  Dwfl_Module *mod = NULL;
+  guint gen = fc_debuginfod_get_generation ();
 
   if (info != NULL)
     return info;
-  if (m->path[0] == '/')
+  if (m->file != NULL)
+    info = fc_module_file_dup_shared (m->file, module_info_quark (), module_info_ref);
+  if (info != NULL && info->debuginfod_gen != gen)
+    g_clear_pointer (&info, module_info_unref);
+  if (info == NULL)
     {
-      g_autofree char *name = g_path_get_basename (m->path);
-      dwfl_report_begin_add (self->dwfl);
-      /* base is the load bias: dwfl adds the first PT_LOAD's p_vaddr itself */
-      mod = dwfl_report_elf (self->dwfl, name, m->path, -1, m->bias, true);
-      dwfl_report_end (self->dwfl, NULL, NULL);
+      info = g_new0 (ModuleInfo, 1);
+      g_atomic_ref_count_init (&info->ref_count);
+      g_mutex_init (&info->lock);
+      info->debuginfod_gen = gen;
+      info->dwfl = dwfl_begin (&callbacks);
+      if (m->path[0] == '/')
+        {
+          g_autofree char *name = g_path_get_basename (m->path);
+          dwfl_report_begin (info->dwfl);
+          /* at bias 0, its addresses are the file's: the same in every process */
+          info->mod = dwfl_report_elf (info->dwfl, name, m->path, -1, 0, true);
+          dwfl_report_end (info->dwfl, NULL, NULL);
+        }
+      if (m->file != NULL)
+        fc_module_file_set_shared (m->file, module_info_quark (), module_info_ref (info, NULL), module_info_unref);
     }
-  info = g_new0 (ModuleInfo, 1);
-  info->mod = mod;
   g_hash_table_insert (self->reported, (gpointer) m, info);
   return info;
 }
@@ -727,20 +776,6 @@ fc_symbolizer_get_jit_info (FcSymbolizer *self,
 }
 
 /* The instance of @m's file mapped from its start (the one the dynamic loader mapped). */
-static const FcModule *
-whole_instance (FcSymbolizer   *self,
-                const FcModule *m)
-{
-  guint n = 0;
-  const FcModule * const *modules = fc_proc_maps_get_modules (self->maps, &n);
-
-  for (guint i = 0; i < n; i++)
-    if (!modules[i]->partial && modules[i]->ino == m->ino && modules[i]->dev == m->dev &&
-        strcmp (modules[i]->path, m->path) == 0)
-      return modules[i];
-  return NULL;
-}
-
 /* a runtime's own code, not the application's: V8's builtins and stubs, HotSpot's
  * interpreter and stubs, CPython's trampolines (their Python frames are the application) */
 static gboolean
@@ -868,11 +903,11 @@ fc_symbolizer_lookup (FcSymbolizer *self,
 {
   gint64 key = (gint64) (is_return_address && addr > 0 ? addr - 1 : addr);
   FcSymbol *sym = g_hash_table_lookup (self->cache, &key);
-  const FcModule *m, *debug_module;
+  const FcModule *m;
   ModuleInfo *info = NULL;
   Dwfl_Module *mod = NULL;
   const char *name = NULL;
-  gint64 debug_key = key;
+  guint64 vaddr = 0;
 
   if (sym != NULL && self->debuginfod_gen == fc_debuginfod_get_generation ())
     return sym;
@@ -892,26 +927,22 @@ fc_symbolizer_lookup (FcSymbolizer *self,
   sym->module = m;
   sym->in_app = m->in_app;
 
-  /* A file mapped again in part (node's text near 0x7f...) is looked up in its whole
-   * instance, where elfutils knows it: reporting it a second time at another bias would
-   * overlap the modules mapped in between. */
-  debug_module = m->partial ? whole_instance (self, m) : m;
-  if (debug_module != NULL)
-    {
-      debug_key = key - m->bias + debug_module->bias;
-      info = ensure_reported (self, debug_module);
-      mod = info->mod;
-    }
+  /* looked up at the file's own address, the same in every mapping of it (node maps part of
+   * its text a second time near 0x7f...) and every process */
+  vaddr = key - m->bias;
+  info = ensure_reported (self, m);
+  mod = info->mod;
+  g_mutex_lock (&info->lock);
   if (mod != NULL)
     {
       Dwfl_Line *line;
 
-      name = find_symbol (info, debug_key);
-      line = dwfl_module_getsrc (mod, debug_key);
+      name = find_symbol (info, vaddr);
+      line = dwfl_module_getsrc (mod, vaddr);
       if (line == NULL)
         {
           Dwarf_Die cudie;
-          Dwarf_Line *dline = line_without_aranges (info, debug_key, &cudie);
+          Dwarf_Line *dline = line_without_aranges (info, vaddr, &cudie);
           const char *src;
           int lineno = -1;
 
@@ -953,7 +984,7 @@ fc_symbolizer_lookup (FcSymbolizer *self,
        * samples in one function merge; a stripped program's entry point is its _start */
       if (fc_module_find_function (m, key, &start) && m->is_main && start == m->entry)
         sym->function = g_strdup ("_start");
-      else if (info != NULL && in_plt (info, debug_module, debug_key - debug_module->bias) &&
+      else if (in_plt (info, m, vaddr) &&
                (sym->function = plt_name (m, key - m->bias)) != NULL)
         ;
       else
@@ -964,8 +995,17 @@ fc_symbolizer_lookup (FcSymbolizer *self,
     }
 
   if (mod != NULL && sym->abs_path != NULL)
-    sym = expand_inlines (sym, mod, debug_key);
+    sym = expand_inlines (sym, mod, vaddr);
+  g_mutex_unlock (&info->lock);
 
   g_hash_table_insert (self->cache, g_memdup2 (&key, sizeof key), sym);
   return sym;
+}
+
+/* Symbol tables read from files by this process so far, for tests and benchmarks: processes that
+ * map the same file share one. */
+guint
+fc_symbolizer_get_n_symbol_tables_read (void)
+{
+  return g_atomic_int_get (&n_symbol_tables_read);
 }

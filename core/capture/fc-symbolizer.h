@@ -57,6 +57,8 @@ void            fc_symbolizer_get_jit_info   (FcSymbolizer  *self,
                                               FcJitInfo     *info);
 GHashTable     *fc_symbolizer_rename_jit     (FcSymbolizer  *self);
 
+guint           fc_symbolizer_get_n_symbol_tables_read (void);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (FcSymbolizer, fc_symbolizer_free)
 
 G_END_DECLS

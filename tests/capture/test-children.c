@@ -10,8 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fc-module-file.h"
 #include "fc-reader.h"
 #include "fc-recorder.h"
+#include "fc-symbolizer.h"
 #include "fc-validate.h"
 #include "fc-test-util.h"
 
@@ -453,6 +455,143 @@ test_release_exited (void)
   g_ptr_array_unref (cap.chunks);
 }
 
+/* Waits for the recorder's "stopped": everything sampled before the stop is appended. */
+static void
+stopped_cb (FcRecorder *recorder,
+            gboolean   *stopped)
+{
+  *stopped = TRUE;
+}
+
+/* 50 children of one executable, each sampled (it lives until it was sampled twice): each gets
+ * its own maps, but the files they map are mapped once and each file's symbol table read once,
+ * shared by all of them. Without sharing, each child maps its program, libc and the loader
+ * and reads two symbol tables or more: 150 files and 100 tables. */
+static void
+test_shared_setup (void)
+{
+  g_autofree char *forker = fc_test_target_path ("forker");
+  g_autofree char *tmp = fc_test_make_tmp_dir ("fc-test-shared");
+  g_autofree char *gate = g_build_filename (tmp, "gate", NULL);
+  const char *argv[] = { forker, "--many", "50", "0.005", gate, NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(GError) error = NULL;
+  guint files0 = fc_module_file_get_n_mapped ();
+  guint tables0 = fc_symbolizer_get_n_symbol_tables_read ();
+  guint maps0 = fc_proc_maps_get_n_created ();
+  guint files, tables, maps;
+  int gate_fd;
+  Capture cap = { 0 };
+
+  cap.loop = g_main_loop_new (NULL, FALSE);
+  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
+  g_object_set (recorder, "mode", FC_SAMPLER_MODE_WALL, "frequency", 250, NULL);
+  fc_recorder_set_follow_children (recorder, TRUE);
+  g_assert_cmpint (mkfifo (gate, 0600), ==, 0);
+  gate_fd = open (gate, O_RDWR | O_CLOEXEC);
+  g_assert_cmpint (gate_fd, >=, 0);
+
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 50; i++)
+    {
+      fc_test_spin_until (n_children_sampled (recorder) > i);
+      g_assert_cmpint (write (gate_fd, "x", 1), ==, 1);
+    }
+  if (!cap.exited)
+    g_main_loop_run (cap.loop);
+  close (gate_fd);
+  fc_test_remove_tree (tmp);
+  fc_recorder_stop (recorder);
+  fc_recorder_detach (recorder);
+
+  files = fc_module_file_get_n_mapped () - files0;
+  tables = fc_symbolizer_get_n_symbol_tables_read () - tables0;
+  maps = fc_proc_maps_get_n_created () - maps0;
+  g_test_message ("50 children sampled: %u processes set up, %u files mapped, %u symbol tables read", maps,
+                  files, tables);
+  g_assert_true (cap.exited);
+  g_assert_cmpint (WEXITSTATUS (cap.status), ==, 0);
+  /* each child was set up (its program, after exec), and shared what its files give */
+  g_assert_cmpuint (maps, >=, 50);
+  g_assert_cmpuint (files, <=, 8);
+  g_assert_cmpuint (tables, <=, 8);
+
+  g_main_loop_unref (cap.loop);
+  g_ptr_array_unref (cap.chunks);
+}
+
+/* Children that run while the recording is paused are traced (fork, exec, exit) but never
+ * sampled: none of them costs the recorder a process set up, maps read or a file mapped. */
+static void
+test_unsampled_costs_nothing (void)
+{
+  g_autofree char *forker = fc_test_target_path ("forker");
+  g_autofree char *tmp = fc_test_make_tmp_dir ("fc-test-unsampled");
+  g_autofree char *gate = g_build_filename (tmp, "gate", NULL);
+  const char *argv[] = { forker, "--many", "30", "0", gate, NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(FcCaptureSummary) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  guint files0, maps0, held0, n_processes0;
+  gboolean stopped = FALSE;
+  int gate_fd;
+  Capture cap = { 0 };
+
+  cap.loop = g_main_loop_new (NULL, FALSE);
+  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
+  g_signal_connect (recorder, "stopped", G_CALLBACK (stopped_cb), &stopped);
+  g_object_set (recorder, "mode", FC_SAMPLER_MODE_WALL, "frequency", 250, NULL);
+  fc_recorder_set_follow_children (recorder, TRUE);
+  g_assert_cmpint (mkfifo (gate, 0600), ==, 0);
+  gate_fd = open (gate, O_RDWR | O_CLOEXEC);
+  g_assert_cmpint (gate_fd, >=, 0);
+
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  /* the first child is sampled, waiting at the gate; then the recording pauses */
+  fc_test_spin_until (n_children_sampled (recorder) >= 1);
+  fc_recorder_stop (recorder);
+  fc_test_spin_until (stopped);
+  files0 = fc_module_file_get_n_mapped ();
+  maps0 = fc_proc_maps_get_n_created ();
+  held0 = fc_recorder_get_n_held_processes (recorder);
+  summary = fc_recorder_dup_summary (recorder);
+  n_processes0 = summary->processes->len;
+  g_clear_pointer (&summary, fc_capture_summary_free);
+
+  /* every child goes through the gate at once: 30 forks, execs and exits, none sampled */
+  for (guint i = 0; i < 30; i++)
+    g_assert_cmpint (write (gate_fd, "x", 1), ==, 1);
+  if (!cap.exited)
+    g_main_loop_run (cap.loop);
+  close (gate_fd);
+  fc_test_remove_tree (tmp);
+
+  summary = fc_recorder_dup_summary (recorder);
+  g_test_message ("before the pause: %u processes recorded, %u held; after 30 children unsampled: %u recorded, "
+                  "%u held; %u maps read, %u files mapped meanwhile", n_processes0, held0, summary->processes->len,
+                  fc_recorder_get_n_held_processes (recorder), fc_proc_maps_get_n_created () - maps0,
+                  fc_module_file_get_n_mapped () - files0);
+  g_assert_true (cap.exited);
+  g_assert_cmpint (WEXITSTATUS (cap.status), ==, 0);
+  g_assert_cmpuint (fc_proc_maps_get_n_created (), ==, maps0);
+  g_assert_cmpuint (fc_module_file_get_n_mapped (), ==, files0);
+  g_assert_cmpuint (summary->processes->len, ==, n_processes0);
+  fc_recorder_detach (recorder);
+
+  g_main_loop_unref (cap.loop);
+  g_ptr_array_unref (cap.chunks);
+}
+
 /* cpu mode: children that exit as soon as they have burnt 12 ms (3 samples at 250 Hz). A
  * child's perf ring was drained by the sampler's tick, or once it was reaped, when /proc had
  * neither its name nor its maps: under load, a child drained only then was a session with an
@@ -590,6 +729,8 @@ main (int   argc,
   g_test_add_func ("/core/children/follow-wall-ptrace", test_follow_wall_ptrace);
   g_test_add_func ("/core/children/release-exited", test_release_exited);
   g_test_add_func ("/core/children/short-lived-cpu", test_short_lived_cpu);
+  g_test_add_func ("/core/children/shared-setup", test_shared_setup);
+  g_test_add_func ("/core/children/unsampled-costs-nothing", test_unsampled_costs_nothing);
   g_test_add_func ("/core/children/attach-existing-wall", test_attach_existing_wall);
   g_test_add_func ("/core/children/attach-existing-cpu", test_attach_existing_cpu);
   g_test_add_func ("/cli/record/children-cpu-hint", test_cli_cpu_hint);
