@@ -203,6 +203,10 @@ fc_test_unnamed_document (const char *program,
   FcDocument *document = fc_document_new (FC_DOCUMENT_V2);
   guint32 thread = fc_profile_ensure_thread (profile, "1");
 
+  fc_profile_set_meta_string (profile, "version", "2");
+  fc_profile_set_meta_string (profile, "profiler_id", "0bb30217f77d483f84364302006732bc");
+  fc_profile_set_meta_string (profile, "chunk_id", "5e7d1e0b6a3c4f3e9a1b2c3d4e5f6a7b");
+  fc_profile_set_meta_string (profile, "platform", "native");
   fc_chunk_meta_add_image (profile, &(FcDebugImage) { program, build_id, FC_TEST_LOAD_ADDRESS, 0x10000,
                                                        FC_DEBUG_IMAGE_NO_VMADDR });
   for (guint i = 0; i < functions->len; i++)

@@ -146,6 +146,8 @@ schedule_notify_locked (void)
     return;
   notify_pending = TRUE;
   idle = g_idle_source_new ();
+  /* not after redraws: a window animating its progress would starve an idle-priority one */
+  g_source_set_priority (idle, G_PRIORITY_DEFAULT);
   g_source_set_static_name (idle, "[flamecast] debuginfod progress");
   g_source_set_callback (idle, notify_idle_cb, default_instance, NULL);
   g_source_attach (idle, default_instance->context);
