@@ -49,6 +49,8 @@
 #include "fc-access.h"
 #include "fc-attach-check.h"
 #include "fc-process-list.h"
+#include "fc-debuginfod.h"
+#include "fc-resymbolize.h"
 /* Sentry */
 #include "fc-transport-error.h"
 #include "fc-control-error.h"

@@ -92,40 +92,67 @@ copy_thread (int     tid,
                         g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, stack, got > 0 ? got : 0, 1));
 }
 
-/* Waits for @tid's stop, copies it and detaches: NULL if it ended first. */
-static GVariant *
-stop_and_copy (int     tid,
-               guint32 stack_bytes)
-{
-  GVariant *sample = NULL;
-  int status, sig = 0;
+/* How long one call waits for its threads to stop: a thread in the kernel (in D state, or a vfork
+ * parent waiting for its child) stops only when it comes out, which may be never; the call
+ * answers by then without it. A few ms a thread over a base, bounded in all. */
+#define STOP_BASE_NS       (20 * G_GINT64_CONSTANT (1000000))
+#define STOP_PER_THREAD_NS (2 * G_GINT64_CONSTANT (1000000))
+#define STOP_MAX_NS        (250 * G_GINT64_CONSTANT (1000000))
 
-  for (;;)
-    {
-      if (waitpid (tid, &status, __WALL) < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          return NULL;
-        }
-      if (WIFEXITED (status) || WIFSIGNALED (status))
-        return NULL;
-      if (WIFSTOPPED (status))
-        break;
-    }
+/* @tid reported @status: when it is a stop, copies it into @builder and detaches. TRUE when @tid
+ * is done with (stopped and let go, or ended). */
+static gboolean
+take_stop (int              tid,
+           int              status,
+           guint32          stack_bytes,
+           GVariantBuilder *builder)
+{
+  GVariant *sample;
+  int sig = 0;
+
+  if (WIFEXITED (status) || WIFSIGNALED (status))
+    return TRUE;
+  if (!WIFSTOPPED (status))
+    return FALSE;
   /* a signal that came before our interrupt is delivered at the detach; a group-stop
    * (PTRACE_EVENT_STOP with SIGSTOP...) stays in force after it */
   if ((status >> 16) != PTRACE_EVENT_STOP)
     sig = WSTOPSIG (status);
-  sample = copy_thread (tid, stack_bytes);
+  sample = builder != NULL ? copy_thread (tid, stack_bytes) : NULL;
+  if (sample != NULL)
+    g_variant_builder_add_value (builder, sample);
   ptrace (PTRACE_DETACH, tid, NULL, GINT_TO_POINTER (sig));
-  return sample;
+  return TRUE;
+}
+
+void
+fc_helper_release_threads (GArray *late)
+{
+  for (guint i = 0; late != NULL && i < late->len; i++)
+    {
+      int tid = g_array_index (late, int, i);
+      int status;
+
+      /* its interrupt is pending: it stops as it leaves the kernel, and is let go at once */
+      for (;;)
+        {
+          if (waitpid (tid, &status, __WALL) < 0)
+            {
+              if (errno == EINTR)
+                continue;
+              break;
+            }
+          if (take_stop (tid, status, 0, NULL))
+            break;
+        }
+    }
 }
 
 GVariant *
 fc_helper_sample_threads (int       pid,
                           GVariant *tids,
                           guint32   stack_bytes,
+                          GArray  **late,
                           GError  **error)
 {
   g_autoptr(GArray) seized = g_array_new (FALSE, FALSE, sizeof (int));
@@ -135,6 +162,9 @@ fc_helper_sample_threads (int       pid,
   const gint32 *list;
   gsize n;
   int first_errno = 0;
+  gint64 deadline;
+
+  g_return_val_if_fail (late != NULL && *late == NULL, NULL);
 
   if (!fc_helper_check_process (pid, error))
     return NULL;
@@ -196,13 +226,27 @@ fc_helper_sample_threads (int       pid,
       return NULL;
     }
 
+  /* each taken as it stops, until all have or the deadline passed; those left are the caller's to
+   * release (fc_helper_release_threads()) once it has answered */
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("a(ixatay)"));
-  for (guint i = 0; i < seized->len; i++)
+  deadline = now_ns () + MIN (STOP_BASE_NS + (gint64) seized->len * STOP_PER_THREAD_NS, STOP_MAX_NS);
+  for (;;)
     {
-      GVariant *sample = stop_and_copy (g_array_index (seized, int, i), stack_bytes);
+      for (guint i = 0; i < seized->len;)
+        {
+          int tid = g_array_index (seized, int, i);
+          int status = 0;
+          pid_t got = waitpid (tid, &status, __WALL | WNOHANG);
 
-      if (sample != NULL)
-        g_variant_builder_add_value (&builder, sample);
+          if ((got < 0 && errno != EINTR) || (got == tid && take_stop (tid, status, stack_bytes, &builder)))
+            g_array_remove_index_fast (seized, i);
+          else
+            i++;
+        }
+      if (seized->len == 0 || now_ns () >= deadline)
+        break;
+      g_usleep (100);
     }
+  *late = g_steal_pointer (&seized);
   return g_variant_builder_end (&builder);
 }

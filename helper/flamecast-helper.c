@@ -97,43 +97,33 @@ typedef struct {
   GDBusMethodInvocation *invocation;
 } Call;
 
-/* SampleThreads, on a worker thread: it is the tracer from the seize to the detach */
+/* SampleThreads, on a worker thread: it is the tracer from the seize to the detach. It answers
+ * (GDBusMethodInvocation may answer from any thread) before it waits for the threads that did not
+ * stop in time, to let them go as they do. */
 static void
 sample_thread_cb (GTask        *task,
                   gpointer      source,
                   gpointer      task_data,
                   GCancellable *cancellable)
 {
-  GVariant *params = task_data;
+  GDBusMethodInvocation *invocation = task_data;
+  GVariant *params = g_dbus_method_invocation_get_parameters (invocation);
   g_autoptr(GVariant) tids = NULL;
+  g_autoptr(GArray) late = NULL;
   GError *error = NULL;
   GVariant *samples;
   gint32 pid;
   guint32 stack_bytes;
 
   g_variant_get (params, "(i@aiu)", &pid, &tids, &stack_bytes);
-  samples = fc_helper_sample_threads (pid, tids, stack_bytes, &error);
+  samples = fc_helper_sample_threads (pid, tids, stack_bytes, &late, &error);
   if (samples == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, g_variant_ref_sink (samples), (GDestroyNotify) g_variant_unref);
-}
-
-static void
-sampled_cb (GObject      *source,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  GDBusMethodInvocation *invocation = user_data;
-  g_autoptr(GVariant) samples = NULL;
-  GError *error = NULL;
-
-  samples = g_task_propagate_pointer (G_TASK (result), &error);
-  if (samples == NULL)
-    g_dbus_method_invocation_take_error (invocation, error);
+    g_dbus_method_invocation_return_gerror (invocation, error);
   else
     g_dbus_method_invocation_return_value (invocation, g_variant_new ("(@a(ixatay))", samples));
-  g_object_unref (invocation);   /* the call's reference (authorised_cb) */
+  g_clear_error (&error);
+  fc_helper_release_threads (late);
+  g_task_return_boolean (task, TRUE);
 }
 
 static void
@@ -154,9 +144,10 @@ authorised_cb (GObject      *source,
     {
       if (g_strcmp0 (method, "SampleThreads") == 0)
         {
-          g_autoptr(GTask) task = g_task_new (NULL, NULL, sampled_cb, invocation);
+          g_autoptr(GTask) task = g_task_new (NULL, NULL, NULL, NULL);
 
-          g_task_set_task_data (task, g_variant_ref (params), (GDestroyNotify) g_variant_unref);
+          /* the call's reference (authorised_cb) */
+          g_task_set_task_data (task, invocation, g_object_unref);
           g_task_run_in_thread (task, sample_thread_cb);
           g_free (call);
           return;

@@ -63,6 +63,15 @@ struct _FcWindow
 
   /* the recording shown (fc-window-record.c) */
   FcLiveRecording      *live;
+
+  /* debug info from debuginfod (fc-window-symbols.c) */
+  GtkWidget            *symbols_status;
+  GtkSpinner           *symbols_spinner;
+  GtkLabel             *symbols_label;
+  GCancellable         *resymbolize_cancellable;
+  FcDocument           *resymbolizing;
+  gboolean              resymbolize_again;
+  gboolean              resymbolize_applying;
 };
 
 void fc_window_init_actions        (FcWindow   *self);
@@ -84,5 +93,8 @@ void     fc_window_record_init          (FcWindow   *self);
 void     fc_window_record_dispose       (FcWindow   *self);
 gboolean fc_window_record_close_request (FcWindow   *self);
 void     fc_window_record_follow        (FcWindow   *self);
+
+void     fc_window_symbols_init         (FcWindow   *self);
+void     fc_window_symbols_dispose      (FcWindow   *self);
 
 G_END_DECLS

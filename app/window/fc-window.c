@@ -626,6 +626,7 @@ fc_window_dispose (GObject *object)
   if (self->load_cancellable != NULL)
     g_cancellable_cancel (self->load_cancellable);
   fc_window_record_dispose (self);
+  fc_window_symbols_dispose (self);
 
 
   gtk_widget_dispose_template (GTK_WIDGET (self), FC_TYPE_WINDOW);
@@ -634,6 +635,7 @@ fc_window_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
   g_clear_object (&self->load_cancellable);
+  g_clear_object (&self->resymbolizing);
 
   G_OBJECT_CLASS (fc_window_parent_class)->dispose (object);
 }
@@ -698,6 +700,9 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, loading_page);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, header_title);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, document_tools);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, symbols_status);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, symbols_spinner);
+  gtk_widget_class_bind_template_child (widget_class, FcWindow, symbols_label);
   gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
 }
 
@@ -740,6 +745,7 @@ fc_window_init (FcWindow *self)
 
   fc_window_init_actions (self);
   fc_window_record_init (self);
+  fc_window_symbols_init (self);
   fc_window_update_details (self);
   fc_window_set_action_enabled (self, "cancel-load", FALSE);
   gtk_stack_set_visible_child_name (self->main_stack, "empty");

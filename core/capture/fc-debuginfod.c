@@ -38,6 +38,138 @@ static GCond changed;
 static GHashTable *entries;   /* hex build-id -> Entry */
 static GThreadPool *pool;
 static gint generation;
+static FcDebuginfod *default_instance;   /* under lock */
+static gboolean notify_pending;          /* under lock: one idle at a time */
+
+struct _FcDebuginfod
+{
+  GObject               parent_instance;
+
+  GMainContext         *context;
+  FcDebuginfodProgress  shown;   /* as last notified */
+};
+
+G_DEFINE_FINAL_TYPE (FcDebuginfod, fc_debuginfod, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_N_ASKED,
+  PROP_N_PENDING,
+  PROP_N_FOUND,
+  PROP_N_FAILED,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+fc_debuginfod_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  FcDebuginfod *self = FC_DEBUGINFOD (object);
+
+  switch (prop_id)
+    {
+    case PROP_N_ASKED:
+      g_value_set_uint (value, self->shown.n_asked);
+      break;
+    case PROP_N_PENDING:
+      g_value_set_uint (value, self->shown.n_pending);
+      break;
+    case PROP_N_FOUND:
+      g_value_set_uint (value, self->shown.n_found);
+      break;
+    case PROP_N_FAILED:
+      g_value_set_uint (value, self->shown.n_failed);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+fc_debuginfod_class_init (FcDebuginfodClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = fc_debuginfod_get_property;
+  properties[PROP_N_ASKED] = g_param_spec_uint ("n-asked", NULL, NULL, 0, G_MAXUINT, 0,
+                                                G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_N_PENDING] = g_param_spec_uint ("n-pending", NULL, NULL, 0, G_MAXUINT, 0,
+                                                  G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_N_FOUND] = g_param_spec_uint ("n-found", NULL, NULL, 0, G_MAXUINT, 0,
+                                                G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  properties[PROP_N_FAILED] = g_param_spec_uint ("n-failed", NULL, NULL, 0, G_MAXUINT, 0,
+                                                 G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+fc_debuginfod_init (FcDebuginfod *self)
+{
+}
+
+/* in the default instance's context: the counts as they are now, each changed one notified */
+static gboolean
+notify_idle_cb (gpointer user_data)
+{
+  FcDebuginfod *self = user_data;
+  FcDebuginfodProgress now, was = self->shown;
+
+  g_mutex_lock (&lock);
+  notify_pending = FALSE;
+  g_mutex_unlock (&lock);
+  fc_debuginfod_get_progress (&now);
+  self->shown = now;
+  g_object_freeze_notify (G_OBJECT (self));
+  if (now.n_asked != was.n_asked)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ASKED]);
+  if (now.n_pending != was.n_pending)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
+  if (now.n_found != was.n_found)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_FOUND]);
+  if (now.n_failed != was.n_failed)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_FAILED]);
+  g_object_thaw_notify (G_OBJECT (self));
+  return G_SOURCE_REMOVE;
+}
+
+/* under lock, from any thread: the counts changed */
+static void
+schedule_notify_locked (void)
+{
+  g_autoptr(GSource) idle = NULL;
+
+  if (default_instance == NULL || notify_pending)
+    return;
+  notify_pending = TRUE;
+  idle = g_idle_source_new ();
+  /* not after redraws: a window animating its progress would starve an idle-priority one */
+  g_source_set_priority (idle, G_PRIORITY_DEFAULT);
+  g_source_set_static_name (idle, "[flamecast] debuginfod progress");
+  g_source_set_callback (idle, notify_idle_cb, default_instance, NULL);
+  g_source_attach (idle, default_instance->context);
+}
+
+FcDebuginfod *
+fc_debuginfod_get_default (void)
+{
+  FcDebuginfod *self;
+
+  g_mutex_lock (&lock);
+  if (default_instance == NULL)
+    {
+      default_instance = g_object_new (FC_TYPE_DEBUGINFOD, NULL);
+      default_instance->context = g_main_context_ref_thread_default ();
+      /* fetches asked for before: their counts too */
+      schedule_notify_locked ();
+    }
+  self = default_instance;
+  g_mutex_unlock (&lock);
+  return self;
+}
 
 static void
 entry_free (Entry *e)
@@ -112,6 +244,7 @@ fetch_cb (gpointer data,
       e->state = ENTRY_FAILED;
     }
   g_cond_broadcast (&changed);
+  schedule_notify_locked ();
   g_mutex_unlock (&lock);
   free (path);
   if (client != NULL)
@@ -149,6 +282,7 @@ fc_debuginfod_request (const guint8 *build_id,
   e->state = ENTRY_PENDING;
   g_hash_table_insert (entries, e->build_id, e);
   g_thread_pool_push (pool, e, NULL);
+  schedule_notify_locked ();
   g_mutex_unlock (&lock);
 }
 

@@ -12,9 +12,19 @@
 
 #pragma once
 
-#include <glib.h>
+#include <glib-object.h>
 
 G_BEGIN_DECLS
+
+/* The fetches as a GObject for a main loop: its properties n-asked, n-pending, n-found and
+ * n-failed (FcDebuginfodProgress) are notified in the main context that first called
+ * fc_debuginfod_get_default(), once per batch of changes; n-found growing means debug info
+ * arrived and what was symbolized before may be named now (fc-resymbolize.h). */
+#define FC_TYPE_DEBUGINFOD (fc_debuginfod_get_type ())
+G_DECLARE_FINAL_TYPE (FcDebuginfod, fc_debuginfod, FC, DEBUGINFOD, GObject)
+
+/* The process's one instance, never freed. */
+FcDebuginfod *fc_debuginfod_get_default    (void);
 
 typedef struct {
   guint n_asked;        /* build-ids asked for since the process started */

@@ -12,105 +12,36 @@
  * PLT stub, which no debug file of the program names.
  */
 
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <unistd.h>
 
-#include <elfutils/libdwelf.h>
-#include <gelf.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
-#include <libsoup/soup.h>
 
 #include "flamecast.h"
+#include "fc-test-debuginfod.h"
 #include "fc-test-util.h"
 
 typedef struct {
-  char        *dir;
-  char        *program;   /* the stripped program, away from its debug file: elfutils would find
-                           * NAME.debug beside it */
-  char        *cache;
-  char        *url;
-  char        *build_id;
-  GSubprocess *server;
-  gboolean     server_exited;
-  GArray      *functions;   /* FunctionRange: what the debug file names */
+  char             *dir;
+  char             *program;   /* the stripped program, away from its debug file: elfutils would
+                                * find NAME.debug beside it */
+  char             *cache;
+  char             *build_id;
+  FcTestDebuginfod *server;
+  char             *url;       /* the last server's, also once it is gone */
+  GArray           *functions; /* FcTestFunction: what the debug file names */
 } Fixture;
 
-typedef struct {
-  guint64 start;
-  guint64 end;
-} FunctionRange;
-
 static Fixture fx;
-
-static char *
-read_build_id (const char *path)
-{
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  Elf *elf;
-  const void *bits = NULL;
-  ssize_t len;
-  GString *s = g_string_new (NULL);
-
-  g_assert_cmpint (fd, >=, 0);
-  elf_version (EV_CURRENT);
-  elf = elf_begin (fd, ELF_C_READ, NULL);
-  g_assert_nonnull (elf);
-  len = dwelf_elf_gnu_build_id (elf, &bits);
-  g_assert_cmpint (len, >, 0);
-  for (ssize_t i = 0; i < len; i++)
-    g_string_append_printf (s, "%02x", ((const guint8 *) bits)[i]);
-  elf_end (elf);
-  close (fd);
-  return g_string_free (s, FALSE);
-}
-
-/* the function symbols of the debug file, as address ranges */
-static GArray *
-read_functions (const char *path)
-{
-  GArray *ranges = g_array_new (FALSE, FALSE, sizeof (FunctionRange));
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  Elf *elf;
-  Elf_Scn *scn = NULL;
-
-  g_assert_cmpint (fd, >=, 0);
-  elf_version (EV_CURRENT);
-  elf = elf_begin (fd, ELF_C_READ, NULL);
-  g_assert_nonnull (elf);
-  while ((scn = elf_nextscn (elf, scn)) != NULL)
-    {
-      GElf_Shdr shdr;
-      Elf_Data *data;
-
-      if (gelf_getshdr (scn, &shdr) == NULL || shdr.sh_type != SHT_SYMTAB || shdr.sh_entsize == 0)
-        continue;
-      data = elf_getdata (scn, NULL);
-      for (gsize i = 0; data != NULL && i < shdr.sh_size / shdr.sh_entsize; i++)
-        {
-          GElf_Sym sym;
-
-          if (gelf_getsym (data, i, &sym) != NULL && GELF_ST_TYPE (sym.st_info) == STT_FUNC && sym.st_size > 0)
-            g_array_append_val (ranges, ((FunctionRange) { sym.st_value, sym.st_value + sym.st_size }));
-        }
-    }
-  elf_end (elf);
-  close (fd);
-  g_assert_cmpuint (ranges->len, >, 0);
-  return ranges;
-}
 
 static gboolean
 debug_file_names (guint64 offset)
 {
   for (guint i = 0; i < fx.functions->len; i++)
     {
-      const FunctionRange *r = &g_array_index (fx.functions, FunctionRange, i);
+      const FcTestFunction *r = &g_array_index (fx.functions, FcTestFunction, i);
 
       if (offset >= r->start && offset < r->end)
         return TRUE;
@@ -168,94 +99,19 @@ count_unnamed_named (const char *out_dir,
 }
 
 static void
-die_with_test (gpointer user_data)
-{
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
-static int
-free_port (void)
-{
-  g_autoptr(GSocket) sock = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
-  g_autoptr(GSocketAddress) bound = NULL;
-
-  g_assert_true (g_socket_bind (sock, any, TRUE, NULL));
-  bound = g_socket_get_local_address (sock, NULL);
-  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-}
-
-/* 200 for the debug file: the server is up and has scanned its folder */
-static gboolean
-server_serves (SoupSession *session)
-{
-  g_autofree char *uri = g_strdup_printf ("%s/buildid/%s/debuginfo", fx.url, fx.build_id);
-  g_autoptr(SoupMessage) msg = soup_message_new ("GET", uri);
-  g_autoptr(GBytes) body = soup_session_send_and_read (session, msg, NULL, NULL);
-
-  return body != NULL && soup_message_get_status (msg) == SOUP_STATUS_OK;
-}
-
-static void
-server_exited_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
-  fx.server_exited = TRUE;
-}
-
-static void
 server_start (void)
 {
-  g_autofree char *srv = g_build_filename (fx.dir, "server", NULL);
-  g_autofree char *db = g_build_filename (fx.dir, "debuginfod.sqlite", NULL);
-  g_autofree char *debug_src = fc_test_target_path ("stripped.debug");
-  g_autofree char *debug_dst = g_build_filename (srv, "fc-target-stripped.debug", NULL);
-  g_autofree char *contents = NULL;
-  g_autoptr(SoupSession) session = soup_session_new ();
-  gsize len;
+  g_autofree char *debug = fc_test_target_path ("stripped.debug");
 
-  g_assert_cmpint (g_mkdir_with_parents (srv, 0755), ==, 0);
-  g_assert_true (g_file_get_contents (debug_src, &contents, &len, NULL));
-  g_assert_true (g_file_set_contents (debug_dst, contents, len, NULL));
-
-  /* a port free a moment ago: if another program takes it first, the server exits and the next
-   * one is tried */
-  for (int attempt = 0; attempt < 10 && fx.server == NULL; attempt++)
-    {
-      g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE |
-                                                                            G_SUBPROCESS_FLAGS_STDERR_SILENCE);
-      g_autofree char *port = g_strdup_printf ("%d", free_port ());
-      g_autoptr(GError) error = NULL;
-      GSubprocess *server;
-
-      g_subprocess_launcher_set_child_setup (launcher, die_with_test, NULL, NULL);
-      server = g_subprocess_launcher_spawn (launcher, &error, "debuginfod", "-F", srv, "-p", port, "-d", db,
-                                            "-t", "0", "-g", "0", NULL);
-      g_assert_no_error (error);
-      g_free (fx.url);
-      fx.url = g_strdup_printf ("http://127.0.0.1:%s", port);
-      fx.server_exited = FALSE;
-      g_subprocess_wait_async (server, NULL, server_exited_cb, NULL);
-      fc_test_poll_until (fx.server_exited || server_serves (session));
-      if (fx.server_exited)
-        g_object_unref (server);
-      else
-        fx.server = server;
-    }
-  g_assert_nonnull (fx.server);
+  fx.server = fc_test_debuginfod_start (fx.dir, debug, fx.build_id);
+  g_free (fx.url);
+  fx.url = g_strdup (fx.server->url);
 }
 
 static void
 server_stop (void)
 {
-  if (fx.server == NULL)
-    return;
-  g_subprocess_force_exit (fx.server);
-  fc_test_spin_until (fx.server_exited);
-  g_clear_object (&fx.server);
+  g_clear_pointer (&fx.server, fc_test_debuginfod_stop);
 }
 
 /* flamecast-cli records the stripped program for 2 s; its stderr, the leaf-unnamed percentage of
@@ -332,6 +188,84 @@ test_names (void)
   g_assert_nonnull (strstr (err, "0 downloaded, 1 from the cache"));
 }
 
+/* a name the debug file gives the function at @start */
+static gboolean
+names_function_at (guint64     start,
+                   const char *name)
+{
+  for (guint i = 0; i < fx.functions->len; i++)
+    {
+      const FcTestFunction *r = &g_array_index (fx.functions, FcTestFunction, i);
+
+      if (r->start == start && g_strcmp0 (r->name, name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+n_found_cb (GObject    *object,
+            GParamSpec *pspec,
+            gpointer    user_data)
+{
+  guint n_found, n_pending;
+
+  g_object_get (object, "n-found", &n_found, "n-pending", &n_pending, NULL);
+  if (n_found > 0 && n_pending == 0)
+    *(gboolean *) user_data = TRUE;
+}
+
+/* A document's unnamed frames get their names once the debug file arrives: the fetch is asked for by
+ * the first resymbolization, FcDebuginfod says when it is done, and the second names every frame. */
+static void
+test_resymbolize (void)
+{
+  g_autoptr(FcDocument) document = fc_test_unnamed_document (fx.program, fx.build_id, fx.functions);
+  g_autoptr(FcDocument) renamed = NULL;
+  g_autoptr(FcDocument) early = NULL;
+  g_autofree char *cache = g_build_filename (fx.dir, "cache-resymbolize", NULL);
+  FcDebuginfod *debuginfod = fc_debuginfod_get_default ();
+  FcProfile *profile;
+  gboolean arrived = FALSE;
+  guint n_renamed = 0, n_found = 0;
+  gulong handler;
+
+  server_start ();
+  g_setenv ("DEBUGINFOD_URLS", fx.url, TRUE);
+  g_setenv ("DEBUGINFOD_CACHE_PATH", cache, TRUE);
+  g_setenv ("DEBUGINFOD_TIMEOUT", "30", TRUE);
+  handler = g_signal_connect (debuginfod, "notify", G_CALLBACK (n_found_cb), &arrived);
+
+  /* asks for the debug file; names what is there already (nothing, unless the fetch was quicker) */
+  early = fc_resymbolize_document (document, &n_renamed);
+  fc_test_spin_until (arrived);
+  g_signal_handler_disconnect (debuginfod, handler);
+  g_object_get (debuginfod, "n-found", &n_found, NULL);
+  g_assert_cmpuint (n_found, ==, 1);
+
+  renamed = fc_resymbolize_document (document, &n_renamed);
+  g_assert_nonnull (renamed);
+  g_assert_cmpuint (n_renamed, ==, fx.functions->len);
+  g_assert_cmpuint (fc_document_get_n_profiles (renamed), ==, 1);
+  profile = fc_document_get_profile (renamed, 0);
+  g_assert_true (fc_profile_is_finished (profile));
+  g_assert_cmpuint (fc_profile_get_n_samples (profile), ==, fx.functions->len);
+  for (guint i = 0; i < fc_profile_get_n_frames (profile); i++)
+    {
+      const FcFrame *f = fc_profile_get_frame (profile, i);
+      const char *function = fc_profile_string (profile, f->function);
+
+      g_assert_false (g_str_has_prefix (function, "fc-target-stripped+0x"));
+      g_assert_true (names_function_at (f->instruction_addr - FC_TEST_LOAD_ADDRESS, function));
+    }
+  /* named already: nothing more to name */
+  g_assert_null (fc_resymbolize_document (renamed, &n_renamed));
+  g_assert_cmpuint (n_renamed, ==, 0);
+
+  g_unsetenv ("DEBUGINFOD_URLS");
+  server_stop ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -350,8 +284,8 @@ main (int   argc,
   fx.dir = fc_test_make_tmp_dir ("fc-test-debuginfod");
   fx.cache = g_build_filename (fx.dir, "cache", NULL);
   debug = fc_test_target_path ("stripped.debug");
-  fx.build_id = read_build_id (debug);
-  fx.functions = read_functions (debug);
+  fx.build_id = fc_test_read_build_id (debug);
+  fx.functions = fc_test_read_functions (debug);
   {
     g_autofree char *built = fc_test_target_path ("stripped");
     g_autofree char *contents = NULL;
@@ -363,6 +297,7 @@ main (int   argc,
     g_assert_cmpint (g_chmod (fx.program, 0755), ==, 0);
   }
   g_test_add_func ("/debuginfod/names", test_names);
+  g_test_add_func ("/debuginfod/resymbolize", test_resymbolize);
   status = g_test_run ();
   server_stop ();
   fc_test_remove_tree (fx.dir);

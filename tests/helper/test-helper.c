@@ -606,6 +606,62 @@ test_sample_threads (void)
   assert_not_traced (target);
 }
 
+static char *
+read_line (GDataInputStream *in)
+{
+  g_autoptr(GError) error = NULL;
+  char *line = g_data_input_stream_read_line_utf8 (in, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  return line;
+}
+
+/* A thread that cannot stop (a vfork parent whose child has not exec'd waits in the kernel, deaf
+ * to ptrace's interrupt): SampleThreads answers by its deadline, without it, instead of holding
+ * the call until D-Bus gives up; and the thread is let go once it leaves the kernel, never left
+ * stopped: it finishes its program. */
+static void
+test_sample_late (void)
+{
+  g_autofree char *vforker = fc_test_target_path ("vforker");
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) samples = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ready = NULL;
+  g_autofree char *done = NULL;
+  int parent;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, vforker, NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
+  /* the child runs: the parent waits for it in the kernel */
+  ready = read_line (out);
+  g_assert_cmpstr (ready, ==, "ready");
+  parent = atoi (g_subprocess_get_identifier (proc));
+
+  reply = sample_threads (parent, &parent, 1, 4096, &error);
+  g_assert_no_error (error);
+  samples = g_variant_get_child_value (reply, 0);
+  g_assert_cmpuint (g_variant_n_children (samples), ==, 0);
+
+  /* the child goes: the parent stops for the helper's interrupt on its way out, and goes on */
+  g_assert_true (g_output_stream_write_all (g_subprocess_get_stdin_pipe (proc), "x", 1, NULL, NULL, &error));
+  g_assert_no_error (error);
+  done = read_line (out);
+  g_assert_cmpstr (done, ==, "done");
+  g_assert_true (g_subprocess_wait (proc, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+}
+
 /* Every argument checked (as root, whom polkit need not be asked about). */
 static void
 test_arguments (void)
@@ -669,6 +725,7 @@ main (int   argc,
   g_test_add_func ("/helper/polkit-yes", test_polkit_yes);
   g_test_add_func ("/helper/arguments", test_arguments);
   g_test_add_func ("/helper/sample-threads", test_sample_threads);
+  g_test_add_func ("/helper/sample-late", test_sample_late);
   /* a build without the app (-Dapp=false, the UBSan build) has no window to test */
   if (g_getenv ("FC_HELPER_APP") != NULL)
     g_test_add_func ("/helper/app-attach", test_app_attach);
