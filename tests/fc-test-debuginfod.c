@@ -207,8 +207,8 @@ fc_test_unnamed_document (const char *program,
   fc_profile_set_meta_string (profile, "profiler_id", "0bb30217f77d483f84364302006732bc");
   fc_profile_set_meta_string (profile, "chunk_id", "5e7d1e0b6a3c4f3e9a1b2c3d4e5f6a7b");
   fc_profile_set_meta_string (profile, "platform", "native");
-  fc_chunk_meta_add_image (profile, &(FcDebugImage) { program, build_id, FC_TEST_LOAD_ADDRESS, 0x10000,
-                                                       FC_DEBUG_IMAGE_NO_VMADDR });
+  fc_profile_add_image (profile, fc_chunk_meta_new_elf_image (program, build_id, FC_TEST_LOAD_ADDRESS, 0x10000,
+                                                             FC_DEBUG_IMAGE_UNKNOWN));
   for (guint i = 0; i < functions->len; i++)
     {
       const FcTestFunction *f = &g_array_index (functions, FcTestFunction, i);

@@ -85,7 +85,7 @@ debug_file_for (GHashTable *files,
                 const char *module)
 {
   DebugFile *d = g_hash_table_lookup (files, module);
-  FcDebugImage image;
+  const FcDebugImage *image;
   guint8 id[64];
   gsize len;
 
@@ -93,7 +93,8 @@ debug_file_for (GHashTable *files,
     return d->mod != NULL ? d : NULL;
   d = g_new0 (DebugFile, 1);
   g_hash_table_insert (files, g_strdup (module), d);
-  if (!fc_chunk_meta_find_image (profile, module, &image) || !parse_build_id (image.code_id, id, &len))
+  image = fc_profile_find_image (profile, module);
+  if (image == NULL || !parse_build_id (image->code_id != NULL ? image->code_id : image->debug_id, id, &len))
     return NULL;
   fc_debuginfod_request (id, len, module);
   d->path = fc_debuginfod_wait (id, len, 0);
