@@ -277,6 +277,7 @@ test_attach_send (void)
   g_autofree char *pid_text = NULL;
   g_autofree char *dialog_state = NULL;
   FcRecordDialog *dialog = NULL;
+  GtkEditable *search;
   FcRecording *recording;
   int status;
   guint n;
@@ -296,6 +297,10 @@ test_attach_send (void)
   fc_test_keys_focus (GTK_WINDOW (dialog));
   pid_text = g_strdup_printf ("%d", pid);
   fc_test_keys_type (pid_text);
+  /* every key reached the search before Return (the list narrowed to what was typed): the
+   * selection below is then the one Return finds, whatever the X server's pace */
+  search = GTK_EDITABLE (find_descendant (GTK_WIDGET (dialog), GTK_TYPE_SEARCH_ENTRY));
+  fc_test_spin_until (g_strcmp0 (gtk_editable_get_text (search), pid_text) == 0);
   fc_test_spin_until (fc_record_dialog_select_pid (dialog, pid));
   fc_test_keys_press ("Return");
   fc_test_spin_until (record_dialog_closed (dialog, &dialog_state));
