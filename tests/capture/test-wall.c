@@ -345,6 +345,7 @@ count_whole_from_first (Capture *cap,
                         guint   *n_whole)
 {
   g_autoptr(GHashTable) started = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) logged = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   *n = *n_whole = 0;
   for (guint c = 0; c < cap->chunks->len; c++)
@@ -367,6 +368,25 @@ count_whole_from_first (Capture *cap,
               whole = fc_capture_is_root_function (fc_profile_string (chunk, frame->function));
             }
 
+          /* each stack a thread stood in, once: a failure shows where the samples stood */
+          {
+            g_autofree char *key = g_strdup_printf ("%u %s %u", c, tid, samples[i].stack);
+
+            if (!g_hash_table_contains (logged, key))
+              {
+                g_autoptr(GString) text = g_string_new (NULL);
+
+                for (guint k = 0; k < depth; k++)
+                  {
+                    const FcFrame *frame = fc_profile_get_frame (chunk, frames[k]);
+                    g_string_append_printf (text, "%s%s (%s)", k > 0 ? " <- " : "",
+                                            fc_profile_string (chunk, frame->function),
+                                            fc_profile_string (chunk, frame->module));
+                  }
+                g_test_message ("thread %s, sample %u: %s", tid, i, text->str);
+                g_hash_table_add (logged, g_steal_pointer (&key));
+              }
+          }
           if (whole && !g_hash_table_contains (started, tid))
             g_hash_table_add (started, g_strdup (tid));
           if (!g_hash_table_contains (started, tid))

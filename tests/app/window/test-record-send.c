@@ -65,6 +65,50 @@ find_toplevel (GType type)
   return NULL;
 }
 
+/* The first widget of type @type under @widget, depth first. */
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Whether the Record dialog closed; while it stays open, what it shows is logged each time it
+ * changes, so a wait that ends in failure says where the dialog stood. */
+static gboolean
+record_dialog_closed (FcRecordDialog *dialog,
+                      char          **last)
+{
+  GtkWidget *search, *focus;
+  g_autofree char *state = NULL;
+
+  if (dialog == NULL)
+    return TRUE;
+  search = find_descendant (GTK_WIDGET (dialog), GTK_TYPE_SEARCH_ENTRY);
+  focus = gtk_root_get_focus (GTK_ROOT (dialog));
+  state = g_strdup_printf ("record dialog: search \"%s\", %u shown, problem %s, %s, focus on %s",
+                           search != NULL ? gtk_editable_get_text (GTK_EDITABLE (search)) : "(none)",
+                           fc_record_dialog_get_n_shown (dialog),
+                           fc_record_dialog_get_problem (dialog) != NULL ? fc_record_dialog_get_problem (dialog) : "none",
+                           gtk_window_is_active (GTK_WINDOW (dialog)) ? "active" : "not active",
+                           focus != NULL ? G_OBJECT_TYPE_NAME (focus) : "nothing");
+  if (g_strcmp0 (state, *last) != 0)
+    {
+      g_test_message ("%s", state);
+      g_free (*last);
+      *last = g_steal_pointer (&state);
+    }
+  return FALSE;
+}
+
 static guint
 n_delivered (Relay *relay)
 {
@@ -227,7 +271,9 @@ test_attach_send (void)
   FcWindow *window = window_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *pid_text = NULL;
+  g_autofree char *dialog_state = NULL;
   FcRecordDialog *dialog = NULL;
+  GtkEditable *search;
   FcRecording *recording;
   int status;
   guint n;
@@ -247,9 +293,13 @@ test_attach_send (void)
   fc_test_keys_focus (GTK_WINDOW (dialog));
   pid_text = g_strdup_printf ("%d", pid);
   fc_test_keys_type (pid_text);
+  /* every key reached the search before Return (the list narrowed to what was typed): the
+   * selection below is then the one Return finds, whatever the X server's pace */
+  search = GTK_EDITABLE (find_descendant (GTK_WIDGET (dialog), GTK_TYPE_SEARCH_ENTRY));
+  fc_test_spin_until (g_strcmp0 (gtk_editable_get_text (search), pid_text) == 0);
   fc_test_spin_until (fc_record_dialog_select_pid (dialog, pid));
   fc_test_keys_press ("Return");
-  fc_test_spin_until (dialog == NULL);
+  fc_test_spin_until (record_dialog_closed (dialog, &dialog_state));
   g_assert_true (fc_window_is_recording (window));
   recording = fc_window_get_recording (window);
   g_assert_cmpint (fc_recording_get_pid (recording), ==, pid);
