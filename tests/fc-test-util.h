@@ -52,6 +52,11 @@ void  fc_test_wait_iterate (FcTestWait *wait);
 void  fc_test_wait_poll    (FcTestWait *wait);
 void  fc_test_wait_end     (FcTestWait *wait);
 
+/* Dispatches what the default main context had ready when called (an idle at the default
+ * priority runs in the same iteration). Unlike iterating "while anything is ready", it ends
+ * while a live recording keeps queueing work. */
+void  fc_test_drain        (void);
+
 /**
  * fc_test_spin_until:
  * @cond: an expression that a main-loop callback makes true
