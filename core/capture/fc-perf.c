@@ -363,11 +363,6 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
   guint64 head, tail;
   guint n = 0;
 
-  /* Until the first sample resets the period, samples come at the random first period, which
-   * may be as short as 10 us: a thread that ran a millisecond past it had a hundred samples (a
-   * cpu-mode recording of 100 light threads got 119% of CPU time x rate). Only the first counts. */
-  gboolean first_only = !self->phase_set && self->period > 0;
-
   head = __atomic_load_n (&meta->data_head, __ATOMIC_ACQUIRE);
   tail = meta->data_tail;
 
@@ -383,7 +378,7 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
         {
           FcSnapshot *snap;
 
-          if (!(first_only && n > 0) && (snap = parse_sample (data, data_size, tail, hdr.size)) != NULL)
+          if ((snap = parse_sample (data, data_size, tail, hdr.size)) != NULL)
             {
               sink (snap, sink_data);
               n++;
