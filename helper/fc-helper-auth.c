@@ -16,12 +16,24 @@
 #include "fc-helper-error.h"
 #include "fc-helper-open.h"
 
-#define ACTION_ID "io.github.flamecast.Flamecast.record-other-process"
-
 typedef struct {
   guint32 pid;
   guint64 start_time;
+  guint   actions;   /* FcHelperAction: polkit's yes so far */
 } Caller;
+
+static const char *
+action_id (FcHelperAction action)
+{
+  return action == FC_HELPER_ACTION_LIST ? "io.github.flamecast.Flamecast.list-processes"
+                                         : "io.github.flamecast.Flamecast.record-other-process";
+}
+
+static const char *
+action_words (FcHelperAction action)
+{
+  return action == FC_HELPER_ACTION_LIST ? "list the host's processes" : "record other processes";
+}
 
 struct _FcHelperAuth {
   GObject          parent_instance;
@@ -35,9 +47,10 @@ struct _FcHelperAuth {
 G_DEFINE_FINAL_TYPE (FcHelperAuth, fc_helper_auth, G_TYPE_OBJECT)
 
 typedef struct {
-  char    *sender;
-  Caller   caller;
-  guint32  uid;
+  char           *sender;
+  Caller          caller;
+  guint32         uid;
+  FcHelperAction  action;
 } Check;
 
 static void
@@ -112,12 +125,13 @@ finish (GTask  *task,
         GError *error)
 {
   FcHelperAuth *self = g_task_get_source_object (task);
+  Check *check = g_task_get_task_data (task);
 
   self->pending--;
   if (error != NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_boolean (task, TRUE);
+    g_task_return_int (task, check->uid);
   g_object_unref (task);
 }
 
@@ -130,23 +144,30 @@ polkit_cb (GObject      *source,
   FcHelperAuth *self = g_task_get_source_object (task);
   Check *check = g_task_get_task_data (task);
   g_autoptr(PolkitAuthorizationResult) answer = NULL;
+  const Caller *known;
   GError *error = NULL;
 
   answer = polkit_authority_check_authorization_finish (POLKIT_AUTHORITY (source), result, &error);
   if (answer == NULL)
     {
-      g_prefix_error (&error, "Cannot ask polkit whether process %u may record other processes: ",
-                      check->caller.pid);
+      g_prefix_error (&error, "Cannot ask polkit whether process %u may %s: ", check->caller.pid,
+                      action_words (check->action));
       finish (task, error);
       return;
     }
   if (!polkit_authorization_result_get_is_authorized (answer))
     {
       finish (task, g_error_new (FC_HELPER_ERROR, FC_HELPER_ERROR_NOT_AUTHORIZED,
-                                 "polkit did not authorise process %u (uid %u) to record other processes "
-                                 "(action %s)", check->caller.pid, check->uid, ACTION_ID));
+                                 "polkit did not authorise process %u (uid %u) to %s (action %s)",
+                                 check->caller.pid, check->uid, action_words (check->action),
+                                 action_id (check->action)));
       return;
     }
+  /* the same process's other yes are kept with this one */
+  known = g_hash_table_lookup (self->allowed, check->sender);
+  if (known != NULL && known->pid == check->caller.pid && known->start_time == check->caller.start_time)
+    check->caller.actions |= known->actions;
+  check->caller.actions |= check->action;
   g_hash_table_replace (self->allowed, g_strdup (check->sender), g_memdup2 (&check->caller, sizeof check->caller));
   finish (task, NULL);
 }
@@ -190,10 +211,14 @@ credentials_cb (GObject      *source,
   if (known != NULL && known->pid == check->caller.pid && known->start_time == check->caller.start_time &&
       check->caller.start_time != 0)
     {
-      finish (task, NULL);
-      return;
+      if ((known->actions & check->action) != 0)
+        {
+          finish (task, NULL);
+          return;
+        }
     }
-  g_hash_table_remove (self->allowed, check->sender);
+  else
+    g_hash_table_remove (self->allowed, check->sender);
   if (self->authority == NULL)
     self->authority = polkit_authority_get_sync (NULL, &error);
   if (self->authority == NULL)
@@ -203,7 +228,7 @@ credentials_cb (GObject      *source,
       return;
     }
   subject = polkit_unix_process_new_for_owner (check->caller.pid, check->caller.start_time, check->uid);
-  polkit_authority_check_authorization (self->authority, subject, ACTION_ID, NULL,
+  polkit_authority_check_authorization (self->authority, subject, action_id (check->action), NULL,
                                         POLKIT_CHECK_AUTHORIZATION_FLAGS_ALLOW_USER_INTERACTION,
                                         g_task_get_cancellable (task), polkit_cb, task);
 }
@@ -211,6 +236,7 @@ credentials_cb (GObject      *source,
 void
 fc_helper_auth_check_async (FcHelperAuth          *self,
                             GDBusMethodInvocation *invocation,
+                            FcHelperAction         action,
                             GCancellable          *cancellable,
                             GAsyncReadyCallback    callback,
                             gpointer               user_data)
@@ -219,6 +245,7 @@ fc_helper_auth_check_async (FcHelperAuth          *self,
   Check *check = g_new0 (Check, 1);
 
   check->sender = g_strdup (g_dbus_method_invocation_get_sender (invocation));
+  check->action = action;
   g_task_set_task_data (task, check, (GDestroyNotify) check_free);
   self->pending++;
   g_dbus_connection_call (self->bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
@@ -230,7 +257,29 @@ fc_helper_auth_check_async (FcHelperAuth          *self,
 gboolean
 fc_helper_auth_check_finish (FcHelperAuth  *self,
                              GAsyncResult  *result,
+                             guint32       *uid,
                              GError       **error)
 {
-  return g_task_propagate_boolean (G_TASK (result), error);
+  GError *local_error = NULL;
+  gssize caller_uid = g_task_propagate_int (G_TASK (result), &local_error);
+
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return FALSE;
+    }
+  *uid = (guint32) caller_uid;
+  return TRUE;
+}
+
+gboolean
+fc_helper_auth_holds (FcHelperAuth   *self,
+                      const char     *sender,
+                      guint32         uid,
+                      FcHelperAction  action)
+{
+  const Caller *known = g_hash_table_lookup (self->allowed, sender);
+
+  /* the yes was kept for this process, which is still on the bus (its name is never reused) */
+  return uid == 0 || (known != NULL && (known->actions & action) != 0);
 }

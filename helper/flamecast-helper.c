@@ -10,6 +10,10 @@
  * Wall mode needs threads stopped, which only a tracer can do: SampleThreads
  * stops them, copies registers and stack and lets them go within the call
  * (fc-helper-ptrace.c), on a worker thread, since it waits for the stops.
+ * A sandboxed Flamecast (Flatpak) sees only its own PID namespace: ListProcesses
+ * gives it the host's processes, as ps would show them to its user
+ * (fc-helper-list.c), under a polkit action of its own that needs no password.
+ * The interface is described in helper/README.md.
  */
 
 #include <locale.h>
@@ -20,6 +24,7 @@
 
 #include "fc-helper-auth.h"
 #include "fc-helper-error.h"
+#include "fc-helper-list.h"
 #include "fc-helper-open.h"
 #include "fc-helper-ptrace.h"
 
@@ -45,6 +50,10 @@ static const char introspection_xml[] =
   "      <arg type='ai' name='tids' direction='in'/>"
   "      <arg type='u' name='stack_bytes' direction='in'/>"
   "      <arg type='a(ixatay)' name='samples' direction='out'/>"
+  "    </method>"
+  "    <method name='ListProcesses'>"
+  "      <arg type='a(iiussssuttb)' name='processes' direction='out'/>"
+  "      <arg type='u' name='left_out' direction='out'/>"
   "    </method>"
   "  </interface>"
   "</node>";
@@ -97,6 +106,26 @@ typedef struct {
   GDBusMethodInvocation *invocation;
 } Call;
 
+typedef struct {
+  guint32  uid;
+  gboolean see_all;
+} ListRequest;
+
+/* ListProcesses, on a worker thread: a few thousand processes take a while to read */
+static void
+list_thread_cb (GTask        *task,
+                gpointer      source,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  GDBusMethodInvocation *invocation = g_object_get_data (G_OBJECT (task), "invocation");
+  ListRequest *request = task_data;
+
+  g_dbus_method_invocation_return_value (invocation,
+                                         fc_helper_list_processes ("/proc", request->uid, request->see_all));
+  g_task_return_boolean (task, TRUE);
+}
+
 /* SampleThreads, on a worker thread: it is the tracer from the seize to the detach. It answers
  * (GDBusMethodInvocation may answer from any thread) before it waits for the threads that did not
  * stop in time, to let them go as they do. */
@@ -137,11 +166,29 @@ authorised_cb (GObject      *source,
   GVariant *params = g_dbus_method_invocation_get_parameters (invocation);
   g_autoptr(GUnixFDList) fds = NULL;
   g_autoptr(GError) error = NULL;
+  guint32 uid;
   int fd = -1;
 
   rearm_idle (call->helper);
-  if (fc_helper_auth_check_finish (FC_HELPER_AUTH (source), result, &error))
+  if (fc_helper_auth_check_finish (FC_HELPER_AUTH (source), result, &uid, &error))
     {
+      if (g_strcmp0 (method, "ListProcesses") == 0)
+        {
+          g_autoptr(GTask) task = g_task_new (NULL, NULL, NULL, NULL);
+          ListRequest *request = g_new0 (ListRequest, 1);
+
+          /* all of it to root, or to a caller polkit already let record other processes */
+          request->uid = uid;
+          request->see_all = fc_helper_auth_holds (FC_HELPER_AUTH (source),
+                                                   g_dbus_method_invocation_get_sender (invocation), uid,
+                                                   FC_HELPER_ACTION_RECORD);
+          g_task_set_task_data (task, request, g_free);
+          /* the call's reference (authorised_cb) */
+          g_object_set_data_full (G_OBJECT (task), "invocation", invocation, g_object_unref);
+          g_task_run_in_thread (task, list_thread_cb);
+          g_free (call);
+          return;
+        }
       if (g_strcmp0 (method, "SampleThreads") == 0)
         {
           g_autoptr(GTask) task = g_task_new (NULL, NULL, NULL, NULL);
@@ -200,11 +247,13 @@ method_call_cb (GDBusConnection       *bus,
 {
   Helper *helper = user_data;
   Call *call = g_new0 (Call, 1);
+  FcHelperAction action = g_strcmp0 (method_name, "ListProcesses") == 0 ? FC_HELPER_ACTION_LIST
+                                                                         : FC_HELPER_ACTION_RECORD;
 
   rearm_idle (helper);
   call->helper = helper;
   call->invocation = g_object_ref (invocation);
-  fc_helper_auth_check_async (helper->auth, invocation, NULL, authorised_cb, call);
+  fc_helper_auth_check_async (helper->auth, invocation, action, NULL, authorised_cb, call);
 }
 
 static const GDBusInterfaceVTable vtable = { method_call_cb, NULL, NULL, { 0 } };

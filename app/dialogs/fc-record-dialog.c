@@ -123,7 +123,9 @@ check_selected (FcRecordDialog *self)
       gtk_widget_set_sensitive (GTK_WIDGET (self->attach_button), FALSE);
       return FALSE;
     }
-  ok = fc_attach_check (self->selected_pid, fc_app_settings_get_mode (), &error);
+  /* sandboxed, the host's process is not in our /proc: the helper answers for it at Record */
+  ok = fc_access_through_helper (self->selected_pid) ||
+       fc_attach_check (self->selected_pid, fc_app_settings_get_mode (), &error);
   if (!ok && fc_access_needs_helper (self->selected_pid, fc_app_settings_get_mode ()))
     {
       g_autofree char *text = g_strdup_printf (_("%s. Record asks flamecast-helper to open it, with an "
@@ -191,7 +193,14 @@ read_thread (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  g_task_return_pointer (task, fc_process_list_read ("/proc"), (GDestroyNotify) g_ptr_array_unref);
+  FcProcessSource source;
+  GError *error = NULL;
+  GPtrArray *list = fc_access_list_processes (&source, &error);
+
+  if (list == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, list, (GDestroyNotify) g_ptr_array_unref);
 }
 
 static void
@@ -203,16 +212,23 @@ read_ready_cb (GObject      *object,
   g_autoptr(GPtrArray) list = NULL;
   g_autoptr(GPtrArray) rows = NULL;
   g_autoptr(GHashTable) ticks = NULL;
+  g_autoptr(GError) error = NULL;
   gint64 now = g_get_monotonic_time ();
   double elapsed_ticks;
   GPid keep;
   uid_t me = geteuid ();
 
-  list = g_task_propagate_pointer (G_TASK (result), NULL);
-  if (list == NULL)
+  list = g_task_propagate_pointer (G_TASK (result), &error);
+  if (list == NULL && (error == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)))
     return;   /* cancelled: the dialog is gone */
   self = FC_RECORD_DIALOG (object);
   self->reading = FALSE;
+  if (list == NULL)
+    {
+      /* sandboxed, and the helper that lists the host's processes is not there or refused */
+      show_problem (self, error->message);
+      return;
+    }
 
   elapsed_ticks = self->prev_time_us ? (now - self->prev_time_us) / 1e6 * sysconf (_SC_CLK_TCK) : 0;
   ticks = g_hash_table_new (NULL, NULL);

@@ -589,8 +589,9 @@ authorized_cb (GObject      *source,
       attach_now (task);
       return;
     }
-  /* what the kernel refuses, then the helper's answer, as the CLI says it */
-  if (g_error_matches (refusal, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+  /* what the kernel refuses, then the helper's answer, as the CLI says it (sandboxed, the
+   * kernel is not asked: the host's process is not in our /proc) */
+  if (g_error_matches (refusal, G_IO_ERROR, G_IO_ERROR_CANCELLED) || fc_access_through_helper (pid) ||
       fc_attach_check (pid, fc_app_settings_get_mode (), &check))
     g_task_return_error (task, g_steal_pointer (&refusal));
   else

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -51,6 +52,36 @@ fc_access_get_use_helper (void)
   use = use_helper;
   g_mutex_unlock (&lock);
   return use;
+}
+
+enum { NOT_SANDBOXED = 1, FLATPAK, FORCED };
+
+static gsize
+sandbox_kind (void)
+{
+  static gsize kind;
+
+  if (g_once_init_enter (&kind))
+    g_once_init_leave (&kind, g_strcmp0 (g_getenv ("FLAMECAST_FORCE_SANDBOX"), "1") == 0 ? FORCED
+                              : g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS)      ? FLATPAK
+                                                                                        : NOT_SANDBOXED);
+  return kind;
+}
+
+gboolean
+fc_access_is_sandboxed (void)
+{
+  return sandbox_kind () != NOT_SANDBOXED;
+}
+
+gboolean
+fc_access_through_helper (int pid)
+{
+  if (!fc_access_is_sandboxed () || !fc_access_get_use_helper ())
+    return FALSE;
+  /* a process of the sandbox's own (one it launched) is ours to open; the host's is not in our
+   * PID namespace. Forced, every process is taken for the host's. */
+  return sandbox_kind () == FORCED || pid <= 0 || (kill (pid, 0) != 0 && errno == ESRCH);
 }
 
 void
@@ -145,11 +176,18 @@ note_opened (int         pid,
              const char *what,
              int         direct_errno)
 {
+  gboolean sandboxed = fc_access_through_helper (pid);
+
   g_mutex_lock (&lock);
   if (notes == NULL)
     notes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   /* ptrace's refusal is the one that decides wall mode: it is named over perf events' */
-  if (!g_hash_table_contains (notes, GINT_TO_POINTER (pid)) || g_strcmp0 (what, "ptrace") == 0)
+  if (sandboxed && !g_hash_table_contains (notes, GINT_TO_POINTER (pid)))
+    g_hash_table_insert (notes, GINT_TO_POINTER (pid),
+                         g_strdup_printf (_("Process %d was recorded through flamecast-helper (sandboxed): "
+                                            "Flamecast runs in a sandbox that does not see the host's "
+                                            "processes, and polkit authorised the helper"), pid));
+  else if (!sandboxed && (!g_hash_table_contains (notes, GINT_TO_POINTER (pid)) || g_strcmp0 (what, "ptrace") == 0))
     g_hash_table_insert (notes, GINT_TO_POINTER (pid),
                          g_strdup_printf (_("Process %d was recorded through flamecast-helper: %s was refused "
                                             "to this user (%s) and polkit authorised the helper"),
@@ -299,13 +337,23 @@ fc_access_perf_event_open (struct perf_event_attr *attr,
   g_autofree char *remote = NULL;
   int fd, err;
 
-  fd = syscall (SYS_perf_event_open, attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-  if (fd >= 0 || (errno != EACCES && errno != EPERM) || !may_ask_helper ())
-    return fd;
-  err = errno;
-  if (!thread_refused (tid))
+  if (fc_access_through_helper (tid))
+    err = 0;   /* the host's thread: not in our PID namespace */
+  else
     {
-      errno = err;
+      fd = syscall (SYS_perf_event_open, attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+      if (fd >= 0 || (errno != EACCES && errno != EPERM) || !may_ask_helper ())
+        return fd;
+      err = errno;
+      if (!thread_refused (tid))
+        {
+          errno = err;
+          return -1;
+        }
+    }
+  if (!may_ask_helper ())
+    {
+      errno = EACCES;
       return -1;
     }
   fd = helper_open ("PerfEventOpen",
@@ -321,7 +369,7 @@ fc_access_perf_event_open (struct perf_event_attr *attr,
   note_refused (thread_group (tid), error);
   /* the kernel's answer stands where the helper's was no */
   remote = g_dbus_error_get_remote_error (error);
-  errno = g_strcmp0 (remote, FC_HELPER_INTERFACE ".Error.NoProcess") == 0 ? ESRCH : err;
+  errno = g_strcmp0 (remote, FC_HELPER_INTERFACE ".Error.NoProcess") == 0 ? ESRCH : err != 0 ? err : EACCES;
   return -1;
 }
 
@@ -401,8 +449,53 @@ fc_access_needs_helper (int           pid,
 {
   g_autoptr(GError) error = NULL;
 
+  if (fc_access_through_helper (pid))
+    return TRUE;
   return fc_access_get_use_helper () && !fc_attach_check (pid, mode, &error) &&
          g_error_matches (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION);
+}
+
+GPtrArray *
+fc_access_list_processes (FcProcessSource  *source,
+                          GError          **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) processes = NULL;
+  g_autofree char *remote = NULL;
+  GPtrArray *list;
+  guint32 left_out;
+
+  *source = FC_PROCESS_SOURCE_PROC;
+  if (!fc_access_through_helper (0))
+    return fc_process_list_read ("/proc");
+  *source = FC_PROCESS_SOURCE_HELPER;
+  reply = helper_call ("ListProcesses", g_variant_new ("()"), G_VARIANT_TYPE ("(" FC_PROCESS_LIST_TYPE "u)"), NULL,
+                       &local_error);
+  if (reply == NULL)
+    {
+      remote = g_dbus_error_get_remote_error (local_error);
+      g_dbus_error_strip_remote_error (local_error);
+      if (g_strcmp0 (remote, FC_HELPER_INTERFACE ".Error.NotAuthorized") == 0)
+        g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                     _("Flamecast runs in a sandbox that does not see the host's processes, and polkit did not "
+                       "authorise flamecast-helper to list them (action %s)"), FC_HELPER_LIST_ACTION_ID);
+      else
+        g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                     _("Flamecast runs in a sandbox that does not see the host's processes, and flamecast-helper, "
+                       "which lists them, is not installed on the host or did not answer (%s)"),
+                     local_error->message);
+      return NULL;
+    }
+  g_variant_get (reply, "(@" FC_PROCESS_LIST_TYPE "u)", &processes, &left_out);
+  /* the helper is trusted, but what it says is still checked before it is shown */
+  list = fc_process_list_from_variant (processes, &local_error);
+  if (list == NULL)
+    g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED,
+                 _("flamecast-helper listed the host's processes wrongly: %s"), local_error->message);
+  else if (left_out > 0)
+    g_debug ("flamecast-helper left %u processes out of its list", left_out);
+  return list;
 }
 
 static void
@@ -485,7 +578,10 @@ fc_access_read_maps (int      pid,
   gsize len;
   int fd;
 
-  if (g_file_get_contents (path, &contents, NULL, &local_error))
+  if (fc_access_through_helper (pid))
+    g_set_error_literal (&local_error, G_FILE_ERROR, G_FILE_ERROR_ACCES,
+                         _("the host's process is outside the sandbox"));
+  else if (g_file_get_contents (path, &contents, NULL, &local_error))
     return contents;
   if ((g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_ACCES) ||
        g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_PERM)) &&
@@ -543,6 +639,8 @@ fc_access_read_memory (int      pid,
   if (addr > G_MAXINT64 - len)
     return FALSE;
   fd = mem_fd (pid, FALSE);
+  if (fd < 0 && fc_access_through_helper (pid) && (fd = mem_fd (pid, TRUE)) < 0)
+    return FALSE;
   if (fd < 0)
     {
       if (process_vm_readv (pid, &local, 1, &remote, 1, 0) == (ssize_t) len)

@@ -9,6 +9,9 @@
  * checks access when they are opened, so they read for us afterwards. Every
  * opening goes direct first: the helper is asked only when that is refused,
  * and only once the app or the CLI allowed it (fc_access_set_use_helper()).
+ * Sandboxed (a Flatpak, fc_access_is_sandboxed()), the host's processes are
+ * not in our PID namespace: the helper lists them and opens every one of
+ * them, without a direct try first.
  */
 
 #pragma once
@@ -16,6 +19,7 @@
 #include <gio/gio.h>
 #include <linux/perf_event.h>
 
+#include "fc-process-list.h"
 #include "fc-sampler.h"
 
 #include "fc-snapshot.h"
@@ -26,14 +30,30 @@ G_BEGIN_DECLS
 #define FC_HELPER_OBJECT_PATH "/io/github/flamecast/Helper"
 #define FC_HELPER_INTERFACE   "io.github.flamecast.Helper1"
 #define FC_HELPER_ACTION_ID   "io.github.flamecast.Flamecast.record-other-process"
+#define FC_HELPER_LIST_ACTION_ID "io.github.flamecast.Flamecast.list-processes"
 
 /* Process-wide; off until the app or the CLI turns it on (tests and library users never see a
  * polkit prompt they did not ask for). */
 void      fc_access_set_use_helper     (gboolean                use);
 gboolean  fc_access_get_use_helper     (void);
 
-/* Whether attaching to @pid in @mode will go through the helper: the kernel refuses it to this
- * user (fc_attach_check()) and the helper may be asked. */
+/* Whether Flamecast runs in a sandbox with a PID namespace of its own: /.flatpak-info exists (a
+ * Flatpak), or FLAMECAST_FORCE_SANDBOX=1 (tests, on a host whose processes we could open). Read
+ * once. */
+gboolean  fc_access_is_sandboxed       (void);
+/* Whether @pid is opened through the helper without a direct try: sandboxed, the helper may be
+ * asked, and @pid is the host's (not in our PID namespace; any pid when forced; @pid 0: the
+ * host's processes as a whole). */
+gboolean  fc_access_through_helper     (int                     pid);
+/* The processes one could record (fc-process-list.h), by pid: the host's from the helper when
+ * fc_access_through_helper (0), else this process's /proc; *@source says which. NULL with @error
+ * (FC_SAMPLER_ERROR_PERMISSION) when the helper is not there or polkit refused. Blocking: call it
+ * from a worker. */
+GPtrArray *fc_access_list_processes    (FcProcessSource        *source,
+                                        GError                **error);
+
+/* Whether attaching to @pid in @mode will go through the helper: sandboxed, or the kernel
+ * refuses it to this user (fc_attach_check()), and the helper may be asked. */
 gboolean  fc_access_needs_helper       (int                     pid,
                                         FcSamplerMode           mode);
 /* Asks the helper about @pid before an attach, on a thread of its own: polkit's prompt never

@@ -19,7 +19,7 @@ fc_procfs_parse_stat (const char *text,
     return FALSE;
   stat->state = p[2];
   p += 3;
-  for (int field = 4; *p != '\0' && field <= 18; field++)
+  for (int field = 4; *p != '\0' && field <= 22; field++)
     {
       char *end;
       gint64 value;
@@ -36,6 +36,7 @@ fc_procfs_parse_stat (const char *text,
         case 14: stat->utime = (guint64) value; break;
         case 15: stat->stime = (guint64) value; break;
         case 18: stat->priority = value; break;
+        case 22: stat->start_time = (guint64) value; break;
         default: break;
         }
       p = end;

@@ -17,6 +17,7 @@ typedef struct {
   guint64 utime;      /* 14, clock ticks */
   guint64 stime;      /* 15, clock ticks */
   gint64  priority;   /* 18 */
+  guint64 start_time; /* 22: clock ticks after boot */
 } FcProcStat;
 
 /* The "Key:" lines of status we use; -1 (or 0, '\0', NULL) where the line is missing. */

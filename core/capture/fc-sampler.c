@@ -39,6 +39,7 @@
 #include <libunwind.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-access.h"
 #include "fc-attach-check.h"
 #include "fc-capture-error.h"
 #include "fc-perf.h"
@@ -129,8 +130,13 @@ do_attach (FcSampler *self,
     {
       if (cmd->mode == FC_SAMPLER_MODE_WALL)
         fc_sampler_choose_wall_method (self, cmd->pid);
+      /* sandboxed, the host's process is not ours to seize: flamecast-helper stops its threads */
+      if (fc_access_through_helper (cmd->pid) && !self->follow)
+        g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                     _("Process %d is outside Flamecast's sandbox"), cmd->pid);
       /* refused: flamecast-helper may stop the threads for us */
-      if (!fc_sampler_seize_all (self, &cmd->error) && !fc_sampler_helper_attach (self, &cmd->error))
+      if ((cmd->error != NULL || !fc_sampler_seize_all (self, &cmd->error)) &&
+          !fc_sampler_helper_attach (self, &cmd->error))
         {
           self->attached = TRUE;
           fc_sampler_do_detach_all (self);

@@ -10,7 +10,10 @@
  * equivalent of ptrace_scope 1 and perf_event_paranoid 2 for another user's
  * process), and gets through the helper only when polkit says yes: in cpu
  * mode the helper opens perf events, in wall mode it stops the threads
- * (SampleThreads: attach, copy registers and stack, detach).
+ * (SampleThreads: attach, copy registers and stack, detach). Sandboxed
+ * (FLAMECAST_FORCE_SANDBOX=1, as in a Flatpak), the CLI lists the host's
+ * processes through the helper (ListProcesses) and opens even a process of
+ * its own user only through it.
  */
 
 #include <errno.h>
@@ -38,6 +41,7 @@ typedef struct {
   GSubprocess *bus;
   GSubprocess *polkit;
   GSubprocess *target;
+  GSubprocess *own_target;   /* nobody's: direct access would work */
   GDBusConnection *connection;
 } Bus;
 
@@ -58,18 +62,26 @@ name_has_owner (const char *name)
 }
 
 static void
-set_polkit_allows (gboolean allow)
+set_polkit_allowed (const char * const *actions)
 {
-  const char *none[] = { NULL };
-  const char *action[] = { FC_HELPER_ACTION_ID, NULL };
   g_autoptr(GVariant) reply = NULL;
   g_autoptr(GError) error = NULL;
 
   reply = g_dbus_connection_call_sync (bus.connection, "org.freedesktop.PolicyKit1",
                                        "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock",
-                                       "SetAllowed", g_variant_new ("(^as)", allow ? action : none), NULL,
+                                       "SetAllowed", g_variant_new ("(^as)", actions), NULL,
                                        G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
   g_assert_no_error (error);
+}
+
+/* both actions, or none */
+static void
+set_polkit_allows (gboolean allow)
+{
+  const char *none[] = { NULL };
+  const char *both[] = { FC_HELPER_ACTION_ID, FC_HELPER_LIST_ACTION_ID, NULL };
+
+  set_polkit_allowed (allow ? both : none);
 }
 
 /* a test that fails mid-way leaves no bus, authority or target behind */
@@ -188,6 +200,8 @@ bus_stop (void)
 {
   if (bus.target != NULL)
     g_subprocess_force_exit (bus.target);
+  if (bus.own_target != NULL)
+    g_subprocess_force_exit (bus.own_target);
   if (bus.polkit != NULL)
     g_subprocess_force_exit (bus.polkit);
   g_clear_object (&bus.connection);
@@ -195,6 +209,7 @@ bus_stop (void)
   if (bus.bus != NULL)
     g_subprocess_force_exit (bus.bus);
   g_clear_object (&bus.target);
+  g_clear_object (&bus.own_target);
   g_clear_object (&bus.polkit);
   g_clear_object (&bus.bus);
   if (bus.dir != NULL)
@@ -231,6 +246,24 @@ run_as_nobody (const char * const *argv,
   return g_subprocess_get_exit_status (proc);
 }
 
+/* flamecast-cli record --pid @pid as nobody, with @env (NAME=VALUE) set if not NULL */
+static int
+record_pid_as_nobody (const char  *env,
+                      const char  *pid,
+                      const char  *name,
+                      const char  *extra,
+                      char       **out_dir,
+                      char       **err)
+{
+  g_autofree char *out = NULL;
+  const char *argv[] = { env, g_getenv ("FC_CLI"), "record", "--pid", pid, "--duration", "2", "-o", NULL, extra,
+                         NULL };
+
+  *out_dir = g_build_filename (bus.dir, name, NULL);
+  argv[8] = *out_dir;
+  return run_as_nobody (env != NULL ? argv : argv + 1, &out, err);
+}
+
 /* flamecast-cli record as nobody, with @env (NAME=VALUE) set if not NULL */
 static int
 record_as_nobody_env (const char  *env,
@@ -239,14 +272,7 @@ record_as_nobody_env (const char  *env,
                       char       **out_dir,
                       char       **err)
 {
-  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (bus.target));
-  g_autofree char *out = NULL;
-  const char *argv[] = { env, g_getenv ("FC_CLI"), "record", "--pid", pid, "--duration", "2", "-o", NULL, extra,
-                         NULL };
-
-  *out_dir = g_build_filename (bus.dir, name, NULL);
-  argv[8] = *out_dir;
-  return run_as_nobody (env != NULL ? argv : argv + 1, &out, err);
+  return record_pid_as_nobody (env, g_subprocess_get_identifier (bus.target), name, extra, out_dir, err);
 }
 
 static int
@@ -711,6 +737,225 @@ test_arguments (void)
   assert_refused ("PerfEventOpen", attr_params (&attr, sizeof attr, target), FC_HELPER_INTERFACE ".Error.InvalidArgument");
 }
 
+/* exec'd by setpriv, and all its threads started */
+static gboolean
+runs_burner (const char *status_path)
+{
+  g_autofree char *status = NULL;
+
+  return g_file_get_contents (status_path, &status, NULL, NULL) && g_str_has_prefix (status, "Name:\tfc-target-burn") &&
+         strstr (status, "\nThreads:\t3\n") != NULL;
+}
+
+/* nobody's burner with three threads, running its own program (setpriv has exec'd) */
+static const char *
+own_target (void)
+{
+  g_autofree char *burner = fc_test_target_path ("burner");
+  g_autoptr(GError) error = NULL;
+  g_autofree char *status_path = NULL;
+  const char *pid;
+
+  if (bus.own_target == NULL)
+    {
+      bus.own_target = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "setpriv", "--reuid=" NOBODY,
+                                         "--regid=" NOBODY, "--clear-groups", burner, "-s", "300", "-t", "3", NULL);
+      g_assert_no_error (error);
+    }
+  pid = g_subprocess_get_identifier (bus.own_target);
+  status_path = g_strdup_printf ("/proc/%s/status", pid);
+  fc_test_poll_until (runs_burner (status_path));
+  return pid;
+}
+
+static char *
+comm_of (const char *pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%s/comm", pid);
+  char *comm = NULL;
+
+  g_assert_true (g_file_get_contents (path, &comm, NULL, NULL));
+  return g_strstrip (comm);
+}
+
+/* helper-list's line about @pid */
+static char *
+list_line (const char *out,
+           const char *pid)
+{
+  g_autofree char *prefix = g_strdup_printf ("pid %s: ", pid);
+  const char *line = strstr (out, prefix);
+
+  g_assert_nonnull (line);
+  return g_strndup (line, strcspn (line, "\n"));
+}
+
+/* ListProcesses, asked by core in forced-sandbox mode as nobody: the host's processes with their
+ * names and threads; nobody's own program path, not root's (as ps shows them to nobody); refused
+ * when polkit says no. */
+static void
+test_list_processes (void)
+{
+  const char *list_action[] = { FC_HELPER_LIST_ACTION_ID, NULL };
+  const char *none[] = { NULL };
+  g_autofree char *burner = fc_test_target_path ("burner");
+  g_autofree char *root_pid = NULL;
+  g_autofree char *own_pid = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *expected = NULL;
+  g_autofree char *comm = NULL;
+  const char *argv[] = { "FLAMECAST_FORCE_SANDBOX=1", g_getenv ("FC_HELPER_LIST"), NULL, NULL, NULL };
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  own_pid = g_strdup (own_target ());
+  root_pid = g_strdup (g_subprocess_get_identifier (bus.target));
+  argv[2] = own_pid;
+  argv[3] = root_pid;
+  comm = comm_of (own_pid);
+
+  set_polkit_allowed (list_action);
+  count_polkit_checks ();
+  g_assert_cmpint (run_as_nobody (argv, &out, &err), ==, 0);
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+  g_assert_nonnull (strstr (out, "source: helper\n"));
+  line = list_line (out, own_pid);
+  expected = g_strdup_printf ("uid " NOBODY " user nobody name %s threads 3 ", comm);
+  g_assert_nonnull (strstr (line, expected));
+  g_assert_nonnull (strstr (line, " kernel 0 "));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("exe [%s] cmdline [%s -s 300 -t 3]", burner, burner);
+  g_assert_nonnull (strstr (line, expected));
+  /* root's process: listed, its program path kept back from nobody */
+  g_clear_pointer (&line, g_free);
+  line = list_line (out, root_pid);
+  g_assert_nonnull (strstr (line, "uid 0 user root name fc-target-burn"));
+  g_assert_nonnull (strstr (line, "exe []"));
+  g_assert_nonnull (strstr (line, " -s 600]"));
+
+  /* not sandboxed: this process's /proc, no helper asked */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_as_nobody (argv + 1, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "source: proc\n"));
+  g_assert_cmpuint (count_polkit_checks (), ==, 0);
+
+  /* polkit says no: a clear refusal */
+  set_polkit_allowed (none);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_as_nobody (argv, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (out, "refused: Flamecast runs in a sandbox that does not see the host's processes, "
+                                 "and polkit did not authorise flamecast-helper to list them"));
+  g_assert_nonnull (strstr (out, FC_HELPER_LIST_ACTION_ID));
+}
+
+/* ListProcesses as root: everything, program paths included; the answer's form. */
+static void
+test_list_as_root (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) processes = NULL;
+  g_autoptr(GPtrArray) list = NULL;
+  g_autofree char *burner = fc_test_target_path ("burner");
+  guint32 left_out;
+  int target;
+  gboolean found = FALSE;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  target = atoi (g_subprocess_get_identifier (bus.target));
+  reply = g_dbus_connection_call_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH, FC_HELPER_INTERFACE,
+                                       "ListProcesses", NULL, G_VARIANT_TYPE ("(" FC_PROCESS_LIST_TYPE "u)"),
+                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  g_variant_get (reply, "(@" FC_PROCESS_LIST_TYPE "u)", &processes, &left_out);
+  g_assert_cmpuint (left_out, ==, 0);
+  list = fc_process_list_from_variant (processes, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < list->len; i++)
+    {
+      FcProcessInfo *info = g_ptr_array_index (list, i);
+
+      if (info->pid != target)
+        continue;
+      found = TRUE;
+      g_assert_cmpstr (info->exe, ==, burner);
+      g_assert_cmpuint (info->uid, ==, 0);
+      g_assert_cmpint (info->ppid, ==, getpid ());
+      g_assert_cmpuint (info->start_time, >, 0);
+    }
+  g_assert_true (found);
+}
+
+/* Sandboxed, a process of nobody's own (which it could open itself) is recorded through the helper
+ * alone, in cpu and wall mode, and says so; polkit's no is a clear refusal. Not sandboxed, the same
+ * record asks no helper. */
+static void
+test_sandbox_record (void)
+{
+  g_autofree char *pid = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *chunk = NULL;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  pid = g_strdup (own_target ());
+  set_polkit_allows (TRUE);
+  count_polkit_checks ();
+
+  /* the premise: nobody records its own process directly */
+  g_assert_cmpint (record_pid_as_nobody (NULL, pid, "own-direct", "--mode=cpu", &dir, &err), ==, 0);
+  g_assert_null (strstr (err, "flamecast-helper"));
+  g_assert_cmpuint (count_polkit_checks (), ==, 0);
+
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (record_pid_as_nobody ("FLAMECAST_FORCE_SANDBOX=1", pid, "sandbox-cpu", "--mode=cpu", &dir, &err),
+                   ==, 0);
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+  g_assert_nonnull (strstr (err, "recorded through flamecast-helper (sandboxed)"));
+  chunk = chunk_text (dir);
+  g_assert_nonnull (chunk);
+  /* 70% of the burner's time: in none of 20 samples once in 10^10 */
+  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&chunk, g_free);
+  g_assert_cmpint (record_pid_as_nobody ("FLAMECAST_FORCE_SANDBOX=1", pid, "sandbox-wall", NULL, &dir, &err), ==, 0);
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+  g_assert_nonnull (strstr (err, "recorded through flamecast-helper (sandboxed)"));
+  g_assert_nonnull (strstr (err, "threads stopped by flamecast-helper"));
+  chunk = chunk_text (dir);
+  g_assert_nonnull (chunk);
+  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+  assert_not_traced (atoi (pid));
+
+  set_polkit_allows (FALSE);
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&chunk, g_free);
+  g_assert_cmpint (record_pid_as_nobody ("FLAMECAST_FORCE_SANDBOX=1", pid, "sandbox-refused", "--mode=cpu", &dir,
+                                         &err), ==, 1);
+  g_assert_nonnull (strstr (err, "polkit did not authorise"));
+  chunk = chunk_text (dir);
+  g_assert_null (chunk);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -726,6 +971,9 @@ main (int   argc,
   g_test_add_func ("/helper/arguments", test_arguments);
   g_test_add_func ("/helper/sample-threads", test_sample_threads);
   g_test_add_func ("/helper/sample-late", test_sample_late);
+  g_test_add_func ("/helper/list-processes", test_list_processes);
+  g_test_add_func ("/helper/list-as-root", test_list_as_root);
+  g_test_add_func ("/helper/sandbox-record", test_sandbox_record);
   /* a build without the app (-Dapp=false, the UBSan build) has no window to test */
   if (g_getenv ("FC_HELPER_APP") != NULL)
     g_test_add_func ("/helper/app-attach", test_app_attach);
