@@ -200,6 +200,10 @@ fc_perf_stream_open_full (int           tid,
       else if (err == ESRCH)
         g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_NO_PROCESS,
                      _("Thread %d exited before perf events could be opened on it"), tid);
+      else if (fc_access_through_helper (tid))
+        g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION,
+                     _("Thread %d is outside Flamecast's sandbox: only flamecast-helper can open its perf events"),
+                     tid);
       else
         fc_attach_error_set (error, tid, err, "perf_event_open");
       fc_access_append_refusal (error);

@@ -951,6 +951,19 @@ test_sandbox_record (void)
   g_clear_pointer (&chunk, g_free);
   g_assert_cmpint (record_pid_as_nobody ("FLAMECAST_FORCE_SANDBOX=1", pid, "sandbox-refused", "--mode=cpu", &dir,
                                          &err), ==, 1);
+  g_assert_nonnull (strstr (err, "is outside Flamecast's sandbox"));
+  g_assert_nonnull (strstr (err, "polkit did not authorise"));
+  /* the kernel was not asked: its rules are not the reason */
+  g_assert_null (strstr (err, "perf_event_paranoid"));
+  chunk = chunk_text (dir);
+  g_assert_null (chunk);
+
+  /* wall mode: the same answer for the helper's stops */
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (record_pid_as_nobody ("FLAMECAST_FORCE_SANDBOX=1", pid, "sandbox-refused-wall", NULL, &dir, &err),
+                   ==, 1);
+  g_assert_nonnull (strstr (err, "is outside Flamecast's sandbox"));
   g_assert_nonnull (strstr (err, "polkit did not authorise"));
   chunk = chunk_text (dir);
   g_assert_null (chunk);
