@@ -5,12 +5,15 @@
  * Run by test-helper as nobody (setpriv) on its private bus with the mock
  * polkit: FC_HELPER_APP_PID names a root-owned burner, FC_HELPER_APP_EXPECT
  * "yes" or "no" what polkit answers. Prints what the window showed, for the
- * caller to check as well.
+ * caller to check as well. With FC_HELPER_APP_EXPECT "list-yes" or "list-no"
+ * (and FLAMECAST_FORCE_SANDBOX=1), the Record dialog's list instead: the
+ * burner listed through the helper, or polkit's no shown.
  */
 
 #include <stdlib.h>
 
 #include "fc-live-recording.h"
+#include "fc-record-dialog.h"
 #include "fc-window.h"
 #include "fc-test-util.h"
 
@@ -91,6 +94,46 @@ test_attach (void)
   g_object_unref (window);
 }
 
+static gboolean
+shows_problem (FcRecordDialog *dialog)
+{
+  return fc_record_dialog_get_problem (dialog) != NULL;
+}
+
+/* The Record dialog, sandboxed: the host's processes come from the helper's ListProcesses */
+static void
+test_list (void)
+{
+  int pid = atoi (g_getenv ("FC_HELPER_APP_PID"));
+  gboolean expect_yes = g_strcmp0 (g_getenv ("FC_HELPER_APP_EXPECT"), "list-yes") == 0;
+  FcWindow *window = g_object_ref (fc_window_new (NULL));
+  FcRecordDialog *dialog;
+
+  gtk_window_present (GTK_WINDOW (window));
+  fc_access_set_use_helper (TRUE);
+  g_assert_true (fc_access_through_helper (pid));
+  dialog = g_object_ref (fc_record_dialog_new (GTK_WINDOW (window)));
+  gtk_window_present (GTK_WINDOW (dialog));
+  fc_record_dialog_refresh (dialog);
+  if (expect_yes)
+    {
+      fc_test_spin_until (fc_record_dialog_select_pid (dialog, pid));
+      /* the host's process needs no check the sandbox could not make: nothing stands in the way */
+      g_assert_null (fc_record_dialog_get_problem (dialog));
+      g_print ("# listed: %d of %u processes\n", pid, fc_record_dialog_get_n_shown (dialog));
+    }
+  else
+    {
+      fc_test_spin_until (shows_problem (dialog));
+      g_assert_cmpuint (fc_record_dialog_get_n_shown (dialog), ==, 0);
+      g_print ("# problem: %s\n", fc_record_dialog_get_problem (dialog));
+    }
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  g_object_unref (dialog);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_object_unref (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -98,6 +141,9 @@ main (int   argc,
   fc_test_init_private_home (&argc, &argv);
   gtk_init ();
   adw_init ();
-  g_test_add_func ("/helper/app-attach", test_attach);
+  if (g_str_has_prefix (g_getenv ("FC_HELPER_APP_EXPECT") ?: "", "list-"))
+    g_test_add_func ("/helper/app-list", test_list);
+  else
+    g_test_add_func ("/helper/app-attach", test_attach);
   return g_test_run ();
 }

@@ -470,32 +470,23 @@ attr_params (const struct perf_event_attr *attr,
   return g_variant_new ("(@ayi)", g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, attr, len, 1), tid);
 }
 
-/* The window as nobody: helper-app asks flamecast-helper asynchronously, records after polkit's
- * yes, shows the refusal after its no. */
-static void
-test_app_attach (void)
+/* helper-app as nobody under the test's Xvfb, expecting @expect, with @env (NAME=VALUE) if not NULL;
+ * its exit status */
+static int
+run_app_as_nobody (const char  *expect,
+                   const char  *env,
+                   char       **out,
+                   char       **err)
 {
-  g_autofree char *pid = NULL;
   g_autofree char *pid_env = NULL;
   g_autofree char *display_env = NULL;
   g_autofree char *xauth_env = NULL;
   g_autofree char *schema_env = NULL;
-  g_autofree char *out = NULL;
-  g_autofree char *err = NULL;
+  g_autofree char *expect_env = g_strdup_printf ("FC_HELPER_APP_EXPECT=%s", expect);
   const char *xauth = g_getenv ("XAUTHORITY");
-  const char *argv[] = { NULL, NULL, NULL, "NO_AT_BRIDGE=1", "GTK_A11Y=none", "G_DEBUG=fatal-warnings", NULL,
-                         g_getenv ("FC_HELPER_APP"), "--tap", NULL };
+  const char *argv[] = { NULL, NULL, NULL, NULL, "NO_AT_BRIDGE=1", "GTK_A11Y=none", "G_DEBUG=fatal-warnings", NULL,
+                         env != NULL ? env : "FC_HELPER_APP_NO_ENV=1", g_getenv ("FC_HELPER_APP"), "--tap", NULL };
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
-  if (g_getenv ("DISPLAY") == NULL)
-    {
-      g_test_skip ("the window needs a display: run the test suite under Xvfb (make check does)");
-      return;
-    }
   /* nobody reads the X server's cookie from a copy of its own */
   if (xauth != NULL)
     {
@@ -508,42 +499,85 @@ test_app_attach (void)
       g_assert_cmpint (chmod (copy, 0644), ==, 0);
       xauth_env = g_strdup_printf ("XAUTHORITY=%s", copy);
     }
-  pid = g_strdup (g_subprocess_get_identifier (bus.target));
-  pid_env = g_strdup_printf ("FC_HELPER_APP_PID=%s", pid);
+  pid_env = g_strdup_printf ("FC_HELPER_APP_PID=%s", g_subprocess_get_identifier (bus.target));
   display_env = g_strdup_printf ("DISPLAY=%s", g_getenv ("DISPLAY"));
   schema_env = g_strdup_printf ("GSETTINGS_SCHEMA_DIR=%s", g_getenv ("FC_SCHEMA_DIR"));
-  argv[0] = pid_env;
-  argv[1] = display_env;
-  argv[2] = schema_env;
-  argv[6] = xauth_env != NULL ? xauth_env : "XAUTHORITY=";
+  argv[0] = expect_env;
+  argv[1] = pid_env;
+  argv[2] = display_env;
+  argv[3] = schema_env;
+  argv[7] = xauth_env != NULL ? xauth_env : "XAUTHORITY=";
+  return run_as_nobody (argv, out, err);
+}
 
+/* The window as nobody: helper-app asks flamecast-helper asynchronously, records after polkit's
+ * yes, shows the refusal after its no. */
+static void
+test_app_attach (void)
+{
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  if (g_getenv ("DISPLAY") == NULL)
+    {
+      g_test_skip ("the window needs a display: run the test suite under Xvfb (make check does)");
+      return;
+    }
   set_polkit_allows (TRUE);
   count_polkit_checks ();
-  {
-    const char *yes[G_N_ELEMENTS (argv) + 1];
-
-    memcpy (yes + 1, argv, sizeof argv);
-    yes[0] = "FC_HELPER_APP_EXPECT=yes";
-    g_assert_cmpint (run_as_nobody (yes, &out, &err), ==, 0);
-  }
+  g_assert_cmpint (run_app_as_nobody ("yes", NULL, &out, &err), ==, 0);
   g_assert_cmpuint (count_polkit_checks (), ==, 1);
   g_assert_nonnull (strstr (out, "# note: Process"));
   g_assert_nonnull (strstr (out, "recorded through flamecast-helper: ptrace was refused"));
-  assert_not_traced (atoi (pid));
+  assert_not_traced (atoi (g_subprocess_get_identifier (bus.target)));
 
   set_polkit_allows (FALSE);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  {
-    const char *no[G_N_ELEMENTS (argv) + 1];
-
-    memcpy (no + 1, argv, sizeof argv);
-    no[0] = "FC_HELPER_APP_EXPECT=no";
-    g_assert_cmpint (run_as_nobody (no, &out, &err), ==, 0);
-  }
+  g_assert_cmpint (run_app_as_nobody ("no", NULL, &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, "# refused: Process"));
   g_assert_nonnull (strstr (out, "belongs to another user"));
   g_assert_nonnull (strstr (out, "polkit did not authorise"));
+}
+
+/* The Record dialog as nobody, sandboxed: root's burner listed through the helper; polkit's no
+ * for the list shown in the dialog. */
+static void
+test_app_list (void)
+{
+  const char *list_action[] = { FC_HELPER_LIST_ACTION_ID, NULL };
+  const char *none[] = { NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  if (g_getenv ("DISPLAY") == NULL)
+    {
+      g_test_skip ("the window needs a display: run the test suite under Xvfb (make check does)");
+      return;
+    }
+  set_polkit_allowed (list_action);
+  count_polkit_checks ();
+  g_assert_cmpint (run_app_as_nobody ("list-yes", "FLAMECAST_FORCE_SANDBOX=1", &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "# listed: "));
+  /* refreshed while open: polkit asked once, its yes kept for the dialog's connection */
+  g_assert_cmpuint (count_polkit_checks (), ==, 1);
+
+  set_polkit_allowed (none);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_app_as_nobody ("list-no", "FLAMECAST_FORCE_SANDBOX=1", &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "# problem: Flamecast runs in a sandbox that does not see the host's processes, "
+                                 "and polkit did not authorise flamecast-helper to list them"));
 }
 
 static GVariant *
@@ -989,7 +1023,10 @@ main (int   argc,
   g_test_add_func ("/helper/sandbox-record", test_sandbox_record);
   /* a build without the app (-Dapp=false, the UBSan build) has no window to test */
   if (g_getenv ("FC_HELPER_APP") != NULL)
-    g_test_add_func ("/helper/app-attach", test_app_attach);
+    {
+      g_test_add_func ("/helper/app-attach", test_app_attach);
+      g_test_add_func ("/helper/app-list", test_app_list);
+    }
   status = g_test_run ();
   bus_stop ();
   return status;
