@@ -625,7 +625,7 @@ test_sample_threads (void)
   int target, self = getpid (), none = G_MAXINT32;
   g_autofree int *many = g_new0 (int, 1025);
   gsize n_regs, len;
-  gint64 t;
+  gint64 t, deadline;
   gint32 tid;
 
   if (geteuid () != 0)
@@ -634,17 +634,29 @@ test_sample_threads (void)
       return;
     }
   target = atoi (g_subprocess_get_identifier (bus.target));
-  reply = sample_threads (target, &target, 1, 4096, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (g_variant_n_children (reply), ==, 1);
-  {
-    g_autoptr(GVariant) samples = g_variant_get_child_value (reply, 0);
-    g_autoptr(GVariant) first = NULL;
+  /* A thread that does not stop by the helper's deadline is left out of the answer, not waited
+   * for: on a loaded machine the burner may miss a few; ask again until it is in one. */
+  deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  for (;;)
+    {
+      g_autoptr(GVariant) samples = NULL;
+      g_autoptr(GVariant) first = NULL;
 
-    g_assert_cmpuint (g_variant_n_children (samples), ==, 1);
-    first = g_variant_get_child_value (samples, 0);
-    g_variant_get (first, "(ix@at@ay)", &tid, &t, &regs, &stack);
-  }
+      g_clear_pointer (&reply, g_variant_unref);
+      reply = sample_threads (target, &target, 1, 4096, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (g_variant_n_children (reply), ==, 1);
+      samples = g_variant_get_child_value (reply, 0);
+      g_assert_cmpuint (g_variant_n_children (samples), <=, 1);
+      if (g_variant_n_children (samples) == 1)
+        {
+          first = g_variant_get_child_value (samples, 0);
+          g_variant_get (first, "(ix@at@ay)", &tid, &t, &regs, &stack);
+          break;
+        }
+      assert_not_traced (target);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+    }
   g_assert_cmpint (tid, ==, target);
   g_assert_cmpint (t, >, 0);
   g_variant_get_fixed_array (regs, &n_regs, sizeof (guint64));
