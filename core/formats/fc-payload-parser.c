@@ -1963,7 +1963,9 @@ detect_format (FcPayloadParser *self,
 
 /* Stacks of a payload share their root-side frames, so the same (parent,
  * frame) pairs come up again and again: a direct-mapped cache in front of the
- * model's hash table halves the time spent building the prefix tree. */
+ * model's hash table halves the time spent building the prefix tree. Below
+ * the newest node every node is new (the model pushes it without a lookup):
+ * those skip the cache, whose misses cost a deep chunk more than they saved. */
 #define STACK_CACHE_SIZE (1 << 16)
 
 typedef struct {
@@ -1975,6 +1977,7 @@ typedef struct {
 static guint32
 intern_stack_cached (FcProfile       *profile,
                      StackCacheEntry *cache,
+                     guint32         *newest,
                      const guint32   *frames_leaf_first,
                      guint            n_frames)
 {
@@ -1983,9 +1986,17 @@ intern_stack_cached (FcProfile       *profile,
   for (guint i = n_frames; i > 0; i--)
     {
       guint32 frame = frames_leaf_first[i - 1];
-      guint32 h = ((stack * 0x9e3779b1u) ^ (frame * 0x85ebca6bu)) >> 16;
-      StackCacheEntry *e = &cache[h & (STACK_CACHE_SIZE - 1)];
+      guint32 h;
+      StackCacheEntry *e;
 
+      if (stack == *newest)
+        {
+          stack = *newest = fc_profile_intern_stack (profile, stack, frame);
+          continue;
+        }
+
+      h = ((stack * 0x9e3779b1u) ^ (frame * 0x85ebca6bu)) >> 16;
+      e = &cache[h & (STACK_CACHE_SIZE - 1)];
       if (e->id != FC_STACK_EMPTY && e->parent == stack && e->frame == frame)
         {
           stack = e->id;
@@ -1996,6 +2007,7 @@ intern_stack_cached (FcProfile       *profile,
       e->frame = frame;
       stack = fc_profile_intern_stack (profile, stack, frame);
       e->id = stack;
+      *newest = MAX (*newest, stack);
     }
 
   return stack;
@@ -2013,6 +2025,7 @@ resolve (FcPayloadParser *self,
   g_autoptr(GArray) mapped = NULL;
   g_autoptr(GHashTable) missing = NULL;
   g_autofree StackCacheEntry *cache = NULL;
+  guint32 newest;
   gint64 start_ns = 0;
   gint64 prev_elapsed = 0;
   gboolean reported_order = FALSE;
@@ -2075,6 +2088,7 @@ resolve (FcPayloadParser *self,
 
   /* stacks: file frame indexes -> model frames, then interned as a prefix tree */
   cache = g_new0 (StackCacheEntry, STACK_CACHE_SIZE);
+  newest = fc_profile_get_n_stacks (profile) - 1;
   stack_map = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_stacks);
   mapped = g_array_new (FALSE, FALSE, sizeof (guint32));
   for (guint s = 0; s < n_stacks; s++)
@@ -2129,7 +2143,7 @@ resolve (FcPayloadParser *self,
           g_array_index (mapped, guint32, j - begin) = id;
         }
 
-      stack_id = intern_stack_cached (profile, cache, (const guint32 *)(gpointer)mapped->data, mapped->len);
+      stack_id = intern_stack_cached (profile, cache, &newest, (const guint32 *)(gpointer)mapped->data, mapped->len);
       g_array_append_val (stack_map, stack_id);
       if (fc_profile_get_n_stacks (profile) > FC_READ_MAX_STACK_NODES)
         {
