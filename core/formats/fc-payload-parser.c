@@ -6,6 +6,8 @@
 #include <inttypes.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
@@ -196,11 +198,31 @@ vec_clear (Vec *v)
   v->len = v->capacity = 0;
 }
 
+/* Past this size the room a doubling adds is faulted in at once: it will be
+ * filled (a payload's samples and frame indexes take half a million and 1.6
+ * million elements), and a fault a page, each a trap through the hypervisor
+ * on a VM, was a tenth of reading a deep chunk. */
+#define VEC_POPULATE_MIN (256 * 1024)
+
 static void
 vec_grow (Vec *v)
 {
+  gsize old = v->capacity * v->elt_size;
+
   v->capacity = MAX (1024, v->capacity * 2);
   v->data = g_realloc_n (v->data, v->capacity, v->elt_size);
+#ifdef MADV_POPULATE_WRITE
+  if (old >= VEC_POPULATE_MIN)
+    {
+      gsize page = (gsize) sysconf (_SC_PAGESIZE);
+      gsize begin = ((gsize) v->data + old + page - 1) & ~(page - 1);
+      gsize end = ((gsize) v->data + v->capacity * v->elt_size) & ~(page - 1);
+
+      /* best effort: an older kernel says EINVAL, and the pages come one by one */
+      if (end > begin)
+        madvise ((gpointer) begin, end - begin, MADV_POPULATE_WRITE);
+    }
+#endif
 }
 
 /* room for one more element at the end */

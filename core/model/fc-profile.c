@@ -567,7 +567,7 @@ fc_profile_reserve_stacks (FcProfile *self,
   g_return_if_fail (!self->finished);
 
   n_stacks = MIN (n_stacks, FC_PROFILE_RESERVE_STACKS_MAX);
-  fc_column_reserve (&self->stacks, n_stacks + 1, FALSE);
+  fc_column_reserve (&self->stacks, n_stacks + 1, TRUE);
 }
 
 /**
