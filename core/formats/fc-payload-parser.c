@@ -158,6 +158,9 @@ typedef struct {
   guint32 has;
 } TempSample;
 
+/* resolve() makes the model's samples in the same array */
+G_STATIC_ASSERT (sizeof (FcSample) <= sizeof (TempSample));
+
 typedef struct {
   char    tid[40];
   gsize   len;
@@ -2048,6 +2051,8 @@ resolve (FcPayloadParser *self,
   g_autoptr(GHashTable) missing = NULL;
   g_autofree StackCacheEntry *cache = NULL;
   guint32 newest;
+  FcSample *out;
+  guint n_out = 0;
   gint64 start_ns = 0;
   gint64 prev_elapsed = 0;
   gboolean reported_order = FALSE;
@@ -2180,11 +2185,14 @@ resolve (FcPayloadParser *self,
   vec_clear (&self->stack_frames);
   g_clear_pointer (&self->stack_starts, g_array_unref);
 
-  /* samples */
-  fc_profile_reserve_samples (profile, self->samples.len);
+  /* Samples, made in place: sample i is written over the bytes of the
+   * temporary ones already read (an FcSample is smaller), and the array is
+   * the profile's (fc_profile_take_samples()). */
+  out = (FcSample *) (gpointer) self->samples.data;
   for (guint i = 0; i < self->samples.len; i++)
     {
-      const TempSample *s = &vec_index (&self->samples, TempSample, i);
+      const TempSample sample = vec_index (&self->samples, TempSample, i);
+      const TempSample *s = &sample;
       gint64 ts;
 
       if (format == FC_FORMAT_V2)
@@ -2233,8 +2241,17 @@ resolve (FcPayloadParser *self,
           continue;
         }
 
-      fc_profile_append_sample (profile, ts, s->thread, g_array_index (stack_map, guint32, s->stack), s->extra);
+      out[n_out].timestamp_ns = ts;
+      out[n_out].thread = s->thread;
+      out[n_out].stack = g_array_index (stack_map, guint32, s->stack);
+      out[n_out].extra = s->extra;
+      n_out++;
     }
+  /* the room past them goes back (a shrink moves nothing) */
+  out = g_realloc_n (out, MAX (n_out, 1), sizeof (FcSample));
+  self->samples.data = NULL;
+  vec_clear (&self->samples);
+  fc_profile_take_samples (profile, out, n_out, MAX (n_out, 1));
 
   if (self->n_nameless > 0)
     {

@@ -243,6 +243,21 @@ fc_column_reserve (FcColumn *self,
 }
 
 void
+fc_column_adopt (FcColumn *self,
+                 gpointer  data,
+                 guint     len,
+                 guint     capacity)
+{
+  g_assert (self->len == 0 && !self->shared && !self->borrowed && self->reserved == 0);
+  g_assert (len <= capacity);
+
+  g_free (self->data);
+  self->data = data;
+  self->len = len;
+  self->capacity = capacity;
+}
+
+void
 fc_column_borrow (FcColumn *self,
                   FcColumn *src)
 {

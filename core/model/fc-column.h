@@ -76,6 +76,12 @@ void     fc_column_reserve   (FcColumn *self,
 void     fc_column_share     (FcColumn *self);
 /* writer: make the first len elements visible to readers */
 void     fc_column_publish   (FcColumn *self);
+/* writer: an empty private column takes @data (g_malloc'd, @len elements,
+ * room for @capacity) as its elements */
+void     fc_column_adopt     (FcColumn *self,
+                              gpointer  data,
+                              guint     len,
+                              guint     capacity);
 /* an empty column reads @src's published elements from now on, without
  * copying or owning them: @src must be immutable (its profile finished) and
  * outlive it; appends to it fail loudly, clearing it forgets them */

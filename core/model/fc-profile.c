@@ -570,24 +570,6 @@ fc_profile_reserve_stacks (FcProfile *self,
   fc_column_reserve (&self->stacks, n_stacks + 1, TRUE);
 }
 
-/**
- * fc_profile_reserve_samples:
- * @n_samples: how many samples the builder will append
- *
- * Makes room for them at once, faulted in: a reader knows how many it
- * parsed, and half a million samples grown by doubling were copied and
- * faulted in page by page.
- */
-void
-fc_profile_reserve_samples (FcProfile *self,
-                            guint      n_samples)
-{
-  g_return_if_fail (FC_IS_PROFILE (self));
-  g_return_if_fail (!self->finished);
-
-  fc_column_reserve (&self->samples, self->samples.len + n_samples, TRUE);
-}
-
 guint32
 fc_profile_intern_stack (FcProfile *self,
                          guint32    parent,
@@ -944,6 +926,57 @@ fc_profile_append_sample (FcProfile *self,
 
   if (!self->live && self->sorted)
     index_sample (self, self->samples.len - 1);
+}
+
+/**
+ * fc_profile_take_samples:
+ * @samples: (transfer full): g_malloc'd room for @capacity samples, the
+ *   first @n of them filled
+ *
+ * The samples of a profile that has none yet, in the order given, as
+ * fc_profile_append_sample() would append them: a reader converts its own
+ * array in place and hands it over, where appending copied half a million
+ * samples into 10 MB of pages the process had never touched (each page's
+ * first touch is a trap, through the hypervisor on a VM). Samples that
+ * name a thread or stack the profile does not have are dropped, loudly.
+ */
+void
+fc_profile_take_samples (FcProfile *self,
+                         FcSample  *samples,
+                         guint      n,
+                         guint      capacity)
+{
+  guint kept = 0;
+
+  g_return_if_fail (FC_IS_PROFILE (self));
+  g_return_if_fail (!self->finished && !self->live);
+  g_return_if_fail (self->samples.len == 0);
+  g_return_if_fail (n <= capacity);
+
+  for (guint i = 0; i < n; i++)
+    {
+      FcThread *thread;
+
+      if (samples[i].thread >= self->threads->len || samples[i].stack >= self->stacks.len)
+        {
+          g_critical ("%s: sample %u names thread %u and stack %u, but there are %u and %u",
+                      G_STRFUNC, i, samples[i].thread, samples[i].stack, self->threads->len, self->stacks.len);
+          continue;
+        }
+      samples[kept] = samples[i];
+      if (kept > 0 && samples[kept].timestamp_ns < samples[kept - 1].timestamp_ns)
+        self->sorted = FALSE;
+      thread = &g_array_index (self->threads, FcThread, samples[kept].thread);
+      thread->n_samples++;
+      thread->first_ns = MIN (thread->first_ns, samples[kept].timestamp_ns);
+      thread->last_ns = MAX (thread->last_ns, samples[kept].timestamp_ns);
+      kept++;
+    }
+
+  fc_column_adopt (&self->samples, samples, kept, capacity);
+  /* sorted, the index is made now; otherwise fc_profile_finish() sorts and makes it */
+  for (guint32 i = 0; i < kept && self->sorted; i++)
+    index_sample (self, i);
 }
 
 static gint
