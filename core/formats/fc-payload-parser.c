@@ -6,6 +6,8 @@
 #include <inttypes.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
@@ -156,6 +158,9 @@ typedef struct {
   guint32 has;
 } TempSample;
 
+/* resolve() makes the model's samples in the same array */
+G_STATIC_ASSERT (sizeof (FcSample) <= sizeof (TempSample));
+
 typedef struct {
   char    tid[40];
   gsize   len;
@@ -196,11 +201,31 @@ vec_clear (Vec *v)
   v->len = v->capacity = 0;
 }
 
+/* Past this size the room a doubling adds is faulted in at once: it will be
+ * filled (a payload's samples and frame indexes take half a million and 1.6
+ * million elements), and a fault a page, each a trap through the hypervisor
+ * on a VM, was a tenth of reading a deep chunk. */
+#define VEC_POPULATE_MIN (256 * 1024)
+
 static void
 vec_grow (Vec *v)
 {
+  gsize old = v->capacity * v->elt_size;
+
   v->capacity = MAX (1024, v->capacity * 2);
   v->data = g_realloc_n (v->data, v->capacity, v->elt_size);
+#ifdef MADV_POPULATE_WRITE
+  if (old >= VEC_POPULATE_MIN)
+    {
+      gsize page = (gsize) sysconf (_SC_PAGESIZE);
+      gsize begin = ((gsize) v->data + old + page - 1) & ~(page - 1);
+      gsize end = ((gsize) v->data + v->capacity * v->elt_size) & ~(page - 1);
+
+      /* best effort: an older kernel says EINVAL, and the pages come one by one */
+      if (end > begin)
+        madvise ((gpointer) begin, end - begin, MADV_POPULATE_WRITE);
+    }
+#endif
 }
 
 /* room for one more element at the end */
@@ -1963,7 +1988,9 @@ detect_format (FcPayloadParser *self,
 
 /* Stacks of a payload share their root-side frames, so the same (parent,
  * frame) pairs come up again and again: a direct-mapped cache in front of the
- * model's hash table halves the time spent building the prefix tree. */
+ * model's hash table halves the time spent building the prefix tree. Below
+ * the newest node every node is new (the model pushes it without a lookup):
+ * those skip the cache, whose misses cost a deep chunk more than they saved. */
 #define STACK_CACHE_SIZE (1 << 16)
 
 typedef struct {
@@ -1975,6 +2002,7 @@ typedef struct {
 static guint32
 intern_stack_cached (FcProfile       *profile,
                      StackCacheEntry *cache,
+                     guint32         *newest,
                      const guint32   *frames_leaf_first,
                      guint            n_frames)
 {
@@ -1983,9 +2011,17 @@ intern_stack_cached (FcProfile       *profile,
   for (guint i = n_frames; i > 0; i--)
     {
       guint32 frame = frames_leaf_first[i - 1];
-      guint32 h = ((stack * 0x9e3779b1u) ^ (frame * 0x85ebca6bu)) >> 16;
-      StackCacheEntry *e = &cache[h & (STACK_CACHE_SIZE - 1)];
+      guint32 h;
+      StackCacheEntry *e;
 
+      if (stack == *newest)
+        {
+          stack = *newest = fc_profile_intern_stack (profile, stack, frame);
+          continue;
+        }
+
+      h = ((stack * 0x9e3779b1u) ^ (frame * 0x85ebca6bu)) >> 16;
+      e = &cache[h & (STACK_CACHE_SIZE - 1)];
       if (e->id != FC_STACK_EMPTY && e->parent == stack && e->frame == frame)
         {
           stack = e->id;
@@ -1996,6 +2032,7 @@ intern_stack_cached (FcProfile       *profile,
       e->frame = frame;
       stack = fc_profile_intern_stack (profile, stack, frame);
       e->id = stack;
+      *newest = MAX (*newest, stack);
     }
 
   return stack;
@@ -2013,6 +2050,9 @@ resolve (FcPayloadParser *self,
   g_autoptr(GArray) mapped = NULL;
   g_autoptr(GHashTable) missing = NULL;
   g_autofree StackCacheEntry *cache = NULL;
+  guint32 newest;
+  FcSample *out;
+  guint n_out = 0;
   gint64 start_ns = 0;
   gint64 prev_elapsed = 0;
   gboolean reported_order = FALSE;
@@ -2075,6 +2115,7 @@ resolve (FcPayloadParser *self,
 
   /* stacks: file frame indexes -> model frames, then interned as a prefix tree */
   cache = g_new0 (StackCacheEntry, STACK_CACHE_SIZE);
+  newest = fc_profile_get_n_stacks (profile) - 1;
   stack_map = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n_stacks);
   mapped = g_array_new (FALSE, FALSE, sizeof (guint32));
   for (guint s = 0; s < n_stacks; s++)
@@ -2129,7 +2170,7 @@ resolve (FcPayloadParser *self,
           g_array_index (mapped, guint32, j - begin) = id;
         }
 
-      stack_id = intern_stack_cached (profile, cache, (const guint32 *)(gpointer)mapped->data, mapped->len);
+      stack_id = intern_stack_cached (profile, cache, &newest, (const guint32 *)(gpointer)mapped->data, mapped->len);
       g_array_append_val (stack_map, stack_id);
       if (fc_profile_get_n_stacks (profile) > FC_READ_MAX_STACK_NODES)
         {
@@ -2144,11 +2185,14 @@ resolve (FcPayloadParser *self,
   vec_clear (&self->stack_frames);
   g_clear_pointer (&self->stack_starts, g_array_unref);
 
-  /* samples */
-  fc_profile_reserve_samples (profile, self->samples.len);
+  /* Samples, made in place: sample i is written over the bytes of the
+   * temporary ones already read (an FcSample is smaller), and the array is
+   * the profile's (fc_profile_take_samples()). */
+  out = (FcSample *) (gpointer) self->samples.data;
   for (guint i = 0; i < self->samples.len; i++)
     {
-      const TempSample *s = &vec_index (&self->samples, TempSample, i);
+      const TempSample sample = vec_index (&self->samples, TempSample, i);
+      const TempSample *s = &sample;
       gint64 ts;
 
       if (format == FC_FORMAT_V2)
@@ -2197,8 +2241,17 @@ resolve (FcPayloadParser *self,
           continue;
         }
 
-      fc_profile_append_sample (profile, ts, s->thread, g_array_index (stack_map, guint32, s->stack), s->extra);
+      out[n_out].timestamp_ns = ts;
+      out[n_out].thread = s->thread;
+      out[n_out].stack = g_array_index (stack_map, guint32, s->stack);
+      out[n_out].extra = s->extra;
+      n_out++;
     }
+  /* the room past them goes back (a shrink moves nothing) */
+  out = g_realloc_n (out, MAX (n_out, 1), sizeof (FcSample));
+  self->samples.data = NULL;
+  vec_clear (&self->samples);
+  fc_profile_take_samples (profile, out, n_out, MAX (n_out, 1));
 
   if (self->n_nameless > 0)
     {

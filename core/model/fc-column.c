@@ -60,6 +60,11 @@ fc_column_init (FcColumn *self,
 void
 fc_column_clear (FcColumn *self)
 {
+  if (self->borrowed)
+    {
+      fc_column_init (self, self->elt_size);
+      return;
+    }
   if (self->reserved > 0)
     {
       lsan_unregister (self->data, self->reserved);
@@ -147,6 +152,7 @@ fc_column_grow (FcColumn *self)
   gpointer data;
 
   g_assert (self->capacity < G_MAXUINT / 2);
+  g_assert (!self->borrowed);
 
   if (!self->shared)
     {
@@ -191,6 +197,7 @@ fc_column_truncate (FcColumn *self,
 {
   g_assert (len <= self->len);
   g_assert (!self->shared || len >= self->published);
+  g_assert (!self->borrowed || len == self->len);
 
   self->len = len;
   if (self->published > len)
@@ -201,7 +208,7 @@ void
 fc_column_trim (FcColumn *self)
 {
   /* a shared column's buffer may be in readers' hands: it stays */
-  if (self->shared || self->capacity == self->len)
+  if (self->shared || self->borrowed || self->capacity == self->len)
     return;
   g_assert (self->reserved == 0);
   self->data = g_realloc_n (self->data, MAX (self->len, 1), self->elt_size);
@@ -218,6 +225,7 @@ fc_column_reserve (FcColumn *self,
   /* a shared column grows page by page in place already */
   if (self->shared || capacity <= self->capacity)
     return;
+  g_assert (!self->borrowed);
   g_assert (self->reserved == 0);
   self->data = g_realloc_n (self->data, capacity, self->elt_size);
   self->capacity = capacity;
@@ -232,6 +240,35 @@ fc_column_reserve (FcColumn *self,
   if (will_fill && end > begin + FC_COLUMN_POPULATE_MIN)
     madvise ((gpointer) begin, end - begin, MADV_POPULATE_WRITE);
 #endif
+}
+
+void
+fc_column_adopt (FcColumn *self,
+                 gpointer  data,
+                 guint     len,
+                 guint     capacity)
+{
+  g_assert (self->len == 0 && !self->shared && !self->borrowed && self->reserved == 0);
+  g_assert (len <= capacity);
+
+  g_free (self->data);
+  self->data = data;
+  self->len = len;
+  self->capacity = capacity;
+}
+
+void
+fc_column_borrow (FcColumn *self,
+                  FcColumn *src)
+{
+  guint n;
+
+  g_assert (self->len == 0 && self->data == NULL);
+  g_assert (self->elt_size == src->elt_size);
+
+  self->data = fc_column_read (src, &n);
+  self->len = self->published = self->capacity = n;
+  self->borrowed = TRUE;
 }
 
 void

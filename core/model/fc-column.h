@@ -33,6 +33,7 @@ typedef struct {
   guint      capacity;
   guint      elt_size;
   gboolean   shared;
+  gboolean   borrowed;    /* another column's elements, read only (fc_column_borrow()) */
   gsize      reserved;    /* bytes of address space at data when it is a mapping, else 0 */
   GPtrArray *retired;     /* malloc'd buffers readers may still hold */
   GArray    *retired_maps; /* the same for mappings (a reservation outgrown) */
@@ -75,6 +76,17 @@ void     fc_column_reserve   (FcColumn *self,
 void     fc_column_share     (FcColumn *self);
 /* writer: make the first len elements visible to readers */
 void     fc_column_publish   (FcColumn *self);
+/* writer: an empty private column takes @data (g_malloc'd, @len elements,
+ * room for @capacity) as its elements */
+void     fc_column_adopt     (FcColumn *self,
+                              gpointer  data,
+                              guint     len,
+                              guint     capacity);
+/* an empty column reads @src's published elements from now on, without
+ * copying or owning them: @src must be immutable (its profile finished) and
+ * outlive it; appends to it fail loudly, clearing it forgets them */
+void     fc_column_borrow    (FcColumn *self,
+                              FcColumn *src);
 /* reader: the published elements */
 gpointer fc_column_read      (FcColumn *self,
                               guint    *n);

@@ -24,6 +24,14 @@ void             fc_location_table_note   (FcLocationTable       *self,
                                            guint32                src_frame,
                                            const FcFrame         *frame,
                                            gboolean               inlined);
+/* the same for a copy's frame alone, with no stack node: a copy that shares
+ * its source's nodes (no two frames merged) knows each node's location from
+ * its frame's, and whether that node was inlined from the source */
+void             fc_location_table_note_frame (FcLocationTable *self,
+                                               guint32          dst_frame,
+                                               guint32          src_frame,
+                                               const FcFrame   *frame,
+                                               gboolean         inlined);
 /* the copy's frame for a function (@frame's function, module, package,
  * platform and in_app, in the copy's strings), FALSE before the first; the
  * building thread's, until the table is trimmed */

@@ -28,10 +28,53 @@ struct _FcLocationTable
   GArray   *by_source;   /* guint32 per source frame id: location index + 1; the writer's */
   FcColumn  by_stack;    /* guint32 slot per stack id of the copy */
   FcColumn  by_frame;    /* guint32 slot per frame id of the copy */
-  GHashTable *functions; /* function key -> frame id + 1 of the copy; the writer's */
+  GHashTable *functions; /* FunctionKey -> frame id + 1 of the copy; the writer's */
 };
 
 G_STATIC_ASSERT (sizeof (FcFrameLocation) == 24);
+
+/* what makes a function one (string ids of the copy): no text to format
+ * for each of a big profile's frames */
+typedef struct {
+  guint32 function;
+  guint32 module;
+  guint32 package;
+  guint32 platform;
+  gint32  in_app;
+  gint32  in_app_inferred;
+} FunctionKey;
+
+static void
+function_key (const FcFrame *frame,
+              FunctionKey   *key)
+{
+  key->function = frame->function;
+  key->module = frame->module;
+  key->package = frame->package;
+  key->platform = frame->platform;
+  key->in_app = frame->in_app;
+  key->in_app_inferred = frame->in_app_inferred;
+}
+
+static guint
+function_key_hash (gconstpointer data)
+{
+  const FunctionKey *key = data;
+  guint h = key->function;
+
+  h = h * 31 + key->module;
+  h = h * 31 + key->package;
+  h = h * 31 + key->platform;
+  h = h * 31 + (guint) key->in_app;
+  return h * 31 + (guint) key->in_app_inferred;
+}
+
+static gboolean
+function_key_equal (gconstpointer a,
+                    gconstpointer b)
+{
+  return memcmp (a, b, sizeof (FunctionKey)) == 0;
+}
 
 FcLocationTable *
 fc_location_table_new (gboolean shared)
@@ -42,7 +85,7 @@ fc_location_table_new (gboolean shared)
   fc_column_init (&self->by_stack, sizeof (guint32));
   fc_column_init (&self->by_frame, sizeof (guint32));
   self->by_source = g_array_new (FALSE, TRUE, sizeof (guint32));
-  self->functions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->functions = g_hash_table_new_full (function_key_hash, function_key_equal, g_free, NULL);
   if (shared)
     {
       fc_column_share (&self->locations);
@@ -127,25 +170,18 @@ merge (FcLocationTable *self,
     }
 }
 
-static char *
-function_key (const FcFrame *frame)
-{
-  return g_strdup_printf ("%u %u %u %u %d %d", frame->function, frame->module, frame->package, frame->platform,
-                          frame->in_app, frame->in_app_inferred);
-}
-
 gboolean
 fc_location_table_find_function (FcLocationTable *self,
                                  const FcFrame   *frame,
                                  guint32         *dst_frame)
 {
-  g_autofree char *key = NULL;
+  FunctionKey key;
   gpointer value;
 
   g_return_val_if_fail (self != NULL, FALSE);
 
-  key = function_key (frame);
-  value = g_hash_table_lookup (self->functions, key);
+  function_key (frame, &key);
+  value = g_hash_table_lookup (self->functions, &key);
   if (value == NULL)
     return FALSE;
   *dst_frame = GPOINTER_TO_UINT (value) - 1;
@@ -157,9 +193,31 @@ fc_location_table_add_function (FcLocationTable *self,
                                 const FcFrame   *frame,
                                 guint32          dst_frame)
 {
+  FunctionKey *key = g_new (FunctionKey, 1);
+
   g_return_if_fail (self != NULL);
 
-  g_hash_table_insert (self->functions, function_key (frame), GUINT_TO_POINTER (dst_frame + 1));
+  function_key (frame, key);
+  g_hash_table_insert (self->functions, key, GUINT_TO_POINTER (dst_frame + 1));
+}
+
+/* the location of @src_frame, made at its first note */
+static guint32
+source_location (FcLocationTable *self,
+                 guint32          src_frame,
+                 const FcFrame   *frame)
+{
+  guint32 *source;
+
+  if (src_frame >= self->by_source->len)
+    g_array_set_size (self->by_source, MAX (src_frame + 1, self->by_source->len * 2));
+  source = &g_array_index (self->by_source, guint32, src_frame);
+  if (*source == 0)
+    {
+      fc_frame_location_of (frame, src_frame, fc_column_push (&self->locations));
+      *source = self->locations.len;
+    }
+  return *source - 1;
 }
 
 void
@@ -170,22 +228,27 @@ fc_location_table_note (FcLocationTable *self,
                         const FcFrame   *frame,
                         gboolean         inlined)
 {
-  guint32 *source;
+  guint32 location;
 
   g_return_if_fail (self != NULL);
   g_return_if_fail (frame != NULL);
 
-  if (src_frame >= self->by_source->len)
-    g_array_set_size (self->by_source, MAX (src_frame + 1, self->by_source->len * 2));
-  source = &g_array_index (self->by_source, guint32, src_frame);
-  if (*source == 0)
-    {
-      fc_frame_location_of (frame, src_frame, fc_column_push (&self->locations));
-      *source = self->locations.len;
-    }
+  location = source_location (self, src_frame, frame);
+  merge (self, &self->by_stack, stack, location, inlined);
+  merge (self, &self->by_frame, dst_frame, location, inlined);
+}
 
-  merge (self, &self->by_stack, stack, *source - 1, inlined);
-  merge (self, &self->by_frame, dst_frame, *source - 1, inlined);
+void
+fc_location_table_note_frame (FcLocationTable *self,
+                              guint32          dst_frame,
+                              guint32          src_frame,
+                              const FcFrame   *frame,
+                              gboolean         inlined)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (frame != NULL);
+
+  merge (self, &self->by_frame, dst_frame, source_location (self, src_frame, frame), inlined);
 }
 
 void

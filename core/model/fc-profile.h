@@ -138,8 +138,6 @@ const char        *fc_profile_frame_label          (FcProfile         *self,
                                                     gsize              buf_len);
 
 /* stacks */
-void               fc_profile_reserve_samples      (FcProfile         *self,
-                                                    guint              n_samples);
 void               fc_profile_reserve_stacks       (FcProfile         *self,
                                                     guint              n_stacks);
 guint32            fc_profile_intern_stack         (FcProfile         *self,
@@ -179,6 +177,12 @@ void               fc_profile_append_sample        (FcProfile         *self,
                                                     guint32            thread_index,
                                                     guint32            stack_id,
                                                     guint32            extra);
+/* takes @samples (g_malloc'd, room for @capacity, @n used) as the samples of
+ * a profile that has none yet, as if appended one by one */
+void               fc_profile_take_samples         (FcProfile         *self,
+                                                    FcSample          *samples,
+                                                    guint              n,
+                                                    guint              capacity);
 guint              fc_profile_get_n_samples        (FcProfile         *self);
 const FcSample    *fc_profile_get_samples          (FcProfile         *self,
                                                     guint             *n_samples);

@@ -291,6 +291,9 @@ test_by_function_late_merge (void)
   byfn = fc_profile_dup_by_function (p);
   src_samples = fc_profile_get_samples (p, &n);
   samples = fc_profile_get_samples (byfn, NULL);
+  /* frames merged: the nodes are the copy's own */
+  g_assert_true (samples != src_samples);
+  g_assert_true (fc_profile_get_stacks (byfn, NULL) != fc_profile_get_stacks (p, NULL));
   g_assert_cmpuint (fc_profile_get_n_samples (byfn), ==, n);
   for (guint i = 0; i < n; i++)
     {
@@ -303,6 +306,86 @@ test_by_function_late_merge (void)
         g_hash_table_add (paths, function_path (p, s));
     }
   g_assert_cmpuint (fc_profile_get_n_stacks (byfn), ==, g_hash_table_size (paths) + 1);
+}
+
+/* No two frames merge by function and the source is finished (most big
+ * chunks): the view reads the source's stack nodes, samples and thread
+ * indexes in place, with its own frames (no lines) and strings; each node
+ * keeps its own location and says whether it was inlined there; and the
+ * view outlives the source's other owners. */
+static void
+test_by_function_shares (void)
+{
+  FcProfile *p = fc_profile_new (FC_FORMAT_V2);
+  g_autoptr(FcProfile) view = NULL;
+  guint32 t1 = fc_profile_ensure_thread (p, "100");
+  guint32 t2 = fc_profile_ensure_thread (p, "200");
+  guint32 frames[3], inlined, outer;
+  const FcStackNode *nodes;
+  const FcSample *samples;
+  FcFrameLocation location;
+  guint n_nodes, n_samples;
+  FcFrame frame;
+
+  /* main (0x10) > run (0x100) > mix inlined into run at 0x100 */
+  fc_frame_init (&frame);
+  frame.has_instruction_addr = TRUE;
+  frame.function = fc_profile_intern (p, "main");
+  frame.lineno = 7;
+  frame.instruction_addr = 0x10;
+  frames[2] = fc_profile_intern_frame (p, &frame);
+  frame.function = fc_profile_intern (p, "run");
+  frame.lineno = 30;
+  frame.instruction_addr = 0x100;
+  frames[1] = fc_profile_intern_frame (p, &frame);
+  frame.function = fc_profile_intern (p, "mix");
+  frame.lineno = 3;
+  frames[0] = fc_profile_intern_frame (p, &frame);
+  inlined = fc_profile_intern_stack_frames (p, frames, 3);
+  outer = fc_profile_intern_stack_frames (p, frames + 1, 2);
+  fc_profile_append_sample (p, 20, t2, outer, 0);
+  fc_profile_append_sample (p, 10, t1, inlined, 0);
+  fc_profile_append_sample (p, 30, t1, outer, 0);
+  fc_profile_finish (p);
+
+  view = fc_profile_dup_for_view (p, NULL);
+  nodes = fc_profile_get_stacks (view, &n_nodes);
+  g_assert_true (nodes == fc_profile_get_stacks (p, NULL));
+  g_assert_cmpuint (n_nodes, ==, fc_profile_get_n_stacks (p));
+  samples = fc_profile_get_samples (view, &n_samples);
+  g_assert_true (samples == fc_profile_get_samples (p, NULL));
+  g_assert_cmpuint (n_samples, ==, 3);
+  for (guint32 t = 0; t < 2; t++)
+    {
+      guint n_view, n_src;
+
+      g_assert_true (fc_profile_get_thread_samples (view, t, &n_view) == fc_profile_get_thread_samples (p, t, &n_src));
+      g_assert_cmpuint (n_view, ==, n_src);
+      g_assert_cmpuint (fc_profile_get_thread (view, t)->n_samples, ==, n_src);
+    }
+  g_assert_cmpuint (fc_profile_get_n_frames (view), ==, 3);
+  for (guint32 f = 0; f < 3; f++)
+    {
+      g_assert_cmpint (fc_profile_get_frame (view, f)->lineno, ==, FC_LINE_NONE);
+      g_assert_true (fc_profile_get_frame_location (view, f, &location));
+      g_assert_cmpint (location.lineno, ==, fc_profile_get_frame (p, f)->lineno);
+      g_assert_false (location.several);
+      g_assert_true (location.inlined == (f == frames[0]));
+    }
+  g_assert_true (fc_profile_get_stack_location (view, inlined, &location));
+  g_assert_true (location.inlined);
+  g_assert_cmpint (location.lineno, ==, 3);
+  g_assert_true (fc_profile_get_stack_location (view, outer, &location));
+  g_assert_false (location.inlined);
+  g_assert_cmpint (location.lineno, ==, 30);
+
+  /* the view holds what it reads */
+  g_object_unref (p);
+  samples = fc_profile_get_samples (view, NULL);
+  g_assert_cmpint (samples[0].timestamp_ns, ==, 10);
+  g_assert_cmpstr (fc_profile_string (view, fc_profile_get_frame (view, fc_profile_get_stack (view, samples[0].stack)->frame)->function),
+                   ==, "mix");
+  g_assert_cmpstr (fc_profile_string (view, fc_profile_get_thread (view, samples[1].thread)->tid), ==, "200");
 }
 
 /* A builder that reserves room interns as one that does not. */
@@ -541,6 +624,7 @@ main (int   argc,
   g_test_add_func ("/core/profile/by-function-inlined", test_by_function_inlined);
   g_test_add_func ("/core/profile/by-function-late-merge", test_by_function_late_merge);
   g_test_add_func ("/core/profile/by-function-same-ids", test_by_function_same_ids);
+  g_test_add_func ("/core/profile/by-function-shares", test_by_function_shares);
   g_test_add_func ("/core/profile/reserve-stacks", test_reserve_stacks);
   g_test_add_func ("/core/document/merge", test_document_merge);
   g_test_add_func ("/core/profile/import-range", test_import_range);
