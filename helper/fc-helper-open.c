@@ -25,8 +25,10 @@
 /* a clock sample every 100 us at most (10 kHz): more would load the target, not inform */
 #define MIN_CLOCK_PERIOD_NS 100000
 
+/* READ (with read_format 0, which the copy below keeps): the event's own count, the thread's CPU
+ * time, by which cpu mode thins a stream's first-period burst */
 static const guint64 allowed_sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-                                           PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+                                           PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 
 gboolean
 fc_helper_check_process (int      pid,
@@ -113,7 +115,7 @@ clean_attr (const struct perf_event_attr *in,
   else if (in->sample_period == 0 && in->config != PERF_COUNT_SW_DUMMY)
     problem = "the sample period is 0";
   else if (in->sample_type & ~allowed_sample_type)
-    problem = "only the thread, time, instruction pointer, user registers and user stack are sampled";
+    problem = "only the thread, time, instruction pointer, counter, user registers and user stack are sampled";
   else if (in->sample_stack_user > MAX_STACK_USER || in->sample_stack_user % 8 != 0)
     problem = "the user stack copy is larger than 65528 bytes or not a multiple of 8";
   else if (in->use_clockid && in->clockid != CLOCK_MONOTONIC)

@@ -42,6 +42,10 @@ struct _FcPerfStream {
   guint64 last_head;   /* FC_PERF_NEWEST: data_head at the last read */
   guint64 period;      /* ns of CPU time between samples; 0 for switch samples */
   gboolean phase_set;  /* the first sample came: the period is the full one from now on */
+  /* cpu mode's thinning (keep_sample()): the thread's CPU time, as the samples' counter
+   * values give it, at which the next sample is due; 0 before the first one */
+  guint64 next_due;
+  guint64 lost_pending; /* the kernel lost records since the last sample kept */
 };
 
 /* A thread that runs for less than one period must still be sampled in proportion to its CPU
@@ -54,6 +58,7 @@ set_random_phase (FcPerfStream *self)
 
   first = MAX (first, 10000);   /* the kernel's shortest timer */
   self->phase_set = FALSE;
+  self->next_due = 0;
   ioctl (self->fd, PERF_EVENT_IOC_PERIOD, &first);
 }
 
@@ -134,7 +139,9 @@ fc_perf_stream_open_full (int           tid,
   /* task-clock counts nanoseconds this thread ran: a period of 1e9/HZ samples on-CPU time */
   attr.config = PERF_COUNT_SW_TASK_CLOCK;
   attr.sample_period = FC_NSEC_PER_SEC / MAX (frequency, 1);
-  attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+  /* READ: the counter's value, the thread's CPU time in ns, by which keep_sample() thins */
+  attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_REGS_USER |
+                     PERF_SAMPLE_STACK_USER;
   attr.sample_regs_user = regs_mask ();
   attr.sample_stack_user = (stack_size + 7) & ~7u;
   attr.exclude_kernel = 1;
@@ -143,10 +150,12 @@ fc_perf_stream_open_full (int           tid,
   attr.enable_on_exec = enable_on_exec ? 1 : 0;
   attr.use_clockid = 1;
   attr.clockid = CLOCK_MONOTONIC;
-  /* the sampler drains on a timer and never polls these fds: a wakeup per sample (an irq_work
-   * self-interrupt, costly in a VM) would be pure overhead */
+  /* the sampler drains on a timer: a wakeup per sample (an irq_work self-interrupt, costly in a
+   * VM) would be pure overhead. One when the ring is half full (cpu mode polls for it, see
+   * fc_sampler_perf_drain_ready()) saves what a late drain would lose: a busy thread's samples
+   * at 1000 Hz, or a first period's burst (keep_sample()). */
   attr.watermark = 1;
-  attr.wakeup_watermark = 1024 * 1024;
+  attr.wakeup_watermark = ring_pages[0] * sysconf (_SC_PAGESIZE) / 2;
   /* PERF_RECORD_COMM with the exec flag tells us when the program's modules change */
   attr.comm = 1;
   attr.comm_exec = 1;
@@ -254,6 +263,13 @@ fc_perf_stream_open_full (int           tid,
   return self;
 }
 
+/* readable (poll) when the ring is half full */
+int
+fc_perf_stream_get_fd (FcPerfStream *self)
+{
+  return self->fd;
+}
+
 void
 fc_perf_stream_free (FcPerfStream *self)
 {
@@ -298,15 +314,17 @@ ring_copy (const guint8 *data,
     memcpy ((guint8 *) dest + first, data, len - first);
 }
 
-/* A PERF_RECORD_SAMPLE of TID, TIME, REGS_USER and STACK_USER at @pos of the ring, or NULL when it
- * has no user state (taken in a kernel thread's context) or is cut short. Read in place: the
- * record reserves the whole stack size asked for, of which a sleeping thread fills a few hundred
- * bytes, and copying 32 KiB a sample was most of the sampler's time. */
+/* A PERF_RECORD_SAMPLE of TID, TIME, READ, REGS_USER and STACK_USER at @pos of the ring, or NULL
+ * when it has no user state (taken in a kernel thread's context) or is cut short; *count is the
+ * counter's value (0 if cut short) either way. Read in place: the record reserves the whole stack
+ * size asked for, of which a sleeping thread fills a few hundred bytes, and copying 32 KiB a
+ * sample was most of the sampler's time. */
 static FcSnapshot *
 parse_sample (const guint8 *data,
               gsize         data_size,
               guint64       pos,
-              gsize         rec_size)
+              gsize         rec_size,
+              guint64      *count)
 {
   /* offsets in the record: pos + rec_size wraps to 0 at the end of a backward ring's first lap */
   guint64 p = sizeof (struct perf_event_header), end = rec_size;
@@ -315,10 +333,12 @@ parse_sample (const guint8 *data,
   guint64 regs[G_N_ELEMENTS (reg_map)];
   FcSnapshot *snap;
 
-  if (p + 24 > end)
+  *count = 0;
+  if (p + 32 > end)
     return NULL;
   ring_copy (data, data_size, pos + p, pid_tid, 8); p += 8;
   ring_copy (data, data_size, pos + p, &time, 8); p += 8;
+  ring_copy (data, data_size, pos + p, count, 8); p += 8;
   ring_copy (data, data_size, pos + p, &abi, 8); p += 8;
   if (abi == PERF_SAMPLE_REGS_ABI_NONE || p + sizeof regs > end)
     return NULL;
@@ -345,6 +365,41 @@ parse_sample (const guint8 *data,
   return snap;
 }
 
+/* The first period is drawn from (0, period] (set_random_phase()), and the kernel keeps it until
+ * the sampler next drains the ring and sets the full period: a thread that runs past it gives a
+ * burst of samples, up to one every 10 us, and a light thread looked heavy (100 light threads got
+ * 119% of their CPU time x rate). Dropping the burst dropped the CPU time it stands for when the
+ * drain came late. So a sample is kept when the thread's CPU time (the counter's value) has
+ * reached the next multiple of the period past its first sample: the kept ones lie where full
+ * periods from the random phase would, however late the drain, and all are kept once the full
+ * period is set. Samples the kernel lost are counted as the periods the next kept one skipped. */
+static gboolean
+keep_sample (FcPerfStream *self,
+             guint64       count,
+             guint64      *lost)
+{
+  guint64 skipped;
+
+  if (self->period == 0)
+    return TRUE;
+  if (self->next_due == 0)
+    {
+      self->next_due = count + self->period;
+      self->lost_pending = 0;
+      return TRUE;
+    }
+  if (count < self->next_due)
+    return FALSE;
+  skipped = (count - self->next_due) / self->period;
+  /* a sample that lands more than a period late without the kernel saying it lost some only
+   * drifted (the timer fires a little after its time, and counts on from there) */
+  if (self->lost_pending > 0 && lost != NULL)
+    *lost += skipped;
+  self->lost_pending = 0;
+  self->next_due += (skipped + 1) * self->period;
+  return TRUE;
+}
+
 guint
 fc_perf_stream_drain (FcPerfStream   *self,
                       FcSnapshotSink  sink,
@@ -364,7 +419,7 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
   struct perf_event_mmap_page *meta = self->base;
   const guint8 *data = (const guint8 *) self->base + self->page_size;
   gsize data_size = self->data_size;
-  guint64 head, tail;
+  guint64 head, tail, count;
   guint n = 0;
 
   head = __atomic_load_n (&meta->data_head, __ATOMIC_ACQUIRE);
@@ -380,13 +435,17 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
 
       if (hdr.type == PERF_RECORD_SAMPLE)
         {
-          FcSnapshot *snap;
+          FcSnapshot *snap = parse_sample (data, data_size, tail, hdr.size, &count);
+          /* one taken in a kernel thread's context (no stack) still marks its period */
+          gboolean keep = count > 0 && keep_sample (self, count, lost);
 
-          if ((snap = parse_sample (data, data_size, tail, hdr.size)) != NULL)
+          if (snap != NULL && keep)
             {
               sink (snap, sink_data);
               n++;
             }
+          else
+            g_free (snap);
         }
       else if (hdr.type == PERF_RECORD_COMM && (hdr.misc & PERF_RECORD_MISC_COMM_EXEC))
         {
@@ -410,11 +469,14 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
                                                                     : FC_PERF_SWITCH_OUT_SLEEPING;
           switch_func (kind, (gint64) trailer[1], sink_data);
         }
-      else if (hdr.type == PERF_RECORD_LOST && lost != NULL)
+      else if (hdr.type == PERF_RECORD_LOST)
         {
-          guint64 rec[3];
+          guint64 rec[3] = { 0, 0, 0 };
           ring_copy (data, data_size, tail, rec, MIN (sizeof rec, hdr.size));
-          *lost += rec[2];
+          if (self->period > 0)
+            self->lost_pending += rec[2];   /* counted in periods by the next sample kept */
+          else if (lost != NULL)
+            *lost += rec[2];
         }
       tail += hdr.size;
     }
@@ -468,7 +530,8 @@ fc_perf_stream_read_newest (FcPerfStream  *self,
         break;
       if (hdr.type == PERF_RECORD_SAMPLE && !have_rec)
         {
-          snap = parse_sample (data, data_size, head + off, hdr.size);
+          guint64 count;
+          snap = parse_sample (data, data_size, head + off, hdr.size, &count);
           rec_end = off + hdr.size;
           have_rec = TRUE;
         }

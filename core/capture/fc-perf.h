@@ -44,6 +44,7 @@ FcPerfStream *fc_perf_stream_open_full (int           tid,
                                         FcPerfFlags   flags,
                                         GError      **error);
 void          fc_perf_stream_free   (FcPerfStream   *self);
+int           fc_perf_stream_get_fd (FcPerfStream   *self);
 void          fc_perf_stream_set_frequency (FcPerfStream *self,
                                             guint         frequency);
 void          fc_perf_stream_enable (FcPerfStream   *self,

@@ -118,6 +118,7 @@ struct _FcSampler {
   gboolean        traced;         /* ptrace events are ours: wall mode, or following children */
   gboolean        helper_wall;    /* wall mode's stops made by flamecast-helper (fc-sampler-helper.c) */
   int             timer_fd;
+  int             perf_epoll_fd;  /* cpu mode: the threads' perf fds, readable when half full */
   int             pidfd;
   guint           frequency;
   guint           stack_size;
@@ -191,6 +192,8 @@ void fc_sampler_choose_wall_method (FcSampler *self, GPid pid);
 void fc_sampler_collect_perf_sample_cb (FcSnapshot *snapshot, gpointer user_data);
 void fc_sampler_collect_switch_cb (FcPerfSwitch kind, gint64 time_ns, gpointer user_data);
 void fc_sampler_perf_drain_all (FcSampler *self);
+void fc_sampler_perf_drain_ready (FcSampler *self);
+void fc_sampler_perf_watch (FcSampler *self, Task *task);
 gboolean fc_sampler_perf_open_all (FcSampler *self, gboolean enable_on_exec, GError **error);
 void fc_sampler_perf_rescan (FcSampler *self);
 gboolean fc_sampler_threads_changed (FcSampler *self);

@@ -24,6 +24,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
@@ -328,8 +329,8 @@ sampler_thread (gpointer data)
 
   while (!quit)
     {
-      struct pollfd fds[3];
-      int nfds = 0;
+      struct pollfd fds[4];
+      int nfds = 0, perf_index = -1;
       gint64 timeout_us;
       Command *cmd;
 
@@ -339,6 +340,12 @@ sampler_thread (gpointer data)
       if (self->pidfd >= 0 && self->attached && !self->exited)
         {
           fds[nfds].fd = self->pidfd;
+          fds[nfds++].events = POLLIN;
+        }
+      if (self->attached && self->sampling && self->mode == FC_SAMPLER_MODE_CPU)
+        {
+          perf_index = nfds;
+          fds[nfds].fd = self->perf_epoll_fd;
           fds[nfds++].events = POLLIN;
         }
       /* ptrace stops are not pollable: look every 2 ms while the target is eventful (signals,
@@ -405,10 +412,13 @@ sampler_thread (gpointer data)
             }
         }
 
+      if (perf_index >= 0 && (fds[perf_index].revents & POLLIN) && self->attached)
+        fc_sampler_perf_drain_ready (self);
+
       if (self->attached && self->traced)
         fc_sampler_collect_events (self, FALSE, FALSE);
 
-      if (nfds > 2 && (fds[2].revents & POLLIN) && self->attached)
+      if (nfds > 2 && perf_index != 2 && (fds[2].revents & POLLIN) && self->attached)
         {
           if (!self->traced)
             {
@@ -597,6 +607,7 @@ fc_sampler_new_full (FcSnapshotSink     sink,
   errno = 0;
   self->nice = getpriority (PRIO_PROCESS, 0);
   self->timer_fd = timerfd_create (CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  self->perf_epoll_fd = epoll_create1 (EPOLL_CLOEXEC);
   self->pidfd = -1;
   self->frequency = fc_record_option_get (FC_RECORD_OPTION_FREQUENCY)->default_value;
   self->stack_size = fc_record_option_get (FC_RECORD_OPTION_STACK_BYTES)->default_value;
@@ -627,6 +638,8 @@ fc_sampler_free (FcSampler *self)
   g_free (self->method_reason);
   close (self->wake_fd);
   close (self->timer_fd);
+  if (self->perf_epoll_fd >= 0)
+    close (self->perf_epoll_fd);
   if (self->pidfd >= 0)
     close (self->pidfd);
   g_mutex_clear (&self->lock);

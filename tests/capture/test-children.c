@@ -628,6 +628,34 @@ test_short_lived_cpu (void)
   n_ids = check_sessions (cap.chunks, fc_recorder_get_profiler_id (recorder));
   g_test_message ("%u sessions", n_ids);
   g_assert_cmpuint (n_ids, >=, 16);
+  /* and its stacks are read with its maps: known while it ran, at its first sample, not after
+   * its exit (when /proc has no maps) */
+  for (guint c = 0; c < cap.chunks->len; c++)
+    {
+      FcProfile *chunk = g_ptr_array_index (cap.chunks, c);
+      guint n_samples, n_burn = 0;
+      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
+
+      if (g_strcmp0 (fc_profile_get_profiler_id (chunk), fc_recorder_get_profiler_id (recorder)) == 0)
+        continue;
+      for (guint i = 0; i < n_samples; i++)
+        {
+          guint32 frames[256];
+          guint depth = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
+
+          for (guint k = 0; k < depth; k++)
+            if (g_strcmp0 (fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function),
+                           "grandchild_burn") == 0)
+              {
+                n_burn++;
+                break;
+              }
+        }
+      g_test_message ("chunk %u: %u of %u samples in grandchild_burn", c, n_burn, n_samples);
+      /* one may be of its start (the dynamic loader) */
+      if (n_samples >= 2)
+        g_assert_cmpuint (n_burn, >, 0);
+    }
 
   g_main_loop_unref (cap.loop);
   g_ptr_array_unref (cap.chunks);

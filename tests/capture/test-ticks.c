@@ -355,6 +355,99 @@ test_cpu_light_threads (void)
   run_clear (&run);
 }
 
+/* cpu mode's samples of each light thread (whose stack holds light_thread()), by tid */
+static GHashTable *
+count_light_samples (Run *run)
+{
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint c = 0; c < run->chunks->len; c++)
+    {
+      FcProfile *chunk = g_ptr_array_index (run->chunks, c);
+      guint n_samples;
+      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
+
+      for (guint i = 0; i < n_samples; i++)
+        {
+          const FcThread *t = fc_profile_get_thread (chunk, samples[i].thread);
+          guint32 frames[256];
+          guint depth = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
+
+          for (guint k = 0; k < depth; k++)
+            if (g_strcmp0 (fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function),
+                           "light_thread") == 0)
+              {
+                const char *tid = fc_profile_string (chunk, t->tid);
+                guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, tid));
+                g_hash_table_replace (counts, g_strdup (tid), GUINT_TO_POINTER (n + 1));
+                break;
+              }
+        }
+    }
+  return counts;
+}
+
+/* cpu mode: 200 threads that each start, run 2 ms and end, at 101 Hz (a period of 9.9 ms). Each
+ * is sampled once with a chance of 2/9.9 (its first period is drawn from the whole period), never
+ * more than twice: the first period lasts until the sampler sets the full one, and a thread
+ * running past a short one gave a burst of samples (up to one every 10 us). */
+static void
+test_cpu_first_period (void)
+{
+  const guint frequency = 101, n_threads = 200;
+  const double cpu_s = 0.002;
+  g_autoptr(GHashTable) counts = NULL;
+  GHashTableIter iter;
+  gpointer value;
+  guint64 total = 0;
+  double p = cpu_s * frequency, margin;
+  Run run = { 0 };
+
+  run_pool (&run, FC_SAMPLER_MODE_CPU, METHOD_PERF, frequency, n_threads + 1, "-n 200 -b 2000 -c 1");
+  counts = count_light_samples (&run);
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      g_assert_cmpuint (GPOINTER_TO_UINT (value), <=, 2);
+      total += GPOINTER_TO_UINT (value);
+    }
+  margin = fc_test_binomial_margin (n_threads, p);
+  g_test_message ("%" G_GUINT64_FORMAT " samples of %u threads of 2 ms; expected %.1f +- %.1f, %" G_GUINT64_FORMAT
+                  " lost by the kernel", total, n_threads, n_threads * p, margin, run.summary->lost_samples);
+  g_assert_cmpfloat (fabs (total - n_threads * p), <=, margin);
+  run_clear (&run);
+}
+
+/* cpu mode: two threads each using 150 ms of CPU time (5 ms of every 10 ms) at 1000 Hz get
+ * 150 samples each, within five standard deviations (of a Poisson count, more than a sampler
+ * with a random phase varies): the first period's burst is thinned to full periods, not dropped,
+ * however late the sampler drains the ring, and samples the kernel lost are counted. */
+static void
+test_cpu_known_time (void)
+{
+  const guint frequency = 1000;
+  const double cpu_s = 0.150;
+  g_autoptr(GHashTable) counts = NULL;
+  GHashTableIter iter;
+  gpointer key, value;
+  double expected = cpu_s * frequency, margin = 5 * sqrt (expected);
+  Run run = { 0 };
+
+  run_pool (&run, FC_SAMPLER_MODE_CPU, METHOD_PERF, frequency, 3, "-n 2 -b 5000 -p 10000 -c 30");
+  counts = count_light_samples (&run);
+  g_assert_cmpuint (g_hash_table_size (counts), ==, 2);
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      guint n = GPOINTER_TO_UINT (value);
+
+      g_test_message ("thread %s: %u samples, expected %.0f +- %.0f; %" G_GUINT64_FORMAT " lost by the kernel "
+                      "(of every thread)", (const char *) key, n, expected, margin, run.summary->lost_samples);
+      g_assert_cmpfloat (fabs (n + 0.0 - expected), <=, margin);
+    }
+  run_clear (&run);
+}
+
 /* 1,000 light threads in wall mode, where perf events give running and sleeping threads'
  * stacks: every thread gets ticks, each thread's ticks add up, and no thread is ever stopped. */
 static void
@@ -398,6 +491,8 @@ main (int argc, char **argv)
   g_test_add_func ("/core/ticks/bursty-perf", test_bursty_perf);
   g_test_add_func ("/core/ticks/bursty-perf-stops", test_bursty_perf_stops);
   g_test_add_func ("/core/ticks/cpu-light-threads", test_cpu_light_threads);
+  g_test_add_func ("/core/ticks/cpu-first-period", test_cpu_first_period);
+  g_test_add_func ("/core/ticks/cpu-known-time", test_cpu_known_time);
   g_test_add_func ("/core/ticks/many-threads-perf", test_many_threads_perf);
   return g_test_run ();
 }
