@@ -347,7 +347,7 @@ snapshot_free (FcSnapshot *snap)
       g_free (ctx->python);
       g_free (ctx);
     }
-  g_free (snap);
+  fc_snapshot_free (snap);
 }
 
 /* ---- worker thread ---- */
