@@ -13,8 +13,9 @@
 
 #include "fc-snapshot.h"
 
-/* 64 x 32 KiB (the default stack copy): 2 MiB at most kept aside */
-#define POOL_MAX 64
+/* 128 x 32 KiB (the default stack copy): 4 MiB at most kept aside; a hundred threads that wake
+ * together hand over a hundred at one tick */
+#define POOL_MAX 128
 /* smaller ones come from malloc's caches cheaply enough */
 #define POOL_MIN_STACK 4096
 
