@@ -38,6 +38,8 @@ typedef struct {
 FcSnapshot *fc_snapshot_new  (FcSnapshotKind kind,
                               int            tid,
                               gsize          stack_len);
+/* For snapshots made by fc_snapshot_new() only (a copy's stack_capacity does not tell its size):
+ * the memory of big ones is kept for the next. */
 void        fc_snapshot_free (FcSnapshot    *snapshot);
 guint       fc_snapshot_get_n_allocated (void);
 
