@@ -53,7 +53,8 @@ typedef enum {
 } ItemKind;
 
 /* A thread's stack as unwound and symbolized once: shared by the items of every tick it stands
- * for (a sleeping thread's, most often), never copied. */
+ * for (a sleeping thread's, most often), never copied. Its reference count is atomic: the worker
+ * takes references while the main context lets go of those of the items it appended. */
 typedef struct {
   guint64          serial;      /* this stack and no other of the recording */
   guint            n;
@@ -72,7 +73,7 @@ frames_clear (Frames *frames)
 static void
 frames_unref (Frames *frames)
 {
-  g_rc_box_release_full (frames, (GDestroyNotify) frames_clear);
+  g_atomic_rc_box_release_full (frames, (GDestroyNotify) frames_clear);
 }
 
 /* one unwound, symbolized sample handed from the worker to the main context */
@@ -481,7 +482,7 @@ worker_sample (FcRecorder       *self,
       n = fc_runtimes_splice (proc->runtimes, mode, ctx != NULL ? ctx->python : NULL, ips, symbols, n,
                               out_ips, out_symbols, MAX_FRAMES);
       g_clear_pointer (&ts->frames, frames_unref);
-      ts->frames = g_rc_box_new0 (Frames);
+      ts->frames = g_atomic_rc_box_new0 (Frames);
       ts->frames->serial = ++self->frames_serial;
       ts->frames->n = n;
       ts->frames->python = mode == FC_STACKS_PYTHON;
@@ -513,7 +514,7 @@ worker_sample (FcRecorder       *self,
   item->time_ns = snap->time_ns + self->realtime_offset_ns;
   item->thread_name = ts->name ? g_ref_string_acquire (ts->name) : NULL;
   item->priority = ts->priority;
-  item->frames = g_rc_box_acquire (ts->frames);
+  item->frames = g_atomic_rc_box_acquire (ts->frames);
   item->n_frames = ts->frames->n;
   item->ips = ts->frames->ips;
   item->symbols = ts->frames->symbols;
