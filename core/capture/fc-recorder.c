@@ -56,6 +56,7 @@ typedef enum {
  * for (a sleeping thread's, most often), never copied. Its reference count is atomic: the worker
  * takes references while the main context lets go of those of the items it appended. */
 typedef struct {
+  gint             ref_count;   /* atomic */
   guint64          serial;      /* this stack and no other of the recording */
   guint            n;
   guint64         *ips;         /* leaf first; 0 for an interpreter's frame */
@@ -63,17 +64,23 @@ typedef struct {
   gboolean         python;      /* Python frames only */
 } Frames;
 
-static void
-frames_clear (Frames *frames)
+/* counted with g_atomic_int_*, which compile into this file: ThreadSanitizer sees them order the
+ * free after the other thread's reads (GLib's own rc boxes are not instrumented) */
+static Frames *
+frames_ref (Frames *frames)
 {
-  g_free (frames->ips);
-  g_free (frames->symbols);
+  g_atomic_int_inc (&frames->ref_count);
+  return frames;
 }
 
 static void
 frames_unref (Frames *frames)
 {
-  g_atomic_rc_box_release_full (frames, (GDestroyNotify) frames_clear);
+  if (!g_atomic_int_dec_and_test (&frames->ref_count))
+    return;
+  g_free (frames->ips);
+  g_free (frames->symbols);
+  g_free (frames);
 }
 
 /* one unwound, symbolized sample handed from the worker to the main context */
@@ -482,7 +489,8 @@ worker_sample (FcRecorder       *self,
       n = fc_runtimes_splice (proc->runtimes, mode, ctx != NULL ? ctx->python : NULL, ips, symbols, n,
                               out_ips, out_symbols, MAX_FRAMES);
       g_clear_pointer (&ts->frames, frames_unref);
-      ts->frames = g_atomic_rc_box_new0 (Frames);
+      ts->frames = g_new0 (Frames, 1);
+      ts->frames->ref_count = 1;
       ts->frames->serial = ++self->frames_serial;
       ts->frames->n = n;
       ts->frames->python = mode == FC_STACKS_PYTHON;
@@ -514,7 +522,7 @@ worker_sample (FcRecorder       *self,
   item->time_ns = snap->time_ns + self->realtime_offset_ns;
   item->thread_name = ts->name ? g_ref_string_acquire (ts->name) : NULL;
   item->priority = ts->priority;
-  item->frames = g_atomic_rc_box_acquire (ts->frames);
+  item->frames = frames_ref (ts->frames);
   item->n_frames = ts->frames->n;
   item->ips = ts->frames->ips;
   item->symbols = ts->frames->symbols;
