@@ -554,7 +554,7 @@ fc_perf_stream_read_newest (FcPerfStream  *self,
   /* what was written meanwhile took the place of the oldest bytes read */
   after = __atomic_load_n (&meta->data_head, __ATOMIC_ACQUIRE);
   if (snap != NULL && rec_end + (head - after) > data_size)
-    g_clear_pointer (&snap, g_free);
+    g_clear_pointer (&snap, fc_snapshot_free);
   if (snap != NULL)
     {
       *sample = snap;

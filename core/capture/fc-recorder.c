@@ -52,6 +52,37 @@ typedef enum {
   ITEM_RENAME,        /* JIT code named late (a map written at exit): FcSymbol * -> FcSymbol * */
 } ItemKind;
 
+/* A thread's stack as unwound and symbolized once: shared by the items of every tick it stands
+ * for (a sleeping thread's, most often), never copied. Its reference count is atomic: the worker
+ * takes references while the main context lets go of those of the items it appended. */
+typedef struct {
+  gint             ref_count;   /* atomic */
+  guint64          serial;      /* this stack and no other of the recording */
+  guint            n;
+  guint64         *ips;         /* leaf first; 0 for an interpreter's frame */
+  const FcSymbol **symbols;
+  gboolean         python;      /* Python frames only */
+} Frames;
+
+/* counted with g_atomic_int_*, which compile into this file: ThreadSanitizer sees them order the
+ * free after the other thread's reads (GLib's own rc boxes are not instrumented) */
+static Frames *
+frames_ref (Frames *frames)
+{
+  g_atomic_int_inc (&frames->ref_count);
+  return frames;
+}
+
+static void
+frames_unref (Frames *frames)
+{
+  if (!g_atomic_int_dec_and_test (&frames->ref_count))
+    return;
+  g_free (frames->ips);
+  g_free (frames->symbols);
+  g_free (frames);
+}
+
 /* one unwound, symbolized sample handed from the worker to the main context */
 typedef struct {
   ItemKind         kind;
@@ -63,8 +94,9 @@ typedef struct {
   int              priority;
   gint64           time_ns;     /* Unix epoch */
   char            *thread_name; /* GRefString */
-  guint            n_frames;
-  guint64         *ips;         /* leaf first; 0 for an interpreter's frame */
+  Frames          *frames;      /* a reference */
+  guint            n_frames;    /* frames' own, for short */
+  const guint64   *ips;
   const FcSymbol **symbols;
   gboolean         python;      /* Python frames only: the chunk is platform python */
 } Item;
@@ -72,10 +104,7 @@ typedef struct {
 typedef struct {
   int              pid;         /* the thread's process */
   const char      *process_comm; /* its name when first seen, for a process gone before we looked */
-  guint64         *ips;         /* the stack recorded: native, spliced or Python */
-  const FcSymbol **symbols;
-  guint            n;
-  gboolean         python;      /* ips are Python frames only */
+  Frames          *frames;      /* the stack recorded: native, spliced or Python; NULL before one */
   char            *name;        /* GRefString */
   int              priority;
   gint64           name_read_us;
@@ -117,7 +146,16 @@ typedef struct {
   guint          batch_first;    /* samples appended since the last samples-added */
   guint          batch_n;
   guint          summary_index;  /* its FcProcessSummary in process_list, + 1; 0: none yet */
+  GHashTable    *last_stacks;    /* tid -> LastStack: its latest stack in the live chunk */
 } Session;
+
+/* A thread asleep at each tick gives the same Frames again and again: its stack and thread ids
+ * in the live chunk are taken from here rather than interned anew. */
+typedef struct {
+  guint64  serial;
+  guint32  stack;
+  guint32  thread;
+} LastStack;
 
 struct _FcRecorder {
   GObject        parent_instance;
@@ -151,6 +189,7 @@ struct _FcRecorder {
   gboolean       following;      /* the target's children are followed (read at attach) */
   FcStacksMode   stacks_active;  /* read at attach: the sink reads Python frames unless native */
   GHashTable    *thread_states;  /* worker thread only: tid -> ThreadState */
+  guint64        frames_serial;  /* worker thread only: Frames made so far */
   gint64         realtime_offset_ns; /* worker thread only; 0: take it at the next sample */
 
   GMutex         lock;
@@ -228,8 +267,7 @@ item_free (Item *item)
   g_clear_pointer (&item->renamed, g_hash_table_unref);
   if (item->thread_name)
     g_ref_string_release (item->thread_name);
-  g_free (item->ips);
-  g_free (item->symbols);
+  g_clear_pointer (&item->frames, frames_unref);
   g_free (item);
 }
 
@@ -332,8 +370,7 @@ thread_state_free (ThreadState *ts)
 {
   if (ts->name)
     g_ref_string_release (ts->name);
-  g_free (ts->ips);
-  g_free (ts->symbols);
+  g_clear_pointer (&ts->frames, frames_unref);
   g_free (ts);
 }
 
@@ -347,7 +384,7 @@ snapshot_free (FcSnapshot *snap)
       g_free (ctx->python);
       g_free (ctx);
     }
-  g_free (snap);
+  fc_snapshot_free (snap);
 }
 
 /* ---- worker thread ---- */
@@ -451,12 +488,14 @@ worker_sample (FcRecorder       *self,
       mode = fc_runtimes_resolve_mode (proc->runtimes, self->stacks_active);
       n = fc_runtimes_splice (proc->runtimes, mode, ctx != NULL ? ctx->python : NULL, ips, symbols, n,
                               out_ips, out_symbols, MAX_FRAMES);
-      g_free (ts->ips);
-      g_free (ts->symbols);
-      ts->n = n;
-      ts->python = mode == FC_STACKS_PYTHON;
-      ts->ips = g_memdup2 (out_ips, n * sizeof (guint64));
-      ts->symbols = g_memdup2 (out_symbols, MAX (n, 1) * sizeof (const FcSymbol *));
+      g_clear_pointer (&ts->frames, frames_unref);
+      ts->frames = g_new0 (Frames, 1);
+      ts->frames->ref_count = 1;
+      ts->frames->serial = ++self->frames_serial;
+      ts->frames->n = n;
+      ts->frames->python = mode == FC_STACKS_PYTHON;
+      ts->frames->ips = g_memdup2 (out_ips, n * sizeof (guint64));
+      ts->frames->symbols = g_memdup2 (out_symbols, MAX (n, 1) * sizeof (const FcSymbol *));
       t2 = thread_cpu_ns ();
 
       g_mutex_lock (&self->lock);
@@ -466,10 +505,10 @@ worker_sample (FcRecorder       *self,
       self->unwind_stats.symbolize_ns += t2 - t1;
       g_mutex_unlock (&self->lock);
     }
-  else if (ts->ips == NULL)
+  else if (ts->frames == NULL)
     return;  /* nothing to reuse yet */
   /* python stacks: a thread that ran no Python is not in the profile, as for the Python SDK */
-  if (ts->python && ts->n == 0)
+  if (ts->frames->python && ts->frames->n == 0)
     return;
 
   /* once per sampling run, so the clock may be set between runs but samples of one run stay in order */
@@ -483,10 +522,11 @@ worker_sample (FcRecorder       *self,
   item->time_ns = snap->time_ns + self->realtime_offset_ns;
   item->thread_name = ts->name ? g_ref_string_acquire (ts->name) : NULL;
   item->priority = ts->priority;
-  item->n_frames = ts->n;
-  item->ips = g_memdup2 (ts->ips, ts->n * sizeof (guint64));
-  item->symbols = g_memdup2 (ts->symbols, ts->n * sizeof (const FcSymbol *));
-  item->python = ts->python;
+  item->frames = frames_ref (ts->frames);
+  item->n_frames = ts->frames->n;
+  item->ips = ts->frames->ips;
+  item->symbols = ts->frames->symbols;
+  item->python = ts->frames->python;
   push_item (self, item);
 }
 
@@ -769,6 +809,7 @@ session_new (int         pid,
   session->frame_cache[1] = g_hash_table_new (NULL, NULL);
   session->images = g_hash_table_new (NULL, NULL);
   session->renamed = g_hash_table_new (NULL, NULL);
+  session->last_stacks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   return session;
 }
 
@@ -780,6 +821,7 @@ session_free (Session *session)
   g_hash_table_unref (session->frame_cache[1]);
   g_hash_table_unref (session->images);
   g_hash_table_unref (session->renamed);
+  g_hash_table_unref (session->last_stacks);
   g_free (session->profiler_id);
   g_free (session);
 }
@@ -805,6 +847,7 @@ new_live_profile (FcRecorder *self,
   g_hash_table_remove_all (session->frame_cache[0]);
   g_hash_table_remove_all (session->frame_cache[1]);
   g_hash_table_remove_all (session->images);
+  g_hash_table_remove_all (session->last_stacks);
   session->chunk_start_ns = 0;
   session->batch_n = 0;
   session->python = FALSE;
@@ -1012,20 +1055,37 @@ append_item (FcRecorder *self,
   guint n = 0;
   char tid[16];
   FcThread *t;
+  LastStack *last;
   FcProfile *live = session->live;
   FcProcessSummary *p = session_summary (self, session);
 
   if (session->chunk_start_ns == 0)
     session->chunk_start_ns = item->time_ns;
 
-  /* one frame per function at each address, inlined ones included, innermost first */
-  for (guint i = 0; i < item->n_frames; i++)
-    for (const FcSymbol *sym = item->symbols[i]; sym != NULL && n < G_N_ELEMENTS (frames); sym = sym->caller)
-      frames[n++] = intern_frame (session, item->ips[i], sym, i > 0);
-  stack = fc_profile_intern_stack_frames (live, frames, n);
-
-  g_snprintf (tid, sizeof tid, "%d", item->tid);
-  thread = fc_profile_ensure_thread (live, tid);
+  last = g_hash_table_lookup (session->last_stacks, GINT_TO_POINTER (item->tid));
+  if (last != NULL && last->serial == item->frames->serial)
+    {
+      stack = last->stack;
+      thread = last->thread;
+    }
+  else
+    {
+      /* one frame per function at each address, inlined ones included, innermost first */
+      for (guint i = 0; i < item->n_frames; i++)
+        for (const FcSymbol *sym = item->symbols[i]; sym != NULL && n < G_N_ELEMENTS (frames); sym = sym->caller)
+          frames[n++] = intern_frame (session, item->ips[i], sym, i > 0);
+      stack = fc_profile_intern_stack_frames (live, frames, n);
+      g_snprintf (tid, sizeof tid, "%d", item->tid);
+      thread = fc_profile_ensure_thread (live, tid);
+      if (last == NULL)
+        {
+          last = g_new (LastStack, 1);
+          g_hash_table_insert (session->last_stacks, GINT_TO_POINTER (item->tid), last);
+        }
+      last->serial = item->frames->serial;
+      last->stack = stack;
+      last->thread = thread;
+    }
   t = fc_profile_get_thread_mut (live, thread);
   t->has_metadata = TRUE;
   if (item->priority >= 0)

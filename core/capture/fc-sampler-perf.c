@@ -235,7 +235,7 @@ fc_sampler_perf_tick_task (FcSampler *self,
                 sample != NULL, task->switch_seen, task->off_cpu, task->preempted, task->have_sample);
   if (sample == NULL && task->first_stack != NULL && !task->have_sample)
     sample = g_steal_pointer (&task->first_stack);
-  g_clear_pointer (&task->first_stack, g_free);
+  g_clear_pointer (&task->first_stack, fc_snapshot_free);
   if (sample != NULL)
     {
       /* it stands for this tick, like every other thread's sample: stamped so, samples arrive

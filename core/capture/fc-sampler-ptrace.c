@@ -255,7 +255,7 @@ handle_wait_status_inner (FcSampler *self,
         }
       task->interrupt_pending = FALSE;
       task->have_sample = FALSE;
-      g_clear_pointer (&task->first_stack, g_free);
+      g_clear_pointer (&task->first_stack, fc_snapshot_free);
       /* its perf rings outlive the exec: what they hold of the old program is not this one's */
       task->data_ns = task->read_ns = fc_sampler_now_ns ();
       /* cpu mode: samples of the old program are symbolized with its modules, before the exec */
@@ -314,7 +314,7 @@ handle_wait_status_inner (FcSampler *self,
            * thread that runs a little and exits never switches out with a stack). Not a new
            * process's: a child followed most often calls exec at once, and its stack at birth
            * would cost the recorder the set-up of a program it leaves. */
-          g_free (task->first_stack);
+          fc_snapshot_free (task->first_stack);
           task->first_stack = snapshot_stopped (self, task);
           ptrace (PTRACE_CONT, tid, NULL, NULL);
         }

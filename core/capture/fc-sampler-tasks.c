@@ -31,7 +31,7 @@ fc_sampler_task_free (Task *task)
     close (task->schedstat_fd);
   fc_perf_stream_free (task->perf);
   fc_perf_stream_free (task->off_cpu_perf);
-  g_free (task->first_stack);
+  fc_snapshot_free (task->first_stack);
   g_free (task);
 }
 

@@ -27,6 +27,7 @@ typedef struct {
   int            pid;          /* tid's process; 0 when unknown (the target itself) */
   int            status;
   guint32        stack_len;
+  guint32        stack_capacity; /* bytes allocated for stack[] */
   gint64         time_ns;      /* CLOCK_MONOTONIC */
   guint64        regs[FC_SNAPSHOT_N_REGS];
   guint64        stack_addr;   /* target address of stack[0], the stack pointer */
@@ -34,9 +35,13 @@ typedef struct {
   guint8         stack[];
 } FcSnapshot;
 
-FcSnapshot *fc_snapshot_new (FcSnapshotKind kind,
-                             int            tid,
-                             gsize          stack_len);
+FcSnapshot *fc_snapshot_new  (FcSnapshotKind kind,
+                              int            tid,
+                              gsize          stack_len);
+/* For snapshots made by fc_snapshot_new() only (a copy's stack_capacity does not tell its size):
+ * the memory of big ones is kept for the next. */
+void        fc_snapshot_free (FcSnapshot    *snapshot);
+guint       fc_snapshot_get_n_allocated (void);
 
 /* Called on the sampler thread; it takes ownership of the snapshot and must not block. */
 typedef void (*FcSnapshotSink) (FcSnapshot *snapshot,

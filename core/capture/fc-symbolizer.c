@@ -896,6 +896,23 @@ fc_symbolizer_rename_jit (FcSymbolizer *self)
   return renamed;
 }
 
+/* A system library's lines and inlined calls are in its separate debug file, whose compressed
+ * DWARF took ~140 ms of CPU to inflate (libc's, in every recording: most of the unwinder's time
+ * in a short one). Its symbol table names its functions; its lines are read when asked for,
+ * FC_SYSTEM_LINES=1. The program's own modules and libraries outside the system's directories
+ * always have them. */
+static gboolean
+wants_lines (const FcModule *m)
+{
+  static gint system_lines = -1;
+
+  if (m->in_app)
+    return TRUE;
+  if (g_atomic_int_get (&system_lines) < 0)
+    g_atomic_int_set (&system_lines, g_strcmp0 (g_getenv ("FC_SYSTEM_LINES"), "1") == 0);
+  return g_atomic_int_get (&system_lines) == 1;
+}
+
 const FcSymbol *
 fc_symbolizer_lookup (FcSymbolizer *self,
                       guint64       addr,
@@ -934,10 +951,11 @@ fc_symbolizer_lookup (FcSymbolizer *self,
   mod = info->mod;
   g_mutex_lock (&info->lock);
   if (mod != NULL)
+    name = find_symbol (info, vaddr);
+  if (mod != NULL && wants_lines (m))
     {
       Dwfl_Line *line;
 
-      name = find_symbol (info, vaddr);
       line = dwfl_module_getsrc (mod, vaddr);
       if (line == NULL)
         {

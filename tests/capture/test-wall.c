@@ -327,6 +327,52 @@ test_blocked_before_attach_ptrace (void)
   check_blocked_before_attach (TRUE, TRUE);
 }
 
+/* Threads asleep from before the attach to the end are unwound about once each, however many
+ * ticks repeat their stacks: a tick of a thread that has not run reuses its stack. */
+static void
+test_sleepers_unwound_once (void)
+{
+  g_autofree char *waiters = fc_test_target_path ("waiters");
+  const char *argv[] = { waiters, "-b", "0", "-s", "300", NULL };
+  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(FcCaptureSummary) summary = NULL;
+  g_autoptr(GError) error = NULL;
+  FcUnwindStats unwind = { 0 };
+  gint64 t0, wakes;
+  char buf[8] = { 0 };
+  GPid pid;
+  int out_fd, status;
+  Capture cap;
+
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                            &pid, NULL, &out_fd, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (read (out_fd, buf, 6), ==, 6);
+  g_assert_cmpstr (buf, ==, "ready\n");
+  fc_test_poll_until (has_task_in_syscall (pid, SYS_read) &&
+                      (has_task_in_syscall (pid, SYS_nanosleep) || has_task_in_syscall (pid, SYS_clock_nanosleep)));
+
+  g_assert_true (fc_recorder_attach (recorder, pid, &error));
+  g_assert_no_error (error);
+  /* until each of its three threads had 200 ticks */
+  t0 = g_get_monotonic_time ();
+  summary = record (recorder, &cap, 0, 200);
+  wakes = (g_get_monotonic_time () - t0) / (10 * G_USEC_PER_SEC) + 1;
+  fc_recorder_get_unwind_stats (recorder, &unwind);
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+  close (out_fd);
+
+  g_test_message ("%" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT " stacks unwound", summary->n_samples,
+                  unwind.n_unwound);
+  g_assert_cmpuint (summary->n_samples, >=, 3 * 200);
+  /* Each thread: its first stack, and perhaps one more after the stop that took it (the stop
+   * makes a sleeper run a little); the sleeper wakes every 10 s, the main thread never, the
+   * reader never. One unwind a tick would be 600. */
+  g_assert_cmpuint (unwind.n_unwound, <=, 3 * 3 + wakes * 2);
+  capture_clear (&cap);
+}
+
 /* Ends a launched target once recorded. */
 static void
 end_target (GPid pid)
@@ -655,6 +701,7 @@ main (int    argc,
   g_test_add_func ("/core/wall/blocked-before-attach-ptrace", test_blocked_before_attach_ptrace);
   g_test_add_func ("/core/wall/launch-idle-threads", test_launch_idle_threads);
   g_test_add_func ("/core/wall/looping-unwind", test_looping_unwind);
+  g_test_add_func ("/core/wall/sleepers-unwound-once", test_sleepers_unwound_once);
   g_test_add_func ("/cli/record/sigterm", test_cli_sigterm);
   g_test_add_func ("/cli/record/sigterm-ignored", test_cli_sigterm_ignored);
   g_test_add_func ("/cli/record/children-hint", test_cli_children_hint);
