@@ -581,6 +581,7 @@ worker_thread (gpointer data)
                 fc_proc_maps_forget (proc->maps);
                 fc_proc_maps_reload (proc->maps, NULL);
                 fc_unwinder_flush (proc->unwinder);
+                fc_symbolizer_forget (proc->symbolizer);
                 fc_runtimes_worker_exec (proc->runtimes);
               }
             g_hash_table_iter_init (&iter, self->thread_states);
