@@ -1543,6 +1543,10 @@ fc_recorder_detach (FcRecorder *self)
   fc_sampler_detach (self->sampler);
   stop_worker (self, FALSE);
   flush_pending (self);
+  /* the recording ends: a chunk kept at an earlier stop for the next run goes out as it is */
+  release_held (self, self->target, FALSE);
+  emit_samples_added (self);
+  finish_chunk (self, self->target);
   stop_worker (self, TRUE);
   fc_access_forget (self->pid);
   self->detaching = FALSE;

@@ -344,43 +344,6 @@ test_maps_mid_mapping (void)
   half_mapped_clear (&h);
 }
 
-/* After an exec (the recorder forgets the maps and the symbolizer's addresses), an address is
- * named from what is mapped there now, not from what was before. */
-static void
-test_lookup_after_exec (void)
-{
-  g_autoptr(FcProcMaps) maps = fc_proc_maps_new (getpid ());
-  g_autoptr(FcSymbolizer) symbolizer = NULL;
-  const FcModule *m;
-  const FcSymbol *before, *after;
-  guint64 burn = 0;
-  HalfMapped h;
-  void *jit;
-
-  half_map_plugin (&h);
-  finish_mapping (&h);
-  g_assert_true (fc_proc_maps_reload (maps, NULL));
-  symbolizer = fc_symbolizer_new (maps);
-  m = fc_proc_maps_find (maps, GPOINTER_TO_SIZE (h.base) + h.text_vaddr);
-  g_assert_nonnull (m);
-  g_assert_true (fc_module_find_symbol (m, "plugin_burn", &burn, NULL));
-  before = fc_symbolizer_lookup (symbolizer, burn + 4, FALSE);
-  g_assert_cmpstr (before->function, ==, "plugin_burn");
-
-  /* another program's code where the library was: anonymous executable memory */
-  jit = mmap (h.base, h.extent, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-  g_assert_true (jit == h.base);
-  fc_proc_maps_forget (maps);
-  g_assert_true (fc_proc_maps_reload (maps, NULL));
-  fc_symbolizer_forget (symbolizer);
-  after = fc_symbolizer_lookup (symbolizer, burn + 4, FALSE);
-  g_assert_cmpstr (after->function, ==, "[JIT code]");
-  g_assert_null (after->module);
-  /* what was handed out before stays valid: samples on their way point at it */
-  g_assert_cmpstr (before->function, ==, "plugin_burn");
-  half_mapped_clear (&h);
-}
-
 int
 main (int    argc,
       char **argv)
@@ -395,7 +358,6 @@ main (int    argc,
   g_test_add_func ("/core/symbolizer/lookup-plt", test_lookup_plt);
   g_test_add_func ("/core/symbolizer/inlined", test_inlined);
   g_test_add_func ("/core/symbolizer/maps-mid-mapping", test_maps_mid_mapping);
-  g_test_add_func ("/core/symbolizer/lookup-after-exec", test_lookup_after_exec);
 
   return g_test_run ();
 }
