@@ -323,7 +323,7 @@ static void
 test_maps_mid_mapping (void)
 {
   g_autoptr(FcProcMaps) maps = fc_proc_maps_new (getpid ());
-  HalfMapped h;
+  HalfMapped h = { 0 };
   guint64 addr;
   const FcModule *m;
 
