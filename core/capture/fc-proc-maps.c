@@ -523,6 +523,22 @@ fc_proc_maps_find (FcProcMaps *self,
   return NULL;
 }
 
+/* Whether @page may have the maps read again for it: not when it missed with the maps as they
+ * are, within the last second (JIT code, garbage on the stack). */
+static gboolean
+may_reload_for (FcProcMaps *self,
+                gpointer    page)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (now - self->missed_since_us >= G_USEC_PER_SEC || g_hash_table_size (self->missed) > 65536)
+    {
+      g_hash_table_remove_all (self->missed);
+      self->missed_since_us = now;
+    }
+  return !g_hash_table_contains (self->missed, page);
+}
+
 /* An address outside every known module may be in a library mapped since the
  * last read (the dynamic loader maps libc after exec, dlopen() later): re-read
  * the maps at every miss, so no stack is lost to a stale view. A page that
@@ -537,15 +553,7 @@ fc_proc_maps_find_or_reload (FcProcMaps *self,
 
   if (m != NULL || addr < 4096)
     return m;
-  if (g_hash_table_contains (self->missed, page) &&
-      g_get_monotonic_time () - self->missed_since_us < G_USEC_PER_SEC)
-    return NULL;
-  if (g_get_monotonic_time () - self->missed_since_us >= G_USEC_PER_SEC || g_hash_table_size (self->missed) > 65536)
-    {
-      g_hash_table_remove_all (self->missed);
-      self->missed_since_us = g_get_monotonic_time ();
-    }
-  if (!fc_proc_maps_reload (self, NULL))
+  if (!may_reload_for (self, page) || !fc_proc_maps_reload (self, NULL))
     return NULL;
   m = fc_proc_maps_find (self, addr);
   if (m == NULL)
@@ -616,16 +624,26 @@ fc_proc_maps_is_code (FcProcMaps *self,
   return FALSE;
 }
 
-/* Like fc_proc_maps_is_code, reading the maps again when @addr is in no range known: JIT code
- * is mapped while the program runs. The read happens at most once a second for pages that
- * missed (fc_proc_maps_find_or_reload). */
+/* Like fc_proc_maps_is_code, reading the maps again when @addr is in no range known (JIT code
+ * is mapped while the program runs), or in a module's code that was not executable when they
+ * were read: the dynamic loader maps a library's whole extent read-only first, then its
+ * segments over it, and maps read in between show the library without its code. The read
+ * happens at most once a second for a page that missed (fc_proc_maps_find_or_reload). */
 gboolean
 fc_proc_maps_is_code_or_reload (FcProcMaps *self,
                                 guint64     addr)
 {
+  const FcModule *m;
+  gpointer page = GSIZE_TO_POINTER ((gsize) (addr >> 12));
+
   if (fc_proc_maps_is_code (self, addr))
     return TRUE;
-  fc_proc_maps_find_or_reload (self, addr);
+  m = fc_proc_maps_find (self, addr);
+  if (m == NULL)
+    fc_proc_maps_find_or_reload (self, addr);
+  else if (addr >= m->exec_start && addr < m->exec_end && may_reload_for (self, page) &&
+           fc_proc_maps_reload (self, NULL) && !fc_proc_maps_is_code (self, addr))
+    g_hash_table_add (self->missed, page);
   return fc_proc_maps_is_code (self, addr);
 }
 

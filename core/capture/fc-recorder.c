@@ -147,6 +147,11 @@ typedef struct {
   guint          batch_n;
   guint          summary_index;  /* its FcProcessSummary in process_list, + 1; 0: none yet */
   GHashTable    *last_stacks;    /* tid -> LastStack: its latest stack in the live chunk */
+  /* Samples past the live chunk's end wait until they make a chunk Relay keeps (a thread with
+   * two samples with a stack): then the live chunk is finished and they start the next one. At
+   * a stop they join the live chunk, so that no chunk ends up with a lone sample. */
+  GQueue         held;           /* Item* */
+  GHashTable    *held_per_thread; /* tid -> samples with a stack among them */
 } Session;
 
 /* A thread asleep at each tick gives the same Frames again and again: its stack and thread ids
@@ -621,6 +626,7 @@ worker_thread (gpointer data)
                 fc_proc_maps_forget (proc->maps);
                 fc_proc_maps_reload (proc->maps, NULL);
                 fc_unwinder_flush (proc->unwinder);
+                fc_symbolizer_forget (proc->symbolizer);
                 fc_runtimes_worker_exec (proc->runtimes);
               }
             g_hash_table_iter_init (&iter, self->thread_states);
@@ -810,6 +816,7 @@ session_new (int         pid,
   session->images = g_hash_table_new (NULL, NULL);
   session->renamed = g_hash_table_new (NULL, NULL);
   session->last_stacks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  session->held_per_thread = g_hash_table_new (NULL, NULL);
   return session;
 }
 
@@ -822,6 +829,8 @@ session_free (Session *session)
   g_hash_table_unref (session->images);
   g_hash_table_unref (session->renamed);
   g_hash_table_unref (session->last_stacks);
+  g_queue_clear_full (&session->held, (GDestroyNotify) item_free);
+  g_hash_table_unref (session->held_per_thread);
   g_free (session->profiler_id);
   g_free (session);
 }
@@ -1162,6 +1171,61 @@ emit_samples_added (FcRecorder *self)
     }
 }
 
+static void
+append_sample (FcRecorder *self,
+               Session    *session,
+               Item       *item)
+{
+  if (fc_profile_get_n_samples (session->live) == 0 && item->python != session->python)
+    {
+      session->python = item->python;
+      fc_profile_set_meta_string (session->live, "platform", item->python ? "python" : self->platform);
+    }
+  if (session->batch_n == 0)
+    session->batch_first = fc_profile_get_n_samples (session->live);
+  append_item (self, session, item);
+  session->batch_n++;
+}
+
+/* Holds @item past the live chunk's end; TRUE once the held samples make a chunk Relay keeps. */
+static gboolean
+hold_item (Session *session,
+           Item    *item)
+{
+  gpointer tid = GINT_TO_POINTER (item->tid);
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (session->held_per_thread, tid));
+
+  g_queue_push_tail (&session->held, item);
+  if (item->n_frames == 0)
+    return FALSE;
+  g_hash_table_insert (session->held_per_thread, tid, GUINT_TO_POINTER (n + 1));
+  return n + 1 >= 2;
+}
+
+/* The held samples into a chunk of their own (@own_chunk: the live one is finished first), or
+ * into the live one. */
+static void
+release_held (FcRecorder *self,
+              Session    *session,
+              gboolean    own_chunk)
+{
+  Item *item;
+
+  if (session->held.length == 0)
+    return;
+  if (own_chunk)
+    {
+      emit_samples_added (self);
+      finish_chunk (self, session);
+    }
+  while ((item = g_queue_pop_head (&session->held)) != NULL)
+    {
+      append_sample (self, session, item);
+      item_free (item);
+    }
+  g_hash_table_remove_all (session->held_per_thread);
+}
+
 /* A child followed has exited and all of it was appended: its last chunk goes out, then what
  * read its stacks (maps, unwinder, symbolizer) is let go, not kept until the recording ends. */
 static void
@@ -1174,6 +1238,8 @@ end_session (FcRecorder *self,
   if (session != NULL)
     {
       g_hash_table_steal (self->sessions, GINT_TO_POINTER (pid));
+      release_held (self, session, FALSE);
+      emit_samples_added (self);
       finish_chunk (self, session);
       session_free (session);
     }
@@ -1217,23 +1283,24 @@ flush_pending (FcRecorder *self)
 
             if (session->live == NULL)
               new_live_profile (self, session);
-            if (session->chunk_start_ns != 0 &&
-                (item->time_ns - session->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000 ||
-                 item->python != session->python))
+            /* a chunk is Python stacks (platform python) or native ones, never both */
+            if (item->python != session->python)
+              release_held (self, session, FALSE);
+            if (session->held.length > 0 ||
+                (session->chunk_start_ns != 0 && item->python == session->python &&
+                 item->time_ns - session->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000 &&
+                 fc_validate_keeps_a_thread (session->live)))
               {
-                /* a chunk is Python stacks (platform python) or native ones, never both */
+                if (hold_item (session, g_steal_pointer (&item)))
+                  release_held (self, session, TRUE);
+                break;
+              }
+            if (session->chunk_start_ns != 0 && item->python != session->python)
+              {
                 emit_samples_added (self);
                 finish_chunk (self, session);
               }
-            if (fc_profile_get_n_samples (session->live) == 0 && item->python != session->python)
-              {
-                session->python = item->python;
-                fc_profile_set_meta_string (session->live, "platform", item->python ? "python" : self->platform);
-              }
-            if (session->batch_n == 0)
-              session->batch_first = fc_profile_get_n_samples (session->live);
-            append_item (self, session, item);
-            session->batch_n++;
+            append_sample (self, session, item);
           }
           break;
 
@@ -1269,16 +1336,24 @@ flush_pending (FcRecorder *self)
           {
             g_autoptr(GList) children = NULL;
 
-            /* the end of a sampling run: what follows belongs to the next one */
+            /* the end of a sampling run: what follows belongs to the next one, but a chunk
+             * Relay would refuse (no thread with two samples) waits for the next run's
+             * samples, unless the recording ends here */
+            release_held (self, self->target, FALSE);
             emit_samples_added (self);
-            finish_chunk (self, self->target);
+            if (self->detaching || fc_validate_keeps_a_thread (self->target->live))
+              finish_chunk (self, self->target);
             /* chunk-ready handlers may run a nested loop that ends sessions: each looked up again */
             children = g_hash_table_get_keys (self->sessions);
             for (GList *l = children; l != NULL; l = l->next)
               {
                 Session *session = g_hash_table_lookup (self->sessions, l->data);
                 if (session != NULL)
-                  finish_chunk (self, session);
+                  {
+                    release_held (self, session, FALSE);
+                    emit_samples_added (self);
+                    finish_chunk (self, session);
+                  }
               }
             self->stops_flushed++;
             g_signal_emit (self, signals[STOPPED], 0);
@@ -1288,7 +1363,8 @@ flush_pending (FcRecorder *self)
         default:
           break;
         }
-      item_free (item);
+      if (item != NULL)
+        item_free (item);
     }
 
   emit_samples_added (self);
@@ -1527,6 +1603,10 @@ fc_recorder_detach (FcRecorder *self)
   fc_sampler_detach (self->sampler);
   stop_worker (self, FALSE);
   flush_pending (self);
+  /* the recording ends: a chunk kept at an earlier stop for the next run goes out as it is */
+  release_held (self, self->target, FALSE);
+  emit_samples_added (self);
+  finish_chunk (self, self->target);
   stop_worker (self, TRUE);
   fc_access_forget (self->pid);
   self->detaching = FALSE;

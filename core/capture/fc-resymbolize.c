@@ -8,15 +8,14 @@
  * address) names them: OFFSET is an address in the file's own layout.
  */
 
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <elfutils/libdwfl.h>
 
 #include "fc-chunk-meta.h"
 #include "fc-debuginfod.h"
 #include "fc-demangle.h"
+#include "fc-dwfl-callbacks.h"
 #include "fc-frame-rename.h"
 #include "fc-resymbolize.h"
 
@@ -34,27 +33,6 @@ debug_file_free (DebugFile *d)
   g_free (d->path);
   g_free (d);
 }
-
-/* nothing else to look for: the debug file has the symbols and the DWARF, and libdwfl must not
- * query debuginfod itself (it blocks) */
-static int
-no_debuginfo (Dwfl_Module *mod,
-              void       **userdata,
-              const char  *modname,
-              GElf_Addr    base,
-              const char  *file_name,
-              const char  *debuglink_file,
-              GElf_Word    debuglink_crc,
-              char       **debuginfo_file_name)
-{
-  return -1;
-}
-
-static const Dwfl_Callbacks callbacks = {
-  .find_elf = dwfl_build_id_find_elf,
-  .find_debuginfo = no_debuginfo,
-  .section_address = dwfl_offline_section_address,
-};
 
 static gboolean
 parse_build_id (const char *hex,
@@ -100,7 +78,7 @@ debug_file_for (GHashTable *files,
   d->path = fc_debuginfod_wait (id, len, 0);
   if (d->path == NULL)
     return NULL;
-  d->dwfl = dwfl_begin (&callbacks);
+  d->dwfl = dwfl_begin (fc_dwfl_callbacks_for_debug_file ());
   /* bias 0: the module's addresses are the file's own */
   d->mod = dwfl_report_elf (d->dwfl, module, d->path, -1, 0, false);
   dwfl_report_end (d->dwfl, NULL, NULL);

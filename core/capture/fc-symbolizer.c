@@ -10,7 +10,6 @@
  * function, and without that "module+0xoffset" does.
  */
 
-#include <fcntl.h>
 #include <string.h>
 
 #include <dwarf.h>
@@ -20,6 +19,7 @@
 
 #include "fc-debuginfod.h"
 #include "fc-demangle.h"
+#include "fc-dwfl-callbacks.h"
 #include "fc-jitdump.h"
 #include "fc-perf-map.h"
 #include "fc-symbolizer.h"
@@ -87,8 +87,6 @@ struct _FcSymbolizer {
   gint64      debuginfod_deadline; /* until when lookups wait for debuginfod; 0 before the first */
 };
 
-static char *debuginfo_path = NULL;
-
 /* symbol tables read from a file, for tests: shared ones are read once */
 static guint n_symbol_tables_read;
 
@@ -97,65 +95,6 @@ module_info_quark (void)
 {
   return g_quark_from_static_string ("fc-symbolizer-module-info");
 }
-
-/* How long the first lookups in a module without local debug info wait for debuginfod, in all
- * per symbolizer: a local or nearby server answers well within it, and the samples of the first
- * seconds are named too; a slow one delays this process's stacks (never its sampling) at most
- * this long, and its names then arrive for later samples. */
-#define DEBUGINFOD_WAIT_US (10 * G_USEC_PER_SEC)
-
-/* the symbolizer whose lookup libdwfl calls back from: one thread symbolizes at a time */
-static __thread gint64 *debuginfod_deadline;
-
-/* Local debug info first (/usr/lib/debug/.build-id, .gnu_debuglink), as before; with
- * DEBUGINFOD_URLS set, a module found with none is asked for in the background by its build-id
- * (fc-debuginfod.c) instead of libdwfl's own blocking query. */
-static int
-find_debuginfo (Dwfl_Module *mod,
-                void       **userdata,
-                const char  *modname,
-                GElf_Addr    base,
-                const char  *file_name,
-                const char  *debuglink_file,
-                GElf_Word    debuglink_crc,
-                char       **debuginfo_file_name)
-{
-  const unsigned char *bits;
-  GElf_Addr vaddr;
-  char *path;
-  int len, fd;
-
-  len = dwfl_module_build_id (mod, &bits, &vaddr);
-  if (len <= 0 || !fc_debuginfod_enabled ())
-    return dwfl_standard_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file,
-                                         debuglink_crc, debuginfo_file_name);
-  fd = dwfl_build_id_find_debuginfo (mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
-                                     debuginfo_file_name);
-  if (fd >= 0)
-    return fd;
-  fc_debuginfod_request (bits, len, modname);
-  if (debuginfod_deadline != NULL && *debuginfod_deadline == 0)
-    *debuginfod_deadline = g_get_monotonic_time () + DEBUGINFOD_WAIT_US;
-  path = fc_debuginfod_wait (bits, len, debuginfod_deadline != NULL ? *debuginfod_deadline : 0);
-  if (path == NULL)
-    return -1;
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    {
-      g_free (path);
-      return -1;
-    }
-  *debuginfo_file_name = strdup (path);
-  g_free (path);
-  return fd;
-}
-
-static const Dwfl_Callbacks callbacks = {
-  .find_elf = dwfl_linux_proc_find_elf,
-  .find_debuginfo = find_debuginfo,
-  .section_address = dwfl_offline_section_address,
-  .debuginfo_path = &debuginfo_path,
-};
 
 static gpointer
 module_info_ref (gconstpointer data,
@@ -500,13 +439,28 @@ refresh_for_debuginfod (FcSymbolizer *self)
   g_hash_table_remove_all (self->reported);
 }
 
+/**
+ * fc_symbolizer_forget:
+ *
+ * The process ran exec(): an address named so far may be another module's now, and is looked up
+ * again. The symbols handed out stay alive: samples on their way point at them.
+ */
+void
+fc_symbolizer_forget (FcSymbolizer *self)
+{
+  g_ptr_array_add (self->retired_caches, self->cache);
+  self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
+  g_ptr_array_add (self->retired_caches, self->unknown_cache);
+  self->unknown_cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) fc_symbol_free);
+  g_hash_table_remove_all (self->unknown_gen);
+}
+
 void
 fc_symbolizer_free (FcSymbolizer *self)
 {
   if (self == NULL)
     return;
-  if (debuginfod_deadline == &self->debuginfod_deadline)
-    debuginfod_deadline = NULL;
+  fc_dwfl_forget_deadline (&self->debuginfod_deadline);
   g_hash_table_unref (self->cache);
   g_ptr_array_unref (self->retired_caches);
   g_hash_table_unref (self->unknown_gen);
@@ -543,7 +497,7 @@ ensure_reported (FcSymbolizer   *self,
       g_atomic_ref_count_init (&info->ref_count);
       g_mutex_init (&info->lock);
       info->debuginfod_gen = gen;
-      info->dwfl = dwfl_begin (&callbacks);
+      info->dwfl = dwfl_begin (fc_dwfl_callbacks_for_modules ());
       if (m->path[0] == '/')
         {
           g_autofree char *name = g_path_get_basename (m->path);
@@ -934,7 +888,7 @@ fc_symbolizer_lookup (FcSymbolizer *self,
       return fc_symbolizer_lookup (self, addr, is_return_address);
     }
 
-  debuginfod_deadline = &self->debuginfod_deadline;
+  fc_dwfl_wait_for_debuginfod_until (&self->debuginfod_deadline);
   m = fc_proc_maps_find_or_reload (self->maps, key);
   if (m == NULL)
     return lookup_outside_modules (self, key);

@@ -34,6 +34,7 @@ typedef struct _FcSymbolizer FcSymbolizer;
 
 FcSymbolizer   *fc_symbolizer_new            (FcProcMaps    *maps);
 void            fc_symbolizer_free           (FcSymbolizer  *self);
+void            fc_symbolizer_forget         (FcSymbolizer  *self);
 /* A caller frame's address is a return address: it is looked up at addr - 1 so that file, line
  * and function are those of the call. The result is owned by the symbolizer and lives as long. */
 const FcSymbol *fc_symbolizer_lookup         (FcSymbolizer  *self,

@@ -42,6 +42,56 @@ target_exited_cb (FcRecorder *recorder,
   g_main_loop_quit (cap->loop);
 }
 
+/* A recorder following children in @mode at 250 Hz; @cap catches its chunks and the target's
+ * exit. */
+static FcRecorder *
+follow_recorder_new (Capture       *cap,
+                     FcSamplerMode  mode)
+{
+  FcRecorder *recorder = fc_recorder_new ();
+
+  cap->loop = g_main_loop_new (NULL, FALSE);
+  cap->chunks = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), cap);
+  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), cap);
+  g_object_set (recorder, "mode", mode, "frequency", 250, NULL);
+  fc_recorder_set_follow_children (recorder, TRUE);
+  return recorder;
+}
+
+static void
+capture_clear (Capture *cap)
+{
+  g_main_loop_unref (cap->loop);
+  g_ptr_array_unref (cap->chunks);
+}
+
+/* Launches @argv and records it from its start. */
+static void
+spawn_and_start (FcRecorder         *recorder,
+                 const char * const *argv)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+}
+
+/* The fifo the forker's children wait at (--many): each byte written lets one through. Open
+ * for reading and writing, so that opening it never waits for them. */
+static int
+open_gate (const char *gate)
+{
+  int fd;
+
+  g_assert_cmpint (mkfifo (gate, 0600), ==, 0);
+  fd = open (gate, O_RDWR | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  return fd;
+}
+
 /* Counts the samples whose leaf function is @function, and checks that their thread's name
  * ends with its pid, "comm (pid)" */
 static guint
@@ -184,8 +234,7 @@ check_follow (FcSamplerMode mode,
   g_autofree char *forker = fc_test_target_path ("forker");
   const char *argv[] = { "/bin/sh", "-c", NULL, NULL };
   g_autofree char *script = g_strdup_printf ("'%s' 1.2; true", forker);
-  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(FcRecorder) recorder = NULL;
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(FcCaptureSummary) summary = NULL;
   g_autofree char *text = NULL;
@@ -195,19 +244,11 @@ check_follow (FcSamplerMode mode,
   Capture cap = { 0 };
 
   argv[2] = script;
-  cap.loop = g_main_loop_new (NULL, FALSE);
-  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
-  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
-  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
-  g_object_set (recorder, "mode", mode, "frequency", 250, NULL);
-  fc_recorder_set_follow_children (recorder, TRUE);
+  recorder = follow_recorder_new (&cap, mode);
   fc_recorder_set_force_ptrace (recorder, force_ptrace);
   g_assert_true (fc_recorder_get_follow_children (recorder));
 
-  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_true (fc_recorder_start (recorder, &error));
-  g_assert_no_error (error);
+  spawn_and_start (recorder, argv);
   g_main_loop_run (cap.loop);
   summary = fc_recorder_dup_summary (recorder);
   fc_recorder_stop (recorder);
@@ -246,8 +287,7 @@ check_follow (FcSamplerMode mode,
   g_assert_nonnull (strstr (text, "child processes followed"));
   g_assert_null (strstr (text, "use --follow-children"));
 
-  g_main_loop_unref (cap.loop);
-  g_ptr_array_unref (cap.chunks);
+  capture_clear (&cap);
 }
 
 static void
@@ -284,7 +324,7 @@ check_attach_existing (FcSamplerMode mode)
 {
   g_autofree char *forker = fc_test_target_path ("forker");
   const char *argv[] = { forker, "--early", "1.0", NULL };
-  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  g_autoptr(FcRecorder) recorder = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(FcCaptureSummary) summary = NULL;
@@ -303,11 +343,7 @@ check_attach_existing (FcSamplerMode mode)
   g_assert_true (g_str_has_prefix (ready, "ready"));
   close (out_fd);
 
-  cap.loop = g_main_loop_new (NULL, FALSE);
-  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
-  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
-  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
-  g_object_set (recorder, "mode", mode, "frequency", 250, "follow-children", TRUE, NULL);
+  recorder = follow_recorder_new (&cap, mode);
   g_assert_true (fc_recorder_attach (recorder, pid, &error));
   g_assert_no_error (error);
   g_assert_true (fc_recorder_start (recorder, &error));
@@ -330,8 +366,7 @@ check_attach_existing (FcSamplerMode mode)
   if (mode == FC_SAMPLER_MODE_WALL)
     g_assert_cmpuint (n_ids, >=, 3);
 
-  g_main_loop_unref (cap.loop);
-  g_ptr_array_unref (cap.chunks);
+  capture_clear (&cap);
 }
 
 static void
@@ -388,30 +423,16 @@ test_release_exited (void)
   g_autofree char *gate = g_build_filename (tmp, "gate", NULL);
   const char *argv[] = { forker, "--many", "24", "0.06", gate, NULL };
   int gate_fd;
-  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
-  g_autoptr(GError) error = NULL;
+  Capture cap = { 0 };
+  g_autoptr(FcRecorder) recorder = follow_recorder_new (&cap, FC_SAMPLER_MODE_WALL);
   g_autoptr(FcCaptureSummary) summary = NULL;
   g_autofree char *text = NULL;
   HeldWatch watch = { recorder, 0 };
   FcUnwindStats unwind;
   guint held_at_exit, watch_id, n_children = 0;
-  Capture cap = { 0 };
 
-  cap.loop = g_main_loop_new (NULL, FALSE);
-  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
-  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
-  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
-  g_object_set (recorder, "mode", FC_SAMPLER_MODE_WALL, "frequency", 250, NULL);
-  fc_recorder_set_follow_children (recorder, TRUE);
-  g_assert_cmpint (mkfifo (gate, 0600), ==, 0);
-  /* read and write: opening it never waits for the children */
-  gate_fd = open (gate, O_RDWR | O_CLOEXEC);
-  g_assert_cmpint (gate_fd, >=, 0);
-
-  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_true (fc_recorder_start (recorder, &error));
-  g_assert_no_error (error);
+  gate_fd = open_gate (gate);
+  spawn_and_start (recorder, argv);
   watch_id = g_timeout_add (5, watch_held_cb, &watch);
   /* each child, once it has burnt its 60 ms of CPU, lives until it was sampled twice; then it
    * is let go (a byte through the gate) and the next one starts */
@@ -450,9 +471,7 @@ test_release_exited (void)
    * exit, when the target's exit arrives, behind every child's, only the target's are held.
    * While it runs, those whose samples still wait for the unwinder are held too (printed). */
   g_assert_cmpuint (held_at_exit, <=, 2);
-
-  g_main_loop_unref (cap.loop);
-  g_ptr_array_unref (cap.chunks);
+  capture_clear (&cap);
 }
 
 /* Waits for the recorder's "stopped": everything sampled before the stop is appended. */
@@ -474,29 +493,16 @@ test_shared_setup (void)
   g_autofree char *tmp = fc_test_make_tmp_dir ("fc-test-shared");
   g_autofree char *gate = g_build_filename (tmp, "gate", NULL);
   const char *argv[] = { forker, "--many", "50", "0.005", gate, NULL };
-  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
-  g_autoptr(GError) error = NULL;
+  Capture cap = { 0 };
+  g_autoptr(FcRecorder) recorder = follow_recorder_new (&cap, FC_SAMPLER_MODE_WALL);
   guint files0 = fc_module_file_get_n_mapped ();
   guint tables0 = fc_symbolizer_get_n_symbol_tables_read ();
   guint maps0 = fc_proc_maps_get_n_created ();
   guint files, tables, maps;
   int gate_fd;
-  Capture cap = { 0 };
 
-  cap.loop = g_main_loop_new (NULL, FALSE);
-  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
-  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
-  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
-  g_object_set (recorder, "mode", FC_SAMPLER_MODE_WALL, "frequency", 250, NULL);
-  fc_recorder_set_follow_children (recorder, TRUE);
-  g_assert_cmpint (mkfifo (gate, 0600), ==, 0);
-  gate_fd = open (gate, O_RDWR | O_CLOEXEC);
-  g_assert_cmpint (gate_fd, >=, 0);
-
-  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_true (fc_recorder_start (recorder, &error));
-  g_assert_no_error (error);
+  gate_fd = open_gate (gate);
+  spawn_and_start (recorder, argv);
   for (guint i = 0; i < 50; i++)
     {
       fc_test_spin_until (n_children_sampled (recorder) > i);
@@ -521,8 +527,7 @@ test_shared_setup (void)
   g_assert_cmpuint (files, <=, 8);
   g_assert_cmpuint (tables, <=, 8);
 
-  g_main_loop_unref (cap.loop);
-  g_ptr_array_unref (cap.chunks);
+  capture_clear (&cap);
 }
 
 /* Children that run while the recording is paused are traced (fork, exec, exit) but never
@@ -534,29 +539,16 @@ test_unsampled_costs_nothing (void)
   g_autofree char *tmp = fc_test_make_tmp_dir ("fc-test-unsampled");
   g_autofree char *gate = g_build_filename (tmp, "gate", NULL);
   const char *argv[] = { forker, "--many", "30", "0", gate, NULL };
-  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
+  Capture cap = { 0 };
+  g_autoptr(FcRecorder) recorder = follow_recorder_new (&cap, FC_SAMPLER_MODE_WALL);
   g_autoptr(FcCaptureSummary) summary = NULL;
-  g_autoptr(GError) error = NULL;
   guint files0, maps0, held0, n_processes0;
   gboolean stopped = FALSE;
   int gate_fd;
-  Capture cap = { 0 };
 
-  cap.loop = g_main_loop_new (NULL, FALSE);
-  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
-  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
-  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
   g_signal_connect (recorder, "stopped", G_CALLBACK (stopped_cb), &stopped);
-  g_object_set (recorder, "mode", FC_SAMPLER_MODE_WALL, "frequency", 250, NULL);
-  fc_recorder_set_follow_children (recorder, TRUE);
-  g_assert_cmpint (mkfifo (gate, 0600), ==, 0);
-  gate_fd = open (gate, O_RDWR | O_CLOEXEC);
-  g_assert_cmpint (gate_fd, >=, 0);
-
-  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_true (fc_recorder_start (recorder, &error));
-  g_assert_no_error (error);
+  gate_fd = open_gate (gate);
+  spawn_and_start (recorder, argv);
   /* the first child is sampled, waiting at the gate; then the recording pauses */
   fc_test_spin_until (n_children_sampled (recorder) >= 1);
   fc_recorder_stop (recorder);
@@ -588,8 +580,7 @@ test_unsampled_costs_nothing (void)
   g_assert_cmpuint (summary->processes->len, ==, n_processes0);
   fc_recorder_detach (recorder);
 
-  g_main_loop_unref (cap.loop);
-  g_ptr_array_unref (cap.chunks);
+  capture_clear (&cap);
 }
 
 /* cpu mode: children that exit as soon as they have burnt 12 ms (3 samples at 250 Hz). A
@@ -601,23 +592,14 @@ test_short_lived_cpu (void)
 {
   g_autofree char *forker = fc_test_target_path ("forker");
   const char *argv[] = { forker, "--many", "16", "0.012", NULL };
-  g_autoptr(FcRecorder) recorder = fc_recorder_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(FcRecorder) recorder = NULL;
   guint n_ids;
   Capture cap = { 0 };
 
   if (!fc_test_skip_unless (FC_TEST_FACILITY_PERF_EVENTS, "cpu mode's refusal is checked by /core/sampler/cpu-mode"))
     return;
-  cap.loop = g_main_loop_new (NULL, FALSE);
-  cap.chunks = g_ptr_array_new_with_free_func (g_object_unref);
-  g_signal_connect (recorder, "chunk-ready", G_CALLBACK (chunk_ready_cb), &cap);
-  g_signal_connect (recorder, "target-exited", G_CALLBACK (target_exited_cb), &cap);
-  g_object_set (recorder, "mode", FC_SAMPLER_MODE_CPU, "frequency", 250, NULL);
-  fc_recorder_set_follow_children (recorder, TRUE);
-  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_true (fc_recorder_start (recorder, &error));
-  g_assert_no_error (error);
+  recorder = follow_recorder_new (&cap, FC_SAMPLER_MODE_CPU);
+  spawn_and_start (recorder, argv);
   g_main_loop_run (cap.loop);
   fc_recorder_stop (recorder);
   fc_recorder_detach (recorder);
@@ -657,8 +639,7 @@ test_short_lived_cpu (void)
         g_assert_cmpuint (n_burn, >, 0);
     }
 
-  g_main_loop_unref (cap.loop);
-  g_ptr_array_unref (cap.chunks);
+  capture_clear (&cap);
 }
 
 /* Runs flamecast-cli (FC_CLI) to its end; returns what it printed on stderr. */
