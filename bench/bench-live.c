@@ -311,6 +311,8 @@ main (int   argc,
     }
   if (window)
     {
+      /* as main() does, before GTK starts */
+      fc_renderer_skip_gl_without_gpu ();
       gtk_init ();
       adw_init ();
       /* as the app does */
