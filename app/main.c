@@ -10,6 +10,7 @@
 #include "fc-app-settings.h"
 #include "fc-application.h"
 #include "fc-locale.h"
+#include "fc-renderer.h"
 
 int
 main (int   argc,
@@ -40,6 +41,9 @@ main (int   argc,
    * once the window is up. The arguments GApplication will open: neither
    * an option nor --pid's value. */
   fc_application_tune_allocator ();
+  /* no GL to start in GTK where there is no GPU: sets the environment, so
+   * before any thread runs */
+  fc_renderer_skip_gl_without_gpu ();
   /* Preferences' debuginfod servers: libdebuginfod reads DEBUGINFOD_URLS, so it is set here,
    * before any thread runs; the environment's own wins */
   if (g_getenv ("DEBUGINFOD_URLS") == NULL)

@@ -171,6 +171,8 @@ main (int   argc,
   gint64 begin;
 
   setvbuf (stdout, NULL, _IOLBF, 0);
+  /* as main() does, before GTK starts */
+  fc_renderer_skip_gl_without_gpu ();
   gtk_init ();
   adw_init ();
   /* as the app does: where GL is Mesa's emulation (Xvfb), cairo draws */

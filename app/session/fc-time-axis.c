@@ -31,6 +31,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
+static GQuark visible_quark;
+static GQuark total_quark;
 
 G_DEFINE_FINAL_TYPE (FcTimeAxis, fc_time_axis, G_TYPE_OBJECT)
 
@@ -98,8 +100,13 @@ fc_time_axis_class_init (FcTimeAxisClass *klass)
                                         (G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS));
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+  /* detailed: "changed::visible" or "changed::total", so that a view drawn
+   * over the visible range is not drawn again when a live profile's thread
+   * range grows under it (several times a second) */
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_DETAILED, 0,
                                    NULL, NULL, NULL, G_TYPE_NONE, 0);
+  visible_quark = g_quark_from_static_string ("visible");
+  total_quark = g_quark_from_static_string ("total");
 }
 
 static void
@@ -119,7 +126,8 @@ set_range (FcTimeAxis *self,
            gint64     *end,
            gint64      begin_ns,
            gint64      end_ns,
-           guint       begin_prop)
+           guint       begin_prop,
+           GQuark      detail)
 {
   gboolean begin_changed = begin_ns != *begin;
   gboolean end_changed = end_ns != *end;
@@ -133,7 +141,7 @@ set_range (FcTimeAxis *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[begin_prop]);
   if (end_changed)
     g_object_notify_by_pspec (G_OBJECT (self), properties[begin_prop + 1]);
-  g_signal_emit (self, signals[CHANGED], 0);
+  g_signal_emit (self, signals[CHANGED], detail);
 }
 
 void
@@ -143,7 +151,8 @@ fc_time_axis_set_visible (FcTimeAxis *self,
 {
   g_return_if_fail (FC_IS_TIME_AXIS (self));
 
-  set_range (self, &self->visible_begin_ns, &self->visible_end_ns, begin_ns, end_ns, PROP_VISIBLE_BEGIN_NS);
+  set_range (self, &self->visible_begin_ns, &self->visible_end_ns, begin_ns, end_ns, PROP_VISIBLE_BEGIN_NS,
+             visible_quark);
 }
 
 void
@@ -153,7 +162,7 @@ fc_time_axis_set_total (FcTimeAxis *self,
 {
   g_return_if_fail (FC_IS_TIME_AXIS (self));
 
-  set_range (self, &self->total_begin_ns, &self->total_end_ns, begin_ns, end_ns, PROP_TOTAL_BEGIN_NS);
+  set_range (self, &self->total_begin_ns, &self->total_end_ns, begin_ns, end_ns, PROP_TOTAL_BEGIN_NS, total_quark);
 }
 
 void

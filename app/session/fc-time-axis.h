@@ -15,7 +15,9 @@ G_BEGIN_DECLS
  * span track) and the total range, the thread's extent (the minimap). The
  * session owns one axis and moves it; views map between pixels and
  * nanoseconds here, so the mapping is written once. An empty range maps as
- * one nanosecond wide. "changed" follows any change of either range.
+ * one nanosecond wide. "changed" follows any change of either range, with
+ * the detail "visible" or "total" ("changed::visible" for the views drawn
+ * over the visible range alone).
  */
 
 #define FC_TYPE_TIME_AXIS (fc_time_axis_get_type ())

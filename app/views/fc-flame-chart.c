@@ -285,7 +285,7 @@ fc_flame_chart_init (FcFlameChart *self)
   g_signal_group_connect_swapped (signals, "notify::selected-frame", G_CALLBACK (selected_frame_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::frame-filter", G_CALLBACK (visible_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::color-mode", G_CALLBACK (overlay_changed_cb), self);
-  g_signal_group_connect_swapped (fc_flame_view_get_axis_signals (FC_FLAME_VIEW (self)), "changed",
+  g_signal_group_connect_swapped (fc_flame_view_get_axis_signals (FC_FLAME_VIEW (self)), "changed::visible",
                                   G_CALLBACK (visible_changed_cb), self);
 
   self->ruler = fc_time_ruler_new ();

@@ -33,6 +33,7 @@ typedef struct
   /* what the cached scene was drawn for */
   int             scene_width;
   int             scene_height;
+  guint           n_scenes;
 
   GdkRGBA         accent;
   gboolean        dark;
@@ -275,6 +276,13 @@ fc_flame_view_render_scene (FcFlameView *self,
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 }
 
+guint
+fc_flame_view_get_n_scenes (FcFlameView *self)
+{
+  g_return_val_if_fail (FC_IS_FLAME_VIEW (self), 0);
+  return PRIV (self)->n_scenes;
+}
+
 void
 fc_flame_view_draw_outline (GtkSnapshot           *snapshot,
                             const graphene_rect_t *bounds,
@@ -307,6 +315,7 @@ fc_flame_view_snapshot (GtkWidget   *widget,
       priv->scene = fc_flame_view_render_scene (self, width, height);
       priv->scene_width = width;
       priv->scene_height = height;
+      priv->n_scenes++;
     }
   if (priv->scene != NULL)
     gtk_snapshot_append_node (snapshot, priv->scene);

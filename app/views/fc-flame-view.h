@@ -83,6 +83,9 @@ void            fc_flame_view_invalidate_scene    (FcFlameView   *self);
 GskRenderNode  *fc_flame_view_render_scene        (FcFlameView   *self,
                                                    int            width,
                                                    int            height);
+/* how many scenes the widget recorded for itself: a count for tests and
+ * benchmarks of when it draws everything again */
+guint           fc_flame_view_get_n_scenes        (FcFlameView   *self);
 /* the layout labels are written with: the widget's font, one line,
  * ellipsized at the end; made again after a style change. @text_height
  * (nullable): the height of its line in pixels */

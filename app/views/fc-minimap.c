@@ -397,7 +397,7 @@ fc_minimap_init (FcMinimap *self)
   GSignalGroup *signals = fc_flame_view_get_session_signals (FC_FLAME_VIEW (self));
   GtkGesture *gesture;
 
-  g_signal_group_connect_swapped (fc_flame_view_get_axis_signals (FC_FLAME_VIEW (self)), "changed",
+  g_signal_group_connect_swapped (fc_flame_view_get_axis_signals (FC_FLAME_VIEW (self)), "changed::visible",
                                   G_CALLBACK (overlay_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::selection-begin-ns", G_CALLBACK (overlay_changed_cb), self);
   g_signal_group_connect_swapped (signals, "notify::selection-end-ns", G_CALLBACK (overlay_changed_cb), self);

@@ -9,6 +9,8 @@
 
 G_BEGIN_DECLS
 
+gboolean fc_renderer_has_gpu                     (const char *dev_dir);
+gboolean fc_renderer_skip_gl_without_gpu         (void);
 gboolean fc_renderer_prefer_cairo_on_software_gl (void);
 
 G_END_DECLS

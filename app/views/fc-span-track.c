@@ -574,7 +574,7 @@ fc_span_track_init (FcSpanTrack *self)
   self->bars = g_array_new (FALSE, FALSE, sizeof (Bar));
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
   self->axis_signals = g_signal_group_new (FC_TYPE_TIME_AXIS);
-  g_signal_group_connect_swapped (self->axis_signals, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
+  g_signal_group_connect_swapped (self->axis_signals, "changed::visible", G_CALLBACK (gtk_widget_queue_draw), self);
   for (guint i = 0; i < G_N_ELEMENTS (redraw_on); i++)
     g_signal_group_connect_swapped (self->session_signals, redraw_on[i], G_CALLBACK (gtk_widget_queue_draw), self);
   g_signal_group_connect_swapped (self->session_signals, "notify::spans", G_CALLBACK (spans_changed_cb), self);

@@ -396,7 +396,7 @@ fc_time_ruler_init (FcTimeRuler *self)
   self->labels = g_ptr_array_new_with_free_func (g_free);
   self->session_signals = g_signal_group_new (FC_TYPE_SESSION);
   self->axis_signals = g_signal_group_new (FC_TYPE_TIME_AXIS);
-  g_signal_group_connect_swapped (self->axis_signals, "changed", G_CALLBACK (gtk_widget_queue_draw), self);
+  g_signal_group_connect_swapped (self->axis_signals, "changed::visible", G_CALLBACK (gtk_widget_queue_draw), self);
   for (guint i = 0; i < G_N_ELEMENTS (redraw_on); i++)
     g_signal_group_connect_swapped (self->session_signals, redraw_on[i], G_CALLBACK (gtk_widget_queue_draw), self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",

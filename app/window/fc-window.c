@@ -203,7 +203,10 @@ load_ready_cb (GObject      *object,
 
     fc_window_show_title (self, name, folder);
   }
-  gtk_stack_set_visible_child_name (self->main_stack, "profile");
+  /* no cross-fade from the loading page: each of its frames draws both
+   * pages whole and blends them (the cairo renderer's 100-200 ms of the
+   * main thread on a big window), before the flamechart's first paint */
+  gtk_stack_set_visible_child_full (self->main_stack, "profile", GTK_STACK_TRANSITION_TYPE_NONE);
   fc_window_add_recent (self, file);
 
   problems = fc_document_get_problems (document);

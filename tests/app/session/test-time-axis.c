@@ -73,6 +73,29 @@ test_changed (void)
   g_assert_cmpint (e, ==, 100);
 }
 
+/* The detail says which range moved: the views drawn over the visible range
+ * alone (flamechart, ruler, span track) are not drawn again when a live
+ * profile's thread range grows under them. */
+static void
+test_changed_detail (void)
+{
+  g_autoptr(FcTimeAxis) axis = fc_time_axis_new ();
+  guint visible = 0, total = 0, any = 0;
+
+  g_signal_connect (axis, "changed::visible", G_CALLBACK (count_cb), &visible);
+  g_signal_connect (axis, "changed::total", G_CALLBACK (count_cb), &total);
+  g_signal_connect (axis, "changed", G_CALLBACK (count_cb), &any);
+
+  fc_time_axis_set_total (axis, 0, 100);
+  fc_time_axis_set_total (axis, 0, 200);
+  g_assert_cmpuint (total, ==, 2);
+  g_assert_cmpuint (visible, ==, 0);
+  fc_time_axis_set_visible (axis, 10, 20);
+  g_assert_cmpuint (total, ==, 2);
+  g_assert_cmpuint (visible, ==, 1);
+  g_assert_cmpuint (any, ==, 3);
+}
+
 /* the session owns one axis and keeps it on its thread range and visible range */
 static void
 test_session (void)
@@ -113,6 +136,7 @@ main (int   argc,
 
   g_test_add_func ("/app/time-axis/mapping", test_mapping);
   g_test_add_func ("/app/time-axis/changed", test_changed);
+  g_test_add_func ("/app/time-axis/changed-detail", test_changed_detail);
   g_test_add_func ("/app/time-axis/session", test_session);
 
   return g_test_run ();

@@ -435,6 +435,55 @@ test_thread_switch (Fixture       *f,
 }
 
 static void
+count_cb (guint *count)
+{
+  (*count)++;
+}
+
+/* until the chart has been drawn once more */
+static void
+draw_once (FcFlameChart *chart)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (chart));
+  guint n_paints = 0;
+  gulong id = g_signal_connect_swapped (clock, "after-paint", G_CALLBACK (count_cb), &n_paints);
+
+  gtk_widget_queue_draw (GTK_WIDGET (chart));
+  while (n_paints == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, id);
+}
+
+/* The scene is recorded again when what it shows moves, not when the
+ * thread's range grows beyond the visible one (a live profile, several
+ * times a second, before its grown layout is there). */
+static void
+test_scene_kept (Fixture       *f,
+                 gconstpointer  data)
+{
+  FcTimeAxis *axis = fc_session_get_time_axis (f->session);
+  gint64 begin, end;
+  guint n;
+
+  draw_once (f->chart);
+  n = fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart));
+  g_assert_cmpuint (n, >, 0);
+
+  /* drawn again without a change: the same scene */
+  draw_once (f->chart);
+  g_assert_cmpuint (fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart)), ==, n);
+
+  fc_time_axis_get_total (axis, &begin, &end);
+  fc_time_axis_set_total (axis, begin, end + 100 * FC_TEST_MS);
+  draw_once (f->chart);
+  g_assert_cmpuint (fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart)), ==, n);
+
+  fc_session_zoom_to (f->session, AT (10), AT (20));
+  draw_once (f->chart);
+  g_assert_cmpuint (fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart)), ==, n + 1);
+}
+
+static void
 test_async_layout (void)
 {
   g_autoptr(FcProfile) profile = fc_profile_new (FC_FORMAT_V2);
@@ -850,6 +899,7 @@ main (int   argc,
   ADD ("render", test_render);
   ADD ("pixels", test_pixels);
   ADD ("thread-switch", test_thread_switch);
+  ADD ("scene-kept", test_scene_kept);
 #undef ADD
   g_test_add_func ("/app/flame-chart/async-layout", test_async_layout);
   g_test_add_func ("/app/flame-chart/colors-and-text", test_colors_and_text);
