@@ -55,6 +55,10 @@ typedef enum {
 /* A thread's stack as unwound and symbolized once: shared by the items of every tick it stands
  * for (a sleeping thread's, most often), never copied. Its reference count is atomic: the worker
  * takes references while the main context lets go of those of the items it appended. */
+/* A chunk short of a thread with two samples grows past its length to become one, but not past
+ * this: Relay refuses a chunk whose samples span more than 66 s (SDKs cut at 60). */
+#define CHUNK_SPAN_CAP_NS (60 * G_GINT64_CONSTANT (1000000000))
+
 typedef struct {
   gint             ref_count;   /* atomic */
   guint64          serial;      /* this stack and no other of the recording */
@@ -1195,7 +1199,14 @@ hold_item (Session *session,
   gpointer tid = GINT_TO_POINTER (item->tid);
   guint n = GPOINTER_TO_UINT (g_hash_table_lookup (session->held_per_thread, tid));
 
+  const Item *first;
+
   g_queue_push_tail (&session->held, item);
+  /* so sparse that they never make a valid chunk: they go out before Relay's span limit would
+   * refuse them for their length too */
+  first = g_queue_peek_head (&session->held);
+  if (item->time_ns - first->time_ns >= CHUNK_SPAN_CAP_NS)
+    return TRUE;
   if (item->n_frames == 0)
     return FALSE;
   g_hash_table_insert (session->held_per_thread, tid, GUINT_TO_POINTER (n + 1));
@@ -1289,7 +1300,8 @@ flush_pending (FcRecorder *self)
             if (session->held.length > 0 ||
                 (session->chunk_start_ns != 0 && item->python == session->python &&
                  item->time_ns - session->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000 &&
-                 fc_validate_keeps_a_thread (session->live)))
+                 (fc_validate_keeps_a_thread (session->live) ||
+                  item->time_ns - session->chunk_start_ns >= CHUNK_SPAN_CAP_NS)))
               {
                 if (hold_item (session, g_steal_pointer (&item)))
                   release_held (self, session, TRUE);
