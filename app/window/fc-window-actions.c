@@ -332,6 +332,7 @@ fc_window_update_recent_menu (FcWindow *self)
   GtkRecentManager *manager = gtk_recent_manager_get_default ();
   g_autoptr(GPtrArray) ours = g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
   GList *items = gtk_recent_manager_get_items (manager);
+  GMenu *recent;
 
   for (GList *l = items; l != NULL; l = l->next)
     {
@@ -346,7 +347,8 @@ fc_window_update_recent_menu (FcWindow *self)
 
   g_ptr_array_sort (ours, compare_recent_by_age);
 
-  g_menu_remove_all (self->recent_section);
+  recent = G_MENU (gtk_widget_get_template_child (GTK_WIDGET (self), FC_TYPE_WINDOW, "recent_section"));
+  g_menu_remove_all (recent);
   for (guint i = 0; i < ours->len && i < MAX_RECENT_ITEMS; i++)
     {
       GtkRecentInfo *info = g_ptr_array_index (ours, i);
@@ -356,14 +358,14 @@ fc_window_update_recent_menu (FcWindow *self)
 
       item = g_menu_item_new (label, NULL);
       g_menu_item_set_action_and_target (item, "win.open-uri", "s", gtk_recent_info_get_uri (info));
-      g_menu_append_item (self->recent_section, item);
+      g_menu_append_item (recent, item);
     }
 
   if (ours->len == 0)
     {
       g_autoptr(GMenuItem) item = g_menu_item_new (_("No Recent Profiles"), "win.no-recent");
 
-      g_menu_append_item (self->recent_section, item);
+      g_menu_append_item (recent, item);
     }
 }
 

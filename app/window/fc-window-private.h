@@ -24,6 +24,8 @@ G_BEGIN_DECLS
 /* The name recent files are filed under, the same with or without a GApplication. */
 #define FC_RECENT_APP_NAME "Flamecast"
 
+typedef struct _FcWindowSymbols FcWindowSymbols;
+
 struct _FcWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -44,7 +46,6 @@ struct _FcWindow
   FcDiffTreeView       *diff_tree_view;
   FcFrameDetails       *frame_details;
   GtkScrolledWindow    *details_scroller;
-  GMenu                *recent_section;
 
   FcMinimap            *minimap;
   FcSpanTrack          *span_track;
@@ -65,13 +66,7 @@ struct _FcWindow
   FcLiveRecording      *live;
 
   /* debug info from debuginfod (fc-window-symbols.c) */
-  GtkWidget            *symbols_status;
-  GtkSpinner           *symbols_spinner;
-  GtkLabel             *symbols_label;
-  GCancellable         *resymbolize_cancellable;
-  FcDocument           *resymbolizing;
-  gboolean              resymbolize_again;
-  gboolean              resymbolize_applying;
+  FcWindowSymbols      *symbols;
 };
 
 void fc_window_init_actions        (FcWindow   *self);
@@ -96,5 +91,6 @@ void     fc_window_record_follow        (FcWindow   *self);
 
 void     fc_window_symbols_init         (FcWindow   *self);
 void     fc_window_symbols_dispose      (FcWindow   *self);
+void     fc_window_symbols_finalize     (FcWindow   *self);
 
 G_END_DECLS

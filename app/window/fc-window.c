@@ -638,7 +638,6 @@ fc_window_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
   g_clear_object (&self->load_cancellable);
-  g_clear_object (&self->resymbolizing);
 
   G_OBJECT_CLASS (fc_window_parent_class)->dispose (object);
 }
@@ -649,6 +648,7 @@ fc_window_finalize (GObject *object)
   FcWindow *self = (FcWindow *)object;
 
   g_clear_pointer (&self->last_error, g_free);
+  fc_window_symbols_finalize (self);
 
   G_OBJECT_CLASS (fc_window_parent_class)->finalize (object);
 }
@@ -692,7 +692,7 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, diff_tree_view);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, frame_details);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, details_scroller);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, recent_section);
+  gtk_widget_class_bind_template_child_full (widget_class, "recent_section", FALSE, 0);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, minimap);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, span_track);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, flame_chart);
@@ -703,9 +703,10 @@ fc_window_class_init (FcWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, FcWindow, loading_page);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, header_title);
   gtk_widget_class_bind_template_child (widget_class, FcWindow, document_tools);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, symbols_status);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, symbols_spinner);
-  gtk_widget_class_bind_template_child (widget_class, FcWindow, symbols_label);
+  /* fetched by fc-window-symbols.c, not kept in the window's fields */
+  gtk_widget_class_bind_template_child_full (widget_class, "symbols_status", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "symbols_spinner", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "symbols_label", FALSE, 0);
   gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
 }
 
