@@ -449,7 +449,11 @@ test_cpu_known_time (void)
 }
 
 /* 1,000 light threads in wall mode, where perf events give running and sleeping threads'
- * stacks: every thread gets ticks, each thread's ticks add up, and no thread is ever stopped. */
+ * stacks: every thread gets ticks, each thread's ticks add up, and no thread is stopped more than
+ * once. The one stop a thread may cost is by design: one asleep since before the sampler opened its
+ * events, with no stack 250 ms on (the pool's main thread blocked in opening the go FIFO, light
+ * threads waiting for go when the sampler was slow to learn them on a loaded machine) is stopped
+ * once to learn where. Per-tick stops would be ~100 a thread, per-sleep ones ~20. */
 static void
 test_many_threads_perf (void)
 {
@@ -477,7 +481,7 @@ test_many_threads_perf (void)
   /* the pool's main thread and its 1,000 light ones */
   g_assert_cmpuint (run.summary->threads->len, ==, 1001);
   g_assert_cmpuint (run.summary->n_samples, ==, count_samples (&run, 0, NULL, NULL));
-  g_assert_cmpuint (run.summary->n_ptrace_stops, ==, 0);
+  g_assert_cmpuint (run.summary->n_ptrace_stops, <=, run.summary->threads->len);
   run_clear (&run);
 }
 
