@@ -5,14 +5,18 @@
  * The helper runs as root: a caller must not reach through it anything
  * Flamecast does not need. Perf events are rebuilt field by field from a list
  * of what the sampler sets (fc-perf.c), and refused if the caller set anything
- * else; /proc files are named by a word, never by a path.
+ * else; /proc files are named by a word, never by a path, and a file the
+ * target maps only by the path its maps show, opened through map_files.
  */
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -159,30 +163,160 @@ fc_helper_open_perf (GBytes  *attr,
   return fd;
 }
 
-int
-fc_helper_open_proc (int         pid,
-                     const char *name,
-                     GError    **error)
-{
-  g_autofree char *path = NULL;
-  int fd;
+/* what a sandboxed Flamecast reads of the host's process or thread: its maps and memory (which
+ * the kernel guards), its state, name, scheduling counters and command line (which ps shows
+ * everyone), and its program (also in its maps) */
+static const char * const proc_names[] = { "maps", "mem", "stat", "status", "comm", "schedstat", "cmdline", "exe" };
 
-  if (g_strcmp0 (name, "maps") != 0 && g_strcmp0 (name, "mem") != 0)
-    {
-      g_set_error (error, FC_HELPER_ERROR, FC_HELPER_ERROR_INVALID_ARGUMENT,
-                   "Only a process's \"maps\" and \"mem\" are opened, not \"%s\"", name);
-      return -1;
-    }
-  if (!fc_helper_check_process (pid, error))
-    return -1;
-  path = g_strdup_printf ("/proc/%d/%s", pid, name);
-  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+static gboolean
+is_proc_name (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (proc_names); i++)
+    if (g_strcmp0 (name, proc_names[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static int
+open_or_fail (const char *path,
+              int         flags,
+              GError    **error)
+{
+  struct stat st;
+  int fd = open (path, flags);
+
   if (fd < 0)
     {
       int err = errno;
       g_set_error (error, FC_HELPER_ERROR, err == ENOENT || err == ESRCH ? FC_HELPER_ERROR_NO_PROCESS
                                                                         : FC_HELPER_ERROR_FAILED,
                    "Cannot open %s: %s", path, g_strerror (err));
+      return -1;
+    }
+  /* only regular files (and /proc's, which are regular too) go out: never a directory, a
+   * socket or a device a path could lead to */
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      g_set_error (error, FC_HELPER_ERROR, FC_HELPER_ERROR_INVALID_ARGUMENT, "%s is not a regular file", path);
+      return -1;
+    }
+  return fd;
+}
+
+int
+fc_helper_open_proc (int         pid,
+                     const char *name,
+                     GError    **error)
+{
+  g_autofree char *path = NULL;
+
+  if (!is_proc_name (name))
+    {
+      g_set_error (error, FC_HELPER_ERROR, FC_HELPER_ERROR_INVALID_ARGUMENT,
+                   "Only a process's maps, mem, stat, status, comm, schedstat, cmdline and exe are opened, "
+                   "not \"%s\"", name);
+      return -1;
+    }
+  if (!fc_helper_check_process (pid, error))
+    return -1;
+  path = g_strdup_printf ("/proc/%d/%s", pid, name);
+  /* exe is the kernel's link to the program it runs: followed, it is that file */
+  return open_or_fail (path, O_RDONLY | O_CLOEXEC | (g_strcmp0 (name, "exe") == 0 ? 0 : O_NOFOLLOW), error);
+}
+
+int
+fc_helper_open_mapped (int         pid,
+                       const char *path,
+                       GError    **error)
+{
+  g_autofree char *maps_path = NULL;
+  g_autofree char *maps = NULL;
+  g_autofree char *file = NULL;
+  g_autoptr(GError) local_error = NULL;
+  const char *line;
+
+  if (path == NULL || path[0] != '/')
+    {
+      g_set_error (error, FC_HELPER_ERROR, FC_HELPER_ERROR_INVALID_ARGUMENT, "\"%s\" is not an absolute path",
+                   path != NULL ? path : "");
+      return -1;
+    }
+  if (!fc_helper_check_process (pid, error))
+    return -1;
+  maps_path = g_strdup_printf ("/proc/%d/maps", pid);
+  if (!g_file_get_contents (maps_path, &maps, NULL, &local_error))
+    {
+      g_set_error (error, FC_HELPER_ERROR, FC_HELPER_ERROR_NO_PROCESS, "Cannot read %s: %s", maps_path,
+                   local_error->message);
+      return -1;
+    }
+  for (line = maps; line != NULL && *line != '\0'; line = strchr (line, '\n'), line = line != NULL ? line + 1 : NULL)
+    {
+      unsigned long start, end;
+      int path_at = 0;
+      const char *eol = strchrnul (line, '\n');
+
+      if (sscanf (line, "%lx-%lx %*s %*s %*s %*s %n", &start, &end, &path_at) < 2 || path_at == 0 ||
+          (gsize) (eol - line - path_at) != strlen (path) || memcmp (line + path_at, path, strlen (path)) != 0)
+        continue;
+      /* the file the mapping holds, whatever its path leads to now (replaced, another mount
+       * namespace): the kernel's link to it, followed */
+      file = g_strdup_printf ("/proc/%d/map_files/%lx-%lx", pid, start, end);
+      return open_or_fail (file, O_RDONLY | O_CLOEXEC, error);
+    }
+  g_set_error (error, FC_HELPER_ERROR, FC_HELPER_ERROR_INVALID_ARGUMENT, "Process %d maps no file at %s", pid, path);
+  return -1;
+}
+
+/* at most this many threads are listed: more than the kernel's default limit per process */
+#define MAX_THREADS (1 << 20)
+
+GVariant *
+fc_helper_list_threads (int      pid,
+                        GError **error)
+{
+  g_autofree char *path = NULL;
+  g_autoptr(GArray) tids = NULL;
+  struct dirent *de;
+  DIR *dir;
+
+  if (!fc_helper_check_process (pid, error))
+    return NULL;
+  path = g_strdup_printf ("/proc/%d/task", pid);
+  if ((dir = opendir (path)) == NULL)
+    {
+      int err = errno;
+      g_set_error (error, FC_HELPER_ERROR, err == ENOENT || err == ESRCH ? FC_HELPER_ERROR_NO_PROCESS
+                                                                        : FC_HELPER_ERROR_FAILED,
+                   "Cannot list %s: %s", path, g_strerror (err));
+      return NULL;
+    }
+  tids = g_array_new (FALSE, FALSE, sizeof (gint32));
+  while ((de = readdir (dir)) != NULL && tids->len < MAX_THREADS)
+    {
+      gint32 tid = atoi (de->d_name);
+      if (tid > 0)
+        g_array_append_val (tids, tid);
+    }
+  closedir (dir);
+  return g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, tids->data, tids->len, sizeof (gint32));
+}
+
+int
+fc_helper_open_pidfd (int      pid,
+                      GError **error)
+{
+  int fd;
+
+  if (!fc_helper_check_process (pid, error))
+    return -1;
+  fd = syscall (SYS_pidfd_open, pid, 0);
+  if (fd < 0)
+    {
+      int err = errno;
+      g_set_error (error, FC_HELPER_ERROR, err == ESRCH ? FC_HELPER_ERROR_NO_PROCESS : FC_HELPER_ERROR_FAILED,
+                   "pidfd_open on process %d: %s", pid, g_strerror (err));
     }
   return fd;
 }

@@ -19,9 +19,20 @@ guint64 fc_helper_process_start_time (int           pid);
 int     fc_helper_open_perf          (GBytes       *attr,
                                       int           tid,
                                       GError      **error);
-/* /proc/@pid/maps or /proc/@pid/mem, read-only; no other name, no path */
+/* /proc/@pid/@name, read-only, for @name one of maps, mem, stat, status, comm, schedstat,
+ * cmdline, exe (@pid may be a thread's); no other name, no path */
 int     fc_helper_open_proc          (int           pid,
                                       const char   *name,
+                                      GError      **error);
+/* the file @pid maps at @path (exactly as its maps show it), read-only, through map_files */
+int     fc_helper_open_mapped        (int           pid,
+                                      const char   *path,
+                                      GError      **error);
+/* @pid's threads, "ai" (floating) */
+GVariant *fc_helper_list_threads     (int           pid,
+                                      GError      **error);
+/* a pidfd for @pid: readable when it exits */
+int     fc_helper_open_pidfd         (int           pid,
                                       GError      **error);
 
 G_END_DECLS

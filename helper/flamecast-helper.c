@@ -13,6 +13,10 @@
  * A sandboxed Flamecast (Flatpak) sees only its own PID namespace: ListProcesses
  * gives it the host's processes, as ps would show them to its user
  * (fc-helper-list.c), under a polkit action of its own that needs no password.
+ * Inside the sandbox, the host's process is not in Flamecast's /proc and its
+ * files are not at their paths: OpenProcFile gives its state, names and
+ * threads' counters, ListThreads its threads, OpenPidfd its exit, and
+ * OpenMappedFile the programs and libraries it maps.
  * The interface is described in helper/README.md.
  */
 
@@ -50,6 +54,19 @@ static const char introspection_xml[] =
   "      <arg type='ai' name='tids' direction='in'/>"
   "      <arg type='u' name='stack_bytes' direction='in'/>"
   "      <arg type='a(ixatay)' name='samples' direction='out'/>"
+  "    </method>"
+  "    <method name='OpenMappedFile'>"
+  "      <arg type='i' name='pid' direction='in'/>"
+  "      <arg type='s' name='path' direction='in'/>"
+  "      <arg type='h' name='fd' direction='out'/>"
+  "    </method>"
+  "    <method name='ListThreads'>"
+  "      <arg type='i' name='pid' direction='in'/>"
+  "      <arg type='ai' name='tids' direction='out'/>"
+  "    </method>"
+  "    <method name='OpenPidfd'>"
+  "      <arg type='i' name='pid' direction='in'/>"
+  "      <arg type='h' name='fd' direction='out'/>"
   "    </method>"
   "    <method name='ListProcesses'>"
   "      <arg type='a(iiussssuttb)' name='processes' direction='out'/>"
@@ -199,6 +216,20 @@ authorised_cb (GObject      *source,
           g_free (call);
           return;
         }
+      if (g_strcmp0 (method, "ListThreads") == 0)
+        {
+          gint32 pid;
+          GVariant *tids;
+
+          g_variant_get (params, "(i)", &pid);
+          if ((tids = fc_helper_list_threads (pid, &error)) != NULL)
+            g_dbus_method_invocation_return_value (invocation, g_variant_new_tuple (&tids, 1));
+          else
+            g_dbus_method_invocation_return_gerror (invocation, error);
+          g_object_unref (invocation);
+          g_free (call);
+          return;
+        }
       if (g_strcmp0 (method, "PerfEventOpen") == 0)
         {
           g_autoptr(GVariant) attr = g_variant_get_child_value (params, 0);
@@ -208,13 +239,21 @@ authorised_cb (GObject      *source,
           g_variant_get_child (params, 1, "i", &tid);
           fd = fc_helper_open_perf (bytes, tid, &error);
         }
+      else if (g_strcmp0 (method, "OpenPidfd") == 0)
+        {
+          gint32 pid;
+
+          g_variant_get (params, "(i)", &pid);
+          fd = fc_helper_open_pidfd (pid, &error);
+        }
       else
         {
           const char *name;
           gint32 pid;
 
           g_variant_get (params, "(i&s)", &pid, &name);
-          fd = fc_helper_open_proc (pid, name, &error);
+          fd = g_strcmp0 (method, "OpenMappedFile") == 0 ? fc_helper_open_mapped (pid, name, &error)
+                                                          : fc_helper_open_proc (pid, name, &error);
         }
     }
   if (fd < 0)

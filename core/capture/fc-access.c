@@ -7,8 +7,10 @@
  * never held across a D-Bus call.
  */
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -118,6 +120,20 @@ fc_access_append_refusal (GError **error)
   (*error)->message = message;
 }
 
+void
+fc_access_append_sandbox_hint (GError **error)
+{
+  char *message;
+
+  if (error == NULL || *error == NULL || !fc_access_is_sandboxed () || fc_access_get_use_helper ())
+    return;
+  message = g_strdup_printf (_("%s. Flamecast runs in a sandbox whose /proc holds only its own processes: the "
+                               "host's are recorded through flamecast-helper, which was not to be asked "
+                               "(--no-helper)"), (*error)->message);
+  g_free ((*error)->message);
+  (*error)->message = message;
+}
+
 char *
 fc_access_dup_helper_note (int pid)
 {
@@ -149,13 +165,11 @@ fc_access_forget (int pid)
 static int
 thread_group (int tid)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/status", tid);
-  g_autofree char *status = NULL;
+  g_autofree char *status = fc_access_read_proc (tid, 0, "status", NULL);
   const char *line;
   int tgid;
 
-  if (!g_file_get_contents (path, &status, NULL, NULL) || (line = strstr (status, "\nTgid:")) == NULL ||
-      sscanf (line + 6, "%d", &tgid) != 1)
+  if (status == NULL || (line = strstr (status, "\nTgid:")) == NULL || sscanf (line + 6, "%d", &tgid) != 1)
     return tid;
   return tgid;
 }
@@ -549,6 +563,168 @@ fc_access_authorize_finish (GAsyncResult *result,
   g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static char *
+read_all (int     fd,
+          gsize  *len);
+
+/* errno for the helper's answer: gone, or refused (the reason kept by note_refused()) */
+static int
+helper_errno (const GError *error)
+{
+  g_autofree char *remote = g_dbus_error_get_remote_error (error);
+
+  return g_strcmp0 (remote, FC_HELPER_INTERFACE ".Error.NoProcess") == 0 ? ESRCH : EACCES;
+}
+
+/* One of the helper's files of @pid (@name for OpenProcFile, @path for OpenMappedFile, or a
+ * pidfd): -1 with errno when there is none. */
+static int
+helper_open_for (int         pid,
+                 const char *method,
+                 GVariant   *params)
+{
+  g_autoptr(GError) error = NULL;
+  int fd;
+
+  g_variant_ref_sink (params);
+  if (!may_ask_helper ())
+    {
+      g_variant_unref (params);
+      errno = EACCES;
+      return -1;
+    }
+  fd = helper_open (method, params, &error);
+  g_variant_unref (params);
+  if (fd >= 0)
+    {
+      note_opened (pid, method, 0);
+      return fd;
+    }
+  note_refused (pid, error);
+  errno = helper_errno (error);
+  return -1;
+}
+
+int
+fc_access_open_proc (int         pid,
+                     int         tid,
+                     const char *name)
+{
+  char path[96];
+
+  g_return_val_if_fail (name != NULL, -1);
+
+  /* /proc/TID is the thread's own, as /proc/PID/task/TID is */
+  if (fc_access_through_helper (pid))
+    return helper_open_for (pid, "OpenProcFile", g_variant_new ("(is)", tid > 0 ? tid : pid, name));
+  if (tid > 0)
+    g_snprintf (path, sizeof path, "/proc/%d/task/%d/%s", pid, tid, name);
+  else
+    g_snprintf (path, sizeof path, "/proc/%d/%s", pid, name);
+  return open (path, O_RDONLY | O_CLOEXEC);
+}
+
+char *
+fc_access_read_proc (int         pid,
+                     int         tid,
+                     const char *name,
+                     gsize      *len)
+{
+  int fd = fc_access_open_proc (pid, tid, name);
+  gsize ignored;
+  char *text;
+  int err;
+
+  if (fd < 0)
+    return NULL;
+  text = read_all (fd, len != NULL ? len : &ignored);
+  err = errno;
+  close (fd);
+  errno = err;
+  return text;
+}
+
+gboolean
+fc_access_process_exists (int pid)
+{
+  int fd;
+
+  if (!fc_access_through_helper (pid))
+    return kill (pid, 0) == 0 || errno != ESRCH;
+  fd = fc_access_open_proc (pid, 0, "stat");
+  if (fd >= 0)
+    close (fd);
+  return fd >= 0 || errno != ESRCH;
+}
+
+GArray *
+fc_access_list_threads (int pid)
+{
+  GArray *tids = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) list = NULL;
+  g_autoptr(GError) error = NULL;
+  char path[64];
+  struct dirent *de;
+  DIR *dir;
+
+  if (fc_access_through_helper (pid))
+    {
+      const gint32 *ids;
+      gsize n;
+
+      if (!may_ask_helper ())
+        return tids;
+      reply = helper_call ("ListThreads", g_variant_new ("(i)", pid), G_VARIANT_TYPE ("(ai)"), NULL, &error);
+      if (reply == NULL)
+        {
+          note_refused (pid, error);
+          return tids;
+        }
+      list = g_variant_get_child_value (reply, 0);
+      ids = g_variant_get_fixed_array (list, &n, sizeof (gint32));
+      for (gsize i = 0; i < n; i++)
+        if (ids[i] > 0)
+          g_array_append_val (tids, ids[i]);
+      return tids;
+    }
+  g_snprintf (path, sizeof path, "/proc/%d/task", pid);
+  if ((dir = opendir (path)) == NULL)
+    return tids;
+  while ((de = readdir (dir)) != NULL)
+    {
+      int tid = atoi (de->d_name);
+      if (tid > 0)
+        g_array_append_val (tids, tid);
+    }
+  closedir (dir);
+  return tids;
+}
+
+int
+fc_access_open_pidfd (int pid)
+{
+  if (fc_access_through_helper (pid))
+    return helper_open_for (pid, "OpenPidfd", g_variant_new ("(i)", pid));
+#ifdef SYS_pidfd_open
+  return syscall (SYS_pidfd_open, pid, 0);
+#else
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+int
+fc_access_open_mapped (int         pid,
+                       const char *path)
+{
+  g_return_val_if_fail (path != NULL, -1);
+
+  if (fc_access_through_helper (pid))
+    return helper_open_for (pid, "OpenMappedFile", g_variant_new ("(is)", pid, path));
+  return open (path, O_RDONLY | O_CLOEXEC);
 }
 
 static char *

@@ -97,8 +97,36 @@ GPtrArray *fc_access_sample_threads    (int                     pid,
 char     *fc_access_dup_refusal        (void);
 /* Adds the helper's refusal, if any, to an error about direct access being refused. */
 void      fc_access_append_refusal     (GError                **error);
+/* Sandboxed with the helper not to be asked (--no-helper): adds to an error about a missing
+ * process that the host's processes are not in the sandbox. */
+void      fc_access_append_sandbox_hint (GError               **error);
 /* Why @pid was opened through the helper ("direct access was refused: ..."), or NULL if it was not. */
 char     *fc_access_dup_helper_note    (int                     pid);
+/* What capture reads of a target besides its memory: directly from our /proc and file system,
+ * or, for a sandboxed Flamecast and the host's process (fc_access_through_helper()), from the
+ * helper, since neither our /proc nor our /usr holds the host's. Blocking. */
+
+/* /proc/@pid/@name, or /proc/@pid/task/@tid/@name when @tid > 0, read-only: an fd, or -1 with
+ * errno set (ESRCH: gone; EACCES: refused, the helper's answer kept for fc_access_dup_refusal()).
+ * @name: stat, status, comm, schedstat, cmdline or exe (maps and mem have their own calls). */
+int       fc_access_open_proc          (int                     pid,
+                                        int                     tid,
+                                        const char             *name);
+/* The whole of that file (at most 64 MiB), or NULL with errno set. */
+char     *fc_access_read_proc          (int                     pid,
+                                        int                     tid,
+                                        const char             *name,
+                                        gsize                  *len);
+/* Whether @pid exists (as far as one can tell: a refusal is not an answer, and says TRUE). */
+gboolean  fc_access_process_exists     (int                     pid);
+/* @pid's threads (an array of int), empty when it is gone. */
+GArray   *fc_access_list_threads       (int                     pid);
+/* A pidfd of @pid (readable when it exits), or -1. */
+int       fc_access_open_pidfd         (int                     pid);
+/* The file @pid maps at @path (as its maps name it), read-only: an fd, or -1 with errno set. */
+int       fc_access_open_mapped        (int                     pid,
+                                        const char             *path);
+
 /* Closes what is kept open for @pid (its memory file), when a recording of it ends. */
 void      fc_access_forget             (int                     pid);
 

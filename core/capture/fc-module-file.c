@@ -68,6 +68,28 @@ file_free (FcModuleFile *self)
   g_free (self);
 }
 
+/* under files_lock: the file of @st, already mapped, with a reference taken; or NULL */
+static FcModuleFile *
+lookup_ref (const struct stat *st)
+{
+  FileKey key = { st->st_dev, st->st_ino, st->st_size, st->st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) +
+                  st->st_mtim.tv_nsec };
+  FcModuleFile *self;
+
+  if (files == NULL)
+    files = g_hash_table_new (file_key_hash, file_key_equal);
+  self = g_hash_table_lookup (files, &key);
+  if (self == NULL)
+    return NULL;
+  if (self->idle_link != NULL)
+    {
+      g_queue_delete_link (&idle, self->idle_link);
+      self->idle_link = NULL;
+    }
+  self->ref_count++;
+  return self;
+}
+
 /**
  * fc_module_file_open:
  *
@@ -80,46 +102,54 @@ fc_module_file_open (const char *path)
 {
   FcModuleFile *self;
   struct stat st;
-  FileKey key;
-  void *data;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
 
   if (stat (path, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < 64)
     return NULL;
-  key = (FileKey) { st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) +
-                    st.st_mtim.tv_nsec };
   g_mutex_lock (&files_lock);
-  if (files == NULL)
-    files = g_hash_table_new (file_key_hash, file_key_equal);
-  self = g_hash_table_lookup (files, &key);
-  if (self != NULL)
-    {
-      if (self->idle_link != NULL)
-        {
-          g_queue_delete_link (&idle, self->idle_link);
-          self->idle_link = NULL;
-        }
-      self->ref_count++;
-      g_mutex_unlock (&files_lock);
-      return self;
-    }
+  self = lookup_ref (&st);
   g_mutex_unlock (&files_lock);
+  if (self != NULL)
+    return self;
 
   fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return NULL;
-  /* what is mapped is what was opened: the file may have been replaced since the stat */
+  self = fc_module_file_open_fd (fd);
+  close (fd);
+  return self;
+}
+
+/**
+ * fc_module_file_open_fd:
+ *
+ * The regular file open at @fd (which stays the caller's), mapped read-only, as
+ * fc_module_file_open() maps a path: for a file only the helper can open (a sandboxed
+ * Flamecast's view of the host's libraries).
+ */
+FcModuleFile *
+fc_module_file_open_fd (int fd)
+{
+  FcModuleFile *self;
+  struct stat st;
+  FileKey key;
+  void *data;
+
+  g_return_val_if_fail (fd >= 0, NULL);
+
+  /* what is mapped is what was opened: the file may have been replaced since a stat of its path */
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < 64)
-    {
-      close (fd);
-      return NULL;
-    }
+    return NULL;
+  g_mutex_lock (&files_lock);
+  self = lookup_ref (&st);
+  g_mutex_unlock (&files_lock);
+  if (self != NULL)
+    return self;
   key = (FileKey) { st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) +
                     st.st_mtim.tv_nsec };
   data = mmap (NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close (fd);
   if (data == MAP_FAILED)
     return NULL;
   if (memcmp (data, "\177ELF", 4) != 0)
@@ -130,17 +160,11 @@ fc_module_file_open (const char *path)
 
   g_mutex_lock (&files_lock);
   n_mapped++;
-  self = g_hash_table_lookup (files, &key);
+  self = lookup_ref (&st);
   if (self != NULL)
     {
       /* another thread mapped it meanwhile: one mapping stays */
       munmap (data, st.st_size);
-      if (self->idle_link != NULL)
-        {
-          g_queue_delete_link (&idle, self->idle_link);
-          self->idle_link = NULL;
-        }
-      self->ref_count++;
       g_mutex_unlock (&files_lock);
       return self;
     }

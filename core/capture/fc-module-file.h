@@ -14,6 +14,7 @@ G_BEGIN_DECLS
 typedef struct _FcModuleFile FcModuleFile;
 
 FcModuleFile *fc_module_file_open          (const char    *path);
+FcModuleFile *fc_module_file_open_fd       (int            fd);
 FcModuleFile *fc_module_file_ref           (FcModuleFile  *self);
 void          fc_module_file_unref         (FcModuleFile  *self);
 const guint8 *fc_module_file_get_data      (FcModuleFile  *self,

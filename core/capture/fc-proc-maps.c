@@ -191,13 +191,23 @@ fc_module_apply_bias (FcModule *m)
 }
 
 static FcModule *
-fc_module_open_file (const char *path,
+fc_module_open_file (GPid        pid,
+                     const char *path,
                      dev_t       dev,
                      ino_t       ino)
 {
-  FcModuleFile *file = fc_module_file_open (path);
+  FcModuleFile *file = NULL;
   FcModule *m;
+  int fd;
 
+  /* sandboxed, @path is the host's: ours holds the runtime's file, or none */
+  if (!fc_access_through_helper (pid))
+    file = fc_module_file_open (path);
+  else if ((fd = fc_access_open_mapped (pid, path)) >= 0)
+    {
+      file = fc_module_file_open_fd (fd);
+      close (fd);
+    }
   if (file == NULL)
     return NULL;
   m = g_new0 (FcModule, 1);
@@ -365,6 +375,29 @@ compare_code_range (gconstpointer a,
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Sandboxed, /proc/PID/exe is the host's link, not ours to read: the program the helper opens
+ * through it is the mapped file with its inode. */
+static char *
+exe_among (GPid       pid,
+           GPtrArray *groups)
+{
+  struct stat st;
+  int fd = fc_access_open_proc (pid, 0, "exe");
+  gboolean ok;
+
+  if (fd < 0)
+    return NULL;
+  ok = fstat (fd, &st) == 0;
+  close (fd);
+  for (guint i = 0; ok && i < groups->len; i++)
+    {
+      MapGroup *g = g_ptr_array_index (groups, i);
+      if (g->ino == st.st_ino && g->path[0] == '/')
+        return g_strdup (g->path);
+    }
+  return NULL;
+}
+
 gboolean
 fc_proc_maps_reload (FcProcMaps *self,
                      GError    **error)
@@ -383,7 +416,7 @@ fc_proc_maps_reload (FcProcMaps *self,
   self->maps_hash = g_str_hash (contents);
   g_hash_table_remove_all (self->missed);
   self->missed_since_us = g_get_monotonic_time ();
-  if (self->exe == NULL)
+  if (self->exe == NULL && !fc_access_through_helper (self->pid))
     self->exe = g_file_read_link (exe_link, NULL);
 
   order = g_ptr_array_new_with_free_func ((GDestroyNotify) map_group_free);
@@ -446,6 +479,8 @@ fc_proc_maps_reload (FcProcMaps *self,
         }
     }
 
+  if (self->exe == NULL && fc_access_through_helper (self->pid))
+    self->exe = exe_among (self->pid, order);
   g_ptr_array_set_size (self->active, 0);
   for (guint i = 0; i < order->len; i++)
     {
@@ -468,7 +503,7 @@ fc_proc_maps_reload (FcProcMaps *self,
             m = fc_module_open_memory (self->pid, g->path, g->start, g->end);
           else
             {
-              m = fc_module_open_file (g->path, g->dev, g->ino);
+              m = fc_module_open_file (self->pid, g->path, g->dev, g->ino);
               if (m != NULL)
                 {
                   /* the segment holding the first mapped page tells the load bias */

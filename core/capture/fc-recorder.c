@@ -299,10 +299,9 @@ process_new (FcRecorder *self,
 {
   Process *proc = g_new0 (Process, 1);
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = g_strdup_printf ("/proc/%d/comm", pid);
 
   proc->pid = pid;
-  if (g_file_get_contents (path, &proc->comm, NULL, NULL))
+  if ((proc->comm = fc_access_read_proc (pid, 0, "comm", NULL)) != NULL)
     g_strchomp (proc->comm);
   proc->maps = fc_proc_maps_new (pid);
   /* modules known before the first stack; a process that has exited already tells by its samples */
@@ -404,8 +403,8 @@ refresh_thread_info (FcRecorder  *self,
                      int          tid)
 {
   int pid = ts->pid;
-  g_autofree char *path = NULL;
   g_autofree char *comm = NULL;
+  g_autofree char *stat_text = NULL;
   FcProcStat stat;
   gint64 now = g_get_monotonic_time ();
 
@@ -417,8 +416,8 @@ refresh_thread_info (FcRecorder  *self,
   ts->name_read_us = now;
   ts->name_wait_us = ts->name_wait_us == 0 ? G_USEC_PER_SEC / 2 : MIN (ts->name_wait_us * 2, 8 * G_USEC_PER_SEC);
 
-  path = g_strdup_printf ("/proc/%d/task/%d/comm", pid, tid);
-  if (g_file_get_contents (path, &comm, NULL, NULL) ||
+  /* sandboxed, the host's thread is read through the helper */
+  if ((comm = fc_access_read_proc (pid, tid, "comm", NULL)) != NULL ||
       (ts->name == NULL && (comm = g_strdup (ts->process_comm)) != NULL))
     {
       g_strchomp (comm);
@@ -439,9 +438,8 @@ refresh_thread_info (FcRecorder  *self,
           ts->name = g_ref_string_new (comm);
         }
     }
-  g_free (path);
-  path = g_strdup_printf ("/proc/%d/task/%d", pid, tid);
-  if (fc_procfs_read_stat (path, &stat))
+  stat_text = fc_access_read_proc (pid, tid, "stat", NULL);
+  if (fc_procfs_parse_stat (stat_text, &stat))
     ts->priority = (int) stat.priority;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fc-access.h"
 #include "fc-release.h"
 
 #define N_HEX 12
@@ -114,15 +115,34 @@ char *
 fc_release_default_for_pid (GPid pid)
 {
   g_autofree char *exe = g_strdup_printf ("/proc/%d/exe", (int) pid);
-  g_autofree char *target = g_file_read_link (exe, NULL);
+  g_autofree char *target = NULL;
   g_autofree char *name = NULL;
+  char *release;
+  int fd = -1;
 
+  /* sandboxed, the host's /proc/PID/exe is not ours: the helper opens the program, which our
+   * own /proc/self/fd reopens and names */
+  if (fc_access_through_helper (pid))
+    {
+      if ((fd = fc_access_open_proc (pid, 0, "exe")) < 0)
+        return NULL;
+      g_free (exe);
+      exe = g_strdup_printf ("/proc/self/fd/%d", fd);
+    }
+  target = g_file_read_link (exe, NULL);
   if (target == NULL)
-    return NULL;
+    {
+      if (fd >= 0)
+        close (fd);
+      return NULL;
+    }
   /* an executable replaced on disk while it runs still has its old id */
   if (g_str_has_suffix (target, " (deleted)"))
     target[strlen (target) - strlen (" (deleted)")] = '\0';
   name = g_path_get_basename (target);
   /* through /proc/PID/exe, so a deleted or replaced file is still the one running */
-  return fc_release_default_for_file (exe, name);
+  release = fc_release_default_for_file (exe, name);
+  if (fd >= 0)
+    close (fd);
+  return release;
 }

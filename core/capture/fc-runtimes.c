@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-access.h"
 #include "fc-capture-error.h"
 #include "fc-python-runtime.h"
 #include "fc-python-stack.h"
@@ -106,12 +107,11 @@ describe (FcRuntimes *self,
 static const char *
 java_hint (GPid pid)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", pid);
   g_autofree char *cmdline = NULL;
   gsize len = 0;
   gboolean frame_pointers = FALSE;
 
-  if (g_file_get_contents (path, &cmdline, &len, NULL))
+  if ((cmdline = fc_access_read_proc (pid, 0, "cmdline", &len)) != NULL)
     for (gsize i = 0; i < len; i += strlen (cmdline + i) + 1)
       frame_pointers |= strcmp (cmdline + i, "-XX:+PreserveFramePointer") == 0;
   if (!frame_pointers)

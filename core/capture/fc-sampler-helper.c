@@ -7,7 +7,8 @@
  * helper in one call, which stops those threads, copies registers and stack
  * and lets them go (fc_access_sample_threads()); everything else about the
  * tick (perf samples, a sleeping thread's stack reused) is wall mode's own.
- * New threads are found in /proc/PID/task, since no clone event comes.
+ * New threads are found by listing the process's threads (the helper's list,
+ * sandboxed), since no clone event comes.
  */
 
 #include <errno.h>
@@ -55,24 +56,21 @@ fc_sampler_helper_attach (FcSampler *self,
 void
 fc_sampler_helper_rescan (FcSampler *self)
 {
-  g_autoptr(GArray) tids = NULL;
+  g_autoptr(GHashTable) live = NULL;
   GHashTableIter iter;
+  gpointer tid;
   Task *task;
 
   if (!fc_sampler_threads_changed (self))
     return;
+  live = fc_sampler_live_tasks (self->pid);
   g_hash_table_iter_init (&iter, self->tasks);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
-    {
-      char path[64];
-
-      g_snprintf (path, sizeof path, "/proc/%d/task/%d", self->pid, task->tid);
-      if (access (path, F_OK) != 0)
-        g_hash_table_iter_remove (&iter);
-    }
-  tids = fc_sampler_list_tasks (self->pid);
-  for (guint i = 0; i < tids->len; i++)
-    fc_sampler_task_add (self, self->pid, g_array_index (tids, int, i));
+  while (g_hash_table_size (live) > 0 && g_hash_table_iter_next (&iter, NULL, (gpointer *) &task))
+    if (!g_hash_table_contains (live, GINT_TO_POINTER (task->tid)))
+      g_hash_table_iter_remove (&iter);
+  g_hash_table_iter_init (&iter, live);
+  while (g_hash_table_iter_next (&iter, &tid, NULL))
+    fc_sampler_task_add (self, self->pid, GPOINTER_TO_INT (tid));
 }
 
 /* The first @n of @to_stop (Task*), stopped by the helper in one call: each tick ends captured,
@@ -84,6 +82,7 @@ fc_sampler_helper_stop (FcSampler *self,
 {
   g_autoptr(GArray) tids = g_array_sized_new (FALSE, FALSE, sizeof (int), n);
   g_autoptr(GPtrArray) snaps = NULL;
+  g_autoptr(GHashTable) live = NULL;
   g_autoptr(GError) error = NULL;
 
   if (n == 0)
@@ -122,11 +121,12 @@ fc_sampler_helper_stop (FcSampler *self,
   for (guint i = 0; i < n; i++)
     {
       Task *task = g_ptr_array_index (to_stop, i);
-      char path[64];
 
       if (!task->tick_pending)
         continue;
-      g_snprintf (path, sizeof path, "/proc/%d/task/%d", self->pid, task->tid);
-      fc_sampler_tick_outcome (self, task, access (path, F_OK) != 0 ? FC_TICK_TOO_SHORT : FC_TICK_REFUSED);
+      if (live == NULL)
+        live = fc_sampler_live_tasks (self->pid);
+      fc_sampler_tick_outcome (self, task, g_hash_table_contains (live, GINT_TO_POINTER (task->tid))
+                                           ? FC_TICK_REFUSED : FC_TICK_TOO_SHORT);
     }
 }

@@ -129,6 +129,7 @@ struct _FcSampler {
   guint           next_stack_size; /* protected by lock */
   gint64          last_rescan_us;
   nlink_t         task_links;     /* cpu mode: links of /proc/PID/task at the last look */
+  gint64          threads_listed_us; /* sandboxed: when the helper last listed the threads */
   gint64          last_event_us;  /* last ptrace event other than our own interrupt stops */
 };
 
@@ -163,6 +164,7 @@ void fc_sampler_reset_target (FcSampler *self);
 /* the thread table (fc-sampler-tasks.c) */
 GArray * fc_sampler_list_descendants (int pid);
 GArray * fc_sampler_list_tasks (GPid pid);
+GHashTable * fc_sampler_live_tasks (GPid pid);
 void fc_sampler_note_unsampled (FcSampler *self, int tid, const GError *error);
 void fc_sampler_target_exited (FcSampler *self, int status);
 Task * fc_sampler_task_add (FcSampler *self, int pid, int tid);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fc-access.h"
 #include "fc-attach-check.h"
 #include "fc-capture-error.h"
 #include "fc-procfs.h"
@@ -106,11 +107,7 @@ fc_sampler_task_sched (Task    *task,
   /* opened when first needed: with switch-out stacks no thread needs it, and a thousand
    * threads would hold a thousand descriptors */
   if (task->schedstat_fd == -2)
-    {
-      char path[64];
-      g_snprintf (path, sizeof path, "/proc/%d/task/%d/schedstat", task->pid, task->tid);
-      task->schedstat_fd = open (path, O_RDONLY | O_CLOEXEC);
-    }
+    task->schedstat_fd = fc_access_open_proc (task->pid, task->tid, "schedstat");
   if (task->schedstat_fd < 0)
     return FALSE;
   n = pread (task->schedstat_fd, buf, sizeof buf - 1, 0);
@@ -216,21 +213,21 @@ fc_sampler_task_forget (FcSampler *self,
 GArray *
 fc_sampler_list_tasks (GPid pid)
 {
-  g_autofree char *path = g_strdup_printf ("/proc/%d/task", pid);
-  GArray *tids = g_array_new (FALSE, FALSE, sizeof (int));
-  DIR *dir = opendir (path);
-  struct dirent *de;
+  return fc_access_list_threads (pid);
+}
 
-  if (dir == NULL)
-    return tids;
-  while ((de = readdir (dir)) != NULL)
-    {
-      int tid = atoi (de->d_name);
-      if (tid > 0)
-        g_array_append_val (tids, tid);
-    }
-  closedir (dir);
-  return tids;
+/* @pid's threads now, as a set of tids: one listing for all of them (sandboxed, one call to the
+ * helper rather than one per thread). Empty when none could be listed: a process has a thread
+ * while it lives, so callers keep what they have then (its exit comes by the pidfd). */
+GHashTable *
+fc_sampler_live_tasks (GPid pid)
+{
+  g_autoptr(GArray) tids = fc_sampler_list_tasks (pid);
+  GHashTable *live = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < tids->len; i++)
+    g_hash_table_add (live, GINT_TO_POINTER (g_array_index (tids, int, i)));
+  return live;
 }
 
 /* The process's parent, from /proc/PID/stat (field 4, after the command name), or 0 */

@@ -59,11 +59,8 @@ gboolean fc_sampler_debug;
 static int
 open_pidfd (GPid pid)
 {
-#ifdef SYS_pidfd_open
-  return syscall (SYS_pidfd_open, pid, 0);
-#else
-  return -1;
-#endif
+  /* sandboxed, the host's process is not in our PID namespace: the helper opens it */
+  return fc_access_open_pidfd (pid);
 }
 
 void
@@ -106,10 +103,10 @@ take_options (FcSampler     *self,
 static gboolean
 target_is_stopped (GPid pid)
 {
-  g_autofree char *dir = g_strdup_printf ("/proc/%d", pid);
+  g_autofree char *text = fc_access_read_proc (pid, 0, "stat", NULL);
   FcProcStat stat;
 
-  return fc_procfs_read_stat (dir, &stat) && (stat.state == 'T' || stat.state == 't');
+  return fc_procfs_parse_stat (text, &stat) && (stat.state == 'T' || stat.state == 't');
 }
 
 static gboolean
@@ -119,9 +116,10 @@ do_attach (FcSampler *self,
   fc_sampler_reset_target (self);
   take_options (self, cmd->mode);
   self->pid = cmd->pid;
-  if (kill (cmd->pid, 0) != 0 && errno == ESRCH)
+  if (!fc_access_process_exists (cmd->pid))
     {
       fc_attach_error_set (&cmd->error, cmd->pid, ESRCH, "attach");
+      fc_access_append_sandbox_hint (&cmd->error);
       return FALSE;
     }
   g_mutex_lock (&self->lock);

@@ -17,6 +17,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "fc-access.h"
 #include "fc-debuginfod.h"
 #include "fc-demangle.h"
 #include "fc-dwfl-callbacks.h"
@@ -501,9 +502,17 @@ ensure_reported (FcSymbolizer   *self,
       if (m->path[0] == '/')
         {
           g_autofree char *name = g_path_get_basename (m->path);
+          GPid pid = fc_proc_maps_get_pid (self->maps);
+          /* sandboxed, the path is the host's: the helper opens the file the target maps */
+          int fd = fc_access_through_helper (pid) ? fc_access_open_mapped (pid, m->path) : -1;
+
           dwfl_report_begin (info->dwfl);
-          /* at bias 0, its addresses are the file's: the same in every process */
-          info->mod = dwfl_report_elf (info->dwfl, name, m->path, -1, 0, true);
+          /* at bias 0, its addresses are the file's: the same in every process; libdwfl keeps
+           * the fd it was given when it reports the module */
+          if (fd >= 0 || !fc_access_through_helper (pid))
+            info->mod = dwfl_report_elf (info->dwfl, name, m->path, fd, 0, true);
+          if (info->mod == NULL && fd >= 0)
+            close (fd);
           dwfl_report_end (info->dwfl, NULL, NULL);
         }
       if (m->file != NULL)

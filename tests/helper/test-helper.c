@@ -17,6 +17,7 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -218,11 +219,13 @@ bus_stop (void)
   g_clear_pointer (&bus.address, g_free);
 }
 
-/* @argv run as nobody with a clean environment; its exit status, stdout and stderr */
+/* @argv run as nobody with a clean environment, by @prefix (a command that ends by running the
+ * rest of its arguments) if not NULL; its exit status, stdout and stderr */
 static int
-run_as_nobody (const char * const *argv,
-               char              **out,
-               char              **err)
+run_as_nobody_in (const char * const *prefix,
+                  const char * const *argv,
+                  char              **out,
+                  char              **err)
 {
   g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
   g_autoptr(GSubprocess) proc = NULL;
@@ -232,6 +235,8 @@ run_as_nobody (const char * const *argv,
   g_autofree char *schema_env = g_strdup_printf ("FC_SCHEMA_DIR=%s", g_getenv ("FC_SCHEMA_DIR"));
   g_auto(GStrv) full = NULL;
 
+  if (prefix != NULL)
+    g_strv_builder_addv (builder, (const char **) prefix);
   g_strv_builder_add_many (builder, "setpriv", "--reuid=" NOBODY, "--regid=" NOBODY, "--clear-groups",
                            "env", "-i", "PATH=/usr/bin:/bin", "GSETTINGS_BACKEND=memory", "LANG=C.UTF-8",
                            bus_env, home_env, schema_env, NULL);
@@ -244,6 +249,14 @@ run_as_nobody (const char * const *argv,
   g_assert_no_error (error);
   g_test_message ("%s exited with %d:\n%s%s", argv[0], g_subprocess_get_exit_status (proc), *out, *err);
   return g_subprocess_get_exit_status (proc);
+}
+
+static int
+run_as_nobody (const char * const *argv,
+               char              **out,
+               char              **err)
+{
+  return run_as_nobody_in (NULL, argv, out, err);
 }
 
 /* flamecast-cli record --pid @pid as nobody, with @env (NAME=VALUE) set if not NULL */
@@ -739,7 +752,9 @@ static void
 test_arguments (void)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree char *burner = fc_test_target_path ("burner");
   struct perf_event_attr attr = { 0 };
+  struct stat st, burner_st;
   int target, fd;
 
   if (geteuid () != 0)
@@ -755,6 +770,33 @@ test_arguments (void)
   assert_refused ("OpenProcFile", g_variant_new ("(is)", 0, "maps"), FC_HELPER_INTERFACE ".Error.InvalidArgument");
   assert_refused ("OpenProcFile", g_variant_new ("(is)", G_MAXINT32, "maps"), FC_HELPER_INTERFACE ".Error.NoProcess");
   assert_refused ("OpenProcFile", g_variant_new ("(si)", "maps", target), "org.freedesktop.DBus.Error.InvalidArgs");
+  /* a directory would open the way to every file below it (root/, cwd/) */
+  assert_refused ("OpenProcFile", g_variant_new ("(is)", target, "task"), FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_refused ("OpenProcFile", g_variant_new ("(is)", target, "root"), FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  fd = call_helper ("OpenProcFile", g_variant_new ("(is)", target, "comm"), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+
+  /* a mapped file: only by a path the target's maps show, and only as the mapping's file */
+  fd = call_helper ("OpenMappedFile", g_variant_new ("(is)", target, burner), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (fstat (fd, &st), ==, 0);
+  g_assert_cmpint (stat (burner, &burner_st), ==, 0);
+  g_assert_cmpuint (st.st_ino, ==, burner_st.st_ino);
+  g_assert_cmpint (fcntl (fd, F_GETFL) & O_ACCMODE, ==, O_RDONLY);
+  close (fd);
+  assert_refused ("OpenMappedFile", g_variant_new ("(is)", target, "/etc/shadow"),
+                  FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_refused ("OpenMappedFile", g_variant_new ("(is)", target, "etc/shadow"),
+                  FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_refused ("OpenMappedFile", g_variant_new ("(is)", target, "[stack]"),
+                  FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_refused ("OpenMappedFile", g_variant_new ("(is)", G_MAXINT32, burner), FC_HELPER_INTERFACE ".Error.NoProcess");
+  assert_refused ("OpenPidfd", g_variant_new ("(i)", G_MAXINT32), FC_HELPER_INTERFACE ".Error.NoProcess");
+  assert_refused ("OpenPidfd", g_variant_new ("(i)", 0), FC_HELPER_INTERFACE ".Error.InvalidArgument");
+  assert_refused ("ListThreads", g_variant_new ("(i)", G_MAXINT32), FC_HELPER_INTERFACE ".Error.NoProcess");
 
   attr.size = sizeof attr;
   attr.type = PERF_TYPE_SOFTWARE;
@@ -1015,6 +1057,135 @@ test_sandbox_record (void)
   g_assert_null (chunk);
 }
 
+/* Whether the kernel lets us make a PID and mount namespace with a /proc of its own; why not in
+ * @why */
+static gboolean
+can_unshare (char **why)
+{
+  const char *argv[] = { "unshare", "--pid", "--fork", "--mount-proc", "true", NULL };
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *err = NULL;
+
+  proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, NULL, &err, &error);
+  g_assert_no_error (error);
+  if (g_subprocess_get_if_exited (proc) && g_subprocess_get_exit_status (proc) == 0)
+    return TRUE;
+  *why = g_strdup_printf ("the kernel refuses a PID and mount namespace (unshare --pid --fork --mount-proc: %s)",
+                          err != NULL ? g_strstrip (err) : "");
+  return FALSE;
+}
+
+/* flamecast-cli record --pid @pid as nobody in a PID and mount namespace of its own, with its own
+ * /proc (as in a Flatpak), where the targets' folder is hidden under an empty one; the script
+ * first checks that neither the process nor its program is to be seen. */
+static int
+record_in_namespace (const char  *pid,
+                     const char  *name,
+                     const char  *extra,
+                     char       **out_dir,
+                     char       **err)
+{
+  g_autofree char *threads = fc_test_target_path ("threads");
+  g_autofree char *targets = g_path_get_dirname (threads);
+  g_autofree char *empty = g_build_filename (bus.dir, "empty", NULL);
+  g_autofree char *proc_dir = g_strdup_printf ("/proc/%s", pid);
+  g_autofree char *out = NULL;
+  const char *prefix[] = { "unshare", "--pid", "--fork", "--mount-proc", "sh", "-ec",
+                           "mount --bind \"$1\" \"$2\"; test ! -e \"$3\"; test ! -e \"$4\"; shift 4; exec \"$@\"",
+                           "sh", empty, targets, threads, proc_dir, NULL };
+  const char *argv[] = { "FLAMECAST_FORCE_SANDBOX=1", g_getenv ("FC_CLI"), "record", "--pid", pid, "--duration", "2",
+                         "-o", NULL, extra, NULL };
+
+  g_mkdir (empty, 0755);
+  *out_dir = g_build_filename (bus.dir, name, NULL);
+  argv[8] = *out_dir;
+  return run_as_nobody_in (prefix, argv, &out, err);
+}
+
+/* A Flatpak's view: in a PID namespace of its own the host's process is not in /proc, and in a
+ * mount namespace of its own the host's files are not at their paths (here the target's program
+ * is hidden). Through the helper alone (existence, threads and their names, maps, memory, the
+ * mapped files, the exit), the recording has the target's threads by name and its functions, in
+ * wall and cpu mode; without the helper, a clear refusal. */
+static void
+test_sandbox_namespace (void)
+{
+  g_autofree char *threads = fc_test_target_path ("threads");
+  g_autoptr(GSubprocess) target = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ready = NULL;
+  g_autofree char *why = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *chunk = NULL;
+  const char *pid;
+  const char *modes[] = { NULL, "--mode=cpu" };
+
+  if (geteuid () != 0)
+    {
+      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+      return;
+    }
+  if (!can_unshare (&why))
+    {
+      g_test_skip (why);
+      return;
+    }
+  /* nobody's, started outside the namespace: named threads, two busy and one asleep */
+  target = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "setpriv",
+                             "--reuid=" NOBODY, "--regid=" NOBODY, "--clear-groups", threads, "-", NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (target));
+  ready = read_line (out);
+  g_assert_cmpstr (ready, ==, "ready");
+  pid = g_subprocess_get_identifier (target);
+  set_polkit_allows (TRUE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("namespace-%u", i);
+
+      g_clear_pointer (&dir, g_free);
+      g_clear_pointer (&err, g_free);
+      g_clear_pointer (&chunk, g_free);
+      g_assert_cmpint (record_in_namespace (pid, name, modes[i], &dir, &err), ==, 0);
+      g_assert_nonnull (strstr (err, "recorded through flamecast-helper (sandboxed)"));
+      chunk = chunk_text (dir);
+      g_assert_nonnull (chunk);
+      /* the workers spin all the time: each is in every wall tick and in most cpu samples of
+       * 2 s, and their function is named from the program only the helper could open */
+      g_assert_nonnull (strstr (chunk, "\"fc-worker-1\""));
+      g_assert_nonnull (strstr (chunk, "\"fc-worker-2\""));
+      g_assert_nonnull (strstr (chunk, "\"worker_spin\""));
+      g_assert_nonnull (strstr (chunk, "\"worker_main\""));
+      /* wall mode samples the sleeper at every tick too */
+      if (modes[i] == NULL)
+        {
+          g_assert_nonnull (strstr (chunk, "\"fc-sleeper\""));
+          g_assert_nonnull (strstr (chunk, "\"sleeper_main\""));
+        }
+    }
+  assert_not_traced (atoi (pid));
+
+  /* without the helper: the process is not to be seen, and the message says why */
+  g_clear_pointer (&dir, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_pointer (&chunk, g_free);
+  g_assert_cmpint (record_in_namespace (pid, "namespace-no-helper", "--no-helper", &dir, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "No process"));
+  g_assert_nonnull (strstr (err, "runs in a sandbox whose /proc holds only its own processes"));
+  chunk = chunk_text (dir);
+  g_assert_null (chunk);
+
+  g_output_stream_close (g_subprocess_get_stdin_pipe (target), NULL, NULL);
+  g_assert_true (g_subprocess_wait (target, NULL, &error));
+  g_assert_no_error (error);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1033,6 +1204,7 @@ main (int   argc,
   g_test_add_func ("/helper/list-processes", test_list_processes);
   g_test_add_func ("/helper/list-as-root", test_list_as_root);
   g_test_add_func ("/helper/sandbox-record", test_sandbox_record);
+  g_test_add_func ("/helper/sandbox-namespace", test_sandbox_namespace);
   /* a build without the app (-Dapp=false, the UBSan build) has no window to test */
   if (g_getenv ("FC_HELPER_APP") != NULL)
     {
