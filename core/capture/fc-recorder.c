@@ -2201,6 +2201,20 @@ fc_recorder_set_follow_children (FcRecorder *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW_CHILDREN]);
 }
 
+/**
+ * fc_recorder_set_launch_environ:
+ * @envp: (nullable): the environment of the commands launched from now on;
+ *   %NULL for the recorder's process's own
+ */
+void
+fc_recorder_set_launch_environ (FcRecorder         *self,
+                                const char * const *envp)
+{
+  g_return_if_fail (FC_IS_RECORDER (self));
+
+  fc_sampler_set_launch_environ (self->sampler, envp);
+}
+
 gboolean
 fc_recorder_get_follow_children (FcRecorder *self)
 {

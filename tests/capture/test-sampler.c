@@ -707,6 +707,49 @@ test_other_user (void)
   g_rmdir (home);
 }
 
+/* The command's exit status: 0 when it saw FC_TEST_LAUNCH=users and no GDK_DEBUG. */
+static int
+spawn_environ_check (const char * const *envp)
+{
+  const char *argv[] = { "/bin/sh", "-c", "test \"$FC_TEST_LAUNCH\" = users && test -z \"$GDK_DEBUG\"", NULL };
+  g_autoptr(GError) error = NULL;
+  FcSampler *sampler;
+  Sink sink;
+  int status;
+
+  sink_init (&sink);
+  sampler = fc_sampler_new (sink_cb, &sink);
+  fc_sampler_set_launch_environ (sampler, envp);
+  g_assert_true (fc_sampler_spawn (sampler, argv, NULL, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_sampler_start (sampler, 200, 32768, &error));
+  g_assert_no_error (error);
+  g_mutex_lock (&sink.lock);
+  fc_test_cond_wait_until (&sink.cond, &sink.lock, sink.exited);
+  g_mutex_unlock (&sink.lock);
+  status = sink.exit_status;
+  fc_sampler_stop (sampler);
+  fc_sampler_free (sampler);
+  sink_clear (&sink);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+/* A launched command gets the environment it is given (the app gives the user's, not the one
+ * it set for itself), or the profiler's own without one. */
+static void
+test_spawn_environ (void)
+{
+  const char *users[] = { "FC_TEST_LAUNCH=users", NULL };
+
+  g_setenv ("FC_TEST_LAUNCH", "ours", TRUE);
+  g_setenv ("GDK_DEBUG", "gl-disable", TRUE);
+  g_assert_cmpint (spawn_environ_check (users), ==, 0);
+  g_assert_cmpint (spawn_environ_check (NULL), ==, 1);
+  g_unsetenv ("GDK_DEBUG");
+  g_unsetenv ("FC_TEST_LAUNCH");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -721,6 +764,7 @@ main (int    argc,
   g_test_add_func ("/core/sampler/thread-churn", test_thread_churn);
   g_test_add_func ("/core/sampler/spawn-exit-status", test_spawn_exit_status);
   g_test_add_func ("/core/sampler/spawn-missing", test_spawn_missing);
+  g_test_add_func ("/core/sampler/spawn-environ", test_spawn_environ);
   g_test_add_func ("/core/sampler/cpu-mode", test_cpu_mode);
   g_test_add_func ("/core/sampler/profiler-crash", test_profiler_crash);
   g_test_add_func ("/core/sampler/other-user", test_other_user);
