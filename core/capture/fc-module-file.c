@@ -90,6 +90,23 @@ lookup_ref (const struct stat *st)
   return self;
 }
 
+/* The file of @st, already mapped, with a reference taken; NULL when it is not, or when it is no
+ * file to map (*@mappable FALSE). */
+static FcModuleFile *
+find_mapped (const struct stat *st,
+             gboolean          *mappable)
+{
+  FcModuleFile *self;
+
+  *mappable = S_ISREG (st->st_mode) && st->st_size >= 64;
+  if (!*mappable)
+    return NULL;
+  g_mutex_lock (&files_lock);
+  self = lookup_ref (st);
+  g_mutex_unlock (&files_lock);
+  return self;
+}
+
 /**
  * fc_module_file_open:
  *
@@ -100,20 +117,15 @@ lookup_ref (const struct stat *st)
 FcModuleFile *
 fc_module_file_open (const char *path)
 {
-  FcModuleFile *self;
+  FcModuleFile *self = NULL;
+  gboolean mappable = FALSE;
   struct stat st;
   int fd;
 
   g_return_val_if_fail (path != NULL, NULL);
 
-  if (stat (path, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < 64)
-    return NULL;
-  g_mutex_lock (&files_lock);
-  self = lookup_ref (&st);
-  g_mutex_unlock (&files_lock);
-  if (self != NULL)
+  if (stat (path, &st) != 0 || (self = find_mapped (&st, &mappable)) != NULL || !mappable)
     return self;
-
   fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return NULL;
@@ -132,7 +144,8 @@ fc_module_file_open (const char *path)
 FcModuleFile *
 fc_module_file_open_fd (int fd)
 {
-  FcModuleFile *self;
+  FcModuleFile *self = NULL;
+  gboolean mappable = FALSE;
   struct stat st;
   FileKey key;
   void *data;
@@ -140,12 +153,7 @@ fc_module_file_open_fd (int fd)
   g_return_val_if_fail (fd >= 0, NULL);
 
   /* what is mapped is what was opened: the file may have been replaced since a stat of its path */
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size < 64)
-    return NULL;
-  g_mutex_lock (&files_lock);
-  self = lookup_ref (&st);
-  g_mutex_unlock (&files_lock);
-  if (self != NULL)
+  if (fstat (fd, &st) != 0 || (self = find_mapped (&st, &mappable)) != NULL || !mappable)
     return self;
   key = (FileKey) { st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec * G_GINT64_CONSTANT (1000000000) +
                     st.st_mtim.tv_nsec };
