@@ -129,6 +129,8 @@ bus_start (void)
   g_autofree char *socket_path = NULL;
   g_autofree char *burner = fc_test_target_path ("burner");
   g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GDataInputStream) bus_out = NULL;
+  g_autofree char *listening = NULL;
   g_autoptr(GError) error = NULL;
 
   bus.dir = fc_test_make_tmp_dir ("fc-test-helper");
@@ -172,10 +174,18 @@ bus_start (void)
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
   g_subprocess_launcher_set_child_setup (launcher, die_with_test, NULL, NULL);
   g_subprocess_launcher_setenv (launcher, "DBUS_SYSTEM_BUS_ADDRESS", bus.address, TRUE);
-  bus.bus = g_subprocess_launcher_spawn (launcher, &error, "dbus-daemon", "--nofork", "--config-file", conf_path,
-                                         NULL);
+  /* it prints its address once it listens: its socket file exists a moment before (bind, then
+   * listen), when a connection is still refused */
+  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  bus.bus = g_subprocess_launcher_spawn (launcher, &error, "dbus-daemon", "--nofork", "--print-address=1",
+                                         "--config-file", conf_path, NULL);
+  g_subprocess_launcher_set_flags (launcher, G_SUBPROCESS_FLAGS_NONE);
   g_assert_no_error (error);
-  fc_test_poll_until (g_file_test (socket_path, G_FILE_TEST_EXISTS));
+  bus_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (bus.bus));
+  listening = g_data_input_stream_read_line_utf8 (bus_out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (listening);
+  g_assert_true (g_file_test (socket_path, G_FILE_TEST_EXISTS));
   bus.connection = g_dbus_connection_new_for_address_sync (bus.address,
                                                            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
                                                            G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
