@@ -21,6 +21,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-access.h"
 #include "fc-format-error.h"
 #include "fc-jitdump.h"
 #include "fc-perf-map.h"
@@ -38,6 +39,7 @@ enum {
 };
 
 struct _FcJitdump {
+  GPid      pid;
   char     *path;      /* in our file system */
   char     *name;      /* as the process sees it */
   gint64    offset;    /* bytes taken so far */
@@ -55,6 +57,7 @@ fc_jitdump_new (GPid        pid,
 {
   FcJitdump *self = g_new0 (FcJitdump, 1);
 
+  self->pid = pid;
   self->name = g_strdup (path);
   self->path = fc_perf_map_path_in_process (pid, path);
   self->debug_line = -1;
@@ -233,7 +236,10 @@ fc_jitdump_read (FcJitdump   *self,
 
   if (self->broken)
     return FALSE;
-  fd = open (self->path, O_RDONLY | O_CLOEXEC);
+  /* sandboxed, the host's process maps the file the helper opens (runtimes map it so that perf
+   * finds it); our file system does not have it */
+  fd = fc_access_through_helper (self->pid) ? fc_access_open_mapped (self->pid, self->name)
+                                            : open (self->path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     {
       int err = errno;
