@@ -56,7 +56,8 @@ typedef enum {
  * for (a sleeping thread's, most often), never copied. Its reference count is atomic: the worker
  * takes references while the main context lets go of those of the items it appended. */
 /* A chunk short of a thread with two samples grows past its length to become one, but not past
- * this: Relay refuses a chunk whose samples span more than 66 s (SDKs cut at 60). */
+ * this: Relay refuses a chunk whose samples span more than 66 s (SDKs cut at 60). Tests shorten it
+ * with FC_RECORDER_SPAN_CAP_MS. */
 #define CHUNK_SPAN_CAP_NS (60 * G_GINT64_CONSTANT (1000000000))
 
 typedef struct {
@@ -173,6 +174,7 @@ struct _FcRecorder {
   guint          frequency;
   FcSamplerMode  mode;
   guint          chunk_duration_ms;
+  gint64         span_cap_ns;    /* CHUNK_SPAN_CAP_NS */
   guint          stack_size;
   char          *platform;
   char          *release;
@@ -1199,14 +1201,7 @@ hold_item (Session *session,
   gpointer tid = GINT_TO_POINTER (item->tid);
   guint n = GPOINTER_TO_UINT (g_hash_table_lookup (session->held_per_thread, tid));
 
-  const Item *first;
-
   g_queue_push_tail (&session->held, item);
-  /* so sparse that they never make a valid chunk: they go out before Relay's span limit would
-   * refuse them for their length too */
-  first = g_queue_peek_head (&session->held);
-  if (item->time_ns - first->time_ns >= CHUNK_SPAN_CAP_NS)
-    return TRUE;
   if (item->n_frames == 0)
     return FALSE;
   g_hash_table_insert (session->held_per_thread, tid, GUINT_TO_POINTER (n + 1));
@@ -1224,6 +1219,10 @@ release_held (FcRecorder *self,
 
   if (session->held.length == 0)
     return;
+  /* into the live chunk only while that keeps it within Relay's span */
+  if (session->chunk_start_ns != 0 &&
+      ((Item *) g_queue_peek_tail (&session->held))->time_ns - session->chunk_start_ns >= self->span_cap_ns)
+    own_chunk = TRUE;
   if (own_chunk)
     {
       emit_samples_added (self);
@@ -1297,11 +1296,16 @@ flush_pending (FcRecorder *self)
             /* a chunk is Python stacks (platform python) or native ones, never both */
             if (item->python != session->python)
               release_held (self, session, FALSE);
+            /* held samples so sparse that they never make a valid chunk go out, before Relay's
+             * span limit would refuse them for their length too; @item is not theirs */
+            if (session->held.length > 0 &&
+                item->time_ns - ((Item *) g_queue_peek_head (&session->held))->time_ns >= self->span_cap_ns)
+              release_held (self, session, TRUE);
             if (session->held.length > 0 ||
                 (session->chunk_start_ns != 0 && item->python == session->python &&
                  item->time_ns - session->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000 &&
                  (fc_validate_keeps_a_thread (session->live) ||
-                  item->time_ns - session->chunk_start_ns >= CHUNK_SPAN_CAP_NS)))
+                  item->time_ns - session->chunk_start_ns >= self->span_cap_ns)))
               {
                 if (hold_item (session, g_steal_pointer (&item)))
                   release_held (self, session, TRUE);
@@ -1845,6 +1849,10 @@ fc_recorder_init (FcRecorder *self)
   g_mutex_init (&self->lock);
   g_mutex_init (&self->sink_lock);
   self->sampler = fc_sampler_new_full (sink_cb, batch_end_cb, self);
+  self->span_cap_ns = CHUNK_SPAN_CAP_NS;
+  if (g_getenv ("FC_RECORDER_SPAN_CAP_MS") != NULL)
+    self->span_cap_ns = CLAMP (g_ascii_strtoll (g_getenv ("FC_RECORDER_SPAN_CAP_MS"), NULL, 10), 1, 60000) *
+                        G_GINT64_CONSTANT (1000000);
 }
 
 FcRecorder *
