@@ -219,6 +219,8 @@ struct _FcRecorder {
   guint          n_samples;
   GHashTable    *threads_seen;   /* tids sampled in this recording */
   GHashTable    *thread_counts;  /* tid -> ThreadCount, this target's */
+  GHashTable    *not_python;     /* protected by lock: tid -> samples the worker left out (python
+                                  * stacks of a thread that ran no Python) */
   guint64        n_root;         /* this target's samples reaching a root frame */
   guint64        n_unnamed_leaf;
   guint64        n_wait_leaf;
@@ -518,9 +520,18 @@ worker_sample (FcRecorder       *self,
     }
   else if (ts->frames == NULL)
     return;  /* nothing to reuse yet */
-  /* python stacks: a thread that ran no Python is not in the profile, as for the Python SDK */
+  /* python stacks: a thread that ran no Python is not in the profile, as for the Python SDK;
+   * the summary counts the sample as left out, not as lost */
   if (ts->frames->python && ts->frames->n == 0)
-    return;
+    {
+      gpointer key = GINT_TO_POINTER (snap->tid);
+
+      g_mutex_lock (&self->lock);
+      g_hash_table_insert (self->not_python, key,
+                           GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (self->not_python, key)) + 1));
+      g_mutex_unlock (&self->lock);
+      return;
+    }
 
   /* once per sampling run, so the clock may be set between runs but samples of one run stay in order */
   if (self->realtime_offset_ns == 0)
@@ -1436,6 +1447,7 @@ prepare_target (FcRecorder *self,
   g_hash_table_remove_all (self->thread_counts);
   g_array_set_size (self->process_list, 0);
   g_mutex_lock (&self->lock);
+  g_hash_table_remove_all (self->not_python);
   g_ptr_array_set_size (self->runtime_lines, 0);
   g_mutex_unlock (&self->lock);
   self->target->summary_index = 0;
@@ -1707,6 +1719,7 @@ fc_recorder_finalize (GObject *object)
   g_array_unref (self->process_list);
   g_hash_table_unref (self->threads_seen);
   g_hash_table_unref (self->thread_counts);
+  g_hash_table_unref (self->not_python);
   g_ptr_array_unref (self->pending);
   g_main_context_unref (self->context);
   g_queue_clear_full (&self->ready, (GDestroyNotify) item_free);
@@ -1844,6 +1857,7 @@ fc_recorder_init (FcRecorder *self)
   g_array_set_clear_func (self->process_list, (GDestroyNotify) fc_process_summary_clear);
   self->threads_seen = g_hash_table_new (NULL, NULL);
   self->thread_counts = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) thread_count_free);
+  self->not_python = g_hash_table_new (NULL, NULL);
   self->exit_status = -1;
   g_queue_init (&self->ready);
   g_mutex_init (&self->lock);
@@ -2054,9 +2068,13 @@ compare_thread_summary (gconstpointer a,
 
 /* The sampler's account of the thread's ticks; the samples are the recording's own. */
 static void
-thread_summary_take_ticks (FcThreadSummary   *t,
+thread_summary_take_ticks (FcRecorder        *self,
+                           FcThreadSummary   *t,
                            const FcTickCount *ticks)
 {
+  g_mutex_lock (&self->lock);
+  t->n_not_python = GPOINTER_TO_SIZE (g_hash_table_lookup (self->not_python, GINT_TO_POINTER (t->tid)));
+  g_mutex_unlock (&self->lock);
   if (ticks == NULL)
     return;
   t->n_ticks = ticks->requested;
@@ -2140,7 +2158,7 @@ fc_recorder_dup_summary (FcRecorder *self)
       const ThreadCount *tc = value;
       FcThreadSummary t = { GPOINTER_TO_INT (key), g_strdup (tc->name), tc->n_samples };
 
-      thread_summary_take_ticks (&t, g_hash_table_lookup (ticks, key));
+      thread_summary_take_ticks (self, &t, g_hash_table_lookup (ticks, key));
       g_array_append_val (summary->threads, t);
     }
   /* threads that were known at ticks but never sampled missed them all */
@@ -2150,7 +2168,7 @@ fc_recorder_dup_summary (FcRecorder *self)
       {
         FcThreadSummary t = { GPOINTER_TO_INT (key) };
 
-        thread_summary_take_ticks (&t, value);
+        thread_summary_take_ticks (self, &t, value);
         g_array_append_val (summary->threads, t);
       }
   g_array_sort (summary->threads, compare_thread_summary);
