@@ -75,6 +75,12 @@ fc_flame_chart_search_changed (FcFlameView *view)
 }
 
 static void
+fc_flame_chart_font_changed (FcFlameView *view)
+{
+  fc_flame_chart_forget_text (FC_FLAME_CHART (view));
+}
+
+static void
 fc_flame_chart_reload (FcFlameView *view)
 {
   FcFlameChart *self = FC_FLAME_CHART (view);
@@ -162,16 +168,6 @@ fc_flame_chart_size_allocate (GtkWidget *widget,
     }
 }
 
-static void
-fc_flame_chart_css_changed (GtkWidget         *widget,
-                            GtkCssStyleChange *change)
-{
-  FcFlameChart *self = FC_FLAME_CHART (widget);
-
-  fc_flame_chart_forget_text (self);
-  GTK_WIDGET_CLASS (fc_flame_chart_parent_class)->css_changed (widget, change);
-}
-
 /* ---- GObject ---- */
 
 GtkWidget *
@@ -244,13 +240,13 @@ fc_flame_chart_class_init (FcFlameChartClass *klass)
 
   widget_class->measure = fc_flame_chart_measure;
   widget_class->size_allocate = fc_flame_chart_size_allocate;
-  widget_class->css_changed = fc_flame_chart_css_changed;
 
   view_class->render_scene = fc_flame_chart_render_scene;
   view_class->snapshot_overlay = fc_flame_chart_snapshot_overlay;
   view_class->reload = fc_flame_chart_reload;
   view_class->layout_changed = fc_flame_chart_layout_changed;
   view_class->search_changed = fc_flame_chart_search_changed;
+  view_class->font_changed = fc_flame_chart_font_changed;
   view_class->uses_layout = TRUE;
   properties[FC_FLAME_CHART_PROP_N_MATCHES] =
     g_param_spec_uint ("n-matches", NULL, NULL,

@@ -26,8 +26,10 @@ typedef struct
   guint           n_colors;
   guint8         *search_match;    /* per frame; NULL without search */
   GskRenderNode  *scene;
-  PangoLayout    *label_layout;    /* made again after a style change (fonts) */
+  PangoLayout    *label_layout;    /* made again when the font changes */
   int             text_height;
+  PangoContext   *font_context;    /* the widget's, and its serial, when text was last measured */
+  guint           font_serial;
   FcProfile      *shown_profile;   /* to tell a live profile growing from a new one */
 
   /* what the cached scene was drawn for */
@@ -297,6 +299,28 @@ fc_flame_view_draw_outline (GtkSnapshot           *snapshot,
   gtk_snapshot_append_border (snapshot, &outline, widths, colors);
 }
 
+/* TRUE (once) when the widget's font changed since the text was measured:
+ * a new style's font, or the display's resolution or font options. A style
+ * change that alters nothing drawn (the window gaining or losing focus
+ * toggles :backdrop) must not record the scene again: that is a whole
+ * profile's boxes. */
+static gboolean
+font_changed (FcFlameView *self)
+{
+  FcFlameViewPrivate *priv = PRIV (self);
+  PangoContext *context = gtk_widget_get_pango_context (GTK_WIDGET (self));
+
+  if (context == priv->font_context && pango_context_get_serial (context) == priv->font_serial)
+    return FALSE;
+
+  g_set_object (&priv->font_context, context);
+  priv->font_serial = pango_context_get_serial (context);
+  g_clear_object (&priv->label_layout);
+  if (FC_FLAME_VIEW_GET_CLASS (self)->font_changed != NULL)
+    FC_FLAME_VIEW_GET_CLASS (self)->font_changed (self);
+  return TRUE;
+}
+
 static void
 fc_flame_view_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
@@ -309,6 +333,8 @@ fc_flame_view_snapshot (GtkWidget   *widget,
   if (width <= 0 || height <= 0)
     return;
 
+  if (font_changed (self))
+    g_clear_pointer (&priv->scene, gsk_render_node_unref);
   if (priv->scene == NULL || priv->scene_width != width || priv->scene_height != height)
     {
       g_clear_pointer (&priv->scene, gsk_render_node_unref);
@@ -333,16 +359,21 @@ fc_flame_view_css_changed (GtkWidget         *widget,
 {
   FcFlameView *self = FC_FLAME_VIEW (widget);
   FcFlameViewPrivate *priv = PRIV (self);
+  GdkRGBA accent;
 
+  /* first: GTK brings the widget's font up to date */
   GTK_WIDGET_CLASS (fc_flame_view_parent_class)->css_changed (widget, change);
 
-  g_clear_object (&priv->label_layout);
   /* libadwaita's stylesheet names the accent; other themes get its default */
 G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "accent_bg_color", &priv->accent))
-    priv->accent = (GdkRGBA) { 0.21f, 0.52f, 0.89f, 1.0f };
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), "accent_bg_color", &accent))
+    accent = (GdkRGBA) { 0.21f, 0.52f, 0.89f, 1.0f };
 G_GNUC_END_IGNORE_DEPRECATIONS
-  fc_flame_view_invalidate_scene (self);
+  if (font_changed (self) | !gdk_rgba_equal (&accent, &priv->accent))
+    {
+      priv->accent = accent;
+      fc_flame_view_invalidate_scene (self);
+    }
 }
 
 /* ---- accessors ---- */
@@ -488,6 +519,8 @@ fc_flame_view_dispose (GObject *object)
   g_clear_object (&priv->shown_profile);
   g_clear_pointer (&priv->layout, fc_flame_layout_unref);
   g_clear_pointer (&priv->scene, gsk_render_node_unref);
+  g_clear_object (&priv->label_layout);
+  g_clear_object (&priv->font_context);
 
   G_OBJECT_CLASS (fc_flame_view_parent_class)->dispose (object);
 }

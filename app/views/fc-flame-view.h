@@ -46,6 +46,9 @@ struct _FcFlameViewClass
   void (*layout_changed)   (FcFlameView *self);
   /* the search text changed (the dimmed colours are already updated) */
   void (*search_changed)   (FcFlameView *self);
+  /* the widget's font (family, size, resolution, options) changed: text
+   * measured with the old one is wrong */
+  void (*font_changed)     (FcFlameView *self);
   /* the zoom actions (fc_flame_view_class_add_zoom_actions()): @step 1
    * zooms in, -1 out, 0 back to the whole */
   void (*zoom)             (FcFlameView *self,

@@ -462,22 +462,36 @@ test_scene_kept (Fixture       *f,
                  gconstpointer  data)
 {
   FcTimeAxis *axis = fc_session_get_time_axis (f->session);
+  g_autoptr(GtkCssProvider) provider = NULL;
   gint64 begin, end;
   guint n;
 
   draw_once (f->chart);
-  g_assert_cmpuint (fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart)), >, 0);
+  n = fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart));
+  g_assert_cmpuint (n, >, 0);
 
-  /* drawn again without a change: the same scene, once what the set-up started has arrived (in
-   * about one run in six under the cairo renderer one more scene comes after the first draws) */
-  for (guint attempt = 0;; attempt++)
-    {
-      n = fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart));
-      draw_once (f->chart);
-      if (fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart)) == n)
-        break;
-      g_assert_cmpuint (attempt, <, 100);
-    }
+  /* drawn again without a change: the same scene */
+  draw_once (f->chart);
+  g_assert_cmpuint (fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart)), ==, n);
+
+  /* A restyle that changes nothing the scene draws (here its text colour,
+   * which the scene does not use; under Xvfb a style change can come from
+   * the X server after the first frames) keeps the scene; another font
+   * records it again. */
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_data (provider, ".fc-restyled { color: #123456; } .fc-big { font-size: 30px; }", -1);
+  gtk_style_context_add_provider_for_display (gtk_widget_get_display (f->window), GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  gtk_widget_add_css_class (GTK_WIDGET (f->chart), "fc-restyled");
+  draw_once (f->chart);
+  g_assert_cmpuint (fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart)), ==, n);
+  gtk_widget_add_css_class (GTK_WIDGET (f->chart), "fc-big");
+  draw_once (f->chart);
+  g_assert_cmpuint (fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart)), ==, n + 1);
+  gtk_widget_remove_css_class (GTK_WIDGET (f->chart), "fc-big");
+  draw_once (f->chart);
+  n = fc_flame_view_get_n_scenes (FC_FLAME_VIEW (f->chart));
+  gtk_style_context_remove_provider_for_display (gtk_widget_get_display (f->window), GTK_STYLE_PROVIDER (provider));
 
   fc_time_axis_get_total (axis, &begin, &end);
   fc_time_axis_set_total (axis, begin, end + 100 * FC_TEST_MS);
