@@ -24,9 +24,11 @@ static const char * const root_functions[] = {
   "<module>", "Thread._bootstrap",
 };
 
+/* a parent in vfork() waits for its child too, until the child calls exec or exits: dash starts
+ * each command so, and on a loaded machine the child may take many ticks to get there */
 static const char * const wait_functions[] = {
   "wait4", "__wait4", "__GI___wait4", "waitpid", "__waitpid", "__libc_waitpid", "waitid", "__waitid",
-  "wait", "__libc_wait", "__wait",
+  "wait", "__libc_wait", "__wait", "vfork", "__vfork", "__libc_vfork",
 };
 
 gboolean

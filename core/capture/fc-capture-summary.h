@@ -50,7 +50,7 @@ typedef struct {
   guint64        n_samples;
   guint64        n_root;          /* samples whose outermost frame is a root (_start, main, clone...) */
   guint64        n_unnamed_leaf;  /* samples whose leaf function has no name (module+0x...) */
-  guint64        n_wait_leaf;     /* samples waiting for a child (wait4, waitpid) */
+  guint64        n_wait_leaf;     /* samples waiting for a child (wait4, waitpid, vfork) */
   guint64        n_ticks;
   guint64        dropped_ticks;
   guint64        lost_samples;    /* perf samples the kernel dropped */

@@ -142,10 +142,14 @@ fc_sampler_interrupt_tick (FcSampler *self,
           task->born_after_tick = FALSE;
           continue;
         }
-      /* its stop from the last tick has not come yet: it is late */
+      /* its stop from an earlier tick has not come yet: this tick is late. That one stays open
+       * until the stop comes (captured), the thread ends (too short) or something else takes
+       * the stop (late): ending it here left it without an outcome when the stop never came */
       if (task->interrupt_pending)
         {
-          fc_sampler_tick_outcome (self, task, FC_TICK_LATE);
+          g_mutex_lock (&self->lock);
+          task->ticks->late++;
+          g_mutex_unlock (&self->lock);
           continue;
         }
       /* a thread that has not started has no stack yet; its first stop is near */

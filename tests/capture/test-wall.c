@@ -585,20 +585,64 @@ test_cli_sigterm_ignored (void)
 }
 
 /* A shell that only waits for the program it started: the summary says where the work is. */
+/* its own process group: the shell and the sleep it waits for end together */
+static void
+own_process_group (gpointer unused)
+{
+  setpgid (0, 0);
+}
+
+/* Whether the shell @pid has a child and waits for it in wait4 (the kernel's do_wait). Where
+ * /proc/PID/wchan hides the name ("0" for an unprivileged reader), a child is enough: until it
+ * has run exec the shell waits in vfork, which the summary counts as a wait for a child too. */
+static gboolean
+shell_waits_for_child (GPid pid)
+{
+  g_autofree char *children_path = g_strdup_printf ("/proc/%d/task/%d/children", pid, pid);
+  g_autofree char *wchan_path = g_strdup_printf ("/proc/%d/wchan", pid);
+  g_autofree char *children = NULL;
+  g_autofree char *wchan = NULL;
+
+  if (!g_file_get_contents (children_path, &children, NULL, NULL) || children[0] == 0)
+    return FALSE;
+  if (!g_file_get_contents (wchan_path, &wchan, NULL, NULL) || strcmp (wchan, "0") == 0)
+    return TRUE;
+  return strcmp (wchan, "do_wait") == 0;
+}
+
+/* A shell waiting for the program it started: the summary says the work is in child processes.
+ * The shell is recorded from the moment it waits (attached with --pid) until the recording is
+ * stopped, so every sample of it is its wait: launched, its start and its forks on a loaded
+ * machine were more than the hint's tenth of the samples (waiting for a CPU, in its own unnamed
+ * code: 27.7% at load 30-40, 10.1% at load 12) and the hint rightly stayed away. */
 static void
 test_cli_children_hint (void)
 {
-  g_autofree char *burner = fc_test_target_path ("burner");
-  g_autofree char *tmp = g_dir_make_tmp ("fc-test-wall-XXXXXX", NULL);
-  g_autofree char *script = g_strdup_printf ("'%s' -s 1 > /dev/null; '%s' -s 0.5 > /dev/null", burner, burner);
+  g_autofree char *tmp = NULL;
+  g_autofree char *pid_arg = NULL;
   g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  /* "; exit" keeps dash from running the last command in place of itself */
+  const char *shell_argv[] = { "/bin/sh", "-c", "sleep 600; exit 0", NULL };
   const char *cli = g_getenv ("FC_CLI");
-  const char *argv[] = { cli, "record", "-o", tmp, "--", "/bin/sh", "-c", script, NULL };
   double seconds;
   int status;
+  GPid pid;
 
-  err = run_cli (argv, 0, &status, &seconds);
+  if (!fc_test_skip_unless (FC_TEST_FACILITY_PTRACE_NON_CHILD, NULL))
+    return;
+  tmp = fc_test_make_tmp_dir ("fc-test-wall");
+  g_spawn_async (NULL, (char **) shell_argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, own_process_group, NULL, &pid, &error);
+  g_assert_no_error (error);
+  fc_test_poll_until (shell_waits_for_child (pid));
+  pid_arg = g_strdup_printf ("%d", pid);
+  {
+    const char *argv[] = { cli, "record", "-o", tmp, "--pid", pid_arg, NULL };
+    err = run_cli (argv, SIGINT, &status, &seconds);
+  }
   g_test_message ("%s", err);
+  kill (-pid, SIGKILL);
+  g_assert_cmpint (waitpid (pid, NULL, 0), ==, pid);
   g_assert_cmpint (status, ==, 0);
   g_assert_nonnull (strstr (err, "the work is in child processes: use --follow-children"));
   g_assert_nonnull (strstr (err, "reaching a root"));
