@@ -206,7 +206,7 @@ fc_sampler_interrupt_tick (FcSampler *self,
   if (self->helper_wall)
     fc_sampler_helper_stop (self, to_stop, MIN (to_stop->len, budget));
   else
-    fc_sampler_collect_events (self, !self->wall_perf, FALSE);
+    fc_sampler_collect_events (self, !self->wall_perf);
 }
 
 /* The timer's expirations so far, kept for the next tick (the timer is non-blocking): a thread
