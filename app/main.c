@@ -9,6 +9,7 @@
 
 #include "fc-app-settings.h"
 #include "fc-application.h"
+#include "fc-live-recording.h"
 #include "fc-locale.h"
 #include "fc-renderer.h"
 
@@ -18,6 +19,8 @@ main (int   argc,
 {
   g_autoptr(FcApplication) app = NULL;
 
+  /* what commands launched from Flamecast get, not what it sets for itself below */
+  fc_live_recording_save_user_environ ();
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, fc_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

@@ -641,6 +641,24 @@ fc_live_recording_attach_finish (GAsyncResult *result,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+/* the environment Flamecast was started with, before it set its own */
+static char **user_environ;
+
+/**
+ * fc_live_recording_save_user_environ:
+ *
+ * Keeps the environment as it is now as the one of every command launched
+ * later: call first in main(), before the app sets variables for itself (no
+ * GL without a GPU, the Preferences' debuginfod servers) that a program the
+ * user records must not inherit.
+ */
+void
+fc_live_recording_save_user_environ (void)
+{
+  g_strfreev (user_environ);
+  user_environ = g_get_environ ();
+}
+
 /**
  * fc_live_recording_spawn:
  * @argv: the command
@@ -662,6 +680,7 @@ fc_live_recording_spawn (const char * const  *argv,
   g_return_val_if_fail (argv != NULL && argv[0] != NULL, NULL);
 
   self = live_new ();
+  fc_recorder_set_launch_environ (fc_recording_get_recorder (self->recording), (const char * const *) user_environ);
   if (!fc_recording_spawn (self->recording, argv, cwd, error))
     return NULL;
   self->spawned = TRUE;

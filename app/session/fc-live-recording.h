@@ -28,6 +28,7 @@ void             fc_live_recording_attach_async  (GPid                 pid,
                                                   gpointer             user_data);
 FcLiveRecording *fc_live_recording_attach_finish (GAsyncResult        *result,
                                                   GError             **error);
+void             fc_live_recording_save_user_environ (void);
 FcLiveRecording *fc_live_recording_spawn         (const char * const  *argv,
                                                   const char          *cwd,
                                                   GError             **error);

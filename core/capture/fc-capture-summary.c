@@ -56,7 +56,8 @@ gint64
 fc_thread_summary_unaccounted (const FcThreadSummary *t)
 {
   g_return_val_if_fail (t != NULL, 0);
-  return (gint64) t->n_ticks - (gint64) (t->n_samples + t->n_late + t->n_refused + t->n_too_short);
+  return (gint64) t->n_ticks - (gint64) (t->n_samples + t->n_late + t->n_refused + t->n_too_short +
+                                         t->n_not_python);
 }
 
 static void
@@ -189,7 +190,7 @@ fc_capture_summary_format (const FcCaptureSummary *self)
 
   if (self->mode == FC_SAMPLER_MODE_WALL)
     {
-      guint64 late = 0, refused = 0, too_short = 0;
+      guint64 late = 0, refused = 0, too_short = 0, not_python = 0;
       gint64 unaccounted = 0;
 
       for (guint i = 0; i < self->threads->len; i++)
@@ -200,6 +201,7 @@ fc_capture_summary_format (const FcCaptureSummary *self)
           late += t->n_late;
           refused += t->n_refused;
           too_short += t->n_too_short;
+          not_python += t->n_not_python;
           unaccounted += fc_thread_summary_unaccounted (t);
         }
       g_string_append_printf (s, _("  ticks: %" PRIu64 " requested (each thread's time in the recording x "
@@ -207,6 +209,8 @@ fc_capture_summary_format (const FcCaptureSummary *self)
                                    PRIu64 " refused, %" PRIu64 " thread too short"),
                               requested, captured, requested ? percent (captured, requested) : 100.0,
                               late, refused, too_short);
+      if (not_python > 0)
+        g_string_append_printf (s, _(", %" PRIu64 " left out for having no Python frame (python stacks)"), not_python);
       if (unaccounted != 0)
         g_string_append_printf (s, unaccounted > 0 ? _("; %" PRId64 " unaccounted for")
                                                    : _("; %" PRId64 " samples more than requested"),

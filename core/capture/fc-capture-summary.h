@@ -20,6 +20,7 @@ typedef struct {
   guint64  n_late;         /* ... of which lost: the sampler was late or over its stop budget */
   guint64  n_refused;      /* ... the kernel would not stop or read the thread */
   guint64  n_too_short;    /* ... the thread had not started or had ended */
+  guint64  n_not_python;   /* ... left out: python stacks, and the thread ran no Python then */
 } FcThreadSummary;
 
 /* following children: one per process recorded, each its own profile session */

@@ -56,7 +56,8 @@ typedef enum {
  * for (a sleeping thread's, most often), never copied. Its reference count is atomic: the worker
  * takes references while the main context lets go of those of the items it appended. */
 /* A chunk short of a thread with two samples grows past its length to become one, but not past
- * this: Relay refuses a chunk whose samples span more than 66 s (SDKs cut at 60). */
+ * this: Relay refuses a chunk whose samples span more than 66 s (SDKs cut at 60). Tests shorten it
+ * with FC_RECORDER_SPAN_CAP_MS. */
 #define CHUNK_SPAN_CAP_NS (60 * G_GINT64_CONSTANT (1000000000))
 
 typedef struct {
@@ -173,6 +174,7 @@ struct _FcRecorder {
   guint          frequency;
   FcSamplerMode  mode;
   guint          chunk_duration_ms;
+  gint64         span_cap_ns;    /* CHUNK_SPAN_CAP_NS */
   guint          stack_size;
   char          *platform;
   char          *release;
@@ -218,6 +220,8 @@ struct _FcRecorder {
   guint          n_samples;
   GHashTable    *threads_seen;   /* tids sampled in this recording */
   GHashTable    *thread_counts;  /* tid -> ThreadCount, this target's */
+  GHashTable    *not_python;     /* protected by lock: tid -> samples the worker left out (python
+                                  * stacks of a thread that ran no Python) */
   guint64        n_root;         /* this target's samples reaching a root frame */
   guint64        n_unnamed_leaf;
   guint64        n_wait_leaf;
@@ -525,9 +529,18 @@ worker_sample (FcRecorder       *self,
     }
   else if (ts->frames == NULL)
     return;  /* nothing to reuse yet */
-  /* python stacks: a thread that ran no Python is not in the profile, as for the Python SDK */
+  /* python stacks: a thread that ran no Python is not in the profile, as for the Python SDK;
+   * the summary counts the sample as left out, not as lost */
   if (ts->frames->python && ts->frames->n == 0)
-    return;
+    {
+      gpointer key = GINT_TO_POINTER (snap->tid);
+
+      g_mutex_lock (&self->lock);
+      g_hash_table_insert (self->not_python, key,
+                           GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (self->not_python, key)) + 1));
+      g_mutex_unlock (&self->lock);
+      return;
+    }
 
   /* once per sampling run, so the clock may be set between runs but samples of one run stay in order */
   if (self->realtime_offset_ns == 0)
@@ -1208,14 +1221,7 @@ hold_item (Session *session,
   gpointer tid = GINT_TO_POINTER (item->tid);
   guint n = GPOINTER_TO_UINT (g_hash_table_lookup (session->held_per_thread, tid));
 
-  const Item *first;
-
   g_queue_push_tail (&session->held, item);
-  /* so sparse that they never make a valid chunk: they go out before Relay's span limit would
-   * refuse them for their length too */
-  first = g_queue_peek_head (&session->held);
-  if (item->time_ns - first->time_ns >= CHUNK_SPAN_CAP_NS)
-    return TRUE;
   if (item->n_frames == 0)
     return FALSE;
   g_hash_table_insert (session->held_per_thread, tid, GUINT_TO_POINTER (n + 1));
@@ -1233,6 +1239,10 @@ release_held (FcRecorder *self,
 
   if (session->held.length == 0)
     return;
+  /* into the live chunk only while that keeps it within Relay's span */
+  if (session->chunk_start_ns != 0 &&
+      ((Item *) g_queue_peek_tail (&session->held))->time_ns - session->chunk_start_ns >= self->span_cap_ns)
+    own_chunk = TRUE;
   if (own_chunk)
     {
       emit_samples_added (self);
@@ -1306,11 +1316,16 @@ flush_pending (FcRecorder *self)
             /* a chunk is Python stacks (platform python) or native ones, never both */
             if (item->python != session->python)
               release_held (self, session, FALSE);
+            /* held samples so sparse that they never make a valid chunk go out, before Relay's
+             * span limit would refuse them for their length too; @item is not theirs */
+            if (session->held.length > 0 &&
+                item->time_ns - ((Item *) g_queue_peek_head (&session->held))->time_ns >= self->span_cap_ns)
+              release_held (self, session, TRUE);
             if (session->held.length > 0 ||
                 (session->chunk_start_ns != 0 && item->python == session->python &&
                  item->time_ns - session->chunk_start_ns >= (gint64) self->chunk_duration_ms * 1000000 &&
                  (fc_validate_keeps_a_thread (session->live) ||
-                  item->time_ns - session->chunk_start_ns >= CHUNK_SPAN_CAP_NS)))
+                  item->time_ns - session->chunk_start_ns >= self->span_cap_ns)))
               {
                 if (hold_item (session, g_steal_pointer (&item)))
                   release_held (self, session, TRUE);
@@ -1441,6 +1456,7 @@ prepare_target (FcRecorder *self,
   g_hash_table_remove_all (self->thread_counts);
   g_array_set_size (self->process_list, 0);
   g_mutex_lock (&self->lock);
+  g_hash_table_remove_all (self->not_python);
   g_ptr_array_set_size (self->runtime_lines, 0);
   g_mutex_unlock (&self->lock);
   self->target->summary_index = 0;
@@ -1712,6 +1728,7 @@ fc_recorder_finalize (GObject *object)
   g_array_unref (self->process_list);
   g_hash_table_unref (self->threads_seen);
   g_hash_table_unref (self->thread_counts);
+  g_hash_table_unref (self->not_python);
   g_ptr_array_unref (self->pending);
   g_main_context_unref (self->context);
   g_queue_clear_full (&self->ready, (GDestroyNotify) item_free);
@@ -1849,11 +1866,16 @@ fc_recorder_init (FcRecorder *self)
   g_array_set_clear_func (self->process_list, (GDestroyNotify) fc_process_summary_clear);
   self->threads_seen = g_hash_table_new (NULL, NULL);
   self->thread_counts = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) thread_count_free);
+  self->not_python = g_hash_table_new (NULL, NULL);
   self->exit_status = -1;
   g_queue_init (&self->ready);
   g_mutex_init (&self->lock);
   g_mutex_init (&self->sink_lock);
   self->sampler = fc_sampler_new_full (sink_cb, batch_end_cb, self);
+  self->span_cap_ns = CHUNK_SPAN_CAP_NS;
+  if (g_getenv ("FC_RECORDER_SPAN_CAP_MS") != NULL)
+    self->span_cap_ns = CLAMP (g_ascii_strtoll (g_getenv ("FC_RECORDER_SPAN_CAP_MS"), NULL, 10), 1, 60000) *
+                        G_GINT64_CONSTANT (1000000);
 }
 
 FcRecorder *
@@ -2055,9 +2077,13 @@ compare_thread_summary (gconstpointer a,
 
 /* The sampler's account of the thread's ticks; the samples are the recording's own. */
 static void
-thread_summary_take_ticks (FcThreadSummary   *t,
+thread_summary_take_ticks (FcRecorder        *self,
+                           FcThreadSummary   *t,
                            const FcTickCount *ticks)
 {
+  g_mutex_lock (&self->lock);
+  t->n_not_python = GPOINTER_TO_SIZE (g_hash_table_lookup (self->not_python, GINT_TO_POINTER (t->tid)));
+  g_mutex_unlock (&self->lock);
   if (ticks == NULL)
     return;
   t->n_ticks = ticks->requested;
@@ -2141,7 +2167,7 @@ fc_recorder_dup_summary (FcRecorder *self)
       const ThreadCount *tc = value;
       FcThreadSummary t = { GPOINTER_TO_INT (key), g_strdup (tc->name), tc->n_samples };
 
-      thread_summary_take_ticks (&t, g_hash_table_lookup (ticks, key));
+      thread_summary_take_ticks (self, &t, g_hash_table_lookup (ticks, key));
       g_array_append_val (summary->threads, t);
     }
   /* threads that were known at ticks but never sampled missed them all */
@@ -2151,7 +2177,7 @@ fc_recorder_dup_summary (FcRecorder *self)
       {
         FcThreadSummary t = { GPOINTER_TO_INT (key) };
 
-        thread_summary_take_ticks (&t, value);
+        thread_summary_take_ticks (self, &t, value);
         g_array_append_val (summary->threads, t);
       }
   g_array_sort (summary->threads, compare_thread_summary);
@@ -2210,6 +2236,20 @@ fc_recorder_set_follow_children (FcRecorder *self,
     return;
   self->follow_children = follow;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLLOW_CHILDREN]);
+}
+
+/**
+ * fc_recorder_set_launch_environ:
+ * @envp: (nullable): the environment of the commands launched from now on;
+ *   %NULL for the recorder's process's own
+ */
+void
+fc_recorder_set_launch_environ (FcRecorder         *self,
+                                const char * const *envp)
+{
+  g_return_if_fail (FC_IS_RECORDER (self));
+
+  fc_sampler_set_launch_environ (self->sampler, envp);
 }
 
 gboolean

@@ -105,6 +105,8 @@ void        fc_recorder_set_force_ptrace   (FcRecorder          *self,
 void        fc_recorder_set_follow_children (FcRecorder         *self,
                                             gboolean             follow);
 gboolean    fc_recorder_get_follow_children (FcRecorder         *self);
+void        fc_recorder_set_launch_environ (FcRecorder          *self,
+                                            const char * const  *envp);
 void        fc_recorder_set_stacks         (FcRecorder          *self,
                                             FcStacksMode         stacks);
 FcStacksMode fc_recorder_get_stacks        (FcRecorder          *self);

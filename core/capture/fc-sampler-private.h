@@ -103,6 +103,7 @@ struct _FcSampler {
                                    * takes running threads' stacks from perf events */
   gboolean        target_stopped; /* protected by lock: group-stopped when attached */
   gboolean        follow_children; /* protected by lock: for the next attach or spawn */
+  char          **launch_environ; /* protected by lock: the next spawn's environment, NULL: ours */
   guint64         target_cpu_ns;  /* protected by lock: the target's CPU time and its reaped
                                    * descendants', from its exit status; 0 if unknown */
   GHashTable     *unsampled;      /* protected by lock: tids of the target's threads whose perf

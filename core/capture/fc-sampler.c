@@ -170,6 +170,7 @@ do_spawn (FcSampler *self,
   pid_t child;
   /* what failed in the child: 0 changing directory, 1 exec; then errno */
   int child_errno[2] = { 0, 0 };
+  g_auto(GStrv) envp = NULL;
   ssize_t n;
 
   fc_sampler_reset_target (self);
@@ -179,6 +180,9 @@ do_spawn (FcSampler *self,
       g_set_error (&cmd->error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_FAILED, _("pipe: %s"), g_strerror (errno));
       return FALSE;
     }
+  g_mutex_lock (&self->lock);
+  envp = g_strdupv (self->launch_environ);
+  g_mutex_unlock (&self->lock);
   child = fork ();
   if (child < 0)
     {
@@ -205,7 +209,10 @@ do_spawn (FcSampler *self,
           (void) !write (err_pipe[1], child_errno, sizeof child_errno);
           _exit (127);
         }
-      execvp (cmd->argv[0], (char * const *) cmd->argv);
+      if (envp != NULL)
+        execvpe (cmd->argv[0], (char * const *) cmd->argv, envp);
+      else
+        execvp (cmd->argv[0], (char * const *) cmd->argv);
       child_errno[0] = 1;
       child_errno[1] = errno;
       (void) !write (err_pipe[1], child_errno, sizeof child_errno);
@@ -675,6 +682,7 @@ fc_sampler_free (FcSampler *self)
   g_hash_table_unref (self->unsampled);
   g_free (self->unsampled_reason);
   g_free (self->method_reason);
+  g_strfreev (self->launch_environ);
   close (self->wake_fd);
   close (self->timer_fd);
   if (self->perf_epoll_fd >= 0)
@@ -868,6 +876,23 @@ fc_sampler_set_follow_children (FcSampler *self,
 {
   g_mutex_lock (&self->lock);
   self->follow_children = !!follow;
+  g_mutex_unlock (&self->lock);
+}
+
+/**
+ * fc_sampler_set_launch_environ:
+ * @envp: (nullable): the environment, or %NULL for the profiler's own
+ *
+ * The environment of the next command launched: the app sets some of its own
+ * (no GL without a GPU) that the user's program must not inherit.
+ */
+void
+fc_sampler_set_launch_environ (FcSampler          *self,
+                               const char * const *envp)
+{
+  g_mutex_lock (&self->lock);
+  g_strfreev (self->launch_environ);
+  self->launch_environ = g_strdupv ((char **) envp);
   g_mutex_unlock (&self->lock);
 }
 

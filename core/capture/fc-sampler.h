@@ -82,6 +82,8 @@ GHashTable *fc_sampler_dup_tick_counts (FcSampler         *self);
 gboolean   fc_sampler_get_target_was_stopped (FcSampler   *self);
 void       fc_sampler_set_follow_children (FcSampler      *self,
                                            gboolean        follow);
+void       fc_sampler_set_launch_environ  (FcSampler          *self,
+                                           const char * const *envp);
 guint64    fc_sampler_get_target_cpu_ns (FcSampler        *self);
 guint      fc_sampler_dup_unsampled  (FcSampler           *self,
                                       char               **reason);

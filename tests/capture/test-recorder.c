@@ -632,6 +632,53 @@ test_short_run_kept (void)
   capture_clear (&cap);
 }
 
+/* A chunk too sparse to have a thread with two samples grows past its length, but never past
+ * Relay's span (60 s; 150 ms here): cpu mode at 10 Hz on a thread that uses 50 ms of CPU every
+ * 200 ms gives a sample every other burst at most, each alone in its burst, >= 150 ms from any
+ * other. Held samples that wait that long go out without the one that came too late for them. */
+static void
+test_sparse_chunks_within_span (void)
+{
+  g_autofree char *pool = fc_test_target_path ("pool");
+  const char *argv[] = { pool, "-n", "1", "-b", "50000", "-p", "200000", "-c", "40", "-o", "/dev/null", NULL };
+  const gint64 cap_ns = 150 * G_GINT64_CONSTANT (1000000);
+  g_autoptr(FcRecorder) recorder = NULL;
+  g_autoptr(GError) error = NULL;
+  guint total = 0;
+  Capture cap;
+
+  g_setenv ("FC_RECORDER_SPAN_CAP_MS", "150", TRUE);
+  recorder = fc_recorder_new ();
+  g_unsetenv ("FC_RECORDER_SPAN_CAP_MS");
+  capture_init (&cap, recorder);
+  g_object_set (recorder, "mode", FC_SAMPLER_MODE_CPU, "frequency", 10, "chunk-duration-ms", 100,
+                "release", "test-release@1.0", "environment", "test", NULL);
+  g_assert_true (fc_recorder_spawn (recorder, argv, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  g_main_loop_run (cap.loop);
+  fc_recorder_stop (recorder);
+  while (fc_recorder_get_stopping (recorder))
+    g_main_context_iteration (NULL, TRUE);
+  fc_recorder_detach (recorder);
+
+  for (guint i = 0; i < cap.chunks->len; i++)
+    {
+      FcProfile *chunk = g_ptr_array_index (cap.chunks, i);
+      gint64 first, last;
+
+      fc_profile_get_time_range (chunk, &first, &last);
+      g_test_message ("chunk %u: %u samples over %.3f s", i, fc_profile_get_n_samples (chunk), (last - first) / 1e9);
+      g_assert_cmpint (last - first, <, cap_ns);
+      total += fc_profile_get_n_samples (chunk);
+    }
+  /* one sample a full period of CPU time: 2 s of it at 10 Hz are ~20 */
+  g_assert_cmpuint (total, >=, 3);
+  g_assert_cmpuint (total, ==, fc_recorder_get_n_samples (recorder));
+  capture_clear (&cap);
+}
+
 static void
 test_cli_ctrl_c (void)
 {
@@ -751,6 +798,7 @@ main (int    argc,
   g_test_add_func ("/core/recorder/stop-does-not-block", test_stop_does_not_block);
   g_test_add_func ("/core/recorder/chunks-keep-a-thread", test_chunks_keep_a_thread);
   g_test_add_func ("/core/recorder/short-run-kept", test_short_run_kept);
+  g_test_add_func ("/core/recorder/sparse-chunks-within-span", test_sparse_chunks_within_span);
   g_test_add_func ("/cli/record/ctrl-c", test_cli_ctrl_c);
   g_test_add_func ("/cli/record/pid-sigint-v1", test_cli_pid_sigint_v1);
 

@@ -494,6 +494,9 @@ test_python_wall (gconstpointer data)
   g_test_message ("the sleeping thread: %u samples in fc_sleeper, %u elsewhere", n_sleeper, n_other);
   g_assert_cmpuint (n_sleeper, >=, 50);
   g_assert_cmpuint (n_sleeper, >=, 9 * n_other);
+  /* the main thread's ticks before the interpreter ran Python are left out, and say so */
+  for (guint i = 0; i < r.summary->threads->len; i++)
+    g_assert_cmpint (fc_thread_summary_unaccounted (&g_array_index (r.summary->threads, FcThreadSummary, i)), ==, 0);
   recorded_clear (&r);
 }
 

@@ -601,6 +601,26 @@ test_thread_churn (void)
   sink_clear (&sink);
 }
 
+/* @argv launched with @envp (NULL: ours) and sampled in wall mode at 200 Hz */
+static FcSampler *
+spawn_started (Sink               *sink,
+               const char * const *argv,
+               const char * const *envp)
+{
+  g_autoptr(GError) error = NULL;
+  FcSampler *sampler;
+
+  sink_init (sink);
+  sampler = fc_sampler_new (sink_cb, sink);
+  fc_sampler_set_launch_environ (sampler, envp);
+  g_assert_true (fc_sampler_spawn (sampler, argv, NULL, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_sampler_is_spawned (sampler));
+  g_assert_true (fc_sampler_start (sampler, 200, 32768, &error));
+  g_assert_no_error (error);
+  return sampler;
+}
+
 static void
 test_spawn_exit_status (void)
 {
@@ -609,18 +629,11 @@ test_spawn_exit_status (void)
   g_autofree char *stop = g_build_filename (tmp, "stop", NULL);
   g_autofree char *script = g_strdup_printf ("exec '%s' -u '%s' -t 2 -x 7 > /dev/null", burner, stop);
   const char *argv[] = { "/bin/sh", "-c", script, NULL };
-  g_autoptr(GError) error = NULL;
   FcSampler *sampler;
   FcSamplerStats stats;
   Sink sink;
 
-  sink_init (&sink);
-  sampler = fc_sampler_new (sink_cb, &sink);
-  g_assert_true (fc_sampler_spawn (sampler, argv, NULL, FC_SAMPLER_MODE_WALL, &error));
-  g_assert_no_error (error);
-  g_assert_true (fc_sampler_is_spawned (sampler));
-  g_assert_true (fc_sampler_start (sampler, 200, 32768, &error));
-  g_assert_no_error (error);
+  sampler = spawn_started (&sink, argv, NULL);
 
   /* the burner ends once both its threads were sampled, a few times, over more than five ticks */
   g_mutex_lock (&sink.lock);
@@ -823,6 +836,42 @@ test_other_user (void)
   g_rmdir (home);
 }
 
+/* The command's exit status: 0 when it saw FC_TEST_LAUNCH=users and no GDK_DEBUG. */
+static int
+spawn_environ_check (const char * const *envp)
+{
+  const char *argv[] = { "/bin/sh", "-c", "test \"$FC_TEST_LAUNCH\" = users && test -z \"$GDK_DEBUG\"", NULL };
+  FcSampler *sampler;
+  Sink sink;
+  int status;
+
+  sampler = spawn_started (&sink, argv, envp);
+  g_mutex_lock (&sink.lock);
+  fc_test_cond_wait_until (&sink.cond, &sink.lock, sink.exited);
+  g_mutex_unlock (&sink.lock);
+  status = sink.exit_status;
+  fc_sampler_stop (sampler);
+  fc_sampler_free (sampler);
+  sink_clear (&sink);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+/* A launched command gets the environment it is given (the app gives the user's, not the one
+ * it set for itself), or the profiler's own without one. */
+static void
+test_spawn_environ (void)
+{
+  const char *users[] = { "FC_TEST_LAUNCH=users", NULL };
+
+  g_setenv ("FC_TEST_LAUNCH", "ours", TRUE);
+  g_setenv ("GDK_DEBUG", "gl-disable", TRUE);
+  g_assert_cmpint (spawn_environ_check (users), ==, 0);
+  g_assert_cmpint (spawn_environ_check (NULL), ==, 1);
+  g_unsetenv ("GDK_DEBUG");
+  g_unsetenv ("FC_TEST_LAUNCH");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -838,6 +887,7 @@ main (int    argc,
   g_test_add_func ("/core/sampler/thread-churn", test_thread_churn);
   g_test_add_func ("/core/sampler/spawn-exit-status", test_spawn_exit_status);
   g_test_add_func ("/core/sampler/spawn-missing", test_spawn_missing);
+  g_test_add_func ("/core/sampler/spawn-environ", test_spawn_environ);
   g_test_add_func ("/core/sampler/cpu-mode", test_cpu_mode);
   g_test_add_func ("/core/sampler/profiler-crash", test_profiler_crash);
   g_test_add_func ("/core/sampler/other-user", test_other_user);

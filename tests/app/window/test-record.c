@@ -10,6 +10,7 @@
 
 #include "fc-app-settings.h"
 #include "fc-flame-chart.h"
+#include "fc-live-recording.h"
 #include "fc-outbox-window.h"
 #include "fc-record-bar.h"
 #include "fc-record-dialog.h"
@@ -395,6 +396,32 @@ test_spawn_until_exit (void)
   g_assert_cmpstr (gtk_stack_get_visible_child_name (fc_window_get_part (window, "main_stack")), ==, "profile");
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (bar_part (window, "record_status_label"))), "Recorded"));
+  window_free (window);
+}
+
+/* A command launched from the window gets the environment Flamecast was started with, not the
+ * variables the app set for itself afterwards (main() saves it first; GDK_DEBUG=gl-disable without
+ * a GPU would make the user's GTK program draw with cairo). */
+static void
+test_spawn_user_environ (void)
+{
+  const char *argv[] = { "/bin/sh", "-c", "test \"$FC_TEST_LAUNCH\" = users", NULL };
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  FcRecording *recording;
+  int status = -1;
+
+  g_setenv ("FC_TEST_LAUNCH", "users", TRUE);
+  fc_live_recording_save_user_environ ();
+  g_setenv ("FC_TEST_LAUNCH", "the app's", TRUE);
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  recording = fc_window_get_recording (window);
+  ITERATE_UNTIL (fc_recording_get_stopped (recording));
+  g_assert_true (fc_recording_get_target_exited (recording, &status));
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_unsetenv ("FC_TEST_LAUNCH");
   window_free (window);
 }
 
@@ -923,6 +950,7 @@ main (int   argc,
 
   g_test_add_func ("/app/record/attach-live", test_attach_live);
   g_test_add_func ("/app/record/spawn-until-exit", test_spawn_until_exit);
+  g_test_add_func ("/app/record/spawn-user-environ", test_spawn_user_environ);
   g_test_add_func ("/app/record/live-choices", test_live_choices);
   g_test_add_func ("/app/record/close-detaches", test_close_detaches);
   g_test_add_func ("/app/record/old-target-exits", test_old_target_exits);
