@@ -491,9 +491,11 @@ worker_sample (FcRecorder       *self,
       SampleContext *ctx = snap->context;
       gboolean complete = FALSE;
       /* The thread's CPU clock is a system call (no vDSO): three a stack were a tenth of the
-       * worker's time at 100 threads (perf record). Every UNWIND_TIMED_EVERY-th stack is timed,
-       * and stands for the others. */
-      gboolean timed = self->unwound_untimed++ % UNWIND_TIMED_EVERY == 0;
+       * worker's time at 100 threads (perf record). Every UNWIND_TIMED_EVERY-th stack is timed
+       * and stands for that many; the recorder's first (its modules read then) only for itself. */
+      guint64 index = self->unwound_untimed++;
+      guint weight = index == 0 ? 1 : UNWIND_TIMED_EVERY;
+      gboolean timed = index % UNWIND_TIMED_EVERY == 0;
       gint64 t0 = timed ? thread_cpu_ns () : 0, t1 = 0, t2 = 0;
       FcStacksMode mode;
       guint n;
@@ -523,8 +525,8 @@ worker_sample (FcRecorder       *self,
       g_mutex_lock (&self->lock);
       self->unwind_stats.n_unwound++;
       self->unwind_stats.n_complete += complete ? 1 : 0;
-      self->unwind_stats.unwind_ns += (t1 - t0) * UNWIND_TIMED_EVERY;
-      self->unwind_stats.symbolize_ns += (t2 - t1) * UNWIND_TIMED_EVERY;
+      self->unwind_stats.unwind_ns += (t1 - t0) * weight;
+      self->unwind_stats.symbolize_ns += (t2 - t1) * weight;
       g_mutex_unlock (&self->lock);
     }
   else if (ts->frames == NULL)
