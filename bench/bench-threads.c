@@ -45,6 +45,7 @@ cpu_now (void)
 
 typedef struct {
   double  worst_wake_ms;
+  gint64  worst_wake_us_at;   /* CLOCK_MONOTONIC, as g_get_monotonic_time() */
   double  bursty_share;
   int     bursty_tid;
   double  cpu_s;
@@ -107,13 +108,15 @@ static PoolFacts
 read_pool (const char *path)
 {
   g_autofree char *text = NULL;
-  PoolFacts facts = { -1, -1, 0, -1 };
+  PoolFacts facts = { -1, 0, -1, 0, -1 };
   const char *p;
 
   if (!g_file_get_contents (path, &text, NULL, NULL))
     return facts;
   if ((p = strstr (text, "worst_wake_us ")) != NULL)
     facts.worst_wake_ms = g_ascii_strtod (p + 14, NULL) / 1000;
+  if ((p = strstr (text, "worst_wake_at ")) != NULL)
+    facts.worst_wake_us_at = g_ascii_strtoll (p + 14, NULL, 10) / 1000;
   if ((p = strstr (text, "bursty ")) != NULL)
     sscanf (p, "bursty %d busy_share %lf", &facts.bursty_tid, &facts.bursty_share);
   if ((p = strstr (text, "cpu_s ")) != NULL)
@@ -230,7 +233,7 @@ attached (guint         n,
   double pool_cpu = 0, expected_threads = 0;
   guint64 n_ticks_threads = 0, n_unwound = 0, unwind_ns = 0, symbolize_ns = 0;
   double attach_s = 0, process_cpu0, all_cpu, sampler_cpu, unwinder_cpu, main_cpu, seconds_attached;
-  gint64 t0, t1;
+  gint64 t0, t1, t_started = 0, t_stop = 0, t_detach = 0;
   guint64 requested = 0, captured = 0, late = 0, refused = 0, too_short = 0, n_bursty, n_work;
   PoolFacts facts;
   GPid pid;
@@ -255,10 +258,12 @@ attached (guint         n,
       wait_pool (pid);
       return;
     }
+  t_started = g_get_monotonic_time ();
   pool0 = threads_cpu (pid, NULL);
   g_timeout_add ((guint) (seconds * 1000), quit_cb, loop);
   g_main_loop_run (loop);
   pool1 = threads_cpu (pid, NULL);
+  t_stop = g_get_monotonic_time ();
   fc_recorder_stop (recorder);
   while (fc_recorder_get_stopping (recorder))
     g_main_context_iteration (NULL, TRUE);
@@ -266,6 +271,7 @@ attached (guint         n,
   fc_recorder_get_sampler_stats (recorder, &stats);
   /* the unwinder ends with the detach */
   cpu1 = threads_cpu (0, names);
+  t_detach = g_get_monotonic_time ();
   fc_recorder_detach (recorder);
   t1 = g_get_monotonic_time ();
   seconds_attached = (t1 - t0) / 1e6;
@@ -329,6 +335,17 @@ attached (guint         n,
   printf ("        worst wake-up delay %.1f ms (unprofiled %.1f ms; goal within 2 ms); ptrace stops %" G_GUINT64_FORMAT
           ", median %.0f us, p99 %.0f us\n", facts.worst_wake_ms, bare_wake_ms, stats.n_stops, stats.median_stop_us,
           stats.p99_stop_us);
+  /* which part of the recording held the pool longest: attach, sampling, stop or detach */
+  {
+    gint64 at = facts.worst_wake_us_at;
+    const char *phase = at < t0 ? "before the attach" : at < t_started ? "in the attach and start"
+                        : at < t_stop ? "while sampling" : at < t_detach ? "in the stop"
+                        : at < t1 ? "in the detach" : "after the detach";
+    gint64 since = at < t0 ? at - t0 : at < t_started ? at - t0 : at < t_stop ? at - t_started
+                   : at < t_detach ? at - t_stop : at < t1 ? at - t_detach : at - t1;
+    printf ("        the worst wake-up came %s (%+.1f ms from its start; the detach took %.1f ms)\n", phase,
+            since / 1e3, (t1 - t_detach) / 1e3);
+  }
   printf ("        profiler CPU %.1f%% of a core (goal <= 5%% at 100 threads; attach to detach, per thread: sampler %.1f%%, "
           "unwinder %.1f%%, main loop %.1f%%, the rest and the detach %.1f%%); attach %.0f ms; the pool used %.2f s\n",
           100 * all_cpu, 100 * sampler_cpu, 100 * unwinder_cpu, 100 * main_cpu,

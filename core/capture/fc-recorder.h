@@ -46,8 +46,8 @@ G_DECLARE_FINAL_TYPE (FcRecorder, fc_recorder, FC, RECORDER, GObject)
 typedef struct {
   guint64 n_unwound;        /* snapshots unwound */
   guint64 n_complete;       /* reached the outermost frame */
-  guint64 unwind_ns;        /* the worker's CPU time in libunwind */
-  guint64 symbolize_ns;     /* the worker's CPU time symbolizing */
+  guint64 unwind_ns;        /* the worker's CPU time in libunwind (estimated: one stack in 8 is timed) */
+  guint64 symbolize_ns;     /* the worker's CPU time symbolizing (estimated likewise) */
 } FcUnwindStats;
 
 FcRecorder *fc_recorder_new                (void);

@@ -49,7 +49,6 @@ typedef struct {
   guint         group_stopped : 1;
   guint         have_sample : 1;      /* a previous sample exists to reuse */
   guint         stopped_by_us : 1;    /* our previous stop made it run a little */
-  guint         detaching : 1;
   guint         born_after_tick : 1;  /* the tick under way fired before it was known */
   guint         runnable : 1;         /* ... and it was waiting for a CPU then */
 } Task;
@@ -80,13 +79,17 @@ struct _FcSampler {
   FcSnapshotSink  sink;
   FcSnapshotBatchEnd batch_end;   /* or NULL */
   gpointer        sink_data;
-  GThread        *thread;
+  GThread        *thread;         /* NULL once it ended to release a target, until the next command */
+  int             thread_tid;     /* its kernel id: gone from the kernel once the release is done */
   int             wake_fd;
   int             nice;           /* of the process, restored in spawned commands */
 
   GMutex          lock;
   GCond           cond;
-  Command        *command;        /* protected by lock */
+  Command        *command;        /* protected by lock; an ended thread leaves its last one set
+                                   * until its caller has joined it, so no other command reaches
+                                   * a thread that is going */
+  gboolean        thread_ends;    /* protected by lock: the thread ends after its command */
   FcSamplerStats  stats;          /* protected by lock */
   GArray         *stop_times;     /* protected by lock: recent hold times in us, a ring */
   guint           stop_times_pos;
@@ -118,6 +121,7 @@ struct _FcSampler {
   gboolean        follow;         /* child processes are traced and sampled too */
   gboolean        traced;         /* ptrace events are ours: wall mode, or following children */
   gboolean        helper_wall;    /* wall mode's stops made by flamecast-helper (fc-sampler-helper.c) */
+  gboolean        release_by_exit; /* tracees remain that this thread's end lets go (exit_ptrace) */
   int             timer_fd;
   int             perf_epoll_fd;  /* cpu mode: the threads' perf fds, readable when half full */
   int             pidfd;
@@ -169,7 +173,6 @@ GHashTable * fc_sampler_live_tasks (GPid pid);
 void fc_sampler_note_unsampled (FcSampler *self, int tid, const GError *error);
 void fc_sampler_target_exited (FcSampler *self, int status);
 Task * fc_sampler_task_add (FcSampler *self, int pid, int tid);
-void fc_sampler_task_forget (FcSampler *self, int tid);
 void fc_sampler_task_free (Task *task);
 void fc_sampler_task_gone (FcSampler *self, int tid, int status);
 gboolean fc_sampler_task_ran (Task *task, guint64 runtime, guint64 pcount);
@@ -177,7 +180,7 @@ gboolean fc_sampler_task_sched (Task *task, guint64 *runtime, guint64 *pcount);
 
 /* the ptrace path (fc-sampler-ptrace.c) */
 void fc_sampler_capture (FcSampler *self, Task *task, int resume_signal, gboolean listen);
-void fc_sampler_collect_events (FcSampler *self, gboolean block_for_pending, gboolean detaching);
+void fc_sampler_collect_events (FcSampler *self, gboolean block_for_pending);
 void fc_sampler_do_detach_all (FcSampler *self);
 gboolean fc_sampler_interrupt_task (FcSampler *self, Task *task);
 void fc_sampler_note_target_cpu (FcSampler *self, const struct rusage *usage);

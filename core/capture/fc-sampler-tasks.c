@@ -198,18 +198,6 @@ fc_sampler_task_gone (FcSampler *self,
     }
 }
 
-/* A detached thread: no longer ours, but not gone. */
-void
-fc_sampler_task_forget (FcSampler *self,
-                        int        tid)
-{
-  Task *task = g_hash_table_lookup (self->tasks, GINT_TO_POINTER (tid));
-
-  if (task != NULL && task->interrupt_pending && self->pending > 0)
-    self->pending--;
-  g_hash_table_remove (self->tasks, GINT_TO_POINTER (tid));
-}
-
 GArray *
 fc_sampler_list_tasks (GPid pid)
 {

@@ -8,10 +8,12 @@
  * held: PTRACE_GETREGSET, one process_vm_readv of the top of the stack, and
  * PTRACE_CONT. Unwinding happens later, on the recorder's worker.
  *
- * Safety. Tracees are seized with PTRACE_SEIZE, so when the profiler dies
- * the kernel detaches them (exit_ptrace), clearing any pending
- * PTRACE_INTERRUPT trap, and wakes those held in a ptrace-stop; a thread the
- * user stopped (group-stop) stays stopped, as it would without us. Spawned
+ * Safety. Tracees are seized with PTRACE_SEIZE, so when the thread that
+ * traces them ends the kernel detaches them (exit_ptrace), clearing any
+ * pending PTRACE_INTERRUPT trap, and wakes those held in a ptrace-stop; a
+ * thread the user stopped (group-stop) stays stopped, as it would without us.
+ * That is how a crashed profiler lets go, and how a detach does: the sampler
+ * thread ends, and the next command starts a new one. Spawned
  * commands get no PR_SET_PDEATHSIG: they must outlive a crashed profiler.
  * Signals that arrive while seized are re-injected at once, and group-stops
  * are honoured with PTRACE_LISTEN.
@@ -313,7 +315,10 @@ finish_command (FcSampler *self,
   g_mutex_lock (&self->lock);
   cmd->ok = ok;
   cmd->done = TRUE;
-  self->command = NULL;
+  /* ending to let tracees go: the caller joins this thread, then frees the command slot */
+  self->thread_ends = self->release_by_exit;
+  if (!self->thread_ends)
+    self->command = NULL;
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
 }
@@ -329,8 +334,10 @@ sampler_thread (gpointer data)
   sigfillset (&all);
   pthread_sigmask (SIG_BLOCK, &all, NULL);
 
+  self->thread_tid = syscall (SYS_gettid);
+  self->release_by_exit = FALSE;
   /* a slightly higher priority keeps hold times short when cores are busy (SAMPLING.md, point 8) */
-  setpriority (PRIO_PROCESS, syscall (SYS_gettid), -5);
+  setpriority (PRIO_PROCESS, self->thread_tid, -5);
 
   while (!quit)
     {
@@ -421,7 +428,7 @@ sampler_thread (gpointer data)
         fc_sampler_perf_drain_ready (self);
 
       if (self->attached && self->traced)
-        fc_sampler_collect_events (self, FALSE, FALSE);
+        fc_sampler_collect_events (self, FALSE);
 
       if (nfds > 2 && perf_index != 2 && (fds[2].revents & POLLIN) && self->attached)
         {
@@ -437,7 +444,7 @@ sampler_thread (gpointer data)
               fc_sampler_target_exited (self, status);
             }
           else
-            fc_sampler_collect_events (self, FALSE, FALSE);
+            fc_sampler_collect_events (self, FALSE);
         }
 
       g_mutex_lock (&self->lock);
@@ -529,7 +536,7 @@ sampler_thread (gpointer data)
                         fc_perf_stream_enable (task->off_cpu_perf, FALSE);
                     }
                   /* keep polling for ptrace events, but take no more samples */
-                  fc_sampler_collect_events (self, TRUE, FALSE);
+                  fc_sampler_collect_events (self, TRUE);
                   arm_timer (self, FALSE);
                 }
               snap = fc_snapshot_new (FC_SNAPSHOT_FLUSH, 0, 0);
@@ -556,9 +563,25 @@ sampler_thread (gpointer data)
       g_mutex_lock (&self->lock);
       self->stats.n_threads = g_hash_table_size (self->tasks);
       g_mutex_unlock (&self->lock);
+      if (self->release_by_exit)
+        quit = TRUE;
     }
   fc_sampler_batch_end (self);
   return NULL;
+}
+
+/* The kernel lets the tracees go in the thread's exit_notify(), after pthread_join() may have
+ * returned (the thread's tid is cleared earlier, in exit_mm()); its id leaves the kernel after
+ * that. So a detach returns once the target is free: another tracer may seize it at once. */
+static void
+join_ended_thread (FcSampler *self)
+{
+  gint64 deadline;
+
+  g_thread_join (g_steal_pointer (&self->thread));
+  deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (syscall (SYS_tgkill, getpid (), self->thread_tid, 0) == 0 && g_get_monotonic_time () < deadline)
+    g_usleep (50);
 }
 
 static gboolean
@@ -567,6 +590,7 @@ run_command (FcSampler *self,
              GError   **error)
 {
   guint64 one = 1;
+  gboolean ended;
 
   g_mutex_lock (&self->lock);
   while (self->command != NULL)
@@ -574,12 +598,26 @@ run_command (FcSampler *self,
   self->command = cmd;
   g_mutex_unlock (&self->lock);
 
+  /* the command slot is ours: no other caller touches the thread meanwhile */
+  if (self->thread == NULL)
+    self->thread = g_thread_new ("fc-sampler", sampler_thread, self);
   (void) !write (self->wake_fd, &one, sizeof one);
 
   g_mutex_lock (&self->lock);
   while (!cmd->done)
     g_cond_wait (&self->cond, &self->lock);
+  ended = self->thread_ends;
   g_mutex_unlock (&self->lock);
+
+  if (ended)
+    {
+      join_ended_thread (self);
+      g_mutex_lock (&self->lock);
+      self->thread_ends = FALSE;
+      self->command = NULL;
+      g_cond_broadcast (&self->cond);
+      g_mutex_unlock (&self->lock);
+    }
 
   if (cmd->error != NULL)
     g_propagate_error (error, g_steal_pointer (&cmd->error));
@@ -634,7 +672,8 @@ fc_sampler_free (FcSampler *self)
   if (self == NULL)
     return;
   run_command (self, &cmd, NULL);
-  g_thread_join (self->thread);
+  if (self->thread != NULL)
+    g_thread_join (self->thread);
   g_hash_table_unref (self->tasks);
   g_array_unref (self->stop_times);
   g_hash_table_unref (self->tick_counts);

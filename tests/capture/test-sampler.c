@@ -349,7 +349,7 @@ test_signals (void)
   FcSampler *sampler;
   Sink sink;
   int status;
-  const guint n_rt = 200;
+  const guint n_rt = 200, n_late_rt = 20;
 
   sink_init (&sink);
   sampler = fc_sampler_new (sink_cb, &sink);
@@ -383,6 +383,13 @@ test_signals (void)
   wait_snapshots (&sink, 10);
 
   fc_sampler_stop (sampler);
+  /* signals that come as the sampler lets go, some of them in a delivery stop it has not
+   * collected: the kernel delivers those when it detaches the thread */
+  for (guint i = 0; i < n_late_rt; i++)
+    {
+      union sigval v = { .sival_int = n_rt + i };
+      g_assert_cmpint (sigqueue (child.pid, SIGRTMIN + 1, v), ==, 0);
+    }
   fc_sampler_detach (sampler);
   assert_released (child.pid);
   fc_sampler_free (sampler);
@@ -391,9 +398,118 @@ test_signals (void)
   out = child_finish (&child, &status);
   g_assert_true (WIFEXITED (status));
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
-  expected = g_strdup_printf ("usr1 1 rt %u\n", n_rt);
+  expected = g_strdup_printf ("usr1 1 rt %u\n", n_rt + n_late_rt);
   g_assert_cmpstr (out, ==, expected);
   g_assert_cmpuint (sink.n_samples, >, 0);
+  sink_clear (&sink);
+}
+
+/* Context switches of a thread so far: a ptrace stop of a sleeping thread adds at least one */
+static guint64
+task_switches (GPid pid,
+               int  tid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/task/%d/status", pid, tid);
+  g_autofree char *status = NULL;
+  const char *v, *nv;
+
+  g_assert_true (g_file_get_contents (path, &status, NULL, NULL));
+  v = strstr (status, "\nvoluntary_ctxt_switches:");
+  nv = strstr (status, "\nnonvoluntary_ctxt_switches:");
+  g_assert_nonnull (v);
+  g_assert_nonnull (nv);
+  return g_ascii_strtoull (strchr (v + 1, ':') + 1, NULL, 10) + g_ascii_strtoull (strchr (nv + 1, ':') + 1, NULL, 10);
+}
+
+/* Whether every thread but the main one is blocked in clock_nanosleep (/proc's syscall: 230 on x86-64) */
+static gboolean
+pool_asleep (GPid pid)
+{
+  g_autofree char *dir_path = g_strdup_printf ("/proc/%d/task", pid);
+  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/%s/syscall", dir_path, name);
+      g_autofree char *text = NULL;
+
+      if (atoi (name) == pid)
+        continue;
+      if (!g_file_get_contents (path, &text, NULL, NULL) || !g_str_has_prefix (text, "230 "))
+        return FALSE;
+    }
+  return dir != NULL;
+}
+
+/* Letting a recorded program go stops none of its threads: a pool's threads asleep through the
+ * detach switch no more than they would without it (the kernel detaches every tracee when the
+ * tracing thread ends; interrupting each for PTRACE_DETACH woke them all). */
+static void
+test_detach_stops_none (void)
+{
+  g_autofree char *pool = fc_test_target_path ("pool");
+  /* 30 threads that work 0.1 ms, then sleep for a minute */
+  const char *argv[] = { pool, "-n", "30", "-b", "100", "-p", "60000000", NULL };
+  g_autoptr(GHashTable) before = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *dir_path = NULL;
+  Child child = child_start (argv);
+  FcSampler *sampler;
+  Sink sink;
+  GHashTableIter iter;
+  gpointer key, value;
+  int status;
+
+  fc_test_poll_until (pool_asleep (child.pid));
+  sink_init (&sink);
+  sampler = fc_sampler_new (sink_cb, &sink);
+  g_assert_true (fc_sampler_attach (sampler, child.pid, FC_SAMPLER_MODE_WALL, &error));
+  g_assert_no_error (error);
+  g_assert_true (fc_sampler_start (sampler, 101, 32768, &error));
+  g_assert_no_error (error);
+  wait_snapshots (&sink, 3 * 31);
+  fc_sampler_stop (sampler);
+
+  /* sampling may have stopped a sleeper once (where perf events are refused): counted from here */
+  dir_path = g_strdup_printf ("/proc/%d/task", child.pid);
+  {
+    g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
+    const char *name;
+
+    g_assert_nonnull (dir);
+    while ((name = g_dir_read_name (dir)) != NULL)
+      if (atoi (name) != child.pid)
+        {
+          guint64 n = task_switches (child.pid, atoi (name));
+          g_hash_table_insert (before, GINT_TO_POINTER (atoi (name)), g_memdup2 (&n, sizeof n));
+        }
+  }
+  g_assert_cmpuint (g_hash_table_size (before), ==, 30);
+  fc_sampler_detach (sampler);
+  assert_released (child.pid);
+  g_hash_table_iter_init (&iter, before);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      int tid = GPOINTER_TO_INT (key);
+      guint64 n = task_switches (child.pid, tid);
+
+      if (n != *(guint64 *) value)
+        {
+          kill (child.pid, SIGKILL);   /* not left asleep for a minute */
+          g_error ("thread %d, asleep, switched %" G_GUINT64_FORMAT " times in the detach", tid,
+                   n - *(guint64 *) value);
+        }
+    }
+  /* still asleep where it was, and the program runs on to its normal end */
+  g_assert_true (pool_asleep (child.pid));
+  fc_sampler_free (sampler);
+  g_assert_cmpint (kill (child.pid, SIGTERM), ==, 0);
+  out = child_finish (&child, &status);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_nonnull (strstr (out, "worst_wake_us "));
   sink_clear (&sink);
 }
 
@@ -765,6 +881,7 @@ main (int    argc,
   g_test_add_func ("/core/sampler/no-process", test_no_process);
   g_test_add_func ("/core/sampler/already-traced", test_already_traced);
   g_test_add_func ("/core/sampler/attach-detach", test_attach_detach);
+  g_test_add_func ("/core/sampler/detach-stops-none", test_detach_stops_none);
   g_test_add_func ("/core/sampler/signals", test_signals);
   g_test_add_func ("/core/sampler/already-stopped", test_already_stopped);
   g_test_add_func ("/core/sampler/thread-churn", test_thread_churn);

@@ -19,6 +19,7 @@
  * Prints "ready" once the light threads run (without -o). At the end (to FILE with -o, else stdout;
  * CLOCK_MONOTONIC ns):
  *   worst_wake_us W        the latest any light thread woke after its period began
+ *   worst_wake_at T        when that wake-up was (so a profiler can tell attach, sampling, detach)
  *   bursty T busy_share S  (with -B)
  *   late T START END       (with -L; its own first and last instants)
  *   early T START END      (with -E)
@@ -42,6 +43,7 @@ static atomic_int go = 1;
 static pthread_mutex_t go_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t go_cond = PTHREAD_COND_INITIALIZER;
 static atomic_long worst_wake_ns;
+static atomic_llong worst_wake_at;
 static volatile unsigned long sink;
 static long busy_us = 1000;
 static long period_us = 50000;
@@ -128,7 +130,12 @@ light_thread (void *data)
       late = clock_ns (CLOCK_MONOTONIC) - next;
       for (long w = atomic_load (&worst_wake_ns); late > w;)
         if (atomic_compare_exchange_weak (&worst_wake_ns, &w, late))
-          break;
+          {
+            /* two threads racing may pair one's delay with the other's time: close enough to tell
+             * which phase of a recording it fell in */
+            atomic_store (&worst_wake_at, next + late);
+            break;
+          }
     }
   return NULL;
 }
@@ -304,6 +311,7 @@ main (int argc, char **argv)
     pthread_join (et, NULL);
 
   fprintf (out, "worst_wake_us %ld\n", atomic_load (&worst_wake_ns) / 1000);
+  fprintf (out, "worst_wake_at %lld\n", (long long) atomic_load (&worst_wake_at));
   if (bursty)
     fprintf (out, "bursty %d busy_share %.4f\n", bursty_tid, bursty_share);
   if (late_ms >= 0)
