@@ -142,7 +142,7 @@ check-ubsan: deps
 TSAN_BUILDDIR ?= build-tsan
 TSAN_TARGETS = test-profile-growing test-recorder flamecast-cli fcplugin \
 	fc-target-burner fc-target-threads fc-target-churn fc-target-dlopen \
-	fc-target-signals fc-target-soak fc-target-waiters fc-target-forker
+	fc-target-signals fc-target-soak fc-target-waiters fc-target-forker fc-target-pool
 check-tsan: deps
 	@[ -f $(TSAN_BUILDDIR)/build.ninja ] || meson setup $(TSAN_BUILDDIR) -Dapp=false -Db_sanitize=thread
 	meson compile -C $(TSAN_BUILDDIR) $(TSAN_TARGETS)
