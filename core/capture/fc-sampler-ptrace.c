@@ -270,6 +270,9 @@ handle_wait_status_inner (FcSampler *self,
             fc_sampler_capture (self, task, 0, TRUE);   /* where the stopped thread stands, once */
           else
             ptrace (PTRACE_LISTEN, tid, NULL, NULL);
+          g_mutex_lock (&self->lock);
+          self->stats.n_group_stops++;
+          g_mutex_unlock (&self->lock);
           return;
         }
 

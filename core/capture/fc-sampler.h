@@ -31,6 +31,7 @@ typedef struct {
   double  median_stop_us;   /* time a thread was held, interrupt to resume (wall mode) */
   double  p99_stop_us;
   guint64 n_stops;          /* threads stopped with ptrace to take their stack */
+  guint64 n_group_stops;    /* stops of the user's (SIGSTOP, ^Z) seen and left in place */
 } FcSamplerStats;
 
 /* Wall mode, per thread: every tick while it lived in the recording is requested, and ends

@@ -228,6 +228,15 @@ wait_snapshots (Sink  *sink,
   g_mutex_unlock (&sink->lock);
 }
 
+static guint64
+n_group_stops (FcSampler *sampler)
+{
+  FcSamplerStats stats;
+
+  fc_sampler_get_stats (sampler, &stats);
+  return stats.n_group_stops;
+}
+
 static void
 test_no_process (void)
 {
@@ -369,9 +378,14 @@ test_signals (void)
   g_assert_cmpint (kill (child.pid, SIGUSR1), ==, 0);
 
   /* job control is respected: a stopped target stays stopped while sampled (20 ticks' worth
-   * of snapshots), then continues and is sampled on */
+   * of snapshots), then continues and is sampled on. The clock starts once the sampler has
+   * handed the stop on: /proc says 't' already in the signal-delivery stop before it, and
+   * the kernel runs the thread for a moment to complete the group-stop. A stack taken before
+   * the stop means no tick has to interrupt the stopped thread for its first one. */
+  wait_snapshots (&sink, 1);
   g_assert_cmpint (kill (child.pid, SIGSTOP), ==, 0);
   wait_for_state (child.pid, TRUE);
+  fc_test_poll_until (n_group_stops (sampler) >= 1);
   {
     guint64 before = run_time_ns (child.pid);
 
