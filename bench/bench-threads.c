@@ -384,11 +384,13 @@ attached (guint            n,
           100 * pool_cpu / MAX ((t_stop - t_started) / 1e6, 1e-3));
   n_ticks_threads = mode == FC_SAMPLER_MODE_WALL ? requested : 0;
   printf ("        per unit of work (robust under load): sampler %.2f us a thread x tick, unwinder %.1f us a stack "
-          "unwound (%" G_GUINT64_FORMAT " unwound: %.1f us in libunwind, %.1f us symbolizing), %.2f us a sample\n",
+          "unwound (%" G_GUINT64_FORMAT " unwound: %.1f us in libunwind, %.1f us symbolizing), %.2f us a sample; "
+          "the sampler took %" G_GUINT64_FORMAT " stacks and reused %" G_GUINT64_FORMAT "\n",
           n_ticks_threads ? 1e6 * sampler_cpu * seconds_attached / n_ticks_threads : 0,
           n_unwound ? 1e6 * unwinder_cpu * seconds_attached / n_unwound : 0, n_unwound,
           n_unwound ? unwind_ns / 1e3 / n_unwound : 0, n_unwound ? symbolize_ns / 1e3 / n_unwound : 0,
-          summary->n_samples ? 1e6 * unwinder_cpu * seconds_attached / summary->n_samples : 0);
+          summary->n_samples ? 1e6 * unwinder_cpu * seconds_attached / summary->n_samples : 0,
+          stats.n_samples - stats.n_reused, stats.n_reused);
   fflush (stdout);
 }
 
