@@ -138,6 +138,7 @@ struct _FcSampler {
   nlink_t         task_links;     /* cpu mode: links of /proc/PID/task at the last look */
   gint64          threads_listed_us; /* sandboxed: when the helper last listed the threads */
   gint64          last_event_us;  /* last ptrace event other than our own interrupt stops */
+  gint64          last_collect_us; /* when the loop last looked for ptrace events */
 };
 
 /* FC_DEBUG_SAMPLER=1 traces every ptrace event on stderr */
