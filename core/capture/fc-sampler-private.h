@@ -139,6 +139,9 @@ struct _FcSampler {
   gint64          threads_listed_us; /* sandboxed: when the helper last listed the threads */
   gint64          last_event_us;  /* last ptrace event other than our own interrupt stops */
   gint64          last_collect_us; /* when the loop last looked for ptrace events */
+  GPtrArray      *tick_captured;  /* in a tick's pass over the threads: Task* captured, counted
+                                   * at its end (fc-sampler-ticks.c), else NULL */
+  guint           tick_reused;    /* ... of them with their last stack again */
 };
 
 /* FC_DEBUG_SAMPLER=1 traces every ptrace event on stderr */
