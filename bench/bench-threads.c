@@ -2,11 +2,15 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The target is tests/targets/pool.c: N light threads that together use about 30% of a CPU
- * (each burns 15000/N ms of CPU time every 50 ms), plus a bursty thread busy 1 ms in 20 that
- * measures its own busy share. For each N, the pool runs once unprofiled and once attached to in
- * wall mode (101 Hz) and in cpu mode (101 Hz) for FC_BENCH_SECONDS (default 3). Printed, beside
- * the issue's goals:
+ * The target is tests/targets/pool.c: N threads, plus a bursty thread busy 1 ms in 20 that
+ * measures its own busy share, in two shapes:
+ *   - light: each thread burns 150 us of CPU time a period, the period N/2 ms (at least 50 ms),
+ *     so the pool asks ~30% of one CPU and wakes at most 2,000 times a second whatever N;
+ *   - dense: each thread burns 15000/N us every 50 ms. Its work also adds up to 30% of a CPU,
+ *     but its N x 20 wake-ups a second cost more than the work on a virtual CPU: at 1,000 threads
+ *     the pool alone used 1.2 CPUs of this 2-vCPU machine, and any profiler loses ticks to it.
+ * For each N and shape, the pool runs once unprofiled and once attached to in wall mode (101 Hz)
+ * and in cpu mode (101 Hz) for FC_BENCH_SECONDS (default 3). Printed, beside the issue's goals:
  *   - wall: share of threads x ticks captured (>= 95%), ticks lost and why;
  *   - cpu: light threads with a sample, samples vs the pool's CPU time x rate;
  *   - the bursty thread's samples in its work vs its measured busy share (within 3 points);
@@ -15,7 +19,8 @@
  *     run time from schedstat (nanoseconds, less noisy than clock ticks), each named;
  *   - the longest and median ptrace stop.
  * Figures only: this never fails. FC_BENCH_THREADS (default "100,300,1000") picks the sizes,
- * FC_BENCH_MODES (default "wall,cpu") the modes.
+ * FC_BENCH_MODES (default "wall,cpu") the modes, FC_BENCH_SHAPES (default "light,dense") the
+ * pool's shapes.
  */
 
 #include <math.h>
@@ -124,17 +129,41 @@ read_pool (const char *path)
   return facts;
 }
 
+typedef struct {
+  const char *name;
+  guint       busy_us;     /* CPU time a thread burns each period */
+  guint       period_us;
+} PoolShape;
+
+/* N threads that together ask 30% of one CPU (see the top of the file) */
+static PoolShape
+pool_shape (guint       n,
+            const char *name)
+{
+  PoolShape shape = { "dense", MAX (15000 / n, 5), 50000 };
+
+  if (g_strcmp0 (name, "light") == 0)
+    {
+      shape.name = "light";
+      shape.period_us = MAX (50000, n * 500);
+      shape.busy_us = shape.period_us * 3 / 10 / n;
+    }
+  return shape;
+}
+
 /* Starts the pool for @seconds; returns its pid, or -1. */
 static GPid
-start_pool (guint       n,
-            double      seconds,
-            const char *out)
+start_pool (guint            n,
+            const PoolShape *shape,
+            double           seconds,
+            const char      *out)
 {
   g_autofree char *pool = g_strdup_printf ("%s/fc-target-pool", FC_TARGETS_DIR);
   g_autofree char *n_arg = g_strdup_printf ("%u", n);
-  g_autofree char *busy_arg = g_strdup_printf ("%u", MAX (15000000 / 1000 / n, 5));
+  g_autofree char *busy_arg = g_strdup_printf ("%u", shape->busy_us);
+  g_autofree char *period_arg = g_strdup_printf ("%u", shape->period_us);
   g_autofree char *d_arg = g_strdup_printf ("%.1f", seconds);
-  const char *argv[] = { pool, "-n", n_arg, "-b", busy_arg, "-p", "50000", "-B", "-d", d_arg, "-o", out, NULL };
+  const char *argv[] = { pool, "-n", n_arg, "-b", busy_arg, "-p", period_arg, "-B", "-d", d_arg, "-o", out, NULL };
   g_autoptr(GError) error = NULL;
   GPid pid;
 
@@ -211,8 +240,9 @@ quit_cb (gpointer loop)
 }
 
 static void
-attached (guint         n,
-          FcSamplerMode mode,
+attached (guint            n,
+          const PoolShape *shape,
+          FcSamplerMode    mode,
           double        seconds,
           double        bare_wake_ms)
 {
@@ -240,7 +270,7 @@ attached (guint         n,
 
   /* the pool runs until the recording has ended (SIGTERM below): attaching to 1,000 threads took
    * 5-6 s on a busy machine, as long as the pool ran when it had a fixed end */
-  pid = start_pool (n, 3600, out);
+  pid = start_pool (n, shape, 3600, out);
   if (pid < 0)
     return;
   g_usleep (G_USEC_PER_SEC);
@@ -252,7 +282,7 @@ attached (guint         n,
   if (!fc_recorder_attach (recorder, pid, &error) || ((attach_s = (g_get_monotonic_time () - t0) / 1e6), FALSE) ||
       !fc_recorder_start (recorder, &error))
     {
-      printf ("  %u threads, %s mode: %s\n", n, name, error->message);
+      printf ("  %u threads (%s), %s mode: %s\n", n, shape->name, name, error->message);
       fc_recorder_detach (recorder);
       kill (pid, SIGKILL);
       wait_pool (pid);
@@ -319,7 +349,7 @@ attached (guint         n,
     }
   n_bursty = count_thread (chunks, facts.bursty_tid, "pool_bursty_work", &n_work, sampled);
 
-  printf ("  %4u threads, %-4s: ", n, name);
+  printf ("  %4u threads (%s), %-4s: ", n, shape->name, name);
   if (mode == FC_SAMPLER_MODE_WALL)
     printf ("threads x ticks captured %5.1f%% (goal >= 95%%; lost %" G_GUINT64_FORMAT " late, %" G_GUINT64_FORMAT
             " refused, %" G_GUINT64_FORMAT " too short; sampler late for %" G_GUINT64_FORMAT " ticks)\n",
@@ -347,16 +377,20 @@ attached (guint         n,
             since / 1e3, (t1 - t_detach) / 1e3);
   }
   printf ("        profiler CPU %.1f%% of a core (goal <= 5%% at 100 threads; attach to detach, per thread: sampler %.1f%%, "
-          "unwinder %.1f%%, main loop %.1f%%, the rest and the detach %.1f%%); attach %.0f ms; the pool used %.2f s\n",
+          "unwinder %.1f%%, main loop %.1f%%, the rest and the detach %.1f%%); attach %.0f ms; the pool used %.2f s, %.0f%% of a CPU "
+          "while sampled\n",
           100 * all_cpu, 100 * sampler_cpu, 100 * unwinder_cpu, 100 * main_cpu,
-          100 * (all_cpu - sampler_cpu - unwinder_cpu - main_cpu), 1000 * attach_s, facts.cpu_s);
+          100 * (all_cpu - sampler_cpu - unwinder_cpu - main_cpu), 1000 * attach_s, facts.cpu_s,
+          100 * pool_cpu / MAX ((t_stop - t_started) / 1e6, 1e-3));
   n_ticks_threads = mode == FC_SAMPLER_MODE_WALL ? requested : 0;
   printf ("        per unit of work (robust under load): sampler %.2f us a thread x tick, unwinder %.1f us a stack "
-          "unwound (%" G_GUINT64_FORMAT " unwound: %.1f us in libunwind, %.1f us symbolizing), %.2f us a sample\n",
+          "unwound (%" G_GUINT64_FORMAT " unwound: %.1f us in libunwind, %.1f us symbolizing), %.2f us a sample; "
+          "the sampler took %" G_GUINT64_FORMAT " stacks and reused %" G_GUINT64_FORMAT "\n",
           n_ticks_threads ? 1e6 * sampler_cpu * seconds_attached / n_ticks_threads : 0,
           n_unwound ? 1e6 * unwinder_cpu * seconds_attached / n_unwound : 0, n_unwound,
           n_unwound ? unwind_ns / 1e3 / n_unwound : 0, n_unwound ? symbolize_ns / 1e3 / n_unwound : 0,
-          summary->n_samples ? 1e6 * unwinder_cpu * seconds_attached / summary->n_samples : 0);
+          summary->n_samples ? 1e6 * unwinder_cpu * seconds_attached / summary->n_samples : 0,
+          stats.n_samples - stats.n_reused, stats.n_reused);
   fflush (stdout);
 }
 
@@ -367,29 +401,36 @@ main (int    argc,
   const char *sizes = g_getenv ("FC_BENCH_THREADS");
   const char *modes = g_getenv ("FC_BENCH_MODES") ? g_getenv ("FC_BENCH_MODES") : "wall,cpu";
   double seconds = g_getenv ("FC_BENCH_SECONDS") ? g_ascii_strtod (g_getenv ("FC_BENCH_SECONDS"), NULL) : 3;
+  const char *shapes = g_getenv ("FC_BENCH_SHAPES") ? g_getenv ("FC_BENCH_SHAPES") : "light,dense";
   g_auto(GStrv) list = g_strsplit (sizes ? sizes : "100,300,1000", ",", -1);
+  g_auto(GStrv) shape_list = g_strsplit (shapes, ",", -1);
   double load[3];
 
   if (getloadavg (load, 3) == 3)
     printf ("bench-threads: load %.2f %.2f %.2f, %.1f s attached at 101 Hz\n", load[0], load[1], load[2], seconds);
-  for (guint i = 0; list[i] != NULL; i++)
-    {
-      guint n = atoi (list[i]);
-      g_autofree char *out = g_build_filename (g_get_tmp_dir (), "fc-bench-threads.bare", NULL);
-      PoolFacts bare;
-      GPid pid = start_pool (n, seconds + 2.5, out);
+  for (guint s = 0; shape_list[s] != NULL; s++)
+    for (guint i = 0; list[i] != NULL; i++)
+      {
+        guint n = atoi (list[i]);
+        PoolShape shape = pool_shape (n, shape_list[s]);
+        g_autofree char *out = g_build_filename (g_get_tmp_dir (), "fc-bench-threads.bare", NULL);
+        PoolFacts bare;
+        GPid pid = start_pool (n, &shape, seconds + 2.5, out);
 
-      if (pid < 0)
-        return 0;
-      wait_pool (pid);
-      bare = read_pool (out);
-      unlink (out);
-      printf ("  %4u threads, unprofiled: worst wake-up delay %.1f ms, bursty busy %.1f%%, pool CPU %.2f s\n", n,
-              bare.worst_wake_ms, 100 * bare.bursty_share, bare.cpu_s);
-      if (strstr (modes, "wall") != NULL)
-        attached (n, FC_SAMPLER_MODE_WALL, seconds, bare.worst_wake_ms);
-      if (strstr (modes, "cpu") != NULL)
-        attached (n, FC_SAMPLER_MODE_CPU, seconds, bare.worst_wake_ms);
-    }
+        if (pid < 0)
+          return 0;
+        wait_pool (pid);
+        bare = read_pool (out);
+        unlink (out);
+        printf ("  %4u threads (%s: %u us of CPU every %u ms each, %.0f wake-ups/s, asks %.0f%% of a CPU), "
+                "unprofiled: worst wake-up delay %.1f ms, bursty busy %.1f%%, pool CPU %.2f s in %.1f s (%.0f%% of a "
+                "CPU)\n", n, shape.name, shape.busy_us, shape.period_us / 1000, n * 1e6 / shape.period_us,
+                100.0 * n * shape.busy_us / shape.period_us, bare.worst_wake_ms, 100 * bare.bursty_share, bare.cpu_s,
+                seconds + 2.5, 100 * bare.cpu_s / (seconds + 2.5));
+        if (strstr (modes, "wall") != NULL)
+          attached (n, &shape, FC_SAMPLER_MODE_WALL, seconds, bare.worst_wake_ms);
+        if (strstr (modes, "cpu") != NULL)
+          attached (n, &shape, FC_SAMPLER_MODE_CPU, seconds, bare.worst_wake_ms);
+      }
   return 0;
 }

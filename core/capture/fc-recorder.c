@@ -208,6 +208,7 @@ struct _FcRecorder {
   GSource       *delivery;       /* protected by lock */
   FcUnwindStats  unwind_stats;   /* protected by lock */
   guint64        unwound_untimed; /* worker only: stacks unwound, to time one in UNWIND_TIMED_EVERY */
+  GPtrArray     *worker_items;   /* worker only: Item*, for pending at the end of the sampler's batch */
 
   /* main context */
   GQueue         ready;          /* Item*: taken from pending, appended in order */
@@ -451,6 +452,7 @@ refresh_thread_info (FcRecorder  *self,
 static void
 push_item (FcRecorder *self,
            Item       *item);
+static void flush_worker_items (FcRecorder *self);
 
 #define UNWIND_TIMED_EVERY 8
 
@@ -498,25 +500,42 @@ worker_sample (FcRecorder       *self,
       FcStacksMode mode;
       guint n;
 
+      gboolean same;
+
       n = fc_unwinder_unwind (proc->unwinder, snap, ips, MAX_FRAMES, &complete);
       if (timed)
         t1 = thread_cpu_ns ();
-      for (guint i = 0; i < n; i++)
+      /* A thread that sleeps where it slept before (a pool worker, an event loop: most of the
+       * stacks switch-out samples give) has the frames it had: it keeps them, symbols and
+       * serial, as if its stack had been reused. Symbolizing them again was a third of the
+       * worker's time per stack at 100 light threads (bench-threads). */
+      same = ts->frames != NULL && !ts->frames->python && ts->frames->n == n &&
+             memcmp (ts->frames->ips, ips, n * sizeof (guint64)) == 0;
+      for (guint i = 0; i < n && !same; i++)
         symbols[i] = fc_symbolizer_lookup (proc->symbolizer, ips[i], i > 0);
       /* Python frames into the native stack, or in its place */
       fc_runtimes_update (proc->runtimes);
       fc_runtimes_note_jit (proc->runtimes, proc->symbolizer, FALSE);
       mode = fc_runtimes_resolve_mode (proc->runtimes, self->stacks_active);
-      n = fc_runtimes_splice (proc->runtimes, mode, ctx != NULL ? ctx->python : NULL, ips, symbols, n,
-                              out_ips, out_symbols, MAX_FRAMES);
-      g_clear_pointer (&ts->frames, frames_unref);
-      ts->frames = g_new0 (Frames, 1);
-      ts->frames->ref_count = 1;
-      ts->frames->serial = ++self->frames_serial;
-      ts->frames->n = n;
-      ts->frames->python = mode == FC_STACKS_PYTHON;
-      ts->frames->ips = g_memdup2 (out_ips, n * sizeof (guint64));
-      ts->frames->symbols = g_memdup2 (out_symbols, MAX (n, 1) * sizeof (const FcSymbol *));
+      if (same && fc_runtimes_splices (proc->runtimes, mode))
+        {
+          same = FALSE;
+          for (guint i = 0; i < n; i++)
+            symbols[i] = fc_symbolizer_lookup (proc->symbolizer, ips[i], i > 0);
+        }
+      if (!same)
+        {
+          n = fc_runtimes_splice (proc->runtimes, mode, ctx != NULL ? ctx->python : NULL, ips, symbols, n,
+                                  out_ips, out_symbols, MAX_FRAMES);
+          g_clear_pointer (&ts->frames, frames_unref);
+          ts->frames = g_new0 (Frames, 1);
+          ts->frames->ref_count = 1;
+          ts->frames->serial = ++self->frames_serial;
+          ts->frames->n = n;
+          ts->frames->python = mode == FC_STACKS_PYTHON;
+          ts->frames->ips = g_memdup2 (out_ips, n * sizeof (guint64));
+          ts->frames->symbols = g_memdup2 (out_symbols, MAX (n, 1) * sizeof (const FcSymbol *));
+        }
       if (timed)
         t2 = thread_cpu_ns ();
 
@@ -594,6 +613,7 @@ worker_pop (FcRecorder  *self,
   if (*batch != NULL && *next < (*batch)->len)
     return g_ptr_array_index (*batch, (*next)++);
   g_clear_pointer (batch, g_ptr_array_unref);
+  flush_worker_items (self);
   popped = g_async_queue_pop (self->queue);
   if (popped == &quit_marker || popped == &stop_marker)
     return popped;
@@ -807,26 +827,47 @@ delivery_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The worker's items go to pending a batch at a time: one lock and one look at the delivery for
+ * a tick of 1,000 threads, not one each */
 static void
-push_item (FcRecorder *self,
-           Item       *item)
+flush_worker_items (FcRecorder *self)
 {
+  gboolean urgent = FALSE;
+
+  if (self->worker_items->len == 0)
+    return;
   g_mutex_lock (&self->lock);
-  g_ptr_array_add (self->pending, item);
+  for (guint i = 0; i < self->worker_items->len; i++)
+    {
+      Item *item = g_ptr_array_index (self->worker_items, i);
+
+      g_ptr_array_add (self->pending, item);
+      urgent |= item->kind != ITEM_SAMPLE;
+    }
   if (self->delivery == NULL)
     {
       /* one delivery per interval however many samples arrive: at most 50 ms late */
-      self->delivery = g_timeout_source_new (item->kind == ITEM_SAMPLE ? DELIVERY_INTERVAL_MS : 0);
+      self->delivery = g_timeout_source_new (urgent ? 0 : DELIVERY_INTERVAL_MS);
       g_source_set_static_name (self->delivery, "[flamecast] recorder delivery");
       g_source_set_callback (self->delivery, delivery_cb, self, NULL);
       g_source_attach (self->delivery, self->context);
     }
-  else if (item->kind != ITEM_SAMPLE)
+  else if (urgent)
     {
       /* the end of a run or of the target: no reason to hold the batch back */
       g_source_set_ready_time (self->delivery, 0);
     }
   g_mutex_unlock (&self->lock);
+  g_ptr_array_set_size (self->worker_items, 0);
+}
+
+static void
+push_item (FcRecorder *self,
+           Item       *item)
+{
+  g_ptr_array_add (self->worker_items, item);
+  if (item->kind != ITEM_SAMPLE)
+    flush_worker_items (self);
 }
 
 static Session *
@@ -1730,6 +1771,8 @@ fc_recorder_finalize (GObject *object)
   g_hash_table_unref (self->thread_counts);
   g_hash_table_unref (self->not_python);
   g_ptr_array_unref (self->pending);
+  g_ptr_array_foreach (self->worker_items, (GFunc) item_free, NULL);
+  g_ptr_array_unref (self->worker_items);
   g_main_context_unref (self->context);
   g_queue_clear_full (&self->ready, (GDestroyNotify) item_free);
   g_mutex_clear (&self->lock);
@@ -1855,6 +1898,7 @@ fc_recorder_init (FcRecorder *self)
   self->queue = g_async_queue_new ();
   self->sink_batch = g_ptr_array_new ();
   self->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
+  self->worker_items = g_ptr_array_new ();   /* owned until set in pending */
   self->thread_states = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) thread_state_free);
   self->processes = g_hash_table_new (NULL, NULL);
   self->sink_processes = g_hash_table_new (NULL, NULL);

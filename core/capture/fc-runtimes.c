@@ -339,6 +339,14 @@ fc_runtimes_resolve_mode (FcRuntimes   *self,
   return requested;
 }
 
+/* The worker's: whether fc_runtimes_splice() in @mode gives other frames than the native ones */
+gboolean
+fc_runtimes_splices (FcRuntimes   *self,
+                     FcStacksMode  mode)
+{
+  return mode == FC_STACKS_PYTHON || (mode != FC_STACKS_NATIVE && self->python_found);
+}
+
 /**
  * fc_runtimes_splice:
  * @mode: a resolved mode (fc_runtimes_resolve_mode)

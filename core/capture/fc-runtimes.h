@@ -29,6 +29,8 @@ void           fc_runtimes_note_jit       (FcRuntimes          *self,
                                            gboolean             force);
 FcStacksMode   fc_runtimes_resolve_mode   (FcRuntimes          *self,
                                            FcStacksMode         requested);
+gboolean       fc_runtimes_splices        (FcRuntimes          *self,
+                                           FcStacksMode         mode);
 guint          fc_runtimes_splice         (FcRuntimes          *self,
                                            FcStacksMode         mode,
                                            const FcPythonStack *python,

@@ -42,6 +42,8 @@ typedef struct {
                                      * that fired before it was known: not its own */
   guint         tick_pending : 1;     /* a tick waits for its ptrace stop */
   guint         switch_seen : 1;      /* wall mode, perf: a context switch told its state */
+  guint         off_cpu_unread : 1;   /* wall mode, perf: its first ring moved since its switch-out
+                                       * ring was last read */
   guint         off_cpu : 1;
   guint         preempted : 1;        /* off CPU but runnable */
   guint         fresh : 1;            /* a new thread before its first stop: not yet run */
@@ -136,6 +138,10 @@ struct _FcSampler {
   nlink_t         task_links;     /* cpu mode: links of /proc/PID/task at the last look */
   gint64          threads_listed_us; /* sandboxed: when the helper last listed the threads */
   gint64          last_event_us;  /* last ptrace event other than our own interrupt stops */
+  gint64          last_collect_us; /* when the loop last looked for ptrace events */
+  GPtrArray      *tick_captured;  /* in a tick's pass over the threads: Task* captured, counted
+                                   * at its end (fc-sampler-ticks.c), else NULL */
+  guint           tick_reused;    /* ... of them with their last stack again */
 };
 
 /* FC_DEBUG_SAMPLER=1 traces every ptrace event on stderr */
@@ -216,6 +222,7 @@ typedef enum {
 } FcTickOutcome;
 
 void fc_sampler_tick_outcome (FcSampler *self, Task *task, FcTickOutcome outcome);
+void fc_sampler_tick_captured (FcSampler *self, Task *task, gboolean reused);
 FcTickCount *fc_sampler_tick_count (FcSampler *self, int tid);
 void fc_sampler_count_sample (FcSampler *self, gboolean reused);
 void fc_sampler_emit_reuse (FcSampler *self, Task *task, gint64 t);

@@ -1,4 +1,4 @@
-/* test-snapshot.c - snapshots with a stack copy are made again from the memory of freed ones
+/* test-snapshot.c - snapshots are made again from the memory of freed ones
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -34,6 +34,29 @@ test_reuse (void)
   fc_snapshot_free (b);
 }
 
+/* A freed snapshot without a stack (a thread's last stack again, one per thread and tick) is
+ * the next one, with nothing of the old one left in its header. */
+static void
+test_reuse_bare (void)
+{
+  FcSnapshot *a = fc_snapshot_new (FC_SNAPSHOT_REUSE, 7, 0);
+  FcSnapshot *b;
+
+  a->pid = 3;
+  a->time_ns = 5;
+  a->context = a;
+  fc_snapshot_free (a);
+  b = fc_snapshot_new (FC_SNAPSHOT_REUSE, 9, 0);
+  g_assert_true (b == a);
+  g_assert_cmpint (b->kind, ==, FC_SNAPSHOT_REUSE);
+  g_assert_cmpint (b->tid, ==, 9);
+  g_assert_cmpint (b->pid, ==, 0);
+  g_assert_cmpint (b->time_ns, ==, 0);
+  g_assert_null (b->context);
+  g_assert_cmpuint (b->stack_len, ==, 0);
+  fc_snapshot_free (b);
+}
+
 /* Only a bounded number wait: freeing many more keeps only so many. */
 static void
 test_bounded (void)
@@ -61,6 +84,7 @@ main (int    argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/core/snapshot/reuse", test_reuse);
+  g_test_add_func ("/core/snapshot/reuse-bare", test_reuse_bare);
   g_test_add_func ("/core/snapshot/bounded", test_bounded);
   return g_test_run ();
 }
