@@ -100,7 +100,8 @@ child_start (const char * const *argv)
   char buf[6] = { 0 };
   gsize got = 0;
 
-  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+  /* a test that fails with the target stopped does not wait for it: it holds the test's stderr */
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, fc_test_die_with_test, NULL,
                             &child.pid, &child.in_fd, &child.out_fd, NULL, &error);
   g_assert_no_error (error);
   while (got < 6)

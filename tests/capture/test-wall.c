@@ -224,7 +224,7 @@ start_waiters (const char * const *argv,
   char buf[8] = { 0 };
   GPid pid;
 
-  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, fc_test_die_with_test, NULL,
                             &pid, NULL, out_fd, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpint (read (*out_fd, buf, 6), ==, 6);
