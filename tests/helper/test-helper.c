@@ -415,18 +415,28 @@ test_polkit_yes (void)
   g_assert_nonnull (strstr (out, "polkit did not authorise"));
 }
 
+/* One helper method as root; its reply of @reply_type (with its files in @fds if not NULL) */
+static GVariant *
+helper_call (const char         *method,
+             GVariant           *params,
+             const GVariantType *reply_type,
+             GUnixFDList       **fds,
+             GError            **error)
+{
+  return g_dbus_connection_call_with_unix_fd_list_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH,
+                                                        FC_HELPER_INTERFACE, method, params, reply_type,
+                                                        G_DBUS_CALL_FLAGS_NONE, -1, NULL, fds, NULL, error);
+}
+
 static int
 call_helper (const char *method,
              GVariant   *params,
              GError    **error)
 {
   g_autoptr(GUnixFDList) fds = NULL;
-  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) reply = helper_call (method, params, G_VARIANT_TYPE ("(h)"), &fds, error);
   gint32 handle;
 
-  reply = g_dbus_connection_call_with_unix_fd_list_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH,
-                                                         FC_HELPER_INTERFACE, method, params, G_VARIANT_TYPE ("(h)"),
-                                                         G_DBUS_CALL_FLAGS_NONE, -1, NULL, &fds, NULL, error);
   if (reply == NULL)
     return -1;
   g_variant_get (reply, "(h)", &handle);
@@ -561,13 +571,11 @@ sample_threads (int         pid,
                 guint32     stack_bytes,
                 GError    **error)
 {
-  return g_dbus_connection_call_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH, FC_HELPER_INTERFACE,
-                                      "SampleThreads",
-                                      g_variant_new ("(i@aiu)", pid,
-                                                     g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, tids, n_tids,
-                                                                                sizeof (int)),
-                                                     stack_bytes),
-                                      G_VARIANT_TYPE ("(a(ixatay))"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, error);
+  return helper_call ("SampleThreads",
+                      g_variant_new ("(i@aiu)", pid,
+                                     g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, tids, n_tids, sizeof (int)),
+                                     stack_bytes),
+                      G_VARIANT_TYPE ("(a(ixatay))"), NULL, error);
 }
 
 static void
@@ -910,9 +918,7 @@ test_list_as_root (void)
   gboolean found = FALSE;
 
   target = atoi (g_subprocess_get_identifier (bus.target));
-  reply = g_dbus_connection_call_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH, FC_HELPER_INTERFACE,
-                                       "ListProcesses", NULL, G_VARIANT_TYPE ("(" FC_PROCESS_LIST_TYPE "u)"),
-                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  reply = helper_call ("ListProcesses", NULL, G_VARIANT_TYPE ("(" FC_PROCESS_LIST_TYPE "u)"), NULL, &error);
   g_assert_no_error (error);
   g_variant_get (reply, "(@" FC_PROCESS_LIST_TYPE "u)", &processes, &left_out);
   g_assert_cmpuint (left_out, ==, 0);
