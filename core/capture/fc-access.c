@@ -261,6 +261,22 @@ system_bus (GError **error)
   return ref;
 }
 
+/* What a user is told when the helper gave nothing for @pid: the refusal kept for the recording,
+ * or for a thread that ended (not kept) the helper's own words. */
+static char *
+refused_why (int     pid,
+             GError *error)
+{
+  char *why;
+
+  note_refused (pid, error);
+  why = fc_access_dup_refusal ();
+  if (why != NULL)
+    return why;
+  g_dbus_error_strip_remote_error (error);
+  return g_strdup (error->message);
+}
+
 /* One helper method; its reply of @reply_type, or NULL with @error. */
 static GVariant *
 helper_call (const char         *method,
@@ -421,13 +437,7 @@ fc_access_sample_threads (int         pid,
                        G_VARIANT_TYPE ("(a(ixatay))"), NULL, &local_error);
   if (reply == NULL)
     {
-      note_refused (pid, local_error);
-      why = fc_access_dup_refusal ();
-      if (why == NULL)
-        {
-          g_dbus_error_strip_remote_error (local_error);
-          why = g_strdup (local_error->message);
-        }
+      why = refused_why (pid, local_error);
       g_set_error (error, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION, "%s", why);
       return NULL;
     }
@@ -533,13 +543,7 @@ authorize_thread_cb (GTask        *task,
       g_task_return_boolean (task, TRUE);
       return;
     }
-  note_refused (pid, error);
-  why = fc_access_dup_refusal ();
-  if (why == NULL)
-    {
-      g_dbus_error_strip_remote_error (error);
-      why = g_strdup (error->message);
-    }
+  why = refused_why (pid, error);
   g_task_return_new_error (task, FC_SAMPLER_ERROR, FC_SAMPLER_ERROR_PERMISSION, "%s", why);
 }
 

@@ -23,6 +23,7 @@
 #include "fc-capture-summary.h"
 #include "fc-jitdump.h"
 #include "fc-recorder.h"
+#include "fc-test-capture.h"
 #include "fc-validate.h"
 
 #define DEADLINE_US (180 * G_USEC_PER_SEC)
@@ -495,8 +496,7 @@ test_python_wall (gconstpointer data)
   g_assert_cmpuint (n_sleeper, >=, 50);
   g_assert_cmpuint (n_sleeper, >=, 9 * n_other);
   /* the main thread's ticks before the interpreter ran Python are left out, and say so */
-  for (guint i = 0; i < r.summary->threads->len; i++)
-    g_assert_cmpint (fc_thread_summary_unaccounted (&g_array_index (r.summary->threads, FcThreadSummary, i)), ==, 0);
+  fc_test_assert_ticks_add_up (r.summary, NULL);
   recorded_clear (&r);
 }
 

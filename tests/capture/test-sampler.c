@@ -8,6 +8,7 @@
 #include <string.h>
 #include <grp.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 
 #include "fc-capture-error.h"
 #include "fc-sampler.h"
+#include "fc-test-capture.h"
 #include "fc-test-util.h"
 
 typedef struct {
@@ -98,7 +100,8 @@ child_start (const char * const *argv)
   char buf[6] = { 0 };
   gsize got = 0;
 
-  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+  /* a test that fails with the target stopped does not wait for it: it holds the test's stderr */
+  g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, fc_test_die_with_test, NULL,
                             &child.pid, &child.in_fd, &child.out_fd, NULL, &error);
   g_assert_no_error (error);
   while (got < 6)
@@ -435,25 +438,11 @@ task_switches (GPid pid,
   return g_ascii_strtoull (strchr (v + 1, ':') + 1, NULL, 10) + g_ascii_strtoull (strchr (nv + 1, ':') + 1, NULL, 10);
 }
 
-/* Whether every thread but the main one is blocked in clock_nanosleep (/proc's syscall: 230 on x86-64) */
+/* Whether every thread but the main one is blocked in clock_nanosleep */
 static gboolean
 pool_asleep (GPid pid)
 {
-  g_autofree char *dir_path = g_strdup_printf ("/proc/%d/task", pid);
-  g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_strdup_printf ("%s/%s/syscall", dir_path, name);
-      g_autofree char *text = NULL;
-
-      if (atoi (name) == pid)
-        continue;
-      if (!g_file_get_contents (path, &text, NULL, NULL) || !g_str_has_prefix (text, "230 "))
-        return FALSE;
-    }
-  return dir != NULL;
+  return fc_test_tasks_in_syscall (pid, SYS_clock_nanosleep, TRUE, TRUE);
 }
 
 /* Letting a recorded program go stops none of its threads: a pool's threads asleep through the

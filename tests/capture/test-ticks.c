@@ -18,6 +18,7 @@
 
 #include "fc-capture-summary.h"
 #include "fc-recorder.h"
+#include "fc-test-capture.h"
 #include "fc-test-util.h"
 
 typedef enum {
@@ -149,38 +150,22 @@ count_samples (Run        *run,
                const char *function,
                guint64    *n_with)
 {
-  g_autofree char *tid_string = g_strdup_printf ("%d", tid);
+  g_autoptr(GHashTable) with = NULL;
+  g_autoptr(GHashTable) counts = fc_test_count_thread_samples (run->chunks, function, function != NULL ? &with : NULL);
+  GHashTableIter iter;
+  gpointer key, value;
   guint64 n = 0;
 
   if (n_with != NULL)
     *n_with = 0;
-  for (guint c = 0; c < run->chunks->len; c++)
-    {
-      FcProfile *chunk = g_ptr_array_index (run->chunks, c);
-      guint n_samples;
-      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
-
-      for (guint i = 0; i < n_samples; i++)
-        {
-          const FcThread *t = fc_profile_get_thread (chunk, samples[i].thread);
-          guint32 frames[256];
-          guint depth;
-
-          if (tid != 0 && strcmp (fc_profile_string (chunk, t->tid), tid_string) != 0)
-            continue;
-          n++;
-          if (function == NULL || n_with == NULL)
-            continue;
-          depth = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
-          for (guint k = 0; k < depth; k++)
-            if (g_strcmp0 (fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function),
-                           function) == 0)
-              {
-                (*n_with)++;
-                break;
-              }
-        }
-    }
+  g_hash_table_iter_init (&iter, counts);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (tid == 0 || GPOINTER_TO_INT (key) == tid)
+      {
+        n += GPOINTER_TO_UINT (value);
+        if (n_with != NULL && with != NULL)
+          *n_with += GPOINTER_TO_UINT (g_hash_table_lookup (with, key));
+      }
   return n;
 }
 
@@ -234,19 +219,11 @@ check_account (Method method)
   else if (method == METHOD_PERF_STOPS)
     g_assert_nonnull (strstr (run.summary->method, "one ptrace stop per sleep"));
   g_assert_cmpuint (run.summary->threads->len, ==, 9);
+  fc_test_assert_ticks_add_up (run.summary, run.chunks);
   for (guint i = 0; i < run.summary->threads->len; i++)
     {
-      const FcThreadSummary *t = &g_array_index (run.summary->threads, FcThreadSummary, i);
-      guint64 in_recording = count_samples (&run, t->tid, NULL, NULL);
-
-      g_test_message ("thread %d: %" G_GUINT64_FORMAT " requested, %" G_GUINT64_FORMAT " in the recording, lost %"
-                      G_GUINT64_FORMAT " late %" G_GUINT64_FORMAT " refused %" G_GUINT64_FORMAT " too short",
-                      t->tid, t->n_ticks, in_recording, t->n_late, t->n_refused, t->n_too_short);
-      g_assert_cmpuint (t->n_samples, ==, in_recording);
-      g_assert_cmpuint (in_recording + t->n_late + t->n_refused + t->n_too_short, ==, t->n_ticks);
-      g_assert_cmpint (fc_thread_summary_unaccounted (t), ==, 0);
-      requested += t->n_ticks;
-      captured += in_recording;
+      requested += g_array_index (run.summary->threads, FcThreadSummary, i).n_ticks;
+      captured += g_array_index (run.summary->threads, FcThreadSummary, i).n_samples;
     }
   g_assert_cmpuint (captured, ==, count_samples (&run, 0, NULL, NULL));
   g_assert_cmpuint (captured, ==, run.summary->n_samples);
@@ -369,17 +346,7 @@ check_account_stop_after_tick (gboolean stop_comes)
   close (in_fd);
   close (out_fd);
 
-  for (guint i = 0; i < run.summary->threads->len; i++)
-    {
-      const FcThreadSummary *t = &g_array_index (run.summary->threads, FcThreadSummary, i);
-      guint64 in_recording = count_samples (&run, t->tid, NULL, NULL);
-
-      g_test_message ("thread %d: %" G_GUINT64_FORMAT " requested, %" G_GUINT64_FORMAT " in the recording, lost %"
-                      G_GUINT64_FORMAT " late %" G_GUINT64_FORMAT " refused %" G_GUINT64_FORMAT " too short",
-                      t->tid, t->n_ticks, in_recording, t->n_late, t->n_refused, t->n_too_short);
-      g_assert_cmpuint (t->n_samples, ==, in_recording);
-      g_assert_cmpuint (in_recording + t->n_late + t->n_refused + t->n_too_short, ==, t->n_ticks);
-    }
+  fc_test_assert_ticks_add_up (run.summary, run.chunks);
   /* the parent's stack, taken when its stop came at last */
   if (stop_comes)
     g_assert_cmpuint (count_samples (&run, pid, NULL, NULL), >=, 1);
@@ -433,75 +400,34 @@ test_bursty_perf_stops (void)
   check_bursty (METHOD_PERF_STOPS);
 }
 
+/* cpu mode's samples of each light thread (whose stack holds light_thread()), by tid */
+static GHashTable *
+count_light_samples (Run *run)
+{
+  g_autoptr(GHashTable) all = NULL;
+  GHashTable *light;
+
+  all = fc_test_count_thread_samples (run->chunks, "light_thread", &light);
+  return light;
+}
+
 /* cpu mode: 200 threads each using 6 ms of CPU time in 20 us bursts (a fiftieth of a period at
  * 1000 Hz per burst, 6 periods in all), all sampled: each thread's first period starts at a
  * random phase and its CPU time counts from its first instruction of work. */
 static void
 test_cpu_light_threads (void)
 {
-  g_autoptr(GHashTable) tids = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) tids = NULL;
   guint64 n;
   Run run = { 0 };
 
   run_pool (&run, FC_SAMPLER_MODE_CPU, METHOD_PERF, 1000, 201, "-n 200 -b 20 -p 10000 -c 300");
   n = count_samples (&run, 0, NULL, NULL);
-  for (guint c = 0; c < run.chunks->len; c++)
-    {
-      FcProfile *chunk = g_ptr_array_index (run.chunks, c);
-      guint n_samples;
-      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
-
-      for (guint i = 0; i < n_samples; i++)
-        {
-          const FcThread *t = fc_profile_get_thread (chunk, samples[i].thread);
-          guint32 frames[256];
-          guint depth = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
-
-          for (guint k = 0; k < depth; k++)
-            if (g_strcmp0 (fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function),
-                           "light_thread") == 0)
-              {
-                g_hash_table_add (tids, (gpointer) fc_profile_string (chunk, t->tid));
-                break;
-              }
-        }
-    }
+  tids = count_light_samples (&run);
   g_test_message ("%" G_GUINT64_FORMAT " samples; %u light threads sampled", n, g_hash_table_size (tids));
   g_assert_cmpuint (g_hash_table_size (tids), ==, 200);
   g_assert_null (fc_capture_summary_dup_hint (run.summary));
   run_clear (&run);
-}
-
-/* cpu mode's samples of each light thread (whose stack holds light_thread()), by tid */
-static GHashTable *
-count_light_samples (Run *run)
-{
-  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-
-  for (guint c = 0; c < run->chunks->len; c++)
-    {
-      FcProfile *chunk = g_ptr_array_index (run->chunks, c);
-      guint n_samples;
-      const FcSample *samples = fc_profile_get_samples (chunk, &n_samples);
-
-      for (guint i = 0; i < n_samples; i++)
-        {
-          const FcThread *t = fc_profile_get_thread (chunk, samples[i].thread);
-          guint32 frames[256];
-          guint depth = fc_profile_stack_frames (chunk, samples[i].stack, frames, G_N_ELEMENTS (frames));
-
-          for (guint k = 0; k < depth; k++)
-            if (g_strcmp0 (fc_profile_string (chunk, fc_profile_get_frame (chunk, frames[k])->function),
-                           "light_thread") == 0)
-              {
-                const char *tid = fc_profile_string (chunk, t->tid);
-                guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, tid));
-                g_hash_table_replace (counts, g_strdup (tid), GUINT_TO_POINTER (n + 1));
-                break;
-              }
-        }
-    }
-  return counts;
 }
 
 /* cpu mode: 200 threads that each start, run 2 ms and end, at 101 Hz (a period of 9.9 ms). Each
@@ -558,8 +484,8 @@ test_cpu_known_time (void)
     {
       guint n = GPOINTER_TO_UINT (value);
 
-      g_test_message ("thread %s: %u samples, expected %.0f +- %.0f; %" G_GUINT64_FORMAT " lost by the kernel "
-                      "(of every thread)", (const char *) key, n, expected, margin, run.summary->lost_samples);
+      g_test_message ("thread %d: %u samples, expected %.0f +- %.0f; %" G_GUINT64_FORMAT " lost by the kernel "
+                      "(of every thread)", GPOINTER_TO_INT (key), n, expected, margin, run.summary->lost_samples);
       g_assert_cmpfloat (fabs (n + 0.0 - expected), <=, margin);
     }
   run_clear (&run);
@@ -583,16 +509,9 @@ test_many_threads_perf (void)
       run_clear (&run);
       return;
     }
+  fc_test_assert_ticks_add_up (run.summary, run.chunks);
   for (guint i = 0; i < run.summary->threads->len; i++)
-    {
-      const FcThreadSummary *t = &g_array_index (run.summary->threads, FcThreadSummary, i);
-
-      if (t->n_samples == 0)
-        g_test_message ("thread %d: %" G_GUINT64_FORMAT " requested, lost %" G_GUINT64_FORMAT " late %"
-                        G_GUINT64_FORMAT " too short", t->tid, t->n_ticks, t->n_late, t->n_too_short);
-      g_assert_cmpuint (t->n_samples + t->n_late + t->n_refused + t->n_too_short, ==, t->n_ticks);
-      g_assert_cmpuint (t->n_samples, >, 0);
-    }
+    g_assert_cmpuint (g_array_index (run.summary->threads, FcThreadSummary, i).n_samples, >, 0);
   g_test_message ("%u threads, %" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT " ptrace stops",
                   run.summary->threads->len, run.summary->n_samples, run.summary->n_ptrace_stops);
   /* the pool's main thread and its 1,000 light ones */

@@ -62,17 +62,44 @@ name_has_owner (const char *name)
   return has;
 }
 
+/* One method of dbusmock's polkit authority; its reply */
+static GVariant *
+polkit_mock_call (const char         *method,
+                  GVariant           *params,
+                  const GVariantType *reply_type)
+{
+  g_autoptr(GError) error = NULL;
+  GVariant *reply;
+
+  reply = g_dbus_connection_call_sync (bus.connection, "org.freedesktop.PolicyKit1",
+                                       "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock", method,
+                                       params, reply_type, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  return reply;
+}
+
+/* CheckAuthorization calls since the last count (or the last change of polkit's answer) */
+static guint
+count_polkit_checks (void)
+{
+  g_autoptr(GVariant) reply = polkit_mock_call ("GetCalls", NULL, G_VARIANT_TYPE ("(a(tsav))"));
+  g_autoptr(GVariantIter) iter = NULL;
+  const char *method;
+  guint n = 0;
+
+  g_variant_get (reply, "(a(tsav))", &iter);
+  while (g_variant_iter_next (iter, "(t&s@av)", NULL, &method, NULL))
+    n += g_strcmp0 (method, "CheckAuthorization") == 0;
+  g_variant_unref (polkit_mock_call ("ClearCalls", NULL, NULL));
+  return n;
+}
+
+/* polkit says yes to @actions from here on, and its checks are counted from here */
 static void
 set_polkit_allowed (const char * const *actions)
 {
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GError) error = NULL;
-
-  reply = g_dbus_connection_call_sync (bus.connection, "org.freedesktop.PolicyKit1",
-                                       "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock",
-                                       "SetAllowed", g_variant_new ("(^as)", actions), NULL,
-                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
-  g_assert_no_error (error);
+  g_variant_unref (polkit_mock_call ("SetAllowed", g_variant_new ("(^as)", actions), NULL));
+  count_polkit_checks ();
 }
 
 /* both actions, or none */
@@ -90,32 +117,6 @@ static void
 die_with_test (gpointer user_data)
 {
   prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
-/* CheckAuthorization calls since the last count */
-static guint
-count_polkit_checks (void)
-{
-  g_autoptr(GVariant) reply = NULL;
-  g_autoptr(GVariantIter) iter = NULL;
-  g_autoptr(GError) error = NULL;
-  const char *method;
-  guint n = 0;
-
-  reply = g_dbus_connection_call_sync (bus.connection, "org.freedesktop.PolicyKit1",
-                                       "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock",
-                                       "GetCalls", NULL, G_VARIANT_TYPE ("(a(tsav))"), G_DBUS_CALL_FLAGS_NONE, -1,
-                                       NULL, &error);
-  g_assert_no_error (error);
-  g_variant_get (reply, "(a(tsav))", &iter);
-  while (g_variant_iter_next (iter, "(t&s@av)", NULL, &method, NULL))
-    n += g_strcmp0 (method, "CheckAuthorization") == 0;
-  g_clear_pointer (&reply, g_variant_unref);
-  reply = g_dbus_connection_call_sync (bus.connection, "org.freedesktop.PolicyKit1",
-                                       "/org/freedesktop/PolicyKit1/Authority", "org.freedesktop.DBus.Mock",
-                                       "ClearCalls", NULL, NULL, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
-  g_assert_no_error (error);
-  return n;
 }
 
 static gboolean
@@ -269,42 +270,44 @@ run_as_nobody (const char * const *argv,
   return run_as_nobody_in (NULL, argv, out, err);
 }
 
-/* flamecast-cli record --pid @pid as nobody, with @env (NAME=VALUE) set if not NULL */
-static int
-record_pid_as_nobody (const char  *env,
-                      const char  *pid,
-                      const char  *name,
-                      const char  *extra,
-                      char       **out_dir,
-                      char       **err)
+/* What one flamecast-cli record as nobody left: its exit status, its stderr and the chunk it wrote
+ * (NULL: none) */
+typedef struct {
+  int   status;
+  char *err;
+  char *chunk;
+} Recorded;
+
+static void
+recorded_clear (Recorded *r)
+{
+  g_clear_pointer (&r->err, g_free);
+  g_clear_pointer (&r->chunk, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Recorded, recorded_clear)
+
+/* flamecast-cli record --pid @pid (NULL: root's target) for 2 s as nobody into a folder @name,
+ * with @env (NAME=VALUE) set and @extra passed if not NULL, run by @prefix if not NULL (see
+ * run_as_nobody_in()); what it left in @r, what @r held before dropped */
+static void
+record_as_nobody (Recorded           *r,
+                  const char * const *prefix,
+                  const char         *env,
+                  const char         *pid,
+                  const char         *name,
+                  const char         *extra)
 {
   g_autofree char *out = NULL;
-  const char *argv[] = { env, g_getenv ("FC_CLI"), "record", "--pid", pid, "--duration", "2", "-o", NULL, extra,
-                         NULL };
+  g_autofree char *dir = g_build_filename (bus.dir, name, NULL);
+  g_autofree char *chunk_path = g_build_filename (dir, "chunk-001.json", NULL);
+  const char *argv[] = { env, g_getenv ("FC_CLI"), "record", "--pid",
+                         pid != NULL ? pid : g_subprocess_get_identifier (bus.target), "--duration", "2", "-o", dir,
+                         extra, NULL };
 
-  *out_dir = g_build_filename (bus.dir, name, NULL);
-  argv[8] = *out_dir;
-  return run_as_nobody (env != NULL ? argv : argv + 1, &out, err);
-}
-
-/* flamecast-cli record as nobody, with @env (NAME=VALUE) set if not NULL */
-static int
-record_as_nobody_env (const char  *env,
-                      const char  *name,
-                      const char  *extra,
-                      char       **out_dir,
-                      char       **err)
-{
-  return record_pid_as_nobody (env, g_subprocess_get_identifier (bus.target), name, extra, out_dir, err);
-}
-
-static int
-record_as_nobody (const char  *name,
-                  const char  *extra,
-                  char       **out_dir,
-                  char       **err)
-{
-  return record_as_nobody_env (NULL, name, extra, out_dir, err);
+  recorded_clear (r);
+  r->status = run_as_nobody_in (prefix, env != NULL ? argv : argv + 1, &out, &r->err);
+  g_file_get_contents (chunk_path, &r->chunk, NULL, NULL);
 }
 
 /* TracerPid 0 and not in a tracing stop */
@@ -319,65 +322,39 @@ assert_not_traced (int pid)
   g_assert_null (strstr (status, "(tracing stop)"));
 }
 
-static char *
-chunk_text (const char *dir)
-{
-  g_autofree char *path = g_build_filename (dir, "chunk-001.json", NULL);
-  char *text = NULL;
-
-  g_file_get_contents (path, &text, NULL, NULL);
-  return text;
-}
-
 /* The premise: this user may not open the target directly, and without the helper the CLI says so. */
 static void
 test_direct_refused (void)
 {
-  g_autofree char *dir = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *chunk = NULL;
+  g_auto(Recorded) r = { 0 };
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
-  g_assert_cmpint (record_as_nobody ("direct", "--no-helper", &dir, &err), ==, 1);
-  g_assert_nonnull (strstr (err, "belongs to another user"));
-  g_assert_null (strstr (err, "flamecast-helper"));
-  chunk = chunk_text (dir);
-  g_assert_null (chunk);
+  record_as_nobody (&r, NULL, NULL, NULL, "direct", "--no-helper");
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "belongs to another user"));
+  g_assert_null (strstr (r.err, "flamecast-helper"));
+  g_assert_null (r.chunk);
 }
 
 /* polkit says no: a clear refusal, nothing recorded; asked again, it is asked again. */
 static void
 test_polkit_no (void)
 {
-  g_autofree char *dir = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *chunk = NULL;
+  g_auto(Recorded) r = { 0 };
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   set_polkit_allows (FALSE);
-  g_assert_cmpint (record_as_nobody ("refused", "--mode=cpu", &dir, &err), ==, 1);
-  g_assert_nonnull (strstr (err, "belongs to another user"));
-  g_assert_nonnull (strstr (err, "polkit did not authorise"));
-  g_assert_nonnull (strstr (err, FC_HELPER_ACTION_ID));
-  chunk = chunk_text (dir);
-  g_assert_null (chunk);
+  record_as_nobody (&r, NULL, NULL, NULL, "refused", "--mode=cpu");
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "belongs to another user"));
+  g_assert_nonnull (strstr (r.err, "polkit did not authorise"));
+  g_assert_nonnull (strstr (r.err, FC_HELPER_ACTION_ID));
+  g_assert_null (r.chunk);
 
   /* wall mode: the same answer for ptrace */
-  g_clear_pointer (&dir, g_free);
-  g_clear_pointer (&err, g_free);
-  g_assert_cmpint (record_as_nobody ("refused-wall", NULL, &dir, &err), ==, 1);
-  g_assert_nonnull (strstr (err, "belongs to another user"));
-  g_assert_nonnull (strstr (err, "polkit did not authorise"));
-  chunk = chunk_text (dir);
-  g_assert_null (chunk);
+  record_as_nobody (&r, NULL, NULL, NULL, "refused-wall", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "belongs to another user"));
+  g_assert_nonnull (strstr (r.err, "polkit did not authorise"));
+  g_assert_null (r.chunk);
 }
 
 /* polkit says yes: recorded through the helper, said so, the target's functions named. Then no
@@ -387,58 +364,44 @@ test_polkit_yes (void)
 {
   const char *probe[] = { g_getenv ("FC_HELPER_READ"), NULL, NULL };
   g_autofree char *pid = NULL;
-  g_autofree char *dir = NULL;
   g_autofree char *err = NULL;
   g_autofree char *out = NULL;
-  g_autofree char *chunk = NULL;
+  g_auto(Recorded) r = { 0 };
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   set_polkit_allows (TRUE);
-  count_polkit_checks ();
   /* wall mode: the helper stops the threads at each tick, and the CLI says so */
-  g_assert_cmpint (record_as_nobody ("allowed", NULL, &dir, &err), ==, 0);
+  record_as_nobody (&r, NULL, NULL, NULL, "allowed", NULL);
+  g_assert_cmpint (r.status, ==, 0);
   /* every call checked, polkit asked once for this caller: its yes is kept for the connection */
   g_assert_cmpuint (count_polkit_checks (), ==, 1);
-  g_assert_nonnull (strstr (err, "recorded through flamecast-helper: ptrace was refused"));
-  g_assert_nonnull (strstr (err, "threads stopped by flamecast-helper"));
-  g_assert_null (strstr (err, "in cpu mode"));
-  chunk = chunk_text (dir);
-  g_assert_nonnull (chunk);
+  g_assert_nonnull (strstr (r.err, "recorded through flamecast-helper: ptrace was refused"));
+  g_assert_nonnull (strstr (r.err, "threads stopped by flamecast-helper"));
+  g_assert_null (strstr (r.err, "in cpu mode"));
+  g_assert_nonnull (r.chunk);
   /* 70% of the burner's time: in none of 20 samples once in 10^10 */
-  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+  g_assert_nonnull (strstr (r.chunk, "\"hot_a\""));
   /* let go after every stop: the target runs on, traced by no one */
   assert_not_traced (atoi (g_subprocess_get_identifier (bus.target)));
 
   /* every sample a stop by the helper: no perf events in wall mode */
-  g_clear_pointer (&dir, g_free);
-  g_clear_pointer (&err, g_free);
-  g_clear_pointer (&chunk, g_free);
-  g_assert_cmpint (record_as_nobody_env ("FC_SAMPLER_FORCE_PTRACE=1", "allowed-stops", NULL, &dir, &err), ==, 0);
+  record_as_nobody (&r, NULL, "FC_SAMPLER_FORCE_PTRACE=1", NULL, "allowed-stops", NULL);
+  g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpuint (count_polkit_checks (), ==, 1);
-  g_assert_nonnull (strstr (err, "ptrace forced by FC_SAMPLER_FORCE_PTRACE=1; threads stopped by flamecast-helper"));
-  chunk = chunk_text (dir);
-  g_assert_nonnull (chunk);
-  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+  g_assert_nonnull (strstr (r.err, "ptrace forced by FC_SAMPLER_FORCE_PTRACE=1; threads stopped by flamecast-helper"));
+  g_assert_nonnull (r.chunk);
+  g_assert_nonnull (strstr (r.chunk, "\"hot_a\""));
   assert_not_traced (atoi (g_subprocess_get_identifier (bus.target)));
 
   /* cpu mode: perf events opened by the helper */
-  g_clear_pointer (&dir, g_free);
-  g_clear_pointer (&err, g_free);
-  g_clear_pointer (&chunk, g_free);
-  g_assert_cmpint (record_as_nobody ("allowed-cpu", "--mode=cpu", &dir, &err), ==, 0);
+  record_as_nobody (&r, NULL, NULL, NULL, "allowed-cpu", "--mode=cpu");
+  g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpuint (count_polkit_checks (), ==, 1);
-  g_assert_nonnull (strstr (err, "recorded through flamecast-helper: perf_event_open was refused"));
-  chunk = chunk_text (dir);
-  g_assert_nonnull (chunk);
-  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+  g_assert_nonnull (strstr (r.err, "recorded through flamecast-helper: perf_event_open was refused"));
+  g_assert_nonnull (r.chunk);
+  g_assert_nonnull (strstr (r.chunk, "\"hot_a\""));
 
   /* maps and memory through the files the helper opened: the kernel checked root when they were
    * opened, and nobody reads them */
-  g_clear_pointer (&err, g_free);
   pid = g_strdup (g_subprocess_get_identifier (bus.target));
   probe[1] = pid;
   g_assert_cmpint (run_as_nobody (probe, &out, &err), ==, 0);
@@ -452,18 +415,28 @@ test_polkit_yes (void)
   g_assert_nonnull (strstr (out, "polkit did not authorise"));
 }
 
+/* One helper method as root; its reply of @reply_type (with its files in @fds if not NULL) */
+static GVariant *
+helper_call (const char         *method,
+             GVariant           *params,
+             const GVariantType *reply_type,
+             GUnixFDList       **fds,
+             GError            **error)
+{
+  return g_dbus_connection_call_with_unix_fd_list_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH,
+                                                        FC_HELPER_INTERFACE, method, params, reply_type,
+                                                        G_DBUS_CALL_FLAGS_NONE, -1, NULL, fds, NULL, error);
+}
+
 static int
 call_helper (const char *method,
              GVariant   *params,
              GError    **error)
 {
   g_autoptr(GUnixFDList) fds = NULL;
-  g_autoptr(GVariant) reply = NULL;
+  g_autoptr(GVariant) reply = helper_call (method, params, G_VARIANT_TYPE ("(h)"), &fds, error);
   gint32 handle;
 
-  reply = g_dbus_connection_call_with_unix_fd_list_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH,
-                                                         FC_HELPER_INTERFACE, method, params, G_VARIANT_TYPE ("(h)"),
-                                                         G_DBUS_CALL_FLAGS_NONE, -1, NULL, &fds, NULL, error);
   if (reply == NULL)
     return -1;
   g_variant_get (reply, "(h)", &handle);
@@ -541,18 +514,12 @@ test_app_attach (void)
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   if (g_getenv ("DISPLAY") == NULL)
     {
       g_test_skip ("the window needs a display: run the test suite under Xvfb (make check does)");
       return;
     }
   set_polkit_allows (TRUE);
-  count_polkit_checks ();
   g_assert_cmpint (run_app_as_nobody ("yes", NULL, &out, &err), ==, 0);
   g_assert_cmpuint (count_polkit_checks (), ==, 1);
   g_assert_nonnull (strstr (out, "# note: Process"));
@@ -578,18 +545,12 @@ test_app_list (void)
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   if (g_getenv ("DISPLAY") == NULL)
     {
       g_test_skip ("the window needs a display: run the test suite under Xvfb (make check does)");
       return;
     }
   set_polkit_allowed (list_action);
-  count_polkit_checks ();
   g_assert_cmpint (run_app_as_nobody ("list-yes", "FLAMECAST_FORCE_SANDBOX=1", &out, &err), ==, 0);
   g_assert_nonnull (strstr (out, "# listed: "));
   /* refreshed while open: polkit asked once, its yes kept for the dialog's connection */
@@ -610,13 +571,11 @@ sample_threads (int         pid,
                 guint32     stack_bytes,
                 GError    **error)
 {
-  return g_dbus_connection_call_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH, FC_HELPER_INTERFACE,
-                                      "SampleThreads",
-                                      g_variant_new ("(i@aiu)", pid,
-                                                     g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, tids, n_tids,
-                                                                                sizeof (int)),
-                                                     stack_bytes),
-                                      G_VARIANT_TYPE ("(a(ixatay))"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, error);
+  return helper_call ("SampleThreads",
+                      g_variant_new ("(i@aiu)", pid,
+                                     g_variant_new_fixed_array (G_VARIANT_TYPE_INT32, tids, n_tids, sizeof (int)),
+                                     stack_bytes),
+                      G_VARIANT_TYPE ("(a(ixatay))"), NULL, error);
 }
 
 static void
@@ -651,11 +610,6 @@ test_sample_threads (void)
   gint64 t, deadline;
   gint32 tid;
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   target = atoi (g_subprocess_get_identifier (bus.target));
   /* A thread that does not stop by the helper's deadline is left out of the answer, not waited
    * for: on a loaded machine the burner may miss a few; ask again until it is in one. */
@@ -728,11 +682,6 @@ test_sample_late (void)
   g_autofree char *done = NULL;
   int parent;
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, vforker, NULL);
   g_assert_no_error (error);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
@@ -767,11 +716,6 @@ test_arguments (void)
   struct stat st, burner_st;
   int target, fd;
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   target = atoi (g_subprocess_get_identifier (bus.target));
   assert_refused ("OpenProcFile", g_variant_new ("(is)", target, "../../etc/shadow"),
                   FC_HELPER_INTERFACE ".Error.InvalidArgument");
@@ -866,6 +810,18 @@ own_target (void)
   return pid;
 }
 
+/* its three threads spin: not beside the tests that do not record it */
+static void
+own_target_end (void)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_force_exit (bus.own_target);
+  g_assert_true (g_subprocess_wait (bus.own_target, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_object (&bus.own_target);
+}
+
 static char *
 comm_of (const char *pid)
 {
@@ -906,11 +862,6 @@ test_list_processes (void)
   g_autofree char *comm = NULL;
   const char *argv[] = { "FLAMECAST_FORCE_SANDBOX=1", g_getenv ("FC_HELPER_LIST"), NULL, NULL, NULL };
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   own_pid = g_strdup (own_target ());
   root_pid = g_strdup (g_subprocess_get_identifier (bus.target));
   argv[2] = own_pid;
@@ -918,7 +869,6 @@ test_list_processes (void)
   comm = comm_of (own_pid);
 
   set_polkit_allowed (list_action);
-  count_polkit_checks ();
   g_assert_cmpint (run_as_nobody (argv, &out, &err), ==, 0);
   g_assert_cmpuint (count_polkit_checks (), ==, 1);
   g_assert_nonnull (strstr (out, "source: helper\n"));
@@ -951,6 +901,7 @@ test_list_processes (void)
   g_assert_nonnull (strstr (out, "refused: Flamecast runs in a sandbox that does not see the host's processes, "
                                  "and polkit did not authorise flamecast-helper to list them"));
   g_assert_nonnull (strstr (out, FC_HELPER_LIST_ACTION_ID));
+  own_target_end ();
 }
 
 /* ListProcesses as root: everything, program paths included; the answer's form. */
@@ -966,15 +917,8 @@ test_list_as_root (void)
   int target;
   gboolean found = FALSE;
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   target = atoi (g_subprocess_get_identifier (bus.target));
-  reply = g_dbus_connection_call_sync (bus.connection, FC_HELPER_BUS_NAME, FC_HELPER_OBJECT_PATH, FC_HELPER_INTERFACE,
-                                       "ListProcesses", NULL, G_VARIANT_TYPE ("(" FC_PROCESS_LIST_TYPE "u)"),
-                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  reply = helper_call ("ListProcesses", NULL, G_VARIANT_TYPE ("(" FC_PROCESS_LIST_TYPE "u)"), NULL, &error);
   g_assert_no_error (error);
   g_variant_get (reply, "(@" FC_PROCESS_LIST_TYPE "u)", &processes, &left_out);
   g_assert_cmpuint (left_out, ==, 0);
@@ -1001,70 +945,52 @@ test_list_as_root (void)
 static void
 test_sandbox_record (void)
 {
+  const char *sandboxed = "FLAMECAST_FORCE_SANDBOX=1";
   g_autofree char *pid = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *chunk = NULL;
+  g_auto(Recorded) r = { 0 };
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   pid = g_strdup (own_target ());
   set_polkit_allows (TRUE);
-  count_polkit_checks ();
 
   /* the premise: nobody records its own process directly */
-  g_assert_cmpint (record_pid_as_nobody (NULL, pid, "own-direct", "--mode=cpu", &dir, &err), ==, 0);
-  g_assert_null (strstr (err, "flamecast-helper"));
+  record_as_nobody (&r, NULL, NULL, pid, "own-direct", "--mode=cpu");
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_null (strstr (r.err, "flamecast-helper"));
   g_assert_cmpuint (count_polkit_checks (), ==, 0);
 
-  g_clear_pointer (&dir, g_free);
-  g_clear_pointer (&err, g_free);
-  g_assert_cmpint (record_pid_as_nobody ("FLAMECAST_FORCE_SANDBOX=1", pid, "sandbox-cpu", "--mode=cpu", &dir, &err),
-                   ==, 0);
+  record_as_nobody (&r, NULL, sandboxed, pid, "sandbox-cpu", "--mode=cpu");
+  g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpuint (count_polkit_checks (), ==, 1);
-  g_assert_nonnull (strstr (err, "recorded through flamecast-helper (sandboxed)"));
-  chunk = chunk_text (dir);
-  g_assert_nonnull (chunk);
+  g_assert_nonnull (strstr (r.err, "recorded through flamecast-helper (sandboxed)"));
+  g_assert_nonnull (r.chunk);
   /* 70% of the burner's time: in none of 20 samples once in 10^10 */
-  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+  g_assert_nonnull (strstr (r.chunk, "\"hot_a\""));
 
-  g_clear_pointer (&dir, g_free);
-  g_clear_pointer (&err, g_free);
-  g_clear_pointer (&chunk, g_free);
-  g_assert_cmpint (record_pid_as_nobody ("FLAMECAST_FORCE_SANDBOX=1", pid, "sandbox-wall", NULL, &dir, &err), ==, 0);
+  record_as_nobody (&r, NULL, sandboxed, pid, "sandbox-wall", NULL);
+  g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpuint (count_polkit_checks (), ==, 1);
-  g_assert_nonnull (strstr (err, "recorded through flamecast-helper (sandboxed)"));
-  g_assert_nonnull (strstr (err, "threads stopped by flamecast-helper"));
-  chunk = chunk_text (dir);
-  g_assert_nonnull (chunk);
-  g_assert_nonnull (strstr (chunk, "\"hot_a\""));
+  g_assert_nonnull (strstr (r.err, "recorded through flamecast-helper (sandboxed)"));
+  g_assert_nonnull (strstr (r.err, "threads stopped by flamecast-helper"));
+  g_assert_nonnull (r.chunk);
+  g_assert_nonnull (strstr (r.chunk, "\"hot_a\""));
   assert_not_traced (atoi (pid));
 
   set_polkit_allows (FALSE);
-  g_clear_pointer (&dir, g_free);
-  g_clear_pointer (&err, g_free);
-  g_clear_pointer (&chunk, g_free);
-  g_assert_cmpint (record_pid_as_nobody ("FLAMECAST_FORCE_SANDBOX=1", pid, "sandbox-refused", "--mode=cpu", &dir,
-                                         &err), ==, 1);
-  g_assert_nonnull (strstr (err, "is outside Flamecast's sandbox"));
-  g_assert_nonnull (strstr (err, "polkit did not authorise"));
+  record_as_nobody (&r, NULL, sandboxed, pid, "sandbox-refused", "--mode=cpu");
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "is outside Flamecast's sandbox"));
+  g_assert_nonnull (strstr (r.err, "polkit did not authorise"));
   /* the kernel was not asked: its rules are not the reason */
-  g_assert_null (strstr (err, "perf_event_paranoid"));
-  chunk = chunk_text (dir);
-  g_assert_null (chunk);
+  g_assert_null (strstr (r.err, "perf_event_paranoid"));
+  g_assert_null (r.chunk);
 
   /* wall mode: the same answer for the helper's stops */
-  g_clear_pointer (&dir, g_free);
-  g_clear_pointer (&err, g_free);
-  g_assert_cmpint (record_pid_as_nobody ("FLAMECAST_FORCE_SANDBOX=1", pid, "sandbox-refused-wall", NULL, &dir, &err),
-                   ==, 1);
-  g_assert_nonnull (strstr (err, "is outside Flamecast's sandbox"));
-  g_assert_nonnull (strstr (err, "polkit did not authorise"));
-  chunk = chunk_text (dir);
-  g_assert_null (chunk);
+  record_as_nobody (&r, NULL, sandboxed, pid, "sandbox-refused-wall", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "is outside Flamecast's sandbox"));
+  g_assert_nonnull (strstr (r.err, "polkit did not authorise"));
+  g_assert_null (r.chunk);
+  own_target_end ();
 }
 
 /* Whether the kernel lets us make a PID and mount namespace with a /proc of its own; why not in
@@ -1088,31 +1014,25 @@ can_unshare (char **why)
   return FALSE;
 }
 
-/* flamecast-cli record --pid @pid as nobody in a PID and mount namespace of its own, with its own
- * /proc (as in a Flatpak), where the targets' folder is hidden under an empty one; the script
- * first checks that neither the process nor its program is to be seen. */
-static int
-record_in_namespace (const char  *pid,
-                     const char  *name,
-                     const char  *extra,
-                     char       **out_dir,
-                     char       **err)
+/* flamecast-cli record --pid @pid as nobody, sandboxed, in a PID and mount namespace of its own,
+ * with its own /proc (as in a Flatpak), where the targets' folder is hidden under an empty one;
+ * the script first checks that neither the process nor its program is to be seen. */
+static void
+record_in_namespace (Recorded   *r,
+                     const char *pid,
+                     const char *name,
+                     const char *extra)
 {
   g_autofree char *threads = fc_test_target_path ("threads");
   g_autofree char *targets = g_path_get_dirname (threads);
   g_autofree char *empty = g_build_filename (bus.dir, "empty", NULL);
   g_autofree char *proc_dir = g_strdup_printf ("/proc/%s", pid);
-  g_autofree char *out = NULL;
   const char *prefix[] = { "unshare", "--pid", "--fork", "--mount-proc", "sh", "-ec",
                            "mount --bind \"$1\" \"$2\"; test ! -e \"$3\"; test ! -e \"$4\"; shift 4; exec \"$@\"",
                            "sh", empty, targets, threads, proc_dir, NULL };
-  const char *argv[] = { "FLAMECAST_FORCE_SANDBOX=1", g_getenv ("FC_CLI"), "record", "--pid", pid, "--duration", "2",
-                         "-o", NULL, extra, NULL };
 
   g_mkdir (empty, 0755);
-  *out_dir = g_build_filename (bus.dir, name, NULL);
-  argv[8] = *out_dir;
-  return run_as_nobody_in (prefix, argv, &out, err);
+  record_as_nobody (r, prefix, "FLAMECAST_FORCE_SANDBOX=1", pid, name, extra);
 }
 
 /* A Flatpak's view: in a PID namespace of its own the host's process is not in /proc, and in a
@@ -1129,17 +1049,10 @@ test_sandbox_namespace (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *ready = NULL;
   g_autofree char *why = NULL;
-  g_autofree char *dir = NULL;
-  g_autofree char *err = NULL;
-  g_autofree char *chunk = NULL;
+  g_auto(Recorded) r = { 0 };
   const char *pid;
   const char *modes[] = { NULL, "--mode=cpu" };
 
-  if (geteuid () != 0)
-    {
-      g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
-      return;
-    }
   if (!can_unshare (&why))
     {
       g_test_skip (why);
@@ -1159,41 +1072,49 @@ test_sandbox_namespace (void)
     {
       g_autofree char *name = g_strdup_printf ("namespace-%u", i);
 
-      g_clear_pointer (&dir, g_free);
-      g_clear_pointer (&err, g_free);
-      g_clear_pointer (&chunk, g_free);
-      g_assert_cmpint (record_in_namespace (pid, name, modes[i], &dir, &err), ==, 0);
-      g_assert_nonnull (strstr (err, "recorded through flamecast-helper (sandboxed)"));
-      chunk = chunk_text (dir);
-      g_assert_nonnull (chunk);
+      record_in_namespace (&r, pid, name, modes[i]);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_nonnull (strstr (r.err, "recorded through flamecast-helper (sandboxed)"));
+      g_assert_nonnull (r.chunk);
       /* the workers spin all the time: each is in every wall tick and in most cpu samples of
        * 2 s, and their function is named from the program only the helper could open */
-      g_assert_nonnull (strstr (chunk, "\"fc-worker-1\""));
-      g_assert_nonnull (strstr (chunk, "\"fc-worker-2\""));
-      g_assert_nonnull (strstr (chunk, "\"worker_spin\""));
-      g_assert_nonnull (strstr (chunk, "\"worker_main\""));
+      g_assert_nonnull (strstr (r.chunk, "\"fc-worker-1\""));
+      g_assert_nonnull (strstr (r.chunk, "\"fc-worker-2\""));
+      g_assert_nonnull (strstr (r.chunk, "\"worker_spin\""));
+      g_assert_nonnull (strstr (r.chunk, "\"worker_main\""));
       /* wall mode samples the sleeper at every tick too */
       if (modes[i] == NULL)
         {
-          g_assert_nonnull (strstr (chunk, "\"fc-sleeper\""));
-          g_assert_nonnull (strstr (chunk, "\"sleeper_main\""));
+          g_assert_nonnull (strstr (r.chunk, "\"fc-sleeper\""));
+          g_assert_nonnull (strstr (r.chunk, "\"sleeper_main\""));
         }
     }
   assert_not_traced (atoi (pid));
 
   /* without the helper: the process is not to be seen, and the message says why */
-  g_clear_pointer (&dir, g_free);
-  g_clear_pointer (&err, g_free);
-  g_clear_pointer (&chunk, g_free);
-  g_assert_cmpint (record_in_namespace (pid, "namespace-no-helper", "--no-helper", &dir, &err), ==, 1);
-  g_assert_nonnull (strstr (err, "No process"));
-  g_assert_nonnull (strstr (err, "runs in a sandbox whose /proc holds only its own processes"));
-  chunk = chunk_text (dir);
-  g_assert_null (chunk);
+  record_in_namespace (&r, pid, "namespace-no-helper", "--no-helper");
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "No process"));
+  g_assert_nonnull (strstr (r.err, "runs in a sandbox whose /proc holds only its own processes"));
+  g_assert_null (r.chunk);
 
   g_output_stream_close (g_subprocess_get_stdin_pipe (target), NULL, NULL);
   g_assert_true (g_subprocess_wait (target, NULL, &error));
   g_assert_no_error (error);
+}
+
+/* The helper runs as root and its caller as nobody: as another user, each test says so. */
+static void
+skip_not_root (void)
+{
+  g_test_skip ("the helper runs as root and the caller as nobody: run the test suite as root");
+}
+
+static void
+add_test (const char *path,
+          GTestFunc   func)
+{
+  g_test_add_func (path, geteuid () == 0 ? func : skip_not_root);
 }
 
 int
@@ -1205,21 +1126,21 @@ main (int   argc,
   g_test_init (&argc, &argv, G_TEST_OPTION_ISOLATE_DIRS, NULL);
   if (geteuid () == 0)
     bus_start ();
-  g_test_add_func ("/helper/direct-refused", test_direct_refused);
-  g_test_add_func ("/helper/polkit-no", test_polkit_no);
-  g_test_add_func ("/helper/polkit-yes", test_polkit_yes);
-  g_test_add_func ("/helper/arguments", test_arguments);
-  g_test_add_func ("/helper/sample-threads", test_sample_threads);
-  g_test_add_func ("/helper/sample-late", test_sample_late);
-  g_test_add_func ("/helper/list-processes", test_list_processes);
-  g_test_add_func ("/helper/list-as-root", test_list_as_root);
-  g_test_add_func ("/helper/sandbox-record", test_sandbox_record);
-  g_test_add_func ("/helper/sandbox-namespace", test_sandbox_namespace);
+  add_test ("/helper/direct-refused", test_direct_refused);
+  add_test ("/helper/polkit-no", test_polkit_no);
+  add_test ("/helper/polkit-yes", test_polkit_yes);
+  add_test ("/helper/arguments", test_arguments);
+  add_test ("/helper/sample-threads", test_sample_threads);
+  add_test ("/helper/sample-late", test_sample_late);
+  add_test ("/helper/list-processes", test_list_processes);
+  add_test ("/helper/list-as-root", test_list_as_root);
+  add_test ("/helper/sandbox-record", test_sandbox_record);
+  add_test ("/helper/sandbox-namespace", test_sandbox_namespace);
   /* a build without the app (-Dapp=false, the UBSan build) has no window to test */
   if (g_getenv ("FC_HELPER_APP") != NULL)
     {
-      g_test_add_func ("/helper/app-attach", test_app_attach);
-      g_test_add_func ("/helper/app-list", test_app_list);
+      add_test ("/helper/app-attach", test_app_attach);
+      add_test ("/helper/app-list", test_app_list);
     }
   status = g_test_run ();
   bus_stop ();

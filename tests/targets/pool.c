@@ -9,7 +9,7 @@
  *   -c  each light thread stops after CYCLES periods (the same CPU time however loaded the
  *       machine is); without -c they run until the end
  *   -d  the end: SECONDS after the start (default: when every light thread is done, or on
- *       SIGTERM/SIGINT)
+ *       SIGTERM/SIGINT, which also ends the sleep of a light thread waiting for its next period)
  *   -B  one bursty thread: ~1 ms of wall time in pool_bursty_work(), then 19 ms asleep; it
  *       measures its own busy share (wall time in pool_bursty_work() / its lifetime)
  *   -L  one thread starts MS after the start and runs pool_late_work() in bursts to the end
@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 static atomic_int stop;
+static atomic_int signalled;   /* SIGTERM or SIGINT ended the run */
 static atomic_int started;
 static atomic_int go = 1;
 static pthread_mutex_t go_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -100,11 +101,12 @@ pool_early_work (void)
   pool_work (500);
 }
 
+/* until @t, or until the end when a signal brought it (join_thread()) */
 static void
 sleep_until (int64_t t)
 {
   struct timespec ts = { t / 1000000000, t % 1000000000 };
-  while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+  while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0 && !atomic_load (&signalled))
     ;
 }
 
@@ -204,7 +206,37 @@ early_thread (void *data)
 static void
 on_signal (int sig)
 {
+  atomic_store (&signalled, 1);
   atomic_store (&stop, 1);
+}
+
+static void
+on_wake (int sig)
+{
+}
+
+/* Joins @t. Ended by a signal, a thread asleep until its next period (a minute, for a test of
+ * sleepers) is woken: SIGUSR1 ends its sleep, again until it is gone, since it may have checked
+ * for the end just before the signal came. */
+static void
+join_thread (pthread_t t)
+{
+  struct timespec ts;
+
+  for (;;)
+    {
+      clock_gettime (CLOCK_REALTIME, &ts);
+      ts.tv_nsec += 10 * 1000000;
+      if (ts.tv_nsec >= 1000000000)
+        {
+          ts.tv_sec++;
+          ts.tv_nsec -= 1000000000;
+        }
+      if (pthread_timedjoin_np (t, NULL, &ts) == 0)
+        return;
+      if (atomic_load (&signalled))
+        pthread_kill (t, SIGUSR1);
+    }
 }
 
 int
@@ -246,6 +278,7 @@ main (int argc, char **argv)
       }
   signal (SIGTERM, on_signal);
   signal (SIGINT, on_signal);
+  signal (SIGUSR1, on_wake);
 
   if (go_fifo != NULL)
     atomic_store (&go, 0);
@@ -301,10 +334,10 @@ main (int argc, char **argv)
       atomic_store (&stop, 1);
     }
   for (int i = 0; i < n; i++)
-    pthread_join (threads[i], NULL);
+    join_thread (threads[i]);
   atomic_store (&stop, 1);
   if (bursty)
-    pthread_join (bt, NULL);
+    join_thread (bt);
   if (late_ms >= 0)
     pthread_join (lt, NULL);
   if (early_ms >= 0)
