@@ -475,7 +475,11 @@ test_detach_stops_none (void)
   wait_snapshots (&sink, 3 * 31);
   fc_sampler_stop (sampler);
 
-  /* sampling may have stopped a sleeper once (where perf events are refused): counted from here */
+  /* sampling may have stopped a sleeper once (a thread asleep since before the attach has no
+   * switch-out stack): counted from here, once every one is back in its sleep. The stop
+   * collects every stop it asked for, but a resumed thread is counted as switching only when it
+   * runs and sleeps again, which at load 61 came after the count (1 switch "in the detach"). */
+  fc_test_poll_until (pool_asleep (child.pid));
   dir_path = g_strdup_printf ("/proc/%d/task", child.pid);
   {
     g_autoptr(GDir) dir = g_dir_open (dir_path, 0, NULL);
