@@ -146,6 +146,19 @@ fc_view_frame_tooltip_at (FcProfile  *profile,
   return g_string_free (g_steal_pointer (&str), FALSE);
 }
 
+void
+fc_label_keep_room (GtkLabel *label,
+                    int       max_chars)
+{
+  int chars;
+
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  chars = max_chars < 0 ? -1 : MIN ((int) g_utf8_strlen (gtk_label_get_text (label), -1), max_chars);
+  if (gtk_label_get_width_chars (label) != chars)
+    gtk_label_set_width_chars (label, chars);
+}
+
 const char *
 fc_view_filter_empty_message (FcFrameFilter filter)
 {

@@ -31,6 +31,10 @@ char    *fc_view_frame_tooltip_at (FcProfile  *profile,
 char    *fc_view_frame_location   (FcProfile  *profile,
                                    guint32     frame,
                                    guint32     stack);
+/* @label keeps the room of its text up to @max_chars (ellipsized past
+ * them), or gives way entirely for -1 */
+void        fc_label_keep_room           (GtkLabel     *label,
+                                          int           max_chars);
 /* what a view says when the frame filter leaves nothing of a range that
  * has samples: "No application frames in this range" (NULL for FC_FRAME_FILTER_ALL) */
 const char *fc_view_filter_empty_message (FcFrameFilter filter);

@@ -4,6 +4,7 @@
  */
 
 #include "fc-header-title.h"
+#include "fc-view-util.h"
 
 struct _FcHeaderTitle
 {
@@ -43,17 +44,22 @@ fc_header_title_set (FcHeaderTitle *self,
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
 }
 
+/**
+ * fc_header_title_keep_room:
+ * @self: a header title
+ * @max_chars: how many characters of each line keep their room, or -1 for none
+ *
+ * Both lines keep their room: under a short name ("mt") the pid below
+ * would otherwise be cut to the name's width ("pi…6").
+ */
 void
 fc_header_title_keep_room (FcHeaderTitle *self,
                            int            max_chars)
 {
-  int chars;
-
   g_return_if_fail (FC_IS_HEADER_TITLE (self));
 
-  chars = max_chars < 0 ? -1 : MIN ((int) g_utf8_strlen (gtk_label_get_text (self->file_label), -1), max_chars);
-  if (gtk_label_get_width_chars (self->file_label) != chars)
-    gtk_label_set_width_chars (self->file_label, chars);
+  fc_label_keep_room (self->file_label, max_chars);
+  fc_label_keep_room (self->file_sublabel, max_chars);
 }
 
 GtkWidget *

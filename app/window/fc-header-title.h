@@ -15,7 +15,7 @@ G_DECLARE_FINAL_TYPE (FcHeaderTitle, fc_header_title, FC, HEADER_TITLE, GtkBox)
 void       fc_header_title_set       (FcHeaderTitle *self,
                                       const char    *title,
                                       const char    *subtitle);
-/* @max_chars of room kept for the name (-1: none, it gives way) */
+/* @max_chars of room kept for the name and the line below (-1: none, they give way) */
 void       fc_header_title_keep_room (FcHeaderTitle *self,
                                       int            max_chars);
 /* for tests: one of its parts by its id in fc-header-title.ui */

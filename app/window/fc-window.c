@@ -586,13 +586,14 @@ fc_window_save_size (FcWindow *self)
 }
 
 /* From the default width (1200) down to 1100 px the name of what the window
- * holds keeps the room it needs, and the view switcher narrows (icons over
- * labels); below
- * that the name is ellipsized too, so that nothing in the header makes the
+ * holds, the line below it (a pid, a folder) and the thread's name keep the
+ * room they need, and the view switcher narrows (icons over labels); below
+ * that they are ellipsized too, so that nothing in the header makes the
  * window wider than the user made it. */
 #define TITLE_ROOM_WIDTH 1100
 /* as much as leaves the view switcher room in the header at 1200 px */
 #define TITLE_ROOM_CHARS 20
+#define THREAD_ROOM_CHARS 16
 
 static void
 fc_window_size_allocate (GtkWidget *widget,
@@ -603,6 +604,7 @@ fc_window_size_allocate (GtkWidget *widget,
   FcWindow *self = FC_WINDOW (widget);
 
   fc_header_title_keep_room (self->header_title, width >= TITLE_ROOM_WIDTH ? TITLE_ROOM_CHARS : -1);
+  fc_thread_selector_keep_room (self->thread_selector, width >= TITLE_ROOM_WIDTH ? THREAD_ROOM_CHARS : -1);
   GTK_WIDGET_CLASS (fc_window_parent_class)->size_allocate (widget, width, height, baseline);
 }
 
