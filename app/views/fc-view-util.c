@@ -147,16 +147,24 @@ fc_view_frame_tooltip_at (FcProfile  *profile,
 }
 
 void
-fc_label_keep_room (GtkLabel *label,
-                    int       max_chars)
+fc_label_keep_room (GtkLabel           *label,
+                    int                 max_chars,
+                    PangoEllipsizeMode  mode)
 {
+  gboolean whole;
   int chars;
 
   g_return_if_fail (GTK_IS_LABEL (label));
 
-  chars = max_chars < 0 ? -1 : MIN ((int) g_utf8_strlen (gtk_label_get_text (label), -1), max_chars);
+  /* A short text is not ellipsized at all rather than given max_chars of
+   * room: "ch" is a wide character, and the room left over squeezed the view
+   * switcher out of the header. */
+  whole = max_chars >= 0 && g_utf8_strlen (gtk_label_get_text (label), -1) <= max_chars;
+  chars = max_chars < 0 || whole ? -1 : max_chars;
   if (gtk_label_get_width_chars (label) != chars)
     gtk_label_set_width_chars (label, chars);
+  if (gtk_label_get_ellipsize (label) != (whole ? PANGO_ELLIPSIZE_NONE : mode))
+    gtk_label_set_ellipsize (label, whole ? PANGO_ELLIPSIZE_NONE : mode);
 }
 
 const char *

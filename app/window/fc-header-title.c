@@ -44,22 +44,29 @@ fc_header_title_set (FcHeaderTitle *self,
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
 }
 
+/* "pid 4194304", the largest pid: a folder beyond gives way in its middle */
+#define SUBTITLE_ROOM_CHARS 11
+
 /**
  * fc_header_title_keep_room:
  * @self: a header title
- * @max_chars: how many characters of each line keep their room, or -1 for none
+ * @max_chars: how many characters of the name keep their room, or -1 for none
  *
- * Both lines keep their room: under a short name ("mt") the pid below
- * would otherwise be cut to the name's width ("pi…6").
+ * The line below keeps room for a pid too: under a short name ("mt") it was
+ * cut to the name's width ("pi…6").
+ *
+ * Returns: the characters of room the name takes (0 with -1)
  */
-void
+int
 fc_header_title_keep_room (FcHeaderTitle *self,
                            int            max_chars)
 {
-  g_return_if_fail (FC_IS_HEADER_TITLE (self));
+  g_return_val_if_fail (FC_IS_HEADER_TITLE (self), 0);
 
-  fc_label_keep_room (self->file_label, max_chars);
-  fc_label_keep_room (self->file_sublabel, max_chars);
+  fc_label_keep_room (self->file_label, max_chars, PANGO_ELLIPSIZE_END);
+  fc_label_keep_room (self->file_sublabel, max_chars < 0 ? -1 : MIN (max_chars, SUBTITLE_ROOM_CHARS),
+                      PANGO_ELLIPSIZE_MIDDLE);
+  return max_chars < 0 ? 0 : MIN ((int) g_utf8_strlen (gtk_label_get_text (self->file_label), -1), max_chars);
 }
 
 GtkWidget *

@@ -516,7 +516,7 @@ fc_thread_selector_keep_room (FcThreadSelector *self,
 {
   g_return_if_fail (FC_IS_THREAD_SELECTOR (self));
 
-  fc_label_keep_room (self->button_label, max_chars);
+  fc_label_keep_room (self->button_label, max_chars, PANGO_ELLIPSIZE_END);
 }
 
 void

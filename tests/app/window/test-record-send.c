@@ -498,7 +498,7 @@ test_title_and_escape (void)
 /* #18: a program with a short name ("mt") had its pid cut to the name's
  * width ("pi…6") and "All threads" cut beside it ("All threa…"): at the
  * default width the header shows the name, the pid and the thread in full,
- * without making the window wider. */
+ * without making the window wider or pushing the view switcher out. */
 static void
 test_title_short_name (void)
 {
@@ -535,6 +535,8 @@ test_title_short_name (void)
                       label_shows_all (GTK_LABEL (fc_header_title_get_part (header_title, "file_sublabel"))) &&
                       label_shows_all (GTK_LABEL (selector_label)));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1200);
+  /* and the view switcher keeps its place in the header */
+  g_assert_false (adw_view_switcher_title_get_title_visible (fc_window_get_part (window, "switcher_title")));
   fc_test_screenshot (GTK_WIDGET (window), "appitems-title-short");
 
   window_free (window);
