@@ -543,6 +543,38 @@ test_title_short_name (void)
   fc_test_remove_tree (dir);
 }
 
+static void
+warning_cb (FcLiveRecording *live,
+            const char      *message,
+            GString         *warnings)
+{
+  g_string_append_printf (warnings, "%s\n", message);
+}
+
+/* A shell pipeline launched from the window recorded a shell in wait4 and
+ * said nothing of where the work went; the CLI's summary says it. The
+ * window now says it too when the recording stops. */
+static void
+test_children_hint (void)
+{
+  g_autofree char *burner = fc_test_target_path ("burner");
+  /* "; true": the shell waits for the burner instead of becoming it */
+  const char *argv[] = { "/bin/sh", "-c", "\"$0\" -s 1; true", burner, NULL };
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) warnings = g_string_new (NULL);
+
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  /* what the window toasts; the toast itself goes after a few seconds */
+  g_signal_connect (fc_window_get_live_recording (window), "warning", G_CALLBACK (warning_cb), warnings);
+  fc_test_spin_until (recorded (window));
+  g_assert_nonnull (strstr (warnings->str, "child processes, which were not recorded"));
+
+  g_signal_handlers_disconnect_by_data (fc_window_get_live_recording (window), warnings);
+  window_free (window);
+}
+
 /* A function the compiler inlined (lto_helper into lto_outer, across files
  * at link time) is one frame whose details say "inlined". */
 static void
@@ -601,6 +633,7 @@ main (int   argc,
   g_test_add_func ("/app/record-send/save-validates", test_save_validates);
   g_test_add_func ("/app/record-send/title-and-escape", test_title_and_escape);
   g_test_add_func ("/app/record-send/title-short-name", test_title_short_name);
+  g_test_add_func ("/app/record-send/children-hint", test_children_hint);
   g_test_add_func ("/app/record-send/inlined-details", test_inlined_details);
 
   ret = fc_test_run ();
