@@ -404,12 +404,21 @@ stopped_cb (GObject      *object,
 
   if (!fc_recording_stop_finish (self->recording, result, &report, &error))
     warn (self, error->message);
-  else if (report != NULL)
+  else
     {
-      g_autofree char *text = NULL;
+      g_autoptr(FcCaptureSummary) summary = fc_recorder_dup_summary (fc_recording_get_recorder (self->recording));
 
-      text = g_strstrip (fc_transport_describe_report (fc_sender_get_transport (self->sender), report));
-      g_signal_emit (self, signals[SEND_OUTCOME], 0, text, !fc_flush_report_all_delivered (report));
+      if (report != NULL)
+        {
+          g_autofree char *text = NULL;
+
+          text = g_strstrip (fc_transport_describe_report (fc_sender_get_transport (self->sender), report));
+          g_signal_emit (self, signals[SEND_OUTCOME], 0, text, !fc_flush_report_all_delivered (report));
+        }
+      /* a shell pipeline recorded is a shell in wait4: say where the work went, as the CLI does */
+      if (fc_capture_summary_work_in_children (summary))
+        warn (self, _("The work ran in child processes, which were not recorded: record again with "
+                      "“Follow child processes”"));
     }
   self->stopping = FALSE;
   self->stopped_us = g_get_monotonic_time ();

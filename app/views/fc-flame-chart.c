@@ -166,6 +166,8 @@ fc_flame_chart_size_allocate (GtkWidget *widget,
       gtk_widget_allocate (self->lanes_button, button_width, RULER_HEIGHT, -1,
                            gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (width - button_width, 0)));
     }
+  fc_time_ruler_set_end_inset (FC_TIME_RULER (self->ruler),
+                               gtk_widget_get_visible (self->lanes_button) ? button_width : 0);
 }
 
 /* ---- GObject ---- */

@@ -24,6 +24,7 @@ struct _FcTimeRuler
   GSignalGroup *axis_signals;     /* the session's FcTimeAxis */
   PangoLayout  *pango;
   GPtrArray    *labels;
+  int           end_inset;        /* px at the right end that labels leave free */
 };
 
 enum {
@@ -222,7 +223,18 @@ fc_time_ruler_snapshot (GtkWidget   *widget,
       double x = floor ((double) (t - begin) * px_per_ns);
       char *label = t == origin ? format_wall_clock (origin) : fc_time_ruler_format_tick (t - origin, step);
 
+      int text_width;
+
       gtk_snapshot_append_color (snapshot, &tick, &GRAPHENE_RECT_INIT (x, height - 6, 1, 6));
+      pango_layout_set_text (self->pango, label, -1);
+      pango_layout_get_pixel_size (self->pango, &text_width, NULL);
+      /* under what covers the right end (the flamechart's lane button) a
+       * label would be cut into "5⊞ ms" */
+      if (x + LABEL_PADDING + text_width > width - self->end_inset)
+        {
+          g_free (label);
+          continue;
+        }
       draw_text (self, snapshot, label, x + LABEL_PADDING, (height - text_height) / 2.0 - 1, &text);
       g_ptr_array_add (self->labels, label);
     }
@@ -292,6 +304,27 @@ fc_time_ruler_set_session (FcTimeRuler *self,
   g_signal_group_set_target (self->axis_signals, session != NULL ? fc_session_get_time_axis (session) : NULL);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   fc_session_view_notify (FC_SESSION_VIEW (self));
+}
+
+/**
+ * fc_time_ruler_set_end_inset:
+ * @self: a time ruler
+ * @inset: pixels at the right end that something drawn over the ruler covers
+ *
+ * Tick labels that would run under @inset pixels at the right end are left
+ * out; their ticks stay.
+ */
+void
+fc_time_ruler_set_end_inset (FcTimeRuler *self,
+                             int          inset)
+{
+  g_return_if_fail (FC_IS_TIME_RULER (self));
+
+  inset = MAX (inset, 0);
+  if (self->end_inset == inset)
+    return;
+  self->end_inset = inset;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 GPtrArray *

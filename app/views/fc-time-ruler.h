@@ -33,6 +33,9 @@ gint64     fc_time_ruler_first_tick  (gint64       origin_ns,
 /* "0.250 s" for 250 ms at a 10 ms step, "1 h 02 min", "16 min 40 s" */
 char      *fc_time_ruler_format_tick (gint64       offset_ns,
                                       gint64       step_ns);
+/* labels leave @inset px at the right end free (what covers the ruler there) */
+void       fc_time_ruler_set_end_inset (FcTimeRuler *self,
+                                        int          inset);
 /* the labels the last frame drew, for tests; (transfer none) */
 GPtrArray *fc_time_ruler_get_labels  (FcTimeRuler *self);
 

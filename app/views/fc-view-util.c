@@ -146,6 +146,27 @@ fc_view_frame_tooltip_at (FcProfile  *profile,
   return g_string_free (g_steal_pointer (&str), FALSE);
 }
 
+void
+fc_label_keep_room (GtkLabel           *label,
+                    int                 max_chars,
+                    PangoEllipsizeMode  mode)
+{
+  gboolean whole;
+  int chars;
+
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  /* A short text is not ellipsized at all rather than given max_chars of
+   * room: "ch" is a wide character, and the room left over squeezed the view
+   * switcher out of the header. */
+  whole = max_chars >= 0 && g_utf8_strlen (gtk_label_get_text (label), -1) <= max_chars;
+  chars = max_chars < 0 || whole ? -1 : max_chars;
+  if (gtk_label_get_width_chars (label) != chars)
+    gtk_label_set_width_chars (label, chars);
+  if (gtk_label_get_ellipsize (label) != (whole ? PANGO_ELLIPSIZE_NONE : mode))
+    gtk_label_set_ellipsize (label, whole ? PANGO_ELLIPSIZE_NONE : mode);
+}
+
 const char *
 fc_view_filter_empty_message (FcFrameFilter filter)
 {

@@ -31,6 +31,12 @@ char    *fc_view_frame_tooltip_at (FcProfile  *profile,
 char    *fc_view_frame_location   (FcProfile  *profile,
                                    guint32     frame,
                                    guint32     stack);
+/* @label shows its text whole when it has at most @max_chars, else keeps
+ * @max_chars of room and ellipsizes by @mode; with -1 it gives way entirely
+ * (ellipsized by @mode) */
+void        fc_label_keep_room           (GtkLabel          *label,
+                                          int                max_chars,
+                                          PangoEllipsizeMode mode);
 /* what a view says when the frame filter leaves nothing of a range that
  * has samples: "No application frames in this range" (NULL for FC_FRAME_FILTER_ALL) */
 const char *fc_view_filter_empty_message (FcFrameFilter filter);

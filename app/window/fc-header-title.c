@@ -4,6 +4,7 @@
  */
 
 #include "fc-header-title.h"
+#include "fc-view-util.h"
 
 struct _FcHeaderTitle
 {
@@ -43,17 +44,29 @@ fc_header_title_set (FcHeaderTitle *self,
   gtk_widget_set_visible (GTK_WIDGET (self), TRUE);
 }
 
-void
+/* "pid 4194304", the largest pid: a folder beyond gives way in its middle */
+#define SUBTITLE_ROOM_CHARS 11
+
+/**
+ * fc_header_title_keep_room:
+ * @self: a header title
+ * @max_chars: how many characters of the name keep their room, or -1 for none
+ *
+ * The line below keeps room for a pid too: under a short name ("mt") it was
+ * cut to the name's width ("pi…6").
+ *
+ * Returns: the characters of room the name takes (0 with -1)
+ */
+int
 fc_header_title_keep_room (FcHeaderTitle *self,
                            int            max_chars)
 {
-  int chars;
+  g_return_val_if_fail (FC_IS_HEADER_TITLE (self), 0);
 
-  g_return_if_fail (FC_IS_HEADER_TITLE (self));
-
-  chars = max_chars < 0 ? -1 : MIN ((int) g_utf8_strlen (gtk_label_get_text (self->file_label), -1), max_chars);
-  if (gtk_label_get_width_chars (self->file_label) != chars)
-    gtk_label_set_width_chars (self->file_label, chars);
+  fc_label_keep_room (self->file_label, max_chars, PANGO_ELLIPSIZE_END);
+  fc_label_keep_room (self->file_sublabel, max_chars < 0 ? -1 : MIN (max_chars, SUBTITLE_ROOM_CHARS),
+                      PANGO_ELLIPSIZE_MIDDLE);
+  return max_chars < 0 ? 0 : MIN ((int) g_utf8_strlen (gtk_label_get_text (self->file_label), -1), max_chars);
 }
 
 GtkWidget *

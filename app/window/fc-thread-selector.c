@@ -9,6 +9,7 @@
 
 #include "fc-thread-list.h"
 #include "fc-thread-selector.h"
+#include "fc-view-util.h"
 #include "fc-session-view.h"
 
 struct _FcThreadSelector
@@ -499,6 +500,23 @@ fc_thread_selector_get_label (FcThreadSelector *self)
   g_return_val_if_fail (FC_IS_THREAD_SELECTOR (self), NULL);
 
   return gtk_label_get_text (self->button_label);
+}
+
+/**
+ * fc_thread_selector_keep_room:
+ * @self: a thread selector
+ * @max_chars: how many characters of the thread's name keep their room, or -1
+ *
+ * The header keeps "All threads" or the thread's name readable at the
+ * default width rather than cutting it to "All threa…".
+ */
+void
+fc_thread_selector_keep_room (FcThreadSelector *self,
+                              int               max_chars)
+{
+  g_return_if_fail (FC_IS_THREAD_SELECTOR (self));
+
+  fc_label_keep_room (self->button_label, max_chars, PANGO_ELLIPSIZE_END);
 }
 
 void

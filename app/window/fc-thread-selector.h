@@ -20,6 +20,8 @@ void        fc_thread_selector_set_session     (FcThreadSelector *self,
                                                 FcSession        *session);
 GListModel *fc_thread_selector_get_model       (FcThreadSelector *self);
 const char *fc_thread_selector_get_label       (FcThreadSelector *self);
+void        fc_thread_selector_keep_room       (FcThreadSelector *self,
+                                                int               max_chars);
 void        fc_thread_selector_popup           (FcThreadSelector *self);
 void        fc_thread_selector_popdown         (FcThreadSelector *self);
 

@@ -586,13 +586,15 @@ fc_window_save_size (FcWindow *self)
 }
 
 /* From the default width (1200) down to 1100 px the name of what the window
- * holds keeps the room it needs, and the view switcher narrows (icons over
- * labels); below
- * that the name is ellipsized too, so that nothing in the header makes the
- * window wider than the user made it. */
+ * holds and the line below it (a pid) keep the room they need, the thread's
+ * name what is left of it, and the view switcher narrows (icons over
+ * labels); below that they are ellipsized too, so that nothing in the header
+ * makes the window wider than the user made it. */
 #define TITLE_ROOM_WIDTH 1100
-/* as much as leaves the view switcher room in the header at 1200 px */
+/* as much as leaves the view switcher room in the header at 1200 px: a name
+ * of 20 characters beside "All th…", or one of 16 beside "All threads" */
 #define TITLE_ROOM_CHARS 20
+#define HEADER_ROOM_CHARS 27
 
 static void
 fc_window_size_allocate (GtkWidget *widget,
@@ -601,8 +603,11 @@ fc_window_size_allocate (GtkWidget *widget,
                          int        baseline)
 {
   FcWindow *self = FC_WINDOW (widget);
+  gboolean room = width >= TITLE_ROOM_WIDTH;
+  int title_chars;
 
-  fc_header_title_keep_room (self->header_title, width >= TITLE_ROOM_WIDTH ? TITLE_ROOM_CHARS : -1);
+  title_chars = fc_header_title_keep_room (self->header_title, room ? TITLE_ROOM_CHARS : -1);
+  fc_thread_selector_keep_room (self->thread_selector, room ? HEADER_ROOM_CHARS - title_chars : -1);
   GTK_WIDGET_CLASS (fc_window_parent_class)->size_allocate (widget, width, height, baseline);
 }
 

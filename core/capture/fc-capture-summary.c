@@ -123,6 +123,28 @@ work_in_children (const FcCaptureSummary *self)
   return self->n_samples < cpu_s * self->frequency / 2;
 }
 
+/* A shell or make waiting for the programs it started: their work is elsewhere. */
+static gboolean
+waits_for_children (const FcCaptureSummary *self)
+{
+  return !self->follow_children && self->n_samples > 0 && self->n_wait_leaf * 10 >= self->n_samples * 9;
+}
+
+/**
+ * fc_capture_summary_work_in_children:
+ * @self: a summary
+ *
+ * Returns: %TRUE when the recording's work ran in child processes that
+ *   were not followed (what the hint then says "use --follow-children" of)
+ */
+gboolean
+fc_capture_summary_work_in_children (const FcCaptureSummary *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  return work_in_children (self) || waits_for_children (self);
+}
+
 char *
 fc_capture_summary_dup_hint (const FcCaptureSummary *self)
 {
@@ -157,8 +179,7 @@ fc_capture_summary_dup_hint (const FcCaptureSummary *self)
                                 self->follow_children ? "" : _(" (use --follow-children)"));
       return g_strdup (_("no samples: the target ended or was released before the first tick"));
     }
-  /* a shell or make waiting for the programs it started: their work is elsewhere */
-  if (!self->follow_children && self->n_wait_leaf * 10 >= self->n_samples * 9)
+  if (waits_for_children (self))
     return g_strdup (_("the work is in child processes: use --follow-children"));
   return NULL;
 }

@@ -76,6 +76,8 @@ void              fc_capture_summary_free             (FcCaptureSummary       *s
 char             *fc_capture_summary_format           (const FcCaptureSummary *self);
 /* The one hint that matters most when the recording is of little use, or NULL. */
 char             *fc_capture_summary_dup_hint         (const FcCaptureSummary *self);
+/* TRUE when the work ran in child processes that were not followed */
+gboolean          fc_capture_summary_work_in_children (const FcCaptureSummary *self);
 
 /* _start, __libc_start_main, __libc_start_call_main, clone, clone3, start_thread, main; Go's
  * runtime.goexit, runtime.mstart, runtime.main; a Python stack's outermost <module> or

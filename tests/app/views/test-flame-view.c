@@ -227,6 +227,17 @@ test_ruler (void)
   g_assert_cmpstr (g_ptr_array_index (labels, 0), ==, "1.68 ms");
   g_assert_cmpstr (g_ptr_array_index (labels, 1), ==, "1.69 ms");
 
+  /* what covers the ruler's right end (the flamechart's lane button) takes
+   * the last label, whose text starts 600 px in, not its tick: it was
+   * drawn under the button, "1.7⊞ ms" */
+  fc_time_ruler_set_end_inset (ruler, 180);
+  g_ptr_array_set_size (labels, 0);
+  while (labels->len == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (labels->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (labels, 2), ==, "1.70 ms");
+  fc_time_ruler_set_end_inset (ruler, 0);
+
   /* a selection shows its length */
   fc_session_set_selection (session, AT (1.68), AT (1.68) + 12500);
   g_ptr_array_set_size (labels, 0);

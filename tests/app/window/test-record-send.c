@@ -11,6 +11,7 @@
  * with `flamecast-cli validate`.
  */
 
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -494,6 +495,86 @@ test_title_and_escape (void)
   window_free (window);
 }
 
+/* #18: a program with a short name ("mt") had its pid cut to the name's
+ * width ("pi…6") and "All threads" cut beside it ("All threa…"): at the
+ * default width the header shows the name, the pid and the thread in full,
+ * without making the window wider or pushing the view switcher out. */
+static void
+test_title_short_name (void)
+{
+  g_autofree char *burner = fc_test_target_path ("burner");
+  g_autofree char *dir = fc_test_make_tmp_dir ("flamecast-test-title");
+  g_autofree char *program = g_build_filename (dir, "mt", NULL);
+  g_autoptr(GFile) source = g_file_new_for_path (burner);
+  g_autoptr(GFile) copy = g_file_new_for_path (program);
+  const char *argv[] = { program, "-s", "1", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *pid = NULL;
+  FcWindow *window;
+  FcHeaderTitle *header_title;
+  GtkWidget *selector_label;
+
+  g_assert_true (g_file_copy (source, copy, G_FILE_COPY_NONE, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_chmod (program, 0755), ==, 0);
+
+  window = window_new ();
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  pid = g_strdup_printf ("pid %d", fc_recording_get_pid (fc_window_get_recording (window)));
+  fc_test_spin_until (recorded (window));
+  fc_session_set_thread (fc_window_get_session (window), FC_SESSION_ALL_THREADS);
+  fc_test_wait_for_paint (GTK_WIDGET (window));
+
+  header_title = fc_window_get_part (window, "header_title");
+  selector_label = find_descendant (fc_window_get_part (window, "thread_selector"), GTK_TYPE_LABEL);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_header_title_get_part (header_title, "file_label"))), ==, "mt");
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (fc_header_title_get_part (header_title, "file_sublabel"))), ==, pid);
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (selector_label)), ==, "All threads");
+  fc_test_spin_until (label_shows_all (GTK_LABEL (fc_header_title_get_part (header_title, "file_label"))) &&
+                      label_shows_all (GTK_LABEL (fc_header_title_get_part (header_title, "file_sublabel"))) &&
+                      label_shows_all (GTK_LABEL (selector_label)));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), <=, 1200);
+  /* and the view switcher keeps its place in the header */
+  g_assert_false (adw_view_switcher_title_get_title_visible (fc_window_get_part (window, "switcher_title")));
+  fc_test_screenshot (GTK_WIDGET (window), "appitems-title-short");
+
+  window_free (window);
+  fc_test_remove_tree (dir);
+}
+
+static void
+warning_cb (FcLiveRecording *live,
+            const char      *message,
+            GString         *warnings)
+{
+  g_string_append_printf (warnings, "%s\n", message);
+}
+
+/* A shell pipeline launched from the window recorded a shell in wait4 and
+ * said nothing of where the work went; the CLI's summary says it. The
+ * window now says it too when the recording stops. */
+static void
+test_children_hint (void)
+{
+  g_autofree char *burner = fc_test_target_path ("burner");
+  /* "; true": the shell waits for the burner instead of becoming it */
+  const char *argv[] = { "/bin/sh", "-c", "\"$0\" -s 1; true", burner, NULL };
+  FcWindow *window = window_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) warnings = g_string_new (NULL);
+
+  g_assert_true (fc_window_record_spawn (window, argv, NULL, &error));
+  g_assert_no_error (error);
+  /* what the window toasts; the toast itself goes after a few seconds */
+  g_signal_connect (fc_window_get_live_recording (window), "warning", G_CALLBACK (warning_cb), warnings);
+  fc_test_spin_until (recorded (window));
+  g_assert_nonnull (strstr (warnings->str, "child processes, which were not recorded"));
+
+  g_signal_handlers_disconnect_by_data (fc_window_get_live_recording (window), warnings);
+  window_free (window);
+}
+
 /* A function the compiler inlined (lto_helper into lto_outer, across files
  * at link time) is one frame whose details say "inlined". */
 static void
@@ -551,6 +632,8 @@ main (int   argc,
   g_test_add_func ("/app/record-send/attach-send", test_attach_send);
   g_test_add_func ("/app/record-send/save-validates", test_save_validates);
   g_test_add_func ("/app/record-send/title-and-escape", test_title_and_escape);
+  g_test_add_func ("/app/record-send/title-short-name", test_title_short_name);
+  g_test_add_func ("/app/record-send/children-hint", test_children_hint);
   g_test_add_func ("/app/record-send/inlined-details", test_inlined_details);
 
   ret = fc_test_run ();
