@@ -1973,11 +1973,13 @@ import_thread (Importer *imp,
       guint32 dst_index = fc_profile_ensure_thread (imp->dst, fc_profile_string (imp->src, src->tid));
       FcThread *dst = fc_profile_get_thread_mut (imp->dst, dst_index);
 
-      if (dst->name == FC_STRING_NONE)
+      /* a live source may name the thread after the strings this import knows were published:
+       * such a name comes with a later update (update_source()) */
+      if (dst->name == FC_STRING_NONE && (src->name == FC_STRING_NONE || src->name < imp->strings->len))
         dst->name = import_string (imp, src->name);
       if (dst->priority < 0)
         dst->priority = src->priority;
-      if (dst->extra == FC_STRING_NONE)
+      if (dst->extra == FC_STRING_NONE && (src->extra == FC_STRING_NONE || src->extra < imp->strings->len))
         dst->extra = import_string (imp, src->extra);
       dst->has_metadata |= src->has_metadata;
       *slot = dst_index + 1;
@@ -2265,7 +2267,7 @@ update_source (FcProfileFollower *self,
       guint32 slot = g_array_index (imp->threads, guint32, t);
       const FcThread *src_thread = fc_profile_get_thread (source->src, t);
 
-      if (slot != 0 && src_thread->name != FC_STRING_NONE &&
+      if (slot != 0 && src_thread->name != FC_STRING_NONE && src_thread->name < imp->strings->len &&
           fc_profile_get_thread_mut (self->dst, slot - 1)->name == FC_STRING_NONE)
         {
           fc_profile_set_thread_name (self->dst, slot - 1, fc_profile_string (source->src, src_thread->name));
