@@ -1789,6 +1789,22 @@ import_string (Importer *imp,
   return *slot - 1;
 }
 
+/* A live source may use a string after the strings this import knows were published (a recorder
+ * naming a thread between two updates): such a string waits for a later update (update_source()). */
+static gboolean
+string_published (Importer *imp,
+                  guint32   id)
+{
+  return id != FC_STRING_NONE && (imp->same_strings || id < imp->strings->len);
+}
+
+static guint32
+import_string_published (Importer *imp,
+                         guint32   id)
+{
+  return string_published (imp, id) ? import_string (imp, id) : FC_STRING_NONE;
+}
+
 static guint32
 import_new_frame (Importer *imp,
                   guint32   id)
@@ -1973,14 +1989,12 @@ import_thread (Importer *imp,
       guint32 dst_index = fc_profile_ensure_thread (imp->dst, fc_profile_string (imp->src, src->tid));
       FcThread *dst = fc_profile_get_thread_mut (imp->dst, dst_index);
 
-      /* a live source may name the thread after the strings this import knows were published:
-       * such a name comes with a later update (update_source()) */
-      if (dst->name == FC_STRING_NONE && (src->name == FC_STRING_NONE || src->name < imp->strings->len))
-        dst->name = import_string (imp, src->name);
+      if (dst->name == FC_STRING_NONE)
+        dst->name = import_string_published (imp, src->name);
       if (dst->priority < 0)
         dst->priority = src->priority;
-      if (dst->extra == FC_STRING_NONE && (src->extra == FC_STRING_NONE || src->extra < imp->strings->len))
-        dst->extra = import_string (imp, src->extra);
+      if (dst->extra == FC_STRING_NONE)
+        dst->extra = import_string_published (imp, src->extra);
       dst->has_metadata |= src->has_metadata;
       *slot = dst_index + 1;
     }
@@ -2267,7 +2281,7 @@ update_source (FcProfileFollower *self,
       guint32 slot = g_array_index (imp->threads, guint32, t);
       const FcThread *src_thread = fc_profile_get_thread (source->src, t);
 
-      if (slot != 0 && src_thread->name != FC_STRING_NONE && src_thread->name < imp->strings->len &&
+      if (slot != 0 && string_published (imp, src_thread->name) &&
           fc_profile_get_thread_mut (self->dst, slot - 1)->name == FC_STRING_NONE)
         {
           fc_profile_set_thread_name (self->dst, slot - 1, fc_profile_string (source->src, src_thread->name));
