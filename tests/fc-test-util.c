@@ -6,6 +6,7 @@
  */
 
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <math.h>
@@ -314,6 +315,7 @@ fc_test_binomial_margin (double n,
 static const char * const facility_names[FC_TEST_N_FACILITIES] = {
   [FC_TEST_FACILITY_PERF_EVENTS] = "perf-events",
   [FC_TEST_FACILITY_PTRACE_NON_CHILD] = "ptrace-non-child",
+  [FC_TEST_FACILITY_OTHER_USER] = "other-user",
 };
 
 const char *
@@ -457,6 +459,46 @@ probe_ptrace_non_child (char **why_not)
   return TRUE;
 }
 
+/* nobody (65534 on Debian) runs this very program, as the tests run the CLI, the helper and
+ * the targets of this build as nobody. A clone under a folder that others may not enter (root's
+ * home is 0700) keeps nobody out of the whole build tree. */
+static gboolean
+probe_other_user (char **why_not)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  GPid child;
+  int status = 0;
+
+  if (geteuid () != 0)
+    {
+      if (why_not != NULL)
+        *why_not = g_strdup ("only root runs a process as another user (nobody): run the test suite as root");
+      return FALSE;
+    }
+  g_assert_nonnull (self);
+  child = fork ();
+  g_assert_cmpint (child, >=, 0);
+  if (child == 0)
+    {
+      if (setgroups (0, NULL) != 0 || setgid (65534) != 0 || setuid (65534) != 0)
+        _exit (255);
+      _exit (access (self, X_OK) == 0 ? 0 : errno);
+    }
+  waitpid (child, &status, 0);
+  if (!(WIFEXITED (status) && WEXITSTATUS (status) == 0))
+    {
+      if (why_not != NULL)
+        *why_not = g_strdup_printf ("user nobody may not run %s: %s (a folder above the build tree does not let other "
+                                    "users in, as root's 0700 home does; clone the repository where others may "
+                                    "enter, or `chmod o+x` the folders above it)",
+                                    self, !WIFEXITED (status) ? "the probe died"
+                                          : WEXITSTATUS (status) == 255 ? "setuid to nobody failed"
+                                          : g_strerror (WEXITSTATUS (status)));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * fc_test_facility_available:
  * @facility: what is needed
@@ -484,6 +526,9 @@ fc_test_facility_available (FcTestFacility   facility,
           break;
         case FC_TEST_FACILITY_PTRACE_NON_CHILD:
           available[facility] = probe_ptrace_non_child (&reason[facility]);
+          break;
+        case FC_TEST_FACILITY_OTHER_USER:
+          available[facility] = probe_other_user (&reason[facility]);
           break;
         default:
           g_assert_not_reached ();

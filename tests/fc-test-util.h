@@ -135,6 +135,8 @@ typedef enum {
                                       * registers and stack, context switches, a ring buffer */
   FC_TEST_FACILITY_PTRACE_NON_CHILD, /* PTRACE_SEIZE of a process that is not a descendant (a
                                       * sibling): what `record --pid` does (Yama refuses it) */
+  FC_TEST_FACILITY_OTHER_USER,       /* this build's programs run as another user (nobody), from
+                                      * root: every folder above the build tree lets others in */
   FC_TEST_N_FACILITIES
 } FcTestFacility;
 
