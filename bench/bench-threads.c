@@ -17,7 +17,9 @@
  *   - the pool's worst wake-up delay, profiled vs unprofiled (within 2 ms);
  *   - the profiler's CPU per second (<= 5% of a core at 100 threads): this process's threads'
  *     run time from schedstat (nanoseconds, less noisy than clock ticks), each named;
- *   - the longest and median ptrace stop.
+ *   - the profiler's CPU time by phase (getrusage): attach, sampling (and its share of a core),
+ *     stop, detach;
+ *   - the median, p99 and longest ptrace stop.
  * Figures only: this never fails. FC_BENCH_THREADS (default "100,300,1000") picks the sizes,
  * FC_BENCH_MODES (default "wall,cpu") the modes, FC_BENCH_SHAPES (default "light,dense") the
  * pool's shapes.
@@ -262,6 +264,7 @@ attached (guint            n,
   g_autoptr(GHashTable) pool1 = NULL;
   double pool_cpu = 0, expected_threads = 0;
   guint64 n_ticks_threads = 0, n_unwound = 0, unwind_ns = 0, symbolize_ns = 0;
+  double cpu_started = 0, cpu_stopping = 0, cpu_detaching = 0;
   double attach_s = 0, process_cpu0, all_cpu, sampler_cpu, unwinder_cpu, main_cpu, seconds_attached;
   gint64 t0, t1, t_started = 0, t_stop = 0, t_detach = 0;
   guint64 requested = 0, captured = 0, late = 0, refused = 0, too_short = 0, n_bursty, n_work;
@@ -289,11 +292,13 @@ attached (guint            n,
       return;
     }
   t_started = g_get_monotonic_time ();
+  cpu_started = cpu_now ();
   pool0 = threads_cpu (pid, NULL);
   g_timeout_add ((guint) (seconds * 1000), quit_cb, loop);
   g_main_loop_run (loop);
   pool1 = threads_cpu (pid, NULL);
   t_stop = g_get_monotonic_time ();
+  cpu_stopping = cpu_now ();
   fc_recorder_stop (recorder);
   while (fc_recorder_get_stopping (recorder))
     g_main_context_iteration (NULL, TRUE);
@@ -302,10 +307,22 @@ attached (guint            n,
   /* the unwinder ends with the detach */
   cpu1 = threads_cpu (0, names);
   t_detach = g_get_monotonic_time ();
+  cpu_detaching = cpu_now ();
   fc_recorder_detach (recorder);
   t1 = g_get_monotonic_time ();
   seconds_attached = (t1 - t0) / 1e6;
   all_cpu = (cpu_now () - process_cpu0) / seconds_attached;
+  /* the process's CPU time (getrusage) by phase: what sampling costs per second, apart from the
+   * one-off costs of attaching (perf rings, first stacks) and detaching (unmapping them) */
+  {
+    double cpu_end = cpu_now ();
+
+    printf ("  %4u threads (%s), %-4s: profiler CPU by phase (getrusage): attach %.0f ms, sampling %.0f ms in "
+            "%.2f s = %.1f%% of a core, stop %.0f ms, detach %.0f ms\n", n, shape->name, name,
+            1000 * (cpu_started - process_cpu0), 1000 * (cpu_stopping - cpu_started), (t_stop - t_started) / 1e6,
+            100 * (cpu_stopping - cpu_started) / MAX ((t_stop - t_started) / 1e6, 1e-3),
+            1000 * (cpu_detaching - cpu_stopping), 1000 * (cpu_end - cpu_detaching));
+  }
   sampler_cpu = threads_cpu_delta (cpu0, cpu1, names, "fc-sampler") / seconds_attached;
   unwinder_cpu = threads_cpu_delta (cpu0, cpu1, names, "fc-unwinder") / seconds_attached;
   main_cpu = threads_cpu_delta (cpu0, cpu1, names, "bench-threads") / seconds_attached;
@@ -363,8 +380,8 @@ attached (guint            n,
           "(goal within 3 points)\n",
           n_bursty ? 100.0 * n_work / n_bursty : 0, n_bursty, 100 * facts.bursty_share);
   printf ("        worst wake-up delay %.1f ms (unprofiled %.1f ms; goal within 2 ms); ptrace stops %" G_GUINT64_FORMAT
-          ", median %.0f us, p99 %.0f us\n", facts.worst_wake_ms, bare_wake_ms, stats.n_stops, stats.median_stop_us,
-          stats.p99_stop_us);
+          ", median %.0f us, p99 %.0f us, worst %.0f us\n", facts.worst_wake_ms, bare_wake_ms, stats.n_stops,
+          stats.median_stop_us, stats.p99_stop_us, stats.max_stop_us);
   /* which part of the recording held the pool longest: attach, sampling, stop or detach */
   {
     gint64 at = facts.worst_wake_us_at;

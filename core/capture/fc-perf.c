@@ -487,6 +487,18 @@ fc_perf_stream_drain_full (FcPerfStream   *self,
   return n;
 }
 
+/* A tick reads the head of every thread's ring, each on a page of its own: a cache and TLB
+ * miss apiece, a quarter of the sampler's time at 100 threads (perf record) when taken one
+ * after the other in the tick's pass. Asked for in a pass of their own first, the misses
+ * overlap. */
+void
+fc_perf_stream_prefetch (FcPerfStream *self)
+{
+  struct perf_event_mmap_page *meta = self->base;
+
+  __builtin_prefetch (&meta->data_head);
+}
+
 /* A backward ring holds the records newest first from data_head, which counts down from 0: the
  * kernel has written -data_head bytes, the newest data_size of them still there. A record the
  * kernel overwrote while it was read is left out. */

@@ -61,6 +61,9 @@ guint         fc_perf_stream_drain_full (FcPerfStream    *self,
                                          gpointer         sink_data,
                                          guint64         *lost);
 
+/* Starts loading the ring's head, ahead of fc_perf_stream_read_newest() on many streams. */
+void          fc_perf_stream_prefetch (FcPerfStream *self);
+
 /* FC_PERF_NEWEST streams: the newest sample and the newest context switch newer than since_ns,
  * found from the newest record back, so the cost does not grow with how many were written.
  * FALSE when nothing was written since the last call. */

@@ -53,6 +53,8 @@ typedef struct {
   guint         stopped_by_us : 1;    /* our previous stop made it run a little */
   guint         born_after_tick : 1;  /* the tick under way fired before it was known */
   guint         runnable : 1;         /* ... and it was waiting for a CPU then */
+  guint         first_wanted : 1;     /* its pending interrupt is the attach's, for its first stack
+                                       * (fc-sampler-first.c), not a tick's */
 } Task;
 
 typedef enum {
@@ -94,6 +96,7 @@ struct _FcSampler {
   gboolean        thread_ends;    /* protected by lock: the thread ends after its command */
   FcSamplerStats  stats;          /* protected by lock */
   GArray         *stop_times;     /* protected by lock: recent hold times in us, a ring */
+  double          max_stop_us;    /* protected by lock: the longest hold */
   guint           stop_times_pos;
   GHashTable     *tick_counts;    /* protected by lock: tid -> FcTickCount*, this target's */
   gboolean        off_cpu_stacks; /* protected by lock (written on the sampler thread): wall mode
@@ -193,6 +196,9 @@ void fc_sampler_note_target_cpu (FcSampler *self, const struct rusage *usage);
 gboolean fc_sampler_seize_all (FcSampler *self, GError **error);
 void fc_sampler_seize_descendants (FcSampler *self);
 long fc_sampler_trace_options (FcSampler *self);
+
+/* wall mode's attach: first stacks of the threads asleep (fc-sampler-first.c) */
+void fc_sampler_first_stacks (FcSampler *self);
 
 /* wall mode through flamecast-helper (fc-sampler-helper.c) */
 gboolean fc_sampler_helper_attach (FcSampler *self, GError **error);

@@ -42,6 +42,7 @@ record_stop_time (FcSampler *self,
                   double     us)
 {
   g_mutex_lock (&self->lock);
+  self->max_stop_us = MAX (self->max_stop_us, us);
   if (self->stop_times->len < 4096)
     g_array_append_val (self->stop_times, us);
   else
@@ -159,6 +160,7 @@ handle_wait_status_inner (FcSampler *self,
   int sig, event;
   gboolean took_interrupt = FALSE;
   gboolean first_stop = FALSE;
+  gboolean for_first = FALSE;
 
   if (WIFEXITED (status) || WIFSIGNALED (status))
     {
@@ -197,6 +199,13 @@ handle_wait_status_inner (FcSampler *self,
 
   if (!(event == PTRACE_EVENT_STOP && took_interrupt))
     self->last_event_us = g_get_monotonic_time ();
+  /* the attach's stop for its first stack (fc-sampler-first.c): no tick's, so no sample now */
+  if (took_interrupt && task->first_wanted)
+    {
+      for_first = TRUE;
+      took_interrupt = FALSE;
+    }
+  task->first_wanted = FALSE;
 
   if (event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK)
     {
@@ -279,6 +288,14 @@ handle_wait_status_inner (FcSampler *self,
       task->group_stopped = FALSE;
       if (was_pending && self->sampling)
         fc_sampler_capture (self, task, 0, FALSE);
+      else if (for_first && !task->have_sample)
+        {
+          /* where it sleeps, for its first tick: copied, then let go at once */
+          fc_snapshot_free (task->first_stack);
+          task->first_stack = snapshot_stopped (self, task);
+          ptrace (PTRACE_CONT, tid, NULL, NULL);
+          record_stop_time (self, (fc_sampler_now_ns () - task->interrupt_ns) / 1000.0);
+        }
       else if (first_stop && self->sampling && task->off_cpu_perf != NULL && !task->have_sample &&
                task->tid != task->pid)
         {

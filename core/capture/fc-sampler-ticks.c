@@ -169,6 +169,9 @@ fc_sampler_interrupt_tick (FcSampler *self,
       task->born_after_tick = own == 0;
       if (own == 0)
         continue;
+      /* every ring's head on its way before the first is read (fc_perf_stream_prefetch()) */
+      if (task->perf != NULL)
+        fc_perf_stream_prefetch (task->perf);
       if (task->ticks == NULL)
         task->ticks = fc_sampler_tick_count (self, task->tid);
       task->ticks->requested += own;

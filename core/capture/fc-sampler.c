@@ -145,6 +145,7 @@ do_attach (FcSampler *self,
         }
       if (self->follow)
         fc_sampler_seize_descendants (self);
+      fc_sampler_first_stacks (self);
     }
   else
     {
@@ -822,6 +823,7 @@ fc_sampler_get_stats (FcSampler      *self,
 
   g_mutex_lock (&self->lock);
   *stats = self->stats;
+  stats->max_stop_us = self->max_stop_us;
   sorted = g_array_copy (self->stop_times);
   g_mutex_unlock (&self->lock);
 

@@ -30,6 +30,7 @@ typedef struct {
   guint64 lost_samples;     /* perf samples lost by the kernel */
   double  median_stop_us;   /* time a thread was held, interrupt to resume (wall mode) */
   double  p99_stop_us;
+  double  max_stop_us;      /* the longest, of the sampler's life */
   guint64 n_stops;          /* threads stopped with ptrace to take their stack */
   guint64 n_group_stops;    /* stops of the user's (SIGSTOP, ^Z) seen and left in place */
 } FcSamplerStats;
