@@ -64,6 +64,10 @@ struct _FcWindow
 
   /* the recording shown (fc-window-record.c) */
   FcLiveRecording      *live;
+  /* a close waiting for the recording: the application held meanwhile */
+  gboolean              closing;
+  GApplication         *close_hold;
+  guint                 close_grace_id;
 
   /* debug info from debuginfod (fc-window-symbols.c) */
   FcWindowSymbols      *symbols;

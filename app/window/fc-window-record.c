@@ -75,18 +75,49 @@ state_cb (FcWindow *self)
   update_controls (self);
 }
 
-/* Closed while recording: the target is released first (never left
- * stopped), then the window goes. */
+/* what the window heard from the recording it showed (a close listens to its recording too) */
+static void
+disconnect_live (FcWindow *self)
+{
+  if (self->live == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (fc_live_recording_get_recording (self->live), self);
+  g_signal_handlers_disconnect_by_data (self->live, self);
+}
+
+/* A window closed while recording goes once the target is released and what was queued sent,
+ * or this long after the release: a send to a server that does not answer (each attempt waits
+ * 30 s) does not keep a quit waiting. What is not delivered stays in the outbox, for the next
+ * flush. */
+#define CLOSE_SEND_GRACE_SECONDS 5
+
+/* The close under way ends: the window goes (its dispose releases the application). */
+static void
+close_now (FcWindow *self)
+{
+  g_clear_handle_id (&self->close_grace_id, g_source_remove);
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static gboolean
+close_grace_cb (gpointer user_data)
+{
+  FcWindow *self = user_data;
+
+  self->close_grace_id = 0;
+  close_now (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Closed while recording: the target is released first (never left stopped); then the send
+ * has its grace, and the window goes. */
 static void
 close_when_stopped_cb (FcWindow *self)
 {
-  GApplication *app = g_application_get_default ();
-
-  if (fc_live_recording_get_state (self->live) != FC_LIVE_STATE_STOPPED)
-    return;
-  gtk_window_destroy (GTK_WINDOW (self));
-  if (app != NULL)
-    g_application_release (app);
+  if (fc_live_recording_get_state (self->live) == FC_LIVE_STATE_STOPPED)
+    close_now (self);
+  else if (!fc_live_recording_is_active (self->live) && self->close_grace_id == 0)
+    self->close_grace_id = g_timeout_add_seconds (CLOSE_SEND_GRACE_SECONDS, close_grace_cb, self);
 }
 
 /* The flamechart has the grown profile's layout: the live edge may follow. */
@@ -118,8 +149,7 @@ fc_window_show_recording (FcWindow        *self,
   g_return_if_fail (FC_IS_LIVE_RECORDING (live));
   g_return_if_fail (!fc_window_is_recording (self));
 
-  if (self->live != NULL)
-    g_signal_handlers_disconnect_by_data (self->live, self);
+  disconnect_live (self);
   g_set_object (&self->live, live);
   g_signal_connect_object (live, "warning", G_CALLBACK (warning_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (live, "send-outcome", G_CALLBACK (send_outcome_cb), self, G_CONNECT_SWAPPED);
@@ -325,18 +355,26 @@ fc_window_record_close_request (FcWindow *self)
 {
   GApplication *app = g_application_get_default ();
 
+  /* A close under way stays under way: a second Quit or SIGTERM while the recording stops or
+   * sends must not destroy the window past its close, which left the application held with
+   * no window, forever. */
+  if (self->closing)
+    return TRUE;
   if (!fc_window_is_recording (self))
     return FALSE;
-  /* hidden: the close is under way */
-  if (gtk_widget_get_visible (GTK_WIDGET (self)))
+  self->closing = TRUE;
+  if (app != NULL)
     {
-      if (app != NULL)
-        g_application_hold (app);
-      gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
-      g_signal_connect_object (self->live, "notify::state", G_CALLBACK (close_when_stopped_cb), self,
-                               G_CONNECT_SWAPPED);
-      fc_live_recording_stop (self->live, FALSE);
+      self->close_hold = g_object_ref (app);
+      g_application_hold (app);
     }
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  /* the state says when all is done; the recording when its target is released */
+  g_signal_connect_object (self->live, "notify::state", G_CALLBACK (close_when_stopped_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (fc_live_recording_get_recording (self->live), "notify::stopped",
+                           G_CALLBACK (close_when_stopped_cb), self, G_CONNECT_SWAPPED);
+  fc_live_recording_stop (self->live, FALSE);
   return TRUE;
 }
 
@@ -350,8 +388,15 @@ fc_window_record_init (FcWindow *self)
 void
 fc_window_record_dispose (FcWindow *self)
 {
-  if (self->live != NULL)
-    g_signal_handlers_disconnect_by_data (self->live, self);
+  g_clear_handle_id (&self->close_grace_id, g_source_remove);
+  disconnect_live (self);
   /* a recording still running goes with the window: its target is released */
   g_clear_object (&self->live);
+  /* however the window goes (its close, or destroyed by someone else during it), the
+   * application held for the close is let go */
+  if (self->close_hold != NULL)
+    {
+      g_application_release (self->close_hold);
+      g_clear_object (&self->close_hold);
+    }
 }
