@@ -6,13 +6,13 @@
 #include <inttypes.h>
 #include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <yajl/yajl_gen.h>
 #include <yajl/yajl_parse.h>
 #include <glib/gi18n-lib.h>
 
+#include "fc-big-alloc.h"
 #include "fc-chunk-meta.h"
 #include "fc-format-error.h"
 #include "fc-json-stream-private.h"
@@ -197,14 +197,16 @@ vec_init (Vec   *v,
 static void
 vec_clear (Vec *v)
 {
-  g_clear_pointer (&v->data, g_free);
+  fc_big_free (v->data, v->capacity * v->elt_size);
+  v->data = NULL;
   v->len = v->capacity = 0;
 }
 
 /* Past this size the room a doubling adds is faulted in at once: it will be
  * filled (a payload's samples and frame indexes take half a million and 1.6
  * million elements), and a fault a page, each a trap through the hypervisor
- * on a VM, was a tenth of reading a deep chunk. */
+ * on a VM, was a tenth of reading a deep chunk. From FC_BIG_MIN on the
+ * array is in huge pages (fc-big-alloc.h): a fault maps 2 MiB. */
 #define VEC_POPULATE_MIN (256 * 1024)
 
 static void
@@ -213,19 +215,9 @@ vec_grow (Vec *v)
   gsize old = v->capacity * v->elt_size;
 
   v->capacity = MAX (1024, v->capacity * 2);
-  v->data = g_realloc_n (v->data, v->capacity, v->elt_size);
-#ifdef MADV_POPULATE_WRITE
+  v->data = fc_big_realloc (v->data, old, v->capacity * v->elt_size);
   if (old >= VEC_POPULATE_MIN)
-    {
-      gsize page = (gsize) sysconf (_SC_PAGESIZE);
-      gsize begin = ((gsize) v->data + old + page - 1) & ~(page - 1);
-      gsize end = ((gsize) v->data + v->capacity * v->elt_size) & ~(page - 1);
-
-      /* best effort: an older kernel says EINVAL, and the pages come one by one */
-      if (end > begin)
-        madvise ((gpointer) begin, end - begin, MADV_POPULATE_WRITE);
-    }
-#endif
+    fc_big_populate (v->data, old, v->capacity * v->elt_size);
 }
 
 /* room for one more element at the end */
@@ -2247,8 +2239,8 @@ resolve (FcPayloadParser *self,
       out[n_out].extra = s->extra;
       n_out++;
     }
-  /* the room past them goes back (a shrink moves nothing) */
-  out = g_realloc_n (out, MAX (n_out, 1), sizeof (FcSample));
+  /* the room past them goes back (a shrink within the huge pages moves nothing) */
+  out = fc_big_realloc (out, self->samples.capacity * sizeof (TempSample), MAX (n_out, 1) * sizeof (FcSample));
   self->samples.data = NULL;
   vec_clear (&self->samples);
   fc_profile_take_samples (profile, out, n_out, MAX (n_out, 1));

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fc-big-alloc.h"
 #include "fc-column.h"
 
 /* fc_column_reserve() faults in room that will be filled from this size */
@@ -29,6 +30,21 @@ typedef struct {
   gpointer data;
   gsize    size;
 } Mapping;
+
+/* the bytes of a private column's block (fc-big-alloc.h: its size says what it is) */
+static gsize
+block_bytes (FcColumn *self)
+{
+  return (gsize) self->capacity * self->elt_size;
+}
+
+static void
+clear_block (gpointer data)
+{
+  Mapping *block = data;
+
+  fc_big_free (block->data, block->size);
+}
 
 static gsize
 page_size (void)
@@ -71,8 +87,8 @@ fc_column_clear (FcColumn *self)
       munmap (self->data, self->reserved);
     }
   else
-    g_free (self->data);
-  g_clear_pointer (&self->retired, g_ptr_array_unref);
+    fc_big_free (self->data, block_bytes (self));
+  g_clear_pointer (&self->retired, g_array_unref);
   g_clear_pointer (&self->retired_maps, g_array_unref);
   self->data = NULL;
   self->reserved = 0;
@@ -96,9 +112,16 @@ retire (FcColumn *self)
       g_array_append_val (self->retired_maps, mapping);
       return;
     }
-  if (self->retired == NULL)
-    self->retired = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (self->retired, self->data);
+  {
+    Mapping block = { self->data, block_bytes (self) };
+
+    if (self->retired == NULL)
+      {
+        self->retired = g_array_new (FALSE, FALSE, sizeof (Mapping));
+        g_array_set_clear_func (self->retired, clear_block);
+      }
+    g_array_append_val (self->retired, block);
+  }
 }
 
 /* Room for capacity elements at a fixed address: within the reservation,
@@ -157,7 +180,7 @@ fc_column_grow (FcColumn *self)
   if (!self->shared)
     {
       g_assert (self->reserved == 0);
-      data = g_realloc_n (self->data, capacity, self->elt_size);
+      data = fc_big_realloc (self->data, block_bytes (self), (gsize) capacity * self->elt_size);
     }
   else if (grow_mapped (self, capacity))
     {
@@ -166,7 +189,7 @@ fc_column_grow (FcColumn *self)
   else
     {
       /* Readers may be reading the old buffer right now: copy, never move. */
-      data = g_malloc_n (capacity, self->elt_size);
+      data = fc_big_alloc ((gsize) capacity * self->elt_size);
       if (self->len > 0)
         memcpy (data, self->data, (gsize) self->len * self->elt_size);
       retire (self);
@@ -211,7 +234,7 @@ fc_column_trim (FcColumn *self)
   if (self->shared || self->borrowed || self->capacity == self->len)
     return;
   g_assert (self->reserved == 0);
-  self->data = g_realloc_n (self->data, MAX (self->len, 1), self->elt_size);
+  self->data = fc_big_realloc (self->data, block_bytes (self), (gsize) MAX (self->len, 1) * self->elt_size);
   self->capacity = MAX (self->len, 1);
 }
 
@@ -220,26 +243,24 @@ fc_column_reserve (FcColumn *self,
                    guint     capacity,
                    gboolean  will_fill)
 {
-  gsize begin, end;
+  gsize filled;
 
   /* a shared column grows page by page in place already */
   if (self->shared || capacity <= self->capacity)
     return;
   g_assert (!self->borrowed);
   g_assert (self->reserved == 0);
-  self->data = g_realloc_n (self->data, capacity, self->elt_size);
+  /* from FC_BIG_MIN on, huge pages: the stack nodes of a deep chunk (tens
+   * of MB) took thousands of faults */
+  self->data = fc_big_realloc (self->data, block_bytes (self), (gsize) capacity * self->elt_size);
   self->capacity = capacity;
 
-#ifdef MADV_POPULATE_WRITE
   /* Room that will be filled is faulted in by one call: a page fault per
    * 4 KiB, each a trap (through the hypervisor on a VM), cost a deep
-   * chunk's view copy about a fifth of its time. Best effort: an older
-   * kernel says EINVAL and the pages come one by one as before. */
-  begin = ((gsize) self->data + (gsize) self->len * self->elt_size + page_size () - 1) & ~(page_size () - 1);
-  end = ((gsize) self->data + (gsize) capacity * self->elt_size) & ~(page_size () - 1);
-  if (will_fill && end > begin + FC_COLUMN_POPULATE_MIN)
-    madvise ((gpointer) begin, end - begin, MADV_POPULATE_WRITE);
-#endif
+   * chunk's view copy about a fifth of its time. */
+  filled = (gsize) self->len * self->elt_size;
+  if (will_fill && block_bytes (self) > filled + FC_COLUMN_POPULATE_MIN)
+    fc_big_populate (self->data, filled, block_bytes (self));
 }
 
 void
@@ -251,7 +272,7 @@ fc_column_adopt (FcColumn *self,
   g_assert (self->len == 0 && !self->shared && !self->borrowed && self->reserved == 0);
   g_assert (len <= capacity);
 
-  g_free (self->data);
+  fc_big_free (self->data, block_bytes (self));
   self->data = data;
   self->len = len;
   self->capacity = capacity;

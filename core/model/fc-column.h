@@ -35,7 +35,7 @@ typedef struct {
   gboolean   shared;
   gboolean   borrowed;    /* another column's elements, read only (fc_column_borrow()) */
   gsize      reserved;    /* bytes of address space at data when it is a mapping, else 0 */
-  GPtrArray *retired;     /* malloc'd buffers readers may still hold */
+  GArray    *retired;     /* private-era blocks (fc-big-alloc.h) readers may still hold */
   GArray    *retired_maps; /* the same for mappings (a reservation outgrown) */
 } FcColumn;
 
@@ -76,8 +76,8 @@ void     fc_column_reserve   (FcColumn *self,
 void     fc_column_share     (FcColumn *self);
 /* writer: make the first len elements visible to readers */
 void     fc_column_publish   (FcColumn *self);
-/* writer: an empty private column takes @data (g_malloc'd, @len elements,
- * room for @capacity) as its elements */
+/* writer: an empty private column takes @data (fc_big_alloc()'d for
+ * @capacity elements, @len of them filled) as its elements */
 void     fc_column_adopt     (FcColumn *self,
                               gpointer  data,
                               guint     len,

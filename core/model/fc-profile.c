@@ -930,8 +930,8 @@ fc_profile_append_sample (FcProfile *self,
 
 /**
  * fc_profile_take_samples:
- * @samples: (transfer full): g_malloc'd room for @capacity samples, the
- *   first @n of them filled
+ * @samples: (transfer full): room for @capacity samples from fc_big_alloc()
+ *   (fc-big-alloc.h; g_malloc'd below FC_BIG_MIN bytes), the first @n of them filled
  *
  * The samples of a profile that has none yet, in the order given, as
  * fc_profile_append_sample() would append them: a reader converts its own
